@@ -1,0 +1,33 @@
+import type { TensorMap } from './tensor.js';
+
+/** Numeric precision of the weights and activations actually used by a session. */
+export type Precision = 'fp32' | 'fp16' | 'int8' | 'int4' | 'mixed' | 'unknown';
+
+/**
+ * What a session is really running on. It is read back from the engine after
+ * loading, never copied from what was requested, so a silent fallback (CUDA
+ * asked for, CPU used) shows up in every result row.
+ */
+export interface SessionDescription {
+  /** Registry id of the engine, e.g. `onnx-cpu`. */
+  readonly engine: string;
+  /** Execution provider or backend in use, e.g. `cpu`, `cuda`, `wasm`, `tensorflow`. */
+  readonly backend: string;
+  /** Intra-op threads in use; null when the engine does not expose or control them. */
+  readonly threads: number | null;
+  readonly precision: Precision;
+  /** Package name to version for every package on the inference path. */
+  readonly versions: Readonly<Record<string, string>>;
+  /** Free-form notes the reader must see (e.g. "single-threaded in Node"). */
+  readonly notes?: readonly string[];
+}
+
+/**
+ * A loaded model on one engine. `run` resolves only once the outputs are in
+ * host memory, so timing it measures real work even on asynchronous engines.
+ */
+export interface EngineSession {
+  run(inputs: TensorMap): Promise<TensorMap>;
+  describe(): SessionDescription;
+  dispose(): Promise<void>;
+}

@@ -1,4 +1,4 @@
-import type { EngineSession } from './session.js';
+import type { EngineSession, Precision } from './session.js';
 
 /** Every engine inferbench knows, in the order tables list them. */
 export const ENGINE_IDS = [
@@ -35,6 +35,8 @@ export type Availability =
 /** Options every engine accepts once resolved; `threads: null` means "engine default". */
 export interface ResolvedSessionOptions {
   readonly threads: number | null;
+  /** Precision of the graph file, known from the model (engines cannot tell fp32 from a quantized file cheaply). */
+  readonly precision: Precision;
 }
 
 /**
@@ -42,7 +44,8 @@ export interface ResolvedSessionOptions {
  * onnxruntime-common's Backend): probe once, then load graphs into sessions.
  */
 export interface Engine {
-  readonly id: EngineId;
+  /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
+  readonly id: string;
   readonly target: EngineTarget;
   /** One line for `inferbench engines`. */
   readonly description: string;

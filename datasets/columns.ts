@@ -1,0 +1,81 @@
+import { UserError } from '../src/errors.js';
+
+/** Which columns hold the text to tokenize and, when there is one, the label. */
+export interface ResolvedColumns {
+  readonly text: string;
+  /** null when the data set has no label column; benchmarks need none, accuracy checks do. */
+  readonly label: string | null;
+}
+
+/**
+ * Column names tried, in order, when the user names no text column. They
+ * cover the common Hugging Face sentiment sets (imdb, sst2, yelp, tweet_eval)
+ * so most files work without flags.
+ */
+export const TEXT_COLUMN_CANDIDATES = ['text', 'sentence', 'review', 'content', 'tweet'];
+
+/** Column names tried, in order, when the user names no label column. */
+export const LABEL_COLUMN_CANDIDATES = ['label', 'labels', 'sentiment', 'target'];
+
+/**
+ * Picks the text and label columns. Explicit names must exist exactly, since
+ * a silent fallback would benchmark the wrong field; otherwise the first
+ * candidate present wins (exact name first, then ignoring case, so `Text`
+ * in a spreadsheet export works too). A data set with a single column uses
+ * it as text. Errors list the columns found, because the user usually only
+ * needs to copy one of them into the flag.
+ */
+export function resolveColumns(columns: readonly string[], wanted?: { text?: string; label?: string }): ResolvedColumns {
+  const found = columns.length > 0 ? columns.map((c) => JSON.stringify(c)).join(', ') : '(none)';
+
+  let text: string | undefined;
+  if (wanted?.text !== undefined) {
+    if (!columns.includes(wanted.text)) {
+      throw new UserError(
+        `Text column "${wanted.text}" not found; the data set has columns: ${found}`,
+        'Pass one of the listed columns with --text-column.',
+      );
+    }
+    text = wanted.text;
+  } else {
+    text = findCandidate(columns, TEXT_COLUMN_CANDIDATES) ?? (columns.length === 1 ? columns[0] : undefined);
+    if (text === undefined) {
+      throw new UserError(
+        `Cannot tell which column holds the text (looked for ${TEXT_COLUMN_CANDIDATES.join(', ')}); the data set has columns: ${found}`,
+        'Name the text column with --text-column (and the label column with --label-column).',
+      );
+    }
+  }
+
+  let label: string | null;
+  if (wanted?.label !== undefined) {
+    if (!columns.includes(wanted.label)) {
+      throw new UserError(
+        `Label column "${wanted.label}" not found; the data set has columns: ${found}`,
+        'Pass one of the listed columns with --label-column, or leave it out to run without labels.',
+      );
+    }
+    label = wanted.label;
+  } else {
+    label = findCandidate(columns, LABEL_COLUMN_CANDIDATES) ?? null;
+  }
+
+  if (label === text) {
+    throw new UserError(
+      `The text and label columns are both "${text}"`,
+      'Name different columns with --text-column and --label-column.',
+    );
+  }
+  return { text, label };
+}
+
+function findCandidate(columns: readonly string[], candidates: readonly string[]): string | undefined {
+  for (const candidate of candidates) {
+    if (columns.includes(candidate)) return candidate;
+  }
+  for (const candidate of candidates) {
+    const match = columns.find((c) => c.toLowerCase() === candidate);
+    if (match !== undefined) return match;
+  }
+  return undefined;
+}

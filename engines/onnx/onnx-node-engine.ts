@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import type { Availability, Engine, EngineId, ResolvedSessionOptions } from '../../src/engine.js';
+import type { EngineSession, SessionDescription } from '../../src/session.js';
+import { nvidiaGpus } from '../../src/gpu.js';
+import { installedVersion, packageDir } from '../../src/package-info.js';
+import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
+
+type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';
+
+const INSTALL_GPU_LIBS =
+  'run `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` on a machine with internet ' +
+  '(it fetches the CUDA/TensorRT providers from NuGet), with CUDA 12 and cuDNN 9 installed';
+
+/** Folder holding onnxruntime-node's native libraries for this platform. */
+function ortBinaryDir(): string | null {
+  const dir = packageDir('onnxruntime-node');
+  if (dir === null) return null;
+  return join(dir, 'bin', 'napi-v6', process.platform, process.arch);
+}
+
+function sharedLibraryOnPath(name: string): boolean {
+  const res = spawnSync('ldconfig', ['-p'], { encoding: 'utf8', timeout: 5000 });
+  return res.status === 0 && typeof res.stdout === 'string' && res.stdout.includes(name);
+}
+
+/** Checks, without loading anything, whether a GPU provider could work here. */
+function gpuProviderProblem(device: 'cuda' | 'tensorrt'): Availability | null {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    return { available: false, reason: `onnxruntime-node ships ${device} only for linux/x64`, enable: 'use a linux/x64 machine with an NVIDIA GPU' };
+  }
+  if (nvidiaGpus().length === 0) {
+    return { available: false, reason: 'no NVIDIA GPU found (nvidia-smi lists none)', enable: 'run on a machine with an NVIDIA GPU and driver' };
+  }
+  const bin = ortBinaryDir();
+  const lib = `libonnxruntime_providers_${device}.so`;
+  if (bin === null || !existsSync(join(bin, lib))) {
+    return { available: false, reason: `${lib} is not installed next to onnxruntime-node`, enable: INSTALL_GPU_LIBS };
+  }
+  if (device === 'tensorrt' && !sharedLibraryOnPath('libnvinfer.so')) {
+    return { available: false, reason: 'TensorRT (libnvinfer.so) is not on the library path', enable: 'install TensorRT 10 and add it to LD_LIBRARY_PATH' };
+  }
+  return null;
+}
+
+class OrtNodeSession implements EngineSession {
+  constructor(
+    private readonly session: { run(feeds: object): Promise<Record<string, never>>; release(): Promise<void> },
+    private readonly Tensor: OrtTensorCtor,
+    private readonly description: SessionDescription,
+  ) {}
+
+  async run(inputs: Parameters<EngineSession['run']>[0]) {
+    const outputs = await this.session.run(toOrtFeeds(this.Tensor, inputs));
+    return fromOrtOutputs(outputs);
+  }
+
+  describe(): SessionDescription {
+    return this.description;
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+/**
+ * onnxruntime-node with one execution provider. Providers are requested
+ * without a CPU entry, so a CUDA or TensorRT provider that cannot load makes
+ * session creation fail instead of quietly running on the CPU; nodes a GPU
+ * provider does not implement still fall back to CPU inside ORT, which the
+ * session notes say.
+ */
+export function createOnnxNodeEngine(device: NodeDevice): Engine {
+  const id = `onnx-${device}` as EngineId;
+  return {
+    id,
+    target: { family: 'onnx', device },
+    description: `ONNX Runtime (onnxruntime-node), ${device === 'cpu' ? 'CPU' : device === 'cuda' ? 'CUDA' : 'TensorRT'} execution provider`,
+
+    async probe(): Promise<Availability> {
+      const version = installedVersion('onnxruntime-node');
+      if (version === null) {
+        return { available: false, reason: 'onnxruntime-node is not installed', enable: 'npm install onnxruntime-node' };
+      }
+      try {
+        await import('onnxruntime-node');
+      } catch (err) {
+        return { available: false, reason: `onnxruntime-node failed to load: ${(err as Error).message}`, enable: 'reinstall onnxruntime-node for this platform' };
+      }
+      if (device !== 'cpu') {
+        const problem = gpuProviderProblem(device);
+        if (problem) return problem;
+      }
+      return { available: true, versions: { 'onnxruntime-node': version } };
+    },
+
+    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const ort = await import('onnxruntime-node');
+      const threads = options.threads ?? availableParallelism();
+      const executionProviders = device === 'cpu' ? ['cpu'] : device === 'cuda' ? [{ name: 'cuda', deviceId: 0 }] : [{ name: 'tensorrt', deviceId: 0 }];
+      const session = await ort.InferenceSession.create(onnxPath, {
+        executionProviders,
+        intraOpNumThreads: threads,
+        interOpNumThreads: 1,
+        executionMode: 'sequential',
+        graphOptimizationLevel: 'all',
+      } as Parameters<typeof ort.InferenceSession.create>[1]);
+      const notes = device === 'cpu' ? [] : [`nodes the ${device} provider lacks run on ORT's CPU provider`];
+      const description: SessionDescription = {
+        engine: id,
+        backend: device === 'cpu' ? 'CPUExecutionProvider' : device === 'cuda' ? 'CUDAExecutionProvider' : 'TensorrtExecutionProvider',
+        threads,
+        precision: options.precision,
+        versions: { 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
+        notes,
+      };
+      return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description);
+    },
+  };
+}

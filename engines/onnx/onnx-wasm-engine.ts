@@ -1,0 +1,68 @@
+import { readFile } from 'node:fs/promises';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/engine.js';
+import type { EngineSession, SessionDescription } from '../../src/session.js';
+import { CellSkip } from '../../src/errors.js';
+import { installedVersion } from '../../src/package-info.js';
+import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
+
+/** Threads the wasm runtime was initialised with; fixed for the life of the process. */
+let initialisedThreads: number | undefined;
+
+/**
+ * onnxruntime-web's WebAssembly build running inside Node. Its thread count
+ * is global and fixed once the runtime starts, so a later cell asking for a
+ * different count is skipped with that reason rather than silently run with
+ * the first count.
+ */
+export function createOnnxWasmEngine(): Engine {
+  return {
+    id: 'onnx-wasm',
+    target: { family: 'onnx', device: 'wasm' },
+    description: 'ONNX Runtime Web (onnxruntime-web), WebAssembly in Node',
+
+    async probe(): Promise<Availability> {
+      const version = installedVersion('onnxruntime-web');
+      if (version === null) {
+        return { available: false, reason: 'onnxruntime-web is not installed', enable: 'npm install onnxruntime-web' };
+      }
+      try {
+        await import('onnxruntime-web');
+      } catch (err) {
+        return { available: false, reason: `onnxruntime-web failed to load: ${(err as Error).message}`, enable: 'reinstall onnxruntime-web' };
+      }
+      return { available: true, versions: { 'onnxruntime-web': version } };
+    },
+
+    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const ort = await import('onnxruntime-web');
+      const threads = options.threads ?? 1;
+      if (initialisedThreads !== undefined && initialisedThreads !== threads) {
+        throw new CellSkip(
+          `onnx-wasm already started with ${initialisedThreads} thread(s) in this process; ${threads} needs a separate process`,
+        );
+      }
+      ort.env.wasm.numThreads = threads;
+      ort.env.wasm.simd = true;
+      // Read the bytes ourselves: onnxruntime-web treats a string as a URL to fetch.
+      const bytes = new Uint8Array(await readFile(onnxPath));
+      const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      initialisedThreads = threads;
+      const description: SessionDescription = {
+        engine: 'onnx-wasm',
+        backend: 'wasm',
+        threads,
+        precision: options.precision,
+        versions: { 'onnxruntime-web': installedVersion('onnxruntime-web') ?? 'unknown' },
+        notes: threads > 1 ? ['wasm threads run on worker_threads'] : [],
+      };
+      const Tensor = ort.Tensor as unknown as OrtTensorCtor;
+      return {
+        async run(inputs) {
+          return fromOrtOutputs(await session.run(toOrtFeeds(Tensor, inputs) as never) as never);
+        },
+        describe: () => description,
+        dispose: () => session.release(),
+      };
+    },
+  };
+}

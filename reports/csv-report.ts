@@ -1,0 +1,73 @@
+/**
+ * One CSV row per cell, for spreadsheets and pandas. Numbers are written at
+ * full precision in fixed units (ms, bytes, items/s) so nothing is lost to
+ * display rounding; the terminal report is where numbers get humanised.
+ */
+import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
+import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
+
+type Field = string | number | null | undefined;
+
+interface CsvColumn {
+  readonly name: string;
+  readonly value: (cell: CellResult, run: RunRecord) => Field;
+}
+
+/** A measurement field: empty unless the cell completed. */
+function measured(name: string, f: (c: CompletedCell) => number): CsvColumn {
+  return { name, value: (cell) => (cell.state === 'completed' ? f(cell) : null) };
+}
+
+/**
+ * Columns in output order. Session fields (backend, threads, precision,
+ * versions) are filled whenever the engine reported a session, errored cells
+ * included, because a failure on a silently different backend is worth seeing.
+ */
+const COLUMNS: readonly CsvColumn[] = [
+  { name: 'run_id', value: (_c, run) => run.id },
+  { name: 'model', value: (c) => c.model },
+  { name: 'engine', value: (c) => c.engine },
+  { name: 'backend', value: (c) => sessionOf(c)?.backend },
+  { name: 'threads', value: (c) => sessionOf(c)?.threads },
+  { name: 'requested_threads', value: (c) => c.requestedThreads },
+  { name: 'precision', value: (c) => sessionOf(c)?.precision },
+  { name: 'versions', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  { name: 'batch_size', value: (c) => c.batchSize },
+  { name: 'state', value: (c) => c.state },
+  { name: 'reason', value: (c) => (c.state === 'completed' ? null : c.reason) },
+  measured('warmup_batches', (c) => c.warmupBatches),
+  measured('measured_batches', (c) => c.latency.count),
+  measured('items', (c) => c.itemsTotal),
+  measured('total_ms', (c) => c.totalMs),
+  measured('mean_ms', (c) => c.latency.mean),
+  measured('min_ms', (c) => c.latency.min),
+  measured('max_ms', (c) => c.latency.max),
+  measured('stdev_ms', (c) => c.latency.stdev),
+  measured('p50_ms', (c) => c.latency.p50),
+  measured('p90_ms', (c) => c.latency.p90),
+  measured('p99_ms', (c) => c.latency.p99),
+  measured('samples_per_s', (c) => c.samplesPerSecond),
+  measured('prepare_mean_ms', (c) => c.prepare.mean),
+  measured('load_ms', (c) => c.loadMs),
+  measured('peak_rss_bytes', (c) => c.peakRssBytes),
+];
+
+/** Header names of `renderCsv`, exported so readers and tests need not repeat them. */
+export const CSV_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);
+
+/** Quotes a field per RFC 4180 only when it holds a comma, quote or line break. */
+export function csvField(value: Field): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value;
+  return /[",\r\n]/u.test(text) ? `"${text.replace(/"/gu, '""')}"` : text;
+}
+
+/**
+ * Renders the run as RFC 4180 CSV (CRLF line ends, header row), one row per
+ * cell in the same order as the terminal report.
+ */
+export function renderCsv(run: RunRecord): string {
+  const lines = [COLUMNS.map((c) => csvField(c.name)).join(',')];
+  for (const cell of orderedCells(run)) lines.push(COLUMNS.map((c) => csvField(c.value(cell, run))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}

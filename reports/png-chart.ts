@@ -1,0 +1,40 @@
+/**
+ * Renders a vega-lite spec to PNG without a browser or node-canvas: vega
+ * draws SVG headlessly and resvg (a native Rust rasteriser) turns it into
+ * pixels. vega, vega-lite and resvg are imported on first use, so commands
+ * that never draw a chart do not pay their load time.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { CHART_FONT } from './chart-spec.js';
+import { vegaTextWidth } from './chart-text-metrics.js';
+
+/** Raster settings; the spec itself decides layout and size in CSS pixels. */
+export interface PngOptions {
+  /** Pixel density; 2 gives crisp text on high-DPI screens and in slides. */
+  readonly scale?: number;
+}
+
+/** The SVG vega draws for a vega-lite spec; exported so tests can check text without decoding pixels. */
+export async function renderSvg(vegaLiteSpec: TopLevelSpec): Promise<string> {
+  const [{ compile }, vega] = await Promise.all([import('vega-lite'), import('vega')]);
+  // vega's documented hook for canvas-less text measurement (untyped in vega-typings).
+  (vega as unknown as { textMetrics: { width: typeof vegaTextWidth } }).textMetrics.width = vegaTextWidth;
+  const { spec } = compile(vegaLiteSpec);
+  const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Renders a vega-lite spec to PNG bytes on a white background. */
+export async function renderPng(vegaLiteSpec: TopLevelSpec, opts: PngOptions = {}): Promise<Uint8Array> {
+  const [svg, { Resvg }] = await Promise.all([renderSvg(vegaLiteSpec), import('@resvg/resvg-js')]);
+  const resvg = new Resvg(svg, {
+    font: { loadSystemFonts: true, defaultFontFamily: CHART_FONT },
+    fitTo: { mode: 'zoom', value: opts.scale ?? 2 },
+    background: 'white',
+  });
+  return resvg.render().asPng();
+}

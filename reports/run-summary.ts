@@ -1,0 +1,120 @@
+/**
+ * Shapes a RunRecord once for every renderer: row order, engine labels and
+ * the engine-vs-engine comparison. Terminal, CSV and chart all read these, so
+ * they never disagree on which engine won or in which order rows appear.
+ */
+import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
+import type { SessionDescription } from '../src/session.js';
+
+/** Models in the order the run lists them, then any only seen in cells. */
+export function modelOrder(run: RunRecord): string[] {
+  const names = run.models.map((m) => m.name);
+  for (const cell of run.cells) if (!names.includes(cell.model)) names.push(cell.model);
+  return names;
+}
+
+/** Engines in the order the sweep first ran them, which is the order the user asked for. */
+export function engineOrder(run: RunRecord): string[] {
+  const names: string[] = [];
+  for (const cell of run.cells) if (!names.includes(cell.engine)) names.push(cell.engine);
+  return names;
+}
+
+/** Distinct batch sizes, ascending. */
+export function batchSizes(run: RunRecord): number[] {
+  return [...new Set(run.cells.map((c) => c.batchSize))].sort((a, b) => a - b);
+}
+
+/**
+ * Names each cell's engine for display. Only when one engine ran with several
+ * requested thread counts is the count added (`onnx-cpu (4 threads)`), so the
+ * usual single-setting run keeps plain engine names.
+ */
+export function engineLabeller(run: RunRecord): (cell: CellResult) => string {
+  const threadSettings = new Map<string, Set<number | null>>();
+  for (const cell of run.cells) {
+    const set = threadSettings.get(cell.engine) ?? new Set<number | null>();
+    set.add(cell.requestedThreads);
+    threadSettings.set(cell.engine, set);
+  }
+  return (cell) => {
+    if ((threadSettings.get(cell.engine)?.size ?? 0) <= 1) return cell.engine;
+    const t = cell.requestedThreads;
+    return `${cell.engine} (${t === null ? 'default' : t} thread${t === 1 ? '' : 's'})`;
+  };
+}
+
+/** Cells sorted by model, then batch size, then engine order, so each batch size reads as one block. */
+export function orderedCells(run: RunRecord): CellResult[] {
+  const models = modelOrder(run);
+  const engines = engineOrder(run);
+  return run.cells
+    .map((cell, index) => ({ cell, index }))
+    .sort(
+      (a, b) =>
+        models.indexOf(a.cell.model) - models.indexOf(b.cell.model) ||
+        a.cell.batchSize - b.cell.batchSize ||
+        engines.indexOf(a.cell.engine) - engines.indexOf(b.cell.engine) ||
+        a.index - b.index,
+    )
+    .map((x) => x.cell);
+}
+
+/** The session a cell reports, if it got far enough to load one. */
+export function sessionOf(cell: CellResult): SessionDescription | undefined {
+  return cell.state === 'skipped' ? undefined : cell.session;
+}
+
+/** `name@version` pairs joined by `separator`, in the engine's own order. */
+export function formatVersions(versions: Readonly<Record<string, string>>, separator: string): string {
+  return Object.entries(versions)
+    .map(([name, version]) => `${name}@${version}`)
+    .join(separator);
+}
+
+/** A slower engine and how many times slower it was, for the `faster than` lines. */
+export interface EngineRatio {
+  readonly label: string;
+  readonly meanMs: number;
+  /** How many times slower than the fastest engine (≥ 1). */
+  readonly ratio: number;
+}
+
+/** The fastest engine at one model and batch size, against every other completed one. */
+export interface BatchComparison {
+  readonly model: string;
+  readonly batchSize: number;
+  readonly fastest: { readonly label: string; readonly meanMs: number };
+  /** Slower engines, least slow first. */
+  readonly others: readonly EngineRatio[];
+}
+
+/**
+ * Compares engines by mean per-batch engine latency of completed cells at the
+ * same model and batch size. Per-batch latency (not total) is used so a cell
+ * that measured fewer batches is not flattered. Batch sizes where fewer than
+ * two engines completed are left out: there is nothing to compare.
+ */
+export function compareEngines(run: RunRecord): BatchComparison[] {
+  const label = engineLabeller(run);
+  const out: BatchComparison[] = [];
+  for (const model of modelOrder(run)) {
+    for (const batchSize of batchSizes(run)) {
+      const completed = run.cells.filter(
+        (c): c is CompletedCell => c.state === 'completed' && c.model === model && c.batchSize === batchSize,
+      );
+      if (completed.length < 2) continue;
+      const ranked = completed
+        .map((c) => ({ label: label(c), meanMs: c.latency.mean }))
+        .sort((a, b) => a.meanMs - b.meanMs);
+      const [fastest, ...rest] = ranked as [(typeof ranked)[number], ...typeof ranked];
+      out.push({
+        model,
+        batchSize,
+        fastest,
+        others: rest.map((r) => ({ ...r, ratio: fastest.meanMs > 0 ? r.meanMs / fastest.meanMs : Infinity })),
+      });
+    }
+  }
+  return out;
+}

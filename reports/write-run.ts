@@ -1,0 +1,99 @@
+/**
+ * Writes a run's files to the output folder. Each file is written to a
+ * temporary name and renamed into place, so a full disk or a crash mid-write
+ * leaves the previous good file intact instead of a truncated one.
+ */
+import * as nodeFs from 'node:fs/promises';
+import * as path from 'node:path';
+import { hasErrorCode, UserError } from '../src/errors.js';
+import type { RunRecord } from '../src/results.js';
+import { comparisonChartSpec } from './chart-spec.js';
+import { renderCsv } from './csv-report.js';
+import { renderPng } from './png-chart.js';
+
+/** The part of `node:fs/promises` writing needs; tests pass a fake to inject ENOSPC and friends. */
+export interface WriteFs {
+  mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
+  writeFile(file: string, data: string | Uint8Array): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(file: string): Promise<void>;
+}
+
+/** Options of writeRunFiles; `fs` exists so tests can simulate a full or read-only disk. */
+export interface WriteRunOptions {
+  /** Also render comparison.png; off for `--no-png` and where rendering is unwanted. */
+  readonly png: boolean;
+  readonly fs?: WriteFs;
+}
+
+/** File names inside the output folder, exported so the CLI can mention them. */
+export const RUN_FILES = { json: 'results.json', csv: 'results.csv', png: 'comparison.png' } as const;
+
+const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];
+const PERMISSION_CODES = ['EACCES', 'EPERM', 'EROFS'];
+
+/** Turns the file-system errors a user can fix into UserErrors naming the path; rethrows the rest. */
+function toUserError(err: unknown, target: string): unknown {
+  if (DISK_FULL_CODES.some((code) => hasErrorCode(err, code))) {
+    return new UserError(
+      `disk is full: could not write ${target}`,
+      'free some space or pass --out <dir on another disk>; files written before this point are intact',
+    );
+  }
+  if (hasErrorCode(err, 'EROFS')) {
+    return new UserError(
+      `read-only file system: could not write ${target}`,
+      'pass --out <dir> pointing to a writable folder',
+    );
+  }
+  if (PERMISSION_CODES.some((code) => hasErrorCode(err, code))) {
+    return new UserError(
+      `permission denied: could not write ${target}`,
+      'pass --out <dir> pointing to a folder you can write to, or fix its permissions',
+    );
+  }
+  if (hasErrorCode(err, 'ENOTDIR') || hasErrorCode(err, 'EEXIST')) {
+    return new UserError(
+      `could not write ${target}: a file is in the way of the output folder`,
+      'pass --out <dir> naming a folder, not a file',
+    );
+  }
+  return err;
+}
+
+/** Writes `data` to `target` via `<target>.tmp-<pid>` and rename; removes the temp file on failure. */
+async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8Array): Promise<void> {
+  const temp = `${target}.tmp-${process.pid}`;
+  try {
+    await fs.writeFile(temp, data);
+    await fs.rename(temp, target);
+  } catch (err) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw toUserError(err, target);
+  }
+}
+
+/**
+ * Writes results.json (the whole RunRecord with raw samples, so any report
+ * can be rebuilt later), results.csv and, when asked, comparison.png, in that
+ * order: the irreplaceable data first, the derived picture last. Returns the
+ * paths written. A chart that fails to render does not stop the data files.
+ */
+export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunOptions): Promise<string[]> {
+  const fs: WriteFs = opts.fs ?? nodeFs;
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw toUserError(err, dir);
+  }
+  const written: string[] = [];
+  const write = async (name: string, data: string | Uint8Array): Promise<void> => {
+    const target = path.join(dir, name);
+    await writeAtomically(fs, target, data);
+    written.push(target);
+  };
+  await write(RUN_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
+  await write(RUN_FILES.csv, renderCsv(run));
+  if (opts.png) await write(RUN_FILES.png, await renderPng(comparisonChartSpec(run)));
+  return written;
+}

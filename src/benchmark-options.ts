@@ -1,0 +1,105 @@
+import type { EngineRegistry } from './engine-registry.js';
+import { defaultRegistry } from './engine-registry.js';
+import { UserError } from './errors.js';
+import type { CellResult } from './results.js';
+import type { TensorMap } from './tensor.js';
+import type { Dataset, DataRow } from '../datasets/dataset.js';
+import type { ResolvedColumns } from '../datasets/columns.js';
+
+/** Progress of a sweep, for a CLI line or a web page. */
+export type ProgressEvent =
+  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly engine: string; readonly batchSize: number }
+  | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: CellResult };
+
+/** Turns a batch of raw rows into model inputs; timed as its own phase. */
+export type DataItemProcessCallback = (rows: readonly DataRow[], columns: ResolvedColumns) => TensorMap | Promise<TensorMap>;
+
+/** What a user may set on a Benchmark; everything is optional. */
+export interface BenchmarkOptions {
+  /** A Dataset, a local path, or absent for the embedded default dataset. */
+  readonly dataset?: Dataset | string;
+  /** Batch sizes to sweep; default 1, 8, 32. */
+  readonly batchSizes?: readonly number[];
+  /** Rows per cell after the dataset callback; null streams every row. Default 256. */
+  readonly limit?: number | null;
+  /** Batches run before measuring, on the first batch of the stream. Default 2. */
+  readonly warmupBatches?: number;
+  /** Intra-op threads for engines that can set them; null means the engine default. */
+  readonly threads?: number | null;
+  readonly textColumn?: string;
+  readonly labelColumn?: string;
+  /** Select, filter, shuffle or take rows, lazily. */
+  readonly datasetProcessCallback?: (dataset: Dataset) => Dataset | Promise<Dataset>;
+  /** Build model inputs from rows; defaults to the model's own `prepareBatch`. */
+  readonly dataItemProcessCallback?: DataItemProcessCallback;
+  /** Aborting stops the sweep after the current batch; measured cells are kept. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** Called after every cell, e.g. to save partial results. */
+  readonly onCell?: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  readonly registry?: EngineRegistry;
+}
+
+/** BenchmarkOptions with every default filled in, in this one place. */
+export interface ResolvedBenchmarkOptions {
+  readonly dataset: Dataset | string | undefined;
+  readonly batchSizes: readonly number[];
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  readonly threads: number | null;
+  readonly textColumn: string | undefined;
+  readonly labelColumn: string | undefined;
+  readonly datasetProcessCallback: ((dataset: Dataset) => Dataset | Promise<Dataset>) | undefined;
+  readonly dataItemProcessCallback: DataItemProcessCallback | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: (event: ProgressEvent) => void;
+  readonly onCell: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  readonly registry: EngineRegistry;
+}
+
+export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8, 32];
+export const DEFAULT_LIMIT = 256;
+export const DEFAULT_WARMUP_BATCHES = 2;
+
+/**
+ * Checks that `value` is a positive integer. `name` is how the user set it
+ * (`--batch-sizes` on the CLI, `batchSizes` in code) so the message points
+ * at the right place.
+ */
+export function requirePositiveInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new UserError(`${name} must be a positive integer, got ${JSON.stringify(value) ?? String(value)}`, `pass ${name} a whole number of at least 1`);
+  }
+  return value;
+}
+
+/** Fills defaults and validates; conflicting or invalid options fail here with the fix. */
+export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: { batchSizes?: string; limit?: string; threads?: string } = {}): ResolvedBenchmarkOptions {
+  const batchName = names.batchSizes ?? 'batchSizes';
+  const batchSizes = options.batchSizes ?? DEFAULT_BATCH_SIZES;
+  if (batchSizes.length === 0) throw new UserError(`${batchName} is empty`, `give ${batchName} at least one batch size, e.g. 1,8,32`);
+  batchSizes.forEach((b) => requirePositiveInteger(b, batchName));
+  const limit = options.limit === undefined ? DEFAULT_LIMIT : options.limit;
+  if (limit !== null) requirePositiveInteger(limit, names.limit ?? 'limit');
+  const warmupBatches = options.warmupBatches ?? DEFAULT_WARMUP_BATCHES;
+  if (!Number.isInteger(warmupBatches) || warmupBatches < 0) {
+    throw new UserError(`warmupBatches must be a whole number ≥ 0, got ${warmupBatches}`, 'pass 0 to disable warmup');
+  }
+  const threads = options.threads ?? null;
+  if (threads !== null) requirePositiveInteger(threads, names.threads ?? 'threads');
+  return {
+    dataset: options.dataset,
+    batchSizes: [...new Set(batchSizes)],
+    limit,
+    warmupBatches,
+    threads,
+    textColumn: options.textColumn,
+    labelColumn: options.labelColumn,
+    datasetProcessCallback: options.datasetProcessCallback,
+    dataItemProcessCallback: options.dataItemProcessCallback,
+    signal: options.signal,
+    onProgress: options.onProgress ?? (() => {}),
+    onCell: options.onCell ?? (() => {}),
+    registry: options.registry ?? defaultRegistry,
+  };
+}

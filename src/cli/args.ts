@@ -1,0 +1,85 @@
+import { UserError } from '../errors.js';
+
+/** A flag a command accepts: `value` flags take an argument, `boolean` ones do not. */
+export interface FlagSpec {
+  readonly name: string;
+  readonly kind: 'value' | 'boolean';
+  readonly help: string;
+  /** Placeholder shown in help, e.g. `DIR`. */
+  readonly arg?: string;
+}
+
+/** Parsed command line: flag values by name and the positional arguments. */
+export interface ParsedArgs {
+  readonly flags: Readonly<Record<string, string | true>>;
+  readonly positionals: readonly string[];
+}
+
+/**
+ * Parses `--flag value`, `--flag=value` and boolean flags. An unknown flag is
+ * a user error listing the valid ones, because a silently ignored typo
+ * (`--batch-size`) would produce a run the user did not ask for.
+ */
+export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const flags: Record<string, string | true> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+    const spec = byName.get(name);
+    if (!spec) {
+      throw new UserError(`unknown option --${name} for \`inferbench ${command}\``, `valid options: ${specs.map((s) => `--${s.name}`).join(', ')}`);
+    }
+    if (spec.kind === 'boolean') {
+      flags[name] = true;
+      continue;
+    }
+    const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+    if (value === undefined || value === '') {
+      throw new UserError(`--${name} needs a value`, `write --${name} ${spec.arg ?? 'VALUE'}`);
+    }
+    flags[name] = value;
+  }
+  return { flags, positionals };
+}
+
+/** The string value of a flag, or undefined when absent. */
+export function stringFlag(args: ParsedArgs, name: string): string | undefined {
+  const v = args.flags[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * A comma-separated list of positive integers (`--batch-sizes 1,8,32`).
+ * Errors name the flag and the bad item.
+ */
+export function positiveIntListFlag(args: ParsedArgs, name: string): number[] | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((item) => parsePositiveInt(item.trim(), `--${name}`));
+}
+
+/** One positive integer flag (`--limit 100`). */
+export function positiveIntFlag(args: ParsedArgs, name: string): number | undefined {
+  const raw = stringFlag(args, name);
+  return raw === undefined ? undefined : parsePositiveInt(raw.trim(), `--${name}`);
+}
+
+function parsePositiveInt(text: string, flag: string): number {
+  if (!/^[+-]?\d+(\.\d+)?$/.test(text) || !Number.isInteger(Number(text)) || Number(text) <= 0) {
+    throw new UserError(`${flag} must be positive whole numbers, got "${text}"`, `e.g. ${flag} ${flag === '--batch-sizes' ? '1,8,32' : '4'}`);
+  }
+  return Number(text);
+}
+
+/** Comma-separated names (`--engines onnx-cpu,tfjs-wasm`), empty items dropped. */
+export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
+  const raw = stringFlag(args, name);
+  return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+import { UserError } from '../errors.js';
+import { parseArgs } from './args.js';
+import { COMMANDS, commandHelp, mainHelp } from './command-specs.js';
+
+/**
+ * Entry point. Only argument parsing and help are imported up front; each
+ * command module (and through it every engine) is imported when run, so
+ * `--help` answers without loading a native runtime.
+ */
+async function main(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(mainHelp());
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const { inferbenchVersion } = await import('../package-info.js');
+    process.stdout.write(`${inferbenchVersion()}\n`);
+    return 0;
+  }
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (!spec) {
+    throw new UserError(`unknown command "${name}"`, `use one of: ${COMMANDS.map((c) => c.name).join(', ')} (see inferbench --help)`);
+  }
+  const args = parseArgs(rest, spec.flags, spec.name);
+  if (args.flags['help'] === true) {
+    process.stdout.write(commandHelp(spec));
+    return 0;
+  }
+  switch (spec.name) {
+    case 'run':
+      return (await import('./run-command.js')).runCommand(args);
+    case 'engines':
+      return (await import('./engines-command.js')).enginesCommand(args);
+    default:
+      throw new Error(`command ${spec.name} has no handler`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UserError) {
+      process.stderr.write(`inferbench: error: ${err.message}\n${err.fix ? `  fix: ${err.fix}\n` : ''}`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    process.stderr.write(`inferbench: internal error (please report it):\n${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

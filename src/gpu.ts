@@ -1,0 +1,29 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+let cached: readonly string[] | undefined;
+
+/**
+ * Names of NVIDIA GPUs visible to this process, from `nvidia-smi -L`.
+ * Memoised because environment info and several engine probes ask, and
+ * spawning nvidia-smi costs tens of milliseconds. Empty when there is none.
+ */
+export function nvidiaGpus(): readonly string[] {
+  if (cached) return cached;
+  if (!existsSync('/dev/nvidiactl') && !existsSync('/dev/nvidia0') && process.platform === 'linux') {
+    cached = [];
+    return cached;
+  }
+  const res = spawnSync('nvidia-smi', ['--query-gpu=name,memory.total', '--format=csv,noheader'], {
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  cached =
+    res.status === 0 && typeof res.stdout === 'string'
+      ? res.stdout
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l.length > 0)
+      : [];
+  return cached;
+}

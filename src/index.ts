@@ -1,0 +1,30 @@
+/**
+ * Public API of inferbench. Everything a user may import is listed here by
+ * name; anything not exported is internal and may change.
+ */
+export { BenchmarkModel } from './benchmark-model.js';
+export type { InputSpec, ExportOptions } from './benchmark-model.js';
+export { TextClassification, REQUIRED_MODEL_FILES } from './text-classification.js';
+export { defaultClassifier } from './default-classifier.js';
+export { Benchmark } from './benchmark.js';
+export { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES, DEFAULT_LIMIT, DEFAULT_WARMUP_BATCHES } from './benchmark-options.js';
+export type { BenchmarkOptions, ResolvedBenchmarkOptions, ProgressEvent, DataItemProcessCallback } from './benchmark-options.js';
+export { EngineRegistry, defaultRegistry, BUILTIN_ENGINE_FACTORIES, unavailableText } from './engine-registry.js';
+export type { EngineFactory, EngineStatus } from './engine-registry.js';
+export { ENGINE_IDS, asEngineId, engineIdFor } from './engine.js';
+export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availability, ResolvedSessionOptions } from './engine.js';
+export type { EngineSession, SessionDescription, Precision } from './session.js';
+export type { HostTensor, HostDType, TensorMap } from './tensor.js';
+export { hostTensor } from './tensor.js';
+export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, RunRecord, ModelInfo, EnvironmentInfo } from './results.js';
+export { computeStatistics, percentileOfSorted, throughput, PERCENTILE_METHOD } from './statistics.js';
+export type { SampleStatistics } from './statistics.js';
+export { UserError, CellSkip } from './errors.js';
+export { collectEnvironment } from './environment.js';
+export { Dataset } from '../datasets/dataset.js';
+export type { DataRow } from '../datasets/dataset.js';
+export { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
+export { resolveColumns } from '../datasets/columns.js';
+export type { ResolvedColumns } from '../datasets/columns.js';
+export { renderTerminalReport } from '../reports/terminal-report.js';
+export { writeRunFiles } from '../reports/write-run.js';

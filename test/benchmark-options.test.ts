@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES } from '../src/benchmark-options.js';
+import { UserError } from '../src/errors.js';
+
+test('defaults are filled in one place', () => {
+  const r = resolveBenchmarkOptions();
+  assert.deepEqual(r.batchSizes, DEFAULT_BATCH_SIZES);
+  assert.equal(r.threads, null);
+  assert.equal(r.warmupBatches, 2);
+});
+
+test('batch sizes of 0, negative or fractional are refused, naming the option', () => {
+  for (const bad of [0, -4, 2.5]) {
+    assert.throws(
+      () => resolveBenchmarkOptions({ batchSizes: [1, bad] }, { batchSizes: '--batch-sizes' }),
+      (err: unknown) => err instanceof UserError && /--batch-sizes must be a positive integer/.test(err.message),
+    );
+  }
+  assert.throws(() => resolveBenchmarkOptions({ batchSizes: [] }), /batchSizes is empty/);
+});

@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computeStatistics, percentileOfSorted, throughput } from '../src/statistics.js';
+
+test('statistics match hand-worked values (type 7 percentiles, n-1 stdev)', () => {
+  // samples 1..10: mean 5.5; sample variance = sum((x-5.5)^2)/9 = 82.5/9
+  const s = computeStatistics([10, 1, 9, 2, 8, 3, 7, 4, 6, 5]);
+  assert.equal(s.count, 10);
+  assert.equal(s.mean, 5.5);
+  assert.equal(s.min, 1);
+  assert.equal(s.max, 10);
+  assert.ok(Math.abs(s.stdev - Math.sqrt(82.5 / 9)) < 1e-12);
+  // h = 9 * 0.5 = 4.5 -> 5 + 0.5 * (6 - 5) = 5.5
+  assert.equal(s.p50, 5.5);
+  // h = 9 * 0.9 = 8.1 -> 9 + 0.1 * (10 - 9) = 9.1
+  assert.ok(Math.abs(s.p90 - 9.1) < 1e-12);
+  // h = 9 * 0.99 = 8.91 -> 9.91
+  assert.ok(Math.abs(s.p99 - 9.91) < 1e-12);
+  assert.equal(s.total, 55);
+});
+
+test('a single sample has zero spread and every percentile equal to it', () => {
+  const s = computeStatistics([3]);
+  assert.equal(s.stdev, 0);
+  assert.equal(s.p50, 3);
+  assert.equal(s.p99, 3);
+});
+
+test('empty samples are refused rather than reported as zeros', () => {
+  assert.throws(() => computeStatistics([]), /empty/);
+  assert.throws(() => percentileOfSorted([1], 101), /outside/);
+});
+
+test('throughput is items per second of engine time', () => {
+  assert.equal(throughput(64, 500), 128);
+  assert.equal(throughput(10, 0), 0);
+});

@@ -24,8 +24,12 @@ export interface BenchmarkOptions {
   readonly limit?: number | null;
   /** Batches run before measuring, on the first batch of the stream. Default 2. */
   readonly warmupBatches?: number;
-  /** Intra-op threads for engines that can set them; null means the engine default. */
-  readonly threads?: number | null;
+  /**
+   * Intra-op threads for engines that can set them; null means the engine
+   * default. A list sweeps thread counts (core scaling): every engine is
+   * loaded once per count.
+   */
+  readonly threads?: number | null | readonly (number | null)[];
   readonly textColumn?: string;
   readonly labelColumn?: string;
   /** Select, filter, shuffle or take rows, lazily. */
@@ -46,7 +50,8 @@ export interface ResolvedBenchmarkOptions {
   readonly batchSizes: readonly number[];
   readonly limit: number | null;
   readonly warmupBatches: number;
-  readonly threads: number | null;
+  /** Thread counts to sweep; `[null]` means one pass at the engine default. */
+  readonly threads: readonly (number | null)[];
   readonly textColumn: string | undefined;
   readonly labelColumn: string | undefined;
   readonly datasetProcessCallback: ((dataset: Dataset) => Dataset | Promise<Dataset>) | undefined;
@@ -85,8 +90,10 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
   if (!Number.isInteger(warmupBatches) || warmupBatches < 0) {
     throw new UserError(`warmupBatches must be a whole number ≥ 0, got ${warmupBatches}`, 'pass 0 to disable warmup');
   }
-  const threads = options.threads ?? null;
-  if (threads !== null) requirePositiveInteger(threads, names.threads ?? 'threads');
+  const threadList = options.threads === undefined || options.threads === null ? [null] : typeof options.threads === 'number' ? [options.threads] : options.threads;
+  if (threadList.length === 0) throw new UserError(`${names.threads ?? 'threads'} is empty`, 'give at least one thread count, or leave it out for the engine default');
+  const threads = [...new Set(threadList)];
+  for (const t of threads) if (t !== null) requirePositiveInteger(t, names.threads ?? 'threads');
   return {
     dataset: options.dataset,
     batchSizes: [...new Set(batchSizes)],

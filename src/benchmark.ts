@@ -46,38 +46,41 @@ export class Benchmark {
   ): Promise<CellResult[]> {
     const data = await this.prepareData(options.model !== undefined || this.options.dataItemProcessCallback === undefined);
     const prepare = this.prepareFn(options.model, data.columns);
+    const threads = this.options.threads.length === 1 ? (this.options.threads[0] ?? null) : null;
     const started = performance.now();
     let loaded: EngineSession;
     try {
       loaded = await session;
     } catch (err) {
-      return this.options.batchSizes.map((b) => failedCell(this.key(options.model?.name ?? options.name, options.name, b), err));
+      return this.options.batchSizes.map((b) => failedCell(this.key(options.model?.name ?? options.name, options.name, b, threads), err));
     }
     const loadMs = performance.now() - started;
     const cells: CellResult[] = [];
     const total = this.options.batchSizes.length;
     for (const batchSize of this.options.batchSizes) {
-      const key = this.key(options.model?.name ?? options.name, options.name, batchSize);
+      const key = this.key(options.model?.name ?? options.name, options.name, batchSize, threads);
       await this.runCell(key, loaded, loadMs, data.dataset, prepare, cells.length, total, cells);
     }
     return cells;
   }
 
   /**
-   * Sweeps engines × batch sizes for one model. Each engine is loaded once
-   * through the model's export method for its family, then measured at every
-   * batch size, then disposed before the next engine loads.
+   * Sweeps engines × thread counts × batch sizes for one model. Each engine
+   * is loaded once per thread count through the model's export method for
+   * its family, measured at every batch size, then disposed before the next
+   * load.
    */
   async run(model: BenchmarkModel, engines: readonly (string | Engine)[]): Promise<CellResult[]> {
     const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
     const withInit = model as BenchmarkModel & { init?: () => Promise<unknown> };
     if (typeof withInit.init === 'function') await withInit.init();
     const prepare = this.prepareFn(model, data.columns);
-    const total = engines.length * this.options.batchSizes.length;
+    const total = engines.length * this.options.threads.length * this.options.batchSizes.length;
     const cells: CellResult[] = [];
-    for (const engineRef of engines) {
+    const loads = engines.flatMap((engineRef) => this.options.threads.map((threads) => ({ engineRef, threads })));
+    for (const { engineRef, threads } of loads) {
       const engineId = typeof engineRef === 'string' ? engineRef : engineRef.id;
-      const keys = this.options.batchSizes.map((b) => this.key(model.name, engineId, b));
+      const keys = this.options.batchSizes.map((b) => this.key(model.name, engineId, b, threads));
       if (this.options.signal?.aborted) {
         for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
         continue;
@@ -85,7 +88,7 @@ export class Benchmark {
       const started = performance.now();
       let session: EngineSession;
       try {
-        session = await this.exportFor(model, engineRef);
+        session = await this.exportFor(model, engineRef, threads);
       } catch (err) {
         for (const k of keys) await this.record(cells, failedCell(k, err), total);
         continue;
@@ -107,14 +110,14 @@ export class Benchmark {
   }
 
   /** Loads `model` on one engine through the export method of the engine's family. */
-  private async exportFor(model: BenchmarkModel, engineRef: string | Engine): Promise<EngineSession> {
+  private async exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null): Promise<EngineSession> {
     const engine = typeof engineRef === 'string' ? await this.options.registry.require(engineRef) : engineRef;
-    const opts = { threads: this.options.threads, engine, registry: this.options.registry };
+    const opts = { threads, engine, registry: this.options.registry };
     return engine.target.family === 'onnx' ? model.exportToOnnx(engine.target.device, opts) : model.exportToTfjs(engine.target.backend, opts);
   }
 
-  private key(model: string, engine: string, batchSize: number): CellKey {
-    return { model, engine, batchSize, requestedThreads: this.options.threads };
+  private key(model: string, engine: string, batchSize: number, threads: number | null): CellKey {
+    return { model, engine, batchSize, requestedThreads: threads };
   }
 
   private async record(cells: CellResult[], cell: CellResult, total: number): Promise<CellResult> {

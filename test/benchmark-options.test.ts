@@ -6,7 +6,7 @@ import { UserError } from '../src/errors.js';
 test('defaults are filled in one place', () => {
   const r = resolveBenchmarkOptions();
   assert.deepEqual(r.batchSizes, DEFAULT_BATCH_SIZES);
-  assert.equal(r.threads, null);
+  assert.deepEqual(r.threads, [null]);
   assert.equal(r.warmupBatches, 2);
 });
 
@@ -18,4 +18,10 @@ test('batch sizes of 0, negative or fractional are refused, naming the option', 
     );
   }
   assert.throws(() => resolveBenchmarkOptions({ batchSizes: [] }), /batchSizes is empty/);
+});
+
+test('a thread list sweeps each count once; 0 is refused naming the option', () => {
+  assert.deepEqual(resolveBenchmarkOptions({ threads: [1, 2, 2] }).threads, [1, 2]);
+  assert.deepEqual(resolveBenchmarkOptions({ threads: 4 }).threads, [4]);
+  assert.throws(() => resolveBenchmarkOptions({ threads: [0] }, { threads: '--threads' }), /--threads must be a positive integer/);
 });

@@ -40,7 +40,7 @@ const cases: OpCase[] = [
   { title: 'Gelu tanh (opset 20)', opType: 'Gelu', opset: 20, inputs: { a: x }, attributes: { approximate: attr.string('tanh') } },
   { title: 'Clip with input bounds', opType: 'Clip', opset: 13, inputs: { a: x }, initializers: { lo: f32([], [-0.5]), hi: f32([], [0.7]) } },
   { title: 'Clip with only max', opType: 'Clip', opset: 13, inputs: { a: x }, initializers: { hi: f32([], [0.7]) }, order: ['a', '', 'hi'] },
-  { title: 'Clip attributes (opset 6)', opType: 'Clip', opset: 6, inputs: { a: x }, attributes: { min: attr.float(-1), max: attr.float(1) } },
+  { title: 'Clip attributes (opset 10)', opType: 'Clip', opset: 10, inputs: { a: x }, attributes: { min: attr.float(-1), max: attr.float(1) } },
   { title: 'Cast float to int64 truncates', opType: 'Cast', inputs: { a: f32([4], [-2.7, -0.2, 0.9, 3.99]) }, attributes: { to: attr.int(CAST.int64) }, outputs: ['int64'] },
   { title: 'Cast int64 to float', opType: 'Cast', inputs: { a: i64([3], [-5, 0, 123456]) }, attributes: { to: attr.int(CAST.float32) } },
   { title: 'Cast float to bool', opType: 'Cast', inputs: { a: f32([3], [0, -0.5, 2]) }, attributes: { to: attr.int(CAST.bool) }, outputs: ['bool'] },

@@ -24,7 +24,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding the label; default: detected' },
     { name: 'limit', kind: 'value', arg: 'N', help: 'rows streamed per cell; default 256' },
     { name: 'warmup', kind: 'value', arg: 'N', help: 'warmup batches before measuring; default 2' },
-    { name: 'threads', kind: 'value', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip comparison.png' },
     HELP,

@@ -1,0 +1,163 @@
+import { Benchmark } from './benchmark.js';
+import { resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
+import { defaultRegistry, unavailableText, type EngineRegistry } from './engine-registry.js';
+import { collectEnvironment } from './environment.js';
+import { createRunDir, newRunId, RunSession } from './run-session.js';
+import { TextClassification } from './text-classification.js';
+import { defaultClassifier } from './default-classifier.js';
+import { describeError } from './errors.js';
+import type { CellResult, RunRecord } from './results.js';
+import { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
+import { resolveColumns } from '../datasets/columns.js';
+import { writeRunFiles } from '../reports/write-run.js';
+
+/**
+ * Everything that defines a run, as plain JSON. It is what a results file
+ * records and what a re-run replays, so every field is resolved (no hidden
+ * defaults that could change between versions).
+ */
+export interface RunConfig {
+  /** Model folder; null means the embedded default model. */
+  readonly model: string | null;
+  /** Engines to run; null means every engine available on the machine. */
+  readonly engines: readonly string[] | null;
+  readonly batchSizes: readonly number[];
+  /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
+  readonly threads: readonly (number | null)[];
+  /** Dataset path; null means the embedded default dataset. */
+  readonly dataset: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  /** Output root; the run writes `<out>/<run-id>/`. */
+  readonly out: string;
+  readonly png: boolean;
+}
+
+/** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
+export interface OptionNames {
+  readonly batchSizes?: string;
+  readonly limit?: string;
+  readonly threads?: string;
+  readonly engines?: string;
+}
+
+export const DEFAULT_OUT_DIR = 'inferbench-out';
+
+/**
+ * Fills every default of a run config in one place and validates it
+ * (batch sizes, threads, engine names) without loading any engine.
+ */
+export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
+  const bench = resolveBenchmarkOptions(
+    {
+      batchSizes: partial.batchSizes,
+      threads: partial.threads,
+      limit: partial.limit,
+      warmupBatches: partial.warmupBatches,
+    },
+    names,
+  );
+  return {
+    model: partial.model ?? null,
+    engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
+    batchSizes: bench.batchSizes,
+    threads: bench.threads,
+    dataset: partial.dataset ?? null,
+    textColumn: partial.textColumn ?? null,
+    labelColumn: partial.labelColumn ?? null,
+    limit: bench.limit,
+    warmupBatches: bench.warmupBatches,
+    out: partial.out ?? DEFAULT_OUT_DIR,
+    png: partial.png ?? true,
+  };
+}
+
+/** Callbacks of a run in progress, for a CLI, a web page or a history store. */
+export interface RunHooks {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** Called once the run folder exists and before the first cell. */
+  readonly onStart?: (record: RunRecord, dir: string) => void | Promise<void>;
+  /** Called after each cell with the record so far (already saved to disk). */
+  readonly onCell?: (cell: CellResult, record: RunRecord) => void | Promise<void>;
+  readonly registry?: EngineRegistry;
+}
+
+/** What a finished (or interrupted) run produced. */
+export interface RunOutcome {
+  readonly record: RunRecord;
+  readonly dir: string;
+  readonly paths: readonly string[];
+  /** Non-fatal problems, e.g. a chart that could not be rendered. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Runs one benchmark from a config: checks the dataset and model, sweeps,
+ * saves results after every cell and writes the final files. Input mistakes
+ * fail before anything is measured; an abort keeps every measured cell.
+ */
+export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
+  const registry = hooks.registry ?? defaultRegistry;
+  // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
+  const dataset = await openDataset(config.dataset ?? undefined);
+  resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  const model = config.model ? await new TextClassification(config.model).init() : await defaultClassifier();
+
+  const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
+  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
+  const engines = config.engines ?? runnable;
+
+  const id = newRunId();
+  const dir = await createRunDir(config.out, id);
+  const recordedConfig = {
+    ...config,
+    command: 'run',
+    modelResolved: model.dir,
+    enginesResolved: engines,
+    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
+    datasetResolved: config.dataset ?? `embedded default (${EMBEDDED_DATASET_NAME})`,
+  };
+  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), [await model.info()]);
+  await hooks.onStart?.(session.snapshot(), dir);
+
+  const benchmark = new Benchmark({
+    dataset,
+    batchSizes: config.batchSizes,
+    threads: config.threads,
+    limit: config.limit,
+    warmupBatches: config.warmupBatches,
+    textColumn: config.textColumn ?? undefined,
+    labelColumn: config.labelColumn ?? undefined,
+    registry,
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    onCell: async (cell) => {
+      session.cells.push(cell);
+      const record = session.snapshot();
+      await writeRunFiles(record, dir, { png: false });
+      await hooks.onCell?.(cell, record);
+    },
+  });
+  try {
+    await benchmark.run(model, engines);
+  } catch (err) {
+    session.finish('interrupted');
+    await writeRunFiles(session.snapshot(), dir, { png: false }).catch(() => {});
+    throw err;
+  }
+  session.finish(hooks.signal?.aborted ? 'interrupted' : 'completed');
+  const record = session.snapshot();
+  const warnings: string[] = [];
+  let paths: string[];
+  try {
+    paths = await writeRunFiles(record, dir, { png: config.png });
+  } catch (err) {
+    if (!config.png) throw err;
+    warnings.push(`comparison.png not written: ${describeError(err)}`);
+    paths = await writeRunFiles(record, dir, { png: false });
+  }
+  return { record, dir, paths, warnings };
+}

@@ -14,6 +14,8 @@ export interface CellKey {
 
 /** Raw per-batch measurements, kept so every statistic can be recomputed. */
 export interface CellSamples {
+  /** Engine time of each warmup batch, reported apart from the measured ones. */
+  readonly warmupMs?: number[];
   /** Engine time per measured batch: inputs in, outputs readable in host memory. */
   readonly runMs: number[];
   /** Time of the item callback (tokenize + collate) per measured batch. */
@@ -43,6 +45,55 @@ export interface CompletedCell extends CellKey {
   readonly samplesPerSecond: number;
   /** Peak resident set size of the process seen during this cell. */
   readonly peakRssBytes: number;
+  /** Whether the figures can be trusted, with the reasons when not. */
+  readonly verdict?: CellVerdict;
+  /** Memory measured while the timed loop ran. */
+  readonly memory?: CellMemory;
+  /** Load time and first-batch latency, before any warmup. */
+  readonly coldStart?: { readonly loadMs: number; readonly firstBatchMs: number };
+  /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
+  readonly parity?: CellParity | null;
+  /** Fraction of rows whose argmax equals the dataset label; null without labels. */
+  readonly accuracy?: number | null;
+  /** Fixed sequence length of synthetic inputs; null when inputs come from dataset text. */
+  readonly sequenceLength?: number | null;
+}
+
+/** VALID when the cell met its stop rule with a low enough spread; NOISY otherwise, with why. */
+export interface CellVerdict {
+  readonly status: 'VALID' | 'NOISY';
+  readonly reasons: readonly string[];
+}
+
+/** Memory figures of one cell. */
+export interface CellMemory {
+  /** RSS after the model loaded and warmed up, before the timed loop. */
+  readonly baselineRssBytes: number;
+  /** Highest RSS sampled while the timed loop ran. */
+  readonly peakRssBytes: number;
+  /** peak − baseline: what the timed loop itself added. */
+  readonly growthBytes: number;
+  /** How often RSS was sampled (samples per second achieved). */
+  readonly sampleHz: number;
+  /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
+  readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
+  /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */
+  readonly gpuBytes?: number | null;
+}
+
+/** Output agreement with a reference engine. */
+export interface CellParity {
+  /** Engine id the outputs were compared with. */
+  readonly reference: string;
+  /** Largest absolute difference over every output element compared. */
+  readonly maxAbsDiff: number;
+  /** Fraction of rows whose argmax matches the reference (0..1). */
+  readonly argmaxAgreement: number;
+  readonly tolerance: number;
+  /** maxAbsDiff ≤ tolerance; false must be impossible to miss in every report. */
+  readonly withinTolerance: boolean;
+  /** Rows compared. */
+  readonly rows: number;
 }
 
 export interface ErroredCell extends CellKey {

@@ -30,6 +30,7 @@ const cases: OpCase[] = [
   { title: 'Gather axis 1 with negative constant indices', opType: 'Gather', inputs: { a: x }, initializers: { i: i64([2], [-1, 0]) }, attributes: { axis: attr.int(1) } },
   { title: 'Gather with fed negative indices', opType: 'Gather', inputs: { a: randomFloats([5, 3]), i: i64([2, 2], [0, -1, 4, -5]) } },
   { title: 'Gather with fed indices (embedding lookup)', opType: 'Gather', inputs: { a: randomFloats([7, 4]), i: i64([2, 3], [0, 6, 3, 3, 1, 2]) } },
+  { title: 'Gather rows of an initializer table with fed ids', opType: 'Gather', order: ['t', 'i'], inputs: { i: i64([2, 3], [0, 6, -1, 3, 1, 2]) }, initializers: { t: randomFloats([7, 4]) } },
   { title: 'Gather with a scalar index', opType: 'Gather', inputs: { a: x }, initializers: { i: i64([], [1]) }, attributes: { axis: attr.int(2) } },
   { title: 'Gather on a host constant', opType: 'Gather', initializers: { a: i64([2, 3], [1, 2, 3, 4, 5, 6]), i: i64([], [-1]) }, attributes: { axis: attr.int(1) }, outputs: ['int64'] },
   { title: 'Expand bidirectionally', opType: 'Expand', inputs: { a: randomFloats([3, 1]) }, initializers: { s: i64([3], [2, 1, 4]) } },

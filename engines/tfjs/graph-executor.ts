@@ -5,9 +5,8 @@ import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model
 import { opHandlerFor } from './op-table.js';
 import {
   NodeAttributes,
-  hasNoNegative,
   int64ToInt32,
-  markNonNegative,
+  mirrorOnHost,
   isHost,
   tfDTypeFor,
   toTensor,
@@ -84,7 +83,13 @@ export class TfjsGraphExecutor {
     }
     const order = topologicalOrder(model);
     try {
-      for (const [name, t] of model.initializers) this.addConstant(name, valueFromOnnxTensor(t));
+      // Embedding tables keep their host copy so Gather on token ids can copy rows in JS (see mirrorOnHost).
+      const gathered = new Set(model.nodes.filter((n) => n.opType === 'Gather').map((n) => n.inputs[0]));
+      for (const [name, t] of model.initializers) {
+        const value = valueFromOnnxTensor(t);
+        if (gathered.has(name) && !isHost(value) && t.data instanceof Float32Array) mirrorOnHost(value, t.data);
+        this.addConstant(name, value);
+      }
       const lastUse = new Map<string, number>();
       const graphOutputs = new Set(model.outputs.map((o) => o.name));
       const runtime = order.filter((node) => {
@@ -225,8 +230,7 @@ function feedToTensor(info: OnnxValueInfo, feed: HostTensor | undefined): tf.Ten
   switch (feed.dtype) {
     case 'int64': case 'int32': {
       const data = feed.dtype === 'int64' ? int64ToInt32(feed.data as BigInt64Array, info.name) : (feed.data as Int32Array);
-      const t = tf.tensor(data, dims, 'int32');
-      return hasNoNegative(data) ? markNonNegative(t) : t;
+      return mirrorOnHost(tf.tensor(data, dims, 'int32'), data);
     }
     case 'bool': return tf.tensor(feed.data as Uint8Array, dims, 'bool');
     case 'float32': return tf.tensor(feed.data as Float32Array, dims, 'float32');

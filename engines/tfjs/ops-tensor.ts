@@ -5,8 +5,9 @@ import {
   dimsOf,
   hostRemap,
   hostValue,
+  dtypeOf,
+  hostMirrorOf,
   isHost,
-  isKnownNonNegative,
   normAxis,
   req,
   sizeOf,
@@ -15,6 +16,7 @@ import {
   toNumbers,
   toTensor,
   valueFromOnnxTensor,
+  type HostMirror,
   type HostValue,
   type OpHandler,
   type Value,
@@ -171,36 +173,52 @@ const slice: OpHandler = (inputs, attrs, ctx) => {
   return [tf.stridedSlice(x, plan.map((p) => p.start), plan.map((p) => p.end), plan.map((p) => p.step), 0, endMask)];
 };
 
+/** Gather rows of a host-mirrored table with host-known indices: plain typed-array copies, then one upload. */
+function gatherRows(table: HostMirror, dims: readonly number[], idx: readonly number[], idxDims: readonly number[], dtype: 'float32' | 'int32'): tf.Tensor {
+  const row = sizeOf(dims.slice(1));
+  const out = table instanceof Float32Array ? new Float32Array(idx.length * row) : new Int32Array(idx.length * row);
+  idx.forEach((r, i) => out.set(table.subarray(r * row, (r + 1) * row), i * row));
+  return tf.tensor(out, [...idxDims, ...dims.slice(1)], dtype);
+}
+
 const gather: OpHandler = (inputs, attrs) => {
   const x = req(inputs, 0);
   const indices = req(inputs, 1);
   const dims = dimsOf(x);
   const axis = normAxis(attrs.int('axis', 0), dims.length);
   const axisDim = dims[axis] ?? 0;
-  if (isHost(indices)) {
-    const idx = indices.data.map((i) => (i < 0 ? i + axisDim : i));
-    if (idx.some((i) => i < 0 || i >= axisDim)) throw new Error(`Gather index out of range for axis of size ${axisDim}`);
-    if (isHost(x)) {
-      const outDims = [...dims.slice(0, axis), ...indices.dims, ...dims.slice(axis + 1)];
-      const strides = stridesOf(dims);
-      const idxStrides = stridesOf(indices.dims);
-      const k = indices.dims.length;
-      return [hostRemap(x, outDims, (c) => {
-        let flat = 0;
-        for (let j = 0; j < k; j++) flat += (c[axis + j] ?? 0) * (idxStrides[j] ?? 0);
-        let s = (idx[flat] ?? 0) * (strides[axis] ?? 0);
-        for (let d = 0; d < axis; d++) s += (c[d] ?? 0) * (strides[d] ?? 0);
-        for (let d = axis + 1; d < dims.length; d++) s += (c[d - 1 + k] ?? 0) * (strides[d] ?? 0);
-        return s;
-      })];
-    }
-    return [tf.gather(x, toTensor(hostValue('int32', indices.dims, idx)), axis)];
+  const known = isHost(indices) ? indices.data : hostMirrorOf(indices);
+  if (!known) {
+    // Indices only on the device: ONNX allows negative ones, tfjs does not, so wrap them there.
+    const t = (indices as tf.Tensor).dtype === 'int32' ? (indices as tf.Tensor) : tf.cast(indices as tf.Tensor, 'int32');
+    const wrapped = tf.where(tf.less(t, tf.scalar(0, 'int32')), tf.add(t, tf.scalar(axisDim, 'int32')), t);
+    return [tf.gather(toTensor(x), wrapped, axis)];
   }
-  // Device indices: ONNX allows negative ones, tfjs does not, so wrap them on the device unless known non-negative.
-  if (isKnownNonNegative(indices)) return [tf.gather(toTensor(x), indices, axis)];
-  const t = indices.dtype === 'int32' ? indices : tf.cast(indices, 'int32');
-  const wrapped = tf.where(tf.less(t, tf.scalar(0, 'int32')), tf.add(t, tf.scalar(axisDim, 'int32')), t);
-  return [tf.gather(toTensor(x), wrapped, axis)];
+  const idxDims = dimsOf(indices);
+  let negative = false;
+  const idx = Array.from(known, (i) => {
+    if (i < -axisDim || i >= axisDim) throw new Error(`Gather index ${i} is out of range for an axis of size ${axisDim}`);
+    if (i < 0) negative = true;
+    return i < 0 ? i + axisDim : i;
+  });
+  const table = hostMirrorOf(x);
+  if (table && axis === 0) return [gatherRows(table, dims, idx, idxDims, dtypeOf(x) === 'int32' ? 'int32' : 'float32')];
+  if (isHost(x)) {
+    const outDims = [...dims.slice(0, axis), ...idxDims, ...dims.slice(axis + 1)];
+    const strides = stridesOf(dims);
+    const idxStrides = stridesOf(idxDims);
+    const k = idxDims.length;
+    return [hostRemap(x, outDims, (c) => {
+      let flat = 0;
+      for (let j = 0; j < k; j++) flat += (c[axis + j] ?? 0) * (idxStrides[j] ?? 0);
+      let s = (idx[flat] ?? 0) * (strides[axis] ?? 0);
+      for (let d = 0; d < axis; d++) s += (c[d] ?? 0) * (strides[d] ?? 0);
+      for (let d = axis + 1; d < dims.length; d++) s += (c[d - 1 + k] ?? 0) * (strides[d] ?? 0);
+      return s;
+    })];
+  }
+  const idxTensor = !negative && !isHost(indices) ? indices : toTensor(hostValue('int32', idxDims, idx));
+  return [tf.gather(x, idxTensor, axis)];
 };
 
 const expand: OpHandler = (inputs) => {

@@ -5,6 +5,7 @@
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
 import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
+import { speedupOverFp32 } from './variant-summary.js';
 
 type Field = string | number | null | undefined;
 
@@ -50,6 +51,9 @@ const COLUMNS: readonly CsvColumn[] = [
   measured('prepare_mean_ms', (c) => c.prepare.mean),
   measured('load_ms', (c) => c.loadMs),
   measured('peak_rss_bytes', (c) => c.peakRssBytes),
+  { name: 'sequence_length', value: (c) => c.sequenceLength ?? null },
+  { name: 'forward_mean_ms', value: (c) => (c.state === 'completed' ? c.forward?.mean : null) },
+  { name: 'speedup_vs_fp32', value: (c, run) => speedupOverFp32(run)(c) },
 ];
 
 /** Header names of `renderCsv`, exported so readers and tests need not repeat them. */

@@ -44,7 +44,17 @@ export function engineLabeller(run: RunRecord): (cell: CellResult) => string {
   };
 }
 
-/** Cells sorted by model, then batch size, then engine order, so each batch size reads as one block. */
+/** A cell's fixed sequence length, or null when it ran on dataset text. */
+export function sequenceOf(cell: CellResult): number | null {
+  return cell.sequenceLength ?? null;
+}
+
+/** Distinct fixed sequence lengths, ascending, with null (dataset text) first. */
+export function sequenceLengths(run: RunRecord): (number | null)[] {
+  return [...new Set(run.cells.map(sequenceOf))].sort((a, b) => (a ?? -1) - (b ?? -1));
+}
+
+/** Cells sorted by model, then sequence length, then batch size, then engine order, so each batch size reads as one block. */
 export function orderedCells(run: RunRecord): CellResult[] {
   const models = modelOrder(run);
   const engines = engineOrder(run);
@@ -53,6 +63,7 @@ export function orderedCells(run: RunRecord): CellResult[] {
     .sort(
       (a, b) =>
         models.indexOf(a.cell.model) - models.indexOf(b.cell.model) ||
+        (sequenceOf(a.cell) ?? -1) - (sequenceOf(b.cell) ?? -1) ||
         a.cell.batchSize - b.cell.batchSize ||
         engines.indexOf(a.cell.engine) - engines.indexOf(b.cell.engine) ||
         a.index - b.index,
@@ -83,6 +94,8 @@ export interface EngineRatio {
 /** The fastest engine at one model and batch size, against every other completed one. */
 export interface BatchComparison {
   readonly model: string;
+  /** Fixed sequence length of the compared cells; null for dataset text. */
+  readonly sequenceLength?: number | null;
   readonly batchSize: number;
   readonly fastest: { readonly label: string; readonly meanMs: number };
   /** Slower engines, least slow first. */
@@ -99,9 +112,10 @@ export function compareEngines(run: RunRecord): BatchComparison[] {
   const label = engineLabeller(run);
   const out: BatchComparison[] = [];
   for (const model of modelOrder(run)) {
-    for (const batchSize of batchSizes(run)) {
+    for (const sequenceLength of sequenceLengths(run)) for (const batchSize of batchSizes(run)) {
       const completed = run.cells.filter(
-        (c): c is CompletedCell => c.state === 'completed' && c.model === model && c.batchSize === batchSize,
+        (c): c is CompletedCell =>
+          c.state === 'completed' && c.model === model && c.batchSize === batchSize && sequenceOf(c) === sequenceLength,
       );
       if (completed.length < 2) continue;
       const ranked = completed
@@ -110,6 +124,7 @@ export function compareEngines(run: RunRecord): BatchComparison[] {
       const [fastest, ...rest] = ranked as [(typeof ranked)[number], ...typeof ranked];
       out.push({
         model,
+        ...(sequenceLength === null ? {} : { sequenceLength }),
         batchSize,
         fastest,
         others: rest.map((r) => ({ ...r, ratio: fastest.meanMs > 0 ? r.meanMs / fastest.meanMs : Infinity })),

@@ -13,8 +13,10 @@ import {
   formatVersions,
   modelOrder,
   orderedCells,
+  sequenceOf,
   sessionOf,
 } from './run-summary.js';
+import { formatSpeedup, hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32, speedupOverFp32 } from './variant-summary.js';
 import { banner, type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatDuration, formatRate, formatRatio, formatTimestamp } from './units.js';
 
@@ -59,6 +61,34 @@ function speedColumns(run: RunRecord, label: (cell: CellResult) => string): Spee
   const singleModel = modelOrder(run).length <= 1;
   const minMax = (c: CompletedCell): string =>
     `(${formatDuration(c.latency.min).padStart(7)} … ${formatDuration(c.latency.max).padStart(7)})`;
+  const speedup = speedupOverFp32(run);
+  const optional: SpeedColumn[] = [
+    ...(hasSequenceLengths(run)
+      ? [{ header: 'seq', align: 'right', identity: true, dropOrder: 0, value: (c) => String(sequenceOf(c) ?? 'text') } satisfies SpeedColumn]
+      : []),
+    ...(run.cells.some((c) => c.state === 'completed' && c.forward)
+      ? [{ header: 'forward', align: 'right', identity: false, dropOrder: 0, value: (c) => completed(c, (x) => (x.forward ? formatDuration(x.forward.mean) : '')) } satisfies SpeedColumn]
+      : []),
+    ...(hasVariants(run)
+      ? [{ header: 'vs fp32', align: 'right', identity: false, dropOrder: 0, value: (c) => formatSpeedup(speedup(c)) } satisfies SpeedColumn]
+      : []),
+  ];
+  return withOptionalColumns(baseSpeedColumns(singleModel, label, minMax), optional);
+}
+
+/** Inserts `seq` after `batch`, `forward` after `avg` and `vs fp32` after `samples/s`. */
+function withOptionalColumns(base: SpeedColumn[], optional: SpeedColumn[]): SpeedColumn[] {
+  const out: SpeedColumn[] = [];
+  for (const col of base) {
+    out.push(col);
+    if (col.header === 'batch') out.push(...optional.filter((c) => c.header === 'seq'));
+    if (col.header === 'avg') out.push(...optional.filter((c) => c.header === 'forward'));
+    if (col.header === 'samples/s') out.push(...optional.filter((c) => c.header === 'vs fp32'));
+  }
+  return out;
+}
+
+function baseSpeedColumns(singleModel: boolean, label: (cell: CellResult) => string, minMax: (c: CompletedCell) => string): SpeedColumn[] {
   return [
     { header: 'model', align: 'left', identity: true, dropOrder: singleModel ? 6 : 0, value: (c) => c.model },
     { header: 'engine', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: label(c), style: 'cyan' }) },
@@ -94,7 +124,9 @@ function speedRows(cells: readonly CellResult[], columns: readonly SpeedColumn[]
   if (cells.length === 0) return [{ cells: [], rest: { text: 'no cell ran', style: 'yellow' } }];
   return cells.map((cell, i) => {
     const previous = cells[i - 1];
-    const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.model !== cell.model);
+    const ruleAbove =
+      previous !== undefined &&
+      (previous.batchSize !== cell.batchSize || previous.model !== cell.model || sequenceOf(previous) !== sequenceOf(cell));
     if (cell.state === 'completed') return { cells: columns.map((c) => c.value(cell)), ruleAbove };
     return {
       cells: columns.slice(0, identityCount).map((c) => c.value(cell)),
@@ -125,7 +157,7 @@ function comparisonLines(run: RunRecord, width: number, color: boolean): string[
     const others = c.others.map((o) =>
       formatRatio(o.ratio) === '1.0×' ? `about as fast as ${o.label}` : `${formatRatio(o.ratio)} faster than ${o.label}`,
     );
-    const where = `${prefixModel ? `${c.model}, ` : ''}batch ${c.batchSize}`;
+    const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
     const text = `${where}: ${c.fastest.label} is ${others.join(', ')}`;
     return wrap(text, width).map((line, i) => {
       const shown = i === 0 ? line : `    ${line}`;
@@ -153,22 +185,25 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
   const batches = batchSizes(run);
   const rows: TableRow[] = [];
   const seen = new Set<string>();
+  const withSeq = hasSequenceLengths(run);
   for (const cell of orderedCells(run)) {
-    const key = `${cell.model}\u0000${label(cell)}`;
+    const key = `${cell.model}\u0000${label(cell)}\u0000${sequenceOf(cell)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const same = run.cells.filter((c) => c.model === cell.model && label(c) === label(cell));
+    const same = run.cells.filter((c) => c.model === cell.model && label(c) === label(cell) && sequenceOf(c) === sequenceOf(cell));
     const values = batches.map((b): TableCell => {
       const found = same.find((c) => c.batchSize === b);
       if (found === undefined) return '';
       if (found.state === 'completed') return formatBytes(found.peakRssBytes);
       return { text: found.state, style: STATE_STYLE[found.state] };
     });
-    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, ...values] });
+    const seq: TableCell[] = withSeq ? [String(sequenceOf(cell) ?? 'text')] : [];
+    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, ...seq, ...values] });
   }
   const columns: Column[] = [
     { header: 'model', align: 'left' },
     { header: 'engine', align: 'left' },
+    ...(withSeq ? [{ header: 'seq', align: 'right' } satisfies Column] : []),
     ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),
   ];
   const table = renderTable({ title: 'INFERENCE – MEMORY', columns, rows, color, minWidth });
@@ -176,16 +211,20 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
 }
 
 function modelSizeTable(run: RunRecord, minWidth: number, color: boolean): string[] {
+  const variants = hasVariants(run);
   // One row per note, so no caveat is ever cut short.
   const rows: TableRow[] = run.models.flatMap((m) => {
     const notes = m.notes.length > 0 ? m.notes : ['–'];
+    const extra: TableCell[] = variants ? [sizeVsFp32(run, m), parityText(m)] : [];
+    const blank: TableCell[] = variants ? ['', ''] : [];
     return notes.map((note, i) => ({
-      cells: i === 0 ? [m.name, formatBytes(m.sizeBytes), m.source, { text: note, style: 'yellow' }] : ['', '', '', { text: note, style: 'yellow' }],
+      cells: i === 0 ? [m.name, sizeText(m), ...extra, m.source, { text: note, style: 'yellow' }] : ['', '', ...blank, '', { text: note, style: 'yellow' }],
     }));
   });
   const columns: Column[] = [
     { header: 'model', align: 'left' },
     { header: 'size on disk', align: 'right' },
+    ...(variants ? [{ header: 'vs fp32', align: 'right' } satisfies Column, { header: 'parity vs fp32 (onnx-cpu)', align: 'left' } satisfies Column] : []),
     { header: 'source', align: 'left' },
     { header: 'notes', align: 'left' },
   ];
@@ -273,8 +312,17 @@ function header(run: RunRecord, width: number, color: boolean): string[] {
   return lines;
 }
 
-function footnotes(width: number): string[] {
+function footnotes(run: RunRecord, width: number): string[] {
+  const extra: string[] = [];
+  if (hasVariants(run)) {
+    extra.push('"vs fp32": the fp32 row\'s mean engine time ÷ this row\'s, same engine, batch, threads and sequence length (above 1× is faster). Parity vs fp32 compares each variant\'s outputs with the fp32 graph\'s on the same rows.');
+  }
+  if (run.cells.some((c) => c.state === 'completed' && c.forward)) {
+    extra.push('"forward": mean raw ONNX session.run time inside each pipeline call (transformers-js rows); avg − forward is the pipeline\'s own tokenization, tensor wrapping and post-processing.');
+  }
+  if (hasSequenceLengths(run)) extra.push('"seq": fixed length of synthetic input ids (--sequence-lengths) instead of tokenized dataset text.');
   return [
+    ...extra.flatMap((line) => wrap(line, width)),
     ...wrap(`Percentiles (p50, p99): ${PERCENTILE_METHOD}.`, width),
     ...wrap(
       'Engine time (total, avg, min, max, p50, p99, samples/s) runs from inputs handed to the engine until outputs are ' +
@@ -305,7 +353,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...modelSizeTable(run, sectionWidth, color),
     '',
     ...environmentSection(run, sectionWidth, color),
-    ...footnotes(sectionWidth),
+    ...footnotes(run, sectionWidth),
   );
   return `${out.join('\n')}\n`;
 }

@@ -166,6 +166,7 @@ export class Benchmark {
     const runMs: number[] = [];
     const prepareMs: number[] = [];
     const items: number[] = [];
+    const forwardMs: number[] = [];
     let peakRss = process.memoryUsage.rss();
     let warmedUp = false;
     try {
@@ -183,6 +184,8 @@ export class Benchmark {
         const t1 = performance.now();
         await session.run(inputs);
         const t2 = performance.now();
+        const forward = session.innerForwardMs?.();
+        if (typeof forward === 'number') forwardMs.push(forward);
         prepareMs.push(t1 - t0);
         runMs.push(t2 - t1);
         items.push(rows.length);
@@ -200,9 +203,10 @@ export class Benchmark {
       session: session.describe(),
       loadMs,
       warmupBatches: this.options.warmupBatches,
-      samples: { runMs, prepareMs, items },
+      samples: { runMs, prepareMs, items, ...(forwardMs.length === runMs.length && runMs.length > 0 ? { forwardMs } : {}) },
       latency,
       prepare: computeStatistics(prepareMs),
+      ...(forwardMs.length === runMs.length && runMs.length > 0 ? { forward: computeStatistics(forwardMs) } : {}),
       totalMs: latency.total,
       itemsTotal,
       samplesPerSecond: throughput(itemsTotal, latency.total),

@@ -17,6 +17,8 @@ export const BUILTIN_ENGINE_FACTORIES: Readonly<Record<string, EngineFactory>> =
   'tfjs-node-gpu': async () => (await import('../engines/tfjs/tfjs-engine.js')).createTfjsEngine('node-gpu'),
   'tfjs-wasm': async () => (await import('../engines/tfjs/tfjs-engine.js')).createTfjsEngine('wasm'),
   'tfjs-cpu': async () => (await import('../engines/tfjs/tfjs-engine.js')).createTfjsEngine('cpu'),
+  'transformers-js': async () => (await import('../engines/transformers-js/transformers-js-engine.js')).createTransformersJsEngine('cpu'),
+  'transformers-js-cuda': async () => (await import('../engines/transformers-js/transformers-js-engine.js')).createTransformersJsEngine('cuda'),
 };
 
 /** An engine with the outcome of its one probe. */

@@ -10,6 +10,8 @@ export const ENGINE_IDS = [
   'tfjs-node-gpu',
   'tfjs-wasm',
   'tfjs-cpu',
+  'transformers-js',
+  'transformers-js-cuda',
 ] as const;
 
 export type EngineId = (typeof ENGINE_IDS)[number];

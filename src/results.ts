@@ -1,5 +1,6 @@
 import type { SessionDescription } from './session.js';
 import type { SampleStatistics } from './statistics.js';
+import type { VariantParity } from './variant-parity.js';
 
 /** Identifies one cell of a sweep: one engine at one batch size for one model. */
 export interface CellKey {
@@ -10,6 +11,8 @@ export interface CellKey {
   readonly batchSize: number;
   /** Threads the user asked for; null means the engine default. */
   readonly requestedThreads: number | null;
+  /** Fixed sequence length of synthetic inputs (`--sequence-lengths`); absent or null when inputs come from dataset text. */
+  readonly sequenceLength?: number | null;
 }
 
 /** Raw per-batch measurements, kept so every statistic can be recomputed. */
@@ -22,6 +25,8 @@ export interface CellSamples {
   readonly prepareMs: number[];
   /** Items in each measured batch (the last batch may be short). */
   readonly items: number[];
+  /** Raw model forward time inside each measured engine call, for pipeline engines (`EngineSession.innerForwardMs`). */
+  readonly forwardMs?: number[];
 }
 
 export interface CompletedCell extends CellKey {
@@ -37,6 +42,8 @@ export interface CompletedCell extends CellKey {
   readonly latency: SampleStatistics;
   /** Statistics of `samples.prepareMs`. */
   readonly prepare: SampleStatistics;
+  /** Statistics of `samples.forwardMs`: the raw forward inside a pipeline engine's calls; absent on plain engines. */
+  readonly forward?: SampleStatistics;
   /** Sum of engine time over measured batches. */
   readonly totalMs: number;
   /** Items measured in all. */
@@ -55,8 +62,6 @@ export interface CompletedCell extends CellKey {
   readonly parity?: CellParity | null;
   /** Fraction of rows whose argmax equals the dataset label; null without labels. */
   readonly accuracy?: number | null;
-  /** Fixed sequence length of synthetic inputs; null when inputs come from dataset text. */
-  readonly sequenceLength?: number | null;
 }
 
 /** VALID when the cell met its stop rule with a low enough spread; NOISY otherwise, with why. */
@@ -120,6 +125,22 @@ export interface ModelInfo {
   readonly sizeBytes: number;
   /** Caveats a reader must see, e.g. "weights are seeded random". */
   readonly notes: readonly string[];
+  /** Set when this row is one precision variant (`--dtype`) of a model. */
+  readonly variant?: ModelVariantInfo | null;
+  /** Set for a generated "what if" architecture (`--config`): its shape. */
+  readonly architecture?: Readonly<Record<string, number>> | null;
+}
+
+/** Which model a precision variant belongs to and how it compares with that model's fp32 graph. */
+export interface ModelVariantInfo {
+  /** Name of the model the variant belongs to (rows of one model share it). */
+  readonly of: string;
+  /** transformers.js dtype name: fp32, fp16, q8, q4… */
+  readonly dtype: string;
+  /** Graph file inside the model folder, e.g. `onnx/model_q4.onnx`. */
+  readonly file: string;
+  /** Outputs against the fp32 graph's on the same rows; null when not measured (no fp32 file, no onnx-cpu). */
+  readonly parity: VariantParity | null;
 }
 
 /** Host and software facts recorded with every run. */

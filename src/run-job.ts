@@ -1,10 +1,12 @@
-import { Benchmark } from './benchmark.js';
-import { resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
+import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry, unavailableText, type EngineRegistry } from './engine-registry.js';
 import { collectEnvironment } from './environment.js';
 import { createRunDir, newRunId, RunSession } from './run-session.js';
-import { TextClassification } from './text-classification.js';
-import { defaultClassifier } from './default-classifier.js';
+import { parseDtypes, type ModelDtype } from './model-dtypes.js';
+import { parseArchitectures } from './default-model/arch-parse.js';
+import type { ArchitectureSpec } from './default-model/arch-presets.js';
+import { planModels } from './run-models.js';
+import { sweepModels } from './run-sweep.js';
 import { describeError } from './errors.js';
 import type { CellResult, RunRecord } from './results.js';
 import { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
@@ -17,8 +19,18 @@ import { writeRunFiles } from '../reports/write-run.js';
  * defaults that could change between versions).
  */
 export interface RunConfig {
-  /** Model folder; null means the embedded default model. */
+  /** First of `models`, kept for readers of older results; null means the embedded default model. */
   readonly model: string | null;
+  /** Model folders or Hub ids (`org/name`); empty means the embedded default unless `architectures` are given. */
+  readonly models: readonly string[];
+  /** Hub revision (branch, tag or commit) for Hub ids; null means `main`. */
+  readonly revision: string | null;
+  /** transformers.js dtypes to run as separate rows (`onnx/model_q4.onnx`…); null runs `onnx/model.onnx` only. */
+  readonly dtypes: readonly ModelDtype[] | null;
+  /** Generated "what if" architectures, each its own row. */
+  readonly architectures: readonly ArchitectureSpec[];
+  /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */
+  readonly sequenceLengths: readonly number[] | null;
   /** Engines to run; null means every engine available on the machine. */
   readonly engines: readonly string[] | null;
   readonly batchSizes: readonly number[];
@@ -38,6 +50,9 @@ export interface RunConfig {
 /** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
 export interface OptionNames {
   readonly batchSizes?: string;
+  readonly dtypes?: string;
+  readonly architectures?: string;
+  readonly sequenceLengths?: string;
   readonly limit?: string;
   readonly threads?: string;
   readonly engines?: string;
@@ -49,7 +64,16 @@ export const DEFAULT_OUT_DIR = 'inferbench-out';
  * Fills every default of a run config in one place and validates it
  * (batch sizes, threads, engine names) without loading any engine.
  */
-export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
+/**
+ * What a caller may give: any RunConfig field, with `architectures` also as
+ * `--config` texts (presets, key=value, JSON files) and `dtypes` as names.
+ */
+export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes'>> & {
+  readonly architectures?: readonly (string | ArchitectureSpec)[];
+  readonly dtypes?: readonly string[] | null;
+};
+
+export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
   const bench = resolveBenchmarkOptions(
     {
       batchSizes: partial.batchSizes,
@@ -59,8 +83,17 @@ export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames
     },
     names,
   );
+  const models = [...new Set(partial.models ?? (partial.model ? [partial.model] : []))];
+  const architectures = (partial.architectures ?? []).flatMap((a) => (typeof a === 'string' ? parseArchitectures([a], names.architectures ?? 'architectures') : [a]));
+  const sequenceLengths = partial.sequenceLengths ? [...new Set(partial.sequenceLengths)] : null;
+  sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
   return {
-    model: partial.model ?? null,
+    model: models[0] ?? null,
+    models,
+    revision: partial.revision ?? null,
+    dtypes: partial.dtypes ? parseDtypes(partial.dtypes, names.dtypes ?? 'dtypes') : null,
+    architectures,
+    sequenceLengths,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
     batchSizes: bench.batchSizes,
     threads: bench.threads,
@@ -103,8 +136,16 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const dataset = await openDataset(config.dataset ?? undefined);
-  resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
-  const model = config.model ? await new TextClassification(config.model).init() : await defaultClassifier();
+  const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  const plan = await planModels({
+    models: config.models ?? (config.model ? [config.model] : []),
+    architectures: config.architectures ?? [],
+    dtypes: config.dtypes ?? null,
+    revision: config.revision ?? null,
+    registry,
+    dataset,
+    columns,
+  });
 
   const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
   // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
@@ -115,34 +156,38 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const recordedConfig = {
     ...config,
     command: 'run',
-    modelResolved: model.dir,
+    modelResolved: plan[0]?.model?.dir ?? null,
+    modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
     enginesResolved: engines,
     unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
     datasetResolved: config.dataset ?? `embedded default (${EMBEDDED_DATASET_NAME})`,
   };
-  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), [await model.info()]);
+  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), plan.map((p) => p.info));
   await hooks.onStart?.(session.snapshot(), dir);
 
-  const benchmark = new Benchmark({
-    dataset,
-    batchSizes: config.batchSizes,
-    threads: config.threads,
-    limit: config.limit,
-    warmupBatches: config.warmupBatches,
-    textColumn: config.textColumn ?? undefined,
-    labelColumn: config.labelColumn ?? undefined,
-    registry,
-    ...(hooks.signal ? { signal: hooks.signal } : {}),
-    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-    onCell: async (cell) => {
-      session.cells.push(cell);
-      const record = session.snapshot();
-      await writeRunFiles(record, dir, { png: false });
-      await hooks.onCell?.(cell, record);
-    },
-  });
   try {
-    await benchmark.run(model, engines);
+    await sweepModels(plan, {
+      engines,
+      sequenceLengths: config.sequenceLengths ?? null,
+      benchmark: {
+        dataset,
+        batchSizes: config.batchSizes,
+        threads: config.threads,
+        limit: config.limit,
+        warmupBatches: config.warmupBatches,
+        textColumn: config.textColumn ?? undefined,
+        labelColumn: config.labelColumn ?? undefined,
+        registry,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+      },
+      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      record: async (cell) => {
+        session.cells.push(cell);
+        const record = session.snapshot();
+        await writeRunFiles(record, dir, { png: false });
+        await hooks.onCell?.(cell, record);
+      },
+    });
   } catch (err) {
     session.finish('interrupted');
     await writeRunFiles(session.snapshot(), dir, { png: false }).catch(() => {});

@@ -28,6 +28,13 @@ export interface SessionDescription {
  */
 export interface EngineSession {
   run(inputs: TensorMap): Promise<TensorMap>;
+  /**
+   * For sessions whose `run` does more than the model forward (a whole
+   * transformers.js pipeline: tokenize, forward, post-process): milliseconds
+   * the raw ONNX forward took inside the last `run` call, so the overhead
+   * around it can be reported. Absent on plain engines.
+   */
+  innerForwardMs?(): number | null;
   describe(): SessionDescription;
   dispose(): Promise<void>;
 }

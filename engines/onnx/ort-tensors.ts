@@ -22,6 +22,16 @@ export function toOrtFeeds(Tensor: OrtTensorCtor, inputs: TensorMap): Record<str
   return feeds;
 }
 
+/** The value of IEEE-754 half-precision bits. */
+export function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}
+
 /** Reads ORT outputs back as host tensors; throws on dtypes inferbench does not compare. */
 export function fromOrtOutputs(outputs: Record<string, OrtTensorLike>): TensorMap {
   const result: TensorMap = {};
@@ -37,9 +47,10 @@ function fromOrtTensor(name: string, t: OrtTensorLike): HostTensor {
     case 'float32':
       return { dtype: 'float32', dims, data: t.data as Float32Array };
     case 'float16': {
-      // Compare fp16 models in fp32; the copy happens after timing-relevant work.
+      // Compare fp16 models in fp32; the copy happens after timing-relevant work. Without Float16Array
+      // (Node < 22) onnxruntime hands back the raw half-precision bits in a Uint16Array.
       const src = t.data as ArrayLike<number>;
-      return { dtype: 'float32', dims, data: Float32Array.from(src) };
+      return { dtype: 'float32', dims, data: src instanceof Uint16Array ? Float32Array.from(src, halfToFloat) : Float32Array.from(src) };
     }
     case 'int64':
       return { dtype: 'int64', dims, data: t.data as BigInt64Array };

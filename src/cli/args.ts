@@ -7,12 +7,16 @@ export interface FlagSpec {
   readonly help: string;
   /** Placeholder shown in help, e.g. `DIR`. */
   readonly arg?: string;
+  /** The flag may be given several times (`--config a --config b`); read it with `repeatedFlag`. */
+  readonly repeatable?: boolean;
 }
 
 /** Parsed command line: flag values by name and the positional arguments. */
 export interface ParsedArgs {
   readonly flags: Readonly<Record<string, string | true>>;
   readonly positionals: readonly string[];
+  /** Every value of each value flag, in order; `flags` keeps the last. */
+  readonly repeated?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**
@@ -23,6 +27,7 @@ export interface ParsedArgs {
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
   const flags: Record<string, string | true> = {};
+  const repeated: Record<string, string[]> = {};
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -45,8 +50,17 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], c
       throw new UserError(`--${name} needs a value`, `write --${name} ${spec.arg ?? 'VALUE'}`);
     }
     flags[name] = value;
+    (repeated[name] ??= []).push(value);
   }
-  return { flags, positionals };
+  return { flags, positionals, repeated };
+}
+
+/** Every value of a repeatable flag in order, or undefined when absent. */
+export function repeatedFlag(args: ParsedArgs, name: string): string[] | undefined {
+  const values = args.repeated?.[name];
+  if (values !== undefined) return [...values];
+  const single = stringFlag(args, name);
+  return single === undefined ? undefined : [single];
 }
 
 /** The string value of a flag, or undefined when absent. */

@@ -16,7 +16,11 @@ export const RUN_COMMAND: CommandSpec = {
   summary: 'benchmark a model on every available engine at several batch sizes',
   usage: 'inferbench run [options]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny BERT' },
+    { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' },
+    { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' },
+    { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…), each its own row' },
+    { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' },
+    { name: 'sequence-lengths', kind: 'value', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
     { name: 'batch-sizes', kind: 'value', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'JSONL, CSV or TSV file, or a folder of shards; default: the embedded sentiment set' },

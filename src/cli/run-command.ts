@@ -2,16 +2,18 @@ import type { ProgressEvent } from '../benchmark-options.js';
 import { executeRun, resolveRunConfig } from '../run-job.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
-import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { listFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 
 const EXIT_INTERRUPTED = 130;
 
-function progressLine(event: ProgressEvent): string | null {
+function progressLine(event: ProgressEvent, showModel: boolean): string | null {
   if (event.kind === 'cell-start') return null;
   const c = event.cell;
   const threads = c.requestedThreads === null ? '' : ` threads ${c.requestedThreads}`;
+  const model = showModel ? `${c.model}: ` : '';
+  const seq = c.sequenceLength ? ` seq ${c.sequenceLength}` : '';
   const tail = c.state === 'completed' ? `${formatDuration(c.totalMs)} engine time, ${c.samples.runMs.length} batches` : `${c.state}: ${c.reason}`;
-  return `[${event.index + 1}/${event.total}] ${c.engine}${threads} batch ${c.batchSize}: ${tail}`;
+  return `[${event.index + 1}/${event.total}] ${model}${c.engine}${threads} batch ${c.batchSize}${seq}: ${tail}`;
 }
 
 /**
@@ -24,7 +26,11 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   const warmup = stringFlag(args, 'warmup');
   const config = resolveRunConfig(
     {
-      model: stringFlag(args, 'model'),
+      models: repeatedFlag(args, 'model'),
+      revision: stringFlag(args, 'revision'),
+      dtypes: listFlag(args, 'dtype'),
+      architectures: repeatedFlag(args, 'config'),
+      sequenceLengths: positiveIntListFlag(args, 'sequence-lengths'),
       engines: listFlag(args, 'engines'),
       dataset: stringFlag(args, 'dataset'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes'),
@@ -36,7 +42,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       out: stringFlag(args, 'out'),
       png: args.flags['no-png'] !== true,
     },
-    { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines' },
+    { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
 
   const controller = new AbortController();
@@ -52,15 +58,19 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   let outcome;
+  let showModel = false;
   try {
     outcome = await executeRun(config, {
       signal: controller.signal,
       onStart: (record) => {
+        showModel = record.models.length > 1;
         const engines = (record.config['enginesResolved'] as string[]).join(', ');
-        process.stderr.write(`inferbench: run ${record.id}: ${record.models[0]?.name} on ${engines} at batch ${config.batchSizes.join(', ')}\n`);
+        const models = record.models.length === 1 ? record.models[0]?.name : `${record.models.length} models (${record.models.map((m) => m.name).join(', ')})`;
+        const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
+        process.stderr.write(`inferbench: run ${record.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
       },
       onProgress: (e) => {
-        const line = progressLine(e);
+        const line = progressLine(e, showModel);
         if (line) process.stderr.write(`${line}\n`);
       },
     });

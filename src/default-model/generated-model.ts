@@ -24,6 +24,11 @@ export interface GenerateModelOptions {
   readonly cacheDir?: string;
   /** Folder name prefix, [A-Za-z0-9._-]; default DEFAULT_MODEL_NAME. */
   readonly name?: string;
+  /**
+   * Pad the fitted vocabulary with `[unusedN]` tokens (as BERT's own vocab
+   * has) up to `config.vocabSize`, so the embedding has the configured size.
+   */
+  readonly padVocabulary?: boolean;
 }
 
 /**
@@ -124,6 +129,7 @@ export async function ensureGeneratedModel(config: BertLikeConfig, options: Gene
       'Pass a dataset with non-empty texts.',
     );
   }
+  if (options.padVocabulary) for (let i = 0; vocab.length < config.vocabSize; i++) vocab.push(`[unused${i}]`);
   const resolved: BertLikeConfig = { ...config, vocabSize: vocab.length };
   const hash = modelHash(resolved, vocab);
   const modelsDir = join(options.cacheDir ?? defaultCacheRoot(), 'models');

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/engine.js';
+import { CellSkip } from '../../src/errors.js';
+import { dtypeOfOnnxFile } from '../../src/model-dtypes.js';
+import { installedVersion } from '../../src/package-info.js';
+import { textsOf } from '../../src/raw-texts.js';
+import type { EngineSession, SessionDescription } from '../../src/session.js';
+import type { TensorMap } from '../../src/tensor.js';
+import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
+
+type Device = 'cpu' | 'cuda';
+
+const PACKAGE = '@huggingface/transformers';
+export const PIPELINE_NOTE = 'includes tokenization and post-processing (text-classification pipeline end to end)';
+
+/** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
+interface OrtSessionLike {
+  run(feeds: Record<string, unknown>, ...rest: unknown[]): Promise<Record<string, OrtTensorLike>>;
+  config?: { dtype?: string; device?: string };
+}
+
+/** The parts of a transformers.js pipeline used here. */
+interface PipelineLike {
+  (texts: string[]): Promise<unknown>;
+  model: { sessions: Record<string, OrtSessionLike | undefined> };
+  dispose(): Promise<void>;
+}
+
+/**
+ * Wraps the pipeline's own ONNX session so each forward is timed and its
+ * logits kept: the forward time beside the pipeline time shows the overhead,
+ * and the logits let parity checks compare this engine with the others.
+ */
+function instrument(session: OrtSessionLike): { lastMs: () => number | null; lastOutputs: () => Record<string, OrtTensorLike> | null; reset: () => void } {
+  const original = session.run.bind(session);
+  let ms: number | null = null;
+  let outputs: Record<string, OrtTensorLike> | null = null;
+  session.run = async (feeds, ...rest) => {
+    const t0 = performance.now();
+    const out = await original(feeds, ...rest);
+    ms = (ms ?? 0) + (performance.now() - t0);
+    outputs = out;
+    return out;
+  };
+  return { lastMs: () => ms, lastOutputs: () => outputs, reset: () => ((ms = null), (outputs = null)) };
+}
+
+class TransformersJsSession implements EngineSession {
+  private readonly timing: ReturnType<typeof instrument>;
+
+  constructor(
+    private readonly pipe: PipelineLike,
+    session: OrtSessionLike,
+    private readonly description: SessionDescription,
+  ) {
+    this.timing = instrument(session);
+  }
+
+  async run(inputs: TensorMap): Promise<TensorMap> {
+    const texts = textsOf(inputs);
+    if (!texts) {
+      throw new CellSkip('transformers-js runs the pipeline on raw texts, and these inputs carry none (fixed --sequence-lengths or a custom prepareBatch)');
+    }
+    this.timing.reset();
+    await this.pipe([...texts]);
+    const outputs = this.timing.lastOutputs();
+    return outputs ? fromOrtOutputs(outputs) : {};
+  }
+
+  innerForwardMs(): number | null {
+    return this.timing.lastMs();
+  }
+
+  describe(): SessionDescription {
+    return this.description;
+  }
+
+  async dispose(): Promise<void> {
+    await this.pipe.dispose();
+  }
+}
+
+/** The Hugging Face folder and transformers.js dtype of `onnxPath`, or why it is not loadable by the pipeline. */
+export function pipelineTarget(onnxPath: string): { folder: string; dtype: string } {
+  const onnxDir = dirname(onnxPath);
+  const folder = dirname(onnxDir);
+  if (basename(onnxDir) !== 'onnx' || !existsSync(join(folder, 'config.json'))) {
+    throw new CellSkip(`transformers-js loads Hugging Face model folders (config.json, onnx/model*.onnx); ${onnxPath} is not in one`);
+  }
+  const dtype = dtypeOfOnnxFile(basename(onnxPath));
+  if (!dtype) throw new CellSkip(`transformers-js selects graphs by dtype and has no dtype for ${basename(onnxPath)}`);
+  return { folder, dtype };
+}
+
+/**
+ * The `@huggingface/transformers` text-classification pipeline, run end to
+ * end on raw texts (tokenize, forward, softmax + top-1). It loads the same
+ * folder and graph file as the other engines, on onnxruntime-node's CPU or
+ * CUDA provider; every call also records the raw forward time of the
+ * pipeline's own ONNX session.
+ */
+export function createTransformersJsEngine(device: Device): Engine {
+  const id = device === 'cpu' ? 'transformers-js' : 'transformers-js-cuda';
+  return {
+    id,
+    target: { family: 'onnx', device },
+    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, tokenization and post-processing included`,
+
+    async probe(): Promise<Availability> {
+      const version = installedVersion(PACKAGE);
+      if (version === null) return { available: false, reason: `${PACKAGE} is not installed`, enable: `npm install ${PACKAGE}` };
+      if (device === 'cuda') {
+        const ort = await createOnnxNodeEngine('cuda').probe();
+        if (!ort.available) return { available: false, reason: `transformers.js on CUDA needs onnxruntime-node's CUDA provider: ${ort.reason}`, enable: ort.enable };
+      }
+      try {
+        await import('@huggingface/transformers');
+      } catch (err) {
+        return { available: false, reason: `${PACKAGE} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${PACKAGE}` };
+      }
+      return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' } };
+    },
+
+    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const { folder, dtype } = pipelineTarget(onnxPath);
+      const { env, pipeline, LogLevel } = await import('@huggingface/transformers');
+      env.allowRemoteModels = false;
+      env.allowLocalModels = true;
+      env.logLevel = LogLevel.ERROR;
+      const threads = options.threads ?? availableParallelism();
+      const pipe = (await pipeline('text-classification', folder, {
+        local_files_only: true,
+        device,
+        dtype: dtype as never,
+        session_options: { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' },
+      } as never)) as unknown as PipelineLike;
+      const session = pipe.model.sessions['model'];
+      if (!session) {
+        await pipe.dispose();
+        throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(pipe.model.sessions).join(', ')})`);
+      }
+      // Read back what transformers.js chose, so a different file or device than asked shows in the row.
+      const chosen = session.config ?? {};
+      const description: SessionDescription = {
+        engine: id,
+        backend: `onnxruntime-node ${chosen.device ?? device} via transformers.js`,
+        threads,
+        precision: options.precision,
+        versions: { [PACKAGE]: installedVersion(PACKAGE) ?? 'unknown', 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
+        notes: [
+          PIPELINE_NOTE,
+          `dtype ${chosen.dtype ?? dtype} (${basename(onnxPath)})`,
+          '"forward" is the raw ONNX session.run inside each pipeline call',
+        ],
+      };
+      return new TransformersJsSession(pipe, session, description);
+    },
+  };
+}

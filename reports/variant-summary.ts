@@ -1,0 +1,73 @@
+/**
+ * Cross-row figures of precision variants and fixed sequence lengths, shared
+ * by the terminal and CSV reports: the speedup of each variant over its fp32
+ * graph on the same engine, batch, threads and sequence length, and the
+ * model-size and parity cells of the MODEL SIZE table.
+ */
+import type { CellResult, ModelInfo, RunRecord } from '../src/results.js';
+import { formatBytes, formatRatio } from './units.js';
+
+/** True when any cell ran on fixed-length synthetic inputs. */
+export function hasSequenceLengths(run: RunRecord): boolean {
+  return run.cells.some((c) => typeof c.sequenceLength === 'number');
+}
+
+/** True when any model row is a `--dtype` variant. */
+export function hasVariants(run: RunRecord): boolean {
+  return run.models.some((m) => m.variant);
+}
+
+/** The fp32 row of the model a variant belongs to, when the run has one. */
+function fp32RowOf(run: RunRecord, model: ModelInfo): ModelInfo | undefined {
+  const of = model.variant?.of;
+  return of === undefined ? undefined : run.models.find((m) => m.variant?.of === of && m.variant.dtype === 'fp32');
+}
+
+/**
+ * fp32 mean latency ÷ this cell's mean latency for the same engine, batch
+ * size, requested threads and sequence length; null when either cell did not
+ * complete or the model has no fp32 row. Above 1 means the variant is faster.
+ */
+export function speedupOverFp32(run: RunRecord): (cell: CellResult) => number | null {
+  const models = new Map(run.models.map((m) => [m.name, m]));
+  return (cell) => {
+    const info = models.get(cell.model);
+    if (cell.state !== 'completed' || !info) return null;
+    const fp32 = fp32RowOf(run, info);
+    if (!fp32) return null;
+    const ref = run.cells.find(
+      (c) =>
+        c.state === 'completed' &&
+        c.model === fp32.name &&
+        c.engine === cell.engine &&
+        c.batchSize === cell.batchSize &&
+        c.requestedThreads === cell.requestedThreads &&
+        (c.sequenceLength ?? null) === (cell.sequenceLength ?? null),
+    );
+    return ref?.state === 'completed' && cell.latency.mean > 0 ? ref.latency.mean / cell.latency.mean : null;
+  };
+}
+
+/** Speedup as shown in the speed table: `2.1×`, or empty when it cannot be computed. */
+export function formatSpeedup(ratio: number | null): string {
+  return ratio === null ? '' : formatRatio(ratio);
+}
+
+/** Size on disk of a model row; `missing` for a variant whose file does not exist. */
+export function sizeText(model: ModelInfo): string {
+  return model.variant && model.sizeBytes === 0 ? 'missing' : formatBytes(model.sizeBytes);
+}
+
+/** A variant's size as a fraction of its fp32 graph's, e.g. `0.27× fp32`; empty when not comparable. */
+export function sizeVsFp32(run: RunRecord, model: ModelInfo): string {
+  const fp32 = fp32RowOf(run, model);
+  if (!fp32 || fp32.sizeBytes === 0 || model.sizeBytes === 0 || fp32 === model) return '';
+  return `${(model.sizeBytes / fp32.sizeBytes).toFixed(2)}× fp32`;
+}
+
+/** Parity with fp32 as one short cell: `max |Δ| 0.0124 · argmax 100%`; empty when not measured. */
+export function parityText(model: ModelInfo): string {
+  const p = model.variant?.parity;
+  if (!p) return '';
+  return `max |Δ| ${p.maxAbsDiff.toPrecision(3)} · argmax ${(p.argmaxAgreement * 100).toFixed(p.argmaxAgreement === 1 ? 0 : 1)}% (${p.rows} rows)`;
+}

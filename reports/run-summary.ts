@@ -54,7 +54,7 @@ export function sequenceLengths(run: RunRecord): (number | null)[] {
   return [...new Set(run.cells.map(sequenceOf))].sort((a, b) => (a ?? -1) - (b ?? -1));
 }
 
-/** Cells sorted by model, then sequence length, then batch size, then engine order, so each batch size reads as one block. */
+/** Cells sorted by model, then batch size, then sequence length, then engine order, so each batch size reads as one block. */
 export function orderedCells(run: RunRecord): CellResult[] {
   const models = modelOrder(run);
   const engines = engineOrder(run);
@@ -63,8 +63,8 @@ export function orderedCells(run: RunRecord): CellResult[] {
     .sort(
       (a, b) =>
         models.indexOf(a.cell.model) - models.indexOf(b.cell.model) ||
-        (sequenceOf(a.cell) ?? -1) - (sequenceOf(b.cell) ?? -1) ||
         a.cell.batchSize - b.cell.batchSize ||
+        (sequenceOf(a.cell) ?? -1) - (sequenceOf(b.cell) ?? -1) ||
         engines.indexOf(a.cell.engine) - engines.indexOf(b.cell.engine) ||
         a.index - b.index,
     )
@@ -112,7 +112,7 @@ export function compareEngines(run: RunRecord): BatchComparison[] {
   const label = engineLabeller(run);
   const out: BatchComparison[] = [];
   for (const model of modelOrder(run)) {
-    for (const sequenceLength of sequenceLengths(run)) for (const batchSize of batchSizes(run)) {
+    for (const batchSize of batchSizes(run)) for (const sequenceLength of sequenceLengths(run)) {
       const completed = run.cells.filter(
         (c): c is CompletedCell =>
           c.state === 'completed' && c.model === model && c.batchSize === batchSize && sequenceOf(c) === sequenceLength,

@@ -122,11 +122,13 @@ function baseSpeedColumns(singleModel: boolean, label: (cell: CellResult) => str
 function speedRows(cells: readonly CellResult[], columns: readonly SpeedColumn[]): TableRow[] {
   const identityCount = columns.filter((c) => c.identity).length;
   if (cells.length === 0) return [{ cells: [], rest: { text: 'no cell ran', style: 'yellow' } }];
+  // With several engines, each sequence length is its own block; with one, blocks are batch sizes as without --sequence-lengths.
+  const multiEngine = new Set(cells.map((c) => c.engine)).size > 1;
   return cells.map((cell, i) => {
     const previous = cells[i - 1];
     const ruleAbove =
       previous !== undefined &&
-      (previous.batchSize !== cell.batchSize || previous.model !== cell.model || sequenceOf(previous) !== sequenceOf(cell));
+      (previous.batchSize !== cell.batchSize || previous.model !== cell.model || (multiEngine && sequenceOf(previous) !== sequenceOf(cell)));
     if (cell.state === 'completed') return { cells: columns.map((c) => c.value(cell)), ruleAbove };
     return {
       cells: columns.slice(0, identityCount).map((c) => c.value(cell)),

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { hasErrorCode, UserError } from '../src/errors.js';
+import { HubHttpError } from '../src/hub/hub-fetch.js';
 import { packageRoot } from '../src/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
 import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
@@ -53,7 +54,7 @@ export async function openDataset(source?: string, options: OpenDatasetOptions =
   } catch (err) {
     if (hasErrorCode(err, 'EACCES')) throw new UserError(`Cannot read ${path}: permission denied`, 'Check the permissions of the path.');
     if (!hasErrorCode(err, 'ENOENT') && !hasErrorCode(err, 'ENOTDIR')) throw err;
-    if (looksLikeHubId(source)) return openHubDataset(source, options);
+    if (looksLikeHubId(source)) return openHubDataset(source, options).catch((e: unknown) => Promise.reject(notLocalEither(e, path)));
     throw new UserError(`Dataset not found: ${path}`, missingPathFix());
   }
   if (info.isDirectory()) return openFolder(source, path, options);
@@ -212,6 +213,12 @@ function selectSplit(folder: string, names: readonly string[], wanted: string | 
   const split = wanted ?? DEFAULT_LOCAL_SPLIT;
   if (!splits.includes(split)) throw unknownLocalSplit(folder, split, splits);
   return names.filter((n) => splitOf(n) === split);
+}
+
+/** A Hub "not found" for an id that could also have been a mistyped path says that no such path exists either. */
+function notLocalEither(err: unknown, path: string): unknown {
+  if (!(err instanceof HubHttpError) || (err.status !== 404 && err.status !== 401)) return err;
+  return new HubHttpError(err.status, err.url, `${err.message}; there is no local file or folder ${path} either`, `${err.fix ?? ''} For a local dataset, check the path.`.trim());
 }
 
 function missingPathFix(): string {

@@ -126,8 +126,9 @@ function rangeBuffer(shard: RemoteShard, info: ShardInfo): AsyncBuffer {
         );
     return known;
   };
+  // Buffer#slice shares memory, so views are copied through their ArrayBuffer.
   const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer =>
-    (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)) as ArrayBuffer;
 
   return {
     byteLength: info.size,

@@ -85,11 +85,11 @@ export function httpError(env: HubEnv, request: HubRequest, response: Response):
     : 'If it is private or gated, set HF_TOKEN to a Hugging Face access token of an account that can read it (and accept its terms on the Hub if it is gated).';
   if (status === 404 || (status === 401 && code === 'RepoNotFound')) {
     const repo = repoText(request.repo);
-    const found = status === 404 ? 'was not found' : 'was not found, or is private';
+    const found = status === 404 ? '' : ', or is private';
     return new HubHttpError(
       status,
       request.url,
-      `${repo} ${found} on ${env.endpoint}: HTTP ${status} for ${where}${detail}`,
+      `${repo} was not found on ${env.endpoint}${found}: HTTP ${status} for ${where}${detail}`,
       `Check the id (org/name) and HF_ENDPOINT. ${status === 401 ? tokenFix : 'If it is private, set HF_TOKEN.'}`,
     );
   }
@@ -125,8 +125,9 @@ function headersFor(env: HubEnv, request: HubRequest): Record<string, string> {
 function describeCause(err: unknown): string {
   if (err instanceof TransientError) return err.message;
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
-  return err instanceof Error ? err.message : String(err);
+  const text = err instanceof Error ? err.message : String(err);
+  if (cause?.code) return `${text}: ${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
+  return cause?.message ? `${text}: ${cause.message}` : text;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -24,8 +24,12 @@ export interface RunConfig {
   readonly batchSizes: readonly number[];
   /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
   readonly threads: readonly (number | null)[];
-  /** Dataset path; null means the embedded default dataset. */
+  /** Dataset path or Hugging Face Hub id; null means the embedded default dataset. */
   readonly dataset: string | null;
+  /** Hub dataset config (subset); null picks the only one or `default`. */
+  readonly datasetConfig?: string | null;
+  /** Hub split or DatasetDict folder split; null means `train`. */
+  readonly split?: string | null;
   readonly textColumn: string | null;
   readonly labelColumn: string | null;
   readonly limit: number | null;
@@ -65,6 +69,8 @@ export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,
+    datasetConfig: partial.datasetConfig ?? null,
+    split: partial.split ?? null,
     textColumn: partial.textColumn ?? null,
     labelColumn: partial.labelColumn ?? null,
     limit: bench.limit,
@@ -102,7 +108,7 @@ export interface RunOutcome {
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
-  const dataset = await openDataset(config.dataset ?? undefined);
+  const dataset = await openDataset(config.dataset ?? undefined, { config: config.datasetConfig ?? undefined, split: config.split ?? undefined });
   resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   const model = config.model ? await new TextClassification(config.model).init() : await defaultClassifier();
 
@@ -118,7 +124,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     modelResolved: model.dir,
     enginesResolved: engines,
     unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: config.dataset ?? `embedded default (${EMBEDDED_DATASET_NAME})`,
+    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
   };
   const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), [await model.info()]);
   await hooks.onStart?.(session.snapshot(), dir);

@@ -27,6 +27,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       model: stringFlag(args, 'model'),
       engines: listFlag(args, 'engines'),
       dataset: stringFlag(args, 'dataset'),
+      datasetConfig: stringFlag(args, 'dataset-config'),
+      split: stringFlag(args, 'split'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes'),
       limit: positiveIntFlag(args, 'limit'),
       threads: positiveIntListFlag(args, 'threads'),

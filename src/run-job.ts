@@ -36,8 +36,12 @@ export interface RunConfig {
   readonly batchSizes: readonly number[];
   /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
   readonly threads: readonly (number | null)[];
-  /** Dataset path; null means the embedded default dataset. */
+  /** Dataset path or Hugging Face Hub id; null means the embedded default dataset. */
   readonly dataset: string | null;
+  /** Hub dataset config (subset); null picks the only one or `default`. */
+  readonly datasetConfig?: string | null;
+  /** Hub split or DatasetDict folder split; null means `train`. */
+  readonly split?: string | null;
   readonly textColumn: string | null;
   readonly labelColumn: string | null;
   readonly limit: number | null;
@@ -98,6 +102,8 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,
+    datasetConfig: partial.datasetConfig ?? null,
+    split: partial.split ?? null,
     textColumn: partial.textColumn ?? null,
     labelColumn: partial.labelColumn ?? null,
     limit: bench.limit,
@@ -135,7 +141,7 @@ export interface RunOutcome {
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
-  const dataset = await openDataset(config.dataset ?? undefined);
+  const dataset = await openDataset(config.dataset ?? undefined, { config: config.datasetConfig ?? undefined, split: config.split ?? undefined });
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
@@ -160,7 +166,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
     enginesResolved: engines,
     unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: config.dataset ?? `embedded default (${EMBEDDED_DATASET_NAME})`,
+    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
   };
   const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), plan.map((p) => p.info));
   await hooks.onStart?.(session.snapshot(), dir);

@@ -33,6 +33,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths'),
       engines: listFlag(args, 'engines'),
       dataset: stringFlag(args, 'dataset'),
+      datasetConfig: stringFlag(args, 'dataset-config'),
+      split: stringFlag(args, 'split'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes'),
       limit: positiveIntFlag(args, 'limit'),
       threads: positiveIntListFlag(args, 'threads'),

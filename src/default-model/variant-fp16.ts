@@ -62,7 +62,7 @@ export function toFloat16Tensor(t: TensorProto): TensorProto {
   const values = floatValues(t);
   const bytes = new Uint8Array(values.length * 2);
   const view = new DataView(bytes.buffer);
-  values.forEach((v, i) => view.setUint16(i * 2, float16Bits(clampForFp16(v)), true));
+  for (let i = 0; i < values.length; i++) view.setUint16(i * 2, float16Bits(clampForFp16(values[i] as number)), true);
   return rawTensor(t.name ?? '', DT.FLOAT16, dimsOf(t), bytes);
 }
 

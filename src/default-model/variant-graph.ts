@@ -31,6 +31,8 @@ export function encodeModelProto(model: ModelProto): Uint8Array {
   return onnx.ModelProto.encode(model).finish();
 }
 
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 export function dimsOf(t: TensorProto): number[] {
   return (t.dims ?? []).map((d) => Number(d));
 }
@@ -39,6 +41,9 @@ export function dimsOf(t: TensorProto): number[] {
 export function floatValues(t: TensorProto): Float32Array {
   const raw = t.rawData ?? new Uint8Array();
   const count = dimsOf(t).reduce((a, b) => a * b, 1);
+  if (raw.byteLength >= count * 4 && HOST_LITTLE_ENDIAN && raw.byteOffset % 4 === 0) {
+    return new Float32Array(raw.buffer, raw.byteOffset, count).slice();
+  }
   if (raw.byteLength >= count * 4) {
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     const out = new Float32Array(count);
@@ -54,6 +59,7 @@ export function rawTensor(name: string, dataType: number, dims: readonly number[
 }
 
 export function floatTensor(name: string, dims: readonly number[], values: Float32Array): TensorProto {
+  if (HOST_LITTLE_ENDIAN) return rawTensor(name, DT.FLOAT, dims, new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength)));
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   values.forEach((v, i) => view.setFloat32(i * 4, v, true));
@@ -105,19 +111,24 @@ export function tagVariant(model: ModelProto, dtype: string, method: string): vo
   model.metadataProps = props;
 }
 
-/** Symmetric per-column int8 quantization of a [K, N] matrix: scale[n] = max|W[:, n]| / 127. */
+/** Symmetric per-column int8 quantization of a row-major [K, N] matrix: scale[n] = max|W[:, n]| / 127. */
 export function quantizeColumnsInt8(values: Float32Array, k: number, n: number): { q: Int8Array; scales: Float32Array } {
-  const scales = new Float32Array(n);
-  for (let col = 0; col < n; col++) {
-    let max = 0;
-    for (let row = 0; row < k; row++) max = Math.max(max, Math.abs(values[row * n + col] as number));
-    scales[col] = max > 0 ? max / 127 : 1;
+  const max = new Float32Array(n);
+  for (let row = 0; row < k; row++) {
+    const base = row * n;
+    for (let col = 0; col < n; col++) {
+      const a = Math.abs(values[base + col] as number);
+      if (a > (max[col] as number)) max[col] = a;
+    }
   }
+  const scales = max.map((m) => (m > 0 ? m / 127 : 1));
+  const inverse = scales.map((s) => 1 / s);
   const q = new Int8Array(k * n);
   for (let row = 0; row < k; row++) {
+    const base = row * n;
     for (let col = 0; col < n; col++) {
-      const v = Math.round((values[row * n + col] as number) / (scales[col] as number));
-      q[row * n + col] = Math.max(-127, Math.min(127, v));
+      const v = Math.round((values[base + col] as number) * (inverse[col] as number));
+      q[base + col] = v > 127 ? 127 : v < -127 ? -127 : v;
     }
   }
   return { q, scales };

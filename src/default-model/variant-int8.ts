@@ -32,7 +32,8 @@ export type WeightType = 'int8' | 'uint8';
 function weightTensors(name: string, values: Float32Array, k: number, n: number, type: WeightType): { w: TensorProto; zp: TensorProto; scales: Float32Array } {
   const { q, scales } = quantizeColumnsInt8(values, k, n);
   if (type === 'int8') return { w: int8Tensor(`${name}_quantized`, [k, n], q), zp: int8Tensor(`${name}_zero_point`, [n], new Int8Array(n)), scales };
-  const u = Uint8Array.from(q, (v) => v + 128);
+  const u = new Uint8Array(q.length);
+  for (let i = 0; i < q.length; i++) u[i] = (q[i] as number) + 128;
   return { w: uint8Tensor(`${name}_quantized`, [k, n], u), zp: uint8Tensor(`${name}_zero_point`, [n], new Uint8Array(n).fill(128)), scales };
 }
 

@@ -58,7 +58,7 @@ export async function ensureVariantFile(dir: string, dtype: ModelDtype): Promise
   const path = join(dir, file);
   if (await exists(path)) return { path };
   if (!CONVERTERS[dtype]) {
-    return { skip: `${file} is missing and inferbench can only generate ${generatableDtypes().join(', ')} variants of a generated model` };
+    return { skip: `${file}: inferbench generates only ${generatableDtypes().join(', ')} variants of its generated models` };
   }
   const bytes = buildVariant(new Uint8Array(await readFile(join(dir, dtypeOnnxFile('fp32')))), dtype);
   const temp = `${path}.partial-${randomBytes(4).toString('hex')}`;

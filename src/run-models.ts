@@ -90,7 +90,17 @@ async function resolveFolders(opts: ModelPlanOptions): Promise<ResolvedFolder[]>
     const dir = await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: await embeddedTexts() });
     folders.push({ name: DEFAULT_MODEL_ROW, dir, source: dir, generated: true, architecture: null });
   }
-  return folders;
+  return uniqueNames(folders);
+}
+
+/** Two sources with the same name (folders `a/model` and `b/model`) get `model (2)`, so their rows stay apart. */
+function uniqueNames(folders: readonly ResolvedFolder[]): ResolvedFolder[] {
+  const seen = new Map<string, number>();
+  return folders.map((f) => {
+    const n = (seen.get(f.name) ?? 0) + 1;
+    seen.set(f.name, n);
+    return n === 1 ? f : { ...f, name: `${f.name} (${n})` };
+  });
 }
 
 /** The first rows of the dataset in batches of 8, for parity checks. */

@@ -11,7 +11,7 @@ import { formatDuration, formatTimestamp } from './units.js';
 export const CHART_FONT = 'DejaVu Sans';
 
 /** Lists non-completed cells by state, e.g. `errored: onnx-wasm (batch 32)`. */
-function missingCells(run: RunRecord): string[] {
+export function missingCells(run: RunRecord): string[] {
   const label = engineLabeller(run);
   const multiModel = modelOrder(run).length > 1;
   const parts: string[] = [];

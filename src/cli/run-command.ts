@@ -2,6 +2,7 @@ import type { ProgressEvent } from '../benchmark-options.js';
 import { executeRun, resolveRunConfig } from '../run-job.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { runCharts } from '../../reports/write-run.js';
 import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 const EXIT_INTERRUPTED = 130;
@@ -71,6 +72,9 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (config.png) {
+    for (const chart of runCharts(outcome.record)) if ('skipped' in chart) process.stdout.write(`Not drawn: ${chart.file}: ${chart.skipped}\n`);
+  }
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

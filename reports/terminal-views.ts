@@ -294,9 +294,14 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
   const columns: FitColumn<BaselineRow>[] = [
     ...identityColumns(run),
     { header: 'load', align: 'right', dropOrder: 0, value: (r) => dur(r.loadMs) },
-    { header: 'first batch', align: 'right', dropOrder: 0, value: (r) => ({ text: dur(r.firstBatchMs), style: 'bold' }) },
+    // Records from before cold start was measured have neither figure; their columns are left out rather than all '–'.
+    ...(rows.some((r) => r.firstBatchMs !== null)
+      ? [{ header: 'first batch', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow): TableCell => ({ text: dur(r.firstBatchMs), style: 'bold' }) }]
+      : []),
     { header: 'warmup', align: 'right', dropOrder: 2, value: (r) => (r.warmupBatches === null ? '–' : `${r.warmupBatches} batches`) },
-    { header: 'warmup mean', align: 'right', dropOrder: 1, value: (r) => dur(r.warmupMeanMs) },
+    ...(rows.some((r) => r.warmupMeanMs !== null)
+      ? [{ header: 'warmup mean', align: 'right' as const, dropOrder: 1, value: (r: BaselineRow) => dur(r.warmupMeanMs) }]
+      : []),
     { header: 'steady mean', align: 'right', dropOrder: 0, value: (r) => dur(r.latency?.mean ?? null) },
   ];
   return [

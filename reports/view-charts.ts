@@ -6,6 +6,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/results.js';
+import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -96,18 +97,12 @@ interface PanelOptions {
   readonly colors: readonly string[];
 }
 
-/** Where a point's label goes; `none` when every place would overlap another label or point. */
-export type LabelPlace = 'above' | 'below' | 'right' | 'none';
-
-/** Plot height of a scaling panel, in CSS pixels; label placement reasons in fractions of it. */
-const PANEL_HEIGHT = 300;
-
-/** Lines with points on a log2 x axis, each point labelled above or below (see placeLabels) and flagged in colour. */
+/** Lines with points on a log2 x axis, each point labelled where placeLabels put it, flagged labels in colour. */
 function scalingPanel(o: PanelOptions): Record<string, unknown> {
   const place = `${o.labelField}Place`;
-  const label = (where: LabelPlace, dy: number, dx = 0): Record<string, unknown> => ({
+  const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
     transform: [{ filter: `datum.${place} == '${where}'` }],
-    mark: { type: 'text', dy, dx, fontSize: 10, baseline: 'middle', align: dx > 0 ? 'left' : 'center' },
+    mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: 10, baseline: 'middle', align: where === 'right' ? 'left' : 'center' },
     encoding: { text: { field: o.labelField }, color: { field: 'labelColor', type: 'nominal', scale: null } },
   });
   return {
@@ -138,48 +133,11 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
     layer: [
       { mark: { type: 'line', strokeWidth: 2 } },
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
-      label('above', -12),
-      label('below', 13),
-      label('right', 0, 8),
+      label('above'),
+      label('below'),
+      label('right'),
     ],
   };
-}
-
-/**
- * Puts each point's label above its point, else below, else nowhere, so
- * labels never overlap each other or a point at the same x (the tables hold
- * every number; the chart must stay legible). Works in fractions of the
- * plot height, on a log or zero-based linear axis.
- */
-export function placeLabels(points: readonly { x: number; v: number }[], log: boolean): LabelPlace[] {
-  const pos = (v: number): number => (log ? Math.log(Math.max(v, 1e-12)) : v);
-  const values = points.map((p) => pos(p.v));
-  const max = Math.max(...values);
-  const min = log ? Math.min(...values) : 0;
-  const span = max - min > 0 ? (max - min) * 1.1 : 1;
-  const u = values.map((v) => (v - min) / span);
-  const half = 7 / PANEL_HEIGHT;
-  const offset = { above: 12 / PANEL_HEIGHT, below: -13 / PANEL_HEIGHT, right: 0 };
-  const result: LabelPlace[] = points.map(() => 'none');
-  const taken = new Map<string, [number, number][]>();
-  const order = points.map((_, i) => i).sort((i, j) => (u[j] as number) - (u[i] as number));
-  for (const i of order) {
-    const x = (points[i] as { x: number }).x;
-    const here = u[i] as number;
-    const markers = points.flatMap((p, k) => (p.x === x && k !== i ? [[(u[k] as number) - half, (u[k] as number) + half] as [number, number]] : []));
-    for (const where of ['above', 'below', 'right'] as const) {
-      // Labels beside a point share their band only with other labels beside points.
-      const lane = where === 'right' ? `${x}:right` : `${x}`;
-      const used = taken.get(lane) ?? [];
-      const box: [number, number] = [here + offset[where] - half, here + offset[where] + half];
-      if (box[0] < 0) continue; // would sit on the x axis
-      if ([...used, ...(where === 'right' ? [] : markers)].some(([lo, hi]) => box[0] < hi && lo < box[1])) continue;
-      result[i] = where;
-      taken.set(lane, [...used, box]);
-      break;
-    }
-  }
-  return result;
 }
 
 function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {

@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
 import type { EngineRegistry } from './engine-registry.js';
 import { defaultRegistry } from './engine-registry.js';
 import { UserError } from './errors.js';
 import type { CellResult } from './results.js';
 import type { TensorMap } from './tensor.js';
+import type { ModelSpec } from './isolation/isolated-job.js';
 import type { Dataset, DataRow } from '../datasets/dataset.js';
 import type { ResolvedColumns } from '../datasets/columns.js';
 import { DEFAULT_MAX_CV, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE, type StopRule, type WarmupRule } from './stop-rule.js';
@@ -55,6 +57,16 @@ export interface BenchmarkOptions {
   /** Called after every cell, e.g. to save partial results. */
   readonly onCell?: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
   readonly registry?: EngineRegistry;
+  /**
+   * Run every engine load in a fresh child process, so one engine's
+   * allocations never inflate another's memory figures and a crash becomes
+   * an errored cell. Needs the model and dataset to be re-creatable there.
+   */
+  readonly isolate?: boolean;
+  /** How an isolated child re-creates the model; defaults to the model's own `isolationSpec()`. */
+  readonly modelSpec?: ModelSpec;
+  /** Modules exporting `engines: Engine[]` to register (also in isolated children). */
+  readonly engineModules?: readonly string[];
 }
 
 /** BenchmarkOptions with every default filled in, in this one place. */
@@ -77,6 +89,9 @@ export interface ResolvedBenchmarkOptions {
   readonly onProgress: (event: ProgressEvent) => void;
   readonly onCell: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
   readonly registry: EngineRegistry;
+  readonly isolate: boolean;
+  readonly modelSpec: ModelSpec | undefined;
+  readonly engineModules: readonly string[];
 }
 
 export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8, 32];
@@ -110,7 +125,14 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
   const threadList = options.threads === undefined || options.threads === null ? [null] : typeof options.threads === 'number' ? [options.threads] : options.threads;
   if (threadList.length === 0) throw new UserError(`${names.threads ?? 'threads'} is empty`, 'give at least one thread count, or leave it out for the engine default');
   const threads = [...new Set(threadList)];
-  for (const t of threads) if (t !== null) requirePositiveInteger(t, names.threads ?? 'threads');
+  const maxThreads = availableParallelism() * 4;
+  for (const t of threads) {
+    if (t === null) continue;
+    requirePositiveInteger(t, names.threads ?? 'threads');
+    if (t > maxThreads) {
+      throw new UserError(`${names.threads ?? 'threads'} ${t} is above 4 × the ${availableParallelism()} cores of this machine`, `use at most ${maxThreads} threads`);
+    }
+  }
   const stop: StopRule = { ...DEFAULT_STOP_RULE, ...options.stop };
   for (const [k, v] of Object.entries(stop)) {
     if (!(typeof v === 'number' && v >= 0)) throw new UserError(`stop.${k} must be a number ≥ 0, got ${String(v)}`, 'use milliseconds for times and whole numbers for batches');
@@ -148,5 +170,8 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
     onProgress: options.onProgress ?? (() => {}),
     onCell: options.onCell ?? (() => {}),
     registry: options.registry ?? defaultRegistry,
+    isolate: options.isolate ?? false,
+    modelSpec: options.modelSpec,
+    engineModules: options.engineModules ?? [],
   };
 }

@@ -10,6 +10,14 @@ import type { EngineSession } from './session.js';
 import { resolveColumns, type ResolvedColumns } from '../datasets/columns.js';
 import type { Dataset } from '../datasets/dataset.js';
 import { openDataset } from '../datasets/open-dataset.js';
+import { runInChild } from './isolation/child-runner.js';
+import type { ModelSpec } from './isolation/isolated-job.js';
+
+/** Receives the cells of one load group as they are measured. */
+export interface GroupHooks {
+  readonly onStart: (key: CellKey) => void;
+  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
+}
 
 /** The rows and column mapping every cell of one Benchmark streams. */
 interface PreparedData {
@@ -100,30 +108,15 @@ export class Benchmark {
           for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
           continue;
         }
-        const started = performance.now();
-        let session: EngineSession;
-        try {
-          session = await this.exportFor(model, engineRef, threads);
-        } catch (err) {
-          for (const k of keys) await this.record(cells, failedCell(k, err), total);
-          continue;
-        }
-        const loadMs = performance.now() - started;
-        try {
-          for (const key of keys) {
-            if (this.options.signal?.aborted) {
-              await this.record(cells, { ...key, state: 'skipped', reason: INTERRUPTED }, total);
-              continue;
-            }
-            this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize });
-            const measured = await measureCell(key, session, this.context(data, prepare, sampler, loadMs));
-            if (engineId === reference && measured.outputs && !referenceOutputs.has(key.batchSize)) referenceOutputs.set(key.batchSize, measured.outputs);
-            const ref = engineId === reference ? null : await this.referenceFor(key.batchSize, model, data, prepare, sampler, referenceOutputs);
+        await this.runGroup(model, engineRef, threads, keys, {
+          onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize }),
+          onMeasured: async (measured) => {
+            const batchSize = measured.cell.batchSize;
+            if (engineId === reference && measured.outputs && !referenceOutputs.has(batchSize)) referenceOutputs.set(batchSize, measured.outputs);
+            const ref = engineId === reference || measured.cell.state !== 'completed' ? null : await this.referenceFor(batchSize, model, data, prepare, sampler, referenceOutputs);
             await this.record(cells, this.withQuality(measured, ref, reference), total);
-          }
-        } finally {
-          await session.dispose().catch(() => {});
-        }
+          },
+        });
       }
     } finally {
       await this.referenceSession?.then((s) => s?.dispose()).catch(() => {});
@@ -131,6 +124,86 @@ export class Benchmark {
       await sampler.dispose();
     }
     return cells;
+  }
+
+  /** In a child process when isolating, in this one otherwise. */
+  private async runGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
+    if (!this.options.isolate) return this.measureLoadGroup(model, engineRef, threads, keys, hooks);
+    const spec = this.isolationSpec(model);
+    const engine = typeof engineRef === 'string' ? engineRef : engineRef.id;
+    const o = this.options;
+    await runInChild(
+      {
+        model: spec,
+        dataset: typeof o.dataset === 'string' ? o.dataset : null,
+        textColumn: o.textColumn ?? null,
+        labelColumn: o.labelColumn ?? null,
+        limit: o.limit,
+        engine,
+        threads,
+        keys,
+        stop: o.stop,
+        warmup: o.warmup,
+        maxCv: o.maxCv,
+        parityRows: o.parity.rows,
+        engineModules: o.engineModules,
+      },
+      hooks,
+      o.signal,
+    );
+  }
+
+  /**
+   * Loads one engine at one thread count and measures every key (batch
+   * size) on it, handing each measured cell to `hooks`. Public so an
+   * isolated child process runs exactly the code the parent would.
+   */
+  async measureLoadGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
+    const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
+    const prepare = this.prepareFn(model, data.columns);
+    const started = performance.now();
+    let session: EngineSession;
+    try {
+      session = await this.exportFor(model, engineRef, threads);
+    } catch (err) {
+      for (const k of keys) await hooks.onMeasured({ cell: failedCell(k, err), outputs: null, labels: [] });
+      return;
+    }
+    const loadMs = performance.now() - started;
+    const sampler = new RssSampler();
+    try {
+      for (const key of keys) {
+        if (this.options.signal?.aborted) {
+          await hooks.onMeasured({ cell: { ...key, state: 'skipped', reason: INTERRUPTED }, outputs: null, labels: [] });
+          continue;
+        }
+        hooks.onStart(key);
+        await hooks.onMeasured(await measureCell(key, session, this.context(data, prepare, sampler, loadMs)));
+      }
+    } finally {
+      await sampler.dispose();
+      await session.dispose().catch(() => {});
+    }
+  }
+
+  /**
+   * How a child process re-creates the model. Conflicting options fail here
+   * with the fix: functions (callbacks, Dataset objects) cannot be sent.
+   */
+  private isolationSpec(model: BenchmarkModel): ModelSpec {
+    const o = this.options;
+    const fix = 'pass isolate: false (CLI: --no-isolate) to run in this process, or give the child what it can rebuild: a dataset path and a model spec';
+    if (o.datasetProcessCallback || o.dataItemProcessCallback) {
+      throw new UserError('isolate: true cannot send datasetProcessCallback or dataItemProcessCallback to a child process (functions cannot be serialised)', fix);
+    }
+    if (o.dataset !== undefined && typeof o.dataset !== 'string') {
+      throw new UserError('isolate: true needs the dataset as a path or id, not a Dataset object (it cannot be serialised)', fix);
+    }
+    const spec = o.modelSpec ?? (model as BenchmarkModel & { isolationSpec?: () => ModelSpec | null }).isolationSpec?.() ?? null;
+    if (!spec) {
+      throw new UserError(`model "${model.name}" cannot be re-created in a child process`, `pass modelSpec: { kind: 'module', path, exportName } naming the module that exports it, or ${fix.slice(5)}`);
+    }
+    return spec;
   }
 
   private referenceSession: Promise<EngineSession | null> | undefined;

@@ -1,28 +1,30 @@
 import { Worker } from 'node:worker_threads';
 
-const CONTROL = 0;
-const PEAK = 1;
-const COUNT = 2;
-const IDLE = 0n;
-const SAMPLING = 1n;
-const STOP = 2n;
+const PEAK = 0;
+const COUNT = 1;
+const IDLE = 0;
+const SAMPLING = 1;
+const STOP = 2;
 
 // Runs in a worker thread: onnxruntime-node's run() blocks the main event
 // loop, so a timer on the main thread would miss whatever a batch allocates.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const state = new BigInt64Array(workerData.buffer);
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const state = new BigInt64Array(workerData.state);
+const control = new Int32Array(workerData.control);
 const periodMs = workerData.periodMs;
 for (;;) {
-  const control = Atomics.load(state, ${CONTROL});
-  if (control === ${STOP}n) break;
-  if (control === ${SAMPLING}n) {
-    const rss = BigInt(process.memoryUsage.rss());
-    if (rss > Atomics.load(state, ${PEAK})) Atomics.store(state, ${PEAK}, rss);
-    Atomics.add(state, ${COUNT}, 1n);
+  const c = Atomics.load(control, 0);
+  if (c === ${STOP}) break;
+  if (c === ${IDLE}) {
+    // Sleep until begin() or dispose(): an idle sampler costs no wakeups.
+    Atomics.wait(control, 0, ${IDLE});
+    continue;
   }
-  Atomics.wait(sleeper, 0, 0, periodMs);
+  const rss = BigInt(process.memoryUsage.rss());
+  if (rss > Atomics.load(state, ${PEAK})) Atomics.store(state, ${PEAK}, rss);
+  Atomics.add(state, ${COUNT}, 1n);
+  Atomics.wait(control, 0, ${SAMPLING}, periodMs);
 }
 `;
 
@@ -39,12 +41,13 @@ export interface RssWindow {
  * call is seen too.
  */
 export class RssSampler {
-  private readonly state = new BigInt64Array(new SharedArrayBuffer(3 * 8));
+  private readonly state = new BigInt64Array(new SharedArrayBuffer(2 * 8));
+  private readonly control = new Int32Array(new SharedArrayBuffer(4));
   private readonly worker: Worker;
   private startedAt = 0;
 
   constructor(periodMs = 5) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { buffer: this.state.buffer, periodMs } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { state: this.state.buffer, control: this.control.buffer, periodMs } });
     this.worker.unref();
   }
 
@@ -52,11 +55,16 @@ export class RssSampler {
     Atomics.store(this.state, PEAK, BigInt(process.memoryUsage.rss()));
     Atomics.store(this.state, COUNT, 0n);
     this.startedAt = performance.now();
-    Atomics.store(this.state, CONTROL, SAMPLING);
+    this.setControl(SAMPLING);
+  }
+
+  private setControl(value: number): void {
+    Atomics.store(this.control, 0, value);
+    Atomics.notify(this.control, 0);
   }
 
   end(): RssWindow {
-    Atomics.store(this.state, CONTROL, IDLE);
+    this.setControl(IDLE);
     const elapsed = (performance.now() - this.startedAt) / 1000;
     const rss = BigInt(process.memoryUsage.rss());
     const peak = Atomics.load(this.state, PEAK);
@@ -65,7 +73,7 @@ export class RssSampler {
   }
 
   async dispose(): Promise<void> {
-    Atomics.store(this.state, CONTROL, STOP);
+    this.setControl(STOP);
     await this.worker.terminate();
   }
 }

@@ -24,7 +24,12 @@ export interface WarmupRule {
   readonly tolerance: number;
 }
 
-export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 2000, minBatches: 20, maxTimeMs: 60_000, maxBatches: 1_000_000 };
+/**
+ * Defaults: 2 s and 20 batches at least, 10 s at most per cell. The cap keeps
+ * the default sweep (including pure-JS tfjs-cpu) near a minute and a half on
+ * 2 cores; a cell it cuts short says so in its verdict. Raise it with --max-time.
+ */
+export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 2000, minBatches: 20, maxTimeMs: 10_000, maxBatches: 1_000_000 };
 export const DEFAULT_WARMUP_RULE: WarmupRule = { minBatches: 2, maxBatches: 50, maxTimeMs: 10_000, window: 3, tolerance: 0.1 };
 /** Above this coefficient of variation of per-batch latency a cell is NOISY. */
 export const DEFAULT_MAX_CV = 0.2;
@@ -72,7 +77,9 @@ export function verdictOf(
 ): CellVerdict {
   const reasons: string[] = [];
   if (latency.count < context.rule.minBatches) reasons.push(`only ${latency.count} batches (minimum ${context.rule.minBatches})`);
-  if (context.stoppedAtMax) reasons.push(`stopped at the maximum before the stop rule was met`);
+  if (context.stoppedAtMax && latency.total < context.rule.minTimeMs) {
+    reasons.push(`stopped at the maximum after ${(latency.total / 1000).toFixed(1)} s of engine time (minimum ${(context.rule.minTimeMs / 1000).toFixed(1)} s)`);
+  }
   if (latency.cv > context.maxCv) reasons.push(`CV ${(latency.cv * 100).toFixed(1)}% above ${(context.maxCv * 100).toFixed(0)}%`);
   if (!context.warmupSteady) reasons.push('warmup never became steady');
   return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons };

@@ -54,8 +54,8 @@ function durationUnit(maxMs: number): { unit: string; divisor: number } {
 }
 
 /** A red or orange word under a point that a reader must not miss: wrong outputs, or untrustworthy timing. */
-function flagOf(p: ScalingPoint): { flag: string; flagColor: string } {
-  const parts = [p.parityOk === false ? '✗ PARITY' : '', p.verdict === 'NOISY' ? 'NOISY' : ''].filter((s) => s !== '');
+function flagOf(p: ScalingPoint, markNoisy: boolean): { flag: string; flagColor: string } {
+  const parts = [p.parityOk === false ? '✗ PARITY' : '', markNoisy && p.verdict === 'NOISY' ? 'NOISY' : ''].filter((s) => s !== '');
   return { flag: parts.join(' · '), flagColor: p.parityOk === false ? RED : ORANGE };
 }
 
@@ -81,7 +81,8 @@ function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => stri
       const xs = s.points.filter(test).map((p) => p.x);
       return xs.length > 0 ? [`${s.label} at ${unit(xs)}`] : [];
     });
-    if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
+    if (allPoints(series, test)) lines.push(`${text} (every point)`);
+    else if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
   }
   return lines;
 }
@@ -140,10 +141,18 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
   };
 }
 
+/** True when every point of the view passes `test` (and there is one). */
+function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
+  const points = series.flatMap((s) => s.points);
+  return points.length > 0 && points.every(test);
+}
+
 function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {
+  // When every point is NOISY the subtitle says so once; repeating it on each label would bury the numbers.
+  const markNoisy = !allPoints(view.series, (p) => p.verdict === 'NOISY');
   const rows = view.series.flatMap((s) =>
     s.points.map((p) => {
-      const { flag, flagColor } = flagOf(p);
+      const { flag, flagColor } = flagOf(p, markNoisy);
       const suffix = flag === '' ? '' : ` ${flag}`;
       return {
         series: s.label,

@@ -10,7 +10,7 @@ const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu'];
 
 test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG', async () => {
   const out = testOutputDir('e2e');
-  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--out', out]);
+  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--min-time', '0', '--min-batches', '1', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['INFERENCE – SPEED', 'MEMORY', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /faster than/);

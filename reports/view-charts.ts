@@ -6,7 +6,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/results.js';
-import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, placeLabels } from './chart-labels.js';
+import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -383,27 +383,4 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     ],
     spacing: 8,
   } as TopLevelSpec;
-}
-
-/**
- * Packs `items` after `head` into subtitle lines of about `width` characters,
- * at most `maxLines`, ending with `and N more` rather than running off the picture.
- */
-function packLines(head: string, items: readonly string[], width: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let line = head;
-  let shown = 0;
-  for (const item of items) {
-    const sep = line === head || line === '' ? '' : ', ';
-    if (line.length + sep.length + item.length > width && line !== head && line !== '') {
-      if (lines.length + 1 >= maxLines) break;
-      lines.push(`${line},`);
-      line = '';
-    }
-    line += (line === head || line === '' ? '' : ', ') + item;
-    shown++;
-  }
-  if (shown < items.length) line += ` and ${items.length - shown} more`;
-  lines.push(line);
-  return lines;
 }

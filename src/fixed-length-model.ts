@@ -4,6 +4,7 @@ import { CellSkip } from './errors.js';
 import type { ModelInfo } from './results.js';
 import type { EngineSession, Precision } from './session.js';
 import type { TensorMap } from './tensor.js';
+import type { ModelSpec } from './isolation/isolated-job.js';
 import { mulberry32, tensorSeed } from './default-model/bert-graph.js';
 import type { DataRow } from '../datasets/dataset.js';
 import type { ResolvedColumns } from '../datasets/columns.js';
@@ -38,6 +39,12 @@ export class FixedLengthModel extends BenchmarkModel {
     super();
     this.name = base.name;
     this.precision = base.precision;
+  }
+
+  /** Lets an isolated child process re-create this wrapper around the base model's own spec; null when the base has none. */
+  isolationSpec(): ModelSpec | null {
+    const base = (this.base as BenchmarkModel & { isolationSpec?: () => ModelSpec | null }).isolationSpec?.() ?? null;
+    return base === null ? null : { kind: 'fixed-length', base, sequenceLength: this.sequenceLength, vocabSize: this.vocabSize, maxLength: this.maxLength };
   }
 
   get inputs(): readonly InputSpec[] {

@@ -49,6 +49,14 @@ export interface RunConfig {
   /** Output root; the run writes `<out>/<run-id>/`. */
   readonly out: string;
   readonly png: boolean;
+  /** Stop rule: minimum time and batches, maximum time, per cell. */
+  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
+  /** Coefficient of variation above which a cell is NOISY. */
+  readonly maxCv: number;
+  /** Parity reference engine (null: off) and absolute tolerance. */
+  readonly parity: { readonly reference: string | null; readonly tolerance: number };
+  /** Each engine load in its own child process. */
+  readonly isolate: boolean;
 }
 
 /** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
@@ -60,6 +68,7 @@ export interface OptionNames {
   readonly limit?: string;
   readonly threads?: string;
   readonly engines?: string;
+  readonly reference?: string;
 }
 
 export const DEFAULT_OUT_DIR = 'inferbench-out';
@@ -84,6 +93,9 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
       threads: partial.threads,
       limit: partial.limit,
       warmupBatches: partial.warmupBatches,
+      ...(partial.stop ? { stop: partial.stop } : {}),
+      ...(partial.maxCv !== undefined ? { maxCv: partial.maxCv } : {}),
+      ...(partial.parity ? { parity: partial.parity } : {}),
     },
     names,
   );
@@ -91,6 +103,8 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
   const architectures = (partial.architectures ?? []).flatMap((a) => (typeof a === 'string' ? parseArchitectures([a], names.architectures ?? 'architectures') : [a]));
   const sequenceLengths = partial.sequenceLengths ? [...new Set(partial.sequenceLengths)] : null;
   sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
+  const reference = bench.parity.reference;
+  if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
   return {
     model: models[0] ?? null,
     models,
@@ -110,6 +124,10 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     warmupBatches: bench.warmupBatches,
     out: partial.out ?? DEFAULT_OUT_DIR,
     png: partial.png ?? true,
+    stop: { minTimeMs: bench.stop.minTimeMs, minBatches: bench.stop.minBatches, maxTimeMs: bench.stop.maxTimeMs },
+    maxCv: bench.maxCv,
+    parity: { reference, tolerance: bench.parity.tolerance },
+    isolate: partial.isolate ?? true,
   };
 }
 
@@ -152,6 +170,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     dataset,
     columns,
   });
+  // An isolated child re-opens the dataset from its path, so the Benchmark gets the path then.
+  const datasetForBenchmark = config.isolate ? (config.dataset ?? undefined) : dataset;
 
   const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
   // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
@@ -176,11 +196,15 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
       engines,
       sequenceLengths: config.sequenceLengths ?? null,
       benchmark: {
-        dataset,
+        dataset: datasetForBenchmark,
         batchSizes: config.batchSizes,
         threads: config.threads,
         limit: config.limit,
         warmupBatches: config.warmupBatches,
+        stop: config.stop,
+        maxCv: config.maxCv,
+        parity: config.parity,
+        isolate: config.isolate,
         textColumn: config.textColumn ?? undefined,
         labelColumn: config.labelColumn ?? undefined,
         registry,
@@ -207,7 +231,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     paths = await writeRunFiles(record, dir, { png: config.png });
   } catch (err) {
     if (!config.png) throw err;
-    warnings.push(`comparison.png not written: ${describeError(err)}`);
+    warnings.push(`charts not written: ${describeError(err)}`);
     paths = await writeRunFiles(record, dir, { png: false });
   }
   return { record, dir, paths, warnings };

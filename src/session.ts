@@ -37,4 +37,6 @@ export interface EngineSession {
   innerForwardMs?(): number | null;
   describe(): SessionDescription;
   dispose(): Promise<void>;
+  /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
+  memory?(): { numTensors: number; numBytes: number };
 }

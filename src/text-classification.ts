@@ -182,6 +182,18 @@ export class TextClassification extends BenchmarkModel {
     return this;
   }
 
+  /** Lets an isolated child process re-create this model (and graph variant) from its folder. */
+  isolationSpec(): { kind: 'text-classification'; dir: string; name: string; onnxFile: string; precision: Precision; source?: string } {
+    return {
+      kind: 'text-classification',
+      dir: this.dir,
+      name: this.name,
+      onnxFile: this.onnxFile,
+      precision: this.precision,
+      ...(this.source !== undefined ? { source: this.source } : {}),
+    };
+  }
+
   onnxPath(): string {
     return join(this.dir, this.onnxFile);
   }

@@ -91,7 +91,7 @@ export function finishParity(acc: ParityAccumulator, reference: string, engine: 
 }
 
 /** Compares two output maps of the same rows in one call. */
-export function compareOutputs(reference: TensorMap, candidate: TensorMap, labels: { reference: string; engine: string }): VariantParity {
+export function compareVariantOutputs(reference: TensorMap, candidate: TensorMap, labels: { reference: string; engine: string }): VariantParity {
   return finishParity(accumulateParity(emptyParity(), reference, candidate), labels.reference, labels.engine);
 }
 

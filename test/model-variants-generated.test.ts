@@ -6,7 +6,7 @@ import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
 import { ensureVariantFile } from '../src/default-model/variants.js';
 import { dtypePrecision, type ModelDtype } from '../src/model-dtypes.js';
 import { TextClassification } from '../src/text-classification.js';
-import { compareOutputs } from '../src/variant-parity.js';
+import { compareVariantOutputs } from '../src/variant-parity.js';
 import { CellSkip } from '../src/errors.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
@@ -34,7 +34,7 @@ test('generated fp16, q8 and q4 variants run on onnxruntime, are smaller, stay c
   assert.ok((sizes.get('q8') as number) < fp32 * 0.35, `q8 ${sizes.get('q8')} vs fp32 ${fp32}`);
   assert.ok((sizes.get('q4') as number) < fp32 * 0.6, `q4 ${sizes.get('q4')} vs fp32 ${fp32}`);
   for (const dtype of ['fp16', 'q8', 'q4'] as const) {
-    const parity = compareOutputs(outputs.get('fp32') as never, outputs.get(dtype) as never, { reference: 'fp32', engine: 'onnx-cpu' });
+    const parity = compareVariantOutputs(outputs.get('fp32') as never, outputs.get(dtype) as never, { reference: 'fp32', engine: 'onnx-cpu' });
     assert.equal(parity.rows, 8);
     assert.ok(parity.maxAbsDiff > 0, `${dtype} outputs are identical to fp32, so nothing was converted`);
     assert.ok(parity.maxAbsDiff < (dtype === 'fp16' ? 1e-3 : 0.05), `${dtype} max |Δ| ${parity.maxAbsDiff}`);

@@ -8,7 +8,7 @@ import { TextClassification } from '../src/text-classification.js';
 import { Benchmark } from '../src/benchmark.js';
 import { CellSkip } from '../src/errors.js';
 import { nvidiaGpus } from '../src/gpu.js';
-import { compareOutputs } from '../src/variant-parity.js';
+import { compareVariantOutputs } from '../src/variant-parity.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createTransformersJsEngine } from '../engines/transformers-js/transformers-js-engine.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
@@ -34,7 +34,7 @@ test('transformers-js runs the pipeline on raw texts, matches onnx-cpu on the sa
   const forward = session.innerForwardMs?.();
   assert.ok(typeof forward === 'number' && forward > 0 && forward <= pipelineMs, `forward ${forward} vs pipeline ${pipelineMs}`);
   const ort = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
-  const parity = compareOutputs(await ort.run(inputs), out, { reference: 'onnx-cpu', engine: 'transformers-js' });
+  const parity = compareVariantOutputs(await ort.run(inputs), out, { reference: 'onnx-cpu', engine: 'transformers-js' });
   assert.ok(parity.maxAbsDiff < 1e-4 && parity.argmaxAgreement === 1, JSON.stringify(parity));
   await ort.dispose();
 

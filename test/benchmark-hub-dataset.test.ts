@@ -39,6 +39,8 @@ test('new Benchmark({ dataset: "<hub id>" }) streams the Hub dataset through bot
     dataset: 'acme/reviews',
     batchSizes: [4, 8],
     limit: null,
+    // One measured pass per cell (main's stop rule otherwise cycles the rows until its minimum time).
+    stop: { minTimeMs: 0, minBatches: 1 },
     registry,
     datasetProcessCallback: (dataset) => {
       const before = hub.requests.length;

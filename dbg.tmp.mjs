@@ -1,10 +1,12 @@
-import { startMockHub } from './dist/test/fixtures/mock-hub.js';
-import { openDataset } from './dist/datasets/open-dataset.js';
-const s='test/fixtures/datasets/pyarrow-snappy.parquet';
-const hub = await startMockHub([{ id: 'a/b', splits: { default: { train: [s] } } },{ id: 'a/p', access:'private', splits: { default: { train: [s] } } },{ id: 'a/g', access:'gated', splits: { default: { train: [s] } } }]);
-const env = (o={}) => ({ endpoint: hub.url, token: null, cacheDir: '/tmp/hubdbg', offline: false, ...o });
-for (const [id, o] of [['a/b',{split:'x'}],['a/nope',{}],['a/p',{}],['a/p',{hub:env({token:'bad'})}],['a/g',{hub:env({token:hub.token})}],['a/b',{hub:env({offline:true}), config:'zz'}]]) {
-  try { await openDataset(id, { hub: env(), ...o, fetch: {retry:{attempts:2,baseDelayMs:1}} }); console.log('ok'); } catch (e) { console.log(`- ${e.message}\n  fix: ${e.fix}`); }
-}
-await hub.close();
-try { await openDataset('a/b', { hub: env({endpoint: 'http://127.0.0.1:9'}), fetch: {retry:{attempts:3,baseDelayMs:1}} }); } catch (e) { console.log(`- ${e.message}\n  fix: ${e.fix}`); }
+import { vectorFromArray, Table, tableToIPC, tableFromIPC, Utf8, Int64, Float64, Field, Schema, makeData, makeVector } from 'apache-arrow';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { parquetReadObjects, parquetMetadata } from 'hyparquet';
+const t = new Table({ a: vectorFromArray(['x', null], new Utf8()), b: vectorFromArray([1n, null], new Int64()), c: vectorFromArray([1.5, null], new Float64()) });
+console.log(t.schema.fields.map(f => `${f.name}:${f.type}:${f.nullable}`), t.numRows);
+const back = tableFromIPC(tableToIPC(t, 'file'));
+console.log(back.toArray().map(r => r.toJSON()));
+const e = new Table({ a: vectorFromArray([], new Utf8()) }); console.log('empty', e.numRows, tableToIPC(e,'file').byteLength);
+const buf = parquetWriteBuffer({ columnData: [{name:'a', data:['x',null], type:'STRING'},{name:'b', data:[1n,null], type:'INT64'},{name:'c', data:[1.5,null], type:'DOUBLE'}] });
+console.log(await parquetReadObjects({ file: buf }));
+const buf0 = parquetWriteBuffer({ columnData: [{name:'a', data:[], type:'STRING'},{name:'b', data:[], type:'INT64'}] });
+console.log('empty pq', buf0.byteLength, await parquetReadObjects({ file: buf0 }));

@@ -8,8 +8,11 @@ import * as path from 'node:path';
 import { hasErrorCode, UserError } from '../src/errors.js';
 import type { RunRecord } from '../src/results.js';
 import { comparisonChartSpec } from './chart-spec.js';
+import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
+import { renderParquet } from './parquet-report.js';
 import { renderPng } from './png-chart.js';
+import { resultsTable, samplesTable } from './result-tables.js';
 
 /** The part of `node:fs/promises` writing needs; tests pass a fake to inject ENOSPC and friends. */
 export interface WriteFs {
@@ -27,7 +30,15 @@ export interface WriteRunOptions {
 }
 
 /** File names inside the output folder, exported so the CLI can mention them. */
-export const RUN_FILES = { json: 'results.json', csv: 'results.csv', png: 'comparison.png' } as const;
+export const RUN_FILES = {
+  json: 'results.json',
+  csv: 'results.csv',
+  png: 'comparison.png',
+  resultsParquet: 'results.parquet',
+  resultsArrow: 'results.arrow',
+  samplesParquet: 'samples.parquet',
+  samplesArrow: 'samples.arrow',
+} as const;
 
 const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];
 const PERMISSION_CODES = ['EACCES', 'EPERM', 'EROFS'];
@@ -75,9 +86,11 @@ async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8
 
 /**
  * Writes results.json (the whole RunRecord with raw samples, so any report
- * can be rebuilt later), results.csv and, when asked, comparison.png, in that
- * order: the irreplaceable data first, the derived picture last. Returns the
- * paths written. A chart that fails to render does not stop the data files.
+ * can be rebuilt later), results.csv, the same rows as results.parquet and
+ * results.arrow, the raw per-batch samples as samples.parquet and
+ * samples.arrow, and, when asked, comparison.png, in that order: the
+ * irreplaceable data first, the derived picture last. Returns the paths
+ * written. A chart that fails to render does not stop the data files.
  */
 export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunOptions): Promise<string[]> {
   const fs: WriteFs = opts.fs ?? nodeFs;
@@ -94,6 +107,12 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   };
   await write(RUN_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
   await write(RUN_FILES.csv, renderCsv(run));
+  const results = resultsTable(run);
+  const samples = samplesTable(run);
+  await write(RUN_FILES.resultsParquet, renderParquet(results));
+  await write(RUN_FILES.resultsArrow, renderArrow(results));
+  await write(RUN_FILES.samplesParquet, renderParquet(samples));
+  await write(RUN_FILES.samplesArrow, renderArrow(samples));
   if (opts.png) await write(RUN_FILES.png, await renderPng(comparisonChartSpec(run)));
   return written;
 }

@@ -32,7 +32,9 @@ export const RUN_COMMAND: CommandSpec = {
     HELP,
   ],
   details:
-    'Writes results.json (config, environment, every cell with raw samples), results.csv and comparison.png.\n' +
+    'Writes results.json (config, environment, every cell with raw samples), results.csv, the same rows as results.parquet\n' +
+    'and results.arrow, the per-batch samples as samples.parquet and samples.arrow, and comparison.png.\n' +
+    'Hub datasets honour HF_ENDPOINT, HF_TOKEN, HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE=1.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
 };
 

@@ -1,12 +1,9 @@
-import { vectorFromArray, Table, tableToIPC, tableFromIPC, Utf8, Int64, Float64, Field, Schema, makeData, makeVector } from 'apache-arrow';
-import { parquetWriteBuffer } from 'hyparquet-writer';
-import { parquetReadObjects, parquetMetadata } from 'hyparquet';
-const t = new Table({ a: vectorFromArray(['x', null], new Utf8()), b: vectorFromArray([1n, null], new Int64()), c: vectorFromArray([1.5, null], new Float64()) });
-console.log(t.schema.fields.map(f => `${f.name}:${f.type}:${f.nullable}`), t.numRows);
-const back = tableFromIPC(tableToIPC(t, 'file'));
-console.log(back.toArray().map(r => r.toJSON()));
-const e = new Table({ a: vectorFromArray([], new Utf8()) }); console.log('empty', e.numRows, tableToIPC(e,'file').byteLength);
-const buf = parquetWriteBuffer({ columnData: [{name:'a', data:['x',null], type:'STRING'},{name:'b', data:[1n,null], type:'INT64'},{name:'c', data:[1.5,null], type:'DOUBLE'}] });
-console.log(await parquetReadObjects({ file: buf }));
-const buf0 = parquetWriteBuffer({ columnData: [{name:'a', data:[], type:'STRING'},{name:'b', data:[], type:'INT64'}] });
-console.log('empty pq', buf0.byteLength, await parquetReadObjects({ file: buf0 }));
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead } from 'hyparquet';
+import { readParquetRows, localParquetSource } from './dist/datasets/parquet-reader.js';
+import { openDataset } from './dist/datasets/open-dataset.js';
+const f = '.cache/bench-datasets/hyparquet-writer-snappy-1000000.parquet';
+async function raw() { const file = await asyncBufferFromFile(f); const md = await parquetMetadataAsync(file); let n=0, s=0; for (const g of md.row_groups) { const e = s+Number(g.num_rows); await parquetRead({file, metadata: md, rowStart: s, rowEnd: e, rowFormat:'object', onComplete(r){ n+=r.length; }}); s=e; } return n; }
+async function direct() { let n=0; for await (const r of readParquetRows(localParquetSource(f))) n++; return n; }
+async function dataset() { let n=0; for await (const r of await openDataset(f)) n++; return n; }
+async function empty() { async function* g() { for (let i=0;i<1e6;i++) yield {a:i}; } async function* h() { yield* g(); } let n=0; for await (const r of h()) n++; return n; }
+for (const [name, fn] of Object.entries({raw, direct, dataset, empty, raw2: raw, direct2: direct, dataset2: dataset})) { const t=performance.now(); const n = await fn(); const s=(performance.now()-t)/1000; console.log(name.padEnd(10), n, s.toFixed(2), Math.round(n/s)); }

@@ -6,7 +6,8 @@ import { HubHttpError } from '../src/hub/hub-fetch.js';
 import { packageRoot } from '../src/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
 import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
-import { localFormatOf, readColumns, readRows, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
+import { localFormatOf, readBatches, readColumns, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
+import { rowsOfBatches } from './row-batches.js';
 import { DEFAULT_LOCAL_SPLIT, savedDatasetDictSplits, savedDatasetShards, unknownLocalSplit } from './save-to-disk.js';
 
 /** Name reports show for the built-in data set, and that `openDataset` accepts to mean it. */
@@ -111,8 +112,11 @@ function openFiles(name: string, files: readonly ShardFile[]): Dataset {
   return new Dataset(name, () => readShards(files), () => readColumns(first.path, first.format));
 }
 
-async function* readShards(files: readonly ShardFile[]): AsyncGenerator<DataRow> {
-  for (const file of files) yield* readRows(file.path, file.format);
+/** The rows of every shard in order, through one iterator (a generator hop per row would slow large files down). */
+function readShards(files: readonly ShardFile[]): AsyncIterable<DataRow> {
+  return rowsOfBatches(async function* shardBatches() {
+    for (const file of files) yield* readBatches(file.path, file.format);
+  });
 }
 
 async function checkedFile(path: string, info: Stats): Promise<ShardFile> {

@@ -34,6 +34,8 @@ interface Measurement {
   readonly mode: Mode;
   readonly rows: number;
   readonly seconds: number;
+  /** User + system CPU seconds of the measuring process over the pass, all threads (GC helpers included). */
+  readonly cpuSeconds: number;
   readonly baselineRss: number;
   readonly peakRss: number;
 }
@@ -41,6 +43,8 @@ interface Measurement {
 const READ_TARGET_ROWS_PER_S = 500_000;
 const RSS_TARGET_BYTES = 150 * 1024 * 1024;
 const TOKENIZE_BATCH = 256;
+/** Runs per measurement (best kept); tokenizing, which takes minutes, runs once. */
+const RUNS = 3;
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -159,6 +163,7 @@ async function measure(mode: Mode, file: string, limit: number | undefined): Pro
   gc?.();
   const baselineRss = process.memoryUsage.rss();
   const peak = new RssPeak();
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   let rows = 0;
   if (mode === 'dataset' || mode === 'dataset-tokenize') {
@@ -188,10 +193,11 @@ async function measure(mode: Mode, file: string, limit: number | undefined): Pro
     await reader.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { mode, rows, seconds, baselineRss, peakRss: peak.stop() };
+  const cpu = process.cpuUsage(cpuStart);
+  return { mode, rows, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, baselineRss, peakRss: peak.stop() };
 }
 
-function runChild(mode: Mode, file: string, limit?: number): Measurement {
+function runOnce(mode: Mode, file: string, limit?: number): Measurement {
   const script = fileURLToPath(import.meta.url);
   const args = ['--expose-gc', script, '--measure', mode, '--file', file, ...(limit === undefined ? [] : ['--limit', String(limit)])];
   const child = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
@@ -200,13 +206,27 @@ function runChild(mode: Mode, file: string, limit?: number): Measurement {
   return JSON.parse(last) as Measurement;
 }
 
+/**
+ * Runs a measurement `runs` times in fresh processes and keeps the fastest
+ * pass, the usual way to read throughput on a machine other processes share;
+ * the RSS growth reported is the largest seen over all runs, so the memory
+ * figure is never the flattering one.
+ */
+function runChild(mode: Mode, file: string, options: { runs?: number; limit?: number } = {}): Measurement {
+  const all = Array.from({ length: options.runs ?? RUNS }, () => runOnce(mode, file, options.limit));
+  const fastest = all.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+  const growth = Math.max(...all.map((m) => m.peakRss - m.baselineRss));
+  return { ...fastest, peakRss: fastest.baselineRss + growth };
+}
+
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const rate = (m: Measurement): number => m.rows / m.seconds;
 
 function line(label: string, m: Measurement, extrapolateTo?: number): string {
   const perSecond = rate(m);
   const projected = extrapolateTo === undefined ? '' : `  (→ ${(extrapolateTo / perSecond).toFixed(1)} s for ${extrapolateTo.toLocaleString('en-US')} rows, extrapolated)`;
-  return `  ${label.padEnd(44)} ${m.rows.toLocaleString('en-US').padStart(9)} rows  ${m.seconds.toFixed(2).padStart(6)} s  ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} rows/s  RSS +${mb(m.peakRss - m.baselineRss)}${projected}`;
+  const perCpu = Math.round(m.rows / m.cpuSeconds).toLocaleString('en-US');
+  return `  ${label.padEnd(48)} ${m.rows.toLocaleString('en-US').padStart(9)} rows  ${m.seconds.toFixed(2).padStart(6)} s  ${Math.round(perSecond).toLocaleString('en-US').padStart(9)} rows/s (${perCpu.padStart(9)} per CPU-s)  RSS +${mb(m.peakRss - m.baselineRss)}${projected}`;
 }
 
 async function main(): Promise<void> {
@@ -230,9 +250,10 @@ async function main(): Promise<void> {
   const [load1] = loadavg();
   console.log(`\nnode ${process.version}, ${cpus().length} cores, load average ${load1?.toFixed(1)} when starting (other processes slow every figure down)`);
   console.log(`${rows.toLocaleString('en-US')}-row snappy Parquet written by hyparquet-writer (${mb(readFileSync(main).byteLength)})`);
+  console.log(`best of ${RUNS} runs each (tokenizing: one run); RSS: the largest growth over the runs; per CPU-s: rows per second of this process's CPU time, which other processes disturb less`);
   console.log('inferbench (openDataset → Dataset, the path every benchmark uses):');
   const read = runChild('dataset', main);
-  const tokenized = runChild('dataset-tokenize', main, tokenizeRows);
+  const tokenized = runChild('dataset-tokenize', main, { runs: 1, ...(tokenizeRows === undefined ? {} : { limit: tokenizeRows }) });
   console.log(line('reading', read));
   console.log(line(`reading + tokenizing (batches of ${TOKENIZE_BATCH})`, tokenized));
   console.log(`  (tokenizer: the embedded default model's, @huggingface/tokenizers WordPiece; reading is ${Math.round((tokenized.seconds ? (read.seconds / read.rows) / (tokenized.seconds / tokenized.rows) : 0) * 100)}% of that time)`);
@@ -249,7 +270,8 @@ async function main(): Promise<void> {
   const readOk = rate(read) >= READ_TARGET_ROWS_PER_S;
   const growth = Math.max(read.peakRss - read.baselineRss, tokenized.peakRss - tokenized.baselineRss);
   const rssOk = growth < RSS_TARGET_BYTES;
-  console.log(`\ntarget reading ≥ ${READ_TARGET_ROWS_PER_S.toLocaleString('en-US')} rows/s: ${readOk ? 'met' : 'NOT met'} (${Math.round(rate(read)).toLocaleString('en-US')} rows/s)`);
+  const perCpu = Math.round(read.rows / read.cpuSeconds).toLocaleString('en-US');
+  console.log(`\ntarget reading ≥ ${READ_TARGET_ROWS_PER_S.toLocaleString('en-US')} rows/s: ${readOk ? 'met' : 'NOT met'} (${Math.round(rate(read)).toLocaleString('en-US')} rows/s wall clock, ${perCpu} rows per CPU-second; load average now ${loadavg()[0]?.toFixed(1)})`);
   console.log(`target peak RSS growth < ${mb(RSS_TARGET_BYTES)}: ${rssOk ? 'met' : 'NOT met'} (${mb(growth)}, the larger of reading and reading + tokenizing)`);
   if (!readOk || !rssOk) process.exitCode = 1;
 }

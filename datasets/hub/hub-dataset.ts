@@ -1,7 +1,7 @@
 import { UserError } from '../../src/errors.js';
 import { resolveHubEnv, type HubEnv } from '../../src/hub/hub-env.js';
 import type { HubFetchOptions } from '../../src/hub/hub-fetch.js';
-import { Dataset, type DataRow } from '../dataset.js';
+import { Dataset } from '../dataset.js';
 import { readParquetBatches, readParquetColumns } from '../parquet-reader.js';
 import { rowsOfBatches, type RowBatch } from '../row-batches.js';
 import { findParquetSplit } from './parquet-listing.js';

@@ -60,6 +60,8 @@ class BatchRowIterator implements AsyncIterator<DataRow> {
   }
 
   private async refill(): Promise<IteratorResult<DataRow>> {
+    // Drop the spent batch before the next one is decoded, so two are never alive at once.
+    this.batch = [];
     while (!this.done) {
       const next = await this.source.next();
       if (next.done === true) {

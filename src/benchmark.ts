@@ -1,17 +1,23 @@
 import type { BenchmarkModel } from './benchmark-model.js';
 import { resolveBenchmarkOptions, type BenchmarkOptions, type ResolvedBenchmarkOptions } from './benchmark-options.js';
 import type { Engine } from './engine.js';
-import { CellSkip, UserError, describeError } from './errors.js';
-import type { CellKey, CellResult, CompletedCell } from './results.js';
+import { UserError } from './errors.js';
+import { failedCell, measureCell, type MeasureContext, type MeasuredCell, type Prepare } from './measure-cell.js';
+import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from './parity.js';
+import type { CellKey, CellResult } from './results.js';
+import { RssSampler } from './rss-sampler.js';
 import type { EngineSession } from './session.js';
-import { computeStatistics, throughput } from './statistics.js';
-import type { TensorMap } from './tensor.js';
 import { resolveColumns, type ResolvedColumns } from '../datasets/columns.js';
-import type { Dataset, DataRow } from '../datasets/dataset.js';
+import type { Dataset } from '../datasets/dataset.js';
 import { openDataset } from '../datasets/open-dataset.js';
+import { runInChild } from './isolation/child-runner.js';
+import type { ModelSpec } from './isolation/isolated-job.js';
 
-/** Input preparation for one batch; the model's or the user's callback. */
-type Prepare = (rows: readonly DataRow[]) => TensorMap | Promise<TensorMap>;
+/** Receives the cells of one load group as they are measured. */
+export interface GroupHooks {
+  readonly onStart: (key: CellKey) => void;
+  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
+}
 
 /** The rows and column mapping every cell of one Benchmark streams. */
 interface PreparedData {
@@ -22,10 +28,11 @@ interface PreparedData {
 const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
 
 /**
- * Streams a dataset through a model on engines × batch sizes and measures
- * each cell. One failing cell (out of memory, an unsupported op) is recorded
- * with its reason and the sweep moves on; aborting via `signal` keeps every
- * cell measured so far.
+ * Streams a dataset through a model on engines × thread counts × batch
+ * sizes and measures each cell. One failing cell (out of memory, an
+ * unsupported op) is recorded with its reason and the sweep moves on;
+ * aborting via `signal` keeps every cell measured so far. Every completed
+ * cell is compared with the reference engine's outputs on the same rows.
  */
 export class Benchmark {
   readonly options: ResolvedBenchmarkOptions;
@@ -47,19 +54,27 @@ export class Benchmark {
     const data = await this.prepareData(options.model !== undefined || this.options.dataItemProcessCallback === undefined);
     const prepare = this.prepareFn(options.model, data.columns);
     const threads = this.options.threads.length === 1 ? (this.options.threads[0] ?? null) : null;
+    const modelName = options.model?.name ?? options.name;
     const started = performance.now();
     let loaded: EngineSession;
     try {
       loaded = await session;
     } catch (err) {
-      return this.options.batchSizes.map((b) => failedCell(this.key(options.model?.name ?? options.name, options.name, b, threads), err));
+      return this.options.batchSizes.map((b) => failedCell(this.key(modelName, options.name, b, threads), err));
     }
     const loadMs = performance.now() - started;
     const cells: CellResult[] = [];
     const total = this.options.batchSizes.length;
-    for (const batchSize of this.options.batchSizes) {
-      const key = this.key(options.model?.name ?? options.name, options.name, batchSize, threads);
-      await this.runCell(key, loaded, loadMs, data.dataset, prepare, cells.length, total, cells);
+    const sampler = new RssSampler();
+    try {
+      for (const batchSize of this.options.batchSizes) {
+        const key = this.key(modelName, options.name, batchSize, threads);
+        this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize });
+        const measured = await measureCell(key, loaded, this.context(data, prepare, sampler, loadMs));
+        await this.record(cells, this.withQuality(measured, null, null), total);
+      }
+    } finally {
+      await sampler.dispose();
     }
     return cells;
   }
@@ -68,45 +83,177 @@ export class Benchmark {
    * Sweeps engines × thread counts × batch sizes for one model. Each engine
    * is loaded once per thread count through the model's export method for
    * its family, measured at every batch size, then disposed before the next
-   * load.
+   * load. The parity reference engine runs first so later cells can be
+   * compared with it; when it is not in the sweep, an untimed pass on it
+   * provides the reference outputs.
    */
   async run(model: BenchmarkModel, engines: readonly (string | Engine)[]): Promise<CellResult[]> {
     const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
     const withInit = model as BenchmarkModel & { init?: () => Promise<unknown> };
     if (typeof withInit.init === 'function') await withInit.init();
     const prepare = this.prepareFn(model, data.columns);
+    const reference = this.options.parity.reference;
+    const idOf = (e: string | Engine) => (typeof e === 'string' ? e : e.id);
+    const ordered = [...engines].sort((a, b) => Number(idOf(b) === reference) - Number(idOf(a) === reference));
     const total = engines.length * this.options.threads.length * this.options.batchSizes.length;
     const cells: CellResult[] = [];
-    const loads = engines.flatMap((engineRef) => this.options.threads.map((threads) => ({ engineRef, threads })));
-    for (const { engineRef, threads } of loads) {
-      const engineId = typeof engineRef === 'string' ? engineRef : engineRef.id;
-      const keys = this.options.batchSizes.map((b) => this.key(model.name, engineId, b, threads));
-      if (this.options.signal?.aborted) {
-        for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
-        continue;
-      }
-      const started = performance.now();
-      let session: EngineSession;
-      try {
-        session = await this.exportFor(model, engineRef, threads);
-      } catch (err) {
-        for (const k of keys) await this.record(cells, failedCell(k, err), total);
-        continue;
-      }
-      const loadMs = performance.now() - started;
-      try {
-        for (const key of keys) {
-          if (this.options.signal?.aborted) {
-            await this.record(cells, { ...key, state: 'skipped', reason: INTERRUPTED }, total);
-            continue;
-          }
-          await this.runCell(key, session, loadMs, data.dataset, prepare, cells.length, total, cells);
+    const referenceOutputs = new Map<number, RowOutputs | null>();
+    const sampler = new RssSampler();
+    try {
+      const loads = ordered.flatMap((engineRef) => this.options.threads.map((threads) => ({ engineRef, threads })));
+      for (const { engineRef, threads } of loads) {
+        const engineId = idOf(engineRef);
+        const keys = this.options.batchSizes.map((b) => this.key(model.name, engineId, b, threads));
+        if (this.options.signal?.aborted) {
+          for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
+          continue;
         }
-      } finally {
-        await session.dispose().catch(() => {});
+        await this.runGroup(model, engineRef, threads, keys, {
+          onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize }),
+          onMeasured: async (measured) => {
+            const batchSize = measured.cell.batchSize;
+            if (engineId === reference && measured.outputs && !referenceOutputs.has(batchSize)) referenceOutputs.set(batchSize, measured.outputs);
+            const ref = engineId === reference || measured.cell.state !== 'completed' ? null : await this.referenceFor(batchSize, model, data, prepare, sampler, referenceOutputs);
+            await this.record(cells, this.withQuality(measured, ref, reference), total);
+          },
+        });
       }
+    } finally {
+      await this.referenceSession?.then((s) => s?.dispose()).catch(() => {});
+      this.referenceSession = undefined;
+      await sampler.dispose();
     }
     return cells;
+  }
+
+  /** In a child process when isolating, in this one otherwise. */
+  private async runGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
+    if (!this.options.isolate) return this.measureLoadGroup(model, engineRef, threads, keys, hooks);
+    const spec = this.isolationSpec(model);
+    const engine = typeof engineRef === 'string' ? engineRef : engineRef.id;
+    const o = this.options;
+    await runInChild(
+      {
+        model: spec,
+        dataset: typeof o.dataset === 'string' ? o.dataset : null,
+        textColumn: o.textColumn ?? null,
+        labelColumn: o.labelColumn ?? null,
+        limit: o.limit,
+        engine,
+        threads,
+        keys,
+        stop: o.stop,
+        warmup: o.warmup,
+        maxCv: o.maxCv,
+        parityRows: o.parity.rows,
+        engineModules: o.engineModules,
+      },
+      hooks,
+      o.signal,
+    );
+  }
+
+  /**
+   * Loads one engine at one thread count and measures every key (batch
+   * size) on it, handing each measured cell to `hooks`. Public so an
+   * isolated child process runs exactly the code the parent would.
+   */
+  async measureLoadGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
+    const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
+    const prepare = this.prepareFn(model, data.columns);
+    const started = performance.now();
+    let session: EngineSession;
+    try {
+      session = await this.exportFor(model, engineRef, threads);
+    } catch (err) {
+      for (const k of keys) await hooks.onMeasured({ cell: failedCell(k, err), outputs: null, labels: [] });
+      return;
+    }
+    const loadMs = performance.now() - started;
+    const sampler = new RssSampler();
+    try {
+      for (const key of keys) {
+        if (this.options.signal?.aborted) {
+          await hooks.onMeasured({ cell: { ...key, state: 'skipped', reason: INTERRUPTED }, outputs: null, labels: [] });
+          continue;
+        }
+        hooks.onStart(key);
+        await hooks.onMeasured(await measureCell(key, session, this.context(data, prepare, sampler, loadMs)));
+      }
+    } finally {
+      await sampler.dispose();
+      await session.dispose().catch(() => {});
+    }
+  }
+
+  /**
+   * How a child process re-creates the model. Conflicting options fail here
+   * with the fix: functions (callbacks, Dataset objects) cannot be sent.
+   */
+  private isolationSpec(model: BenchmarkModel): ModelSpec {
+    const o = this.options;
+    const fix = 'pass isolate: false (CLI: --no-isolate) to run in this process, or give the child what it can rebuild: a dataset path and a model spec';
+    if (o.datasetProcessCallback || o.dataItemProcessCallback) {
+      throw new UserError('isolate: true cannot send datasetProcessCallback or dataItemProcessCallback to a child process (functions cannot be serialised)', fix);
+    }
+    if (o.dataset !== undefined && typeof o.dataset !== 'string') {
+      throw new UserError('isolate: true needs the dataset as a path or id, not a Dataset object (it cannot be serialised)', fix);
+    }
+    const spec = o.modelSpec ?? (model as BenchmarkModel & { isolationSpec?: () => ModelSpec | null }).isolationSpec?.() ?? null;
+    if (!spec) {
+      throw new UserError(`model "${model.name}" cannot be re-created in a child process`, `pass modelSpec: { kind: 'module', path, exportName } naming the module that exports it, or ${fix.slice(5)}`);
+    }
+    return spec;
+  }
+
+  private referenceSession: Promise<EngineSession | null> | undefined;
+
+  /** Reference outputs at a batch size, from the reference cell or an untimed pass on the reference engine. */
+  private async referenceFor(
+    batchSize: number,
+    model: BenchmarkModel,
+    data: PreparedData,
+    prepare: Prepare,
+    sampler: RssSampler,
+    cache: Map<number, RowOutputs | null>,
+  ): Promise<RowOutputs | null> {
+    const reference = this.options.parity.reference;
+    if (reference === null) return null;
+    if (cache.has(batchSize)) return cache.get(batchSize) ?? null;
+    this.referenceSession ??= this.exportFor(model, reference, null).catch(() => null);
+    const session = await this.referenceSession;
+    let outputs: RowOutputs | null = null;
+    if (session) {
+      const key = this.key(model.name, reference, batchSize, null);
+      const quickPass = { ...this.context(data, prepare, sampler, 0), stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: Infinity, maxBatches: Infinity }, warmup: { ...this.options.warmup, minBatches: 1, maxBatches: 1 } };
+      outputs = (await measureCell(key, session, quickPass)).outputs;
+    }
+    cache.set(batchSize, outputs);
+    return outputs;
+  }
+
+  /** Adds parity with the reference and accuracy against labels to a completed cell. */
+  private withQuality(measured: MeasuredCell, reference: RowOutputs | null, referenceId: string | null): CellResult {
+    const { cell, outputs, labels } = measured;
+    if (cell.state !== 'completed' || !outputs) return cell;
+    const parity = reference && referenceId ? compareOutputs(reference, outputs, referenceId, this.options.parity.tolerance) : null;
+    const accuracy = labels.length > 0 ? accuracyAgainstLabels(outputs, labels) : null;
+    return { ...cell, parity, accuracy };
+  }
+
+  private context(data: PreparedData, prepare: Prepare, sampler: RssSampler, loadMs: number): MeasureContext {
+    return {
+      dataset: data.dataset,
+      prepare,
+      stop: this.options.stop,
+      warmup: this.options.warmup,
+      maxCv: this.options.maxCv,
+      sampler,
+      loadMs,
+      labelColumn: data.columns.label,
+      parityRows: this.options.parity.reference === null && data.columns.label === null ? 0 : this.options.parity.rows,
+      signal: this.options.signal,
+    };
   }
 
   /** Loads `model` on one engine through the export method of the engine's family. */
@@ -150,70 +297,4 @@ export class Benchmark {
     if (model) return (rows) => model.prepareBatch(rows, columns);
     throw new UserError('Benchmark.execute() has no way to build model inputs', 'pass dataItemProcessCallback to new Benchmark(), or { model } to execute()');
   }
-
-  /** Warmup on the first batch, then one measured pass over every batch of the stream. */
-  private async runCell(
-    key: CellKey,
-    session: EngineSession,
-    loadMs: number,
-    dataset: Dataset,
-    prepare: Prepare,
-    index: number,
-    total: number,
-    cells: CellResult[],
-  ): Promise<CellResult> {
-    this.options.onProgress({ kind: 'cell-start', index, total, engine: key.engine, batchSize: key.batchSize });
-    const runMs: number[] = [];
-    const prepareMs: number[] = [];
-    const items: number[] = [];
-    let peakRss = process.memoryUsage.rss();
-    let warmedUp = false;
-    try {
-      for await (const rows of dataset.batches(key.batchSize)) {
-        if (!warmedUp) {
-          const inputs = await prepare(rows);
-          for (let i = 0; i < this.options.warmupBatches; i++) await session.run(inputs);
-          warmedUp = true;
-        }
-        if (this.options.signal?.aborted) {
-          return await this.record(cells, { ...key, state: 'errored', reason: `interrupted (Ctrl-C) after ${runMs.length} measured batches`, session: session.describe() }, total);
-        }
-        const t0 = performance.now();
-        const inputs = await prepare(rows);
-        const t1 = performance.now();
-        await session.run(inputs);
-        const t2 = performance.now();
-        prepareMs.push(t1 - t0);
-        runMs.push(t2 - t1);
-        items.push(rows.length);
-        const rss = process.memoryUsage.rss();
-        if (rss > peakRss) peakRss = rss;
-      }
-    } catch (err) {
-      return this.record(cells, { ...failedCell(key, err), ...(err instanceof CellSkip ? {} : { session: session.describe() }) }, total);
-    }
-    const itemsTotal = items.reduce((a, b) => a + b, 0);
-    const latency = computeStatistics(runMs);
-    const cell: CompletedCell = {
-      ...key,
-      state: 'completed',
-      session: session.describe(),
-      loadMs,
-      warmupBatches: this.options.warmupBatches,
-      samples: { runMs, prepareMs, items },
-      latency,
-      prepare: computeStatistics(prepareMs),
-      totalMs: latency.total,
-      itemsTotal,
-      samplesPerSecond: throughput(itemsTotal, latency.total),
-      peakRssBytes: peakRss,
-    };
-    return this.record(cells, cell, total);
-  }
-}
-
-/** A cell that could not run: skipped when the engine cannot serve it, errored otherwise. */
-function failedCell(key: CellKey, err: unknown): CellResult {
-  if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
-  return { ...key, state: 'errored', reason: describeError(err) };
 }

@@ -27,9 +27,14 @@ export { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js'
 export type { OpenDatasetOptions } from '../datasets/open-dataset.js';
 export { resolveHubEnv } from './hub/hub-env.js';
 export type { HubEnv } from './hub/hub-env.js';
-export { accuracyOf } from './accuracy.js';
-export type { AccuracyCount } from './accuracy.js';
 export { resolveColumns } from '../datasets/columns.js';
 export type { ResolvedColumns } from '../datasets/columns.js';
 export { renderTerminalReport } from '../reports/terminal-report.js';
 export { writeRunFiles } from '../reports/write-run.js';
+export { baselineRows, coreScalingView, batchScalingView, latencyDistributionView, defaultCoreScalingBatchSize, defaultBatchScalingThreads, parityFailures } from '../reports/views.js';
+export type { BaselineRow, ScalingView, ScalingSeries, ScalingPoint, ScalingGap, LatencyDistributionView, LatencyBox } from '../reports/views.js';
+export { coreScalingChartSpec, batchScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
+export { compareRuns, callDifference, intervalsOverlap } from '../reports/run-comparison.js';
+export type { RunComparison, CellComparison, ComparisonCall } from '../reports/run-comparison.js';
+export { readRunRecord } from '../reports/read-run.js';
+export { renderPng, renderSvg } from '../reports/png-chart.js';

@@ -7,7 +7,7 @@ import { TextClassification } from './text-classification.js';
 import { defaultClassifier } from './default-classifier.js';
 import { describeError } from './errors.js';
 import type { CellResult, RunRecord } from './results.js';
-import { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
+import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
 import { writeRunFiles } from '../reports/write-run.js';
 
@@ -37,6 +37,14 @@ export interface RunConfig {
   /** Output root; the run writes `<out>/<run-id>/`. */
   readonly out: string;
   readonly png: boolean;
+  /** Stop rule: minimum time and batches, maximum time, per cell. */
+  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
+  /** Coefficient of variation above which a cell is NOISY. */
+  readonly maxCv: number;
+  /** Parity reference engine (null: off) and absolute tolerance. */
+  readonly parity: { readonly reference: string | null; readonly tolerance: number };
+  /** Each engine load in its own child process. */
+  readonly isolate: boolean;
 }
 
 /** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
@@ -45,6 +53,7 @@ export interface OptionNames {
   readonly limit?: string;
   readonly threads?: string;
   readonly engines?: string;
+  readonly reference?: string;
 }
 
 export const DEFAULT_OUT_DIR = 'inferbench-out';
@@ -60,9 +69,14 @@ export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames
       threads: partial.threads,
       limit: partial.limit,
       warmupBatches: partial.warmupBatches,
+      ...(partial.stop ? { stop: partial.stop } : {}),
+      ...(partial.maxCv !== undefined ? { maxCv: partial.maxCv } : {}),
+      ...(partial.parity ? { parity: partial.parity } : {}),
     },
     names,
   );
+  const reference = bench.parity.reference;
+  if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
   return {
     model: partial.model ?? null,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
@@ -77,6 +91,10 @@ export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames
     warmupBatches: bench.warmupBatches,
     out: partial.out ?? DEFAULT_OUT_DIR,
     png: partial.png ?? true,
+    stop: { minTimeMs: bench.stop.minTimeMs, minBatches: bench.stop.minBatches, maxTimeMs: bench.stop.maxTimeMs },
+    maxCv: bench.maxCv,
+    parity: { reference, tolerance: bench.parity.tolerance },
+    isolate: partial.isolate ?? true,
   };
 }
 
@@ -108,7 +126,10 @@ export interface RunOutcome {
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
-  const dataset = await openDataset(config.dataset ?? undefined, { config: config.datasetConfig ?? undefined, split: config.split ?? undefined });
+  const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
+  const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
+  // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
+  const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
   resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   const model = config.model ? await new TextClassification(config.model).init() : await defaultClassifier();
 
@@ -130,11 +151,15 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   await hooks.onStart?.(session.snapshot(), dir);
 
   const benchmark = new Benchmark({
-    dataset,
+    dataset: datasetForBenchmark,
     batchSizes: config.batchSizes,
     threads: config.threads,
     limit: config.limit,
     warmupBatches: config.warmupBatches,
+    stop: config.stop,
+    maxCv: config.maxCv,
+    parity: config.parity,
+    isolate: config.isolate,
     textColumn: config.textColumn ?? undefined,
     labelColumn: config.labelColumn ?? undefined,
     registry,
@@ -162,7 +187,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     paths = await writeRunFiles(record, dir, { png: config.png });
   } catch (err) {
     if (!config.png) throw err;
-    warnings.push(`comparison.png not written: ${describeError(err)}`);
+    warnings.push(`charts not written: ${describeError(err)}`);
     paths = await writeRunFiles(record, dir, { png: false });
   }
   return { record, dir, paths, warnings };

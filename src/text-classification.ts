@@ -91,6 +91,11 @@ export class TextClassification extends BenchmarkModel {
     return this;
   }
 
+  /** Lets an isolated child process re-create this model from its folder. */
+  isolationSpec(): { kind: 'text-classification'; dir: string; name: string } {
+    return { kind: 'text-classification', dir: this.dir, name: this.name };
+  }
+
   onnxPath(): string {
     return join(this.dir, 'onnx', 'model.onnx');
   }

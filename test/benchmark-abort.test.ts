@@ -18,6 +18,8 @@ test('aborting keeps measured cells and marks the rest as interrupted', async ()
     dataset: memoryDataset(16),
     batchSizes: [1, 4],
     registry,
+    stop: { minTimeMs: 0, minBatches: 1 },
+    warmup: { maxBatches: 2 },
     signal: controller.signal,
     onCell: (_cell, soFar) => {
       saved.push(soFar.length);

@@ -13,7 +13,7 @@ test('a failing cell is recorded with its reason and the sweep goes on', async (
   const healthy = createMockEngine({ id: 'healthy' });
   const registry = new EngineRegistry({});
   for (const e of [oom, skipper, broken, healthy]) registry.register(e);
-  const bench = new Benchmark({ dataset: memoryDataset(24), batchSizes: [1, 8], registry });
+  const bench = new Benchmark({ dataset: memoryDataset(24), batchSizes: [1, 8], registry, stop: { minTimeMs: 0, minBatches: 1 }, warmup: { maxBatches: 2 } });
   const cells = await bench.run(new CharModel(), ['oom', 'skipper', 'broken', 'healthy']);
   const state = (engine: string, b: number) => cells.find((c) => c.engine === engine && c.batchSize === b);
   assert.equal(cells.length, 8);

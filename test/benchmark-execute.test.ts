@@ -13,6 +13,8 @@ test('execute streams every batch at each batch size and keeps warmup out of the
     dataset: memoryDataset(20),
     batchSizes: [1, 8],
     warmupBatches: 3,
+    warmup: { maxBatches: 3 },
+    stop: { minTimeMs: 0, minBatches: 1 },
     dataItemProcessCallback: (rows, columns) => {
       prepared++;
       return model.prepareBatch(rows, columns);
@@ -27,6 +29,9 @@ test('execute streams every batch at each batch size and keeps warmup out of the
   assert.equal(b8.itemsTotal, 20);
   assert.ok(Math.abs(b8.totalMs - b8.samples.runMs.reduce((a, b) => a + b, 0)) < 1e-9);
   assert.equal(b1.warmupBatches, 3);
+  assert.equal(b1.samples.warmupMs?.length, 3, 'warmup times are kept apart from the measured ones');
+  assert.ok(b1.coldStart && b1.coldStart.firstBatchMs >= 0);
+  assert.ok(b1.memory && b1.memory.peakRssBytes >= b1.memory.baselineRssBytes);
   // 20 + 3 batches at batch 1, 3 + 3 at batch 8
   assert.equal(engine.log.runs, 20 + 3 + 3 + 3);
   // item callback runs once per measured batch plus once for the warmup batch

@@ -10,14 +10,18 @@ const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu'];
 
 test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG', async () => {
   const out = testOutputDir('e2e');
-  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--out', out]);
+  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--min-time', '0', '--min-batches', '1', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['INFERENCE – SPEED', 'MEMORY', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /faster than/);
   assert.match(r.stdout, /seeded random/);
   const [runId] = readdirSync(out);
   const dir = join(out, runId ?? '');
-  for (const f of ['results.json', 'results.csv', 'comparison.png']) assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  for (const f of ['results.json', 'results.csv', 'comparison.png', 'batch-scaling.png', 'latency-distribution.png']) {
+    assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  }
+  // One thread setting: no core-scaling chart, and the run says why instead of writing an empty one.
+  assert.match(r.stdout, /Not drawn: core-scaling\.png: core scaling needs 2 or more thread counts/u);
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunRecord;
   assert.equal(run.state, 'completed');
   assert.equal(run.cells.length, 8);

@@ -220,6 +220,9 @@ export class TfjsGraphExecutor {
 /** Feeds become tensors here, inside the run, so their conversion (int64 → int32 with range check) is charged to this engine. */
 function feedToTensor(info: OnnxValueInfo, feed: HostTensor | undefined): tf.Tensor {
   if (!feed) throw new Error(`missing input '${info.name}'`);
+  if (tfDTypeFor(info.dtype) !== (feed.dtype === 'int64' ? 'int32' : feed.dtype)) {
+    throw new Error(`input '${info.name}' is ${feed.dtype}, the graph expects ${info.dtype}`);
+  }
   if (info.dims) {
     if (info.dims.length !== feed.dims.length) throw new Error(`input '${info.name}' has rank ${feed.dims.length}, the graph expects ${info.dims.length}`);
     info.dims.forEach((d, i) => {

@@ -76,6 +76,7 @@ export type OnnxAttribute =
   | { readonly type: 'strings'; readonly value: readonly string[] }
   | { readonly type: 'unsupported'; readonly value: string };
 
+/** A graph node with attributes decoded, detached from protobufjs so handlers stay plain TypeScript. */
 export interface OnnxNode {
   /** The node's name, or `<opType>_<index>` when the file leaves it empty, so errors can always point at a node. */
   readonly name: string;

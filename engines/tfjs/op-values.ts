@@ -36,18 +36,22 @@ export function isHost(v: Value): v is HostValue {
   return (v as HostValue).kind === 'host';
 }
 
+/** A fresh host value; handlers build results with it so dims are always copied, never shared. */
 export function hostValue(dtype: TfDType, dims: readonly number[], data: readonly number[]): HostValue {
   return { kind: 'host', dtype, dims: [...dims], data };
 }
 
+/** Dims of either representation, so shape logic need not care where a value lives. */
 export function dimsOf(v: Value): readonly number[] {
   return isHost(v) ? v.dims : v.shape;
 }
 
+/** The tfjs dtype of either representation. */
 export function dtypeOf(v: Value): TfDType {
   return isHost(v) ? v.dtype : (v.dtype as TfDType);
 }
 
+/** Element count of `dims` (1 for a scalar), as ONNX and tfjs both define it. */
 export function sizeOf(dims: readonly number[]): number {
   let n = 1;
   for (const d of dims) n *= d;
@@ -86,11 +90,13 @@ export type HostMirror = Float32Array | Int32Array;
  */
 const hostMirrors = new WeakMap<tf.Tensor, HostMirror>();
 
+/** Records the host data a tensor was made from; returns the tensor for chaining. */
 export function mirrorOnHost<T extends tf.Tensor>(t: T, data: HostMirror): T {
   hostMirrors.set(t, data);
   return t;
 }
 
+/** The recorded host data of a device tensor, if any; never triggers a read-back. */
 export function hostMirrorOf(v: Value): HostMirror | undefined {
   return isHost(v) ? undefined : hostMirrors.get(v);
 }

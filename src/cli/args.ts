@@ -83,3 +83,14 @@ export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
   const raw = stringFlag(args, name);
   return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
+
+/** A non-negative number flag (`--min-time 0.5`); errors name the flag. */
+export function numberFlag(args: ParsedArgs, name: string): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw.trim());
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0) {
+    throw new UserError(`--${name} must be a number ≥ 0, got "${raw}"`, `e.g. --${name} 2`);
+  }
+  return value;
+}

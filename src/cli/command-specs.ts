@@ -27,13 +27,22 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'limit', kind: 'value', arg: 'N', help: 'rows streamed per cell; default 256' },
     { name: 'warmup', kind: 'value', arg: 'N', help: 'warmup batches before measuring; default 2' },
     { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
+    { name: 'min-time', kind: 'value', arg: 'S', help: 'measure each cell for at least S seconds (after one full pass over the rows); default 2' },
+    { name: 'min-batches', kind: 'value', arg: 'N', help: 'and at least N batches; default 20' },
+    { name: 'max-time', kind: 'value', arg: 'S', help: 'stop a cell after S seconds even if the minimums are not met (verdict NOISY); default 60' },
+    { name: 'max-cv', kind: 'value', arg: 'X', help: 'coefficient of variation above which a cell is NOISY; default 0.2' },
+    { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
+    { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
+    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
-    { name: 'no-png', kind: 'boolean', help: 'skip comparison.png' },
+    { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     HELP,
   ],
   details:
-    'Writes results.json (config, environment, every cell with raw samples), results.csv, the same rows as results.parquet\n' +
-    'and results.arrow, the per-batch samples as samples.parquet and samples.arrow, and comparison.png.\n' +
+    'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
+    'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
+    'fewer than 2 points is not drawn, and the run says why.\n' +
+    'Also results.parquet and results.arrow (the CSV rows, typed), samples.parquet and samples.arrow (one row per measured batch).\n' +
     'Hub datasets honour HF_ENDPOINT, HF_TOKEN, HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE=1.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
 };
@@ -45,7 +54,22 @@ export const ENGINES_COMMAND: CommandSpec = {
   flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND];
+export const COMPARE_COMMAND: CommandSpec = {
+  name: 'compare',
+  summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
+  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder or its results.json)',
+  flags: [
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder for the chart compare-<runA>-vs-<runB>.png; default ./inferbench-out' },
+    { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
+    HELP,
+  ],
+  details:
+    'Cells are matched by model, engine, batch size, requested threads and sequence length. The ratio is B\'s mean\n' +
+    'engine time over A\'s; "faster" or "slower" is called only when the two 95% confidence intervals are apart,\n' +
+    'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

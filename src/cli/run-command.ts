@@ -2,7 +2,10 @@ import type { ProgressEvent } from '../benchmark-options.js';
 import { executeRun, resolveRunConfig } from '../run-job.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
-import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { runCharts } from '../../reports/write-run.js';
+import { DEFAULT_STOP_RULE } from '../stop-rule.js';
+import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
+import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 const EXIT_INTERRUPTED = 130;
 
@@ -37,8 +40,19 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       labelColumn: stringFlag(args, 'label-column'),
       out: stringFlag(args, 'out'),
       png: args.flags['no-png'] !== true,
+      stop: {
+        minTimeMs: (numberFlag(args, 'min-time') ?? DEFAULT_STOP_RULE.minTimeMs / 1000) * 1000,
+        minBatches: positiveIntFlag(args, 'min-batches') ?? DEFAULT_STOP_RULE.minBatches,
+        maxTimeMs: (numberFlag(args, 'max-time') ?? DEFAULT_STOP_RULE.maxTimeMs / 1000) * 1000,
+      },
+      ...(numberFlag(args, 'max-cv') !== undefined ? { maxCv: numberFlag(args, 'max-cv') } : {}),
+      parity: {
+        reference: stringFlag(args, 'reference') === 'none' ? null : (stringFlag(args, 'reference') ?? 'onnx-cpu'),
+        tolerance: numberFlag(args, 'tolerance') ?? DEFAULT_PARITY_TOLERANCE,
+      },
+      isolate: args.flags['no-isolate'] !== true,
     },
-    { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines' },
+    { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference' },
   );
 
   const controller = new AbortController();
@@ -73,6 +87,9 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (config.png) {
+    for (const chart of runCharts(outcome.record)) if ('skipped' in chart) process.stdout.write(`Not drawn: ${chart.file}: ${chart.skipped}\n`);
+  }
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

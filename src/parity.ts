@@ -1,0 +1,110 @@
+import type { CellParity } from './results.js';
+import type { TensorMap } from './tensor.js';
+
+/** Absolute tolerance for fp32 outputs against the reference engine. */
+export const DEFAULT_PARITY_TOLERANCE = 1e-4;
+/** Rows per cell kept for parity; enough to catch a wrong kernel, bounded for large outputs. */
+export const DEFAULT_PARITY_ROWS = 1024;
+
+/**
+ * Outputs of the first measured pass, one entry per row, so engines can be
+ * compared row by row. Plain arrays keep it cheap to send from an isolated
+ * child process.
+ */
+export interface RowOutputs {
+  /** Output names in the order of each row's values. */
+  readonly names: readonly string[];
+  /** rows[i][k]: the i-th row's slice of output k, flattened. */
+  readonly rows: number[][][];
+}
+
+/** Collects per-row output slices up to a row cap. */
+export class OutputRecorder {
+  private names: string[] | null = null;
+  readonly rows: number[][][] = [];
+
+  constructor(private readonly maxRows: number = DEFAULT_PARITY_ROWS) {}
+
+  /** Adds one batch; outputs whose first axis is not the batch are left out. */
+  add(outputs: TensorMap, batchRows: number): void {
+    if (this.rows.length >= this.maxRows) return;
+    this.names ??= Object.keys(outputs)
+      .filter((n) => outputs[n]?.dims[0] === batchRows && outputs[n]?.dtype !== 'bool')
+      .sort();
+    const tensors = this.names.map((n) => outputs[n]);
+    for (let r = 0; r < batchRows && this.rows.length < this.maxRows; r++) {
+      const row: number[][] = [];
+      for (const t of tensors) {
+        if (!t || t.dims[0] !== batchRows) {
+          row.push([]);
+          continue;
+        }
+        const width = t.data.length / batchRows;
+        const slice: number[] = new Array(width);
+        for (let i = 0; i < width; i++) slice[i] = Number(t.data[r * width + i]);
+        row.push(slice);
+      }
+      this.rows.push(row);
+    }
+  }
+
+  result(): RowOutputs {
+    return { names: this.names ?? [], rows: this.rows };
+  }
+}
+
+function argmax(values: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if ((values[i] as number) > (values[best] as number)) best = i;
+  return best;
+}
+
+/** Index of the output whose argmax is compared: `logits` when present, else the first. */
+function primaryOutput(names: readonly string[]): number {
+  const i = names.indexOf('logits');
+  return i >= 0 ? i : 0;
+}
+
+/**
+ * Compares a cell's outputs with the reference engine's on the same rows:
+ * the largest absolute difference over every element, and how often the
+ * argmax (the predicted class) agrees. Null when nothing comparable exists.
+ */
+export function compareOutputs(reference: RowOutputs, candidate: RowOutputs, referenceId: string, tolerance: number): CellParity | null {
+  const shared = candidate.names.filter((n) => reference.names.includes(n));
+  const rows = Math.min(reference.rows.length, candidate.rows.length);
+  if (shared.length === 0 || rows === 0) return null;
+  let maxAbsDiff = 0;
+  let agree = 0;
+  const primary = shared[primaryOutput(shared)] as string;
+  for (let r = 0; r < rows; r++) {
+    for (const name of shared) {
+      const a = reference.rows[r]?.[reference.names.indexOf(name)] ?? [];
+      const b = candidate.rows[r]?.[candidate.names.indexOf(name)] ?? [];
+      if (a.length !== b.length) return { reference: referenceId, maxAbsDiff: Infinity, argmaxAgreement: 0, tolerance, withinTolerance: false, rows };
+      for (let i = 0; i < a.length; i++) {
+        const d = Math.abs((a[i] as number) - (b[i] as number));
+        if (d > maxAbsDiff || Number.isNaN(d)) maxAbsDiff = Number.isNaN(d) ? Infinity : d;
+      }
+    }
+    const pa = reference.rows[r]?.[reference.names.indexOf(primary)] ?? [];
+    const pb = candidate.rows[r]?.[candidate.names.indexOf(primary)] ?? [];
+    if (argmax(pa) === argmax(pb)) agree++;
+  }
+  return { reference: referenceId, maxAbsDiff, argmaxAgreement: agree / rows, tolerance, withinTolerance: maxAbsDiff <= tolerance, rows };
+}
+
+/** Fraction of rows whose predicted class (argmax of the primary output) equals the label; null without usable labels. */
+export function accuracyAgainstLabels(outputs: RowOutputs, labels: readonly unknown[]): number | null {
+  const primary = primaryOutput(outputs.names);
+  let total = 0;
+  let correct = 0;
+  outputs.rows.forEach((row, i) => {
+    const label = labels[i];
+    const value = typeof label === 'number' ? label : typeof label === 'string' && /^\d+$/.test(label) ? Number(label) : null;
+    if (value === null || !row[primary]?.length) return;
+    total++;
+    if (argmax(row[primary] as number[]) === value) correct++;
+  });
+  return total > 0 ? correct / total : null;
+}

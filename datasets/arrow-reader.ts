@@ -5,6 +5,7 @@ import { RecordBatchReader } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
 import { UserError } from '../src/errors.js';
 import type { DataRow } from './dataset.js';
+import { rowsOfBatches } from './row-batches.js';
 import { plainValue } from './row-values.js';
 
 /** Magic bytes that open an Arrow IPC *file* (Feather v2); a *stream* (what `datasets` writes) has none. */
@@ -98,7 +99,12 @@ export async function readArrowColumns(path: string): Promise<string[]> {
  * time. Values become plain JSON-like ones (int64 → number). A truncated or
  * corrupt file is reported with its path and how far reading got.
  */
-export async function* readArrowRows(path: string): AsyncGenerator<DataRow> {
+export function readArrowRows(path: string): AsyncIterable<DataRow> {
+  return rowsOfBatches(() => readArrowBatches(path));
+}
+
+/** The rows of an Arrow IPC file or stream, one array per record batch; see readArrowRows. */
+export async function* readArrowBatches(path: string): AsyncGenerator<DataRow[]> {
   const opened = await openReader(path);
   let rows = 0;
   let batches = 0;
@@ -118,15 +124,17 @@ export async function* readArrowRows(path: string): AsyncGenerator<DataRow> {
       batches++;
       const names = batch.schema.fields.map((f) => f.name);
       const columns = names.map((name) => batch.getChild(name));
+      const out: DataRow[] = new Array(batch.numRows);
       for (let i = 0; i < batch.numRows; i++) {
         const row: Record<string, unknown> = {};
         for (let c = 0; c < names.length; c++) {
           const value = columns[c]?.get(i);
           row[names[c] as string] = typeof value === 'string' || typeof value === 'number' || value === null ? value : plainValue(value);
         }
-        rows++;
-        yield row;
+        out[i] = row;
       }
+      rows += batch.numRows;
+      yield out;
     }
   } finally {
     await opened.close();

@@ -4,8 +4,9 @@ import { createInterface } from 'node:readline';
 import { UserError } from '../src/errors.js';
 import { LABEL_COLUMN_CANDIDATES } from './columns.js';
 import type { DataRow } from './dataset.js';
-import { readArrowColumns, readArrowRows } from './arrow-reader.js';
-import { localParquetSource, readParquetColumns, readParquetRows } from './parquet-reader.js';
+import type { RowBatch } from './row-batches.js';
+import { readArrowBatches, readArrowColumns, readArrowRows } from './arrow-reader.js';
+import { localParquetSource, readParquetBatches, readParquetColumns, readParquetRows } from './parquet-reader.js';
 
 /** File formats read locally. */
 export type LocalFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'arrow';
@@ -53,6 +54,22 @@ export function readRows(path: string, format: LocalFormat): AsyncIterable<DataR
       return readParquetRows(localParquetSource(path));
     case 'arrow':
       return readArrowRows(path);
+  }
+}
+
+/**
+ * The rows of one file in batches: a row group or record batch at a time for
+ * Parquet and Arrow, one row at a time for the text formats (which are parsed
+ * row by row anyway). Shards of a folder are chained at this level so rows
+ * pass through a single iterator (see `rowsOfBatches`).
+ */
+export async function* readBatches(path: string, format: LocalFormat): AsyncGenerator<RowBatch> {
+  if (format === 'parquet') {
+    yield* readParquetBatches(localParquetSource(path));
+  } else if (format === 'arrow') {
+    yield* readArrowBatches(path);
+  } else {
+    for await (const row of readRows(path, format)) yield [row];
   }
 }
 

@@ -6,7 +6,8 @@ import { HubHttpError } from '../src/hub/hub-fetch.js';
 import { packageRoot } from '../src/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
 import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
-import { localFormatOf, readColumns, readRows, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
+import { localFormatOf, readBatches, readColumns, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
+import { rowsOfBatches } from './row-batches.js';
 import { DEFAULT_LOCAL_SPLIT, savedDatasetDictSplits, savedDatasetShards, unknownLocalSplit } from './save-to-disk.js';
 
 /** Name reports show for the built-in data set, and that `openDataset` accepts to mean it. */
@@ -42,6 +43,11 @@ export function embeddedDatasetPath(): string {
  * any engine loads.
  */
 export async function openDataset(source?: string, options: OpenDatasetOptions = {}): Promise<Dataset> {
+  if (source !== undefined) {
+    const parsed = parseSourceString(source);
+    source = parsed.source;
+    options = { ...parsed.options, ...definedOnly(options) };
+  }
   if (source === undefined || source === EMBEDDED_DATASET_NAME) {
     rejectOptions(options, 'the embedded dataset', true);
     return openEmbedded();
@@ -60,6 +66,39 @@ export async function openDataset(source?: string, options: OpenDatasetOptions =
   if (info.isDirectory()) return openFolder(source, path, options);
   rejectOptions(options, path, true);
   return openFiles(source, [await checkedFile(path, info)]);
+}
+
+/** `#config=…&split=…` at the end of a source string (see datasetSourceString). */
+const SOURCE_OPTIONS = /#((?:config|split)=[^#&]*(?:&(?:config|split)=[^#&]*)*)$/u;
+
+/**
+ * One string for a source with its config and split,
+ * `<source>#config=<config>&split=<split>`, which `openDataset` reads back.
+ * It lets a process that only gets a string (an isolated engine child)
+ * re-open exactly the split the parent opened.
+ */
+export function datasetSourceString(source: string, options: { config?: string; split?: string }): string {
+  const params = new URLSearchParams();
+  if (options.config !== undefined) params.set('config', options.config);
+  if (options.split !== undefined) params.set('split', options.split);
+  const query = params.toString();
+  return query === '' ? source : `${source}#${query}`;
+}
+
+function parseSourceString(source: string): { source: string; options: { config?: string; split?: string } } {
+  const match = SOURCE_OPTIONS.exec(source);
+  if (!match) return { source, options: {} };
+  const params = new URLSearchParams(match[1]);
+  const options: { config?: string; split?: string } = {};
+  const config = params.get('config');
+  const split = params.get('split');
+  if (config !== null) options.config = config;
+  if (split !== null) options.split = split;
+  return { source: source.slice(0, match.index), options };
+}
+
+function definedOnly(options: OpenDatasetOptions): OpenDatasetOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as OpenDatasetOptions;
 }
 
 /** Config and split only mean something for Hub datasets and DatasetDict folders; elsewhere they are a mistake, not ignored. */
@@ -111,8 +150,11 @@ function openFiles(name: string, files: readonly ShardFile[]): Dataset {
   return new Dataset(name, () => readShards(files), () => readColumns(first.path, first.format));
 }
 
-async function* readShards(files: readonly ShardFile[]): AsyncGenerator<DataRow> {
-  for (const file of files) yield* readRows(file.path, file.format);
+/** The rows of every shard in order, through one iterator (a generator hop per row would slow large files down). */
+function readShards(files: readonly ShardFile[]): AsyncIterable<DataRow> {
+  return rowsOfBatches(async function* shardBatches() {
+    for (const file of files) yield* readBatches(file.path, file.format);
+  });
 }
 
 async function checkedFile(path: string, info: Stats): Promise<ShardFile> {

@@ -1,24 +1,27 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
-import type { AsyncBuffer, Compressors, FileMetaData, RowGroup } from 'hyparquet';
-import { compressors as extraCompressors } from 'hyparquet-compressors';
+import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, RowGroup } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
 import { UserError } from '../src/errors.js';
 import type { DataRow } from './dataset.js';
-import { plainRow } from './row-values.js';
+import { rowsOfBatches, type RowBatch } from './row-batches.js';
 
 /**
- * Decompressors for every Parquet codec (gzip, zstd, brotli, lz4…). Snappy is
- * left to hyparquet's built-in JavaScript decoder: in `npm run
- * bench:datasets` it reads about as fast as the WebAssembly one from
- * hyparquet-compressors while growing the heap far less (datasets/README).
+ * Decompressors for every Parquet codec (gzip, zstd, brotli, lz4…), snappy
+ * included: hyparquet-compressors' WebAssembly snappy read the benchmark file
+ * faster than hyparquet's built-in JavaScript one at the same peak RSS
+ * (`npm run bench:datasets`, datasets/README.md).
  */
-const COMPRESSORS: Compressors = { ...extraCompressors, SNAPPY: undefined };
+const COMPRESSORS: Compressors = compressors;
 
 /**
  * Rows decoded at once are bounded by bytes, not by row groups: a row group
- * may hold hundreds of megabytes of text, so a large one is read in slices of
- * about this many uncompressed bytes.
+ * may hold hundreds of megabytes of text, so a group larger than this
+ * (uncompressed) is read in slices of about this size. Small slices keep
+ * fewer rows alive at once, so the heap, and peak RSS, grow less; too small
+ * and pages that straddle two slices are decoded twice. 4 MiB measured best
+ * in `npm run bench:datasets` (datasets/README.md).
  */
-export const SLICE_TARGET_BYTES = 64 * 1024 * 1024;
+export const SLICE_TARGET_BYTES = 4 * 1024 * 1024;
 
 /** A Parquet file to stream: a local path or a remote file behind range requests. */
 export interface ParquetSource {
@@ -110,10 +113,46 @@ function groupCache(file: AsyncBuffer): AsyncBuffer & { clear(): void } {
  * undownloaded. Corrupt data is reported with the file, the row group and its
  * byte offsets.
  */
-export async function* readParquetRows(source: ParquetSource): AsyncGenerator<DataRow> {
+export function readParquetRows(source: ParquetSource): AsyncIterable<DataRow> {
+  return rowsOfBatches(() => readParquetBatches(source));
+}
+
+/**
+ * Columns whose values need converting to plain ones: 64-bit integers
+ * (bigint) and nested groups. Text and 32-bit columns, the usual case, are
+ * passed through untouched, which keeps reading fast.
+ */
+function columnsToConvert(metadata: FileMetaData): string[] {
+  return parquetSchema(metadata)
+    .children.filter((child) => child.children.length > 0 || child.element.type === 'INT64' || child.element.type === 'INT96')
+    .map((child) => child.element.name);
+}
+
+/**
+ * One column's values for rows `[from, to)` from the chunks hyparquet
+ * decoded (which may start before `from`). A single chunk that matches
+ * exactly is used as is.
+ */
+function columnSlice(chunks: readonly ColumnData[], from: number, to: number): ArrayLike<unknown> {
+  const only = chunks[0];
+  if (chunks.length === 1 && only && only.rowStart === from && only.rowEnd === to) return only.columnData;
+  const out: unknown[] = new Array(to - from).fill(null);
+  for (const chunk of chunks) {
+    const start = Math.max(chunk.rowStart, from);
+    const end = Math.min(chunk.rowEnd, to);
+    for (let row = start; row < end; row++) out[row - from] = chunk.columnData[row - chunk.rowStart];
+  }
+  return out;
+}
+
+/** The rows of a Parquet file as one batch per row group (or slice of a large group); see readParquetRows. */
+export async function* readParquetBatches(source: ParquetSource): AsyncGenerator<RowBatch> {
   const opened = await source.open();
   const metadata = await readMetadata(source, opened);
   const file = groupCache(opened);
+  const names = parquetColumnNames(metadata);
+  const toConvert = new Set(columnsToConvert(metadata));
+  const convert = names.map((name) => toConvert.has(name));
   let groupStart = 0;
   for (let index = 0; index < metadata.row_groups.length; index++) {
     const group = metadata.row_groups[index] as RowGroup;
@@ -121,17 +160,20 @@ export async function* readParquetRows(source: ParquetSource): AsyncGenerator<Da
     const groupBytes = Number(group.total_byte_size);
     const sliceRows = groupBytes > SLICE_TARGET_BYTES ? Math.max(1, Math.floor((groupRows * SLICE_TARGET_BYTES) / groupBytes)) : groupRows;
     for (let sliceStart = 0; sliceStart < groupRows; sliceStart += sliceRows) {
-      let rows: Record<string, unknown>[] = [];
+      const from = groupStart + sliceStart;
+      const to = groupStart + Math.min(groupRows, sliceStart + sliceRows);
+      const pieces = new Map<string, ColumnData[]>();
       try {
         await parquetRead({
           file,
           metadata,
-          rowStart: groupStart + sliceStart,
-          rowEnd: groupStart + Math.min(groupRows, sliceStart + sliceRows),
-          rowFormat: 'object',
+          rowStart: from,
+          rowEnd: to,
           compressors: COMPRESSORS,
-          onComplete: (decoded) => {
-            rows = decoded;
+          onChunk: (chunk) => {
+            const list = pieces.get(chunk.columnName);
+            if (list) list.push(chunk);
+            else pieces.set(chunk.columnName, [chunk]);
           },
         });
       } catch (err) {
@@ -142,8 +184,12 @@ export async function* readParquetRows(source: ParquetSource): AsyncGenerator<Da
           'The file is damaged. Download or write it again; rows before this group were read.',
         );
       }
-      for (const row of rows) yield plainRow(row);
-      rows = [];
+      yield {
+        length: to - from,
+        names,
+        columns: names.map((name) => columnSlice(pieces.get(name) ?? [], from, to)),
+        convert,
+      };
     }
     file.clear();
     groupStart += groupRows;

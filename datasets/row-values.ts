@@ -19,12 +19,3 @@ export function plainValue(value: unknown): unknown {
   }
   return value;
 }
-
-/** Converts the values of one row in place where needed; most text rows have nothing to convert. */
-export function plainRow(row: Record<string, unknown>): Record<string, unknown> {
-  for (const key in row) {
-    const value = row[key];
-    if (typeof value === 'bigint' || (value !== null && typeof value === 'object')) row[key] = plainValue(value);
-  }
-  return row;
-}

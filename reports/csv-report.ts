@@ -8,7 +8,9 @@ import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
 import { parityOk } from './views.js';
 
-type Field = string | number | null | undefined;
+/** One value of a result row: what CSV, Parquet and Arrow all write. */
+export type ResultField = string | number | null | undefined;
+type Field = ResultField;
 
 interface CsvColumn {
   readonly name: string;
@@ -102,11 +104,20 @@ export function csvField(value: Field): string {
 }
 
 /**
+ * One row of values per cell, in `CSV_COLUMNS` order and report order: the
+ * single shaping of result rows that CSV, Parquet and Arrow all write, so the
+ * three files never disagree on a column or a value.
+ */
+export function resultRows(run: RunRecord): ResultField[][] {
+  return orderedCells(run).map((cell) => COLUMNS.map((c) => c.value(cell, run)));
+}
+
+/**
  * Renders the run as RFC 4180 CSV (CRLF line ends, header row), one row per
  * cell in the same order as the terminal report.
  */
 export function renderCsv(run: RunRecord): string {
   const lines = [COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const cell of orderedCells(run)) lines.push(COLUMNS.map((c) => csvField(c.value(cell, run))).join(','));
+  for (const row of resultRows(run)) lines.push(row.map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

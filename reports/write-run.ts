@@ -9,8 +9,11 @@ import { hasErrorCode, UserError } from '../src/errors.js';
 import type { RunRecord } from '../src/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
+import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
+import { renderParquet } from './parquet-report.js';
 import { renderPng } from './png-chart.js';
+import { resultsTable, samplesTable } from './result-tables.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec } from './view-charts.js';
 import { batchScalingView, coreScalingView, latencyDistributionView } from './views.js';
 
@@ -36,6 +39,10 @@ export const RUN_FILES = {
   json: 'results.json',
   csv: 'results.csv',
   png: 'comparison.png',
+  resultsParquet: 'results.parquet',
+  resultsArrow: 'results.arrow',
+  samplesParquet: 'samples.parquet',
+  samplesArrow: 'samples.arrow',
   coreScaling: 'core-scaling.png',
   batchScaling: 'batch-scaling.png',
   latencyDistribution: 'latency-distribution.png',
@@ -120,11 +127,13 @@ export async function writeFileAtomically(target: string, data: string | Uint8Ar
 
 /**
  * Writes results.json (the whole RunRecord with raw samples, so any report
- * can be rebuilt later), results.csv and, when asked, the charts
- * (comparison.png, core-scaling.png, batch-scaling.png,
- * latency-distribution.png), in that order: the irreplaceable data first,
- * the derived pictures last. Returns the paths written. A chart that fails
- * to render does not stop the data files.
+ * can be rebuilt later), results.csv, the same rows as results.parquet and
+ * results.arrow, the raw per-batch samples as samples.parquet and
+ * samples.arrow, and, when asked, the charts (comparison.png,
+ * core-scaling.png, batch-scaling.png, latency-distribution.png), in that
+ * order: the irreplaceable data first, the derived pictures last. Returns
+ * the paths written. A chart that fails to render does not stop the data
+ * files.
  */
 export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunOptions): Promise<string[]> {
   const fs: WriteFs = opts.fs ?? nodeFs;
@@ -141,6 +150,12 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   };
   await write(RUN_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
   await write(RUN_FILES.csv, renderCsv(run));
+  const results = resultsTable(run);
+  const samples = samplesTable(run);
+  await write(RUN_FILES.resultsParquet, renderParquet(results));
+  await write(RUN_FILES.resultsArrow, renderArrow(results));
+  await write(RUN_FILES.samplesParquet, renderParquet(samples));
+  await write(RUN_FILES.samplesArrow, renderArrow(samples));
   if (!opts.png) return written;
   for (const chart of runCharts(run)) {
     if ('spec' in chart) await write(chart.file, await renderPng(chart.spec));

@@ -9,7 +9,7 @@ import { planModels } from './run-models.js';
 import { sweepModels } from './run-sweep.js';
 import { describeError } from './errors.js';
 import type { CellResult, RunRecord } from './results.js';
-import { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
+import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
 import { writeRunFiles } from '../reports/write-run.js';
 
@@ -159,7 +159,8 @@ export interface RunOutcome {
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
-  const dataset = await openDataset(config.dataset ?? undefined, { config: config.datasetConfig ?? undefined, split: config.split ?? undefined });
+  const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
+  const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
@@ -170,8 +171,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     dataset,
     columns,
   });
-  // An isolated child re-opens the dataset from its path, so the Benchmark gets the path then.
-  const datasetForBenchmark = config.isolate ? (config.dataset ?? undefined) : dataset;
+  // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
+  const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
 
   const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
   // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.

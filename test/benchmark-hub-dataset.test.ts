@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { openDataset } from '../datasets/open-dataset.js';
 import { Benchmark } from '../src/benchmark.js';
 import { EngineRegistry } from '../src/engine-registry.js';
 import { UserError } from '../src/errors.js';
@@ -39,8 +40,8 @@ test('new Benchmark({ dataset: "<hub id>" }) streams the Hub dataset through bot
     dataset: 'acme/reviews',
     batchSizes: [4, 8],
     limit: null,
-    // One measured pass per cell (main's stop rule otherwise cycles the rows until its minimum time).
     stop: { minTimeMs: 0, minBatches: 1 },
+    warmup: { maxBatches: 2 },
     registry,
     datasetProcessCallback: (dataset) => {
       const before = hub.requests.length;
@@ -74,11 +75,22 @@ test('new Benchmark({ dataset: "<hub id>" }) streams the Hub dataset through bot
     ['engine-b', 4, 'completed'],
     ['engine-b', 8, 'completed'],
   ]);
-  const passes = cellBatches.map((batches) => batches.slice(1).flat());
-  assert.equal(passes.length, 4);
-  assert.ok(passes.every((p) => p.length === 20), 'each cell streams the 20 rows the callback kept');
-  for (const pass of passes.slice(1)) assert.deepEqual(pass, passes[0], 'every engine and batch size sees the same rows in the same order');
-  assert.equal(new Set(passes[0]).size, 20);
+  // The rows the callback keeps, in order, read straight from the same pipeline.
+  const pipeline = (await openDataset('acme/reviews')).select(['text', 'label']).filter((r) => r['label'] === 1).shuffle({ seed: 42, bufferSize: 16 }).take(20);
+  const expected: string[] = [];
+  for await (const row of pipeline) expected.push(String(row['text']));
+  assert.equal(new Set(expected).size, 20);
+  assert.equal(cellBatches.length, 4);
+  cellBatches.forEach((batches, cell) => {
+    const size = cells[cell]?.batchSize ?? 0;
+    // Warmup and the stop rule may stream the rows more than once; every batch must still be the next slice of the same order.
+    for (const batch of batches) {
+      const start = expected.indexOf(batch[0] ?? '');
+      assert.ok(start >= 0 && start % size === 0, `cell ${cell}: a batch starts at a batch boundary of the same order`);
+      assert.deepEqual(batch, expected.slice(start, start + size), `cell ${cell}: every engine and batch size sees the same rows in the same order`);
+    }
+    assert.deepEqual(new Set(batches.flat()), new Set(expected), `cell ${cell}: all 20 rows were streamed`);
+  });
 });
 
 test('a dataset left empty by the callbacks is a clear error', async () => {

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { openDataset } from '../datasets/open-dataset.js';
+import { datasetSourceString, openDataset } from '../datasets/open-dataset.js';
 import { collect, embeddedRows, FAST_RETRY, fixture, mockHubEnv } from './fixtures/dataset-files.js';
 import { startMockHub, type MockHub } from './fixtures/mock-hub.js';
 import { testOutputDir } from './fixtures/test-cache.js';
@@ -61,6 +61,10 @@ test('a Hub dataset id streams its Parquet shards over range requests, in order,
 
   const test = await openDataset('acme/reviews', { split: 'test', hub: env, fetch: FAST_RETRY });
   assert.deepEqual(await collect(test), expected);
+  const asString = datasetSourceString('acme/reviews', { config: 'default', split: 'test' });
+  assert.equal(asString, 'acme/reviews#config=default&split=test');
+  const reopened = await openDataset(asString, { hub: env, fetch: FAST_RETRY });
+  assert.equal(reopened.name, 'acme/reviews (default/test)', 'a source string carries the config and split to an isolated child');
   const other = await openDataset('acme/reviews', { config: 'other', hub: env, fetch: FAST_RETRY });
   assert.equal((await collect(other)).length, 120);
   assert.ok(hub.requests.some((r) => r.path === '/api/datasets/acme/reviews/parquet/other/train'), 'a named config uses the per-split listing');

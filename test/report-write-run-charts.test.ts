@@ -13,7 +13,18 @@ test('a run folder gets every view chart, and a view with fewer than 2 points is
   const sweepDir = testOutputDir('charts-sweep');
   const skipped: string[] = [];
   const written = await writeRunFiles(buildSweepRun(), sweepDir, { png: true, onChartSkipped: (file) => skipped.push(file) });
-  const names = ['results.json', 'results.csv', 'comparison.png', 'core-scaling.png', 'batch-scaling.png', 'latency-distribution.png'];
+  const names = [
+    'results.json',
+    'results.csv',
+    'results.parquet',
+    'results.arrow',
+    'samples.parquet',
+    'samples.arrow',
+    'comparison.png',
+    'core-scaling.png',
+    'batch-scaling.png',
+    'latency-distribution.png',
+  ];
   assert.deepEqual(written, names.map((n) => path.join(sweepDir, n)));
   assert.deepEqual(skipped, []);
   for (const name of names.filter((n) => n.endsWith('.png'))) {

@@ -1,8 +1,9 @@
 import { UserError } from '../../src/errors.js';
 import { resolveHubEnv, type HubEnv } from '../../src/hub/hub-env.js';
 import type { HubFetchOptions } from '../../src/hub/hub-fetch.js';
-import { Dataset, type DataRow } from '../dataset.js';
-import { readParquetColumns, readParquetRows } from '../parquet-reader.js';
+import { Dataset } from '../dataset.js';
+import { readParquetBatches, readParquetColumns } from '../parquet-reader.js';
+import { rowsOfBatches, type RowBatch } from '../row-batches.js';
 import { findParquetSplit } from './parquet-listing.js';
 import { remoteParquetSource } from './remote-parquet.js';
 
@@ -58,9 +59,10 @@ export async function openHubDataset(source: string, options: HubDatasetOptions 
   if (first === undefined) throw new Error('findParquetSplit returned no shard');
   return new Dataset(
     `${id} (${found.config}/${found.split})`,
-    async function* hubRows(): AsyncGenerator<DataRow> {
-      for (const shard of sources) yield* readParquetRows(shard);
-    },
+    () =>
+      rowsOfBatches(async function* hubBatches(): AsyncGenerator<RowBatch> {
+        for (const shard of sources) yield* readParquetBatches(shard);
+      }),
     () => readParquetColumns(first),
   );
 }

@@ -46,6 +46,8 @@ export const RUN_COMMAND: CommandSpec = {
     'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
     'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
     'fewer than 2 points is not drawn, and the run says why.\n' +
+    'Also results.parquet and results.arrow (the CSV rows, typed), samples.parquet and samples.arrow (one row per measured batch).\n' +
+    'Hub datasets honour HF_ENDPOINT, HF_TOKEN, HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE=1.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
 };
 

@@ -107,7 +107,8 @@ export async function writeStreamAtomic(target: string, chunks: AsyncIterable<Ui
     await rename(temp, target);
     return written;
   } catch (err) {
-    out.destroy();
+    // The file may still be opening: wait until it is closed, or the unlink could run before it exists.
+    if (!out.closed) await new Promise<void>((resolve) => out.destroy().once('close', () => resolve()));
     await unlink(temp).catch(() => undefined);
     throw err;
   }

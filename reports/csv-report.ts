@@ -77,7 +77,6 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('first_batch_ms', (c) => c.coldStart?.firstBatchMs),
   optional('warmup_mean_ms', (c) => meanOf(c.samples.warmupMs)),
   measured('peak_rss_bytes', (c) => c.peakRssBytes),
-  { name: 'sequence_length', value: (c) => c.sequenceLength ?? null },
   { name: 'forward_mean_ms', value: (c) => (c.state === 'completed' ? c.forward?.mean : null) },
   { name: 'speedup_vs_fp32', value: (c, run) => speedupOverFp32(run)(c) },
   optional('baseline_rss_bytes', (c) => c.memory?.baselineRssBytes),

@@ -1,4 +1,5 @@
 import type { FlagSpec } from './args.js';
+import { HISTORY_COMMANDS } from './history-specs.js';
 
 /** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
 export interface CommandSpec {
@@ -48,7 +49,7 @@ export const ENGINES_COMMAND: CommandSpec = {
   flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

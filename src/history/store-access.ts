@@ -11,7 +11,7 @@ import { UserError } from '../errors.js';
 export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
 
 const FIRST_BACKOFF_MS = 5;
-const MAX_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 100;
 
 /** Tails of the promise chains that serialise access to each store file within this process. */
 const inProcessTails = new Map<string, Promise<unknown>>();
@@ -54,38 +54,89 @@ async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBIns
 }
 
 /**
+ * An open store kept for a moment after a transaction: opening DuckDB costs
+ * ~75 ms, so back-to-back transactions (a list then a get) share one open,
+ * while the lock is still given up soon after the work stops.
+ */
+interface Session {
+  readonly instance: DuckDBInstance;
+  readonly db: DuckDBConnection;
+  readonly openedAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Idle time after which the store is closed and its lock released. */
+const LINGER_MS = 100;
+/** Longest time one process keeps the store open while busy, so other processes get their turn. */
+const MAX_HOLD_MS = 1_000;
+/** Pause after giving the lock up for fairness, so a waiting process can take it. */
+const YIELD_MS = 150;
+
+const sessions = new Map<string, Session>();
+
+function closeSession(file: string): void {
+  const session = sessions.get(file);
+  if (!session) return;
+  sessions.delete(file);
+  if (session.timer) clearTimeout(session.timer);
+  session.db.closeSync();
+  session.instance.closeSync();
+}
+
+async function session(file: string, timeoutMs: number): Promise<Session> {
+  const open = sessions.get(file);
+  if (open && Date.now() - open.openedAt < MAX_HOLD_MS) {
+    if (open.timer) clearTimeout(open.timer);
+    open.timer = null;
+    return open;
+  }
+  if (open) {
+    closeSession(file);
+    await sleep(YIELD_MS);
+  }
+  const instance = await openWithRetry(file, timeoutMs);
+  const created: Session = { instance, db: await instance.connect(), openedAt: Date.now(), timer: null };
+  sessions.set(file, created);
+  return created;
+}
+
+/**
  * Runs `work` inside one transaction on the store file, holding DuckDB's
- * file lock only for that time. DuckDB lets one process write a file at a
+ * file lock only around it. DuckDB lets one process write a file at a
  * time, so a process that kept it open would lock every other inferbench
- * (a CLI run next to a dashboard); opening per transaction and retrying on
- * the lock error lets them take turns, and the transaction means a crash
- * mid-write leaves the previous state. Calls within one process are
- * queued, because two DuckDB instances on one file in one process do not
- * see each other's lock.
+ * (a CLI run next to a dashboard); opening for a burst of transactions and
+ * retrying on the lock error lets them take turns, and each transaction
+ * means a crash mid-write leaves the previous state. Calls within one
+ * process are queued, because two DuckDB instances on one file in one
+ * process do not see each other's lock.
  */
 export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, timeoutMs = DEFAULT_LOCK_TIMEOUT_MS): Promise<T> {
   const previous = inProcessTails.get(file) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(async () => {
-    const instance = await openWithRetry(file, timeoutMs);
-    const db = await instance.connect();
+    const { db } = await session(file, timeoutMs);
+    let ok = false;
     try {
       await db.run('BEGIN TRANSACTION');
       try {
         const result = await work(db);
         await db.run('COMMIT');
+        ok = true;
         return result;
       } catch (err) {
         await db.run('ROLLBACK').catch(() => undefined);
         throw err;
       }
     } finally {
-      db.closeSync();
-      instance.closeSync();
+      const current = sessions.get(file);
+      if (!ok) closeSession(file);
+      else if (current) current.timer = setTimeout(() => closeSession(file), LINGER_MS);
     }
   });
   inProcessTails.set(file, next);
-  void next.finally(() => {
-    if (inProcessTails.get(file) === next) inProcessTails.delete(file);
-  }).catch(() => undefined);
+  void next
+    .finally(() => {
+      if (inProcessTails.get(file) === next) inProcessTails.delete(file);
+    })
+    .catch(() => undefined);
   return next;
 }

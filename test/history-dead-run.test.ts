@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DEAD_OWNER_REASON, HistoryStore } from '../src/history/history-store.js';
+import { packageRoot } from '../src/package-info.js';
+import { testOutputDir } from './fixtures/test-cache.js';
+
+test('a run whose process died is marked interrupted when the store is next opened, and keeps its cells', async () => {
+  const out = testOutputDir('history-dead-run');
+  const child = spawnSync(process.execPath, [join(packageRoot(), 'dist', 'test', 'fixtures', 'history-writer.js'), 'abandon', out], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  const id = Number(child.stdout.trim());
+
+  const store = new HistoryStore(out);
+  assert.deepEqual(await store.open(), [id]);
+  const entry = await store.require(id);
+  assert.equal(entry.state, 'interrupted');
+  assert.equal(entry.error, DEAD_OWNER_REASON);
+  assert.ok(entry.finishedAt);
+  assert.equal(entry.cells.length, 1, 'the measured cell is kept');
+  assert.equal(entry.cellsTotal, 3);
+
+  // A live owner (this process) is left alone.
+  const mine = await store.create({ config: entry.config, source: 'cli', state: 'running' });
+  assert.deepEqual(await new HistoryStore(out).open(), []);
+  assert.equal((await store.require(mine)).state, 'running');
+});

@@ -180,7 +180,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     paths = await writeRunFiles(record, dir, { png: config.png });
   } catch (err) {
     if (!config.png) throw err;
-    warnings.push(`comparison.png not written: ${describeError(err)}`);
+    warnings.push(`charts not written: ${describeError(err)}`);
     paths = await writeRunFiles(record, dir, { png: false });
   }
   return { record, dir, paths, warnings };

@@ -34,11 +34,13 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
-    { name: 'no-png', kind: 'boolean', help: 'skip comparison.png' },
+    { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     HELP,
   ],
   details:
-    'Writes results.json (config, environment, every cell with raw samples), results.csv and comparison.png.\n' +
+    'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
+    'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
+    'fewer than 2 points is not drawn, and the run says why.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
 };
 
@@ -49,7 +51,22 @@ export const ENGINES_COMMAND: CommandSpec = {
   flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND, ...HISTORY_COMMANDS];
+export const COMPARE_COMMAND: CommandSpec = {
+  name: 'compare',
+  summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
+  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
+  flags: [
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
+    { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
+    HELP,
+  ],
+  details:
+    'Cells are matched by model, engine, batch size, requested threads and sequence length. The ratio is B\'s mean\n' +
+    'engine time over A\'s; "faster" or "slower" is called only when the two 95% confidence intervals are apart,\n' +
+    'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -31,6 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (spec.name) {
     case 'run':
       return (await import('./run-command.js')).runCommand(args);
+    case 'compare':
+      return (await import('./compare-command.js')).compareCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'list':

@@ -6,6 +6,7 @@ import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { DEFAULT_STOP_RULE } from '../stop-rule.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
 import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { runCharts } from '../../reports/write-run.js';
 
 const EXIT_INTERRUPTED = 130;
 
@@ -100,6 +101,9 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
   if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${historyOutFlag(config.out)})\n`);
+  if (config.png) {
+    for (const chart of runCharts(outcome.record)) if ('skipped' in chart) process.stdout.write(`Not drawn: ${chart.file}: ${chart.skipped}\n`);
+  }
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

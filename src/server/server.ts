@@ -86,8 +86,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     let done: Promise<void> | null = null;
     if (head === 'info' && rest.length === 0 && req.method === 'GET') done = getInfo(ctx, res);
     else if (head === 'events' && rest.length === 0 && req.method === 'GET') done = openEventStream(req, res, queue);
-    else if (head === 'runs') done = runRoute(ctx, req, res, rest);
-    else done = viewRoute(ctx, req, res, parts, url);
+    else done = (head === 'runs' ? runRoute(ctx, req, res, rest) : null) ?? viewRoute(ctx, req, res, parts, url);
     if (done === null) throw new HttpError(404, `no API ${req.method ?? 'GET'} ${url.pathname}`);
     await done;
   };

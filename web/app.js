@@ -18,7 +18,7 @@ function selectedFromHash() {
 function headline(entry) {
   const h = entry.headline;
   if (!h) return '';
-  return `${esc(h.engine)} · ${rate(h.samplesPerSecond)}/s at batch ${h.batchSize}`;
+  return `<span title="best throughput: ${esc(h.engine)} at batch ${h.batchSize}">${esc(h.engine)} ${rate(h.samplesPerSecond)}/s · b${h.batchSize}</span>`;
 }
 
 function renderList() {
@@ -100,7 +100,7 @@ async function act(action, entry) {
   } else if (action === 'remove') {
     if (!(await confirmRemove(entry))) return;
     const { ok, data } = await api('DELETE', `/api/runs/${entry.id}`);
-    if (!ok) return toast(`${data.error}${data.fix ? `. ${data.fix}` : ''}`, 'error');
+    if (!ok) return toast(`${data.error}${data.fix ? ` — ${data.fix}` : ''}`, 'error');
     toast(`Benchmark #${entry.id} removed`);
     if (page.selected === entry.id) history.replaceState(null, '', location.pathname);
     await refresh();
@@ -162,11 +162,14 @@ async function main() {
     await refresh();
     location.hash = `#/runs/${id}`;
   });
-  document.getElementById('add-button').addEventListener('click', () => openAddDialog(page.entries));
+  const addButton = document.getElementById('add-button');
+  addButton.addEventListener('click', () => openAddDialog(page.entries));
+  addButton.disabled = true; // until the form knows the engines and defaults
   const info = await api('GET', '/api/info');
   if (info.ok) {
     page.info = info.data;
     setupForm(info.data);
+    addButton.disabled = false;
   } else {
     toast(info.data.error, 'error');
   }

@@ -90,7 +90,7 @@ function clearErrors() {
 
 /** Shows a server error at its field (opening the advanced section when the field is in it). */
 function showError(data) {
-  const text = data.fix ? `${data.error}. ${data.fix}` : data.error;
+  const text = data.fix ? `${data.error} — ${data.fix}` : data.error;
   const field = data.field && form.querySelector(`.field[data-field="${CSS.escape(data.field)}"]`);
   const target = field || (data.field?.startsWith('stop') ? form.querySelector('.field[data-field="stop.minTimeMs"]') : null);
   if (!target) {

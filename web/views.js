@@ -19,7 +19,14 @@ const EMBED_OPTIONS = {
 };
 
 /** What the panel remembers between refreshes of the same entry. */
-const state = { id: null, tab: 'baseline', batchSize: null, threads: undefined, compareWith: null, views: null, token: 0 };
+const state = { id: null, tab: 'baseline', batchSize: null, threads: undefined, compareWith: null, views: null, token: 0, render: 0 };
+
+/** A guard for one drawing: false once a newer drawing started or the panel was rebuilt. */
+function drawing(panel) {
+  const token = ++state.render;
+  const chart = panel.querySelector('.chart');
+  return () => token === state.render && chart.isConnected;
+}
 
 function badge(entryState) {
   return `<span class="badge state-${esc(entryState)}">${esc(entryState)}</span>`;
@@ -33,13 +40,21 @@ function threadLabel(threads) {
   return threads === null ? 'engine default' : `${threads} core${threads === 1 ? '' : 's'}`;
 }
 
-async function embed(container, spec) {
+async function embed(container, spec, current) {
+  if (!current()) return;
   container.innerHTML = '';
   if (!spec) return;
+  // vega-embed styles its target as an inline block the chart's width; the outer box scrolls.
+  const target = document.createElement('div');
+  container.append(target);
   try {
-    await window.vegaEmbed(container, spec, EMBED_OPTIONS);
+    const result = await window.vegaEmbed(target, spec, EMBED_OPTIONS);
+    if (!current()) {
+      result.finalize();
+      target.remove();
+    }
   } catch (err) {
-    container.innerHTML = `<p class="error">chart failed: ${esc(err.message)}</p>`;
+    if (current()) container.innerHTML = `<p class="error">chart failed: ${esc(err.message)}</p>`;
   }
 }
 
@@ -68,33 +83,35 @@ async function renderTab(panel, entry, entries) {
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
   const views = state.views;
+  const current = drawing(panel);
   controls.innerHTML = '';
   below.innerHTML = '';
   panel.querySelectorAll('.tab').forEach((t) => t.setAttribute('aria-selected', String(t.dataset.view === state.tab)));
-  if (state.tab === 'compare') return renderCompare(panel, entry, entries);
+  if (state.tab === 'compare') return renderCompare(panel, entry, entries, current);
   if (!views || !views.available) {
     chart.innerHTML = `<p class="muted">${entry.state === 'queued' ? 'Waiting in the queue.' : 'Nothing measured yet.'}</p>`;
     return;
   }
   if (state.tab === 'baseline') {
     below.innerHTML = baselineTable(views.baseline.rows);
-    await embed(chart, views.baseline.spec);
+    if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
+    await embed(chart, views.baseline.spec, current);
   } else if (state.tab === 'core') {
     const v = views.coreScaling;
     controls.innerHTML = select('core-batch', 'Batch size', v.options.map((b) => ({ value: b, label: `batch ${b}` })), v.fixed);
     controls.querySelector('select').addEventListener('change', (e) => refreshViews(panel, entry, entries, { batchSize: Number(e.target.value) }));
     if (v.insufficient) below.innerHTML = `<p class="note">${esc(v.insufficient)}</p>`;
-    await embed(chart, v.spec);
+    await embed(chart, v.spec, current);
   } else {
     const v = views.batchScaling;
     controls.innerHTML = select('batch-threads', 'Core count', v.options.map((t) => ({ value: t === null ? 'default' : t, label: threadLabel(t) })), v.fixed === null ? 'default' : v.fixed);
     controls.querySelector('select').addEventListener('change', (e) => refreshViews(panel, entry, entries, { threads: threadValue(e.target.value) }));
     if (v.insufficient) below.innerHTML = `<p class="note">${esc(v.insufficient)}</p>`;
-    await embed(chart, v.spec);
+    await embed(chart, v.spec, current);
   }
 }
 
-async function renderCompare(panel, entry, entries) {
+async function renderCompare(panel, entry, entries, current) {
   const controls = panel.querySelector('.view-controls');
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
@@ -112,7 +129,9 @@ async function renderCompare(panel, entry, entries) {
     state.compareWith = Number(e.target.value);
     void renderTab(panel, entry, entries);
   });
+  chart.innerHTML = '';
   const { ok, data } = await api('GET', `/api/compare?a=${state.compareWith}&b=${entry.id}`);
+  if (!current()) return;
   if (!ok) {
     chart.innerHTML = `<p class="error">${esc(data.error)}</p>`;
     return;
@@ -121,7 +140,7 @@ async function renderCompare(panel, entry, entries) {
     .map((c) => `<tr><td>${esc(c.label)}</td><td class="num">${duration(c.aMeanMs)}</td><td class="num">${duration(c.bMeanMs)}</td><td>${esc(c.callText)}</td></tr>`)
     .join('');
   below.innerHTML = `<p class="muted">A is #${data.a.id}, B is #${data.b.id} (this benchmark).</p><table class="table"><thead><tr><th>cell</th><th class="num">A mean</th><th class="num">B mean</th><th>B vs A</th></tr></thead><tbody>${rows}</tbody></table>`;
-  await embed(chart, data.spec);
+  await embed(chart, data.spec, current);
 }
 
 async function refreshViews(panel, entry, entries, change = {}) {
@@ -143,10 +162,11 @@ function settingsLine(entry) {
   return parts.join(' · ');
 }
 
-function linksLine(entry) {
+function linksLine(entry, entries) {
+  const link = (id) => (entries.some((e) => e.id === id) ? `<a href="#/runs/${id}">#${id}</a>` : `#${id} (removed)`);
   const links = [];
-  if (entry.rerunOf !== null) links.push(`re-run of <a href="#/runs/${entry.rerunOf}">#${entry.rerunOf}</a>`);
-  if (entry.compareWith !== null) links.push(`compared with <a href="#/runs/${entry.compareWith}">#${entry.compareWith}</a>`);
+  if (entry.rerunOf !== null) links.push(`re-run of ${link(entry.rerunOf)}`);
+  if (entry.compareWith !== null) links.push(`compared with ${link(entry.compareWith)}`);
   return links.join(' · ');
 }
 
@@ -169,7 +189,7 @@ export async function renderDetail(panel, entry, entries, live, actions) {
       <div>
         <h1>#${entry.id} · ${esc(model)} ${badge(entry.state)}</h1>
         <p class="meta">${esc(engines)} · ${esc(settingsLine(entry))}</p>
-        <p class="meta muted">added ${esc(shortDate(entry.createdAt))} from ${esc(entry.source)}${linksLine(entry) ? ` · ${linksLine(entry)}` : ''}</p>
+        <p class="meta muted">added ${esc(shortDate(entry.createdAt))} from ${esc(entry.source)}${linksLine(entry, entries) ? ` · ${linksLine(entry, entries)}` : ''}</p>
       </div>
       <div class="head-actions">
         <button class="button" data-action="rerun">Re-run benchmark</button>

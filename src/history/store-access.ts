@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
@@ -32,6 +32,8 @@ async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBIns
   } catch (err) {
     throw new UserError(`cannot create the folder of the history store ${file}: ${(err as Error).message}`, 'pass --out a writable folder');
   }
+  // Loaded on first use: the native library takes about a second to load, which commands without a store should not pay.
+  const { DuckDBInstance } = await import('@duckdb/node-api');
   const deadline = Date.now() + timeoutMs;
   let backoff = FIRST_BACKOFF_MS;
   for (;;) {

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from './fixtures/cli.js';
-import { TINY_RUN_ARGS } from './fixtures/dashboard.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { seedEntry, TINY_RUN_ARGS } from './fixtures/dashboard.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 test('a CLI run is recorded in the history; list shows it newest first and show prints its settings and tables', async () => {
@@ -45,6 +47,11 @@ test('show and rm name a missing or unknown id clearly', async () => {
   const missing = await runCli(['show', '--out', out]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /inferbench: error: `inferbench show <id>` needs one benchmark id\n\s+fix: write inferbench show <id>/);
+  const nowhere = await runCli(['rm', '1', '--yes', '--out', out]);
+  assert.equal(nowhere.code, 2);
+  assert.match(nowhere.stderr, /inferbench: error: no benchmark history in .*\n\s+fix: pass the --out folder your runs were written to/);
+  assert.ok(!existsSync(join(out, 'history.duckdb')), 'looking up does not create a store');
+  await seedEntry(out, 'only-run');
   const unknown = await runCli(['rm', '42', '--yes', '--out', out]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /inferbench: error: no benchmark with id 42 in .*history\.duckdb\n\s+fix: run `inferbench list` to see the ids/);

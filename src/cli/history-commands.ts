@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR, resolveRunConfig } from '../run-job.js';
 import { HistoryStore } from '../history/history-store.js';
@@ -8,11 +9,25 @@ import { requirePositionals, resolveEntryId } from '../history/entry-ref.js';
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
 import { formatTimestamp } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
-import { stringFlag, type ParsedArgs } from './args.js';
+import { scalingSections, statisticsSection } from '../../reports/terminal-views.js';
+import { threadSettings } from '../../reports/views.js';
+import { batchSizes } from '../../reports/run-summary.js';
+import type { RunRecord } from '../results.js';
+import { UserError } from '../errors.js';
+import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
 
 function storeOf(args: ParsedArgs): HistoryStore {
   return new HistoryStore(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
+}
+
+/** The store of --out when one exists; looking something up must not create an empty store in a wrong folder. */
+function existingStore(args: ParsedArgs): HistoryStore {
+  const store = storeOf(args);
+  if (!existsSync(store.file)) {
+    throw new UserError(`no benchmark history in ${store.out}`, 'pass the --out folder your runs were written to (`inferbench run` and `inferbench serve` create it)');
+  }
+  return store;
 }
 
 function useColor(): boolean {
@@ -24,7 +39,7 @@ const STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim', runni
 /** `inferbench list`: the history, newest first. */
 export async function listCommand(args: ParsedArgs): Promise<number> {
   const store = storeOf(args);
-  const entries = await store.list();
+  const entries = existsSync(store.file) ? await store.list() : [];
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
     return 0;
@@ -65,7 +80,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
 /** `inferbench show <id>`: settings, state, links, then the run's tables. */
 export async function showCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, SHOW_COMMAND.usage);
-  const store = storeOf(args);
+  const store = existingStore(args);
   const entry = await store.require(await resolveEntryId(store, ref as string, 'show'));
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
@@ -90,16 +105,41 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const record = recordOf(entry);
-  if (record && record.cells.length > 0) {
-    process.stdout.write(`\n${renderTerminalReport(record, { color: useColor(), ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
-  }
+  if (record && record.cells.length > 0) process.stdout.write(`\n${renderView(record, args)}\n`);
   return 0;
+}
+
+const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
+
+/**
+ * The run's tables as `show` prints them: the whole report, or one of the
+ * dashboard's three views with its fixed value (the drop-downs there).
+ */
+function renderView(record: RunRecord, args: ParsedArgs): string {
+  const batchSize = positiveIntFlag(args, 'batch-size');
+  const threadsText = stringFlag(args, 'threads');
+  const threads = threadsText === undefined ? undefined : threadsText === 'default' ? null : positiveIntFlag(args, 'threads');
+  const asked = stringFlag(args, 'view');
+  if (asked !== undefined && !(VIEWS as readonly string[]).includes(asked)) throw new UserError(`--view must be one of ${VIEWS.join(', ')}, got "${asked}"`, 'e.g. --view core --batch-size 8');
+  const view = asked ?? (batchSize !== undefined && threads === undefined ? 'core' : threads !== undefined && batchSize === undefined ? 'batch' : batchSize !== undefined ? 'scaling' : 'all');
+  const sizes = batchSizes(record);
+  if (batchSize !== undefined && !sizes.includes(batchSize)) throw new UserError(`--batch-size ${batchSize} was not measured in this run`, `use one of ${sizes.join(', ')}`);
+  const settings = threadSettings(record);
+  if (threads !== undefined && !settings.includes(threads)) {
+    throw new UserError(`--threads ${threadsText} was not measured in this run`, `use one of ${settings.map((t) => (t === null ? 'default' : String(t))).join(', ')}`);
+  }
+  const color = useColor();
+  const width = Math.max(40, process.stdout.columns ?? 150);
+  if (view === 'all') return renderTerminalReport(record, { color, width });
+  if (view === 'baseline') return statisticsSection(record, width, 0, color).join('\n');
+  const fixed = { ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}) };
+  return scalingSections(record, width, 0, color, { ...fixed, ...(view === 'core' || view === 'batch' ? { only: view } : {}) }).join('\n');
 }
 
 /** `inferbench rerun <id>`: the same resolved config, as a new entry linked to the old one. */
 export async function rerunCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RERUN_COMMAND.usage);
-  const store = storeOf(args);
+  const store = existingStore(args);
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rerun'));
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });
@@ -128,7 +168,7 @@ function ask(question: string): Promise<string> {
 /** `inferbench rm <id>`: removes the entry and its run folder, after confirmation unless --yes. */
 export async function rmCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RM_COMMAND.usage);
-  const store = storeOf(args);
+  const store = existingStore(args);
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rm'));
   if (args.flags['yes'] !== true) {
     const what = entry.dir ? ` and delete ${entry.dir}` : '';

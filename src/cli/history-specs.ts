@@ -15,9 +15,16 @@ export const LIST_COMMAND: CommandSpec = {
 export const SHOW_COMMAND: CommandSpec = {
   name: 'show',
   summary: 'show one benchmark of the history: its settings, state, links and tables',
-  usage: 'inferbench show <id> [--out DIR] [--json]',
-  flags: [OUT, JSON_FLAG, HELP],
-  details: '<id> is the number `inferbench list` shows, or a run folder id.',
+  usage: 'inferbench show <id> [--view all|baseline|core|batch] [--batch-size N] [--threads N|default] [--out DIR] [--json]',
+  flags: [
+    OUT,
+    { name: 'view', kind: 'value', arg: 'VIEW', help: 'all (the whole report, default), baseline (every cell\'s statistics), core (core scaling) or batch (batch-size scaling)' },
+    { name: 'batch-size', kind: 'value', arg: 'N', help: 'the fixed batch size of the core-scaling view; default the largest measured' },
+    { name: 'threads', kind: 'value', arg: 'N', help: 'the fixed core count of the batch-size-scaling view (`default` for the engine default); default the one with most cells' },
+    JSON_FLAG,
+    HELP,
+  ],
+  details: '<id> is the number `inferbench list` shows, or a run folder id. --batch-size alone shows the core view, --threads alone the batch view.',
 };
 
 export const RERUN_COMMAND: CommandSpec = {

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DEAD_OWNER_REASON, HistoryStore } from '../src/history/history-store.js';
 import { packageRoot } from '../src/package-info.js';
+import { withStore } from '../src/history/store-access.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 test('a run whose process died is marked interrupted when the store is next opened, and keeps its cells', async () => {
@@ -25,4 +26,12 @@ test('a run whose process died is marked interrupted when the store is next open
   const mine = await store.create({ config: entry.config, source: 'cli', state: 'running' });
   assert.deepEqual(await new HistoryStore(out).open(), []);
   assert.equal((await store.require(mine)).state, 'running');
+
+  // A dead process whose pid is now someone else's (a restarted container's pid 1, say) is still dead:
+  // here the row claims this very pid, but another process token and start time.
+  await withStore(store.file, async (db) => {
+    await db.run(`UPDATE runs SET owner_token = 'an-earlier-process', owner_start = '1' WHERE id = $id`, { id: mine });
+  });
+  assert.deepEqual(await new HistoryStore(out).open(), [mine]);
+  assert.equal((await store.require(mine)).state, 'interrupted');
 });

@@ -53,6 +53,8 @@ export interface HistoryEntry {
   /** Process that owns a queued or running entry; a dead owner means the run was interrupted. */
   readonly ownerPid: number;
   readonly ownerHost: string;
+  /** Random id of the owner process (see owner.ts); tells this process's entries from a reused pid's. */
+  readonly ownerToken: string | null;
 }
 
 /** A history entry with its cells, enough to rebuild the RunRecord. */

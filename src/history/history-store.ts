@@ -7,6 +7,7 @@ import { UserError } from '../errors.js';
 import type { CellResult, RunRecord } from '../results.js';
 import type { RunConfig } from '../run-job.js';
 import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState } from './history-entry.js';
+import { ownerColumns, ownerIsDead } from './owner.js';
 import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow } from './store-schema.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withStore } from './store-access.js';
 
@@ -27,16 +28,6 @@ export interface NewEntry {
 
 const INSERT_CELL = `INSERT OR REPLACE INTO cells (run, idx, engine, batch_size, requested_threads, state, reason, mean_ms, p95_ms, samples_per_second, cell)
   VALUES ($run, $idx, $engine, $batch_size, $requested_threads, $state, $reason, $mean_ms, $p95_ms, $samples_per_second, $cell)`;
-
-/** True when a process with this id exists on this machine. */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Rewrites a dead run's results.json (still saying `running`) as interrupted; best effort, the store is the record. */
 async function markFileInterrupted(dir: string): Promise<void> {
@@ -90,8 +81,11 @@ export class HistoryStore {
 
   /** Queued or running entries of this host whose owner process is gone become interrupted. */
   private async recoverDead(db: DuckDBConnection): Promise<{ id: number; dir: string | null }[]> {
-    const rows = (await db.runAndReadAll(`SELECT id, dir, owner_pid FROM runs WHERE state IN ('queued', 'running') AND owner_host = $host`, { host: hostname() })).getRowObjectsJS();
-    const dead = rows.filter((r) => Number(r['owner_pid']) !== process.pid && !processAlive(Number(r['owner_pid'])));
+    const rows = (
+      await db.runAndReadAll(`SELECT id, dir, owner_pid, owner_token, owner_start FROM runs WHERE state IN ('queued', 'running') AND owner_host = $host`, { host: hostname() })
+    ).getRowObjectsJS();
+    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    const dead = rows.filter((r) => ownerIsDead({ pid: Number(r['owner_pid']), token: text(r['owner_token']), start: text(r['owner_start']) }));
     for (const row of dead) {
       const id = Number(row['id']);
       await db.run(`UPDATE runs SET state = 'interrupted', finished_at = $now, error = $why WHERE id = $id`, { now: new Date().toISOString(), why: DEAD_OWNER_REASON, id });
@@ -125,8 +119,8 @@ export class HistoryStore {
       const rows = (await db.runAndReadAll('SELECT nextval(\'history_id_seq\')::INTEGER AS id')).getRowObjectsJS();
       const id = Number(rows[0]?.['id']);
       await db.run(
-        `INSERT INTO runs (id, state, source, created_at, config, rerun_of, compare_with, owner_pid, owner_host)
-         VALUES ($id, $state, $source, $created, $config, $rerunOf, $compareWith, $pid, $host)`,
+        `INSERT INTO runs (id, state, source, created_at, config, rerun_of, compare_with, owner_pid, owner_host, owner_token, owner_start)
+         VALUES ($id, $state, $source, $created, $config, $rerunOf, $compareWith, $pid, $host, $token, $start)`,
         {
           id,
           state: entry.state,
@@ -135,8 +129,7 @@ export class HistoryStore {
           config: JSON.stringify(entry.config),
           rerunOf: entry.rerunOf ?? null,
           compareWith: entry.compareWith ?? null,
-          pid: process.pid,
-          host: hostname(),
+          ...ownerColumns(),
         },
       );
       return id;
@@ -148,7 +141,7 @@ export class HistoryStore {
     return this.use(async (db) => {
       await db.run(
         `UPDATE runs SET state = 'running', run_id = $runId, dir = $dir, started_at = $startedAt, recorded_config = $config,
-         environment = $env, models = $models, owner_pid = $pid, owner_host = $host WHERE id = $id`,
+         environment = $env, models = $models, owner_pid = $pid, owner_host = $host, owner_token = $token, owner_start = $start WHERE id = $id`,
         {
           id,
           runId: record.id,
@@ -157,8 +150,7 @@ export class HistoryStore {
           config: JSON.stringify(record.config),
           env: JSON.stringify(record.environment),
           models: JSON.stringify(record.models),
-          pid: process.pid,
-          host: hostname(),
+          ...ownerColumns(),
         },
       );
     });

@@ -3,6 +3,7 @@ import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { describeError, UserError } from '../errors.js';
 import type { HistoryEntry } from './history-entry.js';
 import type { HistoryStore } from './history-store.js';
+import { OWNER_TOKEN } from './owner.js';
 
 /** What `removeEntry` did. */
 export interface Removal {
@@ -33,7 +34,7 @@ function deletableDir(store: HistoryStore, entry: HistoryEntry): string | null {
  */
 export async function removeEntry(store: HistoryStore, id: number): Promise<Removal> {
   const entry = await store.require(id);
-  if (entry.state === 'running' || (entry.state === 'queued' && entry.ownerPid !== process.pid)) {
+  if (entry.state === 'running' || (entry.state === 'queued' && entry.ownerToken !== OWNER_TOKEN)) {
     throw new UserError(`benchmark ${id} is ${entry.state} (process ${entry.ownerPid})`, 'stop it first (Ctrl-C in its terminal, or Cancel in the dashboard), then remove it');
   }
   await store.remove(id);

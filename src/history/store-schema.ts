@@ -34,7 +34,9 @@ const DDL = [
     error VARCHAR,
     cells_total INTEGER,
     owner_pid INTEGER NOT NULL,
-    owner_host VARCHAR NOT NULL
+    owner_host VARCHAR NOT NULL,
+    owner_token VARCHAR,
+    owner_start VARCHAR
   )`,
   `CREATE TABLE IF NOT EXISTS cells (
     run INTEGER NOT NULL,
@@ -119,6 +121,7 @@ export function entryFromRow(row: Row): HistoryEntry {
     headline,
     ownerPid: num(row, 'owner_pid') ?? 0,
     ownerHost: str(row, 'owner_host') ?? '',
+    ownerToken: str(row, 'owner_token'),
   };
 }
 

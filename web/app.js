@@ -151,6 +151,11 @@ function listenForEvents() {
     // A finished cell changes the charts; redraw when the count moves.
     if (page.selected === progress.id && before?.done !== progress.done) void refresh();
   });
+  events.addEventListener('waiting', (message) => {
+    const { id, reason } = JSON.parse(message.data);
+    const box = detail.querySelector('.live');
+    if (page.selected === id && box) box.innerHTML = `<p class="note">${esc(reason)}</p>`;
+  });
   for (const type of ['queued', 'started', 'finished', 'removed']) events.addEventListener(type, () => void refresh());
 }
 

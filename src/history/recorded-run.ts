@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { describeError } from '../errors.js';
 import { executeRun, type RunConfig, type RunHooks, type RunOutcome } from '../run-job.js';
 import type { HistorySource } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
+import { OWNER_TOKEN } from './owner.js';
 
 /** How a run is tied into the history. */
 export interface RecordOptions {
@@ -89,6 +91,8 @@ export async function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts
         entryId ??= await store.create({ config, source: opts.source, state: 'running', rerunOf: opts.rerunOf ?? null, compareWith: opts.compareWith ?? null });
         opts.onEntry?.(entryId);
         await store.started(entryId, record, dir);
+        const others = (await store.list()).filter((e) => e.state === 'running' && e.ownerToken !== OWNER_TOKEN && e.ownerHost === hostname());
+        for (const e of others) opts.onWarning?.(`benchmark ${e.id} is running in process ${e.ownerPid} on this machine at the same time; both measurements may be disturbed`);
       });
       await hooks.onStart?.(record, dir);
     },

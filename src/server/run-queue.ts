@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { OWNER_TOKEN } from '../history/owner.js';
 import { describeError } from '../errors.js';
 import type { RunConfig } from '../run-job.js';
 import type { EngineRegistry } from '../engine-registry.js';
@@ -21,6 +23,7 @@ export type QueueEvent =
   | { readonly type: 'progress'; readonly progress: LiveProgress }
   | { readonly type: 'finished'; readonly id: number; readonly state: string; readonly error: string | null }
   | { readonly type: 'removed'; readonly id: number }
+  | { readonly type: 'waiting'; readonly id: number; readonly reason: string }
   | { readonly type: 'warning'; readonly message: string };
 
 interface Job {
@@ -43,6 +46,8 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
   constructor(
     private readonly store: HistoryStore,
     private readonly registry?: EngineRegistry,
+    /** How often to look again while another process is measuring. */
+    private readonly machinePollMs = 1000,
   ) {
     super();
   }
@@ -115,8 +120,28 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     this.emit('event', { type: 'progress', progress });
   }
 
+  /**
+   * Waits while another process on this machine (a CLI `run`, another
+   * dashboard) is measuring into the same history, since the two would
+   * disturb each other. False when cancelled meanwhile.
+   */
+  private async waitForMachine(job: Job, controller: AbortController): Promise<boolean> {
+    for (;;) {
+      if (controller.signal.aborted) return false;
+      const others = (await this.store.list()).filter((e) => e.state === 'running' && e.ownerToken !== OWNER_TOKEN && e.ownerHost === hostname());
+      if (others.length === 0) return true;
+      this.emit('event', { type: 'waiting', id: job.id, reason: `waiting for benchmark ${others.map((e) => e.id).join(', ')} (process ${others.map((e) => e.ownerPid).join(', ')}) to finish` });
+      await new Promise((resolve) => setTimeout(resolve, this.machinePollMs));
+    }
+  }
+
   private async runOne(job: Job, controller: AbortController): Promise<void> {
     const base = () => this.running?.progress ?? { id: job.id, done: 0, total: null, current: null };
+    if (!(await this.waitForMachine(job, controller).catch(() => true))) {
+      await this.store.finish(job.id, 'interrupted', 'cancelled before it started').catch(() => undefined);
+      this.emit('event', { type: 'finished', id: job.id, state: 'interrupted', error: 'cancelled before it started' });
+      return;
+    }
     try {
       const { outcome } = await executeRecordedRun(
         job.config,

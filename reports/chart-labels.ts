@@ -1,7 +1,7 @@
 /**
- * Placement of value labels on line charts. vega-lite has no label
- * collision avoidance, so the scaling charts decide each label's place from
- * the data before drawing: legible labels without a browser.
+ * Text layout the charts do before drawing: value-label placement on line
+ * charts (vega-lite has no label collision avoidance) and packing long
+ * subtitle lists, so PNGs stay legible without a browser.
  */
 
 /** Where a point's label goes; `none` when every place would overlap another label or point. */
@@ -52,4 +52,27 @@ export function placeLabels(points: readonly { x: number; v: number }[], log: bo
     }
   }
   return result;
+}
+
+/**
+ * Packs `items` after `head` into subtitle lines of about `width` characters,
+ * at most `maxLines`, ending with `and N more` rather than running off the picture.
+ */
+export function packLines(head: string, items: readonly string[], width: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let line = head;
+  let shown = 0;
+  for (const item of items) {
+    const sep = line === head || line === '' ? '' : ', ';
+    if (line.length + sep.length + item.length > width && line !== head && line !== '') {
+      if (lines.length + 1 >= maxLines) break;
+      lines.push(`${line},`);
+      line = '';
+    }
+    line += (line === head || line === '' ? '' : ', ') + item;
+    shown++;
+  }
+  if (shown < items.length) line += ` and ${items.length - shown} more`;
+  lines.push(line);
+  return lines;
 }

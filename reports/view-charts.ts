@@ -6,7 +6,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/results.js';
-import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, placeLabels } from './chart-labels.js';
+import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -54,8 +54,8 @@ function durationUnit(maxMs: number): { unit: string; divisor: number } {
 }
 
 /** A red or orange word under a point that a reader must not miss: wrong outputs, or untrustworthy timing. */
-function flagOf(p: ScalingPoint): { flag: string; flagColor: string } {
-  const parts = [p.parityOk === false ? '✗ PARITY' : '', p.verdict === 'NOISY' ? 'NOISY' : ''].filter((s) => s !== '');
+function flagOf(p: ScalingPoint, markNoisy: boolean): { flag: string; flagColor: string } {
+  const parts = [p.parityOk === false ? '✗ PARITY' : '', markNoisy && p.verdict === 'NOISY' ? 'NOISY' : ''].filter((s) => s !== '');
   return { flag: parts.join(' · '), flagColor: p.parityOk === false ? RED : ORANGE };
 }
 
@@ -81,7 +81,8 @@ function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => stri
       const xs = s.points.filter(test).map((p) => p.x);
       return xs.length > 0 ? [`${s.label} at ${unit(xs)}`] : [];
     });
-    if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
+    if (allPoints(series, test)) lines.push(`${text} (every point)`);
+    else if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
   }
   return lines;
 }
@@ -140,10 +141,18 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
   };
 }
 
+/** True when every point of the view passes `test` (and there is one). */
+function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
+  const points = series.flatMap((s) => s.points);
+  return points.length > 0 && points.every(test);
+}
+
 function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {
+  // When every point is NOISY the subtitle says so once; repeating it on each label would bury the numbers.
+  const markNoisy = !allPoints(view.series, (p) => p.verdict === 'NOISY');
   const rows = view.series.flatMap((s) =>
     s.points.map((p) => {
-      const { flag, flagColor } = flagOf(p);
+      const { flag, flagColor } = flagOf(p, markNoisy);
       const suffix = flag === '' ? '' : ` ${flag}`;
       return {
         series: s.label,
@@ -376,27 +385,4 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     ],
     spacing: 8,
   } as TopLevelSpec;
-}
-
-/**
- * Packs `items` after `head` into subtitle lines of about `width` characters,
- * at most `maxLines`, ending with `and N more` rather than running off the picture.
- */
-function packLines(head: string, items: readonly string[], width: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let line = head;
-  let shown = 0;
-  for (const item of items) {
-    const sep = line === head || line === '' ? '' : ', ';
-    if (line.length + sep.length + item.length > width && line !== head && line !== '') {
-      if (lines.length + 1 >= maxLines) break;
-      lines.push(`${line},`);
-      line = '';
-    }
-    line += (line === head || line === '' ? '' : ', ') + item;
-    shown++;
-  }
-  if (shown < items.length) line += ` and ${items.length - shown} more`;
-  lines.push(line);
-  return lines;
 }

@@ -3,10 +3,10 @@ import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../run-job.js
 import { executeRecordedRun } from '../history/recorded-run.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_STOP_RULE } from '../stop-rule.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
 import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
-import { runCharts } from '../../reports/write-run.js';
 
 const EXIT_INTERRUPTED = 130;
 

@@ -12,25 +12,24 @@ test('a CLI run is recorded in the history; list shows it newest first and show 
   assert.equal(empty.code, 0, empty.stderr);
   assert.match(empty.stdout, /No benchmarks/);
 
-  for (let i = 0; i < 2; i++) {
-    const run = await runCli(['run', ...TINY_RUN_ARGS, '--out', out]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`History: benchmark ${i + 1} \\(inferbench show ${i + 1} --out`));
-  }
+  await seedEntry(out, 'an-earlier-run');
+  const run = await runCli(['run', ...TINY_RUN_ARGS, '--out', out]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /History: benchmark 2 \(inferbench show 2 --out/);
 
   const list = await runCli(['list', '--out', out]);
   assert.equal(list.code, 0, list.stderr);
   const rows = list.stdout.split('\n').filter((l) => /^\s*\d+\s+\d{4}-/.test(l));
   assert.equal(rows.length, 2);
   assert.match(rows[0] as string, /^\s*2\s/, 'newest first');
-  assert.match(rows[1] as string, /^\s*1\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+tiny-bert \(embedded default\)\s+onnx-cpu\s+completed\s+onnx-cpu [\d.]+k? items\/s at batch \d/);
+  assert.match(rows[0] as string, /^\s*2\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+tiny-bert \(embedded default\)\s+onnx-cpu\s+completed\s+onnx-cpu [\d.]+k? items\/s at batch \d/);
 
   const json = JSON.parse((await runCli(['list', '--out', out, '--json'])).stdout) as { id: number; state: string; source: string; cellsDone: number }[];
-  assert.deepEqual(json.map((e) => [e.id, e.state, e.source, e.cellsDone]), [[2, 'completed', 'cli', 2], [1, 'completed', 'cli', 2]]);
+  assert.deepEqual(json.map((e) => [e.id, e.state, e.source, e.cellsDone]), [[2, 'completed', 'cli', 2], [1, 'completed', 'cli', 12]]);
 
-  const show = await runCli(['show', '1', '--out', out]);
+  const show = await runCli(['show', '2', '--out', out]);
   assert.equal(show.code, 0, show.stderr);
-  assert.match(show.stdout, /^Benchmark 1: completed/);
+  assert.match(show.stdout, /^Benchmark 2: completed/);
   assert.match(show.stdout, /batch sizes:\s+1, 2/);
   assert.match(show.stdout, /cells:\s+2\/2/);
   assert.match(show.stdout, /INFERENCE – SPEED/, 'the run tables follow');

@@ -1,16 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { HistoryStore } from '../src/history/history-store.js';
 import { runCli } from './fixtures/cli.js';
 import { TINY_RUN_ARGS } from './fixtures/dashboard.js';
 import { testOutputDir } from './fixtures/test-cache.js';
-
-interface Entry {
-  id: number;
-  runId: string;
-  rerunOf: number | null;
-  config: Record<string, unknown>;
-  cells: unknown[];
-}
 
 test('rerun runs the same resolved config as a new entry linked to the old one', async () => {
   const out = testOutputDir('cli-history-rerun');
@@ -22,8 +15,9 @@ test('rerun runs the same resolved config as a new entry linked to the old one',
   assert.match(again.stderr, /re-running benchmark 1 with the same settings/);
   assert.match(again.stdout, /History: benchmark 2 /);
 
-  const [a, b] = await Promise.all(['1', '2'].map(async (id) => JSON.parse((await runCli(['show', id, '--out', out, '--json'])).stdout) as Entry));
-  assert.ok(a && b);
+  const store = new HistoryStore(out);
+  const a = await store.require(1);
+  const b = await store.require(2);
   assert.equal(b.rerunOf, 1);
   assert.equal(a.rerunOf, null);
   assert.deepEqual(b.config, a.config, 'the same resolved config');
@@ -31,6 +25,6 @@ test('rerun runs the same resolved config as a new entry linked to the old one',
   assert.equal(b.cells.length, 2);
 
   // A run folder id works wherever a number does.
-  const byFolder = await runCli(['show', a.runId, '--out', out]);
+  const byFolder = await runCli(['show', a.runId ?? '', '--out', out]);
   assert.match(byFolder.stdout, /^Benchmark 1: completed/);
 });

@@ -41,13 +41,20 @@ async function chartDrawn(page: Page): Promise<void> {
 test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium package (.ci/run does) to run the browser test` }, async (t) => {
   const out = testOutputDir('dashboard-e2e');
   const dash = await startTestDashboard(join(out, 'runs'));
-  t.after(() => dash.close());
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'inferbench-chromium-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
+  } catch (err) {
+    await dash.close();
+    throw err;
+  }
+  // The browser goes first, so its event stream is not cut under it.
   t.after(async () => {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
+    await dash.close();
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
@@ -62,9 +69,6 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   });
 
   // On a failure, keep a picture of the page and its errors next to the test output.
-  t.after(async () => {
-    if (errors.length > 0) process.stdout.write(`# page errors: ${errors.join(' | ')}\n`);
-  });
   try {
     await steps();
   } catch (err) {

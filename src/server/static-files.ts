@@ -51,7 +51,7 @@ export class StaticFiles {
   private readonly cache = new Map<string, { type: string; data: Buffer }>();
   private readonly table: Map<string, string>;
 
-  constructor(webDir: string = join(packageRoot(), 'web')) {
+  constructor(webDir: string = join(packageRoot(), 'src', 'server', 'web')) {
     this.table = new Map<string, string>([['/', join(webDir, 'index.html')]]);
     for (const name of PAGE_FILES) this.table.set(`/${name}`, join(webDir, name));
     for (const [route, file] of Object.entries(VENDOR)) this.table.set(route, file());

@@ -202,15 +202,24 @@ function scalingTable(
   });
 }
 
+/** Fixed values picked by the user (`inferbench show --batch-size/--threads`), and which of the two views to show. */
+export interface ScalingChoice {
+  readonly batchSize?: number;
+  readonly threads?: number | null;
+  readonly only?: 'core' | 'batch';
+}
+
 /**
  * Core scaling (samples/s against threads at the default batch size) and
  * batch scaling (samples/s and p99 against batch size at the default thread
  * setting), each a table, or one line saying why it cannot be shown.
  */
-export function scalingSections(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
+export function scalingSections(run: RunRecord, width: number, minWidth: number, color: boolean, fixed: ScalingChoice = {}): string[] {
   const out: string[] = [];
-  const core = coreScalingView(run);
-  if (core.insufficient === null) {
+  const core = coreScalingView(run, fixed.batchSize === undefined ? {} : { batchSize: fixed.batchSize });
+  if (fixed.only === 'batch') {
+    // only batch scaling asked for
+  } else if (core.insufficient === null) {
     const speedup: FitColumn<ScalingRow> = {
       header: 'speed-up',
       align: 'right',
@@ -228,8 +237,9 @@ export function scalingSections(run: RunRecord, width: number, minWidth: number,
   } else {
     out.push(...wrap(`Core scaling not shown: ${core.insufficient}.`, width).map((l) => paint(l, 'dim', color)));
   }
-  out.push('');
-  const batch = batchScalingView(run);
+  if (fixed.only === 'core') return out;
+  if (fixed.only !== 'batch') out.push('');
+  const batch = batchScalingView(run, fixed.threads === undefined ? {} : { threads: fixed.threads });
   if (batch.insufficient === null) {
     const gain: FitColumn<ScalingRow> = {
       header: 'vs smallest',

@@ -306,7 +306,9 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
       if (cell.state !== 'completed') return [];
       const l = latencyOf(cell);
-      return [{ cell: c.label, run, mean: l.mean, low: l.ci95?.low ?? l.mean, high: l.ci95?.high ?? l.mean }];
+      // With few, spread batches the interval's low end can fall below 0, which a log axis cannot place; no
+      // batch was faster than the fastest measured one, so the bar is clipped there.
+      return [{ cell: c.label, run, mean: l.mean, low: Math.max(l.ci95?.low ?? l.mean, l.min), high: l.ci95?.high ?? l.mean }];
     }),
   );
   const calls = rows.map((c) => {

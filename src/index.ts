@@ -52,3 +52,10 @@ export { compareRuns, callDifference, intervalsOverlap } from '../reports/run-co
 export type { RunComparison, CellComparison, ComparisonCall } from '../reports/run-comparison.js';
 export { readRunRecord } from '../reports/read-run.js';
 export { renderPng, renderSvg } from '../reports/png-chart.js';
+export { HistoryStore, HISTORY_FILE } from './history/history-store.js';
+export { executeRecordedRun } from './history/recorded-run.js';
+export type { RecordOptions, RecordedOutcome } from './history/recorded-run.js';
+export { recordOf } from './history/history-entry.js';
+export type { HistoryEntry, HistoryDetail, HistoryState, HistorySource, HeadlineFigure } from './history/history-entry.js';
+export { startDashboard } from './server/server.js';
+export type { Dashboard, DashboardOptions } from './server/server.js';

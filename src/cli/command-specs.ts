@@ -1,4 +1,5 @@
 import type { FlagSpec } from './args.js';
+import { HISTORY_COMMANDS } from './history-specs.js';
 
 /** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
 export interface CommandSpec {
@@ -61,9 +62,9 @@ export const ENGINES_COMMAND: CommandSpec = {
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
   summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
-  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder or its results.json)',
+  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
   flags: [
-    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder for the chart compare-<runA>-vs-<runB>.png; default ./inferbench-out' },
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
     HELP,
   ],
@@ -73,7 +74,7 @@ export const COMPARE_COMMAND: CommandSpec = {
     'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -22,7 +22,10 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
       'write inferbench compare <runA> <runB>, each a run folder (<out>/<run-id>/) or its results.json',
     );
   }
-  const [a, b] = await Promise.all([readRunRecord(pathA), readRunRecord(pathB)]);
+  // Each side may also be a history id (`inferbench list`) of the --out folder.
+  const { resolveRunPath } = await import('../history/entry-ref.js');
+  const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
+  const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
   const comparison = compareRuns(a.record, b.record);
   if (comparison.cells.length === 0) {
     throw new UserError(
@@ -44,7 +47,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   ]);
   // Ids come from files the user passed; keep only characters safe in a file name.
   const safe = (id: string): string => id.replace(/[^\w.-]/gu, '_');
-  const target = path.resolve(stringFlag(args, 'out') ?? DEFAULT_OUT, `compare-${safe(a.record.id)}-vs-${safe(b.record.id)}.png`);
+  const target = path.resolve(out, `compare-${safe(a.record.id)}-vs-${safe(b.record.id)}.png`);
   await writeFileAtomically(target, await renderPng(runComparisonChartSpec(a.record, b.record, comparison)));
   process.stdout.write(`\nWrote:\n  ${target}\n`);
   return 0;

@@ -35,6 +35,16 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./compare-command.js')).compareCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
+    case 'list':
+      return (await import('./history-commands.js')).listCommand(args);
+    case 'show':
+      return (await import('./history-commands.js')).showCommand(args);
+    case 'rerun':
+      return (await import('./history-commands.js')).rerunCommand(args);
+    case 'rm':
+      return (await import('./history-commands.js')).rmCommand(args);
+    case 'serve':
+      return (await import('./serve-command.js')).serveCommand(args);
     default:
       throw new Error(`command ${spec.name} has no handler`);
   }

@@ -1,4 +1,5 @@
 import { ELEMENTWISE_OPS } from './ops-elementwise.js';
+import { INDEXING_OPS } from './ops-indexing.js';
 import { NN_OPS } from './ops-nn.js';
 import { TENSOR_OPS } from './ops-tensor.js';
 import type { OpHandler } from './op-values.js';
@@ -9,7 +10,7 @@ import type { OpHandler } from './op-values.js';
  * would be skipped.
  */
 export const ONNX_OPS: ReadonlyMap<string, OpHandler> = new Map(
-  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...NN_OPS }),
+  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...INDEXING_OPS, ...NN_OPS }),
 );
 
 /** The handler for a node's op, or undefined when the translator lacks it or the op lives in another domain (com.microsoft…). */

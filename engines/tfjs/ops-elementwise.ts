@@ -142,6 +142,25 @@ const mod: OpHandler = (inputs, attrs) => {
   return [tf.sub(x, tf.mul(q, y))];
 };
 
+/** IsNaN: bool result whatever the input type; integers are never NaN. */
+const isNaN: OpHandler = (inputs) => {
+  const x = req(inputs, 0);
+  if (isHost(x)) return [hostElementwise([x], 'bool', (v) => Number(Number.isNaN(v)))];
+  return [x.dtype === 'float32' ? tf.isNaN(x) : tf.zerosLike(tf.cast(x, 'bool'))];
+};
+
+/** IsInf with ONNX's detect_negative / detect_positive switches. */
+const isInf: OpHandler = (inputs, attrs) => {
+  const x = req(inputs, 0);
+  const neg = attrs.int('detect_negative', 1) === 1;
+  const pos = attrs.int('detect_positive', 1) === 1;
+  const hostFn: HostFn = (v) => Number((neg && v === -Infinity) || (pos && v === Infinity));
+  if (isHost(x)) return [hostElementwise([x], 'bool', hostFn)];
+  if (x.dtype !== 'float32' || (!neg && !pos)) return [tf.zerosLike(tf.cast(x, 'bool'))];
+  if (neg && pos) return [tf.isInf(x)];
+  return [tf.equal(x, tf.scalar(neg ? -Infinity : Infinity))];
+};
+
 /** Identity-like ops return their input; the executor counts references, so sharing a tensor between names is safe. */
 const identity: OpHandler = (inputs) => [req(inputs, 0)];
 
@@ -178,6 +197,8 @@ export const ELEMENTWISE_OPS: Readonly<Record<string, OpHandler>> = {
   Sin: unary(tf.sin),
   Cos: unary(tf.cos),
   Erf: unary(tf.erf),
+  IsNaN: isNaN,
+  IsInf: isInf,
   Tanh: unary(tf.tanh),
   Sigmoid: unary(tf.sigmoid),
   Relu: unary(tf.relu),

@@ -1,4 +1,5 @@
 import { ELEMENTWISE_OPS } from './ops-elementwise.js';
+import { FUSED_DOMAIN, FUSED_OPS } from './graph-fusion.js';
 import { INDEXING_OPS } from './ops-indexing.js';
 import { NN_OPS } from './ops-nn.js';
 import { TENSOR_OPS } from './ops-tensor.js';
@@ -15,6 +16,7 @@ export const ONNX_OPS: ReadonlyMap<string, OpHandler> = new Map(
 
 /** The handler for a node's op, or undefined when the translator lacks it or the op lives in another domain (com.microsoft…). */
 export function opHandlerFor(opType: string, domain: string): OpHandler | undefined {
+  if (domain === FUSED_DOMAIN) return FUSED_OPS.get(opType);
   if (domain !== '' && domain !== 'ai.onnx') return undefined;
   return ONNX_OPS.get(opType);
 }

@@ -48,7 +48,19 @@ export const ENGINES_COMMAND: CommandSpec = {
   flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND];
+export const INSPECT_COMMAND: CommandSpec = {
+  name: 'inspect',
+  summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
+  usage: 'inferbench inspect --model DIR [--json]',
+  flags: [
+    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx) or an .onnx file' },
+    { name: 'json', kind: 'boolean', help: 'print JSON' },
+    HELP,
+  ],
+  details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

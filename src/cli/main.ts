@@ -33,6 +33,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./run-command.js')).runCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
+    case 'inspect':
+      return (await import('./inspect-command.js')).inspectCommand(args);
     default:
       throw new Error(`command ${spec.name} has no handler`);
   }

@@ -68,8 +68,6 @@ export class GraphIndex {
 export interface Fusion {
   readonly covered: readonly OnnxNode[];
   readonly node: OnnxNode;
-  /** A node outside `covered` that stays in place but changes (old, new). */
-  readonly rewrite?: readonly [OnnxNode, OnnxNode];
 }
 
 function attrs(entries: Record<string, OnnxAttribute>): Map<string, OnnxAttribute> {

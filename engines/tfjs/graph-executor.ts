@@ -150,9 +150,14 @@ export class TfjsGraphExecutor {
       const w = node.inputs[1];
       const value = w !== undefined ? this.constants.get(w) : undefined;
       if (node.domain !== FUSED_DOMAIN || node.opType !== 'FusedMatMul' || !value || isHost(value) || value.rank !== 2) return;
-      if (node.attributes.get('transB')?.value !== 0) return;
-      const name = `${w}${WEIGHT_3D_SUFFIX}`;
-      if (!this.constants.has(name)) this.addConstant(name, tf.reshape(value, [1, ...value.shape]));
+      // A Gemm with transB stores its weight transposed once here, so the kernel never transposes.
+      const transposed = node.attributes.get('transB')?.value === 1;
+      const name = `${w}${transposed ? '^T' : ''}${WEIGHT_3D_SUFFIX}`;
+      if (!this.constants.has(name)) {
+        const kn = transposed ? tf.transpose(value) : value;
+        this.addConstant(name, tf.reshape(kn, [1, ...kn.shape]));
+        if (kn !== value) kn.dispose();
+      }
       const attributes = new Map(node.attributes);
       attributes.set('weight3d', { type: 'int', value: 1 });
       nodes[i] = { ...node, inputs: node.inputs.map((n, k) => (k === 1 ? name : n)), attributes };
@@ -193,8 +198,11 @@ export class TfjsGraphExecutor {
     const owned = (t: tf.Tensor): boolean => this.constantTensors.has(t) || plan.tensors.has(t);
     const hostOutputs = new Map<string, HostValue>();
     const tensorOutputs = tf.tidy(() => {
-      const env = new Map<string, Value>(this.constants);
-      for (const [name, v] of plan.folded) env.set(name, v);
+      // Values made by this run; constants and folded values are looked up behind it rather than copied in.
+      const env = new Map<string, Value>();
+      const constants = this.constants;
+      const folded = plan.folded;
+      const lookup = (n: string): Value | undefined => env.get(n) ?? folded.get(n) ?? constants.get(n);
       const refs = new Map<tf.Tensor, number>();
       const hold = (name: string, v: Value): void => {
         env.set(name, v);
@@ -213,7 +221,7 @@ export class TfjsGraphExecutor {
       plan.steps.forEach((step, index) => {
         const ins = step.node.inputs.map((n) => {
           if (!n) return undefined;
-          const v = env.get(n);
+          const v = lookup(n);
           if (v === undefined) throw new Error(`ONNX node ${step.node.name}: value '${n}' is not available`);
           return v;
         });
@@ -235,7 +243,7 @@ export class TfjsGraphExecutor {
       });
       const kept: tf.Tensor[] = [];
       for (const info of this.outputs) {
-        const v = env.get(info.name);
+        const v = lookup(info.name);
         if (v === undefined) throw new Error(`graph output '${info.name}' was not computed`);
         if (isHost(v)) hostOutputs.set(info.name, v);
         // A constant or an already-returned tensor is cloned, so disposing outputs after reading never frees a shared tensor.

@@ -13,20 +13,8 @@ export const WEIGHT_3D_SUFFIX = '::[1,K,N]';
 /** Domain of the nodes the fusion pass creates; no ONNX file can use it, so they never clash with real ops. */
 export const FUSED_DOMAIN = 'ai.inferbench.fused';
 
-function intAttr(value: number): OnnxAttribute {
-  return { type: 'int', value };
-}
-
 function stringAttr(value: string): OnnxAttribute {
   return { type: 'string', value };
-}
-
-/** perm with its last two entries swapped: Transpose(x, p) = swapLast2(Transpose(x, swapLast2(p))). */
-function swapLastTwo(perm: readonly number[]): number[] {
-  const p = [...perm];
-  const n = p.length;
-  [p[n - 2], p[n - 1]] = [p[n - 1] as number, p[n - 2] as number];
-  return p;
 }
 
 /** MatMul by a 2-D constant weight, then Add of a 1-D constant bias, then optionally Relu: one fused matmul. */
@@ -49,45 +37,53 @@ function matchLinear(g: GraphIndex, ctx: FusionContext, mm: OnnxNode): Fusion | 
       domain: FUSED_DOMAIN,
       inputs: [a, w, bias],
       outputs: [last.outputs[0] as string],
-      attributes: new Map([['transB', intAttr(0)], ['activation', stringAttr(last === add ? '' : 'relu')]]),
+      attributes: new Map([['activation', stringAttr(last === add ? '' : 'relu')]]),
     },
   };
 }
 
-/** MatMul(A, Transpose(X, p)) where p swaps the last two axes: read X with transposeB instead. */
-function matchTransposedB(g: GraphIndex, mm: OnnxNode): Fusion | undefined {
-  const [a, b] = mm.inputs as [string, string];
-  const tr = g.producer(b);
-  const perm = tr?.opType === 'Transpose' && tr.domain === '' ? tr.attributes.get('perm') : undefined;
-  if (!tr || perm?.type !== 'ints' || perm.value.length < 2 || g.single(b) !== mm) return undefined;
-  // Only a transpose that moves the source's last axis to the row axis (Kᵀ) is worth reading with transposeB.
-  const rank = perm.value.length;
-  if (perm.value[rank - 2] !== rank - 1) return undefined;
-  const inner = swapLastTwo(perm.value);
-  const fused: OnnxNode = {
-    name: `${mm.name}(transB)`,
-    opType: 'FusedMatMul',
-    domain: FUSED_DOMAIN,
-    inputs: [a, tr.inputs[0] as string],
-    outputs: [mm.outputs[0] as string],
-    attributes: new Map([['transB', intAttr(1)], ['activation', stringAttr('')]]),
+/**
+ * Gemm (alpha = beta = 1, no transA) of a 2-D constant weight and an optional
+ * 1-D bias: the classifier and pooler heads. As a FusedMatMul its weight is
+ * stored pre-transposed, so transB (which sends tfjs-wasm off XNNPACK onto
+ * its scalar loop) costs nothing at run time.
+ */
+function matchGemm(ctx: FusionContext, gemm: OnnxNode): Fusion | undefined {
+  const num = (name: string, fallback: number): number => {
+    const a = gemm.attributes.get(name);
+    return a && (a.type === 'int' || a.type === 'float') ? a.value : fallback;
   };
-  if (inner.every((p, i) => p === i)) return { covered: [tr, mm], node: fused };
-  // The transpose, minus the last-two swap, stays as its own node in front of the fused MatMul.
-  const kept: OnnxNode = { ...tr, name: `${tr.name}(transB)`, attributes: new Map([['perm', { type: 'ints', value: inner }]]) };
-  return { covered: [mm], node: { ...fused, inputs: [a, b] }, rewrite: [tr, kept] };
+  const [a, w, c] = gemm.inputs as [string, string, string | undefined];
+  const wDims = ctx.constantDims(w);
+  const transB = num('transB', 0) === 1;
+  const n = wDims?.[transB ? 0 : 1];
+  if (num('alpha', 1) !== 1 || num('beta', 1) !== 1 || num('transA', 0) !== 0 || wDims?.length !== 2) return undefined;
+  if (c && !(ctx.constantDims(c)?.length === 1 && ctx.constantDims(c)?.[0] === n)) return undefined;
+  return {
+    covered: [gemm],
+    node: {
+      name: `${gemm.name}(gemm)`,
+      opType: 'FusedMatMul',
+      domain: FUSED_DOMAIN,
+      inputs: c ? [a, w, c] : [a, w],
+      outputs: [gemm.outputs[0] as string],
+      attributes: new Map<string, OnnxAttribute>([['activation', stringAttr('')], ['transB', { type: 'int', value: transB ? 1 : 0 }]]),
+    },
+  };
 }
 
 /**
  * Rewrites patterns that cost tfjs many kernels, or a slow kernel, into one
  * fused node, before the executor plans the graph:
  *
- * - MatMul by a 2-D weight + Add of a 1-D bias (+ Relu): one tf.fused.matMul;
- * - MatMul whose right operand is a Transpose swapping its last two axes
- *   (attention's Q·Kᵀ) reads the untransposed tensor with transposeB, which
- *   tfjs-wasm's batched kernel runs faster;
+ * - MatMul by a 2-D weight + Add of a 1-D bias (+ Relu), and Gemm heads: one
+ *   _FusedMatMul kernel on XNNPACK's path;
  * - LayerNorm spelled out in 9 ops, and GELU in erf (5 ops) or tanh (8 ops)
  *   form: one kernel each (see custom-kernels.ts).
+ *
+ * (Reading attention's Kᵀ with transposeB instead of a Transpose does not
+ * pay: tfjs-wasm runs every batched or transposed matmul through one scalar
+ * loop, and transposeB was up to 50% slower there for head size 16.)
  *
  * A pattern's inner values must have no other reader, so nothing another
  * node needs disappears. Returns the new node list in a valid order (each
@@ -100,15 +96,9 @@ export function fuseGraph(nodes: readonly OnnxNode[], ctx: FusionContext): OnnxN
   const position = new Map(nodes.map((n, i) => [n, i]));
   const apply = (f: Fusion | undefined): void => {
     if (!f || f.covered.some((n) => claimed.has(n))) return;
-    const [old, updated] = f.rewrite ?? [];
-    if (old && (claimed.has(old) || replaced.has(old))) return;
     for (const n of f.covered) claimed.add(n);
     const last = f.covered.reduce((p, n) => ((position.get(n) ?? 0) > (position.get(p) ?? 0) ? n : p));
     replaced.set(last, f.node);
-    if (old && updated) {
-      replaced.set(old, updated);
-      claimed.add(old);
-    }
   };
   for (const n of nodes) {
     if (n.domain !== '') continue;
@@ -117,8 +107,9 @@ export function fuseGraph(nodes: readonly OnnxNode[], ctx: FusionContext): OnnxN
     else if (n.opType === 'Tanh') apply(matchGeluTanh(g, n, FUSED_DOMAIN));
   }
   for (const n of nodes) {
-    if (n.opType !== 'MatMul' || n.domain !== '' || claimed.has(n)) continue;
-    apply(matchLinear(g, ctx, n) ?? matchTransposedB(g, n));
+    if (n.domain !== '' || claimed.has(n)) continue;
+    if (n.opType === 'MatMul') apply(matchLinear(g, ctx, n));
+    else if (n.opType === 'Gemm') apply(matchGemm(ctx, n));
   }
   return nodes.flatMap((n) => {
     const r = replaced.get(n);
@@ -128,8 +119,7 @@ export function fuseGraph(nodes: readonly OnnxNode[], ctx: FusionContext): OnnxN
 }
 
 /**
- * FusedMatMul(a, b, bias?): ONNX MatMul semantics with b optionally read
- * transposed, plus bias and activation. A weight the executor stored as
+ * FusedMatMul(a, b, bias?): ONNX MatMul semantics plus bias and activation. A weight the executor stored as
  * [1, K, N] (see WEIGHT_3D_SUFFIX) goes straight to the _FusedMatMul kernel:
  * one reshape in, one out, instead of the six tf.fused.matMul and the
  * numpy-style wrapper spend.
@@ -150,8 +140,7 @@ const fusedMatMul: OpHandler = (inputs, attrs) => {
     return [a3 === a ? out : tf.reshape(out, [...a.shape.slice(0, -1), w.shape[2] ?? 1])];
   }
   return [
-    matMulTensors(toTensor(req(inputs, 0)), toTensor(req(inputs, 1)), {
-      transposeB: attrs.int('transB', 0) === 1,
+    matMulTensors(toTensor(req(inputs, 0)), w, {
       ...(bias !== undefined ? { bias: toTensor(bias) } : {}),
       activation: attrs.string('activation', '') === 'relu' ? 'relu' : undefined,
     }),

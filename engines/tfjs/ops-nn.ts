@@ -4,8 +4,6 @@ import { broadcastDims, broadcastTensor, dimsOf, normAxis, req, sizeOf, toNumber
 
 /** Extras a fused MatMul node adds to plain ONNX MatMul. */
 export interface MatMulOptions {
-  /** Read b with its last two axes swapped (the fusion pass folds Kᵀ transposes into this). */
-  readonly transposeB?: boolean;
   /** 1-D bias over the last output axis, added by the same kernel. */
   readonly bias?: tf.Tensor;
   readonly activation?: 'relu' | undefined;
@@ -19,19 +17,18 @@ export interface MatMulOptions {
  * tf.fused.matMul.
  */
 export function matMulTensors(a0: tf.Tensor, b0: tf.Tensor, options: MatMulOptions = {}): tf.Tensor {
-  const transposeB = options.transposeB === true;
   const aVec = a0.rank === 1;
   const bVec = b0.rank === 1;
   const a = aVec ? tf.reshape(a0, [1, a0.shape[0] ?? 0]) : a0;
   const b = bVec ? tf.reshape(b0, [b0.shape[0] ?? 0, 1]) : b0;
   const m = a.shape[a.rank - 2] ?? 1;
   const k = a.shape[a.rank - 1] ?? 1;
-  const n = (transposeB ? b.shape[b.rank - 2] : b.shape[b.rank - 1]) ?? 1;
+  const n = b.shape[b.rank - 1] ?? 1;
   const fused = options.bias !== undefined || options.activation !== undefined;
   const mul = (x: tf.Tensor, y: tf.Tensor): tf.Tensor =>
     fused
-      ? tf.fused.matMul({ a: x, b: y, transposeB, ...(options.bias ? { bias: options.bias } : {}), ...(options.activation ? { activation: options.activation } : {}) })
-      : tf.matMul(x, y, false, transposeB);
+      ? tf.fused.matMul({ a: x, b: y, ...(options.bias ? { bias: options.bias } : {}), ...(options.activation ? { activation: options.activation } : {}) })
+      : tf.matMul(x, y);
   let out: tf.Tensor;
   if (b.rank === 2) {
     const lead = a.shape.slice(0, -2);

@@ -34,6 +34,8 @@ export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, Cell
 export { computeStatistics, percentileOfSorted, throughput, PERCENTILE_METHOD } from './statistics.js';
 export type { SampleStatistics } from './statistics.js';
 export { UserError, CellSkip } from './errors.js';
+export { inspectModel, resolveOnnxPath } from './inspect-model.js';
+export type { ModelInspection, EngineVerdict, InspectedValue } from './inspect-model.js';
 export { collectEnvironment } from './environment.js';
 export { Dataset } from '../datasets/dataset.js';
 export type { DataRow } from '../datasets/dataset.js';

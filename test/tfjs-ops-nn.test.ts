@@ -19,6 +19,9 @@ const cases: OpCase[] = [
     initializers: { b: randomFloats([5, 4]), c: randomFloats([5]) },
     attributes: { transB: attr.int(1), alpha: attr.float(0.5), beta: attr.float(2) },
   },
+  // The classifier-head forms: fused bias without transB, and transB with bias (which tfjs-wasm's fused kernel gets wrong).
+  { title: 'Gemm with 1-D bias', opType: 'Gemm', inputs: { a: randomFloats([3, 4]) }, initializers: { b: randomFloats([4, 5]), c: randomFloats([5]) } },
+  { title: 'Gemm with transB and 1-D bias', opType: 'Gemm', inputs: { a: randomFloats([3, 4]) }, initializers: { b: randomFloats([5, 4]), c: randomFloats([5]) }, attributes: { transB: attr.int(1) } },
   { title: 'Gemm with transA, no bias', opType: 'Gemm', inputs: { a: randomFloats([4, 3]), b: randomFloats([4, 2]) }, attributes: { transA: attr.int(1) } },
   { title: 'Softmax last axis (opset 13)', opType: 'Softmax', opset: 13, inputs: { a: x } },
   { title: 'Softmax middle axis (opset 13)', opType: 'Softmax', opset: 13, inputs: { a: x }, attributes: { axis: attr.int(1) } },

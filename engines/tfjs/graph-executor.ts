@@ -2,9 +2,13 @@ import * as tf from '@tensorflow/tfjs-core';
 import { CellSkip } from '../../src/errors.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/tensor.js';
 import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model.js';
+import { FUSED_DOMAIN, WEIGHT_3D_SUFFIX, fuseGraph } from './graph-fusion.js';
 import { opHandlerFor } from './op-table.js';
+import { dimsKey, foldableNodes, foldedPlan, fullPlan, type RunPlan, type Step } from './run-plan.js';
 import {
   NodeAttributes,
+  dimsOf,
+  dtypeOf,
   int64ToInt32,
   mirrorOnHost,
   isHost,
@@ -12,20 +16,12 @@ import {
   toTensor,
   valueFromOnnxTensor,
   type HostValue,
-  type OpContext,
   type OpHandler,
   type Value,
 } from './op-values.js';
 
-/** One node, resolved once at load so a run does no lookups beyond Map gets. */
-interface Step {
-  readonly node: OnnxNode;
-  readonly handler: OpHandler;
-  readonly attrs: NodeAttributes;
-  readonly ctx: OpContext;
-  /** Values whose last reader is this node (plus outputs nobody reads): released right after it. */
-  readonly release: readonly string[];
-}
+/** Input-dims signatures whose folded plans are kept; batches padded to their longest text bring a few dozen. */
+const MAX_PLANS = 128;
 
 function opLabel(node: OnnxNode): string {
   return node.domain && node.domain !== 'ai.onnx' ? `${node.domain}.${node.opType}` : node.opType;
@@ -60,7 +56,9 @@ function topologicalOrder(model: OnnxModel): OnnxNode[] {
 /**
  * An ONNX graph translated to tfjs ops. Load-time work (op validation,
  * weights to tensors, Constant nodes, value lifetimes) is done once here so
- * `run` only evaluates nodes.
+ * `run` only evaluates nodes. Shape-only subgraphs (Shape → Gather →
+ * Unsqueeze → Concat → Reshape and the like) are evaluated once per set of
+ * input dims and then folded away: later runs with those dims skip them.
  */
 export class TfjsGraphExecutor {
   readonly inputs: readonly OnnxValueInfo[];
@@ -69,6 +67,12 @@ export class TfjsGraphExecutor {
   /** Tensors owned by the executor across runs; never released by a run. */
   private readonly constantTensors = new Set<tf.Tensor>();
   private readonly steps: Step[] = [];
+  private readonly graphOutputs: ReadonlySet<string>;
+  /** The unfolded plan, run once per new input-dims signature to record the foldable values. */
+  private readonly recordingPlan: RunPlan;
+  /** Folded plans by input-dims signature, least recently used first. */
+  private readonly plans = new Map<string, RunPlan>();
+  private lastPlan: RunPlan | undefined;
   private disposed = false;
 
   /** Throws CellSkip for an op the translator lacks before any tensor is made, so a skip costs nothing. */
@@ -82,6 +86,7 @@ export class TfjsGraphExecutor {
       if (!tfDTypeFor(v.dtype)) throw new CellSkip(`graph ${model.inputs.includes(v) ? 'input' : 'output'} '${v.name}' has dtype ${v.dtype}, which tfjs cannot hold`);
     }
     const order = topologicalOrder(model);
+    this.graphOutputs = new Set(model.outputs.map((o) => o.name));
     try {
       // Embedding tables keep their host copy so Gather on token ids can copy rows in JS (see mirrorOnHost).
       const gathered = new Set(model.nodes.filter((n) => n.opType === 'Gather').map((n) => n.inputs[0]));
@@ -90,8 +95,6 @@ export class TfjsGraphExecutor {
         if (gathered.has(name) && !isHost(value) && t.data instanceof Float32Array) mirrorOnHost(value, t.data);
         this.addConstant(name, value);
       }
-      const lastUse = new Map<string, number>();
-      const graphOutputs = new Set(model.outputs.map((o) => o.name));
       const runtime = order.filter((node) => {
         if (node.opType !== 'Constant') return true;
         const handler = opHandlerFor(node.opType, node.domain) as OpHandler;
@@ -100,23 +103,65 @@ export class TfjsGraphExecutor {
         this.addConstant(node.outputs[0], value);
         return false;
       });
-      runtime.forEach((node, i) => node.inputs.forEach((n) => { if (n) lastUse.set(n, i); }));
-      runtime.forEach((node, i) => {
-        const release = new Set<string>();
-        for (const n of node.inputs) if (n && lastUse.get(n) === i && !graphOutputs.has(n) && !this.constants.has(n)) release.add(n);
-        for (const n of node.outputs) if (n && !lastUse.has(n) && !graphOutputs.has(n)) release.add(n);
+      const fused = fuseGraph(runtime, {
+        constantDims: (name) => {
+          const v = this.constants.get(name);
+          return v !== undefined && dtypeOf(v) === 'float32' ? dimsOf(v) : undefined;
+        },
+        constantValues: (name) => {
+          const v = this.constants.get(name);
+          return v !== undefined && isHost(v) ? v.data : undefined;
+        },
+        graphOutputs: this.graphOutputs,
+      });
+      this.addWeightViews(fused);
+      const foldable = foldableNodes(fused, model.inputs.map((i) => i.name), this.constants.keys());
+      for (const node of fused) {
         this.steps.push({
           node,
           handler: opHandlerFor(node.opType, node.domain) as OpHandler,
           attrs: new NodeAttributes(node.attributes),
           ctx: { node, opset: model.opset },
-          release: [...release],
+          foldable: foldable.has(node),
         });
-      });
+      }
     } catch (err) {
       this.dispose();
       throw err;
     }
+    this.recordingPlan = fullPlan(this.steps, this.graphOutputs, (n) => this.constants.has(n));
+  }
+
+  /**
+   * Names of the nodes the last run executed, in order. Shape-only nodes
+   * folded for that run's input dims are absent; for tests and `inspect`.
+   */
+  lastRunNodes(): string[] {
+    return (this.lastPlan?.steps ?? []).map((s) => s.node.name);
+  }
+
+  /**
+   * Gives each FusedMatMul over a 2-D constant weight a [1, K, N] view of it
+   * (same data, no copy), so the handler can call the matmul kernel directly;
+   * the node is switched to it in place.
+   */
+  private addWeightViews(nodes: OnnxNode[]): void {
+    nodes.forEach((node, i) => {
+      const w = node.inputs[1];
+      const value = w !== undefined ? this.constants.get(w) : undefined;
+      if (node.domain !== FUSED_DOMAIN || node.opType !== 'FusedMatMul' || !value || isHost(value) || value.rank !== 2) return;
+      // A Gemm with transB stores its weight transposed once here, so the kernel never transposes.
+      const transposed = node.attributes.get('transB')?.value === 1;
+      const name = `${w}${transposed ? '^T' : ''}${WEIGHT_3D_SUFFIX}`;
+      if (!this.constants.has(name)) {
+        const kn = transposed ? tf.transpose(value) : value;
+        this.addConstant(name, tf.reshape(kn, [1, ...kn.shape]));
+        if (kn !== value) kn.dispose();
+      }
+      const attributes = new Map(node.attributes);
+      attributes.set('weight3d', { type: 'int', value: 1 });
+      nodes[i] = { ...node, inputs: node.inputs.map((n, k) => (k === 1 ? name : n)), attributes };
+    });
   }
 
   /** Registers a constant; host constants also get their tensor form now, unless it would not fit int32 (then it is made on demand and fails there, naming the tensor). */
@@ -140,28 +185,43 @@ export class TfjsGraphExecutor {
   /** Evaluates the graph; resolves once every output is a host array and all intermediates are freed. */
   async run(feeds: TensorMap): Promise<TensorMap> {
     if (this.disposed) throw new Error('tfjs session was disposed');
+    const key = dimsKey(this.inputs.map((info) => feeds[info.name]?.dims ?? []));
+    const cached = this.plans.get(key);
+    if (cached) {
+      // Re-inserted so the map stays ordered least recently used first.
+      this.plans.delete(key);
+      this.plans.set(key, cached);
+    }
+    const plan = cached ?? this.recordingPlan;
+    const recorded = cached ? null : new Map<string, Value>();
+    this.lastPlan = plan;
+    const owned = (t: tf.Tensor): boolean => this.constantTensors.has(t) || plan.tensors.has(t);
     const hostOutputs = new Map<string, HostValue>();
     const tensorOutputs = tf.tidy(() => {
-      const env = new Map<string, Value>(this.constants);
+      // Values made by this run; constants and folded values are looked up behind it rather than copied in.
+      const env = new Map<string, Value>();
+      const constants = this.constants;
+      const folded = plan.folded;
+      const lookup = (n: string): Value | undefined => env.get(n) ?? folded.get(n) ?? constants.get(n);
       const refs = new Map<tf.Tensor, number>();
       const hold = (name: string, v: Value): void => {
         env.set(name, v);
         if (isHost(v)) v.name ??= name;
-        else if (!this.constantTensors.has(v)) refs.set(v, (refs.get(v) ?? 0) + 1);
+        else if (!owned(v)) refs.set(v, (refs.get(v) ?? 0) + 1);
       };
       const release = (name: string): void => {
         const v = env.get(name);
         env.delete(name);
-        if (v === undefined || isHost(v) || this.constantTensors.has(v)) return;
+        if (v === undefined || isHost(v) || owned(v)) return;
         const left = (refs.get(v) ?? 1) - 1;
         if (left > 0) refs.set(v, left);
         else { refs.delete(v); v.dispose(); }
       };
       for (const info of this.inputs) hold(info.name, feedToTensor(info, feeds[info.name]));
-      for (const step of this.steps) {
+      plan.steps.forEach((step, index) => {
         const ins = step.node.inputs.map((n) => {
           if (!n) return undefined;
-          const v = env.get(n);
+          const v = lookup(n);
           if (v === undefined) throw new Error(`ONNX node ${step.node.name}: value '${n}' is not available`);
           return v;
         });
@@ -177,16 +237,17 @@ export class TfjsGraphExecutor {
           if (!n) return;
           if (v === undefined) throw new Error(`ONNX node ${step.node.name} (${step.node.opType}): output ${i} ('${n}') is not produced by the tfjs translation`);
           hold(n, v);
+          if (recorded && step.foldable) recorded.set(n, v);
         });
-        for (const n of step.release) release(n);
-      }
+        for (const n of plan.release[index] ?? []) release(n);
+      });
       const kept: tf.Tensor[] = [];
       for (const info of this.outputs) {
-        const v = env.get(info.name);
+        const v = lookup(info.name);
         if (v === undefined) throw new Error(`graph output '${info.name}' was not computed`);
         if (isHost(v)) hostOutputs.set(info.name, v);
         // A constant or an already-returned tensor is cloned, so disposing outputs after reading never frees a shared tensor.
-        else kept.push(this.constantTensors.has(v) || kept.includes(v) ? tf.clone(v) : v);
+        else kept.push(owned(v) || kept.includes(v) ? tf.clone(v) : v);
       }
       return kept;
     });
@@ -205,12 +266,26 @@ export class TfjsGraphExecutor {
     } finally {
       for (const t of tensorOutputs) t.dispose();
     }
+    if (recorded) this.remember(key, recorded);
     return result;
+  }
+
+  /** Caches the folded plan for one input-dims signature, evicting the least recently used past MAX_PLANS. */
+  private remember(key: string, recorded: ReadonlyMap<string, Value>): void {
+    if (this.disposed) return;
+    this.plans.set(key, foldedPlan(this.steps, recorded, this.graphOutputs, (n) => this.constants.has(n)));
+    if (this.plans.size > MAX_PLANS) {
+      const [oldest, old] = this.plans.entries().next().value as [string, RunPlan];
+      this.plans.delete(oldest);
+      for (const t of old.tensors) t.dispose();
+    }
   }
 
   /** Frees weights and constants; safe to call twice. */
   dispose(): void {
     this.disposed = true;
+    for (const plan of this.plans.values()) for (const t of plan.tensors) t.dispose();
+    this.plans.clear();
     for (const t of this.constantTensors) t.dispose();
     this.constantTensors.clear();
     this.constants.clear();

@@ -215,6 +215,21 @@ export function hostElementwise(args: readonly HostValue[], dtype: TfDType, fn: 
   return hostValue(dtype, outDims, out);
 }
 
+/**
+ * `x` broadcast to `dims`. tfjs-wasm broadcasts float32 in its XNNPACK
+ * binary kernels at full speed but runs broadcastTo/Tile, and every int32 or
+ * bool broadcast, through a generic path about 100× slower (40 ms for a
+ * 32×1×57×57 attention mask). So floats are broadcast by adding zeros, and
+ * bools go through float 0/1 and back, both exact; int32 keeps broadcastTo
+ * (floats would round ids above 2^24).
+ */
+export function broadcastTensor(x: tf.Tensor, dims: readonly number[]): tf.Tensor {
+  if (x.shape.length === dims.length && x.shape.every((d, i) => d === dims[i])) return x;
+  if (x.dtype === 'float32') return tf.add(x, tf.zeros([...dims], 'float32'));
+  if (x.dtype === 'bool') return tf.notEqual(tf.add(tf.cast(x, 'float32'), tf.zeros([...dims], 'float32')), tf.scalar(0, 'float32'));
+  return tf.broadcastTo(x, [...dims]);
+}
+
 /** Normalises a possibly negative axis against `rank`, with the error ONNX checkers give. */
 export function normAxis(axis: number, rank: number): number {
   const a = axis < 0 ? axis + rank : axis;

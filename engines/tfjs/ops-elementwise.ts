@@ -1,9 +1,12 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { gelu } from './custom-kernels.js';
 import { onnxDTypeFromCode } from './onnx-model.js';
 import {
   HOST_MAX_ELEMENTS,
   allHost,
   broadcastDims,
+  broadcastTensor,
+  dimsOf,
   hostElementwise,
   isHost,
   req,
@@ -109,23 +112,40 @@ const clip: OpHandler = (inputs, attrs, ctx) => {
   return [tf.clipByValue(x, lo, hi)];
 };
 
+/** A branch of Where at the output dims: host scalars become tf.fill (attention masks pick between 0 and the float minimum). */
+function whereBranch(v: Value, dims: readonly number[]): tf.Tensor {
+  if (isHost(v) && v.data.length === 1 && v.dtype !== 'bool') return tf.fill([...dims], v.data[0] ?? 0, v.dtype);
+  return broadcastTensor(toTensor(v), dims);
+}
+
+/** Where with every operand brought to the output dims first, since tf.where broadcasts through the slow broadcastTo. */
 const where: OpHandler = (inputs) => {
   const c = req(inputs, 0);
   const a = req(inputs, 1);
   const b = req(inputs, 2);
   if (hostable([c, a, b])) return [hostElementwise([c, a, b] as HostValue[], (a as HostValue).dtype, (p, x, y) => (p ? x : y))];
-  return [tf.where(toTensor(c) as tf.Tensor, toTensor(a), toTensor(b))];
+  const dims = broadcastDims(broadcastDims(dimsOf(c), dimsOf(a)), dimsOf(b));
+  return [tf.where(broadcastTensor(toTensor(c), dims), whereBranch(a, dims), whereBranch(b, dims))];
 };
 
-/** Gelu (opset 20) in both forms; older graphs spell it out with Erf and are handled op by op. */
-const gelu: OpHandler = (inputs, attrs) => {
-  const x = toTensor(req(inputs, 0));
-  if (attrs.string('approximate', 'none') === 'tanh') {
-    const inner = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3))));
-    return [tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)))];
-  }
-  return [tf.mul(tf.mul(0.5, x), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2))))];
-};
+/**
+ * And/Or/Xor. Broadcasting bools is slow on tfjs-wasm (see broadcastTensor),
+ * so operands of different dims are combined as float 0/1, which is exact.
+ */
+function logical(tfFn: TfBinary, floatFn: TfBinary, hostFn: HostFn): OpHandler {
+  return (inputs) => {
+    const a = req(inputs, 0);
+    const b = req(inputs, 1);
+    if (hostable([a, b])) return [hostElementwise([a, b] as HostValue[], 'bool', hostFn)];
+    const x = toTensor(a);
+    const y = toTensor(b);
+    if (x.shape.length === y.shape.length && x.shape.every((d, i) => d === y.shape[i])) return [tfFn(x, y)];
+    return [tf.notEqual(floatFn(tf.cast(x, 'float32'), tf.cast(y, 'float32')), tf.scalar(0, 'float32'))];
+  };
+}
+
+/** Gelu (opset 20) in both forms, one kernel on wasm and cpu; older graphs spell it out and the fusion pass finds it. */
+const geluOp: OpHandler = (inputs, attrs) => [gelu(toTensor(req(inputs, 0)), attrs.string('approximate', 'none') === 'tanh')];
 
 /** Mod: fmod=0 is Python-style (sign of divisor, tf.mod); fmod=1 is C-style (sign of dividend). */
 const mod: OpHandler = (inputs, attrs) => {
@@ -140,6 +160,25 @@ const mod: OpHandler = (inputs, attrs) => {
   // C fmod: x - trunc(x / y) * y; float division needs the truncation spelled out.
   const q = x.dtype === 'int32' ? div(x, y) : tf.mul(tf.sign(tf.div(x, y)), tf.floor(tf.abs(tf.div(x, y))));
   return [tf.sub(x, tf.mul(q, y))];
+};
+
+/** IsNaN: bool result whatever the input type; integers are never NaN. */
+const isNaN: OpHandler = (inputs) => {
+  const x = req(inputs, 0);
+  if (isHost(x)) return [hostElementwise([x], 'bool', (v) => Number(Number.isNaN(v)))];
+  return [x.dtype === 'float32' ? tf.isNaN(x) : tf.zerosLike(tf.cast(x, 'bool'))];
+};
+
+/** IsInf with ONNX's detect_negative / detect_positive switches. */
+const isInf: OpHandler = (inputs, attrs) => {
+  const x = req(inputs, 0);
+  const neg = attrs.int('detect_negative', 1) === 1;
+  const pos = attrs.int('detect_positive', 1) === 1;
+  const hostFn: HostFn = (v) => Number((neg && v === -Infinity) || (pos && v === Infinity));
+  if (isHost(x)) return [hostElementwise([x], 'bool', hostFn)];
+  if (x.dtype !== 'float32' || (!neg && !pos)) return [tf.zerosLike(tf.cast(x, 'bool'))];
+  if (neg && pos) return [tf.isInf(x)];
+  return [tf.equal(x, tf.scalar(neg ? -Infinity : Infinity))];
 };
 
 /** Identity-like ops return their input; the executor counts references, so sharing a tensor between names is safe. */
@@ -158,9 +197,9 @@ export const ELEMENTWISE_OPS: Readonly<Record<string, OpHandler>> = {
   LessOrEqual: binary(tf.lessEqual, (a, b) => Number(a <= b), 'bool'),
   Greater: binary(tf.greater, (a, b) => Number(a > b), 'bool'),
   GreaterOrEqual: binary(tf.greaterEqual, (a, b) => Number(a >= b), 'bool'),
-  And: binary(tf.logicalAnd, (a, b) => Number(a && b), 'bool'),
-  Or: binary(tf.logicalOr, (a, b) => Number(a || b), 'bool'),
-  Xor: binary(tf.logicalXor, (a, b) => Number(Boolean(a) !== Boolean(b)), 'bool'),
+  And: logical(tf.logicalAnd, tf.mul, (a, b) => Number(a && b)),
+  Or: logical(tf.logicalOr, tf.maximum, (a, b) => Number(a || b)),
+  Xor: logical(tf.logicalXor, tf.notEqual, (a, b) => Number(Boolean(a) !== Boolean(b))),
   Max: variadic(tf.maximum, Math.max),
   Min: variadic(tf.minimum, Math.min),
   Sum: variadic(tf.add, (a, b) => a + b),
@@ -178,6 +217,8 @@ export const ELEMENTWISE_OPS: Readonly<Record<string, OpHandler>> = {
   Sin: unary(tf.sin),
   Cos: unary(tf.cos),
   Erf: unary(tf.erf),
+  IsNaN: isNaN,
+  IsInf: isInf,
   Tanh: unary(tf.tanh),
   Sigmoid: unary(tf.sigmoid),
   Relu: unary(tf.relu),
@@ -188,7 +229,7 @@ export const ELEMENTWISE_OPS: Readonly<Record<string, OpHandler>> = {
     return [alpha === 1 ? tf.elu(x) : tf.where(tf.greater(x, 0), x, tf.mul(alpha, tf.sub(tf.exp(x), 1)))];
   },
   LeakyRelu: (inputs, attrs) => [tf.leakyRelu(toTensor(req(inputs, 0)), attrs.float('alpha', 0.01))],
-  Gelu: gelu,
+  Gelu: geluOp,
   Clip: clip,
   Where: where,
   Cast: cast,

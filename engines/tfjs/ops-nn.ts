@@ -1,13 +1,22 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { broadcastDims, normAxis, req, sizeOf, toNumbers, toTensor, type OpHandler } from './op-values.js';
+import { layerNormLastAxis } from './custom-kernels.js';
+import { broadcastDims, broadcastTensor, dimsOf, normAxis, req, sizeOf, toNumbers, toTensor, type OpHandler } from './op-values.js';
+
+/** Extras a fused MatMul node adds to plain ONNX MatMul. */
+export interface MatMulOptions {
+  /** 1-D bias over the last output axis, added by the same kernel. */
+  readonly bias?: tf.Tensor;
+  readonly activation?: 'relu' | undefined;
+}
 
 /**
  * ONNX MatMul has numpy semantics (1-D operands, any batch broadcast); tfjs
  * batchMatMul only broadcasts a batch of 1. Activations × 2-D weights, the
  * common transformer case, is folded into one 2-D matmul, which is also the
- * fastest kernel on every backend.
+ * fastest kernel on every backend; with a bias or activation it is one
+ * tf.fused.matMul.
  */
-function matMul(a0: tf.Tensor, b0: tf.Tensor): tf.Tensor {
+export function matMulTensors(a0: tf.Tensor, b0: tf.Tensor, options: MatMulOptions = {}): tf.Tensor {
   const aVec = a0.rank === 1;
   const bVec = b0.rank === 1;
   const a = aVec ? tf.reshape(a0, [1, a0.shape[0] ?? 0]) : a0;
@@ -15,10 +24,16 @@ function matMul(a0: tf.Tensor, b0: tf.Tensor): tf.Tensor {
   const m = a.shape[a.rank - 2] ?? 1;
   const k = a.shape[a.rank - 1] ?? 1;
   const n = b.shape[b.rank - 1] ?? 1;
+  const fused = options.bias !== undefined || options.activation !== undefined;
+  const mul = (x: tf.Tensor, y: tf.Tensor): tf.Tensor =>
+    fused
+      ? tf.fused.matMul({ a: x, b: y, ...(options.bias ? { bias: options.bias } : {}), ...(options.activation ? { activation: options.activation } : {}) })
+      : tf.matMul(x, y);
   let out: tf.Tensor;
   if (b.rank === 2) {
     const lead = a.shape.slice(0, -2);
-    out = tf.reshape(tf.matMul(a.rank === 2 ? a : tf.reshape(a, [-1, k]), b), [...lead, m, n]);
+    out = mul(a.rank === 2 ? a : tf.reshape(a, [-1, k]), b);
+    if (a.rank !== 2) out = tf.reshape(out, [...lead, m, n]);
   } else {
     const batch = broadcastDims(a.shape.slice(0, -2), b.shape.slice(0, -2));
     const fit = (t: tf.Tensor): tf.Tensor => {
@@ -26,9 +41,9 @@ function matMul(a0: tf.Tensor, b0: tf.Tensor): tf.Tensor {
       const same = tb.length === batch.length && tb.every((d, i) => d === batch[i]);
       const one = sizeOf(tb) === 1;
       if (same || one) return t;
-      return tf.broadcastTo(t, [...batch, ...t.shape.slice(-2)]);
+      return broadcastTensor(t, [...batch, ...t.shape.slice(-2)]);
     };
-    out = tf.matMul(fit(a), fit(b));
+    out = mul(fit(a), fit(b));
     if (out.rank !== batch.length + 2) out = tf.reshape(out, [...batch, m, n]);
   }
   if (aVec && bVec) return tf.reshape(out, out.shape.slice(0, -2));
@@ -42,9 +57,16 @@ const gemm: OpHandler = (inputs, attrs) => {
   const b = toTensor(req(inputs, 1));
   const alpha = attrs.float('alpha', 1);
   const beta = attrs.float('beta', 1);
-  let y = tf.matMul(a, b, attrs.int('transA', 0) === 1, attrs.int('transB', 0) === 1);
-  if (alpha !== 1) y = tf.mul(y, alpha);
+  const transposeA = attrs.int('transA', 0) === 1;
+  const transposeB = attrs.int('transB', 0) === 1;
   const c = inputs[2];
+  // The classifier head's Gemm (alpha = beta = 1, 1-D bias) is one fused kernel; not with transB, which
+  // tfjs-wasm 4.22's _FusedMatMul gets wrong when a bias is given (see test/tfjs-ops-nn.test.ts).
+  if (alpha === 1 && beta === 1 && !transposeB && c !== undefined && dimsOf(c).length === 1) {
+    return [tf.fused.matMul({ a, b, transposeA, transposeB, bias: toTensor(c) })];
+  }
+  let y = tf.matMul(a, b, transposeA, transposeB);
+  if (alpha !== 1) y = tf.mul(y, alpha);
   if (c !== undefined && beta !== 0) y = tf.add(y, beta === 1 ? toTensor(c) : tf.mul(toTensor(c), beta));
   return [y];
 };
@@ -76,6 +98,12 @@ const layerNormalization: OpHandler = (inputs, attrs, ctx) => {
   const axis = normAxis(attrs.int('axis', -1), x.rank);
   const axes = x.shape.slice(axis).map((_, i) => axis + i);
   const eps = attrs.float('epsilon', 1e-5);
+  const scale = toTensor(req(inputs, 1));
+  const n = x.shape[x.rank - 1];
+  if (axis === x.rank - 1 && ctx.node.outputs.length === 1 && scale.rank === 1 && scale.size === n) {
+    const bias = inputs[2] !== undefined ? toTensor(inputs[2]) : undefined;
+    if (!bias || (bias.rank === 1 && bias.size === n)) return [layerNormLastAxis(x, scale, bias ?? tf.zerosLike(scale), eps)];
+  }
   const mean = tf.mean(x, axes, true);
   const centered = tf.sub(x, mean);
   const variance = tf.mean(tf.square(centered), axes, true);
@@ -124,7 +152,7 @@ function argReduce(fn: (x: tf.Tensor, axis: number) => tf.Tensor): OpHandler {
 
 /** Linear algebra, normalisation and reductions. */
 export const NN_OPS: Readonly<Record<string, OpHandler>> = {
-  MatMul: (inputs) => [matMul(toTensor(req(inputs, 0)), toTensor(req(inputs, 1)))],
+  MatMul: (inputs) => [matMulTensors(toTensor(req(inputs, 0)), toTensor(req(inputs, 1)))],
   Gemm: gemm,
   Softmax: softmaxLike((x) => tf.softmax(x)),
   LogSoftmax: softmaxLike((x) => tf.logSoftmax(x)),

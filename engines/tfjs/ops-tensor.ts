@@ -2,6 +2,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import {
   HOST_MAX_ELEMENTS,
   broadcastDims,
+  broadcastTensor,
   dimsOf,
   hostRemap,
   hostValue,
@@ -231,7 +232,7 @@ const expand: OpHandler = (inputs) => {
     const strides = stridesOf(inDims);
     return [hostRemap(x, outDims, (c) => inDims.reduce((s, d, i) => s + (d === 1 ? 0 : (c[i + off] ?? 0) * (strides[i] ?? 0)), 0))];
   }
-  return [tf.broadcastTo(toTensor(x), outDims)];
+  return [broadcastTensor(toTensor(x), outDims)];
 };
 
 const constantOfShape: OpHandler = (inputs, attrs) => {

@@ -59,6 +59,19 @@ export const ENGINES_COMMAND: CommandSpec = {
   flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
 };
 
+export const INSPECT_COMMAND: CommandSpec = {
+  name: 'inspect',
+  summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
+  usage: 'inferbench inspect --model DIR [--json]',
+  flags: [
+    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx) or an .onnx file' },
+    { name: 'json', kind: 'boolean', help: 'print JSON' },
+    HELP,
+  ],
+  details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
+};
+
+
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
   summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
@@ -74,7 +87,7 @@ export const COMPARE_COMMAND: CommandSpec = {
     'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, ...HISTORY_COMMANDS];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -45,6 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./history-commands.js')).rmCommand(args);
     case 'serve':
       return (await import('./serve-command.js')).serveCommand(args);
+    case 'inspect':
+      return (await import('./inspect-command.js')).inspectCommand(args);
     default:
       throw new Error(`command ${spec.name} has no handler`);
   }

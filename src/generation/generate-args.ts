@@ -35,7 +35,8 @@ export interface GenerationModelLike {
 
 /** True when `value` has a callable `generate`, the one thing a generation model needs here. */
 export function canGenerate(value: unknown): value is GenerationModelLike {
-  return typeof value === 'object' && value !== null && typeof (value as { generate?: unknown }).generate === 'function';
+  // transformers.js models are callable objects, so functions count too.
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { generate?: unknown }).generate === 'function';
 }
 
 /**

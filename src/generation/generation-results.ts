@@ -30,7 +30,9 @@ export interface GenerationSample {
   readonly totalMs: number;
   /** Tokens actually generated per row (fewer than asked when every row hit EOS early). */
   readonly generatedTokens: number;
+  /** Peak RSS at each token (getrusage maxrss), since the call started when peakRssScope is 'call'. */
   readonly rssBytesPerToken: readonly number[];
+  readonly peakRssScope: 'call' | 'process';
   /** GPU memory in use at each token; null without a GPU. */
   readonly gpuBytesPerToken: readonly (number | null)[] | null;
 }

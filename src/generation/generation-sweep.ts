@@ -91,6 +91,7 @@ function sampleOf(m: GenerationMeasurement): GenerationSample {
     totalMs: m.totalMs,
     generatedTokens: m.newTokens,
     rssBytesPerToken: m.rssBytesPerToken,
+    peakRssScope: m.peakRssScope,
     gpuBytesPerToken: m.gpuBytesPerToken,
   };
 }

@@ -11,6 +11,7 @@ test('BenchmarkWrapper prints the first-token and rest-token lines for the defau
   after(() => model.dispose());
   const lines: string[] = [];
   const wrapped = new BenchmarkWrapper(model, { doPrint: true, verbose: true, print: (l) => lines.push(l), gpuMemory: false });
+  after(() => wrapped.dispose());
   const input_ids = model.promptIds(['I loved the cinematography.'], 32);
   const output = (await wrapped.generate({ input_ids, max_new_tokens: 32, min_new_tokens: 32 })) as { dims: number[] };
   assert.deepEqual(output.dims, [1, 64], 'generate() returns what the model returns');

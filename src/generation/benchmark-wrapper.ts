@@ -8,13 +8,14 @@
  *
  * Tokens are timestamped by a streamer (the `put`/`end` protocol of
  * transformers.js, which inferbench's own loop also follows), so the hook is
- * the same on a transformers.js model and on any engine, and costs one clock
- * read and one getrusage call per step.
+ * the same on a transformers.js model and on any engine. Per step it reads the
+ * clock and two shared numbers (peak RSS and GPU memory, kept current by
+ * background samplers), and makes no system call: see PeakRssWatcher.
  */
-import { writeFileSync } from 'node:fs';
 import { UserError } from '../errors.js';
 import { canGenerate, requireNewTokens, type GenerateArgs, type GenerationModelLike, type TokenStreamer } from './generate-args.js';
 import { GpuMemoryMonitor } from './gpu-memory.js';
+import { PeakRssWatcher } from './peak-rss-watcher.js';
 
 /** Options of BenchmarkWrapper. */
 export interface BenchmarkWrapperOptions {
@@ -49,15 +50,17 @@ export interface GenerationMeasurement {
   /** batch × prompt tokens / TTFT. */
   readonly prefillTokensPerSecond: number;
   /**
-   * Peak RSS of the process at each token, first token first (getrusage
-   * maxrss). Counted from the start of this call when `peakRssScope` is
-   * 'call', from the start of the process otherwise.
+   * Peak RSS of the process at each token, first token first (the kernel's
+   * high-water mark, as of at most 2 ms before the token). Counted from the
+   * start of this call when `peakRssScope` is 'call', from the start of the
+   * process otherwise.
    */
   readonly rssBytesPerToken: readonly number[];
   /** 'call' when the kernel's RSS high-water mark could be reset before the call (Linux), else 'process'. */
   readonly peakRssScope: 'call' | 'process';
   /** GPU memory in use at each token, when a GPU is sampled. */
   readonly gpuBytesPerToken: readonly (number | null)[] | null;
+  /** Exact peak RSS of the call (read once more when it returns). */
   readonly peakRssBytes: number;
   readonly peakGpuBytes: number | null;
 }
@@ -65,22 +68,6 @@ export interface GenerationMeasurement {
 /** Bytes as the reference output shows them: decimal gigabytes with two decimals. */
 function gigabytes(bytes: number | null): string {
   return bytes === null ? 'n/a' : (bytes / 1e9).toFixed(2);
-}
-
-/**
- * Resets the kernel's RSS high-water mark (Linux `/proc/self/clear_refs` 5),
- * so the peak RSS read at each token (getrusage, 2 µs, against 12 µs for a
- * current-RSS read) is the peak of this call rather than of the whole
- * process. Returns false where that is not possible.
- */
-function resetPeakRss(): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function maxOf(values: readonly (number | null)[]): number | null {
@@ -101,6 +88,7 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
   /** Measurement of the latest `generate()`; null before the first. */
   last: GenerationMeasurement | null = null;
   private gpu: GpuMemoryMonitor | null | undefined;
+  private rssWatcher: PeakRssWatcher | undefined;
 
   constructor(model: M, options: BenchmarkWrapperOptions = {}) {
     if (!canGenerate(model)) {
@@ -144,6 +132,8 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     }
     if (this.gpu === undefined) this.gpu = this.options.gpuMemory === false ? null : GpuMemoryMonitor.start();
     const gpu = this.gpu;
+    this.rssWatcher ??= new PeakRssWatcher();
+    const watcher = this.rssWatcher;
     const stamps: number[] = [];
     const rss: number[] = [];
     const gpuBytes: (number | null)[] = [];
@@ -158,7 +148,7 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
           promptTokens = tokens[0]?.length ?? 0;
         } else {
           stamps.push(now);
-          rss.push(process.resourceUsage().maxRSS * 1024);
+          rss.push(watcher.latest());
           if (gpu) gpuBytes.push(gpu.latest());
         }
         user?.put(tokens);
@@ -169,12 +159,19 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     };
     const { maxNewTokens: _max, minNewTokens: _min, ...rest } = args as GenerateArgs & { maxNewTokens?: unknown; minNewTokens?: unknown };
     const call: GenerateArgs = { ...rest, max_new_tokens: maxNew, ...(minNew != null ? { min_new_tokens: minNew } : {}), streamer };
-    const peakRssScope = resetPeakRss() ? 'call' : 'process';
+    const peakRssScope = watcher.begin();
     const t0 = performance.now();
-    const output = await this.model.generate(call);
-    const totalMs = performance.now() - t0;
+    let output: unknown;
+    let totalMs: number;
+    let peakRss: number;
+    try {
+      output = await this.model.generate(call);
+    } finally {
+      totalMs = performance.now() - t0;
+      peakRss = watcher.end();
+    }
     if (stamps.length === 0) throw new Error('generate() produced no token (the model never called the streamer)');
-    const measurement = summarize({ t0, stamps, totalMs, batchSize, promptTokens, rss, peakRssScope, gpuBytes: gpu ? gpuBytes : null });
+    const measurement = summarize({ t0, stamps, totalMs, batchSize, promptTokens, rss, peakRss, peakRssScope, gpuBytes: gpu ? gpuBytes : null });
     this.last = measurement;
     if (this.options.doPrint) this.printSummary(measurement);
     return { output, measurement };
@@ -195,10 +192,12 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     }
   }
 
-  /** Stops the GPU sampler, if one was started. */
-  dispose(): void {
+  /** Stops the background samplers (peak RSS, GPU memory), if started. */
+  async dispose(): Promise<void> {
     this.gpu?.stop();
     this.gpu = undefined;
+    await this.rssWatcher?.dispose();
+    this.rssWatcher = undefined;
   }
 }
 
@@ -209,6 +208,7 @@ function summarize(r: {
   batchSize: number;
   promptTokens: number;
   rss: readonly number[];
+  peakRss: number;
   peakRssScope: 'call' | 'process';
   gpuBytes: readonly (number | null)[] | null;
 }): GenerationMeasurement {
@@ -228,7 +228,7 @@ function summarize(r: {
     rssBytesPerToken: r.rss,
     peakRssScope: r.peakRssScope,
     gpuBytesPerToken: r.gpuBytes,
-    peakRssBytes: Math.max(...r.rss),
+    peakRssBytes: Math.max(r.peakRss, ...r.rss),
     peakGpuBytes: r.gpuBytes ? maxOf(r.gpuBytes) : null,
   };
 }

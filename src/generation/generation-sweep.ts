@@ -180,7 +180,7 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
         }
       }
     } finally {
-      wrapper.dispose();
+      await wrapper.dispose();
       await generator.session.dispose().catch(() => {});
     }
   }

@@ -24,6 +24,10 @@ export interface DecoderSpec {
   /** dtype of input_ids / attention_mask / position_ids in the graph. */
   readonly idDType: Extract<HostDType, 'int64' | 'int32'>;
   readonly hasPositionIds: boolean;
+  /** Merged decoders (optimum's `decoder_model_merged`) choose their branch with a bool `use_cache_branch` input. */
+  readonly hasUseCacheBranch?: boolean;
+  /** Decoders with a `num_logits_to_keep` input return logits for that many last positions; generation asks for 1. */
+  readonly hasNumLogitsToKeep?: boolean;
 }
 
 /** `present.<i>.key` → `past_key_values.<i>.key`, the renaming transformers.js applies between steps. */
@@ -97,6 +101,7 @@ export class GreedyGenerator implements GenerationModelLike {
 
     const feeds: TensorMap = {};
     for (const name of this.decoder.pastNames) feeds[name] = { dtype: 'float32', dims: [batch, kvHeads, 0, headDim], data: new Float32Array(0) };
+    if (this.decoder.hasNumLogitsToKeep) feeds['num_logits_to_keep'] = { dtype: 'int64', dims: [], data: BigInt64Array.of(1n) };
     let stepIds = rows.flat();
     let stepLength = promptLength;
     const sequences = rows.map((r) => [...r]);
@@ -105,6 +110,8 @@ export class GreedyGenerator implements GenerationModelLike {
       feeds['input_ids'] = idTensor(idDType, [batch, stepLength], stepIds);
       feeds['attention_mask'] = idTensor(idDType, [batch, mask[0]?.length ?? 0], mask.flat());
       if (this.decoder.hasPositionIds) feeds['position_ids'] = idTensor(idDType, [batch, stepLength], positionIds(mask, stepLength));
+      // As transformers.js: the no-cache branch for the prompt, the cache branch for every later step.
+      if (this.decoder.hasUseCacheBranch) feeds['use_cache_branch'] = { dtype: 'bool', dims: [1], data: Uint8Array.of(generated > 0 ? 1 : 0) };
       const outputs = await this.session.run(feeds);
       const logits = outputs['logits'];
       if (!logits || logits.dtype !== 'float32' || logits.dims.length !== 3) {

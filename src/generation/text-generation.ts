@@ -128,6 +128,8 @@ export class TextGeneration extends BenchmarkModel {
       headDim: typeof first[3] === 'number' ? first[3] : (this.config.head_dim ?? hidden / heads),
       idDType: ids.dtype === 'int32' ? 'int32' : 'int64',
       hasPositionIds: signature.inputs.some((i) => i.name === 'position_ids'),
+      hasUseCacheBranch: signature.inputs.some((i) => i.name === 'use_cache_branch'),
+      hasNumLogitsToKeep: signature.inputs.some((i) => i.name === 'num_logits_to_keep'),
     };
     this.inputs = signature.inputs;
     return this;
@@ -189,6 +191,8 @@ export class TextGeneration extends BenchmarkModel {
     const out: TensorMap = { input_ids: asIds(ids.flat()), attention_mask: asIds(mask.flat()) };
     if (hasPositionIds) out['position_ids'] = asIds(positionIds(mask, seq));
     for (const name of pastNames) out[name] = { dtype: 'float32', dims: [rows.length, kvHeads, 0, headDim], data: new Float32Array(0) };
+    if (this.decoder.hasUseCacheBranch) out['use_cache_branch'] = { dtype: 'bool', dims: [1], data: Uint8Array.of(0) };
+    if (this.decoder.hasNumLogitsToKeep) out['num_logits_to_keep'] = { dtype: 'int64', dims: [], data: BigInt64Array.of(1n) };
     return out;
   }
 

@@ -9,8 +9,8 @@
  * Tokens are timestamped by a streamer (the `put`/`end` protocol of
  * transformers.js, which inferbench's own loop also follows), so the hook is
  * the same on a transformers.js model and on any engine. Per step it reads the
- * clock and two shared numbers (peak RSS and GPU memory, kept current by
- * background samplers), and makes no system call: see PeakRssWatcher.
+ * clock and, at most every 2 ms, the kernel's peak-RSS mark (PeakRssWatcher
+ * says why not at every token); GPU memory comes from a background sampler.
  */
 import { UserError } from '../errors.js';
 import { canGenerate, requireNewTokens, type GenerateArgs, type GenerationModelLike, type TokenStreamer } from './generate-args.js';
@@ -51,7 +51,7 @@ export interface GenerationMeasurement {
   readonly prefillTokensPerSecond: number;
   /**
    * Peak RSS of the process at each token, first token first (the kernel's
-   * high-water mark, as of at most 2 ms before the token). Counted from the
+   * high-water mark, read at most 2 ms before the token). Counted from the
    * start of this call when `peakRssScope` is 'call', from the start of the
    * process otherwise.
    */
@@ -148,7 +148,7 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
           promptTokens = tokens[0]?.length ?? 0;
         } else {
           stamps.push(now);
-          rss.push(watcher.latest());
+          rss.push(watcher.at(now));
           if (gpu) gpuBytes.push(gpu.latest());
         }
         user?.put(tokens);
@@ -192,12 +192,10 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     }
   }
 
-  /** Stops the background samplers (peak RSS, GPU memory), if started. */
+  /** Stops the GPU memory sampler, if one was started. */
   async dispose(): Promise<void> {
     this.gpu?.stop();
     this.gpu = undefined;
-    await this.rssWatcher?.dispose();
-    this.rssWatcher = undefined;
   }
 }
 

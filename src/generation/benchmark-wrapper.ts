@@ -159,6 +159,9 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     };
     const { maxNewTokens: _max, minNewTokens: _min, ...rest } = args as GenerateArgs & { maxNewTokens?: unknown; minNewTokens?: unknown };
     const call: GenerateArgs = { ...rest, max_new_tokens: maxNew, ...(minNew != null ? { min_new_tokens: minNew } : {}), streamer };
+    // A model that loads lazily (TextGeneration) loads now, outside the timed call.
+    const lazy = this.model as { ready?: () => Promise<void> };
+    if (typeof lazy.ready === 'function') await lazy.ready();
     const peakRssScope = watcher.begin();
     const t0 = performance.now();
     let output: unknown;

@@ -18,7 +18,7 @@ export class GpuMemoryMonitor {
   private readonly child: ChildProcess;
 
   private constructor(intervalMs: number) {
-    this.child = spawn('nvidia-smi', ['--id=0', '--query-gpu=memory.used', '--format=csv,noheader,nounits', `-lms=${intervalMs}`], {
+    this.child = spawn('nvidia-smi', ['--id=0', '--query-gpu=memory.used', '--format=csv,noheader,nounits', '-lms', String(intervalMs)], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     this.child.on('error', () => {

@@ -5,12 +5,12 @@
  * own greedy loop, plus the overhead of BenchmarkWrapper's timing hooks over
  * an unwrapped `generate()` on each path.
  *
- * Overhead is measured over alternating calls (unwrapped, wrapped, wrapped,
- * unwrapped, …) so drift in machine speed hits both sides alike, and given
- * three ways: medians of wall time (the figure the target is set on), minima
- * of wall time (the least disturbed call of each side, robust on a busy
- * machine) and medians of process CPU time (the work the hooks add, their
- * sampler thread included, blind to waiting for a core).
+ * Overhead is measured over rotating calls (unwrapped, wrapped, unwrapped
+ * again, in turn) so drift in machine speed hits every side alike, on
+ * medians of wall time (the figure the target is set on) and of process CPU
+ * time (the work the hooks add, blind to waiting for a core). The second
+ * unwrapped side is an A/A control: its difference from the first is the
+ * noise floor of this machine at this moment, printed beside the overhead.
  */
 import { availableParallelism } from 'node:os';
 import { AutoModelForCausalLM, env, Tensor } from '@huggingface/transformers';
@@ -21,7 +21,7 @@ import { PeakRssWatcher } from '../src/generation/peak-rss-watcher.js';
 
 const PROMPT = 32;
 const NEW_TOKENS = 32;
-const PAIRS = Number(process.env['BENCH_PAIRS'] ?? 300);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 300);
 const WARMUP = 5;
 /**
  * Intra-op threads of both sessions. 1 by default: on a shared machine the
@@ -45,6 +45,8 @@ interface PathResult {
   readonly name: string;
   readonly bare: Side;
   readonly wrapped: Side;
+  /** A second unwrapped side, the A/A control. */
+  readonly control: Side;
   readonly ttftMs: number;
   readonly tpotMs: number;
   readonly decodeTokensPerSecond: number;
@@ -69,12 +71,15 @@ async function benchPath(name: string, model: GenerationModelLike, args: Generat
   }
   const bare: Side = { wallMs: [], cpuMs: [] };
   const wrapped: Side = { wallMs: [], cpuMs: [] };
+  const control: Side = { wallMs: [], cpuMs: [] };
   const measurements: GenerationMeasurement[] = [];
-  const runBare = () => timed(bare, () => model.generate(args));
-  const runWrapped = () => timed(wrapped, async () => measurements.push((await wrapper.measure(args)).measurement));
-  for (let pair = 0; pair < PAIRS; pair++) {
-    const order = pair % 2 === 0 ? [runBare, runWrapped] : [runWrapped, runBare];
-    for (const run of order) await run();
+  const sides = [
+    () => timed(bare, () => model.generate(args)),
+    () => timed(wrapped, async () => measurements.push((await wrapper.measure(args)).measurement)),
+    () => timed(control, () => model.generate(args)),
+  ];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < sides.length; i++) await (sides[(round + i) % sides.length] as () => Promise<void>)();
   }
   await wrapper.dispose();
   const rest = measurements.flatMap((m) => m.restTokenMs);
@@ -83,6 +88,7 @@ async function benchPath(name: string, model: GenerationModelLike, args: Generat
     name,
     bare,
     wrapped,
+    control,
     ttftMs: median(measurements.map((m) => m.firstTokenMs)),
     tpotMs: median(rest),
     decodeTokensPerSecond: (rest.length * 1000) / restTotal,
@@ -112,7 +118,7 @@ const results = [
 
 // The hook's own cost per token: a clock read, and a peak-RSS read at most every 2 ms.
 const watcher = new PeakRssWatcher();
-watcher.begin();
+watcher.reset();
 const HOOK_REPS = 200000;
 const h0 = performance.now();
 let sink = 0;
@@ -121,31 +127,30 @@ const hookUs = ((performance.now() - h0) / HOOK_REPS) * 1000;
 const direct0 = performance.now();
 for (let i = 0; i < 20000; i++) sink += process.resourceUsage().maxRSS;
 const directUs = ((performance.now() - direct0) / 20000) * 1000;
-watcher.end();
+watcher.read();
 
 const pct = (wrapped: number, bare: number) => {
   const p = ((wrapped - bare) / bare) * 100;
   return `${p >= 0 ? '+' : ''}${p.toFixed(2)}%`;
 };
-const min = (xs: readonly number[]) => Math.min(...xs);
 console.log(
   `bench:generate — ${model.name} on onnx-cpu, batch 1, ${PROMPT} prompt tokens, ${NEW_TOKENS} new tokens (fixed), ` +
     `${THREADS} intra-op thread${THREADS === 1 ? '' : 's'} (BENCH_THREADS), ${availableParallelism()} cores`,
 );
-console.log(`${PAIRS} alternating pairs of calls per path (unwrapped, wrapped)`);
+console.log(`${ROUNDS} rotations of (unwrapped, wrapped, unwrapped again) per path`);
 console.log('');
 console.log('path                          TTFT (p50)  TPOT (p50)  decode tok/s');
 for (const r of results) {
   console.log(`${r.name.padEnd(28)} ${`${r.ttftMs.toFixed(3)} ms`.padStart(11)} ${`${r.tpotMs.toFixed(3)} ms`.padStart(11)} ${r.decodeTokensPerSecond.toFixed(0).padStart(13)}`);
 }
 console.log('');
-console.log('hook overhead                 wall, medians              wall, minima               CPU time, medians');
+console.log('hook overhead (A/A noise)     wall time, medians                     CPU time, medians');
 for (const r of results) {
-  const cols = [
-    [median(r.bare.wallMs), median(r.wrapped.wallMs)],
-    [min(r.bare.wallMs), min(r.wrapped.wallMs)],
-    [median(r.bare.cpuMs), median(r.wrapped.cpuMs)],
-  ].map(([b, w]) => `${(b as number).toFixed(2)} → ${(w as number).toFixed(2)} ms ${pct(w as number, b as number)}`.padEnd(27));
+  const cols = (['wallMs', 'cpuMs'] as const).map((k) => {
+    const b = median(r.bare[k]);
+    const w = median(r.wrapped[k]);
+    return `${b.toFixed(2)} → ${w.toFixed(2)} ms ${pct(w, b)} (${pct(median(r.control[k]), b)})`.padEnd(39);
+  });
   console.log(`${r.name.padEnd(28)} ${cols.join('')}`);
 }
 console.log('');

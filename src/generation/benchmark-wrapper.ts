@@ -15,7 +15,7 @@
 import { UserError } from '../errors.js';
 import { canGenerate, requireNewTokens, type GenerateArgs, type GenerationModelLike, type TokenStreamer } from './generate-args.js';
 import { GpuMemoryMonitor } from './gpu-memory.js';
-import { PeakRssWatcher } from './peak-rss-watcher.js';
+import { PeakRssWatcher, type PeakRssScope } from './peak-rss-watcher.js';
 
 /** Options of BenchmarkWrapper. */
 export interface BenchmarkWrapperOptions {
@@ -52,15 +52,14 @@ export interface GenerationMeasurement {
   /**
    * Peak RSS of the process at each token, first token first (the kernel's
    * high-water mark, read at most 2 ms before the token). Counted from the
-   * start of this call when `peakRssScope` is 'call', from the start of the
-   * process otherwise.
+   * wrapper's first call or its last `resetPeakMemory()` when `peakRssScope`
+   * is 'since-reset' (Linux), from the start of the process otherwise.
    */
   readonly rssBytesPerToken: readonly number[];
-  /** 'call' when the kernel's RSS high-water mark could be reset before the call (Linux), else 'process'. */
-  readonly peakRssScope: 'call' | 'process';
+  readonly peakRssScope: PeakRssScope;
   /** GPU memory in use at each token, when a GPU is sampled. */
   readonly gpuBytesPerToken: readonly (number | null)[] | null;
-  /** Exact peak RSS of the call (read once more when it returns). */
+  /** Exact peak RSS when the call returned, in the scope of rssBytesPerToken. */
   readonly peakRssBytes: number;
   readonly peakGpuBytes: number | null;
 }
@@ -132,7 +131,10 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     }
     if (this.gpu === undefined) this.gpu = this.options.gpuMemory === false ? null : GpuMemoryMonitor.start();
     const gpu = this.gpu;
-    this.rssWatcher ??= new PeakRssWatcher();
+    if (!this.rssWatcher) {
+      this.rssWatcher = new PeakRssWatcher();
+      this.rssWatcher.reset();
+    }
     const watcher = this.rssWatcher;
     const stamps: number[] = [];
     const rss: number[] = [];
@@ -162,7 +164,6 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     // A model that loads lazily (TextGeneration) loads now, outside the timed call.
     const lazy = this.model as { ready?: () => Promise<void> };
     if (typeof lazy.ready === 'function') await lazy.ready();
-    const peakRssScope = watcher.begin();
     const t0 = performance.now();
     let output: unknown;
     let totalMs: number;
@@ -171,10 +172,10 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
       output = await this.model.generate(call);
     } finally {
       totalMs = performance.now() - t0;
-      peakRss = watcher.end();
+      peakRss = watcher.read();
     }
     if (stamps.length === 0) throw new Error('generate() produced no token (the model never called the streamer)');
-    const measurement = summarize({ t0, stamps, totalMs, batchSize, promptTokens, rss, peakRss, peakRssScope, gpuBytes: gpu ? gpuBytes : null });
+    const measurement = summarize({ t0, stamps, totalMs, batchSize, promptTokens, rss, peakRss, peakRssScope: watcher.scope(), gpuBytes: gpu ? gpuBytes : null });
     this.last = measurement;
     if (this.options.doPrint) this.printSummary(measurement);
     return { output, measurement };
@@ -195,6 +196,16 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     }
   }
 
+  /**
+   * Restarts peak-RSS accounting from the current RSS (Linux), e.g. between
+   * sweep cells. Call it outside timed calls: resetting costs more than
+   * reading, which is why it is not done before every call.
+   */
+  resetPeakMemory(): PeakRssScope {
+    this.rssWatcher ??= new PeakRssWatcher();
+    return this.rssWatcher.reset();
+  }
+
   /** Stops the GPU memory sampler, if one was started. */
   async dispose(): Promise<void> {
     this.gpu?.stop();
@@ -210,7 +221,7 @@ function summarize(r: {
   promptTokens: number;
   rss: readonly number[];
   peakRss: number;
-  peakRssScope: 'call' | 'process';
+  peakRssScope: PeakRssScope;
   gpuBytes: readonly (number | null)[] | null;
 }): GenerationMeasurement {
   const firstTokenMs = (r.stamps[0] as number) - r.t0;

@@ -30,9 +30,9 @@ export interface GenerationSample {
   readonly totalMs: number;
   /** Tokens actually generated per row (fewer than asked when every row hit EOS early). */
   readonly generatedTokens: number;
-  /** Peak RSS at each token (getrusage maxrss), since the call started when peakRssScope is 'call'. */
+  /** Peak RSS at each token (the kernel's high-water mark), since the cell's warmup ended when peakRssScope is 'since-reset'. */
   readonly rssBytesPerToken: readonly number[];
-  readonly peakRssScope: 'call' | 'process';
+  readonly peakRssScope: 'since-reset' | 'process';
   /** GPU memory in use at each token; null without a GPU. */
   readonly gpuBytesPerToken: readonly (number | null)[] | null;
 }

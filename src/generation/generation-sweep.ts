@@ -169,6 +169,8 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
           for (let i = 0; i < sweep.warmupRuns; i++) {
             await generator.generate({ ...args(nextTexts(key.batchSize)), min_new_tokens: key.newTokens });
           }
+          // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
+          wrapper.resetPeakMemory();
           const samples: GenerationSample[] = [];
           for (let run = 0; run < sweep.runs; run++) {
             if (options.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);

@@ -99,8 +99,11 @@ function toUserError(err: unknown, target: string): unknown {
   return err;
 }
 
-/** Writes `data` to `target` via `<target>.tmp-<pid>` and rename; removes the temp file on failure. */
-async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8Array): Promise<void> {
+/**
+ * Writes `data` to `target` via `<target>.tmp-<pid>` and rename; removes the
+ * temp file on failure. Exported for every writer of result files.
+ */
+export async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8Array): Promise<void> {
   const temp = `${target}.tmp-${process.pid}`;
   try {
     await fs.writeFile(temp, data);

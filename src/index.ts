@@ -61,3 +61,25 @@ export { recordOf } from './history/history-entry.js';
 export type { HistoryEntry, HistoryDetail, HistoryState, HistorySource, HeadlineFigure } from './history/history-entry.js';
 export { startDashboard } from './server/server.js';
 export type { Dashboard, DashboardOptions } from './server/server.js';
+export { BenchmarkWrapper } from './generation/benchmark-wrapper.js';
+export type { BenchmarkWrapperOptions, GenerationMeasurement } from './generation/benchmark-wrapper.js';
+export { TextGeneration, REQUIRED_GENERATION_FILES } from './generation/text-generation.js';
+export { GreedyGenerator } from './generation/greedy-loop.js';
+export type { DecoderSpec } from './generation/greedy-loop.js';
+export type { GenerateArgs, GenerationModelLike, TokenStreamer, TokenTensorLike } from './generation/generate-args.js';
+export { defaultGenerator } from './default-generator.js';
+export { runGenerationSweep, resolveGenerationSweep } from './generation/generation-sweep.js';
+export type { GenerationSweepOptions, GenerationProgress } from './generation/generation-sweep.js';
+export { executeGenerate, generateConfig } from './generation/generate-job.js';
+export type { GenerateConfig, GenerateOutcome } from './generation/generate-job.js';
+export type {
+  GenerationRunRecord,
+  GenerationCell,
+  CompletedGenerationCell,
+  ErroredGenerationCell,
+  SkippedGenerationCell,
+  GenerationCellKey,
+  GenerationSample,
+} from './generation/generation-results.js';
+export { renderGenerationReport } from '../reports/generation-report.js';
+export { writeGenerationFiles } from '../reports/generation-files.js';

@@ -87,7 +87,33 @@ export const COMPARE_COMMAND: CommandSpec = {
     'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
+export const GENERATE_COMMAND: CommandSpec = {
+  name: 'generate',
+  summary: 'benchmark text generation: time to first token, time per output token, tokens/s and peak memory per engine',
+  usage: 'inferbench generate [options]',
+  flags: [
+    { name: 'model', kind: 'value', arg: 'DIR', help: 'text-generation model folder in transformers.js layout (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny GPT-2' },
+    { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
+    { name: 'batch-sizes', kind: 'value', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
+    { name: 'prompt-lengths', kind: 'value', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
+    { name: 'new-tokens', kind: 'value', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
+    { name: 'runs', kind: 'value', arg: 'N', help: 'measured generate() calls per cell; default 5' },
+    { name: 'warmup', kind: 'value', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
+    { name: 'threads', kind: 'value', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
+    { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the prompt; default: detected (text, sentence, review, content, tweet)' },
+    { name: 'limit', kind: 'value', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },
+    { name: 'allow-early-stop', kind: 'boolean', help: 'let generation stop at EOS instead of fixing the output length (minNewTokens = maxNewTokens)' },
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
+    { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
+    HELP,
+  ],
+  details:
+    'Writes results.json (config, environment, every cell with raw per-token times), results.csv, results.parquet,\n' +
+    'ttft.png and tpot.png. Ctrl-C stops after the current call and still writes what was measured.',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -33,6 +33,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./run-command.js')).runCommand(args);
     case 'compare':
       return (await import('./compare-command.js')).compareCommand(args);
+    case 'generate':
+      return (await import('./generate-command.js')).generateCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'list':

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { validateBertConfig, type BertLikeConfig } from './bert-config.js';
 import { BERT_GRAPH_VERSION, buildBertOnnx, INITIALIZER_RANGE } from './bert-graph.js';
 import { buildTokenizerConfig, buildTokenizerJson, buildWordPieceVocab } from './wordpiece.js';
@@ -107,34 +107,39 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/**
- * Returns the folder of the generated model for `config` and `texts`,
- * generating it on first use. The folder is written under a temporary name
- * and renamed into place, so a crash or a concurrent run never leaves a
- * half-written folder that a later run would take as complete.
- */
-export async function ensureGeneratedModel(config: BertLikeConfig, options: GenerateModelOptions): Promise<string> {
-  validateBertConfig(config);
-  const name = options.name ?? DEFAULT_MODEL_NAME;
+/** Checks a generated model's folder-name prefix, which users may choose. */
+export function checkModelName(name: string, example: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
     throw new UserError(
       `Generated model name ${JSON.stringify(name)} is not a plain folder name.`,
-      'Use letters, digits, dot, underscore and dash only, e.g. tiny-bert-sentiment.',
+      `Use letters, digits, dot, underscore and dash only, e.g. ${example}.`,
     );
   }
-  const vocab = buildWordPieceVocab(options.texts, config.vocabSize);
-  if (vocab.length <= 5) {
-    throw new UserError(
-      'Cannot build the default model: the texts given for its vocabulary contain no words.',
-      'Pass a dataset with non-empty texts.',
-    );
-  }
-  if (options.padVocabulary) for (let i = 0; vocab.length < config.vocabSize; i++) vocab.push(`[unused${i}]`);
-  const resolved: BertLikeConfig = { ...config, vocabSize: vocab.length };
-  const hash = modelHash(resolved, vocab);
-  const modelsDir = join(options.cacheDir ?? defaultCacheRoot(), 'models');
-  const target = join(modelsDir, `${name}-${hash}`);
-  if (await exists(join(target, 'onnx', 'model.onnx'))) return target;
+}
+
+/** A generated model folder, described by where it goes and how to produce its files. */
+export interface CachedFolderSpec {
+  /** Cache root; the folder goes under `<cacheRoot>/models/`. */
+  readonly cacheRoot: string;
+  /** `<name>-<hash>` is the folder name; the hash covers everything that decides the bytes. */
+  readonly name: string;
+  readonly hash: string;
+  /** File that, once present, proves the folder complete (it is written last, then the folder is renamed into place). */
+  readonly marker: string;
+  /** Relative path to contents, produced only when the folder is not cached yet. */
+  readonly files: () => Record<string, string | Uint8Array>;
+}
+
+/**
+ * Returns `<cacheRoot>/models/<name>-<hash>`, writing it first when absent.
+ * The folder is written under a temporary name and renamed into place, so a
+ * crash or a concurrent run never leaves a half-written folder that a later
+ * run would take as complete. Shared by every model inferbench generates.
+ */
+export async function ensureCachedFolder(spec: CachedFolderSpec): Promise<string> {
+  const modelsDir = join(spec.cacheRoot, 'models');
+  const target = join(modelsDir, `${spec.name}-${spec.hash}`);
+  if (await exists(join(target, spec.marker))) return target;
 
   try {
     await mkdir(modelsDir, { recursive: true });
@@ -144,21 +149,17 @@ export async function ensureGeneratedModel(config: BertLikeConfig, options: Gene
       'Set INFERBENCH_CACHE to a writable folder.',
     );
   }
-  const temp = await mkdtemp(join(modelsDir, `.${name}-${hash}.partial-`));
+  const temp = await mkdtemp(join(modelsDir, `.${spec.name}-${spec.hash}.partial-`));
   try {
-    await mkdir(join(temp, 'onnx'));
-    await writeFile(join(temp, 'config.json'), `${JSON.stringify(configJson(resolved, hash), null, 2)}\n`);
-    await writeFile(join(temp, 'tokenizer.json'), `${JSON.stringify(buildTokenizerJson(vocab), null, 2)}\n`);
-    await writeFile(
-      join(temp, 'tokenizer_config.json'),
-      `${JSON.stringify(buildTokenizerConfig(vocab, resolved.maxPositions), null, 2)}\n`,
-    );
-    await writeFile(join(temp, 'onnx', 'model.onnx'), buildBertOnnx(resolved));
+    for (const [relative, data] of Object.entries(spec.files())) {
+      await mkdir(dirname(join(temp, relative)), { recursive: true });
+      await writeFile(join(temp, relative), data);
+    }
     try {
       await rename(temp, target);
     } catch (err) {
       // Another process finished first: its folder has the same content.
-      if (!(hasErrorCode(err, 'ENOTEMPTY') || hasErrorCode(err, 'EEXIST')) || !(await exists(join(target, 'onnx', 'model.onnx')))) {
+      if (!(hasErrorCode(err, 'ENOTEMPTY') || hasErrorCode(err, 'EEXIST')) || !(await exists(join(target, spec.marker)))) {
         throw err;
       }
     }
@@ -174,4 +175,42 @@ export async function ensureGeneratedModel(config: BertLikeConfig, options: Gene
     await rm(temp, { recursive: true, force: true });
   }
   return target;
+}
+
+/** Pretty JSON with a final newline, as every generated JSON file is written. */
+export function jsonFile(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Returns the folder of the generated model for `config` and `texts`,
+ * generating it on first use (see `ensureCachedFolder`).
+ */
+export async function ensureGeneratedModel(config: BertLikeConfig, options: GenerateModelOptions): Promise<string> {
+  validateBertConfig(config);
+  const name = options.name ?? DEFAULT_MODEL_NAME;
+  checkModelName(name, DEFAULT_MODEL_NAME);
+  const vocab = buildWordPieceVocab(options.texts, config.vocabSize);
+  if (vocab.length <= 5) {
+    throw new UserError(
+      'Cannot build the default model: the texts given for its vocabulary contain no words.',
+      'Pass a dataset with non-empty texts.',
+    );
+  }
+  if (options.padVocabulary) for (let i = 0; vocab.length < config.vocabSize; i++) vocab.push(`[unused${i}]`);
+  const resolved: BertLikeConfig = { ...config, vocabSize: vocab.length };
+  const hash = modelHash(resolved, vocab);
+  return ensureCachedFolder({
+    cacheRoot: options.cacheDir ?? defaultCacheRoot(),
+    name,
+    hash,
+    // model.onnx is written last: its presence means the folder is complete.
+    marker: join('onnx', 'model.onnx'),
+    files: () => ({
+      'config.json': jsonFile(configJson(resolved, hash)),
+      'tokenizer.json': jsonFile(buildTokenizerJson(vocab)),
+      'tokenizer_config.json': jsonFile(buildTokenizerConfig(vocab, resolved.maxPositions)),
+      [join('onnx', 'model.onnx')]: buildBertOnnx(resolved),
+    }),
+  });
 }

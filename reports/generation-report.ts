@@ -1,0 +1,106 @@
+/**
+ * Terminal report of `inferbench generate`: time to first token, time per
+ * output token, and throughput with peak memory, one table each, in the
+ * layout of the classification report. Pure: same record, same text.
+ */
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/generation/generation-results.js';
+import type { SampleStatistics } from '../src/statistics.js';
+import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { formatBytes, formatDuration, formatRate, formatTimestamp } from './units.js';
+
+const STATE_STYLE: Record<GenerationCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
+
+interface ReportColumn extends Column {
+  readonly value: (cell: CompletedGenerationCell) => TableCell;
+}
+
+/** Cells in sweep order of engines, then batch size, prompt length and new tokens. */
+export function orderedGenerationCells(run: GenerationRunRecord): GenerationCell[] {
+  const engines: string[] = [];
+  for (const c of run.cells) if (!engines.includes(c.engine)) engines.push(c.engine);
+  return [...run.cells].sort(
+    (a, b) =>
+      a.batchSize - b.batchSize ||
+      a.promptLength - b.promptLength ||
+      a.newTokens - b.newTokens ||
+      engines.indexOf(a.engine) - engines.indexOf(b.engine),
+  );
+}
+
+function identity(cell: GenerationCell): TableCell[] {
+  const session = cell.state === 'skipped' ? undefined : cell.session;
+  const threads = session ? (session.threads === null ? 'default' : String(session.threads)) : cell.requestedThreads === null ? '–' : String(cell.requestedThreads);
+  return [
+    { text: cell.engine, style: 'cyan' },
+    session?.backend ?? '–',
+    threads,
+    String(cell.batchSize),
+    String(cell.promptLength),
+    String(cell.newTokens),
+    { text: cell.state, style: STATE_STYLE[cell.state] },
+  ];
+}
+
+const IDENTITY_COLUMNS: readonly Column[] = [
+  { header: 'engine', align: 'left' },
+  { header: 'backend', align: 'left' },
+  { header: 'threads', align: 'right' },
+  { header: 'batch', align: 'right' },
+  { header: 'prompt', align: 'right' },
+  { header: 'new', align: 'right' },
+  { header: 'state', align: 'left' },
+];
+
+function percentileColumns(pick: (c: CompletedGenerationCell) => SampleStatistics | null): ReportColumn[] {
+  const f = (g: (s: SampleStatistics) => number) => (c: CompletedGenerationCell) => {
+    const s = pick(c);
+    return s ? formatDuration(g(s)) : 'n/a';
+  };
+  return [
+    { header: 'mean', align: 'right', value: (c) => ({ text: f((s) => s.mean)(c), style: 'bold' }) },
+    { header: 'p50', align: 'right', value: f((s) => s.p50) },
+    { header: 'p90', align: 'right', value: f((s) => s.p90) },
+    { header: 'p99', align: 'right', value: f((s) => s.p99) },
+    { header: 'n', align: 'right', value: (c) => String(pick(c)?.count ?? 0) },
+  ];
+}
+
+const THROUGHPUT_COLUMNS: readonly ReportColumn[] = [
+  { header: 'decode', align: 'right', value: (c) => ({ text: c.decodeTokensPerSecond === null ? 'n/a' : formatRate(c.decodeTokensPerSecond, ' tok/s'), style: 'bold' }) },
+  { header: 'prefill', align: 'right', value: (c) => formatRate(c.prefillTokensPerSecond, ' tok/s') },
+  { header: 'peak RSS', align: 'right', value: (c) => formatBytes(c.peakRssBytes) },
+  { header: 'peak GPU', align: 'right', value: (c) => (c.peakGpuBytes === null ? '–' : formatBytes(c.peakGpuBytes)) },
+  { header: 'early EOS', align: 'right', value: (c) => String(c.earlyStops) },
+];
+
+function table(title: string, run: GenerationRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number) {
+  const rows: TableRow[] = orderedGenerationCells(run).map((cell, i, all) => {
+    const previous = all[i - 1];
+    const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.promptLength !== cell.promptLength || previous.newTokens !== cell.newTokens);
+    if (cell.state !== 'completed') return { cells: identity(cell), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
+    return { cells: [...identity(cell), ...columns.map((c) => c.value(cell))], ruleAbove };
+  });
+  return renderTable({ title, columns: [...IDENTITY_COLUMNS, ...columns], rows, color, minWidth });
+}
+
+/** The header, the three tables and the notes, as one string. */
+export function renderGenerationReport(run: GenerationRunRecord, options: { color?: boolean } = {}): string {
+  const color = options.color === true;
+  const env = run.environment;
+  const model = run.models[0];
+  const header = [
+    banner('TEXT GENERATION', 100, color),
+    `model: ${model?.name ?? '?'} (${model?.source ?? '?'})`,
+    ...(model?.notes ?? []).map((n) => `note: ${n}`),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    `TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`,
+  ];
+  const tables = (minWidth: number) => [
+    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft), color, minWidth),
+    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot), color, minWidth),
+    table('THROUGHPUT AND PEAK MEMORY', run, THROUGHPUT_COLUMNS, color, minWidth),
+  ];
+  // Rendered twice so the three tables share the widest one's width and line up.
+  const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, ''])].join('\n').trimEnd();
+}

@@ -1,0 +1,90 @@
+import { executeGenerate, generateConfig } from '../generation/generate-job.js';
+import type { GenerationProgress } from '../generation/generation-sweep.js';
+import { UserError } from '../errors.js';
+import { formatDuration } from '../../reports/units.js';
+import { renderGenerationReport } from '../../reports/generation-report.js';
+import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+
+const EXIT_INTERRUPTED = 130;
+
+function progressLine(event: GenerationProgress): string | null {
+  if (event.kind === 'cell-start') return null;
+  const c = event.cell;
+  const where = `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}`;
+  const tail =
+    c.state === 'completed'
+      ? `TTFT ${formatDuration(c.ttft.mean)}, TPOT ${c.tpot ? formatDuration(c.tpot.mean) : 'n/a'}`
+      : `${c.state}: ${c.reason}`;
+  return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
+}
+
+/** A whole number ≥ 0 (`--warmup 0` is allowed), or undefined when absent. */
+function countFlag(args: ParsedArgs, name: string): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new UserError(`--${name} must be a whole number ≥ 0, got "${raw}"`, `e.g. --${name} 1`);
+  return Number(raw);
+}
+
+/**
+ * `inferbench generate`: validate every flag before loading anything, sweep
+ * engines × batch sizes × prompt lengths × new tokens, save after each cell,
+ * print the TTFT / TPOT / throughput tables and the paths written.
+ */
+export async function generateCommand(args: ParsedArgs): Promise<number> {
+  const threads = positiveIntFlag(args, 'threads');
+  const config = generateConfig({
+    model: stringFlag(args, 'model') ?? null,
+    engines: listFlag(args, 'engines') ?? null,
+    batchSizes: positiveIntListFlag(args, 'batch-sizes'),
+    promptLengths: positiveIntListFlag(args, 'prompt-lengths'),
+    newTokens: positiveIntListFlag(args, 'new-tokens'),
+    runs: positiveIntFlag(args, 'runs'),
+    warmupRuns: countFlag(args, 'warmup'),
+    threads: threads ?? null,
+    dataset: stringFlag(args, 'dataset') ?? null,
+    textColumn: stringFlag(args, 'text-column') ?? null,
+    promptLimit: positiveIntFlag(args, 'limit'),
+    fixedLength: args.flags['allow-early-stop'] !== true,
+    out: stringFlag(args, 'out'),
+    png: args.flags['no-png'] !== true,
+  });
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      process.stderr.write('\ninferbench: stopping after the current generate() call (Ctrl-C again to quit now)…\n');
+      controller.abort();
+    } else {
+      process.exit(EXIT_INTERRUPTED);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  let outcome;
+  try {
+    outcome = await executeGenerate(config, {
+      signal: controller.signal,
+      onStart: (record) => {
+        const engines = (record.config['enginesResolved'] as string[]).join(', ');
+        process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
+      },
+      onProgress: (e) => {
+        const line = progressLine(e);
+        if (line) process.stderr.write(`${line}\n`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);
+  for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
+  process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (outcome.record.state === 'interrupted') {
+    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
+    return EXIT_INTERRUPTED;
+  }
+  return 0;
+}

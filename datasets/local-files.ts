@@ -4,9 +4,12 @@ import { createInterface } from 'node:readline';
 import { UserError } from '../src/errors.js';
 import { LABEL_COLUMN_CANDIDATES } from './columns.js';
 import type { DataRow } from './dataset.js';
+import type { RowBatch } from './row-batches.js';
+import { readArrowBatches, readArrowColumns, readArrowRows } from './arrow-reader.js';
+import { localParquetSource, readParquetBatches, readParquetColumns, readParquetRows } from './parquet-reader.js';
 
-/** File formats read locally. Parquet and Arrow are planned, not yet read. */
-export type LocalFormat = 'jsonl' | 'csv' | 'tsv';
+/** File formats read locally. */
+export type LocalFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'arrow';
 
 /** Extension (lower case, with dot) to format; the single source for error messages and folder scans. */
 export const LOCAL_FORMAT_EXTENSIONS: Readonly<Record<string, LocalFormat>> = {
@@ -14,11 +17,14 @@ export const LOCAL_FORMAT_EXTENSIONS: Readonly<Record<string, LocalFormat>> = {
   '.ndjson': 'jsonl',
   '.csv': 'csv',
   '.tsv': 'tsv',
+  '.parquet': 'parquet',
+  '.arrow': 'arrow',
+  '.feather': 'arrow',
 };
 
 /** One line for error messages, so every "unsupported" message lists the same formats. */
 export const SUPPORTED_FORMATS_TEXT =
-  'JSON Lines (.jsonl, .ndjson), CSV with a header row (.csv) and TSV (.tsv, with a header row or as "text<TAB>label" lines)';
+  'Parquet (.parquet), Arrow IPC (.arrow, .feather), JSON Lines (.jsonl, .ndjson), CSV with a header row (.csv) and TSV (.tsv, with a header row or as "text<TAB>label" lines)';
 
 /** Rows read to learn a JSONL file's columns; JSONL rows may differ in fields, so the first row alone can miss some. */
 const JSONL_COLUMN_SNIFF_ROWS = 64;
@@ -31,8 +37,10 @@ export function localFormatOf(path: string): LocalFormat | undefined {
 /**
  * Streams the rows of one file. Files are read incrementally (never whole),
  * so data sets larger than memory work, and closing the iterator early closes
- * the file. A file without any row is an error, because a benchmark over no
- * data would report nothing and hide the mistake.
+ * the file. A text file without any row is an error, because a benchmark
+ * over no data would report nothing and hide the mistake; a Parquet or Arrow
+ * shard may legitimately hold no rows, and an empty data set as a whole is
+ * reported by the benchmark.
  */
 export function readRows(path: string, format: LocalFormat): AsyncIterable<DataRow> {
   switch (format) {
@@ -42,11 +50,33 @@ export function readRows(path: string, format: LocalFormat): AsyncIterable<DataR
       return readDelimitedRows(path, csvRecords(path), 'fields containing commas, quotes or line breaks must be quoted ("like ""this"", here")');
     case 'tsv':
       return readDelimitedRows(path, tsvRecords(path), 'TSV fields cannot contain tabs or line breaks');
+    case 'parquet':
+      return readParquetRows(localParquetSource(path));
+    case 'arrow':
+      return readArrowRows(path);
   }
 }
 
-/** Column names of one file, read from its header (CSV, TSV) or its first rows (JSONL). */
+/**
+ * The rows of one file in batches: a row group or record batch at a time for
+ * Parquet and Arrow, one row at a time for the text formats (which are parsed
+ * row by row anyway). Shards of a folder are chained at this level so rows
+ * pass through a single iterator (see `rowsOfBatches`).
+ */
+export async function* readBatches(path: string, format: LocalFormat): AsyncGenerator<RowBatch> {
+  if (format === 'parquet') {
+    yield* readParquetBatches(localParquetSource(path));
+  } else if (format === 'arrow') {
+    yield* readArrowBatches(path);
+  } else {
+    for await (const row of readRows(path, format)) yield [row];
+  }
+}
+
+/** Column names of one file, read from its schema (Parquet, Arrow), header (CSV, TSV) or first rows (JSONL). */
 export async function readColumns(path: string, format: LocalFormat): Promise<string[]> {
+  if (format === 'parquet') return readParquetColumns(localParquetSource(path));
+  if (format === 'arrow') return readArrowColumns(path);
   if (format === 'jsonl') {
     const seen = new Set<string>();
     let n = 0;

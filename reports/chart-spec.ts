@@ -11,7 +11,7 @@ import { formatDuration, formatTimestamp } from './units.js';
 export const CHART_FONT = 'DejaVu Sans';
 
 /** Lists non-completed cells by state, e.g. `errored: onnx-wasm (batch 32)`. */
-function missingCells(run: RunRecord): string[] {
+export function missingCells(run: RunRecord): string[] {
   const label = engineLabeller(run);
   const multiModel = modelOrder(run).length > 1;
   const parts: string[] = [];
@@ -48,7 +48,9 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     engine: label(c),
     batch: c.batchSize,
     total: c.totalMs / divisor,
-    label: formatDuration(c.totalMs),
+    // A bar for wrong answers says so on the bar itself.
+    label: c.parity?.withinTolerance === false ? `${formatDuration(c.totalMs)} ✗ PARITY` : formatDuration(c.totalMs),
+    labelColor: c.parity?.withinTolerance === false ? '#c62828' : '#333333',
     mean: formatDuration(c.latency.mean),
   }));
   const env = run.environment;
@@ -72,14 +74,14 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
       field: 'total',
       type: 'quantitative' as const,
       title: `total engine time (${unit}), lower is better`,
-      axis: { format: '~g' },
+      axis: { format: ',~r' },
     },
     color: {
       field: 'engine',
       type: 'nominal' as const,
       sort: engines,
       scale: { scheme: 'tableau10' },
-      legend: { title: 'engine', orient: 'right' as const },
+      legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' },
     },
     tooltip: [
       { field: 'engine', type: 'nominal' as const },
@@ -92,7 +94,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     { mark: { type: 'bar' as const, cornerRadiusEnd: 2 } },
     {
       mark: { type: 'text' as const, angle: 270, align: 'left' as const, baseline: 'middle' as const, dx: 4, fontSize: 10 },
-      encoding: { text: { field: 'label' }, color: { value: '#333333' } },
+      encoding: { text: { field: 'label' }, color: { field: 'labelColor', type: 'nominal' as const, scale: null } },
     },
   ];
   // Wide enough that bars, not margins, fill the picture; 24 px per bar at least.

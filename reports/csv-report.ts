@@ -5,8 +5,11 @@
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
 import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
+import { parityOk } from './views.js';
 
-type Field = string | number | null | undefined;
+/** One value of a result row: what CSV, Parquet and Arrow all write. */
+export type ResultField = string | number | null | undefined;
+type Field = ResultField;
 
 interface CsvColumn {
   readonly name: string;
@@ -16,6 +19,15 @@ interface CsvColumn {
 /** A measurement field: empty unless the cell completed. */
 function measured(name: string, f: (c: CompletedCell) => number): CsvColumn {
   return { name, value: (cell) => (cell.state === 'completed' ? f(cell) : null) };
+}
+
+/** A field of an optional record part (verdict, memory, parity…): empty when the cell or the record lacks it. */
+function optional(name: string, f: (c: CompletedCell) => Field): CsvColumn {
+  return { name, value: (cell) => (cell.state === 'completed' ? f(cell) : null) };
+}
+
+function meanOf(values: readonly number[] | undefined): number | null {
+  return values === undefined || values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 /**
@@ -33,8 +45,16 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'precision', value: (c) => sessionOf(c)?.precision },
   { name: 'versions', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
   { name: 'batch_size', value: (c) => c.batchSize },
+  optional('sequence_length', (c) => c.sequenceLength),
   { name: 'state', value: (c) => c.state },
   { name: 'reason', value: (c) => (c.state === 'completed' ? null : c.reason) },
+  optional('verdict', (c) => c.verdict?.status),
+  optional('verdict_reasons', (c) => c.verdict?.reasons.join('; ')),
+  // 'false' here marks outputs that differ from the reference beyond tolerance: wrong answers, however fast.
+  optional('parity_ok', (c) => {
+    const ok = parityOk(c);
+    return ok === null ? null : String(ok);
+  }),
   measured('warmup_batches', (c) => c.warmupBatches),
   measured('measured_batches', (c) => c.latency.count),
   measured('items', (c) => c.itemsTotal),
@@ -43,13 +63,30 @@ const COLUMNS: readonly CsvColumn[] = [
   measured('min_ms', (c) => c.latency.min),
   measured('max_ms', (c) => c.latency.max),
   measured('stdev_ms', (c) => c.latency.stdev),
+  optional('cv', (c) => c.latency.cv),
+  optional('ci95_low_ms', (c) => c.latency.ci95?.low),
+  optional('ci95_high_ms', (c) => c.latency.ci95?.high),
   measured('p50_ms', (c) => c.latency.p50),
   measured('p90_ms', (c) => c.latency.p90),
+  optional('p95_ms', (c) => c.latency.p95),
   measured('p99_ms', (c) => c.latency.p99),
   measured('samples_per_s', (c) => c.samplesPerSecond),
   measured('prepare_mean_ms', (c) => c.prepare.mean),
   measured('load_ms', (c) => c.loadMs),
+  optional('first_batch_ms', (c) => c.coldStart?.firstBatchMs),
+  optional('warmup_mean_ms', (c) => meanOf(c.samples.warmupMs)),
   measured('peak_rss_bytes', (c) => c.peakRssBytes),
+  optional('baseline_rss_bytes', (c) => c.memory?.baselineRssBytes),
+  optional('rss_growth_bytes', (c) => c.memory?.growthBytes),
+  optional('rss_sample_hz', (c) => c.memory?.sampleHz),
+  optional('engine_tensors', (c) => c.memory?.engine?.numTensors),
+  optional('engine_bytes', (c) => c.memory?.engine?.numBytes),
+  optional('gpu_bytes', (c) => c.memory?.gpuBytes),
+  optional('parity_reference', (c) => c.parity?.reference),
+  optional('max_abs_diff', (c) => c.parity?.maxAbsDiff),
+  optional('argmax_agreement', (c) => c.parity?.argmaxAgreement),
+  optional('parity_tolerance', (c) => c.parity?.tolerance),
+  optional('accuracy', (c) => c.accuracy),
 ];
 
 /** Header names of `renderCsv`, exported so readers and tests need not repeat them. */
@@ -63,11 +100,20 @@ export function csvField(value: Field): string {
 }
 
 /**
+ * One row of values per cell, in `CSV_COLUMNS` order and report order: the
+ * single shaping of result rows that CSV, Parquet and Arrow all write, so the
+ * three files never disagree on a column or a value.
+ */
+export function resultRows(run: RunRecord): ResultField[][] {
+  return orderedCells(run).map((cell) => COLUMNS.map((c) => c.value(cell, run)));
+}
+
+/**
  * Renders the run as RFC 4180 CSV (CRLF line ends, header row), one row per
  * cell in the same order as the terminal report.
  */
 export function renderCsv(run: RunRecord): string {
   const lines = [COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const cell of orderedCells(run)) lines.push(COLUMNS.map((c) => csvField(c.value(cell, run))).join(','));
+  for (const row of resultRows(run)) lines.push(row.map(csvField).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -17,6 +17,16 @@ import {
 } from './run-summary.js';
 import { banner, type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatDuration, formatRate, formatRatio, formatTimestamp } from './units.js';
+import {
+  coldStartSection,
+  memoryDetailSection,
+  PARITY_MARKER,
+  paritySection,
+  parityWarningLines,
+  scalingSections,
+  statisticsSection,
+} from './terminal-views.js';
+import { parityOk } from './views.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -67,7 +77,8 @@ function speedColumns(run: RunRecord, label: (cell: CellResult) => string): Spee
     { header: 'prec', align: 'left', identity: true, dropOrder: 1, value: (c) => sessionOf(c)?.precision ?? '–' },
     { header: 'batch', align: 'right', identity: true, dropOrder: 0, value: (c) => String(c.batchSize) },
     { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: c.state, style: STATE_STYLE[c.state] }) },
-    { header: 'total', align: 'right', identity: false, dropOrder: 0, value: (c) => completed(c, (x) => formatDuration(x.totalMs)) },
+    ...(hasChecks(run) ? [checkColumn()] : []),
+    { header: 'total', align: 'right', identity: false, dropOrder: 8, value: (c) => completed(c, (x) => formatDuration(x.totalMs)) },
     {
       header: 'avg',
       align: 'right',
@@ -87,6 +98,26 @@ function speedColumns(run: RunRecord, label: (cell: CellResult) => string): Spee
     },
     { header: 'prepare', align: 'right', identity: false, dropOrder: 5, value: (c) => completed(c, (x) => formatDuration(x.prepare.mean)) },
   ];
+}
+
+/** Whether any cell carries a verdict or a parity result (records from before issue 6 have neither). */
+function hasChecks(run: RunRecord): boolean {
+  return run.cells.some((c) => c.state === 'completed' && (c.verdict !== undefined || (c.parity !== undefined && c.parity !== null)));
+}
+
+/** VALID or NOISY, then the parity marker in red: never dropped, so wrong answers show at any width. */
+function checkColumn(): SpeedColumn {
+  return {
+    header: 'check',
+    align: 'left',
+    identity: false,
+    dropOrder: 0,
+    value: (c) => {
+      if (c.state !== 'completed') return '';
+      if (parityOk(c) === false) return { text: c.verdict?.status === 'NOISY' ? `NOISY ${PARITY_MARKER}` : PARITY_MARKER, style: 'red' };
+      return c.verdict ? { text: c.verdict.status, style: c.verdict.status === 'VALID' ? 'green' : 'yellow' } : '';
+    },
+  };
 }
 
 function speedRows(cells: readonly CellResult[], columns: readonly SpeedColumn[]): TableRow[] {
@@ -121,13 +152,16 @@ function speedTable(run: RunRecord, width: number, color: boolean): { lines: str
 function comparisonLines(run: RunRecord, width: number, color: boolean): string[] {
   const comparisons = compareEngines(run);
   const prefixModel = modelOrder(run).length > 1;
+  const label = engineLabeller(run);
+  const failed = new Set(run.cells.filter((c) => parityOk(c) === false).map((c) => `${c.model}\u0000${c.batchSize}\u0000${label(c)}`));
   return comparisons.flatMap((c) => {
+    const mark = (name: string): string => (failed.has(`${c.model}\u0000${c.batchSize}\u0000${name}`) ? `${name} (${PARITY_MARKER})` : name);
     const others = c.others.map((o) =>
-      formatRatio(o.ratio) === '1.0×' ? `about as fast as ${o.label}` : `${formatRatio(o.ratio)} faster than ${o.label}`,
+      formatRatio(o.ratio) === '1.0×' ? `about as fast as ${mark(o.label)}` : `${formatRatio(o.ratio)} faster than ${mark(o.label)}`,
     );
     const where = `${prefixModel ? `${c.model}, ` : ''}batch ${c.batchSize}`;
-    const text = `${where}: ${c.fastest.label} is ${others.join(', ')}`;
-    return wrap(text, width).map((line, i) => {
+    const text = `${where}: ${mark(c.fastest.label)} is ${others.join(', ')}`;
+    return wrap(text, width - 4).map((line, i) => {
       const shown = i === 0 ? line : `    ${line}`;
       return i === 0 ? shown.replace(c.fastest.label, paint(c.fastest.label, 'green', color)) : shown;
     });
@@ -275,7 +309,12 @@ function header(run: RunRecord, width: number, color: boolean): string[] {
 
 function footnotes(width: number): string[] {
   return [
-    ...wrap(`Percentiles (p50, p99): ${PERCENTILE_METHOD}.`, width),
+    ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}.`, width),
+    ...wrap(
+      '95% CI of mean: Student t interval of the mean per-batch engine time; cv: stdev / mean. ' +
+        'VALID or NOISY: whether the cell met its stop rule with a spread low enough to trust.',
+      width,
+    ),
     ...wrap(
       'Engine time (total, avg, min, max, p50, p99, samples/s) runs from inputs handed to the engine until outputs are ' +
         'readable in host memory; it excludes tokenization and collation, which "prepare" shows as the mean per batch.',
@@ -297,10 +336,17 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
   const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...speed.lines];
   const comparisons = comparisonLines(run, sectionWidth, color);
   if (comparisons.length > 0) out.push(...comparisons);
+  out.push(...parityWarningLines(run, sectionWidth, color));
   if (speed.truncated) out.push('', ...reasonLines(run, sectionWidth, color));
+  const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
   out.push(
+    ...section(statisticsSection(run, maxWidth, sectionWidth, color)),
+    ...section(scalingSections(run, maxWidth, sectionWidth, color)),
     '',
     ...memoryTable(run, sectionWidth, color),
+    ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
+    ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
+    ...section(paritySection(run, maxWidth, sectionWidth, color)),
     '',
     ...modelSizeTable(run, sectionWidth, color),
     '',

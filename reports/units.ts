@@ -119,3 +119,30 @@ export function formatTimestamp(iso: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+/**
+ * Formats an interval of durations in one unit, picked from the larger end
+ * (`9.53 – 9.67 ms`), so the two ends can be compared digit by digit.
+ */
+export function formatDurationRange(lowMs: number, highMs: number): string {
+  if (!Number.isFinite(lowMs) || !Number.isFinite(highMs)) return NOT_AVAILABLE;
+  const shown = formatDuration(Math.max(Math.abs(lowMs), Math.abs(highMs)));
+  const unit = DURATION_SCALES.find((s) => shown.endsWith(` ${s.suffix}`)) ?? (DURATION_SCALES[2] as Scale);
+  return `${formatSignificant(lowMs * unit.perBase)} – ${formatSignificant(highMs * unit.perBase)} ${unit.suffix}`;
+}
+
+/** A fraction as a percentage with three significant digits (`0.0712` → `7.12%`), for CV and agreement. */
+export function formatPercent(fraction: number): string {
+  if (!Number.isFinite(fraction)) return NOT_AVAILABLE;
+  return `${formatSignificant(fraction * 100)}%`;
+}
+
+/**
+ * A small non-negative difference (output parity): `0`, `2.4e-6`, `0.0312`.
+ * Exponent form below 0.001, where fixed digits would print as zeros.
+ */
+export function formatDifference(value: number): string {
+  if (!Number.isFinite(value)) return NOT_AVAILABLE;
+  if (value === 0) return '0';
+  return Math.abs(value) < 1e-3 ? value.toExponential(1) : formatSignificant(value);
+}

@@ -7,9 +7,15 @@ import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
 import { hasErrorCode, UserError } from '../src/errors.js';
 import type { RunRecord } from '../src/results.js';
+import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
+import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
+import { renderParquet } from './parquet-report.js';
 import { renderPng } from './png-chart.js';
+import { resultsTable, samplesTable } from './result-tables.js';
+import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec } from './view-charts.js';
+import { batchScalingView, coreScalingView, latencyDistributionView } from './views.js';
 
 /** The part of `node:fs/promises` writing needs; tests pass a fake to inject ENOSPC and friends. */
 export interface WriteFs {
@@ -21,13 +27,45 @@ export interface WriteFs {
 
 /** Options of writeRunFiles; `fs` exists so tests can simulate a full or read-only disk. */
 export interface WriteRunOptions {
-  /** Also render comparison.png; off for `--no-png` and where rendering is unwanted. */
+  /** Also render the charts (comparison.png and the view charts); off for `--no-png` and where rendering is unwanted. */
   readonly png: boolean;
   readonly fs?: WriteFs;
+  /** Told about each chart left out because its view has fewer than 2 points, with why. */
+  readonly onChartSkipped?: (file: string, reason: string) => void;
 }
 
 /** File names inside the output folder, exported so the CLI can mention them. */
-export const RUN_FILES = { json: 'results.json', csv: 'results.csv', png: 'comparison.png' } as const;
+export const RUN_FILES = {
+  json: 'results.json',
+  csv: 'results.csv',
+  png: 'comparison.png',
+  resultsParquet: 'results.parquet',
+  resultsArrow: 'results.arrow',
+  samplesParquet: 'samples.parquet',
+  samplesArrow: 'samples.arrow',
+  coreScaling: 'core-scaling.png',
+  batchScaling: 'batch-scaling.png',
+  latencyDistribution: 'latency-distribution.png',
+} as const;
+
+/** A chart of a run folder: its spec, or why it is left out rather than drawn empty. */
+export type RunChart = { readonly file: string; readonly spec: TopLevelSpec } | { readonly file: string; readonly skipped: string };
+
+/**
+ * The charts a run folder gets, in writing order, each with its default
+ * fixed value. A view with fewer than 2 points gets the reason instead of a
+ * spec, so no empty chart is ever written.
+ */
+export function runCharts(run: RunRecord): RunChart[] {
+  const view = (file: string, insufficient: string | null, spec: () => TopLevelSpec): RunChart =>
+    insufficient === null ? { file, spec: spec() } : { file, skipped: insufficient };
+  return [
+    { file: RUN_FILES.png, spec: comparisonChartSpec(run) },
+    view(RUN_FILES.coreScaling, coreScalingView(run).insufficient, () => coreScalingChartSpec(run)),
+    view(RUN_FILES.batchScaling, batchScalingView(run).insufficient, () => batchScalingChartSpec(run)),
+    view(RUN_FILES.latencyDistribution, latencyDistributionView(run).insufficient, () => latencyDistributionChartSpec(run)),
+  ];
+}
 
 const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];
 const PERMISSION_CODES = ['EACCES', 'EPERM', 'EROFS'];
@@ -74,10 +112,28 @@ async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8
 }
 
 /**
+ * Writes one file atomically (creating its folder), with the same messages
+ * for a full disk or a read-only folder as a run's files. For files written
+ * outside a run folder, such as `inferbench compare`'s chart.
+ */
+export async function writeFileAtomically(target: string, data: string | Uint8Array, fs: WriteFs = nodeFs): Promise<void> {
+  try {
+    await fs.mkdir(path.dirname(target), { recursive: true });
+  } catch (err) {
+    throw toUserError(err, path.dirname(target));
+  }
+  await writeAtomically(fs, target, data);
+}
+
+/**
  * Writes results.json (the whole RunRecord with raw samples, so any report
- * can be rebuilt later), results.csv and, when asked, comparison.png, in that
- * order: the irreplaceable data first, the derived picture last. Returns the
- * paths written. A chart that fails to render does not stop the data files.
+ * can be rebuilt later), results.csv, the same rows as results.parquet and
+ * results.arrow, the raw per-batch samples as samples.parquet and
+ * samples.arrow, and, when asked, the charts (comparison.png,
+ * core-scaling.png, batch-scaling.png, latency-distribution.png), in that
+ * order: the irreplaceable data first, the derived pictures last. Returns
+ * the paths written. A chart that fails to render does not stop the data
+ * files.
  */
 export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunOptions): Promise<string[]> {
   const fs: WriteFs = opts.fs ?? nodeFs;
@@ -94,6 +150,16 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   };
   await write(RUN_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
   await write(RUN_FILES.csv, renderCsv(run));
-  if (opts.png) await write(RUN_FILES.png, await renderPng(comparisonChartSpec(run)));
+  const results = resultsTable(run);
+  const samples = samplesTable(run);
+  await write(RUN_FILES.resultsParquet, renderParquet(results));
+  await write(RUN_FILES.resultsArrow, renderArrow(results));
+  await write(RUN_FILES.samplesParquet, renderParquet(samples));
+  await write(RUN_FILES.samplesArrow, renderArrow(samples));
+  if (!opts.png) return written;
+  for (const chart of runCharts(run)) {
+    if ('spec' in chart) await write(chart.file, await renderPng(chart.spec));
+    else opts.onChartSkipped?.(chart.file, chart.skipped);
+  }
   return written;
 }

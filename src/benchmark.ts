@@ -7,7 +7,7 @@ import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from './parity
 import type { CellKey, CellResult } from './results.js';
 import { RssSampler } from './rss-sampler.js';
 import type { EngineSession } from './session.js';
-import { resolveColumns, type ResolvedColumns } from '../datasets/columns.js';
+import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../datasets/columns.js';
 import type { Dataset } from '../datasets/dataset.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { runInChild } from './isolation/child-runner.js';
@@ -284,7 +284,11 @@ export class Benchmark {
       const columnNames = await dataset.columns();
       const columns = needTextColumn
         ? resolveColumns(columnNames, { text: this.options.textColumn, label: this.options.labelColumn })
-        : { text: this.options.textColumn ?? columnNames[0] ?? 'text', label: this.options.labelColumn ?? null };
+        : {
+            text: this.options.textColumn ?? columnNames[0] ?? 'text',
+            // Accuracy still needs the label column when the user builds inputs themselves.
+            label: this.options.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
+          };
       for await (const _row of dataset.take(1)) return { dataset, columns };
       throw new UserError(`dataset ${dataset.name} has no rows after the dataset callback`, 'check the filter in datasetProcessCallback, or use a dataset with rows');
     })();

@@ -27,3 +27,19 @@ export function nvidiaGpus(): readonly string[] {
       : [];
   return cached;
 }
+
+/**
+ * GPU memory this process holds, summed over GPUs, from nvidia-smi's
+ * compute-apps list; null when there is no GPU or the process uses none.
+ */
+export function gpuMemoryOfProcess(pid: number = process.pid): number | null {
+  if (nvidiaGpus().length === 0) return null;
+  const res = spawnSync('nvidia-smi', ['--query-compute-apps=pid,used_memory', '--format=csv,noheader,nounits'], { encoding: 'utf8', timeout: 5000 });
+  if (res.status !== 0 || typeof res.stdout !== 'string') return null;
+  let mib = 0;
+  for (const line of res.stdout.split('\n')) {
+    const [p, used] = line.split(',').map((x) => x.trim());
+    if (Number(p) === pid) mib += Number(used) || 0;
+  }
+  return mib > 0 ? mib * 1024 * 1024 : null;
+}

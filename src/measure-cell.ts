@@ -7,6 +7,7 @@ import { computeStatistics, throughput } from './statistics.js';
 import { stopDecision, verdictOf, warmupDone, type StopRule, type WarmupRule } from './stop-rule.js';
 import type { TensorMap } from './tensor.js';
 import type { Dataset, DataRow } from '../datasets/dataset.js';
+import { gpuMemoryOfProcess } from './gpu.js';
 
 /** Input preparation for one batch; the model's or the user's callback. */
 export type Prepare = (rows: readonly DataRow[]) => TensorMap | Promise<TensorMap>;
@@ -40,11 +41,6 @@ export function failedCell(key: CellKey, err: unknown): CellResult {
   return { ...key, state: 'errored', reason: describeError(err) };
 }
 
-/** Engine-reported memory, for engines whose sessions expose it (tfjs). */
-function engineMemory(session: EngineSession): { numTensors: number; numBytes: number } | null {
-  const withMemory = session as EngineSession & { memory?: () => { numTensors: number; numBytes: number } };
-  return typeof withMemory.memory === 'function' ? withMemory.memory() : null;
-}
 
 /**
  * Measures one session at one batch size. Warmup repeats the first batch
@@ -144,8 +140,8 @@ export async function measureCell(key: CellKey, session: EngineSession, ctx: Mea
       peakRssBytes: window.peakBytes,
       growthBytes: Math.max(0, window.peakBytes - baselineRss),
       sampleHz: window.hz,
-      engine: engineMemory(session),
-      gpuBytes: null,
+      engine: session.memory ? session.memory() : null,
+      gpuBytes: gpuMemoryOfProcess(),
     },
     coldStart: { loadMs: ctx.loadMs, firstBatchMs },
   };

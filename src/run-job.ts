@@ -7,7 +7,7 @@ import { TextClassification } from './text-classification.js';
 import { defaultClassifier } from './default-classifier.js';
 import { describeError } from './errors.js';
 import type { CellResult, RunRecord } from './results.js';
-import { openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
+import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
 import { writeRunFiles } from '../reports/write-run.js';
 
@@ -24,8 +24,12 @@ export interface RunConfig {
   readonly batchSizes: readonly number[];
   /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
   readonly threads: readonly (number | null)[];
-  /** Dataset path; null means the embedded default dataset. */
+  /** Dataset path or Hugging Face Hub id; null means the embedded default dataset. */
   readonly dataset: string | null;
+  /** Hub dataset config (subset); null picks the only one or `default`. */
+  readonly datasetConfig?: string | null;
+  /** Hub split or DatasetDict folder split; null means `train`. */
+  readonly split?: string | null;
   readonly textColumn: string | null;
   readonly labelColumn: string | null;
   readonly limit: number | null;
@@ -79,6 +83,8 @@ export function resolveRunConfig(partial: Partial<RunConfig>, names: OptionNames
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,
+    datasetConfig: partial.datasetConfig ?? null,
+    split: partial.split ?? null,
     textColumn: partial.textColumn ?? null,
     labelColumn: partial.labelColumn ?? null,
     limit: bench.limit,
@@ -120,9 +126,10 @@ export interface RunOutcome {
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
-  const dataset = await openDataset(config.dataset ?? undefined);
-  // An isolated child re-opens the dataset from its path, so the Benchmark gets the path then.
-  const datasetForBenchmark = config.isolate ? (config.dataset ?? undefined) : dataset;
+  const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
+  const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
+  // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
+  const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
   resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   const model = config.model ? await new TextClassification(config.model).init() : await defaultClassifier();
 
@@ -138,7 +145,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     modelResolved: model.dir,
     enginesResolved: engines,
     unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: config.dataset ?? `embedded default (${EMBEDDED_DATASET_NAME})`,
+    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
   };
   const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), [await model.info()]);
   await hooks.onStart?.(session.snapshot(), dir);
@@ -180,7 +187,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     paths = await writeRunFiles(record, dir, { png: config.png });
   } catch (err) {
     if (!config.png) throw err;
-    warnings.push(`comparison.png not written: ${describeError(err)}`);
+    warnings.push(`charts not written: ${describeError(err)}`);
     paths = await writeRunFiles(record, dir, { png: false });
   }
   return { record, dir, paths, warnings };

@@ -30,4 +30,6 @@ export interface EngineSession {
   run(inputs: TensorMap): Promise<TensorMap>;
   describe(): SessionDescription;
   dispose(): Promise<void>;
+  /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
+  memory?(): { numTensors: number; numBytes: number };
 }

@@ -8,7 +8,7 @@ const register = `import { register } from 'node:module'; register(${JSON.string
 const NO_ENGINES = `--import=data:text/javascript,${encodeURIComponent(register)}`;
 
 test('--help answers for the tool and every command without loading an engine', async () => {
-  for (const args of [['--help'], ['run', '--help'], ['engines', '--help']]) {
+  for (const args of [['--help'], ['run', '--help'], ['compare', '--help'], ['engines', '--help']]) {
     const r = await runCli(args, { env: { NODE_OPTIONS: NO_ENGINES } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Usage: inferbench/);

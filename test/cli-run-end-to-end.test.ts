@@ -17,7 +17,11 @@ test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG'
   assert.match(r.stdout, /seeded random/);
   const [runId] = readdirSync(out);
   const dir = join(out, runId ?? '');
-  for (const f of ['results.json', 'results.csv', 'comparison.png']) assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  for (const f of ['results.json', 'results.csv', 'comparison.png', 'batch-scaling.png', 'latency-distribution.png']) {
+    assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  }
+  // One thread setting: no core-scaling chart, and the run says why instead of writing an empty one.
+  assert.match(r.stdout, /Not drawn: core-scaling\.png: core scaling needs 2 or more thread counts/u);
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunRecord;
   assert.equal(run.state, 'completed');
   assert.equal(run.cells.length, 8);

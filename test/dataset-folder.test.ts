@@ -35,10 +35,10 @@ test('a folder of shards streams as one dataset in file-name order', async () =>
 
     const none = join(dir, 'none');
     await mkdir(none);
-    await writeFile(join(none, 'data.parquet'), 'PAR1');
+    await writeFile(join(none, 'data.xlsx'), 'x');
     await assert.rejects(openDataset(none), (err: Error & { fix?: string }) => {
-      assert.match(err.message, /No data files in folder .*found: data\.parquet/);
-      assert.match(err.fix ?? '', /Parquet and Arrow support is planned/);
+      assert.match(err.message, /No data files in folder .*found: data\.xlsx/);
+      assert.match(err.fix ?? '', /Parquet \(\.parquet\), Arrow IPC/);
       return true;
     });
   } finally {

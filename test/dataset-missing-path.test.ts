@@ -21,16 +21,17 @@ test('a missing path, an unsupported format or an empty file is a UserError sayi
     await assert.rejects(openDataset(missing), userError((err) => {
       assert.ok(err.message.includes(missing), err.message);
       assert.match(err.fix ?? '', /Check the path/);
-      assert.match(err.fix ?? '', /\.jsonl.*\.csv.*\.tsv/);
+      assert.match(err.fix ?? '', /\.parquet.*\.arrow.*\.jsonl.*\.csv.*\.tsv/);
     }));
 
-    await assert.rejects(openDataset('stanfordnlp/sst2'), userError((err) => assert.match(err.fix ?? '', /Hugging Face Hub/)));
+    // A missing path that looks like a Hub id goes to the Hub: see dataset-hub-errors.test.ts.
+    const missingCsv = join(dir, 'org', 'data.csv');
+    await assert.rejects(openDataset(missingCsv), userError((err) => assert.match(err.fix ?? '', /Hugging Face dataset is given by its id/)));
 
     const parquet = join(dir, 'train.parquet');
     await writeFile(parquet, 'PAR1');
-    await assert.rejects(openDataset(parquet), userError((err) => {
-      assert.match(err.message, /parquet files are not supported yet/);
-      assert.match(err.fix ?? '', /Parquet and Arrow support is planned/);
+    await assert.rejects((await openDataset(parquet)).columns(), userError((err) => {
+      assert.match(err.message, /train\.parquet: not a readable Parquet file/);
     }));
 
     const xlsx = join(dir, 'sheet.xlsx');

@@ -1,37 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CSV_COLUMNS, renderCsv } from '../reports/csv-report.js';
+import { parseCsv } from './fixtures/parse-csv.js';
 import { ERRORED_REASON, SKIPPED_REASON, buildSampleRun } from './fixtures/sample-run.js';
-
-/** A minimal RFC 4180 reader, independent of the writer under test. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  assert.equal(field, '', 'file ends with CRLF');
-  return rows;
-}
 
 test('CSV has one row per cell with state and reason, and parses back exactly', () => {
   const run = buildSampleRun();

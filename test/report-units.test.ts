@@ -30,3 +30,16 @@ test('rates use SI prefixes and ratios keep one decimal', () => {
   assert.equal(formatRatio(3.1), '3.1×');
   assert.equal(formatRatio(12), '12.0×');
 });
+
+test('intervals share one unit; percentages and small differences stay readable', async () => {
+  const { formatDifference, formatDurationRange, formatPercent } = await import('../reports/units.js');
+  assert.equal(formatDurationRange(9.531, 9.672), '9.53 – 9.67 ms');
+  assert.equal(formatDurationRange(96.9, 127.2), '96.9 – 127 ms');
+  assert.equal(formatDurationRange(0.8, 1.2), '0.800 – 1.20 ms');
+  assert.equal(formatDurationRange(950, 1050), '0.950 – 1.05 s');
+  assert.equal(formatPercent(0.0328), '3.28%');
+  assert.equal(formatPercent(1), '100%');
+  assert.equal(formatDifference(0), '0');
+  assert.equal(formatDifference(2.4e-6), '2.4e-6');
+  assert.equal(formatDifference(0.0312), '0.0312');
+});

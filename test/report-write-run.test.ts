@@ -33,7 +33,8 @@ test('writing is atomic: a full disk reports a UserError and keeps the previous 
   try {
     const run = buildSampleRun();
     const written = await writeRunFiles(run, dir, { png: false });
-    assert.deepEqual(written, [path.join(dir, 'results.json'), path.join(dir, 'results.csv')]);
+    const DATA_FILES = ['results.json', 'results.csv', 'results.parquet', 'results.arrow', 'samples.parquet', 'samples.arrow'];
+    assert.deepEqual(written, DATA_FILES.map((f) => path.join(dir, f)));
     const before = await fsp.readFile(path.join(dir, 'results.json'), 'utf8');
     assert.deepEqual(JSON.parse(before), run, 'results.json holds the whole RunRecord');
 
@@ -46,7 +47,7 @@ test('writing is atomic: a full disk reports a UserError and keeps the previous 
       return true;
     });
     assert.equal(await fsp.readFile(target, 'utf8'), before, 'previous results.json untouched');
-    assert.deepEqual((await fsp.readdir(dir)).sort(), ['results.csv', 'results.json'], 'temp file removed');
+    assert.deepEqual((await fsp.readdir(dir)).sort(), [...DATA_FILES].sort(), 'temp file removed');
 
     await assert.rejects(writeRunFiles(next, dir, { png: false, fs: failingFs('EACCES', /results\.csv/u) }), (err) => {
       assert.ok(err instanceof UserError);

@@ -50,7 +50,8 @@ for (const batchSize of BATCH_SIZES) {
   const feeds = batches.map((b) => Object.fromEntries(Object.entries(b).map(([k, t]) => [k, new ort.Tensor(t.dtype, t.data, t.dims)])));
   const bareMeans: number[] = [];
   const harnessMeans: number[] = [];
-  const bench = new Benchmark({ batchSizes: [batchSize], limit: ROWS, warmupBatches: 2 });
+  // One full pass per round, no parity: the same work the bare loop does.
+  const bench = new Benchmark({ batchSizes: [batchSize], limit: ROWS, warmupBatches: 2, stop: { minTimeMs: 0, minBatches: 1 }, parity: { reference: null } });
   for (let round = 0; round < ROUNDS; round++) {
     for (let w = 0; w < 2; w++) await bare.run(feeds[0] as ort.InferenceSession.FeedsType);
     let total = 0;

@@ -47,13 +47,15 @@ export function createOnnxWasmEngine(): Engine {
       const bytes = new Uint8Array(await readFile(onnxPath));
       const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
       initialisedThreads = threads;
+      // onnxruntime-web lowers numThreads to 1 when the host cannot run wasm threads; report what it kept.
+      const actualThreads = typeof ort.env.wasm.numThreads === 'number' && ort.env.wasm.numThreads > 0 ? ort.env.wasm.numThreads : threads;
       const description: SessionDescription = {
         engine: 'onnx-wasm',
         backend: 'wasm',
-        threads,
+        threads: actualThreads,
         precision: options.precision,
         versions: { 'onnxruntime-web': installedVersion('onnxruntime-web') ?? 'unknown' },
-        notes: threads > 1 ? ['wasm threads run on worker_threads'] : [],
+        notes: actualThreads > 1 ? ['wasm threads run on worker_threads'] : [],
       };
       const Tensor = ort.Tensor as unknown as OrtTensorCtor;
       return {

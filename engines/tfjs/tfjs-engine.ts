@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Availability, Engine, EngineId, ResolvedSessionOptions, TfjsBackend } from '../../src/engine.js';
 import { CellSkip } from '../../src/errors.js';
+import { nvidiaGpus } from '../../src/gpu.js';
 import type { EngineSession, SessionDescription } from '../../src/session.js';
 import type { TensorMap } from '../../src/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
@@ -62,13 +63,6 @@ function packageVersion(pkg: string): string {
 }
 
 /** True when an NVIDIA driver is visible; the device node is checked first because spawning nvidia-smi is slow. */
-async function hasNvidiaGpu(): Promise<boolean> {
-  if (existsSync('/dev/nvidia0')) return true;
-  return new Promise((resolve) => {
-    execFile('nvidia-smi', ['-L'], { timeout: 5000 }, (err, stdout) => resolve(!err && /GPU \d/.test(stdout)));
-  });
-}
-
 let wasmPathsSet = false;
 
 /**
@@ -117,6 +111,12 @@ class TfjsSession implements EngineSession {
     return this.description;
   }
 
+  /** tfjs's own account of live tensors and bytes, reported beside RSS. */
+  memory(): { numTensors: number; numBytes: number } {
+    const m = this.tf.memory();
+    return { numTensors: m.numTensors, numBytes: m.numBytes };
+  }
+
   async dispose(): Promise<void> {
     this.executor.dispose();
   }
@@ -145,7 +145,7 @@ class TfjsEngine implements Engine {
     const { spec } = this;
     const native = spec.tfName === 'tensorflow';
     const gpu = this.target.backend === 'node-gpu';
-    const gpuPresent = gpu ? await hasNvidiaGpu() : true;
+    const gpuPresent = gpu ? nvidiaGpus().length > 0 : true;
     let tf: Tf;
     try {
       tf = await importBackend(spec);

@@ -1,4 +1,5 @@
 import type { FlagSpec } from './args.js';
+import { HISTORY_COMMANDS } from './history-specs.js';
 
 /** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
 export interface CommandSpec {
@@ -19,7 +20,9 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny BERT' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
     { name: 'batch-sizes', kind: 'value', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
-    { name: 'dataset', kind: 'value', arg: 'PATH', help: 'JSONL, CSV or TSV file, or a folder of shards; default: the embedded sentiment set' },
+    { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
+    { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },
+    { name: 'split', kind: 'value', arg: 'NAME', help: 'split of a Hub dataset or DatasetDict folder; default: train' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected (text, sentence, review, content, tweet)' },
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding the label; default: detected' },
     { name: 'limit', kind: 'value', arg: 'N', help: 'rows streamed per cell; default 256' },
@@ -33,11 +36,15 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
-    { name: 'no-png', kind: 'boolean', help: 'skip comparison.png' },
+    { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     HELP,
   ],
   details:
-    'Writes results.json (config, environment, every cell with raw samples), results.csv and comparison.png.\n' +
+    'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
+    'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
+    'fewer than 2 points is not drawn, and the run says why.\n' +
+    'Also results.parquet and results.arrow (the CSV rows, typed), samples.parquet and samples.arrow (one row per measured batch).\n' +
+    'Hub datasets honour HF_ENDPOINT, HF_TOKEN, HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE=1.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
 };
 
@@ -60,7 +67,22 @@ export const INSPECT_COMMAND: CommandSpec = {
   details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND];
+export const COMPARE_COMMAND: CommandSpec = {
+  name: 'compare',
+  summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
+  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
+  flags: [
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
+    { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
+    HELP,
+  ],
+  details:
+    'Cells are matched by model, engine, batch size, requested threads and sequence length. The ratio is B\'s mean\n' +
+    'engine time over A\'s; "faster" or "slower" is called only when the two 95% confidence intervals are apart,\n' +
+    'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
+};
+
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

@@ -31,10 +31,22 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (spec.name) {
     case 'run':
       return (await import('./run-command.js')).runCommand(args);
+    case 'compare':
+      return (await import('./compare-command.js')).compareCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'inspect':
       return (await import('./inspect-command.js')).inspectCommand(args);
+    case 'list':
+      return (await import('./history-commands.js')).listCommand(args);
+    case 'show':
+      return (await import('./history-commands.js')).showCommand(args);
+    case 'rerun':
+      return (await import('./history-commands.js')).rerunCommand(args);
+    case 'rm':
+      return (await import('./history-commands.js')).rmCommand(args);
+    case 'serve':
+      return (await import('./serve-command.js')).serveCommand(args);
     default:
       throw new Error(`command ${spec.name} has no handler`);
   }

@@ -1,12 +1,19 @@
 import type { ProgressEvent } from '../benchmark-options.js';
-import { executeRun, resolveRunConfig } from '../run-job.js';
+import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../run-job.js';
+import { executeRecordedRun } from '../history/recorded-run.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_STOP_RULE } from '../stop-rule.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
 import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 const EXIT_INTERRUPTED = 130;
+
+/** ` --out DIR` when the run used another output folder than the default, so the hint can be pasted. */
+function historyOutFlag(out: string): string {
+  return out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(out)}`;
+}
 
 function progressLine(event: ProgressEvent): string | null {
   if (event.kind === 'cell-start') return null;
@@ -29,6 +36,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       model: stringFlag(args, 'model'),
       engines: listFlag(args, 'engines'),
       dataset: stringFlag(args, 'dataset'),
+      datasetConfig: stringFlag(args, 'dataset-config'),
+      split: stringFlag(args, 'split'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes'),
       limit: positiveIntFlag(args, 'limit'),
       threads: positiveIntListFlag(args, 'threads'),
@@ -51,7 +60,15 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     },
     { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference' },
   );
+  return runAndReport(config, {});
+}
 
+/**
+ * Runs a resolved config with the CLI's progress lines, Ctrl-C handling and
+ * report, and records it in the history (`rerunOf` links a re-run to the
+ * entry it repeats). Shared by `run` and `rerun`.
+ */
+export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -65,8 +82,9 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   };
   process.on('SIGINT', onSigint);
   let outcome;
+  let entryId: number | null = null;
   try {
-    outcome = await executeRun(config, {
+    ({ outcome, entryId } = await executeRecordedRun(config, {
       signal: controller.signal,
       onStart: (record) => {
         const engines = (record.config['enginesResolved'] as string[]).join(', ');
@@ -76,7 +94,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
         const line = progressLine(e);
         if (line) process.stderr.write(`${line}\n`);
       },
-    });
+    }, { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) }));
   } finally {
     process.off('SIGINT', onSigint);
   }
@@ -84,6 +102,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${historyOutFlag(config.out)})\n`);
+  if (config.png) {
+    for (const chart of runCharts(outcome.record)) if ('skipped' in chart) process.stdout.write(`Not drawn: ${chart.file}: ${chart.skipped}\n`);
+  }
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

@@ -11,6 +11,7 @@
 import type { BertLikeConfig } from './bert-config.js';
 import { attr, ONNX_DATA_TYPE, OnnxModelBuilder } from './onnx-builder.js';
 import { hostTensor, type HostTensor } from '../tensor.js';
+import { createRandom } from '../../datasets/seeded-random.js';
 
 /** Opset the graph is written for: the last one before LayerNormalization became a single op (17). */
 export const BERT_OPSET = 14;
@@ -31,18 +32,11 @@ export const INITIALIZER_RANGE = 0.02;
 const MASK_FILL = -10000;
 
 /**
- * mulberry32: a tiny 32-bit PRNG with good enough statistics for weights and,
- * unlike Math.random, reproducible from a seed on every platform.
+ * mulberry32 seeded from a 32-bit seed: the one PRNG of the project
+ * (datasets/seeded-random.ts), reproducible on every platform unlike Math.random.
  */
 export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createRandom(seed >>> 0);
 }
 
 /** FNV-1a of a name mixed with the seed: each tensor gets its own stream, so adding a tensor never shifts the others' values. */

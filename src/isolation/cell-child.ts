@@ -20,6 +20,8 @@ function send(message: ChildMessage): Promise<void> {
 }
 
 process.on('SIGINT', () => controller.abort());
+// The parent is gone (e.g. a second Ctrl-C): nobody will read our results, so stop at once.
+process.on('disconnect', () => process.exit(130));
 process.on('message', (message: ParentMessage) => {
   if (message.type === 'abort') {
     controller.abort();

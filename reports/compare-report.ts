@@ -1,0 +1,93 @@
+/**
+ * The terminal table of `inferbench compare`: each common cell with both
+ * means and their 95% confidence intervals, the ratio, the call and each
+ * side's verdict, then a one-line tally.
+ */
+import type { CellResult, RunRecord } from '../src/results.js';
+import { type CellComparison, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
+import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { PARITY_MARKER } from './terminal-views.js';
+import { formatDuration, formatDurationRange, formatTimestamp } from './units.js';
+
+const CALL_STYLE: Record<CellComparison['call'], Style> = {
+  faster: 'green',
+  slower: 'red',
+  'no significant difference': 'dim',
+  'not compared': 'yellow',
+};
+
+function meanText(cell: CellResult): string {
+  if (cell.state !== 'completed') return cell.state;
+  const l = latencyOf(cell);
+  return l.ci95 ? `${formatDuration(l.mean)} (${formatDurationRange(l.ci95.low, l.ci95.high)})` : `${formatDuration(l.mean)} (1 batch)`;
+}
+
+function verdictText(c: CellComparison): TableCell {
+  const a = c.verdictA ?? '–';
+  const b = c.verdictB ?? '–';
+  const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
+  if (wrong.length > 0) return { text: `${a} / ${b} ${PARITY_MARKER} in ${wrong.join(' and ')}`, style: 'red' };
+  return { text: `${a} / ${b}`, ...(c.verdictA === 'NOISY' || c.verdictB === 'NOISY' ? { style: 'yellow' as const } : {}) };
+}
+
+function callText(c: CellComparison): TableCell {
+  const text = c.call === 'faster' || c.call === 'slower' ? `B ${ratioText(c.ratio)} ${c.call}` : c.call;
+  return { text: c.note !== null && c.call === 'not compared' ? `${text} (${c.note})` : text, style: CALL_STYLE[c.call] };
+}
+
+function runLine(tag: string, run: RunRecord, file: string): string {
+  const env = run.environment;
+  return `${tag}: ${run.id} (${file}) · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`;
+}
+
+/** Renders the comparison for the terminal; colour only when asked for. */
+export function renderRunComparison(
+  cmp: RunComparison,
+  opts: { readonly files: readonly [string, string]; readonly color?: boolean; readonly width?: number },
+): string {
+  const color = opts.color ?? false;
+  const width = Math.max(60, opts.width ?? 160);
+  const columns: Column[] = [
+    { header: 'cell', align: 'left' },
+    { header: 'A mean (95% CI)', align: 'right' },
+    { header: 'B mean (95% CI)', align: 'right' },
+    { header: 'B/A', align: 'right' },
+    { header: 'result', align: 'left' },
+    { header: 'verdict A / B', align: 'left' },
+  ];
+  const rows: TableRow[] = cmp.cells.map((c, i) => ({
+    cells: [
+      { text: c.label, style: 'cyan' },
+      meanText(c.a),
+      meanText(c.b),
+      c.ratio === null ? '' : `${c.ratio.toFixed(2)}×`,
+      callText(c),
+      verdictText(c),
+    ],
+    ruleAbove: i > 0 && cmp.cells[i - 1]?.batchSize !== c.batchSize,
+  }));
+  const table = renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color });
+  const count = (call: CellComparison['call']): number => cmp.cells.filter((c) => c.call === call).length;
+  const tally =
+    `B is faster in ${count('faster')}, slower in ${count('slower')} and shows no significant difference in ` +
+    `${count('no significant difference')} of ${cmp.cells.length} common cells` +
+    (count('not compared') > 0 ? `; ${count('not compared')} could not be compared (errored or skipped)` : '') +
+    (cmp.onlyInA.length + cmp.onlyInB.length > 0 ? `; ${cmp.onlyInA.length} cells only in A, ${cmp.onlyInB.length} only in B` : '') +
+    '.';
+  const lines = [
+    ...wrap(runLine('A', cmp.a, opts.files[0]), width),
+    ...wrap(runLine('B', cmp.b, opts.files[1]), width),
+    '',
+    ...table.lines,
+    ...wrap(tally, Math.max(table.width, 60)),
+    ...wrap(
+      'B/A: ratio of mean engine time per batch (below 1: B is faster). A change is called only when the two 95% ' +
+        'confidence intervals (Student t) do not overlap; otherwise it is "no significant difference".',
+      Math.max(table.width, 60),
+    ).map((l) => paint(l, 'dim', color)),
+  ];
+  if (cmp.a.environment.cpuModel !== cmp.b.environment.cpuModel || cmp.a.environment.cores !== cmp.b.environment.cores) {
+    lines.push(paint('warning: the runs were measured on different CPUs; differences include the machine, not only the software', 'yellow', color));
+  }
+  return `${lines.join('\n')}\n`;
+}

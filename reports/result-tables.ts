@@ -1,0 +1,131 @@
+/**
+ * The run's results as typed, column-oriented tables for the Parquet and
+ * Arrow files: one row per cell (the CSV's rows and column names, shaped once
+ * by `resultRows`) and one row per measured batch (the raw samples). Types
+ * are fixed per column, not guessed from the values, so a column keeps its
+ * type from one run to the next (an all-empty column stays a number column)
+ * and files from many runs can be queried together.
+ */
+import type { RunRecord } from '../src/results.js';
+import { CSV_COLUMNS, resultRows, type ResultField } from './csv-report.js';
+import { orderedCells } from './run-summary.js';
+
+/** Column types written: UTF-8 text, 64-bit integers, or doubles. All columns are nullable. */
+export type ColumnKind = 'string' | 'int' | 'float';
+
+/** One typed column of a table. */
+export interface TableColumn {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  readonly values: readonly (string | number | null)[];
+}
+
+/** Named columns of equal length. */
+export interface ResultTable {
+  readonly columns: readonly TableColumn[];
+  readonly rowCount: number;
+}
+
+/**
+ * Type of each result column. A CSV column missing here (added later) is
+ * typed from its values, float when every value is a number or empty, so it
+ * still gets written; the test checks that every current column is listed.
+ */
+export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
+  run_id: 'string',
+  model: 'string',
+  engine: 'string',
+  backend: 'string',
+  threads: 'int',
+  requested_threads: 'int',
+  precision: 'string',
+  versions: 'string',
+  batch_size: 'int',
+  sequence_length: 'int',
+  state: 'string',
+  reason: 'string',
+  verdict: 'string',
+  verdict_reasons: 'string',
+  // "true" / "false" as in the CSV, so the two files never disagree.
+  parity_ok: 'string',
+  warmup_batches: 'int',
+  measured_batches: 'int',
+  items: 'int',
+  total_ms: 'float',
+  mean_ms: 'float',
+  min_ms: 'float',
+  max_ms: 'float',
+  stdev_ms: 'float',
+  cv: 'float',
+  ci95_low_ms: 'float',
+  ci95_high_ms: 'float',
+  p50_ms: 'float',
+  p90_ms: 'float',
+  p95_ms: 'float',
+  p99_ms: 'float',
+  samples_per_s: 'float',
+  prepare_mean_ms: 'float',
+  load_ms: 'float',
+  first_batch_ms: 'float',
+  warmup_mean_ms: 'float',
+  peak_rss_bytes: 'int',
+  baseline_rss_bytes: 'int',
+  rss_growth_bytes: 'int',
+  rss_sample_hz: 'float',
+  engine_tensors: 'int',
+  engine_bytes: 'int',
+  gpu_bytes: 'int',
+  parity_reference: 'string',
+  max_abs_diff: 'float',
+  argmax_agreement: 'float',
+  parity_tolerance: 'float',
+  accuracy: 'float',
+};
+
+/** Columns of the samples table, in order. */
+export const SAMPLE_COLUMNS: readonly { readonly name: string; readonly kind: ColumnKind }[] = [
+  { name: 'run_id', kind: 'string' },
+  { name: 'model', kind: 'string' },
+  { name: 'engine', kind: 'string' },
+  { name: 'batch_size', kind: 'int' },
+  { name: 'requested_threads', kind: 'int' },
+  { name: 'batch_index', kind: 'int' },
+  { name: 'run_ms', kind: 'float' },
+  { name: 'prepare_ms', kind: 'float' },
+  { name: 'items', kind: 'int' },
+];
+
+function clean(value: ResultField): string | number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && !Number.isFinite(value)) return null;
+  return value;
+}
+
+function inferKind(values: readonly (string | number | null)[]): ColumnKind {
+  return values.every((v) => v === null || typeof v === 'number') ? 'float' : 'string';
+}
+
+/** One row per cell, with the CSV's column names and values. */
+export function resultsTable(run: RunRecord): ResultTable {
+  const rows = resultRows(run);
+  const columns = CSV_COLUMNS.map((name, i): TableColumn => {
+    const values = rows.map((row) => clean(row[i]));
+    return { name, kind: RESULT_COLUMN_KINDS[name] ?? inferKind(values), values };
+  });
+  return { columns, rowCount: rows.length };
+}
+
+/** One row per measured batch of every completed cell, in report order: the raw samples behind the statistics. */
+export function samplesTable(run: RunRecord): ResultTable {
+  const values: (string | number | null)[][] = SAMPLE_COLUMNS.map(() => []);
+  let rowCount = 0;
+  for (const cell of orderedCells(run)) {
+    if (cell.state !== 'completed') continue;
+    cell.samples.runMs.forEach((runMs, index) => {
+      const row = [run.id, cell.model, cell.engine, cell.batchSize, cell.requestedThreads, index, runMs, cell.samples.prepareMs[index] ?? null, cell.samples.items[index] ?? null];
+      row.forEach((v, c) => values[c]?.push(clean(v)));
+      rowCount++;
+    });
+  }
+  return { columns: SAMPLE_COLUMNS.map((c, i) => ({ ...c, values: values[i] ?? [] })), rowCount };
+}

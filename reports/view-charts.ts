@@ -1,0 +1,388 @@
+/**
+ * Vega-lite specs of the dashboard views (core scaling, batch scaling,
+ * latency distribution) and of a two-run comparison. Plain JSON drawn from
+ * the pure views in views.ts, so a web page can embed the same specs with
+ * user-picked fixed values, and `renderPng` can draw them for a run folder.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { RunRecord } from '../src/results.js';
+import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
+import { CHART_FONT, missingCells } from './chart-spec.js';
+import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
+import { engineOrder, modelOrder } from './run-summary.js';
+import { formatDuration, formatRate, formatTimestamp } from './units.js';
+import {
+  batchScalingView,
+  coreScalingView,
+  describeThreads,
+  latencyDistributionView,
+  type ScalingPoint,
+  type ScalingSeries,
+  type ScalingView,
+} from './views.js';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const RED = '#c62828';
+const ORANGE = '#b35c00';
+
+function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
+  return {
+    $schema: SCHEMA,
+    title: { text: title, subtitle: [...subtitle], anchor: 'start', fontSize: 15, subtitleFontSize: 11, subtitleColor: '#555555', offset: 14 },
+    background: 'white',
+    padding: 16,
+    config: {
+      font: CHART_FONT,
+      view: { stroke: null },
+      axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#e8e8e8' },
+      legend: { labelFontSize: 11, titleFontSize: 12 },
+      header: { labelFontSize: 12, labelFontWeight: 'bold' },
+    },
+  };
+}
+
+/** `AMD EPYC 7B13, 16 cores · node v20 · 2025-11-22 13:40:05 UTC`. */
+function machineLine(run: RunRecord): string {
+  const env = run.environment;
+  const gpu = env.gpus.length > 0 ? ` · ${env.gpus.join(', ')}` : '';
+  return `${env.cpuModel}, ${env.cores} cores${gpu} · node ${env.node} · ${formatTimestamp(env.date)}`;
+}
+
+/** ms or s for an axis, from its largest value, and the divisor to get there. */
+function durationUnit(maxMs: number): { unit: string; divisor: number } {
+  return maxMs >= 1000 ? { unit: 's', divisor: 1000 } : { unit: 'ms', divisor: 1 };
+}
+
+/** A red or orange word under a point that a reader must not miss: wrong outputs, or untrustworthy timing. */
+function flagOf(p: ScalingPoint, markNoisy: boolean): { flag: string; flagColor: string } {
+  const parts = [p.parityOk === false ? '✗ PARITY' : '', markNoisy && p.verdict === 'NOISY' ? 'NOISY' : ''].filter((s) => s !== '');
+  return { flag: parts.join(' · '), flagColor: p.parityOk === false ? RED : ORANGE };
+}
+
+/** `no figures: tfjs-wasm at 2, 4 threads (skipped)` lines, so a missing point is never read as a dip. */
+function gapLines(series: readonly ScalingSeries[], unit: (x: number[]) => string): string[] {
+  const parts: string[] = [];
+  for (const s of series) {
+    for (const state of ['errored', 'skipped'] as const) {
+      const xs = s.gaps.filter((g) => g.state === state).map((g) => g.x);
+      if (xs.length > 0) parts.push(`${s.label} at ${unit(xs)} (${state})`);
+    }
+  }
+  return parts.length > 0 ? [`no figures: ${parts.join(', ')}`] : [];
+}
+
+function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => string): string[] {
+  const lines: string[] = [];
+  for (const [test, text] of [
+    [(p: ScalingPoint) => p.parityOk === false, '✗ PARITY: outputs differ from the reference beyond tolerance'],
+    [(p: ScalingPoint) => p.verdict === 'NOISY', 'NOISY: timing spread too wide to trust'],
+  ] as const) {
+    const where = series.flatMap((s) => {
+      const xs = s.points.filter(test).map((p) => p.x);
+      return xs.length > 0 ? [`${s.label} at ${unit(xs)}`] : [];
+    });
+    if (allPoints(series, test)) lines.push(`${text} (every point)`);
+    else if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
+  }
+  return lines;
+}
+
+interface PanelOptions {
+  readonly xs: readonly number[];
+  readonly xTitle: string;
+  readonly yField: string;
+  readonly yTitle: string;
+  readonly yLog: boolean;
+  /** Data field holding the point label's text; its placement is in `<labelField>Place`. */
+  readonly labelField: string;
+  readonly colors: readonly string[];
+}
+
+/** Lines with points on a log2 x axis, each point labelled where placeLabels put it, flagged labels in colour. */
+function scalingPanel(o: PanelOptions): Record<string, unknown> {
+  const place = `${o.labelField}Place`;
+  const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
+    transform: [{ filter: `datum.${place} == '${where}'` }],
+    mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: 10, baseline: 'middle', align: where === 'right' ? 'left' : 'center' },
+    encoding: { text: { field: o.labelField }, color: { field: 'labelColor', type: 'nominal', scale: null } },
+  });
+  return {
+    width: Math.max(360, o.xs.length * 110),
+    height: PANEL_HEIGHT,
+    encoding: {
+      x: {
+        field: 'x',
+        type: 'quantitative',
+        title: o.xTitle,
+        scale: { type: 'log', base: 2, nice: false, padding: 36 },
+        axis: { values: [...o.xs], format: 'd', grid: false },
+      },
+      y: {
+        field: o.yField,
+        type: 'quantitative',
+        title: o.yTitle,
+        scale: o.yLog ? { type: 'log', nice: false, padding: 24 } : { zero: true },
+        axis: { format: ',~r' },
+      },
+      color: {
+        field: 'series',
+        type: 'nominal',
+        scale: { domain: [...o.colors], scheme: 'tableau10' },
+        legend: { title: 'engine', orient: 'right' },
+      },
+    },
+    layer: [
+      { mark: { type: 'line', strokeWidth: 2 } },
+      { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
+      label('above'),
+      label('below'),
+      label('right'),
+    ],
+  };
+}
+
+/** True when every point of the view passes `test` (and there is one). */
+function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
+  const points = series.flatMap((s) => s.points);
+  return points.length > 0 && points.every(test);
+}
+
+function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {
+  // When every point is NOISY the subtitle says so once; repeating it on each label would bury the numbers.
+  const markNoisy = !allPoints(view.series, (p) => p.verdict === 'NOISY');
+  const rows = view.series.flatMap((s) =>
+    s.points.map((p) => {
+      const { flag, flagColor } = flagOf(p, markNoisy);
+      const suffix = flag === '' ? '' : ` ${flag}`;
+      return {
+        series: s.label,
+        x: p.x,
+        sps: p.samplesPerSecond,
+        rate: `${formatRate(p.samplesPerSecond)}${suffix}`,
+        p99: p.p99Ms / p99Divisor,
+        p99Label: `${formatDuration(p.p99Ms)}${suffix}`,
+        labelColor: flag === '' ? '#333333' : flagColor,
+      };
+    }),
+  );
+  const ratePlace = placeLabels(rows.map((r) => ({ x: r.x, v: r.sps })), false);
+  const p99Place = placeLabels(rows.map((r) => ({ x: r.x, v: r.p99 })), true);
+  return rows.map((r, i) => ({ ...r, ratePlace: ratePlace[i], p99LabelPlace: p99Place[i] }));
+}
+
+/** Engines in sweep order, so an engine keeps its colour from chart to chart. */
+function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
+  const order = engineOrder(run);
+  return view.series.map((s) => s.label).sort((x, y) => order.indexOf(x) - order.indexOf(y));
+}
+
+const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
+const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
+
+/**
+ * samples/s against thread count at one batch size (default: the largest),
+ * one line per engine; the measure of how well an engine uses more cores.
+ */
+export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?: number } = {}): TopLevelSpec {
+  const view = coreScalingView(run, opts);
+  const batch = view.fixed.batchSize;
+  const subtitle = [
+    `batch ${batch ?? '–'} · samples/s over engine time, tokenization excluded · ${machineLine(run)}`,
+    ...gapLines(view.series, threadsUnit),
+    ...flagLines(view.series, threadsUnit),
+  ];
+  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
+  return {
+    ...frame(`${modelOrder(run).join(', ')} – core scaling at batch ${batch ?? '–'}, higher is better`, subtitle),
+    data: { values: scalingValues(view, 1) },
+    ...scalingPanel({
+      xs: view.xs,
+      xTitle: 'threads (requested intra-op threads)',
+      yField: 'sps',
+      yTitle: 'samples/s',
+      yLog: false,
+      labelField: 'rate',
+      colors: colorDomain(run, view),
+    }),
+  } as TopLevelSpec;
+}
+
+/**
+ * samples/s and p99 latency against batch size at one thread setting
+ * (default: the one with most completed cells), side by side: the batch
+ * size that maximises throughput is rarely the one with acceptable p99.
+ */
+export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?: number | null } = {}): TopLevelSpec {
+  const view = batchScalingView(run, opts);
+  const threads = describeThreads(view.fixed.threads);
+  const { unit, divisor } = durationUnit(Math.max(0, ...view.series.flatMap((s) => s.points.map((p) => p.p99Ms))));
+  const subtitle = [
+    `engine time per batch, tokenization excluded · ${machineLine(run)}`,
+    ...gapLines(view.series, batchUnit),
+    ...flagLines(view.series, batchUnit),
+  ];
+  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view) };
+  return {
+    ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
+    data: { values: scalingValues(view, divisor) },
+    hconcat: [
+      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s, higher is better', yLog: false, labelField: 'rate' }),
+      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 latency per batch (${unit}, log scale), lower is better`, yLog: true, labelField: 'p99Label' }),
+    ],
+    spacing: 40,
+  } as unknown as TopLevelSpec;
+}
+
+/**
+ * Box plots of the raw per-batch engine times of every completed cell, one
+ * panel per batch size with its own log scale: the spread and the outliers
+ * the mean hides.
+ */
+export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
+  const view = latencyDistributionView(run);
+  const labels = [...new Set(view.boxes.map((b) => b.label))];
+  const { unit, divisor } = durationUnit(Math.max(0, ...view.boxes.flatMap((b) => b.samplesMs)));
+  const values = view.boxes.flatMap((b) =>
+    b.samplesMs.map((ms) => ({ label: b.label, engine: b.engine, batch: b.batchSize, t: ms / divisor })),
+  );
+  const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
+  const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map((b) => `${b.label} at batch ${b.batchSize}`);
+  const subtitle = [
+    `box: 25th–75th percentile · white line and number above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`,
+    'one log scale per batch size',
+    ...missingCells(run).map((line) => `not shown, ${line}`),
+    ...(noisy.length > 0 ? [`NOISY: ${noisy.join(', ')}`] : []),
+  ];
+  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
+  return {
+    ...frame(`${modelOrder(run).join(', ')} – latency distribution per engine, lower is better`, subtitle),
+    data: { values },
+    facet: {
+      column: { field: 'batch', type: 'ordinal', sort: [...view.batchSizes], title: null, header: { labelExpr: "'batch ' + datum.value" } },
+    },
+    spec: {
+      width: Math.max(150, labels.length * 40),
+      height: 300,
+      encoding: {
+        x: { field: 'label', type: 'nominal', title: null, sort: labels, axis: { labelAngle: -35, labelAlign: 'right' } },
+        y: {
+          field: 't',
+          type: 'quantitative',
+          title: `engine time per batch (${unit}, log scale)`,
+          scale: { type: 'log', nice: false, padding: 18 },
+          axis: { format: '~g', tickCount: 12 },
+        },
+      },
+      layer: [
+        {
+          mark: { type: 'boxplot', extent: 1.5, size: 22, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
+          // One colour per engine, shared with the other charts; thread counts are told apart by label.
+          encoding: { color: { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: null } },
+        },
+        {
+          // The median printed over each box, since a log axis between decades has few labels.
+          mark: { type: 'text', dy: -9, fontSize: 9, color: '#333333' },
+          encoding: { y: { aggregate: 'max', field: 't' }, text: { aggregate: 'median', field: 't', format: '.3~r' } },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  } as TopLevelSpec;
+}
+
+const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };
+
+/**
+ * Mean engine time per batch of every cell both runs completed, with its 95%
+ * confidence interval, A above B, and the call beside it: bars apart means a
+ * real change, bars overlapping means noise could explain it.
+ */
+export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: RunComparison = compareRuns(a, b)): TopLevelSpec {
+  const runA = `A: ${a.id}`;
+  const runB = `B: ${b.id}`;
+  const rows = comparison.cells.filter((c) => c.a.state === 'completed' && c.b.state === 'completed');
+  const values = rows.flatMap((c) =>
+    ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
+      if (cell.state !== 'completed') return [];
+      const l = latencyOf(cell);
+      // With few, spread batches the interval's low end can fall below 0, which a log axis cannot place; no
+      // batch was faster than the fastest measured one, so the bar is clipped there.
+      return [{ cell: c.label, run, mean: l.mean, low: Math.max(l.ci95?.low ?? l.mean, l.min), high: l.ci95?.high ?? l.mean }];
+    }),
+  );
+  const calls = rows.map((c) => {
+    const noisy = [c.verdictA === 'NOISY' ? 'A' : '', c.verdictB === 'NOISY' ? 'B' : ''].filter((s) => s !== '');
+    const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
+    const call = c.call === 'no significant difference' ? 'no significant difference' : `B ${ratioText(c.ratio)} ${c.call}`;
+    const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
+    return {
+      cell: c.label,
+      call: notes.length > 0 ? `${call} (${notes.join('; ')})` : call,
+      color: wrong.length > 0 ? RED : (CALL_COLORS[c.call] ?? '#666666'),
+    };
+  });
+  const order = rows.map((c) => c.label);
+  const count = (call: string): number => rows.filter((c) => c.call === call).length;
+  const subtitle = [
+    `a change is called only when the two 95% confidence intervals do not overlap · B faster in ${count('faster')}, ` +
+      `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
+    `A: ${machineLine(a)}`,
+    `B: ${machineLine(b)}`,
+  ];
+  const notCompared = comparison.cells.filter((c) => c.call === 'not compared').map((c) => `${c.label} (${c.note})`);
+  if (notCompared.length > 0) subtitle.push(...packLines(`not compared: `, notCompared, 130, 3));
+  const only = [
+    comparison.onlyInA.length > 0 ? `${comparison.onlyInA.length} only in A` : '',
+    comparison.onlyInB.length > 0 ? `${comparison.onlyInB.length} only in B` : '',
+  ].filter((t) => t !== '');
+  if (only.length > 0) subtitle.push(`cells without a match: ${only.join(', ')}`);
+  if (rows.length === 0) subtitle.unshift('nothing to draw: no cell completed in both runs');
+  const y = { field: 'cell', type: 'nominal', sort: order, title: null };
+  const height = Math.max(60, rows.length * 30);
+  return {
+    ...frame(`${modelOrder(a).join(', ')} – run comparison: mean engine time per batch with 95% CI, lower is better`, subtitle),
+    hconcat: [
+      {
+        data: { values },
+        width: 460,
+        height,
+        encoding: {
+          y: { ...y, axis: { labelFontSize: 11, labelLimit: 320 } },
+          yOffset: { field: 'run', sort: [runA, runB] },
+          color: {
+            field: 'run',
+            type: 'nominal',
+            scale: { domain: [runA, runB], range: ['#9e9e9e', '#1f77b4'] },
+            legend: { title: null, orient: 'top', direction: 'vertical', labelLimit: 480 },
+          },
+        },
+        layer: [
+          {
+            mark: { type: 'rule', strokeWidth: 2 },
+            encoding: {
+              x: { field: 'low', type: 'quantitative', scale: { type: 'log', nice: false, padding: 12 }, title: 'mean engine time per batch (ms, log scale)', axis: { format: '~g' } },
+              x2: { field: 'high' },
+            },
+          },
+          { mark: { type: 'tick', thickness: 2, size: 10 }, encoding: { x: { field: 'low', type: 'quantitative' } } },
+          { mark: { type: 'tick', thickness: 2, size: 10 }, encoding: { x: { field: 'high', type: 'quantitative' } } },
+          { mark: { type: 'point', filled: true, size: 40, opacity: 1 }, encoding: { x: { field: 'mean', type: 'quantitative' } } },
+        ],
+      },
+      {
+        data: { values: calls },
+        width: 190,
+        height,
+        mark: { type: 'text', align: 'left', fontSize: 11, fontWeight: 'bold' },
+        encoding: {
+          y: { ...y, axis: null },
+          x: { value: 4 },
+          text: { field: 'call' },
+          color: { field: 'color', type: 'nominal', scale: null },
+        },
+      },
+    ],
+    spacing: 8,
+  } as TopLevelSpec;
+}

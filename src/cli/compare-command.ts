@@ -1,0 +1,54 @@
+import * as path from 'node:path';
+import { UserError } from '../errors.js';
+import { renderRunComparison } from '../../reports/compare-report.js';
+import { readRunRecord } from '../../reports/read-run.js';
+import { compareRuns, describeCoverage } from '../../reports/run-comparison.js';
+import { writeFileAtomically } from '../../reports/write-run.js';
+import { stringFlag, type ParsedArgs } from './args.js';
+
+/** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
+const DEFAULT_OUT = 'inferbench-out';
+
+/**
+ * `inferbench compare <runA> <runB>`: reads both runs, prints the per-cell
+ * table with confidence-interval calls and writes the comparison chart.
+ * Bad paths and runs with nothing in common are user errors naming them.
+ */
+export async function compareCommand(args: ParsedArgs): Promise<number> {
+  const [pathA, pathB, ...extra] = args.positionals;
+  if (pathA === undefined || pathB === undefined || extra.length > 0) {
+    throw new UserError(
+      `compare needs exactly two runs, got ${args.positionals.length}`,
+      'write inferbench compare <runA> <runB>, each a run folder (<out>/<run-id>/) or its results.json',
+    );
+  }
+  // Each side may also be a history id (`inferbench list`) of the --out folder.
+  const { resolveRunPath } = await import('../history/entry-ref.js');
+  const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
+  const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
+  const comparison = compareRuns(a.record, b.record);
+  if (comparison.cells.length === 0) {
+    throw new UserError(
+      `runs ${a.record.id} and ${b.record.id} have no cells in common`,
+      `compare runs of the same model, engines, batch sizes and thread counts (A has ${describeCoverage(a.record)}; B has ${describeCoverage(b.record)})`,
+    );
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  const width = process.stdout.columns;
+  process.stdout.write(renderRunComparison(comparison, { files: [a.file, b.file], color, ...(width ? { width } : {}) }));
+  if (args.flags['no-png'] === true) return 0;
+  if (!comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed')) {
+    process.stdout.write('\nNot drawn: the comparison chart, because no cell completed in both runs.\n');
+    return 0;
+  }
+  const [{ runComparisonChartSpec }, { renderPng }] = await Promise.all([
+    import('../../reports/view-charts.js'),
+    import('../../reports/png-chart.js'),
+  ]);
+  // Ids come from files the user passed; keep only characters safe in a file name.
+  const safe = (id: string): string => id.replace(/[^\w.-]/gu, '_');
+  const target = path.resolve(out, `compare-${safe(a.record.id)}-vs-${safe(b.record.id)}.png`);
+  await writeFileAtomically(target, await renderPng(runComparisonChartSpec(a.record, b.record, comparison)));
+  process.stdout.write(`\nWrote:\n  ${target}\n`);
+  return 0;
+}

@@ -1,0 +1,63 @@
+import type { FlagSpec } from './args.js';
+import type { CommandSpec } from './command-specs.js';
+
+const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
+const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };
+const JSON_FLAG: FlagSpec = { name: 'json', kind: 'boolean', help: 'print JSON' };
+
+export const LIST_COMMAND: CommandSpec = {
+  name: 'list',
+  summary: 'list the benchmark history, newest first: id, date, model, engines, state and best throughput',
+  usage: 'inferbench list [--out DIR] [--json]',
+  flags: [OUT, JSON_FLAG, HELP],
+};
+
+export const SHOW_COMMAND: CommandSpec = {
+  name: 'show',
+  summary: 'show one benchmark of the history: its settings, state, links and tables',
+  usage: 'inferbench show <id> [--view all|baseline|core|batch] [--batch-size N] [--threads N|default] [--out DIR] [--json]',
+  flags: [
+    OUT,
+    { name: 'view', kind: 'value', arg: 'VIEW', help: 'all (the whole report, default), baseline (every cell\'s statistics), core (core scaling) or batch (batch-size scaling)' },
+    { name: 'batch-size', kind: 'value', arg: 'N', help: 'the fixed batch size of the core-scaling view; default the largest measured' },
+    { name: 'threads', kind: 'value', arg: 'N', help: 'the fixed core count of the batch-size-scaling view (`default` for the engine default); default the one with most cells' },
+    JSON_FLAG,
+    HELP,
+  ],
+  details: '<id> is the number `inferbench list` shows, or a run folder id. --batch-size alone shows the core view, --threads alone the batch view.',
+};
+
+export const RERUN_COMMAND: CommandSpec = {
+  name: 'rerun',
+  summary: 'run a benchmark of the history again with the same settings, as a new entry linked to it',
+  usage: 'inferbench rerun <id> [--out DIR]',
+  flags: [OUT, HELP],
+};
+
+export const RM_COMMAND: CommandSpec = {
+  name: 'rm',
+  summary: 'remove a benchmark from the history and delete its run folder',
+  usage: 'inferbench rm <id> [--out DIR] [--yes]',
+  flags: [OUT, { name: 'yes', kind: 'boolean', help: 'do not ask for confirmation' }, HELP],
+};
+
+export const SERVE_COMMAND: CommandSpec = {
+  name: 'serve',
+  summary: 'open the local web dashboard: add, run, re-run, remove and compare benchmarks',
+  usage: 'inferbench serve [--port N] [--host ADDR] [--out DIR] [--root DIR] [--allow DIR,DIR]',
+  flags: [
+    { name: 'port', kind: 'value', arg: 'N', help: 'TCP port; 0 picks a free one; default 8765' },
+    { name: 'host', kind: 'value', arg: 'ADDR', help: 'address to listen on; default 127.0.0.1. Any other address requires the access token printed at start-up' },
+    { name: 'token', kind: 'value', arg: 'TOKEN', help: 'access token to require instead of a generated one (at least 16 characters)' },
+    OUT,
+    { name: 'root', kind: 'value', arg: 'DIR', help: 'folder model and dataset paths are resolved in and must stay inside; default the current folder' },
+    { name: 'allow', kind: 'value', arg: 'DIR,DIR', help: 'more folders model and dataset paths may point into' },
+    HELP,
+  ],
+  details:
+    'Runs started from the page wait in a queue and run one at a time. Every asset is served locally.\n' +
+    'Model and dataset paths outside --root and --allow are refused.',
+};
+
+/** The history commands, in the order `inferbench --help` lists them. */
+export const HISTORY_COMMANDS: readonly CommandSpec[] = [LIST_COMMAND, SHOW_COMMAND, RERUN_COMMAND, RM_COMMAND, SERVE_COMMAND];

@@ -1,0 +1,50 @@
+import { DEFAULT_OUT_DIR } from '../run-job.js';
+import { UserError } from '../errors.js';
+import { startDashboard, DEFAULT_PORT } from '../server/server.js';
+import { isLoopback } from '../server/security.js';
+import { listFlag, stringFlag, type ParsedArgs } from './args.js';
+
+function portFlag(args: ParsedArgs): number {
+  const raw = stringFlag(args, 'port');
+  if (raw === undefined) return DEFAULT_PORT;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new UserError(`--port must be a whole number from 0 to 65535, got "${raw}"`, 'e.g. --port 8765, or --port 0 for a free port');
+  return Number(raw);
+}
+
+/**
+ * `inferbench serve`: starts the dashboard and prints its URL (with the
+ * token off loopback). Ctrl-C stops the run in progress after its current
+ * batch, records it as interrupted with its measured cells, and exits.
+ */
+export async function serveCommand(args: ParsedArgs): Promise<number> {
+  const host = stringFlag(args, 'host') ?? '127.0.0.1';
+  const dashboard = await startDashboard({
+    out: stringFlag(args, 'out') ?? DEFAULT_OUT_DIR,
+    host,
+    port: portFlag(args),
+    root: stringFlag(args, 'root') ?? process.cwd(),
+    allow: listFlag(args, 'allow') ?? [],
+    ...(stringFlag(args, 'token') !== undefined ? { token: stringFlag(args, 'token') } : {}),
+  });
+  const url = dashboard.token === null ? dashboard.url : `${dashboard.url}?token=${dashboard.token}`;
+  for (const id of dashboard.recovered) process.stderr.write(`inferbench serve: benchmark ${id} was left running by a process that died; marked interrupted\n`);
+  process.stdout.write(`inferbench dashboard: ${url}\n`);
+  process.stdout.write(`  history: ${dashboard.store.file}\n`);
+  if (dashboard.token !== null) {
+    process.stdout.write(`  access token: ${dashboard.token}\n`);
+    if (!isLoopback(host)) process.stdout.write(`  listening on ${host}: anyone who can reach it needs this token; every API call without it gets 401\n`);
+  }
+  process.stdout.write('  Ctrl-C to stop\n');
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(130);
+      stopping = true;
+      process.stderr.write('\ninferbench serve: stopping (the run in progress ends after its current batch; Ctrl-C again to quit now)…\n');
+      void dashboard.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}

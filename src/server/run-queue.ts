@@ -1,0 +1,166 @@
+import { EventEmitter } from 'node:events';
+import { hostname } from 'node:os';
+import { OWNER_TOKEN } from '../history/owner.js';
+import { describeError } from '../errors.js';
+import type { RunConfig } from '../run-job.js';
+import type { EngineRegistry } from '../engine-registry.js';
+import type { HistoryStore } from '../history/history-store.js';
+import { executeRecordedRun } from '../history/recorded-run.js';
+
+/** Progress of the run being measured, as the page shows it. */
+export interface LiveProgress {
+  readonly id: number;
+  readonly done: number;
+  readonly total: number | null;
+  /** The cell being measured, once one has started. */
+  readonly current: { readonly engine: string; readonly batchSize: number } | null;
+}
+
+/** What the queue tells listeners (the event stream). */
+export type QueueEvent =
+  | { readonly type: 'queued'; readonly id: number }
+  | { readonly type: 'started'; readonly id: number }
+  | { readonly type: 'progress'; readonly progress: LiveProgress }
+  | { readonly type: 'finished'; readonly id: number; readonly state: string; readonly error: string | null }
+  | { readonly type: 'removed'; readonly id: number }
+  | { readonly type: 'waiting'; readonly id: number; readonly reason: string }
+  | { readonly type: 'warning'; readonly message: string };
+
+interface Job {
+  readonly id: number;
+  readonly config: RunConfig;
+  readonly source: 'api' | 'web';
+}
+
+/**
+ * Runs dashboard benchmarks one at a time, in the order they were added.
+ * Two benchmarks on one machine compete for cores and memory bandwidth, so
+ * running them together would corrupt both measurements. Each run goes
+ * through executeRecordedRun, so the history sees it like a CLI run.
+ */
+export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
+  private readonly waiting: Job[] = [];
+  private running: { job: Job; controller: AbortController; progress: LiveProgress } | null = null;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly registry?: EngineRegistry,
+    /** How often to look again while another process is measuring. */
+    private readonly machinePollMs = 1000,
+  ) {
+    super();
+  }
+
+  /** Adds an entry (already in the store as `queued`) to the end of the queue. */
+  enqueue(id: number, config: RunConfig, source: 'api' | 'web'): void {
+    this.waiting.push({ id, config, source });
+    this.emit('event', { type: 'queued', id });
+    if (!this.running) this.idle = this.drain();
+  }
+
+  /** Live progress of the run being measured, if any. */
+  current(): LiveProgress | null {
+    return this.running?.progress ?? null;
+  }
+
+  isRunning(id: number): boolean {
+    return this.running?.job.id === id;
+  }
+
+  isWaiting(id: number): boolean {
+    return this.waiting.some((j) => j.id === id);
+  }
+
+  /** Drops a waiting entry; true when it was waiting. */
+  dequeue(id: number): boolean {
+    const index = this.waiting.findIndex((j) => j.id === id);
+    if (index === -1) return false;
+    this.waiting.splice(index, 1);
+    return true;
+  }
+
+  /**
+   * Stops the running entry after its current batch (its measured cells
+   * are kept and it ends `interrupted`), or marks a waiting one
+   * interrupted. False when the id is neither.
+   */
+  async cancel(id: number): Promise<boolean> {
+    if (this.running?.job.id === id) {
+      this.running.controller.abort();
+      return true;
+    }
+    if (!this.dequeue(id)) return false;
+    await this.store.finish(id, 'interrupted', 'cancelled before it started');
+    this.emit('event', { type: 'finished', id, state: 'interrupted', error: 'cancelled before it started' });
+    return true;
+  }
+
+  /** Stops the running entry and forgets the waiting ones (server shutdown); resolves when the run has ended. */
+  async stop(): Promise<void> {
+    for (const job of this.waiting.splice(0)) {
+      await this.store.finish(job.id, 'interrupted', 'the dashboard stopped before it ran').catch(() => undefined);
+    }
+    this.running?.controller.abort();
+    await this.idle;
+  }
+
+  private async drain(): Promise<void> {
+    for (let job = this.waiting.shift(); job !== undefined; job = this.waiting.shift()) {
+      const controller = new AbortController();
+      this.running = { job, controller, progress: { id: job.id, done: 0, total: null, current: null } };
+      this.emit('event', { type: 'started', id: job.id });
+      await this.runOne(job, controller);
+      this.running = null;
+    }
+  }
+
+  private setProgress(progress: LiveProgress): void {
+    if (this.running) this.running.progress = progress;
+    this.emit('event', { type: 'progress', progress });
+  }
+
+  /**
+   * Waits while another process on this machine (a CLI `run`, another
+   * dashboard) is measuring into the same history, since the two would
+   * disturb each other. False when cancelled meanwhile.
+   */
+  private async waitForMachine(job: Job, controller: AbortController): Promise<boolean> {
+    for (;;) {
+      if (controller.signal.aborted) return false;
+      const others = (await this.store.list()).filter((e) => e.state === 'running' && e.ownerToken !== OWNER_TOKEN && e.ownerHost === hostname());
+      if (others.length === 0) return true;
+      this.emit('event', { type: 'waiting', id: job.id, reason: `waiting for benchmark ${others.map((e) => e.id).join(', ')} (process ${others.map((e) => e.ownerPid).join(', ')}) to finish` });
+      await new Promise((resolve) => setTimeout(resolve, this.machinePollMs));
+    }
+  }
+
+  private async runOne(job: Job, controller: AbortController): Promise<void> {
+    const base = () => this.running?.progress ?? { id: job.id, done: 0, total: null, current: null };
+    if (!(await this.waitForMachine(job, controller).catch(() => true))) {
+      await this.store.finish(job.id, 'interrupted', 'cancelled before it started').catch(() => undefined);
+      this.emit('event', { type: 'finished', id: job.id, state: 'interrupted', error: 'cancelled before it started' });
+      return;
+    }
+    try {
+      const { outcome } = await executeRecordedRun(
+        job.config,
+        {
+          signal: controller.signal,
+          ...(this.registry ? { registry: this.registry } : {}),
+          onProgress: (event) => {
+            if (event.kind === 'cell-start') {
+              this.setProgress({ ...base(), total: event.total, current: { engine: event.engine, batchSize: event.batchSize } });
+            } else {
+              this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
+            }
+          },
+        },
+        { store: this.store, source: job.source, entryId: job.id, onWarning: (message) => this.emit('event', { type: 'warning', message }) },
+      );
+      this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
+    } catch (err) {
+      this.emit('event', { type: 'finished', id: job.id, state: controller.signal.aborted ? 'interrupted' : 'failed', error: describeError(err) });
+    }
+  }
+}

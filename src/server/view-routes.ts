@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RunRecord } from '../results.js';
+import { recordOf, type HistoryDetail } from '../history/history-entry.js';
+import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
+import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
+import { compareRuns, latencyOf, ratioText } from '../../reports/run-comparison.js';
+import { batchSizes } from '../../reports/run-summary.js';
+import { formatTimestamp } from '../../reports/units.js';
+import type { ApiContext } from './api-routes.js';
+import { HttpError, parseId, sendJson } from './http-util.js';
+
+async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: RunRecord | null }> {
+  const entry = await ctx.store.get(id);
+  if (!entry) throw new HttpError(404, `no benchmark with id ${id}`, 'refresh the list');
+  return { entry, record: recordOf(entry) };
+}
+
+/** `?batchSize=8` for core scaling; absent means the view's default (the largest). */
+function batchSizeParam(url: URL): number | undefined {
+  const raw = url.searchParams.get('batchSize');
+  if (raw === null) return undefined;
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) === 0) throw new HttpError(400, `batchSize must be a positive whole number, got "${raw}"`, 'pick one from the drop-down', 'batchSize');
+  return Number(raw);
+}
+
+/** `?threads=4` or `?threads=default` for batch scaling; absent means the view's default. */
+function threadsParam(url: URL): number | null | undefined {
+  const raw = url.searchParams.get('threads');
+  if (raw === null) return undefined;
+  if (raw === 'default') return null;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) === 0) throw new HttpError(400, `threads must be a positive whole number or "default", got "${raw}"`, 'pick one from the drop-down', 'threads');
+  return Number(raw);
+}
+
+/**
+ * The three views of one benchmark with the fixed values the user picked:
+ * baseline (every cell's figures, latency distribution chart), core
+ * scaling at one batch size, batch-size scaling at one core count. The
+ * charts are the vega-lite specs of reports/view-charts.ts, the same the
+ * PNG reports use; the page draws them with vega-embed.
+ */
+async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: URL): Promise<void> {
+  const { entry, record } = await requireRecord(ctx, id);
+  if (record === null || record.cells.length === 0) {
+    sendJson(res, 200, { id, state: entry.state, available: false });
+    return;
+  }
+  const batchSize = batchSizeParam(url);
+  const threads = threadsParam(url);
+  const sizes = batchSizes(record);
+  const threadOptions = threadSettings(record);
+  if (batchSize !== undefined && !sizes.includes(batchSize)) throw new HttpError(400, `batchSize ${batchSize} was not measured in benchmark ${id}`, `pick one of ${sizes.join(', ')}`, 'batchSize');
+  if (threads !== undefined && !threadOptions.includes(threads)) throw new HttpError(400, `threads ${threads ?? 'default'} was not measured in benchmark ${id}`, 'pick a core count from the drop-down', 'threads');
+  const core = coreScalingView(record, batchSize === undefined ? {} : { batchSize });
+  const batch = batchScalingView(record, threads === undefined ? {} : { threads });
+  const latency = latencyDistributionView(record);
+  sendJson(res, 200, {
+    id,
+    state: entry.state,
+    available: true,
+    baseline: { rows: baselineRows(record), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
+    coreScaling: {
+      options: sizes,
+      fixed: core.fixed.batchSize,
+      insufficient: core.insufficient,
+      spec: core.insufficient === null ? coreScalingChartSpec(record, core.fixed.batchSize === null ? {} : { batchSize: core.fixed.batchSize }) : null,
+    },
+    batchScaling: {
+      options: threadOptions,
+      fixed: batch.fixed.threads,
+      insufficient: batch.insufficient,
+      spec: batch.insufficient === null ? batchScalingChartSpec(record, { threads: batch.fixed.threads }) : null,
+    },
+  });
+}
+
+/** The run as the comparison chart should name it: history id and date rather than the folder id. */
+function labelled(entry: HistoryDetail, record: RunRecord): RunRecord {
+  return { ...record, id: `#${entry.id} (${formatTimestamp(record.startedAt)})` };
+}
+
+/**
+ * Two benchmarks side by side (`?a=1&b=2`): the per-cell comparison with
+ * confidence-interval calls from reports/run-comparison.ts and its chart.
+ */
+async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Promise<void> {
+  const idA = parseId(url.searchParams.get('a'), 'a');
+  const idB = parseId(url.searchParams.get('b'), 'b');
+  const [a, b] = await Promise.all([requireRecord(ctx, idA), requireRecord(ctx, idB)]);
+  for (const [side, r] of [['a', a], ['b', b]] as const) {
+    if (r.record === null) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
+  }
+  const recA = labelled(a.entry, a.record as RunRecord);
+  const recB = labelled(b.entry, b.record as RunRecord);
+  const comparison = compareRuns(recA, recB);
+  const completedBoth = comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed');
+  sendJson(res, 200, {
+    a: { id: idA },
+    b: { id: idB },
+    spec: completedBoth ? runComparisonChartSpec(recA, recB, comparison) : null,
+    cells: comparison.cells.map((c) => ({
+      label: c.label,
+      aMeanMs: c.a.state === 'completed' ? latencyOf(c.a).mean : null,
+      bMeanMs: c.b.state === 'completed' ? latencyOf(c.b).mean : null,
+      ratio: c.ratio,
+      call: c.call,
+      callText: c.call === 'faster' || c.call === 'slower' ? `${ratioText(c.ratio)} ${c.call}` : `${c.call}${c.note ? ` (${c.note})` : ''}`,
+    })),
+    onlyInA: comparison.onlyInA.length,
+    onlyInB: comparison.onlyInB.length,
+  });
+}
+
+/** Routes the view and comparison endpoints; null when the path is not one of them. */
+export function viewRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[], url: URL): Promise<void> | null {
+  if (req.method !== 'GET') return null;
+  if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'views') return getViews(ctx, res, parseId(parts[1]), url);
+  if (parts.length === 1 && parts[0] === 'compare') return getComparison(ctx, res, url);
+  return null;
+}

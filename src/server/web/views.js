@@ -1,0 +1,220 @@
+// The detail panel of one benchmark: its settings, live progress, and the
+// metrics three ways (baseline, core scaling at a chosen batch size,
+// batch-size scaling at a chosen core count) plus a comparison with another
+// benchmark. Chart specs come from the server (the same vega-lite specs the
+// PNG reports use) and are drawn here with vega-embed.
+import { api, duration, entryTitle, esc, rate, shortDate, threadsText } from './api.js';
+
+const TABS = [
+  ['baseline', 'Baseline'],
+  ['core', 'Core scaling'],
+  ['batch', 'Batch-size scaling'],
+  ['compare', 'Compare'],
+];
+
+const EMBED_OPTIONS = {
+  renderer: 'svg',
+  actions: { export: true, source: false, compiled: false, editor: false },
+  config: { mark: { tooltip: true } },
+};
+
+/** What the panel remembers between refreshes of the same entry. */
+const state = { id: null, tab: 'baseline', batchSize: null, threads: undefined, compareWith: null, views: null, token: 0, render: 0 };
+
+/** A guard for one drawing: false once a newer drawing started or the panel was rebuilt. */
+function drawing(panel) {
+  const token = ++state.render;
+  const chart = panel.querySelector('.chart');
+  return () => token === state.render && chart.isConnected;
+}
+
+function badge(entryState) {
+  return `<span class="badge state-${esc(entryState)}">${esc(entryState)}</span>`;
+}
+
+function threadValue(text) {
+  return text === 'default' ? null : Number(text);
+}
+
+function threadLabel(threads) {
+  return threads === null ? 'engine default' : `${threads} core${threads === 1 ? '' : 's'}`;
+}
+
+async function embed(container, spec, current) {
+  if (!current()) return;
+  container.innerHTML = '';
+  if (!spec) return;
+  // vega-embed styles its target as an inline block the chart's width; the outer box scrolls.
+  const target = document.createElement('div');
+  container.append(target);
+  try {
+    const result = await window.vegaEmbed(target, spec, EMBED_OPTIONS);
+    if (!current()) {
+      result.finalize();
+      target.remove();
+    }
+  } catch (err) {
+    if (current()) container.innerHTML = `<p class="error">chart failed: ${esc(err.message)}</p>`;
+  }
+}
+
+function baselineTable(rows) {
+  if (rows.length === 0) return '<p class="muted">No cell measured yet.</p>';
+  const body = rows
+    .map((r) => {
+      const l = r.latency;
+      const figures = r.state === 'completed'
+        ? `<td class="num">${duration(l.mean)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td>${esc(r.verdict?.status ?? '')}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
+        : `<td colspan="5" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
+      return `<tr><td>${esc(r.label)}</td><td class="num">${r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
+    })
+    .join('');
+  return `<table class="table"><thead><tr><th>engine</th><th class="num">cores</th><th class="num">batch</th><th class="num">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function select(id, label, options, value) {
+  const opts = options.map((o) => `<option value="${esc(o.value)}"${String(o.value) === String(value) ? ' selected' : ''}>${esc(o.label)}</option>`).join('');
+  return `<label class="control" for="${id}">${esc(label)} <select id="${id}">${opts}</select></label>`;
+}
+
+/** Draws the active tab from the fetched views. */
+async function renderTab(panel, entry, entries) {
+  const controls = panel.querySelector('.view-controls');
+  const chart = panel.querySelector('.chart');
+  const below = panel.querySelector('.below-chart');
+  const views = state.views;
+  const current = drawing(panel);
+  controls.innerHTML = '';
+  below.innerHTML = '';
+  panel.querySelectorAll('.tab').forEach((t) => t.setAttribute('aria-selected', String(t.dataset.view === state.tab)));
+  if (state.tab === 'compare') return renderCompare(panel, entry, entries, current);
+  if (!views || !views.available) {
+    chart.innerHTML = `<p class="muted">${entry.state === 'queued' ? 'Waiting in the queue.' : 'Nothing measured yet.'}</p>`;
+    return;
+  }
+  if (state.tab === 'baseline') {
+    below.innerHTML = baselineTable(views.baseline.rows);
+    if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
+    await embed(chart, views.baseline.spec, current);
+  } else if (state.tab === 'core') {
+    const v = views.coreScaling;
+    controls.innerHTML = select('core-batch', 'Batch size', v.options.map((b) => ({ value: b, label: `batch ${b}` })), v.fixed);
+    controls.querySelector('select').addEventListener('change', (e) => refreshViews(panel, entry, entries, { batchSize: Number(e.target.value) }));
+    if (v.insufficient) below.innerHTML = `<p class="note">${esc(v.insufficient)}</p>`;
+    await embed(chart, v.spec, current);
+  } else {
+    const v = views.batchScaling;
+    controls.innerHTML = select('batch-threads', 'Core count', v.options.map((t) => ({ value: t === null ? 'default' : t, label: threadLabel(t) })), v.fixed === null ? 'default' : v.fixed);
+    controls.querySelector('select').addEventListener('change', (e) => refreshViews(panel, entry, entries, { threads: threadValue(e.target.value) }));
+    if (v.insufficient) below.innerHTML = `<p class="note">${esc(v.insufficient)}</p>`;
+    await embed(chart, v.spec, current);
+  }
+}
+
+async function renderCompare(panel, entry, entries, current) {
+  const controls = panel.querySelector('.view-controls');
+  const chart = panel.querySelector('.chart');
+  const below = panel.querySelector('.below-chart');
+  const others = entries.filter((e) => e.id !== entry.id && e.runId !== null);
+  if (state.compareWith === null || !others.some((e) => e.id === state.compareWith)) {
+    const linked = [entry.compareWith, entry.rerunOf].find((id) => others.some((e) => e.id === id));
+    state.compareWith = linked ?? others[0]?.id ?? null;
+  }
+  if (state.compareWith === null) {
+    chart.innerHTML = '<p class="muted">No other benchmark to compare with yet.</p>';
+    return;
+  }
+  controls.innerHTML = select('compare-select', 'Compare with', others.map((e) => ({ value: e.id, label: `#${e.id} · ${entryTitle(e).engines} · ${shortDate(e.createdAt)}` })), state.compareWith);
+  controls.querySelector('select').addEventListener('change', (e) => {
+    state.compareWith = Number(e.target.value);
+    void renderTab(panel, entry, entries);
+  });
+  chart.innerHTML = '';
+  const { ok, data } = await api('GET', `/api/compare?a=${state.compareWith}&b=${entry.id}`);
+  if (!current()) return;
+  if (!ok) {
+    chart.innerHTML = `<p class="error">${esc(data.error)}</p>`;
+    return;
+  }
+  const rows = data.cells
+    .map((c) => `<tr><td>${esc(c.label)}</td><td class="num">${duration(c.aMeanMs)}</td><td class="num">${duration(c.bMeanMs)}</td><td>${esc(c.callText)}</td></tr>`)
+    .join('');
+  below.innerHTML = `<p class="muted">A is #${data.a.id}, B is #${data.b.id} (this benchmark).</p><table class="table"><thead><tr><th>cell</th><th class="num">A mean</th><th class="num">B mean</th><th>B vs A</th></tr></thead><tbody>${rows}</tbody></table>`;
+  await embed(chart, data.spec, current);
+}
+
+async function refreshViews(panel, entry, entries, change = {}) {
+  Object.assign(state, change);
+  const token = ++state.token;
+  const query = new URLSearchParams();
+  if (state.batchSize !== null) query.set('batchSize', String(state.batchSize));
+  if (state.threads !== undefined) query.set('threads', state.threads === null ? 'default' : String(state.threads));
+  const { ok, data } = await api('GET', `/api/runs/${entry.id}/views?${query}`);
+  if (token !== state.token) return; // a newer refresh started meanwhile
+  state.views = ok ? data : null;
+  await renderTab(panel, entry, entries);
+}
+
+function settingsLine(entry) {
+  const c = entry.config;
+  const parts = [`batch ${c.batchSizes.join(', ')}`, `cores ${threadsText(c.threads)}`, c.limit === null ? 'all rows' : `${c.limit} rows per cell`];
+  if (c.dataset) parts.push(`dataset ${c.dataset}`);
+  return parts.join(' · ');
+}
+
+function linksLine(entry, entries) {
+  const link = (id) => (entries.some((e) => e.id === id) ? `<a href="#/runs/${id}">#${id}</a>` : `#${id} (removed)`);
+  const links = [];
+  if (entry.rerunOf !== null) links.push(`re-run of ${link(entry.rerunOf)}`);
+  if (entry.compareWith !== null) links.push(`compared with ${link(entry.compareWith)}`);
+  return links.join(' · ');
+}
+
+/** Progress text: `3 / 8 cells · measuring onnx-cpu at batch 2`. */
+export function progressHtml(entry, live) {
+  const done = live?.done ?? entry.cellsDone;
+  const total = live?.total ?? entry.cellsTotal;
+  const pct = total ? Math.round((100 * done) / total) : 0;
+  const current = live?.current ? ` · measuring ${esc(live.current.engine)} at batch ${live.current.batchSize}` : '';
+  return `<div class="progress"><div class="bar"><span style="width:${pct}%"></span></div><span class="progress-text">${done} / ${total ?? '?'} cells${current}</span></div>`;
+}
+
+/** Draws the whole panel for `entry`; `actions` runs menu actions (rerun, cancel, remove). */
+export async function renderDetail(panel, entry, entries, live, actions) {
+  if (state.id !== entry.id) Object.assign(state, { id: entry.id, batchSize: null, threads: undefined, compareWith: null, views: null });
+  const { model, engines } = entryTitle(entry);
+  const active = entry.state === 'running' || entry.state === 'queued';
+  panel.innerHTML = `
+    <div class="detail-head">
+      <div>
+        <h1>#${entry.id} · ${esc(model)} ${badge(entry.state)}</h1>
+        <p class="meta">${esc(engines)} · ${esc(settingsLine(entry))}</p>
+        <p class="meta muted">added ${esc(shortDate(entry.createdAt))} from ${esc(entry.source)}${linksLine(entry, entries) ? ` · ${linksLine(entry, entries)}` : ''}</p>
+      </div>
+      <div class="head-actions">
+        <button class="button" data-action="rerun">Re-run benchmark</button>
+        ${active ? '<button class="button" data-action="cancel">Cancel</button>' : ''}
+        <button class="button danger-outline" data-action="remove">Remove</button>
+      </div>
+    </div>
+    <div class="live">${active ? progressHtml(entry, live) : ''}</div>
+    ${entry.error ? `<p class="error-box">${esc(entry.error)}</p>` : ''}
+    <nav class="tabs" role="tablist">${TABS.map(([id, label]) => `<button class="tab" role="tab" data-view="${id}" aria-selected="false">${label}</button>`).join('')}</nav>
+    <div class="view-controls"></div>
+    <div class="chart"></div>
+    <div class="below-chart"></div>`;
+  panel.querySelectorAll('[data-action]').forEach((b) => b.addEventListener('click', () => actions(b.dataset.action, entry)));
+  panel.querySelectorAll('.tab').forEach((t) =>
+    t.addEventListener('click', () => {
+      state.tab = t.dataset.view;
+      void renderTab(panel, entry, entries);
+    }),
+  );
+  await refreshViews(panel, entry, entries);
+}
+
+/** Updates only the progress bar of the panel (no chart redraw). */
+export function updateLive(panel, entry, live) {
+  const box = panel.querySelector('.live');
+  if (box && entry) box.innerHTML = progressHtml(entry, live);
+}

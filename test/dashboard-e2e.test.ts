@@ -1,0 +1,160 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { startTestDashboard } from './fixtures/dashboard.js';
+import { testOutputDir } from './fixtures/test-cache.js';
+
+const CHROMIUM = process.env['INFERBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Toggles a chip (the checkbox itself is hidden behind its label). */
+async function toggleChip(page: Page, group: string, value: string): Promise<void> {
+  await page.locator(`#${group} label.chip:has(input[value="${value}"])`).click();
+}
+
+async function waitForState(page: Page, id: number, state: string): Promise<void> {
+  await page.locator(`.run-item[data-id="${id}"] .badge`, { hasText: state }).waitFor({ timeout: 90_000 });
+}
+
+/** Opens the ⋮ menu of a list entry and picks an action. */
+async function menuAction(page: Page, id: number, label: string): Promise<void> {
+  await page.locator(`.run-item[data-id="${id}"] .menu-button`).click();
+  await page.locator(`.run-item[data-id="${id}"] .menu button`, { hasText: label }).click();
+}
+
+async function chartDrawn(page: Page): Promise<void> {
+  await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+}
+
+test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium package (.ci/run does) to run the browser test` }, async (t) => {
+  const out = testOutputDir('dashboard-e2e');
+  const dash = await startTestDashboard(join(out, 'runs'));
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'inferbench-chromium-'));
+  let context: BrowserContext;
+  try {
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
+  } catch (err) {
+    await dash.close();
+    throw err;
+  }
+  // The browser goes first, so its event stream is not cut under it.
+  t.after(async () => {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+    await dash.close();
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const foreign: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (msg) => {
+    // The 400 of the deliberately bad batch size is logged by the browser; it is expected.
+    if (msg.type() === 'error' && !/status of 400/.test(msg.text())) errors.push(msg.text());
+  });
+  page.on('request', (req) => {
+    if (!req.url().startsWith(dash.url) && !req.url().startsWith('data:') && !req.url().startsWith('blob:')) foreign.push(req.url());
+  });
+
+  // On a failure, keep a picture of the page and its errors next to the test output.
+  try {
+    await steps();
+  } catch (err) {
+    await page.screenshot({ path: join(out, 'failure.png'), fullPage: true }).catch(() => undefined);
+    throw new Error(`${(err as Error).message}\npage errors: ${errors.join(' | ') || 'none'}\nscreenshot: ${join(out, 'failure.png')}`);
+  }
+
+  async function steps(): Promise<void> {
+  await page.goto(dash.url);
+  await page.locator('#connection', { hasText: 'live' }).waitFor();
+  await page.locator('#run-list-empty').waitFor();
+
+  // Add a benchmark: two core counts and two batch sizes, tiny settings under Advanced.
+  await page.getByRole('button', { name: 'Add benchmark' }).click();
+  await page.locator('#engine-options input[value="onnx-cpu"]:checked').waitFor({ state: 'attached' });
+  await toggleChip(page, 'thread-options', 'default');
+  await toggleChip(page, 'thread-options', '1');
+  await toggleChip(page, 'thread-options', '2');
+  for (const size of ['8', '32', '2']) await toggleChip(page, 'batch-options', size); // 1 stays checked
+  await page.locator('summary', { hasText: 'Advanced settings' }).click();
+  await page.fill('#f-limit', '8');
+  await page.fill('#f-min-time', '0');
+  await page.fill('#f-min-batches', '1');
+  await page.fill('#f-max-time', '5');
+  await page.selectOption('#f-reference', 'none');
+  await page.locator('#f-isolate').uncheck();
+
+  // A bad value is refused at its field, and nothing is queued.
+  await page.fill('#batch-other', '0');
+  await page.getByRole('button', { name: 'Run benchmark' }).click();
+  await page.locator('.field.invalid[data-field="batchSizes"] .error', { hasText: 'batchSizes must be a positive integer' }).waitFor();
+  await page.fill('#batch-other', '');
+  await page.getByRole('button', { name: 'Run benchmark' }).click();
+
+  await waitForState(page, 1, 'completed');
+  await page.locator('.detail-head h1', { hasText: '#1' }).waitFor();
+  assert.match((await page.locator('.detail .meta').first().textContent()) ?? '', /batch 1, 2 · cores 1, 2 · 8 rows per cell/);
+
+  // Baseline: one row per cell and the latency distribution chart.
+  await page.getByRole('tab', { name: 'Baseline' }).click();
+  await chartDrawn(page);
+  assert.equal(await page.locator('.below-chart tbody tr').count(), 4);
+
+  // Core scaling at a chosen batch size.
+  await page.getByRole('tab', { name: 'Core scaling' }).click();
+  await chartDrawn(page);
+  assert.equal(await page.locator('#core-batch').inputValue(), '2', 'the largest batch size first');
+  await page.selectOption('#core-batch', '1');
+  await page.locator('.chart', { hasText: 'core scaling at batch 1' }).waitFor();
+
+  // Batch-size scaling at a chosen core count.
+  await page.getByRole('tab', { name: 'Batch-size scaling' }).click();
+  await chartDrawn(page);
+  await page.selectOption('#batch-threads', '2');
+  await page.locator('.chart', { hasText: 'batch scaling with 2 threads' }).waitFor();
+
+  // Re-run from the list menu: a new entry linked to the first.
+  await menuAction(page, 1, 'Re-run benchmark');
+  await waitForState(page, 2, 'completed');
+  await page.locator('.run-item[data-id="2"]', { hasText: 're-run of #1' }).waitFor();
+
+  // Compare the two: the comparative graph and the per-cell calls.
+  await page.locator('.run-item[data-id="2"] .run-main').click();
+  await page.locator('.detail-head h1', { hasText: '#2' }).waitFor();
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await chartDrawn(page);
+  assert.equal(await page.locator('#compare-select').inputValue(), '1', 'compared with the benchmark it re-ran');
+  assert.equal(await page.locator('.below-chart tbody tr').count(), 4);
+  assert.match((await page.locator('.chart').textContent()) ?? '', /run comparison/);
+  await page.screenshot({ path: join(out, 'dashboard-compare.png'), fullPage: true });
+
+  // Remove the first one, through the confirmation.
+  await menuAction(page, 1, 'Remove');
+  await page.locator('#confirm-dialog[open]').waitFor();
+  await page.locator('#confirm-ok').click();
+  await page.locator('.run-item[data-id="1"]').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.run-item').count(), 1);
+  assert.equal((await dash.store.list()).map((e) => e.id).join(), '2');
+
+  await page.getByRole('tab', { name: 'Core scaling' }).click();
+  await chartDrawn(page);
+  const shot = join(out, 'dashboard.png');
+  await page.screenshot({ path: shot, fullPage: true });
+  assert.ok(existsSync(shot));
+  assert.deepEqual(errors, [], 'no script errors in the page');
+  assert.deepEqual(foreign, [], 'every asset comes from the dashboard itself');
+  process.stdout.write(`# screenshot: ${shot}\n`);
+  }
+});

@@ -31,8 +31,15 @@ export interface WarmupRule {
  */
 export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 2000, minBatches: 20, maxTimeMs: 10_000, maxBatches: 1_000_000 };
 export const DEFAULT_WARMUP_RULE: WarmupRule = { minBatches: 2, maxBatches: 50, maxTimeMs: 10_000, window: 3, tolerance: 0.1 };
-/** Above this coefficient of variation of per-batch latency a cell is NOISY. */
-export const DEFAULT_MAX_CV = 0.2;
+/**
+ * Above this coefficient of variation of per-batch latency a cell is NOISY.
+ * Loose by default because batches of real text differ in padded length, so
+ * per-batch latency varies by design; the precision of the mean is judged by
+ * MAX_CI_HALF_WIDTH instead.
+ */
+export const DEFAULT_MAX_CV = 1.0;
+/** Above this relative half-width of the mean's 95% confidence interval a cell is NOISY. */
+export const MAX_CI_HALF_WIDTH = 0.05;
 
 /** True once the last `window` times spread by at most `tolerance` of their median. */
 export function isSteady(times: readonly number[], rule: Pick<WarmupRule, 'window' | 'tolerance'>): boolean {
@@ -81,6 +88,10 @@ export function verdictOf(
     reasons.push(`stopped at the maximum after ${(latency.total / 1000).toFixed(1)} s of engine time (minimum ${(context.rule.minTimeMs / 1000).toFixed(1)} s)`);
   }
   if (latency.cv > context.maxCv) reasons.push(`CV ${(latency.cv * 100).toFixed(1)}% above ${(context.maxCv * 100).toFixed(0)}%`);
+  const relHalf = latency.ci95 && latency.mean > 0 ? latency.ci95.halfWidth / latency.mean : null;
+  if (relHalf !== null && relHalf > MAX_CI_HALF_WIDTH) {
+    reasons.push(`95% CI of the mean ±${(relHalf * 100).toFixed(1)}% above ±${(MAX_CI_HALF_WIDTH * 100).toFixed(0)}%`);
+  }
   if (!context.warmupSteady) reasons.push('warmup never became steady');
   return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons };
 }

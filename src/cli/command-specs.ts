@@ -35,7 +35,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'min-time', kind: 'value', arg: 'S', help: 'measure each cell for at least S seconds (after one full pass over the rows); default 2' },
     { name: 'min-batches', kind: 'value', arg: 'N', help: 'and at least N batches; default 20' },
     { name: 'max-time', kind: 'value', arg: 'S', help: 'stop a cell after S seconds even if the minimums are not met (verdict NOISY); default 60' },
-    { name: 'max-cv', kind: 'value', arg: 'X', help: 'coefficient of variation above which a cell is NOISY; default 0.2' },
+    { name: 'max-cv', kind: 'value', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },

@@ -159,8 +159,11 @@ export interface EnvironmentInfo {
   readonly gitCommit: string | null;
 }
 
-/** Everything one run produced; every report renders from this record alone. */
-export interface RunRecord {
+/**
+ * Everything one run produced, for any kind of cell; every report renders
+ * from this record alone. Classification and generation runs share it.
+ */
+export interface RunRecordOf<Cell> {
   readonly schemaVersion: 1;
   readonly id: string;
   /** `interrupted` when Ctrl-C stopped the sweep; measured cells are kept. */
@@ -171,5 +174,8 @@ export interface RunRecord {
   readonly config: Readonly<Record<string, unknown>>;
   readonly environment: EnvironmentInfo;
   readonly models: readonly ModelInfo[];
-  readonly cells: readonly CellResult[];
+  readonly cells: readonly Cell[];
 }
+
+/** The record of an `inferbench run` sweep. */
+export type RunRecord = RunRecordOf<CellResult>;

@@ -142,9 +142,9 @@ export interface RunHooks {
   readonly registry?: EngineRegistry;
 }
 
-/** What a finished (or interrupted) run produced. */
-export interface RunOutcome {
-  readonly record: RunRecord;
+/** What a finished (or interrupted) run produced, for either kind of run record. */
+export interface RunOutcome<R = RunRecord> {
+  readonly record: R;
   readonly dir: string;
   readonly paths: readonly string[];
   /** Non-fatal problems, e.g. a chart that could not be rendered. */

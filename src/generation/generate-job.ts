@@ -16,6 +16,7 @@ import type { GenerationCell, GenerationRunRecord } from './generation-results.j
 import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from './generation-sweep.js';
 import { TextGeneration } from './text-generation.js';
 import { DEFAULT_OUT_DIR } from '../run-job.js';
+import type { RunOutcome } from '../run-job.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {
@@ -49,12 +50,8 @@ export interface GenerateHooks {
   readonly registry?: EngineRegistry;
 }
 
-export interface GenerateOutcome {
-  readonly record: GenerationRunRecord;
-  readonly dir: string;
-  readonly paths: readonly string[];
-  readonly warnings: readonly string[];
-}
+/** What an `inferbench generate` run produced. */
+export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
 
 /** Reads up to `limit` non-empty prompt texts. */
 async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {

@@ -4,7 +4,7 @@
  * number of new tokens; it keeps every raw per-token time so any statistic
  * can be recomputed from results.json alone.
  */
-import type { EnvironmentInfo, ModelInfo } from '../results.js';
+import type { RunRecordOf } from '../results.js';
 import type { SessionDescription } from '../session.js';
 import type { SampleStatistics } from '../statistics.js';
 
@@ -72,15 +72,6 @@ export interface SkippedGenerationCell extends GenerationCellKey {
 export type GenerationCell = CompletedGenerationCell | ErroredGenerationCell | SkippedGenerationCell;
 
 /** Everything one `inferbench generate` produced; every report renders from it alone. */
-export interface GenerationRunRecord {
-  readonly schemaVersion: 1;
+export interface GenerationRunRecord extends RunRecordOf<GenerationCell> {
   readonly kind: 'generation';
-  readonly id: string;
-  readonly state: 'running' | 'completed' | 'interrupted';
-  readonly startedAt: string;
-  readonly finishedAt: string | null;
-  readonly config: Readonly<Record<string, unknown>>;
-  readonly environment: EnvironmentInfo;
-  readonly models: readonly ModelInfo[];
-  readonly cells: readonly GenerationCell[];
 }

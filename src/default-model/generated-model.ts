@@ -98,7 +98,8 @@ function modelHash(cfg: BertLikeConfig, vocab: readonly string[]): string {
     .slice(0, 12);
 }
 
-async function exists(path: string): Promise<boolean> {
+/** True when `path` exists; cache lookups treat any access error as absent. */
+export async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
     return true;

@@ -6,13 +6,14 @@
  * (which have no Hub repo) get them written here.
  */
 import { randomBytes } from 'node:crypto';
-import { access, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dtypeOnnxFile, type ModelDtype } from '../model-dtypes.js';
 import { decodeModelProto, encodeModelProto, type ModelProto } from './variant-graph.js';
 import { convertToFloat16 } from './variant-fp16.js';
 import { quantizeDynamicInt8 } from './variant-int8.js';
 import { quantizeMatMulNBits } from './variant-int4.js';
+import { exists } from './generated-model.js';
 
 /** How each generatable dtype is derived from the fp32 graph. */
 const CONVERTERS: Partial<Record<ModelDtype, (model: ModelProto) => ModelProto>> = {
@@ -37,14 +38,6 @@ export function buildVariant(fp32: Uint8Array, dtype: ModelDtype): Uint8Array {
   return encodeModelProto(convert(decodeModelProto(fp32)));
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Makes sure `<dir>/onnx/model<suffix>.onnx` exists for a generated model

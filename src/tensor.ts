@@ -45,3 +45,13 @@ export function toNumbers(t: HostTensor): number[] {
   for (let i = 0; i < t.data.length; i++) out[i] = Number(t.data[i]);
   return out;
 }
+
+/** The value of IEEE-754 half-precision bits, for reading fp16 tensors and initializers in fp32. */
+export function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}

@@ -1,4 +1,4 @@
-import type { HostTensor, TensorMap } from '../../src/tensor.js';
+import { halfToFloat, type HostTensor, type TensorMap } from '../../src/tensor.js';
 
 /** The slice of the onnxruntime-common Tensor API that both onnxruntime-node and -web share. */
 export interface OrtTensorLike {
@@ -20,16 +20,6 @@ export function toOrtFeeds(Tensor: OrtTensorCtor, inputs: TensorMap): Record<str
     feeds[name] = new Tensor(t.dtype, t.data, t.dims);
   }
   return feeds;
-}
-
-/** The value of IEEE-754 half-precision bits. */
-export function halfToFloat(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
-  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
-  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
 }
 
 /** Reads ORT outputs back as host tensors; throws on dtypes inferbench does not compare. */

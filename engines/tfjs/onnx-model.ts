@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxNs } from 'onnx-proto';
+import { halfToFloat } from '../../src/tensor.js';
 
 const { onnx } = onnxProto;
 
@@ -112,15 +113,6 @@ function toBigInt(v: LongLike): bigint {
   return typeof v === 'number' ? BigInt(v) : BigInt(v.toString());
 }
 
-function float16ToFloat32(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
-  if (exp === 0x1f) return frac ? NaN : sign * Infinity;
-  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
-}
-
 /** Copies raw little-endian bytes into the typed array of `dtype`; a DataView keeps it correct on any host and alignment. */
 function decodeRaw(dtype: OnnxDType, raw: Uint8Array, count: number, name: string): OnnxTensorData {
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -132,7 +124,7 @@ function decodeRaw(dtype: OnnxDType, raw: Uint8Array, count: number, name: strin
   switch (dtype) {
     case 'float32': { need(4); const out = new Float32Array(count); for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true); return out; }
     case 'float64': { need(8); const out = new Float64Array(count); for (let i = 0; i < count; i++) out[i] = view.getFloat64(i * 8, true); return out; }
-    case 'float16': { need(2); const out = new Float32Array(count); for (let i = 0; i < count; i++) out[i] = float16ToFloat32(view.getUint16(i * 2, true)); return out; }
+    case 'float16': { need(2); const out = new Float32Array(count); for (let i = 0; i < count; i++) out[i] = halfToFloat(view.getUint16(i * 2, true)); return out; }
     case 'bfloat16': { need(2); const out = new Float32Array(count); const tmp = new DataView(new ArrayBuffer(4)); for (let i = 0; i < count; i++) { tmp.setUint32(0, view.getUint16(i * 2, true) << 16); out[i] = tmp.getFloat32(0); } return out; }
     case 'int64': case 'uint64': { need(8); const out = new BigInt64Array(count); for (let i = 0; i < count; i++) out[i] = view.getBigInt64(i * 8, true); return out; }
     case 'int32': { need(4); const out = new Int32Array(count); for (let i = 0; i < count; i++) out[i] = view.getInt32(i * 4, true); return out; }
@@ -161,7 +153,7 @@ function decodeTyped(t: OnnxNs.ITensorProto, dtype: OnnxDType, count: number, na
     case 'uint32': return Float64Array.from(pick(t.uint64Data), toNumber);
     case 'int32': case 'int16': case 'uint16': case 'int8': case 'uint8': return Int32Array.from(pick(t.int32Data));
     case 'bool': return Uint8Array.from(pick(t.int32Data), (v) => (v ? 1 : 0));
-    case 'float16': return Float32Array.from(pick(t.int32Data), float16ToFloat32);
+    case 'float16': return Float32Array.from(pick(t.int32Data), halfToFloat);
     case 'bfloat16': return Float32Array.from(pick(t.int32Data), (v) => new Float32Array(new Uint32Array([v << 16]).buffer)[0] ?? 0);
     default: throw new Error(`ONNX tensor '${name}' has dtype ${dtype}, which inferbench cannot decode`);
   }

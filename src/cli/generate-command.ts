@@ -4,8 +4,8 @@ import { UserError } from '../errors.js';
 import { formatDuration } from '../../reports/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
-const EXIT_INTERRUPTED = 130;
 
 function progressLine(event: GenerationProgress): string | null {
   if (event.kind === 'cell-start') return null;
@@ -50,22 +50,11 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     png: args.flags['no-png'] !== true,
   });
 
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write('\ninferbench: stopping after the current generate() call (Ctrl-C again to quit now)…\n');
-      controller.abort();
-    } else {
-      process.exit(EXIT_INTERRUPTED);
-    }
-  };
-  process.on('SIGINT', onSigint);
+  const ctrlC = interruptOnCtrlC('generate() call');
   let outcome;
   try {
     outcome = await executeGenerate(config, {
-      signal: controller.signal,
+      signal: ctrlC.signal,
       onStart: (record) => {
         const engines = (record.config['enginesResolved'] as string[]).join(', ');
         process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
@@ -76,7 +65,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
       },
     });
   } finally {
-    process.off('SIGINT', onSigint);
+    ctrlC.release();
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);

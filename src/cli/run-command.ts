@@ -7,8 +7,8 @@ import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_STOP_RULE } from '../stop-rule.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
 import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
+import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
-const EXIT_INTERRUPTED = 130;
 
 /** ` --out DIR` when the run used another output folder than the default, so the hint can be pasted. */
 function historyOutFlag(out: string): string {
@@ -75,24 +75,13 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
  * entry it repeats). Shared by `run` and `rerun`.
  */
 export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }): Promise<number> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      process.stderr.write('\ninferbench: stopping after the current batch (Ctrl-C again to quit now)…\n');
-      controller.abort();
-    } else {
-      process.exit(EXIT_INTERRUPTED);
-    }
-  };
-  process.on('SIGINT', onSigint);
+  const ctrlC = interruptOnCtrlC('batch');
   let outcome;
   let showModel = false;
   let entryId: number | null = null;
   try {
     ({ outcome, entryId } = await executeRecordedRun(config, {
-      signal: controller.signal,
+      signal: ctrlC.signal,
       onStart: (record) => {
         showModel = record.models.length > 1;
         const engines = (record.config['enginesResolved'] as string[]).join(', ');
@@ -106,7 +95,7 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
       },
     }, { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) }));
   } finally {
-    process.off('SIGINT', onSigint);
+    ctrlC.release();
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);

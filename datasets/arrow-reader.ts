@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { RecordBatchReader } from 'apache-arrow';
 import type { RecordBatch } from 'apache-arrow';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import type { DataRow } from './dataset.js';
 import { rowsOfBatches } from './row-batches.js';
 import { plainValue } from './row-values.js';

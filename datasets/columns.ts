@@ -1,4 +1,4 @@
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 
 /** Which columns hold the text to tokenize and, when there is one, the label. */
 export interface ResolvedColumns {

@@ -1,4 +1,4 @@
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { createRandom, randomIndex } from './seeded-random.js';
 
 /** One record of a dataset. Read-only because the same row object may be seen by several consumers. */

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { LABEL_COLUMN_CANDIDATES } from './columns.js';
 import type { DataRow } from './dataset.js';
 import type { RowBatch } from './row-batches.js';

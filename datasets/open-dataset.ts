@@ -1,9 +1,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { hasErrorCode, UserError } from '../src/errors.js';
+import { hasErrorCode, UserError } from '../src/core/errors.js';
 import { HubHttpError } from '../src/hub/hub-fetch.js';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
 import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
 import { localFormatOf, readBatches, readColumns, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';

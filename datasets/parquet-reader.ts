@@ -1,7 +1,7 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, RowGroup } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import type { DataRow } from './dataset.js';
 import { rowsOfBatches, type RowBatch } from './row-batches.js';
 

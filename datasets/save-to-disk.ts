@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hasErrorCode, UserError } from '../src/errors.js';
+import { hasErrorCode, UserError } from '../src/core/errors.js';
 
 /** Split read from a DatasetDict folder when none is named, as with `load_dataset`. */
 export const DEFAULT_LOCAL_SPLIT = 'train';

@@ -3,9 +3,9 @@
  * next to the PNG, opened in the vega editor, or rendered by `renderPng`.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedCell, RunRecord } from '../src/results.js';
+import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells } from './run-summary.js';
-import { formatDuration, formatTimestamp } from './units.js';
+import { formatDuration, formatTimestamp } from '../src/core/units.js';
 
 /** Font used in every chart; installed system-wide so resvg finds it. */
 export const CHART_FONT = 'DejaVu Sans';

@@ -3,11 +3,11 @@
  * means and their 95% confidence intervals, the ratio, the call and each
  * side's verdict, then a one-line tally.
  */
-import type { CellResult, RunRecord } from '../src/results.js';
+import type { CellResult, RunRecord } from '../src/core/results.js';
 import { type CellComparison, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
-import { formatDuration, formatDurationRange, formatTimestamp } from './units.js';
+import { formatDuration, formatDurationRange, formatTimestamp } from '../src/core/units.js';
 
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',

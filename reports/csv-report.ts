@@ -3,7 +3,7 @@
  * full precision in fixed units (ms, bytes, items/s) so nothing is lost to
  * display rounding; the terminal report is where numbers get humanised.
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
+import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
 import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
 import { parityOk } from './views.js';

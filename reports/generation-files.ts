@@ -7,14 +7,14 @@
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/generation/generation-results.js';
-import { hasErrorCode, UserError } from '../src/errors.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
+import { hasErrorCode, UserError } from '../src/core/errors.js';
 import { CHART_FONT } from './chart-spec.js';
 import { csvField } from './csv-report.js';
 import { orderedGenerationCells } from './generation-report.js';
 import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
-import { formatDuration, formatTimestamp } from './units.js';
+import { formatDuration, formatTimestamp } from '../src/core/units.js';
 import { writeAtomically, type WriteFs } from './write-run.js';
 
 /** File names inside the run folder. */

@@ -3,10 +3,10 @@
  * output token, and throughput with peak memory, one table each, in the
  * layout of the classification report. Pure: same record, same text.
  */
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/generation/generation-results.js';
-import type { SampleStatistics } from '../src/statistics.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
+import type { SampleStatistics } from '../src/core/statistics.js';
 import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { formatBytes, formatDuration, formatRate, formatTimestamp } from './units.js';
+import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 
 const STATE_STYLE: Record<GenerationCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
 

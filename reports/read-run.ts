@@ -5,8 +5,8 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { UserError, hasErrorCode } from '../src/errors.js';
-import type { RunRecord } from '../src/results.js';
+import { UserError, hasErrorCode } from '../src/core/errors.js';
+import type { RunRecord } from '../src/core/results.js';
 
 const FIX = 'pass a run folder written by `inferbench run` (<out>/<run-id>/) or the results.json inside it';
 

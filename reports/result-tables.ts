@@ -6,7 +6,7 @@
  * type from one run to the next (an all-empty column stays a number column)
  * and files from many runs can be queried together.
  */
-import type { RunRecord } from '../src/results.js';
+import type { RunRecord } from '../src/core/results.js';
 import { CSV_COLUMNS, resultRows, type ResultField } from './csv-report.js';
 import { orderedCells } from './run-summary.js';
 

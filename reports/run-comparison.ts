@@ -5,8 +5,8 @@
  * noise that wide could produce it. Pure, so the CLI, the chart and a web
  * dashboard agree on every call.
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
-import { computeStatistics, type SampleStatistics } from '../src/statistics.js';
+import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import { computeStatistics, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { describeThreads, parityOk } from './views.js';
 

@@ -3,8 +3,8 @@
  * the engine-vs-engine comparison. Terminal, CSV and chart all read these, so
  * they never disagree on which engine won or in which order rows appear.
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
-import type { SessionDescription } from '../src/session.js';
+import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import type { SessionDescription } from '../src/core/engine-session.js';
 
 /** Models in the order the run lists them, then any only seen in cells. */
 export function modelOrder(run: RunRecord): string[] {

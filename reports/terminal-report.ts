@@ -3,8 +3,8 @@
  * transformers benchmark (titled tables, environment block) with mitata's
  * `avg (min … max)` and `p99` columns. Pure: same RunRecord, same text.
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/results.js';
-import { PERCENTILE_METHOD } from '../src/statistics.js';
+import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import { PERCENTILE_METHOD } from '../src/core/statistics.js';
 import {
   compareEngines,
   engineLabeller,
@@ -18,7 +18,7 @@ import {
 } from './run-summary.js';
 import { formatSpeedup, hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32, speedupOverFp32 } from './variant-summary.js';
 import { banner, type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { formatBytes, formatDuration, formatRate, formatRatio, formatTimestamp } from './units.js';
+import { formatBytes, formatDuration, formatRate, formatRatio, formatTimestamp } from '../src/core/units.js';
 import {
   coldStartSection,
   memoryDetailSection,

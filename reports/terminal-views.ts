@@ -4,10 +4,10 @@
  * cold start and output parity. Each reads the pure views in views.ts, so
  * the numbers match the charts and a web dashboard exactly.
  */
-import type { CellResult, RunRecord } from '../src/results.js';
+import type { CellResult, RunRecord } from '../src/core/results.js';
 import { engineLabeller } from './run-summary.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { formatBytes, formatDifference, formatDuration, formatDurationRange, formatPercent, formatRate, formatRatio } from './units.js';
+import { formatBytes, formatDifference, formatDuration, formatDurationRange, formatPercent, formatRate, formatRatio } from '../src/core/units.js';
 import {
   type BaselineRow,
   baselineRows,

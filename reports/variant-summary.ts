@@ -4,8 +4,8 @@
  * graph on the same engine, batch, threads and sequence length, and the
  * model-size and parity cells of the MODEL SIZE table.
  */
-import type { CellResult, ModelInfo, RunRecord } from '../src/results.js';
-import { formatBytes, formatRatio } from './units.js';
+import type { CellResult, ModelInfo, RunRecord } from '../src/core/results.js';
+import { formatBytes, formatRatio } from '../src/core/units.js';
 
 /** True when any cell ran on fixed-length synthetic inputs. */
 export function hasSequenceLengths(run: RunRecord): boolean {

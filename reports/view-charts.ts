@@ -5,12 +5,12 @@
  * user-picked fixed values, and `renderPng` can draw them for a run folder.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { RunRecord } from '../src/results.js';
+import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
-import { formatDuration, formatRate, formatTimestamp } from './units.js';
+import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 import {
   batchScalingView,
   coreScalingView,

@@ -5,8 +5,8 @@
  * the latency distribution. Pure functions, so the terminal, the PNG charts
  * and a web dashboard with user-picked fixed values all show the same numbers.
  */
-import type { CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/results.js';
-import type { SampleStatistics } from '../src/statistics.js';
+import type { CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/core/results.js';
+import type { SampleStatistics } from '../src/core/statistics.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sessionOf } from './run-summary.js';
 
 /** Every figure of one cell a table row needs; optional record fields become null when absent (old records). */

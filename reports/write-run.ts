@@ -5,8 +5,8 @@
  */
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
-import { hasErrorCode, UserError } from '../src/errors.js';
-import type { RunRecord } from '../src/results.js';
+import { hasErrorCode, UserError } from '../src/core/errors.js';
+import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
 import { renderArrow } from './arrow-report.js';

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../src/errors.js';
-import { parseArchitectures, parseArchitectureText } from '../src/default-model/arch-parse.js';
+import { UserError } from '../src/core/errors.js';
+import { parseArchitectures, parseArchitectureText } from '../src/models/generated/arch-parse.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

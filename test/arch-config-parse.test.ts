@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArchitectures, parseArchitectureText } from '../src/default-model/arch-parse.js';
+import { parseArchitectures, parseArchitectureText } from '../src/models/generated/arch-parse.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 test('key=value configs override the tiny default (or a named base) and are named after their text', () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ARCHITECTURE_PRESETS } from '../src/default-model/arch-presets.js';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { parseArchitectureText } from '../src/default-model/arch-parse.js';
+import { ARCHITECTURE_PRESETS } from '../src/models/generated/arch-presets.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { parseArchitectureText } from '../src/models/generated/arch-parse.js';
 
 test('presets have the shapes of the transformers benchmark comparison, and tiny is the embedded default', () => {
   const base = ARCHITECTURE_PRESETS['bert-base']?.config;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Benchmark } from '../src/benchmark.js';
-import { EngineRegistry } from '../src/engine-registry.js';
+import { Benchmark } from '../src/runs/benchmark.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 import { CharModel } from './fixtures/char-model.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';

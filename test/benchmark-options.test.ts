@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES } from '../src/benchmark-options.js';
-import { UserError } from '../src/errors.js';
+import { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES } from '../src/runs/benchmark-options.js';
+import { UserError } from '../src/core/errors.js';
 
 test('defaults are filled in one place', () => {
   const r = resolveBenchmarkOptions();

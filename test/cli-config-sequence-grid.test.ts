@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../src/results.js';
+import type { RunRecord } from '../src/core/results.js';
 import { runCli } from './fixtures/cli.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

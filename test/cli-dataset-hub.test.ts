@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { RunRecord } from '../src/results.js';
+import type { RunRecord } from '../src/core/results.js';
 import { fixture } from './fixtures/dataset-files.js';
 import { isCleanUserError, runCli } from './fixtures/cli.js';
 import { startMockHub, type MockHub } from './fixtures/mock-hub.js';

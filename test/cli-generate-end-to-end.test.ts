@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
-import type { GenerationRunRecord } from '../src/generation/generation-results.js';
+import type { GenerationRunRecord } from '../src/core/generation-results.js';
 import { GENERATION_COLUMNS } from '../reports/generation-files.js';
 import { runCli } from './fixtures/cli.js';
 import { testOutputDir } from './fixtures/test-cache.js';

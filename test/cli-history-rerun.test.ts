@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HistoryStore } from '../src/history/history-store.js';
+import { HistoryStore } from '../src/runs/history/history-store.js';
 import { runCli } from './fixtures/cli.js';
 import { TINY_RUN_ARGS } from './fixtures/dashboard.js';
 import { testOutputDir } from './fixtures/test-cache.js';

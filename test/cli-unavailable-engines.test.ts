@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nvidiaGpus } from '../src/gpu.js';
+import { nvidiaGpus } from '../src/core/gpu.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 
 test('asking only for unavailable engines lists each one with its reason', { skip: nvidiaGpus().length > 0 ? 'this machine has a GPU' : false }, async () => {

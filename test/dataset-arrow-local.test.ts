@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDataset } from '../datasets/open-dataset.js';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { collect, embeddedRows, fixture } from './fixtures/dataset-files.js';
 
 test('Arrow IPC files and streams, and the folders datasets.save_to_disk writes, stream their rows', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, TEXT_COLUMN_CANDIDATES } from '../datasets/columns.js';
 import { Dataset } from '../datasets/dataset.js';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 
 test('column resolution detects common names and errors list the columns found', async () => {
   assert.deepEqual(resolveColumns(['id', 'sentence', 'label']), { text: 'sentence', label: 'label' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetMetadata } from 'hyparquet';
 import { openDataset } from '../datasets/open-dataset.js';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { collect, fixture } from './fixtures/dataset-files.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openDataset } from '../datasets/open-dataset.js';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { collect, FAST_RETRY, fixture, mockHubEnv } from './fixtures/dataset-files.js';
 import { startMockHub, type MockHub } from './fixtures/mock-hub.js';
 

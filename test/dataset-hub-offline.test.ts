@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { openDataset } from '../datasets/open-dataset.js';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { collect, embeddedRows, FAST_RETRY, fixture, mockHubEnv } from './fixtures/dataset-files.js';
 import { startMockHub, type MockHub } from './fixtures/mock-hub.js';
 import { testOutputDir } from './fixtures/test-cache.js';

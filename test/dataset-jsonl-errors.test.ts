@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { openDataset } from '../datasets/open-dataset.js';
 
 async function drain(path: string): Promise<number> {

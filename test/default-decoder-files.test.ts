@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AutoTokenizer, env } from '@huggingface/transformers';
-import { TINY_GPT2_CONFIG } from '../src/default-model/gpt2-config.js';
-import { ensureGeneratedDecoder } from '../src/default-model/generated-decoder.js';
-import { TextGeneration } from '../src/generation/text-generation.js';
+import { TINY_GPT2_CONFIG } from '../src/models/generated/gpt2-config.js';
+import { ensureGeneratedDecoder } from '../src/models/generated/generated-decoder.js';
+import { TextGeneration } from '../src/models/text-generation.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('the generated decoder folder is byte-identical across generations, and its tokenizer round-trips text in both libraries', async () => {

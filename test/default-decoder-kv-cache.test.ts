@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { defaultGenerator } from '../src/default-generator.js';
-import type { TensorMap } from '../src/tensor.js';
-import { positionIds } from '../src/generation/greedy-loop.js';
+import { defaultGenerator } from '../src/models/default-generator.js';
+import type { TensorMap } from '../src/core/tensor.js';
+import { positionIds } from '../src/models/greedy-loop.js';
 import { useTestCache } from './fixtures/test-cache.js';
 
 useTestCache();

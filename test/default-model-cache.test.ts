@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { defaultCacheRoot, ensureGeneratedModel } from '../src/default-model/generated-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { defaultCacheRoot, ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('a generated model is written once into models/<name>-<hash> and reused, even by concurrent calls', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TINY_BERT_CONFIG, validateBertConfig } from '../src/default-model/bert-config.js';
-import { UserError } from '../src/errors.js';
+import { TINY_BERT_CONFIG, validateBertConfig } from '../src/models/generated/bert-config.js';
+import { UserError } from '../src/core/errors.js';
 
 test('validateBertConfig rejects a bad config with a UserError that names the key', () => {
   assert.doesNotThrow(() => validateBertConfig(TINY_BERT_CONFIG));

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('the same config and texts give byte-identical model.onnx and tokenizer.json', async () => {

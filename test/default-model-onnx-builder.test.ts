@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as ort from 'onnxruntime-node';
-import { attr, decodeModel, OnnxModelBuilder } from '../src/default-model/onnx-builder.js';
-import { hostTensor } from '../src/tensor.js';
+import { attr, decodeModel, OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { hostTensor } from '../src/core/tensor.js';
 
 test('OnnxModelBuilder writes a small graph with initializers, a Constant and attributes that onnxruntime runs', async () => {
   const g = new OnnxModelBuilder({ opset: 14 });

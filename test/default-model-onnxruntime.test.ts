@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('onnxruntime-node runs the generated model on a padded batch and returns [batch, 2] logits', async () => {

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('the generated tokenizer.json loads in @huggingface/tokenizers and encodes BERT-style', async () => {

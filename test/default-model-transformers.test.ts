@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { env, pipeline } from '@huggingface/transformers';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('@huggingface/transformers loads the generated folder offline as a text-classification pipeline', async () => {

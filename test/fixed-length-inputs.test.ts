@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FixedLengthModel } from '../src/fixed-length-model.js';
-import { TINY_BERT_CONFIG } from '../src/default-model/bert-config.js';
-import { ensureGeneratedModel } from '../src/default-model/generated-model.js';
-import { TextClassification } from '../src/text-classification.js';
-import { CellSkip } from '../src/errors.js';
-import { textsOf } from '../src/raw-texts.js';
+import { FixedLengthModel } from '../src/models/fixed-length-model.js';
+import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
+import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
+import { TextClassification } from '../src/models/text-classification.js';
+import { CellSkip } from '../src/core/errors.js';
+import { textsOf } from '../src/core/raw-texts.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 
 test('fixed sequence lengths give deterministic synthetic ids of that length, within the vocabulary', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 import { scriptedGenerator } from './fixtures/generation.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BenchmarkWrapper } from '../src/generation/benchmark-wrapper.js';
+import { BenchmarkWrapper } from '../src/scenarios/generate/benchmark-wrapper.js';
 import { SCRIPT_EOS, scriptedGenerator, streamingModel } from './fixtures/generation.js';
 
 test('counts come from the tokens actually generated when generation stops early', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { AutoModelForCausalLM, env, Tensor } from '@huggingface/transformers';
-import { defaultGenerator } from '../src/default-generator.js';
+import { defaultGenerator } from '../src/models/default-generator.js';
 import { useTestCache } from './fixtures/test-cache.js';
 
 useTestCache();

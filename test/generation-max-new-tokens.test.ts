@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UserError } from '../src/errors.js';
-import { BenchmarkWrapper } from '../src/generation/benchmark-wrapper.js';
+import { UserError } from '../src/core/errors.js';
+import { BenchmarkWrapper } from '../src/scenarios/generate/benchmark-wrapper.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 import { scriptedGenerator, streamingModel } from './fixtures/generation.js';
 

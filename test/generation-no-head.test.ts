@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultClassifier } from '../src/default-classifier.js';
-import { UserError } from '../src/errors.js';
-import { BenchmarkWrapper } from '../src/generation/benchmark-wrapper.js';
-import { TextGeneration } from '../src/generation/text-generation.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
+import { UserError } from '../src/core/errors.js';
+import { BenchmarkWrapper } from '../src/scenarios/generate/benchmark-wrapper.js';
+import { TextGeneration } from '../src/models/text-generation.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 import { useTestCache } from './fixtures/test-cache.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultGenerator } from '../src/default-generator.js';
+import { defaultGenerator } from '../src/models/default-generator.js';
 import { useTestCache } from './fixtures/test-cache.js';
 
 useTestCache();

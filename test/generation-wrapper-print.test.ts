@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { defaultGenerator } from '../src/default-generator.js';
-import { BenchmarkWrapper } from '../src/generation/benchmark-wrapper.js';
+import { defaultGenerator } from '../src/models/default-generator.js';
+import { BenchmarkWrapper } from '../src/scenarios/generate/benchmark-wrapper.js';
 import { useTestCache } from './fixtures/test-cache.js';
 
 useTestCache();

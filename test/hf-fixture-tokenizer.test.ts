@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TextClassification } from '../src/text-classification.js';
+import { TextClassification } from '../src/models/text-classification.js';
 import { hfFixtureArchs, loadHfFixture } from './fixtures/hf-fixtures.js';
 
 test('the Hugging Face fixtures load as TextClassification models whose tokenizer reproduces the ids PyTorch was fed', async () => {

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { DEAD_OWNER_REASON, HistoryStore } from '../src/history/history-store.js';
-import { packageRoot } from '../src/package-info.js';
-import { withStore } from '../src/history/store-access.js';
+import { DEAD_OWNER_REASON, HistoryStore } from '../src/runs/history/history-store.js';
+import { packageRoot } from '../src/core/package-info.js';
+import { withStore } from '../src/runs/history/store-access.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 test('a run whose process died is marked interrupted when the store is next opened, and keeps its cells', async () => {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { HistoryStore } from '../src/history/history-store.js';
-import { packageRoot } from '../src/package-info.js';
+import { HistoryStore } from '../src/runs/history/history-store.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 const WRITER = join(packageRoot(), 'dist', 'test', 'fixtures', 'history-writer.js');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadModel } from '../src/hub/model-download.js';
-import { TextClassification } from '../src/text-classification.js';
+import { TextClassification } from '../src/models/text-classification.js';
 import { startMockModelHub } from './fixtures/mock-model-hub.js';
 import { hubRepoFolder } from './fixtures/hub-model-repo.js';
 import { testOutputDir } from './fixtures/test-cache.js';

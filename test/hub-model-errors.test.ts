@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { downloadModel } from '../src/hub/model-download.js';
 import { startMockModelHub } from './fixtures/mock-model-hub.js';
 import { hubRepoFolder } from './fixtures/hub-model-repo.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Benchmark } from '../src/benchmark.js';
-import { EngineRegistry } from '../src/engine-registry.js';
-import { UserError } from '../src/errors.js';
+import { Benchmark } from '../src/runs/benchmark.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
+import { UserError } from '../src/core/errors.js';
 import { CharModel } from './fixtures/char-model.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Benchmark } from '../src/benchmark.js';
-import { EngineRegistry } from '../src/engine-registry.js';
-import { registerEngineModules } from '../src/isolation/engine-modules.js';
+import { Benchmark } from '../src/runs/benchmark.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
+import { registerEngineModules } from '../src/launchers/engine-modules.js';
 import { CharModel } from './fixtures/char-model.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

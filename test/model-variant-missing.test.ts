@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunRecord } from '../src/results.js';
-import { defaultClassifier } from '../src/default-classifier.js';
+import type { RunRecord } from '../src/core/results.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
 import { runCli } from './fixtures/cli.js';
 import { testOutputDir, useTestCache } from './fixtures/test-cache.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OutputRecorder, accuracyAgainstLabels, compareOutputs } from '../src/parity.js';
+import { OutputRecorder, accuracyAgainstLabels, compareOutputs } from '../src/core/parity.js';
 
 function logits(values: number[][]) {
   return { logits: { dtype: 'float32' as const, dims: [values.length, 2], data: Float32Array.from(values.flat()) } };

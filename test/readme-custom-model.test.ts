@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { useTestCache } from './fixtures/test-cache.js';
 
 test('README shows the custom BenchmarkModel subclass that this test runs', async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineRegistry } from '../src/engine-registry.js';
-import { CellSkip, UserError } from '../src/errors.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
+import { CellSkip, UserError } from '../src/core/errors.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 
 test('asking only for unavailable engines lists each one with its reason and fix', async () => {

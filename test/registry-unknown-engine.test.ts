@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineRegistry } from '../src/engine-registry.js';
-import { UserError } from '../src/errors.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
+import { UserError } from '../src/core/errors.js';
 
 test('an unknown engine name is a user error listing every valid name', () => {
   const registry = new EngineRegistry();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CSV_COLUMNS, renderCsv } from '../reports/csv-report.js';
-import type { CompletedCell } from '../src/results.js';
+import type { CompletedCell } from '../src/core/results.js';
 import { parseCsv } from './fixtures/parse-csv.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
 import { NOISY_CELL, buildSweepRun } from './fixtures/sweep-run.js';

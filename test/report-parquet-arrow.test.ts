@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { tableFromIPC } from 'apache-arrow';
 import { parquetReadObjects, parquetMetadata, parquetSchema } from 'hyparquet';
-import type { CellResult, RunRecord } from '../src/results.js';
+import type { CellResult, RunRecord } from '../src/core/results.js';
 import { CSV_COLUMNS } from '../reports/csv-report.js';
 import { RESULT_COLUMN_KINDS } from '../reports/result-tables.js';
 import { orderedCells } from '../reports/run-summary.js';

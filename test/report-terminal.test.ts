@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletedCell } from '../src/results.js';
+import type { CompletedCell } from '../src/core/results.js';
 import { renderTerminalReport } from '../reports/terminal-report.js';
 import { ERRORED_REASON, SKIPPED_REASON, buildSampleRun } from './fixtures/sample-run.js';
 

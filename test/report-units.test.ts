@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBytes, formatDuration, formatRate, formatRatio } from '../reports/units.js';
+import { formatBytes, formatDuration, formatRate, formatRatio } from '../src/core/units.js';
 
 test('durations given in ms scale to ns, µs, ms and s with three significant digits', () => {
   assert.equal(formatDuration(0.000812), '812 ns');
@@ -32,7 +32,7 @@ test('rates use SI prefixes and ratios keep one decimal', () => {
 });
 
 test('intervals share one unit; percentages and small differences stay readable', async () => {
-  const { formatDifference, formatDurationRange, formatPercent } = await import('../reports/units.js');
+  const { formatDifference, formatDurationRange, formatPercent } = await import('../src/core/units.js');
   assert.equal(formatDurationRange(9.531, 9.672), '9.53 – 9.67 ms');
   assert.equal(formatDurationRange(96.9, 127.2), '96.9 – 127 ms');
   assert.equal(formatDurationRange(0.8, 1.2), '0.800 – 1.20 ms');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fsp from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { UserError } from '../src/errors.js';
+import { UserError } from '../src/core/errors.js';
 import { type WriteFs, writeRunFiles } from '../reports/write-run.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
 

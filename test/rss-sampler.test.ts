@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism, loadavg } from 'node:os';
-import { RssSampler } from '../src/rss-sampler.js';
+import { RssSampler } from '../src/scenarios/rss-sampler.js';
 
 test('the RSS sampler sees an allocation made inside a blocking call, at ≥ 100 Hz', async () => {
   const sampler = new RssSampler();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callDifference, compareRuns, intervalsOverlap } from '../reports/run-comparison.js';
-import { computeStatistics } from '../src/statistics.js';
+import { computeStatistics } from '../src/core/statistics.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
 import { buildSweepRun } from './fixtures/sweep-run.js';
 

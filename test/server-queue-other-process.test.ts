@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { call, listenToEvents, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from './fixtures/dashboard.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeStatistics, percentileOfSorted, tCritical95, throughput } from '../src/statistics.js';
+import { computeStatistics, percentileOfSorted, tCritical95, throughput } from '../src/core/statistics.js';
 
 test('statistics match hand-worked values (type 7 percentiles, n-1 stdev)', () => {
   // samples 1..10: mean 5.5; sample variance = sum((x-5.5)^2)/9 = 82.5/9

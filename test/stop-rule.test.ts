@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSteady, stopDecision, verdictOf, warmupDone, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE } from '../src/stop-rule.js';
-import { computeStatistics } from '../src/statistics.js';
+import { isSteady, stopDecision, verdictOf, warmupDone, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE } from '../src/core/stop-rule.js';
+import { computeStatistics } from '../src/core/statistics.js';
 
 test('the stop rule needs a full pass and both minimums, and stops at a maximum', () => {
   const rule = { minTimeMs: 2000, minBatches: 20, maxTimeMs: 10_000, maxBatches: 1000 };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
-import { toNumbers } from '../src/tensor.js';
+import { toNumbers } from '../src/core/tensor.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { bertBatch, bertModelDir } from './fixtures/tfjs-bert.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { toNumbers } from '../src/tensor.js';
+import { toNumbers } from '../src/core/tensor.js';
 import { bertBatch, bertModelDir } from './fixtures/tfjs-bert.js';
 import { runOnnxRuntime, runTfjs } from './fixtures/tfjs-op-harness.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
-import type { Engine } from '../src/engine.js';
+import type { Engine } from '../src/core/engine.js';
 import { hfFixtureArchs, loadHfFixture, maxDiffFromReference } from './fixtures/hf-fixtures.js';
 
 const TOLERANCE = 1e-4;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
-import { OnnxModelBuilder } from '../src/default-model/onnx-builder.js';
-import { hostTensor } from '../src/tensor.js';
+import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { hostTensor } from '../src/core/tensor.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 
 test('int64 values outside the int32 range fail with an error naming the tensor, and leak nothing', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
-import { hostTensor, type TensorMap } from '../src/tensor.js';
+import { hostTensor, type TensorMap } from '../src/core/tensor.js';
 import { loadHfFixture } from './fixtures/hf-fixtures.js';
 
 const RUNS = 1000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { CellSkip } from '../src/errors.js';
+import { CellSkip } from '../src/core/errors.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { bertModelDir } from './fixtures/tfjs-bert.js';
 

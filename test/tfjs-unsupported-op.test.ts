@@ -3,8 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { OnnxModelBuilder } from '../src/default-model/onnx-builder.js';
-import { CellSkip } from '../src/errors.js';
+import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { CellSkip } from '../src/core/errors.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 
 test('loading a graph with an op the tfjs translator lacks throws CellSkip naming the op and the node', async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareVariantOutputs } from '../src/variant-parity.js';
-import { hostTensor } from '../src/tensor.js';
+import { compareVariantOutputs } from '../src/models/variant-parity.js';
+import { hostTensor } from '../src/core/tensor.js';
 
 test('variant parity reports max and mean |Δ| and the share of rows with the same predicted class', () => {
   const ref = { logits: hostTensor('float32', [3, 2], Float32Array.of(0.1, 0.9, 0.8, 0.2, 0.5, 0.4)) };

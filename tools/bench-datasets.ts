@@ -25,7 +25,7 @@ import type { Compressors } from 'hyparquet';
 import { compressors as wasmCompressors } from 'hyparquet-compressors';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { openDataset } from '../datasets/open-dataset.js';
-import { packageRoot } from '../src/package-info.js';
+import { packageRoot } from '../src/core/package-info.js';
 
 type Mode = 'dataset' | 'dataset-tokenize' | 'hyparquet' | 'hyparquet-wasm-snappy' | 'parquetjs-lite';
 
@@ -155,7 +155,7 @@ async function measure(mode: Mode, file: string, limit: number | undefined): Pro
   const gc = (globalThis as { gc?: () => void }).gc;
   let tokenize: ((texts: string[]) => unknown) | undefined;
   if (mode === 'dataset-tokenize') {
-    const { defaultClassifier } = await import('../src/default-classifier.js');
+    const { defaultClassifier } = await import('../src/models/default-classifier.js');
     const model = await defaultClassifier();
     tokenize = (texts) => model.tokenizeTexts(texts);
   }

@@ -14,10 +14,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { AutoModelForCausalLM, env, Tensor } from '@huggingface/transformers';
-import { defaultGenerator } from '../src/default-generator.js';
-import { BenchmarkWrapper, type GenerationMeasurement } from '../src/generation/benchmark-wrapper.js';
-import type { GenerateArgs, GenerationModelLike } from '../src/generation/generate-args.js';
-import { PeakRssWatcher } from '../src/generation/peak-rss-watcher.js';
+import { defaultGenerator } from '../src/models/default-generator.js';
+import { BenchmarkWrapper, type GenerationMeasurement } from '../src/scenarios/generate/benchmark-wrapper.js';
+import type { GenerateArgs, GenerationModelLike } from '../src/core/generate-args.js';
+import { PeakRssWatcher } from '../src/scenarios/generate/peak-rss-watcher.js';
 
 const PROMPT = 32;
 const NEW_TOKENS = 32;

@@ -6,12 +6,12 @@
  */
 import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-node';
-import { Benchmark } from '../src/benchmark.js';
-import { defaultClassifier } from '../src/default-classifier.js';
+import { Benchmark } from '../src/runs/benchmark.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
-import type { TensorMap } from '../src/tensor.js';
+import type { TensorMap } from '../src/core/tensor.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 256);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);

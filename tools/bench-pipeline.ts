@@ -7,8 +7,8 @@
  * batch 1 and 32 and the overhead percentage. A figure for users, not a target.
  */
 import { availableParallelism } from 'node:os';
-import { defaultClassifier } from '../src/default-classifier.js';
-import { attachTexts } from '../src/raw-texts.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
+import { attachTexts } from '../src/core/raw-texts.js';
 import { createTransformersJsEngine } from '../engines/transformers-js/transformers-js-engine.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';

@@ -5,9 +5,9 @@
  * an idle machine; the load average is printed so a busy machine shows.
  */
 import { loadavg } from 'node:os';
-import { Benchmark } from '../src/benchmark.js';
-import { defaultClassifier } from '../src/default-classifier.js';
-import { computeStatistics } from '../src/statistics.js';
+import { Benchmark } from '../src/runs/benchmark.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
+import { computeStatistics } from '../src/core/statistics.js';
 
 const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 5);
 const BATCH = 8;

@@ -15,15 +15,15 @@
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { defaultClassifier } from '../src/default-classifier.js';
-import { TextClassification } from '../src/text-classification.js';
-import { packageRoot } from '../src/package-info.js';
+import { defaultClassifier } from '../src/models/default-classifier.js';
+import { TextClassification } from '../src/models/text-classification.js';
+import { packageRoot } from '../src/core/package-info.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { createOnnxWasmEngine } from '../engines/onnx/onnx-wasm-engine.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
-import type { EngineSession } from '../src/session.js';
-import type { TensorMap } from '../src/tensor.js';
+import type { EngineSession } from '../src/core/engine-session.js';
+import type { TensorMap } from '../src/core/tensor.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 128);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);

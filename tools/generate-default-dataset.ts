@@ -13,7 +13,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRandom, randomIndex, type RandomSource } from '../datasets/seeded-random.js';
 import { embeddedDatasetPath } from '../datasets/open-dataset.js';
-import { percentileOfSorted } from '../src/statistics.js';
+import { percentileOfSorted } from '../src/core/statistics.js';
 
 /** Seed of the committed file; changing it changes every row. */
 export const DEFAULT_SEED = 20_240_611;

@@ -1,4 +1,4 @@
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/core/errors.js';
 import { resolveHubEnv, type HubEnv } from '../../src/hub/hub-env.js';
 import type { HubFetchOptions } from '../../src/hub/hub-fetch.js';
 import { Dataset } from '../dataset.js';

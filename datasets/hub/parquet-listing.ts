@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/core/errors.js';
 import { repoCacheDir, writeFileAtomic } from '../../src/hub/hub-cache.js';
 import type { HubEnv } from '../../src/hub/hub-env.js';
 import { HubHttpError, hubFetchJson, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asyncBufferFromFile } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
-import { UserError } from '../../src/errors.js';
+import { UserError } from '../../src/core/errors.js';
 import { cachedFileSize, repoCacheDir, snapshotPath, writeFileAtomic, writeRef } from '../../src/hub/hub-cache.js';
 import type { HubEnv } from '../../src/hub/hub-env.js';
 import { hubFetchBytes, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { Availability, Engine, EngineId, ResolvedSessionOptions } from '../../src/engine.js';
-import type { EngineSession, SessionDescription } from '../../src/session.js';
-import { nvidiaGpus } from '../../src/gpu.js';
-import { installedVersion, packageDir } from '../../src/package-info.js';
+import type { Availability, Engine, EngineId, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import { nvidiaGpus } from '../../src/core/gpu.js';
+import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
 
 type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';

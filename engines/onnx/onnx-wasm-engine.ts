@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import type { Availability, Engine, ResolvedSessionOptions } from '../../src/engine.js';
-import type { EngineSession, SessionDescription } from '../../src/session.js';
-import { CellSkip } from '../../src/errors.js';
-import { installedVersion } from '../../src/package-info.js';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import { CellSkip } from '../../src/core/errors.js';
+import { installedVersion } from '../../src/core/package-info.js';
 import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
 
 /** Threads the wasm runtime was initialised with; fixed for the life of the process. */

@@ -1,4 +1,4 @@
-import { halfToFloat, type HostTensor, type TensorMap } from '../../src/tensor.js';
+import { halfToFloat, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 
 /** The slice of the onnxruntime-common Tensor API that both onnxruntime-node and -web share. */
 export interface OrtTensorLike {

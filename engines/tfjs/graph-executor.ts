@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import { CellSkip } from '../../src/errors.js';
-import { hostTensor, type HostTensor, type TensorMap } from '../../src/tensor.js';
+import { CellSkip } from '../../src/core/errors.js';
+import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model.js';
 import { FUSED_DOMAIN, WEIGHT_3D_SUFFIX, fuseGraph } from './graph-fusion.js';
 import { opHandlerFor } from './op-table.js';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxNs } from 'onnx-proto';
-import { halfToFloat } from '../../src/tensor.js';
+import { halfToFloat } from '../../src/core/tensor.js';
 
 const { onnx } = onnxProto;
 

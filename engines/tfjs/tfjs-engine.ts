@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Availability, Engine, EngineId, ResolvedSessionOptions, TfjsBackend } from '../../src/engine.js';
-import { CellSkip } from '../../src/errors.js';
-import { nvidiaGpus } from '../../src/gpu.js';
-import type { EngineSession, SessionDescription } from '../../src/session.js';
-import type { TensorMap } from '../../src/tensor.js';
+import type { Availability, Engine, EngineId, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
+import { CellSkip } from '../../src/core/errors.js';
+import { nvidiaGpus } from '../../src/core/gpu.js';
+import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { Availability, Engine, ResolvedSessionOptions } from '../../src/engine.js';
-import { CellSkip } from '../../src/errors.js';
-import { dtypeOfOnnxFile } from '../../src/model-dtypes.js';
-import { installedVersion } from '../../src/package-info.js';
-import { textsOf } from '../../src/raw-texts.js';
-import type { EngineSession, SessionDescription } from '../../src/session.js';
-import type { TensorMap } from '../../src/tensor.js';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { CellSkip } from '../../src/core/errors.js';
+import { dtypeOfOnnxFile } from '../../src/core/dtypes.js';
+import { installedVersion } from '../../src/core/package-info.js';
+import { textsOf } from '../../src/core/raw-texts.js';
+import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 

@@ -1,4 +1,4 @@
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 
 /** A flag a command accepts: `value` flags take an argument, `boolean` ones do not. */
 export interface FlagSpec {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
 import { compareRuns, describeCoverage } from '../../reports/run-comparison.js';
@@ -23,7 +23,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
     );
   }
   // Each side may also be a history id (`inferbench list`) of the --out folder.
-  const { resolveRunPath } = await import('../history/entry-ref.js');
+  const { resolveRunPath } = await import('../runs/history/entry-ref.js');
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
   const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
   const comparison = compareRuns(a.record, b.record);

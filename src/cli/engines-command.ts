@@ -1,4 +1,4 @@
-import { defaultRegistry, unavailableText } from '../engine-registry.js';
+import { defaultRegistry, unavailableText } from '../core/engine-registry.js';
 import type { ParsedArgs } from './args.js';
 
 /** `inferbench engines`: every engine, available or not, with the reason and the fix. */

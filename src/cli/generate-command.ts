@@ -1,7 +1,7 @@
-import { executeGenerate, generateConfig } from '../generation/generate-job.js';
-import type { GenerationProgress } from '../generation/generation-sweep.js';
-import { UserError } from '../errors.js';
-import { formatDuration } from '../../reports/units.js';
+import { executeGenerate, generateConfig } from '../runs/generate-run.js';
+import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
+import { UserError } from '../core/errors.js';
+import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';

@@ -1,19 +1,19 @@
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { DEFAULT_OUT_DIR, resolveRunConfig } from '../run-job.js';
-import { HistoryStore } from '../history/history-store.js';
-import { entryEngines, entryModelName, recordOf, type HistoryEntry } from '../history/history-entry.js';
-import { headlineText, progressText } from '../history/entry-summary.js';
-import { removeEntry } from '../history/remove-entry.js';
-import { requirePositionals, resolveEntryId } from '../history/entry-ref.js';
+import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
+import { HistoryStore } from '../runs/history/history-store.js';
+import { entryEngines, entryModelName, recordOf, type HistoryEntry } from '../runs/history/history-entry.js';
+import { headlineText, progressText } from '../runs/history/entry-summary.js';
+import { removeEntry } from '../runs/history/remove-entry.js';
+import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
-import { formatTimestamp } from '../../reports/units.js';
+import { formatTimestamp } from '../core/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { scalingSections, statisticsSection } from '../../reports/terminal-views.js';
 import { threadSettings } from '../../reports/views.js';
 import { batchSizes } from '../../reports/run-summary.js';
-import type { RunRecord } from '../results.js';
-import { UserError } from '../errors.js';
+import type { RunRecord } from '../core/results.js';
+import { UserError } from '../core/errors.js';
 import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
 

@@ -1,5 +1,5 @@
-import { inspectModel, type InspectedValue, type ModelInspection } from '../inspect-model.js';
-import { UserError } from '../errors.js';
+import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
+import { UserError } from '../core/errors.js';
 import { stringFlag, type ParsedArgs } from './args.js';
 
 function dimsText(v: InspectedValue): string {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 import { parseArgs } from './args.js';
 import { COMMANDS, commandHelp, mainHelp } from './command-specs.js';
 
@@ -15,7 +15,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (name === '--version' || name === '-v') {
-    const { inferbenchVersion } = await import('../package-info.js');
+    const { inferbenchVersion } = await import('../core/package-info.js');
     process.stdout.write(`${inferbenchVersion()}\n`);
     return 0;
   }

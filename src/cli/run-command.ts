@@ -1,11 +1,11 @@
-import type { ProgressEvent } from '../benchmark-options.js';
-import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../run-job.js';
-import { executeRecordedRun } from '../history/recorded-run.js';
-import { formatDuration } from '../../reports/units.js';
+import type { ProgressEvent } from '../runs/benchmark-options.js';
+import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
+import { executeRecordedRun } from '../runs/history/recorded-run.js';
+import { formatDuration } from '../core/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { runCharts } from '../../reports/write-run.js';
-import { DEFAULT_STOP_RULE } from '../stop-rule.js';
-import { DEFAULT_PARITY_TOLERANCE } from '../parity.js';
+import { DEFAULT_STOP_RULE } from '../core/stop-rule.js';
+import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 

@@ -1,5 +1,5 @@
-import { DEFAULT_OUT_DIR } from '../run-job.js';
-import { UserError } from '../errors.js';
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { UserError } from '../core/errors.js';
 import { startDashboard, DEFAULT_PORT } from '../server/server.js';
 import { isLoopback } from '../server/security.js';
 import { listFlag, stringFlag, type ParsedArgs } from './args.js';

@@ -3,7 +3,7 @@
  * in place on a terminal and silent otherwise, so logs and CI output stay
  * clean. Formatting is a pure function, so it is tested without a terminal.
  */
-import { formatBytes, formatDuration } from '../../reports/units.js';
+import { formatBytes, formatDuration } from '../core/units.js';
 
 /** Receives the progress of one file's download. */
 export interface DownloadProgress {

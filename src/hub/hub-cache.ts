@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 import type { HubEnv } from './hub-env.js';
 
 /** Kinds of Hub repository; the cache folder of each starts with its plural. */

@@ -1,5 +1,5 @@
-import { UserError } from '../errors.js';
-import { inferbenchVersion } from '../package-info.js';
+import { UserError } from '../core/errors.js';
+import { inferbenchVersion } from '../core/package-info.js';
 import type { RepoType } from './hub-cache.js';
 import type { HubEnv } from './hub-env.js';
 

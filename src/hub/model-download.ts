@@ -8,7 +8,7 @@
  */
 import { mkdir, rename, symlink, unlink, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 import { terminalProgress, type DownloadProgress } from './download-progress.js';
 import { cachedFileSize, readRef, repoCacheDir, snapshotPath, writeRef, writeStreamAtomic } from './hub-cache.js';
 import { resolveHubEnv, type HubEnv } from './hub-env.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 import { FieldError } from './field-error.js';
 
 /** Largest request body accepted; a run request is well under 1 KiB. */

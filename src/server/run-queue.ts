@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
-import { OWNER_TOKEN } from '../history/owner.js';
-import { describeError } from '../errors.js';
-import type { RunConfig } from '../run-job.js';
-import type { EngineRegistry } from '../engine-registry.js';
-import type { HistoryStore } from '../history/history-store.js';
-import { executeRecordedRun } from '../history/recorded-run.js';
+import { OWNER_TOKEN } from '../runs/history/owner.js';
+import { describeError } from '../core/errors.js';
+import type { RunConfig } from '../runs/classify-run.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import type { HistoryStore } from '../runs/history/history-store.js';
+import { executeRecordedRun } from '../runs/history/recorded-run.js';
 
 /** Progress of the run being measured, as the page shows it. */
 export interface LiveProgress {

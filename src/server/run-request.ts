@@ -1,6 +1,6 @@
-import { UserError } from '../errors.js';
-import { resolveRunConfig, type OptionNames, type RunConfig } from '../run-job.js';
-import type { EngineRegistry } from '../engine-registry.js';
+import { UserError } from '../core/errors.js';
+import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 import { FieldError } from './field-error.js';
 import type { PathGuard } from './path-guard.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { IncomingMessage } from 'node:http';
-import { UserError } from '../errors.js';
+import { UserError } from '../core/errors.js';
 
 /** Where the dashboard listens unless told otherwise: this machine only. */
 export const DEFAULT_HOST = '127.0.0.1';

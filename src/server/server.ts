@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultRegistry, type EngineRegistry } from '../engine-registry.js';
-import { UserError } from '../errors.js';
-import { HistoryStore } from '../history/history-store.js';
+import { defaultRegistry, type EngineRegistry } from '../core/engine-registry.js';
+import { UserError } from '../core/errors.js';
+import { HistoryStore } from '../runs/history/history-store.js';
 import { getInfo, runRoute, type ApiContext } from './api-routes.js';
 import { HttpError, sendError } from './http-util.js';
 import { PathGuard } from './path-guard.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { packageRoot } from '../package-info.js';
+import { packageRoot } from '../core/package-info.js';
 import { sendBytes } from './http-util.js';
 
 const require = createRequire(import.meta.url);

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RunRecord } from '../results.js';
-import { recordOf, type HistoryDetail } from '../history/history-entry.js';
+import type { RunRecord } from '../core/results.js';
+import { recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { compareRuns, latencyOf, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
-import { formatTimestamp } from '../../reports/units.js';
+import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
 

@@ -1,0 +1,72 @@
+import type { EngineSession, Precision } from './engine-session.js';
+
+/** Every engine inferbench knows, in the order tables list them. */
+export const ENGINE_IDS = [
+  'onnx-cpu',
+  'onnx-cuda',
+  'onnx-tensorrt',
+  'onnx-wasm',
+  'tfjs-node',
+  'tfjs-node-gpu',
+  'tfjs-wasm',
+  'tfjs-cpu',
+  'transformers-js',
+  'transformers-js-cuda',
+] as const;
+
+export type EngineId = (typeof ENGINE_IDS)[number];
+
+/** Devices of `BenchmarkModel.exportToOnnx`. */
+export type OnnxDevice = 'cpu' | 'cuda' | 'tensorrt' | 'wasm';
+/** Backends of `BenchmarkModel.exportToTfjs`. */
+export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu';
+
+/** Which export method of a model an engine serves. */
+export type EngineTarget =
+  | { readonly family: 'onnx'; readonly device: OnnxDevice }
+  | { readonly family: 'tfjs'; readonly backend: TfjsBackend };
+
+/**
+ * Result of probing an engine. An unavailable engine always says why and how
+ * to enable it, because "not available" alone sends users searching.
+ */
+export type Availability =
+  | { readonly available: true; readonly versions: Readonly<Record<string, string>> }
+  | { readonly available: false; readonly reason: string; readonly enable: string };
+
+/** Options every engine accepts once resolved; `threads: null` means "engine default". */
+export interface ResolvedSessionOptions {
+  readonly threads: number | null;
+  /** Precision of the graph file, known from the model (engines cannot tell fp32 from a quantized file cheaply). */
+  readonly precision: Precision;
+}
+
+/**
+ * The contract each engine family implements. Kept small on purpose (see
+ * onnxruntime-common's Backend): probe once, then load graphs into sessions.
+ */
+export interface Engine {
+  /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
+  readonly id: string;
+  readonly target: EngineTarget;
+  /** One line for `inferbench engines`. */
+  readonly description: string;
+  /** Imports the backing package and checks hardware. Called once by the registry. */
+  probe(): Promise<Availability>;
+  /**
+   * Loads an ONNX file into a session. Throws `CellSkip` when this graph
+   * cannot run here (unsupported op, threads not controllable) and any other
+   * error when loading fails.
+   */
+  load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+}
+
+/** Parses an engine id, or returns undefined so callers can list the valid ones. */
+export function asEngineId(name: string): EngineId | undefined {
+  return (ENGINE_IDS as readonly string[]).includes(name) ? (name as EngineId) : undefined;
+}
+
+/** Engine id served by an export call, the inverse of `Engine.target`. */
+export function engineIdFor(target: EngineTarget): EngineId {
+  return target.family === 'onnx' ? (`onnx-${target.device}` as EngineId) : (`tfjs-${target.backend}` as EngineId);
+}

@@ -1,0 +1,181 @@
+import type { SessionDescription } from './engine-session.js';
+import type { SampleStatistics } from './statistics.js';
+import type { VariantParity } from '../models/variant-parity.js';
+
+/** Identifies one cell of a sweep: one engine at one batch size for one model. */
+export interface CellKey {
+  /** Model name as shown in tables. */
+  readonly model: string;
+  /** Engine id (or a user-chosen name for `Benchmark.execute`). */
+  readonly engine: string;
+  readonly batchSize: number;
+  /** Threads the user asked for; null means the engine default. */
+  readonly requestedThreads: number | null;
+  /** Fixed sequence length of synthetic inputs (`--sequence-lengths`); absent or null when inputs come from dataset text. */
+  readonly sequenceLength?: number | null;
+}
+
+/** Raw per-batch measurements, kept so every statistic can be recomputed. */
+export interface CellSamples {
+  /** Engine time of each warmup batch, reported apart from the measured ones. */
+  readonly warmupMs?: number[];
+  /** Engine time per measured batch: inputs in, outputs readable in host memory. */
+  readonly runMs: number[];
+  /** Time of the item callback (tokenize + collate) per measured batch. */
+  readonly prepareMs: number[];
+  /** Items in each measured batch (the last batch may be short). */
+  readonly items: number[];
+  /** Raw model forward time inside each measured engine call, for pipeline engines (`EngineSession.innerForwardMs`). */
+  readonly forwardMs?: number[];
+}
+
+export interface CompletedCell extends CellKey {
+  readonly state: 'completed';
+  /** What actually ran, read back from the engine. */
+  readonly session: SessionDescription;
+  /** Time to load the model into the engine. */
+  readonly loadMs: number;
+  /** Batches run before measuring; not in `samples`. */
+  readonly warmupBatches: number;
+  readonly samples: CellSamples;
+  /** Statistics of `samples.runMs`. */
+  readonly latency: SampleStatistics;
+  /** Statistics of `samples.prepareMs`. */
+  readonly prepare: SampleStatistics;
+  /** Statistics of `samples.forwardMs`: the raw forward inside a pipeline engine's calls; absent on plain engines. */
+  readonly forward?: SampleStatistics;
+  /** Sum of engine time over measured batches. */
+  readonly totalMs: number;
+  /** Items measured in all. */
+  readonly itemsTotal: number;
+  /** itemsTotal per second of engine time. */
+  readonly samplesPerSecond: number;
+  /** Peak resident set size of the process seen during this cell. */
+  readonly peakRssBytes: number;
+  /** Whether the figures can be trusted, with the reasons when not. */
+  readonly verdict?: CellVerdict;
+  /** Memory measured while the timed loop ran. */
+  readonly memory?: CellMemory;
+  /** Load time and first-batch latency, before any warmup. */
+  readonly coldStart?: { readonly loadMs: number; readonly firstBatchMs: number };
+  /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
+  readonly parity?: CellParity | null;
+  /** Fraction of rows whose argmax equals the dataset label; null without labels. */
+  readonly accuracy?: number | null;
+}
+
+/** VALID when the cell met its stop rule with a low enough spread; NOISY otherwise, with why. */
+export interface CellVerdict {
+  readonly status: 'VALID' | 'NOISY';
+  readonly reasons: readonly string[];
+}
+
+/** Memory figures of one cell. */
+export interface CellMemory {
+  /** RSS after the model loaded and warmed up, before the timed loop. */
+  readonly baselineRssBytes: number;
+  /** Highest RSS sampled while the timed loop ran. */
+  readonly peakRssBytes: number;
+  /** peak − baseline: what the timed loop itself added. */
+  readonly growthBytes: number;
+  /** How often RSS was sampled (samples per second achieved). */
+  readonly sampleHz: number;
+  /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
+  readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
+  /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */
+  readonly gpuBytes?: number | null;
+}
+
+/** Output agreement with a reference engine. */
+export interface CellParity {
+  /** Engine id the outputs were compared with. */
+  readonly reference: string;
+  /** Largest absolute difference over every output element compared. */
+  readonly maxAbsDiff: number;
+  /** Fraction of rows whose argmax matches the reference (0..1). */
+  readonly argmaxAgreement: number;
+  readonly tolerance: number;
+  /** maxAbsDiff ≤ tolerance; false must be impossible to miss in every report. */
+  readonly withinTolerance: boolean;
+  /** Rows compared. */
+  readonly rows: number;
+}
+
+export interface ErroredCell extends CellKey {
+  readonly state: 'errored';
+  readonly reason: string;
+  /** Present when the session loaded before the failure. */
+  readonly session?: SessionDescription;
+}
+
+export interface SkippedCell extends CellKey {
+  readonly state: 'skipped';
+  readonly reason: string;
+}
+
+/** One cell's outcome. Every consumer switches on `state`. */
+export type CellResult = CompletedCell | ErroredCell | SkippedCell;
+
+/** Facts about the model under test that reports show beside the numbers. */
+export interface ModelInfo {
+  readonly name: string;
+  /** Folder or file the model came from. */
+  readonly source: string;
+  /** Bytes on disk of the graph file(s) the engines load. */
+  readonly sizeBytes: number;
+  /** Caveats a reader must see, e.g. "weights are seeded random". */
+  readonly notes: readonly string[];
+  /** Set when this row is one precision variant (`--dtype`) of a model. */
+  readonly variant?: ModelVariantInfo | null;
+  /** Set for a generated "what if" architecture (`--config`): its shape. */
+  readonly architecture?: Readonly<Record<string, number>> | null;
+}
+
+/** Which model a precision variant belongs to and how it compares with that model's fp32 graph. */
+export interface ModelVariantInfo {
+  /** Name of the model the variant belongs to (rows of one model share it). */
+  readonly of: string;
+  /** transformers.js dtype name: fp32, fp16, q8, q4… */
+  readonly dtype: string;
+  /** Graph file inside the model folder, e.g. `onnx/model_q4.onnx`. */
+  readonly file: string;
+  /** Outputs against the fp32 graph's on the same rows; null when not measured (no fp32 file, no onnx-cpu). */
+  readonly parity: VariantParity | null;
+}
+
+/** Host and software facts recorded with every run. */
+export interface EnvironmentInfo {
+  readonly inferbenchVersion: string;
+  readonly node: string;
+  readonly os: string;
+  readonly arch: string;
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly memoryBytes: number;
+  /** GPU names from nvidia-smi, empty when none was found. */
+  readonly gpus: readonly string[];
+  readonly date: string;
+  /** Commit of the working directory's git repo, when inside one. */
+  readonly gitCommit: string | null;
+}
+
+/**
+ * Everything one run produced, for any kind of cell; every report renders
+ * from this record alone. Classification and generation runs share it.
+ */
+export interface RunRecordOf<Cell> {
+  readonly schemaVersion: 1;
+  readonly id: string;
+  /** `interrupted` when Ctrl-C stopped the sweep; measured cells are kept. */
+  readonly state: 'running' | 'completed' | 'interrupted';
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  /** Resolved options of the run, as plain JSON. */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly environment: EnvironmentInfo;
+  readonly models: readonly ModelInfo[];
+  readonly cells: readonly Cell[];
+}
+
+/** The record of an `inferbench run` sweep. */
+export type RunRecord = RunRecordOf<CellResult>;

@@ -1,0 +1,67 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { MeasuredCell } from '../scenarios/classify/measure-cell.js';
+import type { CellKey } from '../core/results.js';
+import type { ChildMessage, IsolatedJob, ParentMessage } from './isolated-job.js';
+
+const CHILD_ENTRY = fileURLToPath(new URL('./cell-child.js', import.meta.url));
+
+/** Callbacks as the child reports progress. */
+export interface ChildHooks {
+  readonly onStart: (key: CellKey) => void;
+  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
+}
+
+function exitText(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+}
+
+/**
+ * Runs one load group in a fresh Node process, so one engine's allocations
+ * and crashes never touch another's figures. Cells the child did not finish
+ * come back as errored with the way it ended; the promise itself never
+ * rejects for a child failure, so the sweep goes on.
+ */
+export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const done = new Set<number>();
+    let current: CellKey | undefined;
+    let fatal: string | undefined;
+    let chain = Promise.resolve();
+    const onAbort = () => {
+      if (child.connected) child.send({ type: 'abort' } satisfies ParentMessage);
+    };
+    signal?.addEventListener('abort', onAbort);
+    child.on('message', (message: ChildMessage) => {
+      chain = chain.then(async () => {
+        if (message.type === 'cell-start') {
+          current = message.key;
+          hooks.onStart(message.key);
+        } else if (message.type === 'measured') {
+          done.add(message.measured.cell.batchSize);
+          await hooks.onMeasured(message.measured);
+        } else if (message.type === 'fatal') {
+          fatal = message.message;
+        }
+      });
+    });
+    child.on('error', (err) => {
+      fatal ??= `could not start the isolated process: ${err.message}`;
+    });
+    child.on('exit', (code, sig) => {
+      signal?.removeEventListener('abort', onAbort);
+      void chain.then(async () => {
+        for (const key of job.keys) {
+          if (done.has(key.batchSize)) continue;
+          const where = current?.batchSize === key.batchSize ? ' while measuring this cell' : ' before this cell ran';
+          const reason = fatal ?? `isolated process ${exitText(code, sig)}${where}`;
+          await hooks.onMeasured({ cell: { ...key, state: 'errored', reason }, outputs: null, labels: [] });
+        }
+        resolve();
+      });
+    });
+    if (signal?.aborted) onAbort();
+    child.send({ type: 'job', job } satisfies ParentMessage);
+  });
+}

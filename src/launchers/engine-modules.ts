@@ -1,0 +1,19 @@
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Engine } from '../core/engine.js';
+import { defaultRegistry, type EngineRegistry } from '../core/engine-registry.js';
+import { UserError } from '../core/errors.js';
+
+/**
+ * Registers the engines that plug-in modules export as `engines`. A module
+ * path (unlike an Engine object) can be sent to an isolated child process,
+ * so plug-in and test engines work with isolation too.
+ */
+export async function registerEngineModules(paths: readonly string[], registry: EngineRegistry = defaultRegistry): Promise<void> {
+  for (const p of paths) {
+    const path = isAbsolute(p) ? p : resolve(p);
+    const mod = (await import(pathToFileURL(path).href)) as { engines?: unknown };
+    if (!Array.isArray(mod.engines)) throw new UserError(`engine module ${path} exports no \`engines\` array`, 'export const engines: Engine[] = [...]');
+    for (const e of mod.engines as Engine[]) registry.register(e);
+  }
+}

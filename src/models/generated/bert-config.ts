@@ -1,0 +1,150 @@
+/**
+ * Architecture of the model inferbench generates when the user brings none.
+ * The fields mirror Hugging Face's `BertConfig` (camelCased) so the written
+ * `config.json` reads like any BERT checkpoint's, and a reader can compare
+ * the benchmarked shape with published models.
+ */
+import { UserError } from '../../core/errors.js';
+
+export interface BertLikeConfig {
+  /**
+   * Upper bound of the vocabulary. The WordPiece vocabulary is built from the
+   * benchmark texts, so the generated model's `vocab_size` is the number of
+   * tokens actually found, at most this.
+   */
+  readonly vocabSize: number;
+  readonly hiddenSize: number;
+  /** Transformer layers (`num_hidden_layers`). */
+  readonly numLayers: number;
+  /** Attention heads per layer; must divide `hiddenSize`. */
+  readonly numHeads: number;
+  /** Width of the feed-forward block. */
+  readonly intermediateSize: number;
+  /** Longest sequence the position embeddings cover (`max_position_embeddings`, also the tokenizer's `model_max_length`). */
+  readonly maxPositions: number;
+  readonly typeVocabSize: number;
+  readonly numLabels: number;
+  /** Label of each class index, as `config.json` `id2label`. */
+  readonly id2label: Readonly<Record<number, string>>;
+  readonly layerNormEps: number;
+  /** Seed of the weight generator; weights are random because speed does not depend on them. */
+  readonly seed: number;
+}
+
+/** Smallest vocabulary cap that leaves room for the special tokens plus at least one character and its `##` form. */
+export const MIN_VOCAB_SIZE = 8;
+
+/**
+ * The default: a 2-layer, 128-wide BERT (the size of google/bert_uncased_L-2_H-128_A-2)
+ * with a binary sentiment head. Small enough to generate in well under a second
+ * and to run on every engine, large enough that matrix products dominate.
+ */
+export const TINY_BERT_CONFIG: BertLikeConfig = Object.freeze({
+  vocabSize: 6000,
+  hiddenSize: 128,
+  numLayers: 2,
+  numHeads: 2,
+  intermediateSize: 512,
+  maxPositions: 128,
+  typeVocabSize: 2,
+  numLabels: 2,
+  id2label: Object.freeze({ 0: 'NEGATIVE', 1: 'POSITIVE' }),
+  layerNormEps: 1e-12,
+  seed: 42,
+});
+
+const POSITIVE_INTEGER_KEYS = [
+  'vocabSize',
+  'hiddenSize',
+  'numLayers',
+  'numHeads',
+  'intermediateSize',
+  'maxPositions',
+  'typeVocabSize',
+  'numLabels',
+] as const;
+
+function divisorsOf(n: number): number[] {
+  const out: number[] = [];
+  for (let d = 1; d <= Math.min(n, 64); d++) if (n % d === 0) out.push(d);
+  return out;
+}
+
+/**
+ * Checks a config before any work starts, so a typo fails with the key's name
+ * instead of as a shape error inside an inference engine. Returns the config
+ * for chaining.
+ */
+export function validateBertConfig(cfg: BertLikeConfig): BertLikeConfig {
+  const record = cfg as unknown as Record<string, unknown>;
+  for (const key of POSITIVE_INTEGER_KEYS) {
+    const v = record[key];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
+      throw new UserError(
+        `Model config key ${key} must be a positive integer, got ${JSON.stringify(v)}.`,
+        `Set ${key} to a whole number greater than 0 (default ${TINY_BERT_CONFIG[key]}).`,
+      );
+    }
+  }
+  if (cfg.hiddenSize % cfg.numHeads !== 0) {
+    const options = divisorsOf(cfg.hiddenSize).filter((d) => d > 1).slice(0, 6);
+    throw new UserError(
+      `Model config key hiddenSize (${cfg.hiddenSize}) must be divisible by numHeads (${cfg.numHeads}).`,
+      `Choose numHeads among the divisors of hiddenSize${options.length ? ` (${options.join(', ')})` : ''}, or change hiddenSize.`,
+    );
+  }
+  if (cfg.vocabSize < MIN_VOCAB_SIZE) {
+    throw new UserError(
+      `Model config key vocabSize (${cfg.vocabSize}) is below ${MIN_VOCAB_SIZE}, too small for the special tokens and any text.`,
+      `Set vocabSize to at least ${MIN_VOCAB_SIZE}; the default is ${TINY_BERT_CONFIG.vocabSize}.`,
+    );
+  }
+  if (cfg.maxPositions < 2) {
+    throw new UserError(
+      `Model config key maxPositions (${cfg.maxPositions}) leaves no room for [CLS] and [SEP].`,
+      'Set maxPositions to at least 2; the default is 128.',
+    );
+  }
+  if (typeof cfg.layerNormEps !== 'number' || !Number.isFinite(cfg.layerNormEps) || cfg.layerNormEps <= 0) {
+    throw new UserError(
+      `Model config key layerNormEps must be a small positive number, got ${JSON.stringify(cfg.layerNormEps)}.`,
+      'Set layerNormEps to e.g. 1e-12 (the BERT default).',
+    );
+  }
+  if (typeof cfg.seed !== 'number' || !Number.isInteger(cfg.seed) || cfg.seed < 0 || cfg.seed > 0xffffffff) {
+    throw new UserError(
+      `Model config key seed must be an integer from 0 to 4294967295, got ${JSON.stringify(cfg.seed)}.`,
+      'Set seed to a whole number such as 42.',
+    );
+  }
+  validateLabels(cfg);
+  return cfg;
+}
+
+function validateLabels(cfg: BertLikeConfig): void {
+  const labels = cfg.id2label as Readonly<Record<string, unknown>> | null | undefined;
+  if (typeof labels !== 'object' || labels === null) {
+    throw new UserError('Model config key id2label must map each class index to a label.', "Set id2label, e.g. { 0: 'NEGATIVE', 1: 'POSITIVE' }.");
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < cfg.numLabels; i++) {
+    const label = labels[String(i)];
+    if (typeof label !== 'string' || label.trim() === '') {
+      throw new UserError(
+        `Model config key id2label has no label for class ${i} (numLabels is ${cfg.numLabels}).`,
+        `Give id2label one non-empty label for each index 0..${cfg.numLabels - 1}, or change numLabels.`,
+      );
+    }
+    if (seen.has(label)) {
+      throw new UserError(`Model config key id2label uses the label ${label} twice.`, 'Give each class a distinct label.');
+    }
+    seen.add(label);
+  }
+  const extra = Object.keys(labels).filter((k) => !(Number.isInteger(Number(k)) && Number(k) >= 0 && Number(k) < cfg.numLabels));
+  if (extra.length > 0) {
+    throw new UserError(
+      `Model config key id2label has keys outside 0..${cfg.numLabels - 1}: ${extra.join(', ')}.`,
+      'Remove those entries from id2label, or raise numLabels to match.',
+    );
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * Materializes the generated default model as a Hugging Face model folder,
+ * so every consumer (inferbench's engines, transformers.js, Python
+ * transformers/optimum) loads it exactly like a downloaded checkpoint.
+ * Generation is cached by content: a folder's name carries the hash of
+ * everything that determines its bytes.
+ */
+import { createHash } from 'node:crypto';
+import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { validateBertConfig, type BertLikeConfig } from './bert-config.js';
+import { BERT_GRAPH_VERSION, buildBertOnnx, INITIALIZER_RANGE } from './bert-graph.js';
+import { buildTokenizerConfig, buildTokenizerJson, buildWordPieceVocab } from './wordpiece.js';
+import { hasErrorCode, UserError } from '../../core/errors.js';
+
+/** Folder name prefix when the caller gives none. */
+export const DEFAULT_MODEL_NAME = 'tiny-bert-sentiment';
+
+export interface GenerateModelOptions {
+  /** Texts the WordPiece vocabulary is fitted to, normally the benchmark dataset. */
+  readonly texts: Iterable<string>;
+  /** Cache root instead of `defaultCacheRoot()`; the model goes under `<cacheDir>/models/`. */
+  readonly cacheDir?: string;
+  /** Folder name prefix, [A-Za-z0-9._-]; default DEFAULT_MODEL_NAME. */
+  readonly name?: string;
+  /**
+   * Pad the fitted vocabulary with `[unusedN]` tokens (as BERT's own vocab
+   * has) up to `config.vocabSize`, so the embedding has the configured size.
+   */
+  readonly padVocabulary?: boolean;
+}
+
+/**
+ * Where inferbench keeps generated files: `$INFERBENCH_CACHE`, else
+ * `$XDG_CACHE_HOME/inferbench`, else `~/.cache/inferbench`. Read on every
+ * call so tests and users can redirect it through the environment.
+ */
+export function defaultCacheRoot(): string {
+  const explicit = process.env['INFERBENCH_CACHE'];
+  if (explicit) return explicit;
+  const xdg = process.env['XDG_CACHE_HOME'];
+  if (xdg) return join(xdg, 'inferbench');
+  return join(homedir(), '.cache', 'inferbench');
+}
+
+/** Hugging Face `config.json` of the generated model, plus the `inferbench` provenance block reports show. */
+function configJson(cfg: BertLikeConfig, configHash: string): Record<string, unknown> {
+  const id2label: Record<string, string> = {};
+  const label2id: Record<string, number> = {};
+  for (let i = 0; i < cfg.numLabels; i++) {
+    const label = cfg.id2label[i] as string;
+    id2label[String(i)] = label;
+    label2id[label] = i;
+  }
+  return {
+    architectures: ['BertForSequenceClassification'],
+    attention_probs_dropout_prob: 0.1,
+    classifier_dropout: null,
+    hidden_act: 'gelu',
+    hidden_dropout_prob: 0.1,
+    hidden_size: cfg.hiddenSize,
+    id2label,
+    initializer_range: INITIALIZER_RANGE,
+    intermediate_size: cfg.intermediateSize,
+    label2id,
+    layer_norm_eps: cfg.layerNormEps,
+    max_position_embeddings: cfg.maxPositions,
+    model_type: 'bert',
+    num_attention_heads: cfg.numHeads,
+    num_hidden_layers: cfg.numLayers,
+    pad_token_id: 0,
+    position_embedding_type: 'absolute',
+    problem_type: 'single_label_classification',
+    type_vocab_size: cfg.typeVocabSize,
+    vocab_size: cfg.vocabSize,
+    inferbench: { generated: true, randomWeights: true, seed: cfg.seed, configHash },
+  };
+}
+
+/** JSON with keys in a fixed order (ids of id2label sorted), so the hash is independent of how the caller built the object. */
+function canonicalConfig(cfg: BertLikeConfig): string {
+  const labels = Array.from({ length: cfg.numLabels }, (_, i) => cfg.id2label[i]);
+  return JSON.stringify([
+    cfg.vocabSize, cfg.hiddenSize, cfg.numLayers, cfg.numHeads, cfg.intermediateSize,
+    cfg.maxPositions, cfg.typeVocabSize, cfg.numLabels, labels, cfg.layerNormEps, cfg.seed,
+  ]);
+}
+
+/** Short content hash of everything that determines the folder's bytes. */
+function modelHash(cfg: BertLikeConfig, vocab: readonly string[]): string {
+  return createHash('sha256')
+    .update(`bert-graph-${BERT_GRAPH_VERSION}\n`)
+    .update(canonicalConfig(cfg))
+    .update('\n')
+    .update(vocab.join('\n'))
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/** True when `path` exists; cache lookups treat any access error as absent. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks a generated model's folder-name prefix, which users may choose. */
+export function checkModelName(name: string, example: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) {
+    throw new UserError(
+      `Generated model name ${JSON.stringify(name)} is not a plain folder name.`,
+      `Use letters, digits, dot, underscore and dash only, e.g. ${example}.`,
+    );
+  }
+}
+
+/** A generated model folder, described by where it goes and how to produce its files. */
+export interface CachedFolderSpec {
+  /** Cache root; the folder goes under `<cacheRoot>/models/`. */
+  readonly cacheRoot: string;
+  /** `<name>-<hash>` is the folder name; the hash covers everything that decides the bytes. */
+  readonly name: string;
+  readonly hash: string;
+  /** File that, once present, proves the folder complete (it is written last, then the folder is renamed into place). */
+  readonly marker: string;
+  /** Relative path to contents, produced only when the folder is not cached yet. */
+  readonly files: () => Record<string, string | Uint8Array>;
+}
+
+/**
+ * Returns `<cacheRoot>/models/<name>-<hash>`, writing it first when absent.
+ * The folder is written under a temporary name and renamed into place, so a
+ * crash or a concurrent run never leaves a half-written folder that a later
+ * run would take as complete. Shared by every model inferbench generates.
+ */
+export async function ensureCachedFolder(spec: CachedFolderSpec): Promise<string> {
+  const modelsDir = join(spec.cacheRoot, 'models');
+  const target = join(modelsDir, `${spec.name}-${spec.hash}`);
+  if (await exists(join(target, spec.marker))) return target;
+
+  try {
+    await mkdir(modelsDir, { recursive: true });
+  } catch (err) {
+    throw new UserError(
+      `Cannot create the model cache folder ${modelsDir}: ${(err as Error).message}`,
+      'Set INFERBENCH_CACHE to a writable folder.',
+    );
+  }
+  const temp = await mkdtemp(join(modelsDir, `.${spec.name}-${spec.hash}.partial-`));
+  try {
+    for (const [relative, data] of Object.entries(spec.files())) {
+      await mkdir(dirname(join(temp, relative)), { recursive: true });
+      await writeFile(join(temp, relative), data);
+    }
+    try {
+      await rename(temp, target);
+    } catch (err) {
+      // Another process finished first: its folder has the same content.
+      if (!(hasErrorCode(err, 'ENOTEMPTY') || hasErrorCode(err, 'EEXIST')) || !(await exists(join(target, spec.marker)))) {
+        throw err;
+      }
+    }
+  } catch (err) {
+    if (hasErrorCode(err, 'ENOSPC') || hasErrorCode(err, 'EACCES') || hasErrorCode(err, 'EROFS')) {
+      throw new UserError(
+        `Cannot write the generated model under ${modelsDir}: ${(err as Error).message}`,
+        'Free disk space or set INFERBENCH_CACHE to a writable folder.',
+      );
+    }
+    throw err;
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+  return target;
+}
+
+/** Pretty JSON with a final newline, as every generated JSON file is written. */
+export function jsonFile(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Returns the folder of the generated model for `config` and `texts`,
+ * generating it on first use (see `ensureCachedFolder`).
+ */
+export async function ensureGeneratedModel(config: BertLikeConfig, options: GenerateModelOptions): Promise<string> {
+  validateBertConfig(config);
+  const name = options.name ?? DEFAULT_MODEL_NAME;
+  checkModelName(name, DEFAULT_MODEL_NAME);
+  const vocab = buildWordPieceVocab(options.texts, config.vocabSize);
+  if (vocab.length <= 5) {
+    throw new UserError(
+      'Cannot build the default model: the texts given for its vocabulary contain no words.',
+      'Pass a dataset with non-empty texts.',
+    );
+  }
+  if (options.padVocabulary) for (let i = 0; vocab.length < config.vocabSize; i++) vocab.push(`[unused${i}]`);
+  const resolved: BertLikeConfig = { ...config, vocabSize: vocab.length };
+  const hash = modelHash(resolved, vocab);
+  return ensureCachedFolder({
+    cacheRoot: options.cacheDir ?? defaultCacheRoot(),
+    name,
+    hash,
+    // model.onnx is written last: its presence means the folder is complete.
+    marker: join('onnx', 'model.onnx'),
+    files: () => ({
+      'config.json': jsonFile(configJson(resolved, hash)),
+      'tokenizer.json': jsonFile(buildTokenizerJson(vocab)),
+      'tokenizer_config.json': jsonFile(buildTokenizerConfig(vocab, resolved.maxPositions)),
+      [join('onnx', 'model.onnx')]: buildBertOnnx(resolved),
+    }),
+  });
+}

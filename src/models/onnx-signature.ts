@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import onnxProto from 'onnx-proto';
+import type { HostDType } from '../core/tensor.js';
+import type { InputSpec } from './benchmark-model.js';
+import { UserError } from '../core/errors.js';
+
+const { onnx } = onnxProto;
+
+const DTYPES: Partial<Record<number, HostDType>> = {
+  [onnx.TensorProto.DataType.FLOAT]: 'float32',
+  [onnx.TensorProto.DataType.INT64]: 'int64',
+  [onnx.TensorProto.DataType.INT32]: 'int32',
+  [onnx.TensorProto.DataType.BOOL]: 'bool',
+};
+
+/** Graph inputs and outputs of an ONNX file. */
+export interface OnnxSignature {
+  readonly inputs: InputSpec[];
+  readonly outputs: InputSpec[];
+}
+
+function toSpec(v: onnxProto.onnx.IValueInfoProto): InputSpec {
+  const tensor = v.type?.tensorType;
+  const dtype = DTYPES[tensor?.elemType ?? 0] ?? 'float32';
+  const shape = (tensor?.shape?.dim ?? []).map((d) => (d.dimParam ? d.dimParam : Number(d.dimValue ?? 0)));
+  return { name: v.name ?? '', dtype, shape };
+}
+
+/**
+ * Reads the signature from the ONNX file itself, so a model's input list
+ * (with or without token_type_ids, say) is never guessed from its family.
+ */
+export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
+  let model: onnxProto.onnx.ModelProto;
+  try {
+    model = onnx.ModelProto.decode(new Uint8Array(await readFile(path)));
+  } catch (err) {
+    throw new UserError(`${path} is not a readable ONNX model: ${(err as Error).message}`, 'export the model again (e.g. with optimum-cli export onnx)');
+  }
+  const graph = model.graph;
+  const initializers = new Set((graph?.initializer ?? []).map((t) => t.name));
+  return {
+    inputs: (graph?.input ?? []).filter((v) => !initializers.has(v.name ?? '')).map(toSpec),
+    outputs: (graph?.output ?? []).map(toSpec),
+  };
+}

@@ -1,0 +1,263 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { BenchmarkModel, type InputSpec } from './benchmark-model.js';
+import { UserError } from '../core/errors.js';
+import type { ModelInfo } from '../core/results.js';
+import type { TensorMap } from '../core/tensor.js';
+import type { Precision } from '../core/engine-session.js';
+import { attachTexts } from '../core/raw-texts.js';
+import { readOnnxSignature } from './onnx-signature.js';
+import type { DataRow } from '../../datasets/dataset.js';
+import type { ResolvedColumns } from '../../datasets/columns.js';
+
+/** Files a Hugging Face text-classification folder must have, relative to the folder. */
+export const REQUIRED_MODEL_FILES = ['config.json', 'tokenizer.json', 'onnx/model.onnx'] as const;
+
+interface HfConfig {
+  readonly _name_or_path?: string;
+  readonly model_type?: string;
+  readonly id2label?: Record<string, string>;
+  readonly max_position_embeddings?: number;
+  readonly vocab_size?: number;
+  readonly inferbench?: { readonly randomWeights?: boolean; readonly seed?: number };
+}
+
+interface TokenizerConfig {
+  readonly model_max_length?: number;
+  readonly pad_token?: string | { content: string };
+}
+
+function readJson<T>(path: string): T {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch (err) {
+    throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
+  }
+}
+
+/** Options of a TextClassification model. */
+export interface TextClassificationOptions {
+  /** Row name; default the folder's name or the Hub id. */
+  readonly name?: string;
+  /** Graph file relative to the folder; default `onnx/model.onnx` (a variant: `onnx/model_q4.onnx`). */
+  readonly onnxFile?: string;
+  /** Precision of that graph, for result rows; default fp32. */
+  readonly precision?: Precision;
+  /** Hub revision (branch, tag or commit) when `dirOrId` is a Hub id; default `main`. */
+  readonly revision?: string;
+  /** Files to fetch from the Hub besides config and tokenizer; default just `onnxFile`. */
+  readonly onnxFiles?: readonly string[];
+  /** Where the folder came from, for reports (e.g. `hub:org/name@main`); default the folder, or the Hub id. */
+  readonly source?: string;
+}
+
+/** What reading a model folder gives; set once the folder exists locally. */
+interface LoadedFolder {
+  readonly dir: string;
+  readonly tokenizer: Tokenizer;
+  readonly padId: number;
+  readonly config: HfConfig;
+  readonly labels: readonly string[];
+  readonly maxLength: number;
+}
+
+/** True when `ref` is meant as a path (rather than a Hub id): absolute, relative with ./ or ../, or home-relative. */
+export function looksLikePath(ref: string): boolean {
+  return isAbsolute(ref) || /^(\.{1,2}|~)([\\/]|$)/.test(ref) || ref.includes('\\') || ref.endsWith('/');
+}
+
+/** A Hub model id: `name` (legacy canonical) or `org/name`, of the characters the Hub allows. */
+export function isHubModelId(ref: string): boolean {
+  return !looksLikePath(ref) && /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/.test(ref) && !ref.includes('..') && !ref.includes('--');
+}
+
+function readFolder(dir: string, onnxFile: string): LoadedFolder {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UserError(`model folder ${dir} does not exist`, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx, or a Hub id such as org/name');
+  }
+  const required = REQUIRED_MODEL_FILES.map((f) => (f === 'onnx/model.onnx' ? onnxFile : f));
+  const missing = required.filter((f) => !existsSync(join(dir, f)));
+  if (missing.length > 0) {
+    throw new UserError(
+      `model folder ${dir} is missing ${missing.map((f) => join(dir, f)).join(', ')}`,
+      'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
+    );
+  }
+  const config = readJson<HfConfig>(join(dir, 'config.json'));
+  const tokenizerJson = readJson<object>(join(dir, 'tokenizer.json'));
+  const tokCfgPath = join(dir, 'tokenizer_config.json');
+  const tokenizerConfig = existsSync(tokCfgPath) ? readJson<TokenizerConfig>(tokCfgPath) : {};
+  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  const padToken = typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : tokenizerConfig.pad_token?.content;
+  const padId = (padToken ? tokenizer.token_to_id(padToken) : undefined) ?? 0;
+  const limits = [tokenizerConfig.model_max_length, config.max_position_embeddings].filter(
+    (n): n is number => typeof n === 'number' && n > 0 && n < 1e6,
+  );
+  const id2label = config.id2label ?? {};
+  const labels = Object.keys(id2label)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((k) => id2label[k] ?? k);
+  return { dir, tokenizer, padId, config, labels, maxLength: limits.length > 0 ? Math.min(...limits) : 512 };
+}
+
+/**
+ * A sequence classifier in the Hugging Face folder layout (config.json,
+ * tokenizer.json, tokenizer_config.json, onnx/model.onnx), tokenized with
+ * the model's own tokenizer. Batches are padded to their longest text and
+ * truncated to the model's maximum length, as transformers does.
+ *
+ * `dirOrId` is a local folder or a Hub id (`org/name`); a Hub model is
+ * downloaded into the Hugging Face cache by `init()`, which the benchmark
+ * awaits before the first batch.
+ */
+export class TextClassification extends BenchmarkModel {
+  readonly name: string;
+  /** Filled by `init()` from the ONNX file; empty before. */
+  inputs: InputSpec[] = [];
+  override readonly precision: Precision;
+  /** Graph file relative to the folder. */
+  readonly onnxFile: string;
+  /** The Hub id when the model comes from the Hub, else null. */
+  readonly hubId: string | null;
+  readonly revision: string | null;
+  private folder: LoadedFolder | null = null;
+  private readonly source: string | undefined;
+  private readonly hubFiles: readonly string[];
+  private initialised = false;
+
+  constructor(dirOrId: string, options: TextClassificationOptions = {}) {
+    super();
+    this.onnxFile = options.onnxFile ?? 'onnx/model.onnx';
+    this.precision = options.precision ?? 'fp32';
+    this.hubFiles = options.onnxFiles ?? [this.onnxFile];
+    this.source = options.source;
+    const local = resolve(dirOrId);
+    if (!looksLikePath(dirOrId) && !existsSync(local) && isHubModelId(dirOrId)) {
+      this.hubId = dirOrId;
+      this.revision = options.revision ?? 'main';
+      this.name = options.name ?? dirOrId;
+      return;
+    }
+    this.hubId = null;
+    this.revision = null;
+    this.folder = readFolder(local, this.onnxFile);
+    this.name = options.name ?? basename(local);
+  }
+
+  private get loaded(): LoadedFolder {
+    if (!this.folder) throw new Error(`TextClassification ${this.name}: init() must be awaited before use (the Hub model is not downloaded yet)`);
+    return this.folder;
+  }
+
+  /** The local model folder (for a Hub model, its snapshot folder once `init()` ran). */
+  get dir(): string {
+    return this.loaded.dir;
+  }
+
+  get labels(): readonly string[] {
+    return this.loaded.labels;
+  }
+
+  get maxLength(): number {
+    return this.loaded.maxLength;
+  }
+
+  /** Rows of the word embedding (`vocab_size` of config.json), else the tokenizer's vocabulary size. */
+  get vocabSize(): number {
+    const fromConfig = this.loaded.config.vocab_size;
+    return typeof fromConfig === 'number' && fromConfig > 0 ? fromConfig : this.loaded.tokenizer.get_vocab().size;
+  }
+
+  /** Downloads a Hub model (once), then reads the graph signature; called by the benchmark before the first batch. */
+  async init(): Promise<this> {
+    if (this.initialised) return this;
+    if (!this.folder && this.hubId) {
+      const { downloadModel } = await import('../hub/model-download.js');
+      const dir = await downloadModel(this.hubId, { revision: this.revision ?? 'main', onnxFiles: this.hubFiles });
+      this.folder = readFolder(dir, this.onnxFile);
+    }
+    this.inputs = (await readOnnxSignature(this.onnxPath())).inputs;
+    this.initialised = true;
+    return this;
+  }
+
+  /** Lets an isolated child process re-create this model (and graph variant) from its folder. */
+  isolationSpec(): { kind: 'text-classification'; dir: string; name: string; onnxFile: string; precision: Precision; source?: string } {
+    return {
+      kind: 'text-classification',
+      dir: this.dir,
+      name: this.name,
+      onnxFile: this.onnxFile,
+      precision: this.precision,
+      ...(this.source !== undefined ? { source: this.source } : {}),
+    };
+  }
+
+  onnxPath(): string {
+    return join(this.dir, this.onnxFile);
+  }
+
+  /** True when the folder was generated by inferbench with random weights. */
+  get randomWeights(): boolean {
+    return this.loaded.config.inferbench?.randomWeights === true;
+  }
+
+  /** Size on disk counts the graph file and its external-data file (`model.onnx_data`) when there is one. */
+  override async info(): Promise<ModelInfo> {
+    const base = await super.info();
+    const external = `${this.onnxPath()}_data`;
+    const sizeBytes = base.sizeBytes + (existsSync(external) ? statSync(external).size : 0);
+    const notes = this.randomWeights
+      ? ['weights are seeded random (generated by inferbench): speed is real, labels are meaningless']
+      : [];
+    const source = this.source ?? (this.hubId ? `hub:${this.hubId}@${this.revision ?? 'main'}` : this.dir);
+    return { ...base, sizeBytes, source, notes };
+  }
+
+  /** Token ids of one text, truncated to maxLength keeping the final special token. */
+  encode(text: string): { ids: number[]; typeIds: number[] } {
+    const enc = this.loaded.tokenizer.encode(text, { return_token_type_ids: true });
+    let ids = enc.ids;
+    let typeIds = enc.token_type_ids ?? new Array<number>(ids.length).fill(0);
+    if (ids.length > this.maxLength) {
+      const last = ids[ids.length - 1] as number;
+      ids = [...ids.slice(0, this.maxLength - 1), last];
+      typeIds = typeIds.slice(0, this.maxLength);
+    }
+    return { ids, typeIds };
+  }
+
+  prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
+    const texts = rows.map((r) => String(r[columns.text] ?? ''));
+    return attachTexts(this.tokenizeTexts(texts), texts);
+  }
+
+  /** Tokenizes and pads texts into the graph's int64 inputs. */
+  tokenizeTexts(texts: readonly string[]): TensorMap {
+    if (this.inputs.length === 0) throw new Error('TextClassification.init() must be awaited before prepareBatch');
+    const encoded = texts.map((t) => this.encode(t));
+    const batch = encoded.length;
+    const seq = Math.max(1, ...encoded.map((e) => e.ids.length));
+    const ids = new BigInt64Array(batch * seq).fill(BigInt(this.loaded.padId));
+    const mask = new BigInt64Array(batch * seq);
+    const types = new BigInt64Array(batch * seq);
+    encoded.forEach((e, b) => {
+      for (let i = 0; i < e.ids.length; i++) {
+        ids[b * seq + i] = BigInt(e.ids[i] as number);
+        mask[b * seq + i] = 1n;
+        types[b * seq + i] = BigInt(e.typeIds[i] ?? 0);
+      }
+    });
+    const byName: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+    const out: TensorMap = {};
+    for (const spec of this.inputs) {
+      const data = byName[spec.name];
+      if (!data) throw new UserError(`model input "${spec.name}" is not one TextClassification can fill`, 'subclass BenchmarkModel and build this input in prepareBatch');
+      out[spec.name] = spec.dtype === 'int32'
+        ? { dtype: 'int32', dims: [batch, seq], data: Int32Array.from(data, Number) }
+        : { dtype: 'int64', dims: [batch, seq], data };
+    }
+    return out;
+  }
+}

@@ -1,0 +1,177 @@
+import { availableParallelism } from 'node:os';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../core/engine-registry.js';
+import { UserError } from '../core/errors.js';
+import type { CellResult } from '../core/results.js';
+import type { TensorMap } from '../core/tensor.js';
+import type { ModelSpec } from '../launchers/isolated-job.js';
+import type { Dataset, DataRow } from '../../datasets/dataset.js';
+import type { ResolvedColumns } from '../../datasets/columns.js';
+import { DEFAULT_MAX_CV, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE, type StopRule, type WarmupRule } from '../core/stop-rule.js';
+import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
+
+/** Progress of a sweep, for a CLI line or a web page. */
+export type ProgressEvent =
+  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly engine: string; readonly batchSize: number }
+  | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: CellResult };
+
+/** Turns a batch of raw rows into model inputs; timed as its own phase. */
+export type DataItemProcessCallback = (rows: readonly DataRow[], columns: ResolvedColumns) => TensorMap | Promise<TensorMap>;
+
+/** What a user may set on a Benchmark; everything is optional. */
+export interface BenchmarkOptions {
+  /** A Dataset, a local path, or absent for the embedded default dataset. */
+  readonly dataset?: Dataset | string;
+  /** Batch sizes to sweep; default 1, 8, 32. */
+  readonly batchSizes?: readonly number[];
+  /** Rows per cell after the dataset callback; null streams every row. Default 256. */
+  readonly limit?: number | null;
+  /** Minimum warmup batches (the first batch repeated) before measuring; warmup continues until steady. Default 2. */
+  readonly warmupBatches?: number;
+  /** Stop rule of the timed loop: minimum time and batches, maximum time and batches. */
+  readonly stop?: Partial<StopRule>;
+  /** Warmup caps and steadiness test. */
+  readonly warmup?: Partial<Omit<WarmupRule, 'minBatches'>>;
+  /** Coefficient of variation above which a cell is NOISY. Default 0.2. */
+  readonly maxCv?: number;
+  /**
+   * Output agreement with a reference engine on the same rows. `reference`
+   * defaults to `onnx-cpu`; null turns parity off.
+   */
+  readonly parity?: { readonly reference?: string | null; readonly tolerance?: number; readonly rows?: number };
+  /**
+   * Intra-op threads for engines that can set them; null means the engine
+   * default. A list sweeps thread counts (core scaling): every engine is
+   * loaded once per count.
+   */
+  readonly threads?: number | null | readonly (number | null)[];
+  readonly textColumn?: string;
+  readonly labelColumn?: string;
+  /** Select, filter, shuffle or take rows, lazily. */
+  readonly datasetProcessCallback?: (dataset: Dataset) => Dataset | Promise<Dataset>;
+  /** Build model inputs from rows; defaults to the model's own `prepareBatch`. */
+  readonly dataItemProcessCallback?: DataItemProcessCallback;
+  /** Aborting stops the sweep after the current batch; measured cells are kept. */
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** Called after every cell, e.g. to save partial results. */
+  readonly onCell?: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  readonly registry?: EngineRegistry;
+  /**
+   * Run every engine load in a fresh child process, so one engine's
+   * allocations never inflate another's memory figures and a crash becomes
+   * an errored cell. Needs the model and dataset to be re-creatable there.
+   */
+  readonly isolate?: boolean;
+  /** How an isolated child re-creates the model; defaults to the model's own `isolationSpec()`. */
+  readonly modelSpec?: ModelSpec;
+  /** Modules exporting `engines: Engine[]` to register (also in isolated children). */
+  readonly engineModules?: readonly string[];
+}
+
+/** BenchmarkOptions with every default filled in, in this one place. */
+export interface ResolvedBenchmarkOptions {
+  readonly dataset: Dataset | string | undefined;
+  readonly batchSizes: readonly number[];
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  readonly stop: StopRule;
+  readonly warmup: WarmupRule;
+  readonly maxCv: number;
+  readonly parity: { readonly reference: string | null; readonly tolerance: number; readonly rows: number };
+  /** Thread counts to sweep; `[null]` means one pass at the engine default. */
+  readonly threads: readonly (number | null)[];
+  readonly textColumn: string | undefined;
+  readonly labelColumn: string | undefined;
+  readonly datasetProcessCallback: ((dataset: Dataset) => Dataset | Promise<Dataset>) | undefined;
+  readonly dataItemProcessCallback: DataItemProcessCallback | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: (event: ProgressEvent) => void;
+  readonly onCell: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  readonly registry: EngineRegistry;
+  readonly isolate: boolean;
+  readonly modelSpec: ModelSpec | undefined;
+  readonly engineModules: readonly string[];
+}
+
+export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8, 32];
+export const DEFAULT_LIMIT = 256;
+export const DEFAULT_WARMUP_BATCHES = 2;
+
+/**
+ * Checks that `value` is a positive integer. `name` is how the user set it
+ * (`--batch-sizes` on the CLI, `batchSizes` in code) so the message points
+ * at the right place.
+ */
+export function requirePositiveInteger(value: unknown, name: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+    throw new UserError(`${name} must be a positive integer, got ${JSON.stringify(value) ?? String(value)}`, `pass ${name} a whole number of at least 1`);
+  }
+  return value;
+}
+
+/** Fills defaults and validates; conflicting or invalid options fail here with the fix. */
+export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: { batchSizes?: string; limit?: string; threads?: string } = {}): ResolvedBenchmarkOptions {
+  const batchName = names.batchSizes ?? 'batchSizes';
+  const batchSizes = options.batchSizes ?? DEFAULT_BATCH_SIZES;
+  if (batchSizes.length === 0) throw new UserError(`${batchName} is empty`, `give ${batchName} at least one batch size, e.g. 1,8,32`);
+  batchSizes.forEach((b) => requirePositiveInteger(b, batchName));
+  const limit = options.limit === undefined ? DEFAULT_LIMIT : options.limit;
+  if (limit !== null) requirePositiveInteger(limit, names.limit ?? 'limit');
+  const warmupBatches = options.warmupBatches ?? DEFAULT_WARMUP_BATCHES;
+  if (!Number.isInteger(warmupBatches) || warmupBatches < 0) {
+    throw new UserError(`warmupBatches must be a whole number ≥ 0, got ${warmupBatches}`, 'pass 0 to disable warmup');
+  }
+  const threadList = options.threads === undefined || options.threads === null ? [null] : typeof options.threads === 'number' ? [options.threads] : options.threads;
+  if (threadList.length === 0) throw new UserError(`${names.threads ?? 'threads'} is empty`, 'give at least one thread count, or leave it out for the engine default');
+  const threads = [...new Set(threadList)];
+  const maxThreads = availableParallelism() * 4;
+  for (const t of threads) {
+    if (t === null) continue;
+    requirePositiveInteger(t, names.threads ?? 'threads');
+    if (t > maxThreads) {
+      throw new UserError(`${names.threads ?? 'threads'} ${t} is above 4 × the ${availableParallelism()} cores of this machine`, `use at most ${maxThreads} threads`);
+    }
+  }
+  const stop: StopRule = { ...DEFAULT_STOP_RULE, ...options.stop };
+  for (const [k, v] of Object.entries(stop)) {
+    if (!(typeof v === 'number' && v >= 0)) throw new UserError(`stop.${k} must be a number ≥ 0, got ${String(v)}`, 'use milliseconds for times and whole numbers for batches');
+  }
+  if (stop.maxTimeMs < stop.minTimeMs) {
+    throw new UserError(`the maximum time (${stop.maxTimeMs} ms) is below the minimum time (${stop.minTimeMs} ms)`, 'raise --max-time or lower --min-time');
+  }
+  if (stop.maxBatches < stop.minBatches) {
+    throw new UserError(`the maximum batches (${stop.maxBatches}) is below the minimum batches (${stop.minBatches})`, 'raise the maximum or lower --min-batches');
+  }
+  const warmup: WarmupRule = { ...DEFAULT_WARMUP_RULE, ...options.warmup, minBatches: Math.max(1, warmupBatches) };
+  const maxCv = options.maxCv ?? DEFAULT_MAX_CV;
+  if (!(maxCv > 0)) throw new UserError(`maxCv must be above 0, got ${maxCv}`, 'pass a fraction such as 0.2 for 20%');
+  const parity = {
+    reference: options.parity?.reference === undefined ? 'onnx-cpu' : options.parity.reference,
+    tolerance: options.parity?.tolerance ?? DEFAULT_PARITY_TOLERANCE,
+    rows: options.parity?.rows ?? DEFAULT_PARITY_ROWS,
+  };
+  if (!(parity.tolerance >= 0)) throw new UserError(`parity tolerance must be ≥ 0, got ${parity.tolerance}`, 'pass e.g. 1e-4');
+  return {
+    dataset: options.dataset,
+    batchSizes: [...new Set(batchSizes)],
+    limit,
+    warmupBatches,
+    stop,
+    warmup,
+    maxCv,
+    parity,
+    threads,
+    textColumn: options.textColumn,
+    labelColumn: options.labelColumn,
+    datasetProcessCallback: options.datasetProcessCallback,
+    dataItemProcessCallback: options.dataItemProcessCallback,
+    signal: options.signal,
+    onProgress: options.onProgress ?? (() => {}),
+    onCell: options.onCell ?? (() => {}),
+    registry: options.registry ?? defaultRegistry,
+    isolate: options.isolate ?? false,
+    modelSpec: options.modelSpec,
+    engineModules: options.engineModules ?? [],
+  };
+}

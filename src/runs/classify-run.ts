@@ -1,0 +1,239 @@
+import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
+import { defaultRegistry, unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { collectEnvironment } from '../core/environment.js';
+import { createRunDir, newRunId, RunSession } from './run-record.js';
+import { parseDtypes, type ModelDtype } from '../core/dtypes.js';
+import { parseArchitectures } from '../models/generated/arch-parse.js';
+import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
+import { planModels } from './model-plan.js';
+import { sweepModels } from './classify-sweep.js';
+import { describeError } from '../core/errors.js';
+import type { CellResult, RunRecord } from '../core/results.js';
+import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
+import { resolveColumns } from '../../datasets/columns.js';
+import { writeRunFiles } from '../../reports/write-run.js';
+
+/**
+ * Everything that defines a run, as plain JSON. It is what a results file
+ * records and what a re-run replays, so every field is resolved (no hidden
+ * defaults that could change between versions).
+ */
+export interface RunConfig {
+  /** First of `models`, kept for readers of older results; null means the embedded default model. */
+  readonly model: string | null;
+  /** Model folders or Hub ids (`org/name`); empty means the embedded default unless `architectures` are given. */
+  readonly models: readonly string[];
+  /** Hub revision (branch, tag or commit) for Hub ids; null means `main`. */
+  readonly revision: string | null;
+  /** transformers.js dtypes to run as separate rows (`onnx/model_q4.onnx`…); null runs `onnx/model.onnx` only. */
+  readonly dtypes: readonly ModelDtype[] | null;
+  /** Generated "what if" architectures, each its own row. */
+  readonly architectures: readonly ArchitectureSpec[];
+  /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */
+  readonly sequenceLengths: readonly number[] | null;
+  /** Engines to run; null means every engine available on the machine. */
+  readonly engines: readonly string[] | null;
+  readonly batchSizes: readonly number[];
+  /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
+  readonly threads: readonly (number | null)[];
+  /** Dataset path or Hugging Face Hub id; null means the embedded default dataset. */
+  readonly dataset: string | null;
+  /** Hub dataset config (subset); null picks the only one or `default`. */
+  readonly datasetConfig?: string | null;
+  /** Hub split or DatasetDict folder split; null means `train`. */
+  readonly split?: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  /** Output root; the run writes `<out>/<run-id>/`. */
+  readonly out: string;
+  readonly png: boolean;
+  /** Stop rule: minimum time and batches, maximum time, per cell. */
+  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
+  /** Coefficient of variation above which a cell is NOISY. */
+  readonly maxCv: number;
+  /** Parity reference engine (null: off) and absolute tolerance. */
+  readonly parity: { readonly reference: string | null; readonly tolerance: number };
+  /** Each engine load in its own child process. */
+  readonly isolate: boolean;
+}
+
+/** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
+export interface OptionNames {
+  readonly batchSizes?: string;
+  readonly dtypes?: string;
+  readonly architectures?: string;
+  readonly sequenceLengths?: string;
+  readonly limit?: string;
+  readonly threads?: string;
+  readonly engines?: string;
+  readonly reference?: string;
+}
+
+export const DEFAULT_OUT_DIR = 'inferbench-out';
+
+/**
+ * Fills every default of a run config in one place and validates it
+ * (batch sizes, threads, engine names) without loading any engine.
+ */
+/**
+ * What a caller may give: any RunConfig field, with `architectures` also as
+ * `--config` texts (presets, key=value, JSON files) and `dtypes` as names.
+ */
+export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes'>> & {
+  readonly architectures?: readonly (string | ArchitectureSpec)[];
+  readonly dtypes?: readonly string[] | null;
+};
+
+export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
+  const bench = resolveBenchmarkOptions(
+    {
+      batchSizes: partial.batchSizes,
+      threads: partial.threads,
+      limit: partial.limit,
+      warmupBatches: partial.warmupBatches,
+      ...(partial.stop ? { stop: partial.stop } : {}),
+      ...(partial.maxCv !== undefined ? { maxCv: partial.maxCv } : {}),
+      ...(partial.parity ? { parity: partial.parity } : {}),
+    },
+    names,
+  );
+  const models = [...new Set(partial.models ?? (partial.model ? [partial.model] : []))];
+  const architectures = (partial.architectures ?? []).flatMap((a) => (typeof a === 'string' ? parseArchitectures([a], names.architectures ?? 'architectures') : [a]));
+  const sequenceLengths = partial.sequenceLengths ? [...new Set(partial.sequenceLengths)] : null;
+  sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
+  const reference = bench.parity.reference;
+  if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
+  return {
+    model: models[0] ?? null,
+    models,
+    revision: partial.revision ?? null,
+    dtypes: partial.dtypes ? parseDtypes(partial.dtypes, names.dtypes ?? 'dtypes') : null,
+    architectures,
+    sequenceLengths,
+    engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
+    batchSizes: bench.batchSizes,
+    threads: bench.threads,
+    dataset: partial.dataset ?? null,
+    datasetConfig: partial.datasetConfig ?? null,
+    split: partial.split ?? null,
+    textColumn: partial.textColumn ?? null,
+    labelColumn: partial.labelColumn ?? null,
+    limit: bench.limit,
+    warmupBatches: bench.warmupBatches,
+    out: partial.out ?? DEFAULT_OUT_DIR,
+    png: partial.png ?? true,
+    stop: { minTimeMs: bench.stop.minTimeMs, minBatches: bench.stop.minBatches, maxTimeMs: bench.stop.maxTimeMs },
+    maxCv: bench.maxCv,
+    parity: { reference, tolerance: bench.parity.tolerance },
+    isolate: partial.isolate ?? true,
+  };
+}
+
+/** Callbacks of a run in progress, for a CLI, a web page or a history store. */
+export interface RunHooks {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: ProgressEvent) => void;
+  /** Called once the run folder exists and before the first cell. */
+  readonly onStart?: (record: RunRecord, dir: string) => void | Promise<void>;
+  /** Called after each cell with the record so far (already saved to disk). */
+  readonly onCell?: (cell: CellResult, record: RunRecord) => void | Promise<void>;
+  readonly registry?: EngineRegistry;
+}
+
+/** What a finished (or interrupted) run produced, for either kind of run record. */
+export interface RunOutcome<R = RunRecord> {
+  readonly record: R;
+  readonly dir: string;
+  readonly paths: readonly string[];
+  /** Non-fatal problems, e.g. a chart that could not be rendered. */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Runs one benchmark from a config: checks the dataset and model, sweeps,
+ * saves results after every cell and writes the final files. Input mistakes
+ * fail before anything is measured; an abort keeps every measured cell.
+ */
+export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
+  const registry = hooks.registry ?? defaultRegistry;
+  // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
+  const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
+  const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
+  const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  const plan = await planModels({
+    models: config.models ?? (config.model ? [config.model] : []),
+    architectures: config.architectures ?? [],
+    dtypes: config.dtypes ?? null,
+    revision: config.revision ?? null,
+    registry,
+    dataset,
+    columns,
+  });
+  // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
+  const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
+
+  const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
+  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
+  const engines = config.engines ?? runnable;
+
+  const id = newRunId();
+  const dir = await createRunDir(config.out, id);
+  const recordedConfig = {
+    ...config,
+    command: 'run',
+    modelResolved: plan[0]?.model?.dir ?? null,
+    modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
+    enginesResolved: engines,
+    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
+    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
+  };
+  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), plan.map((p) => p.info));
+  await hooks.onStart?.(session.snapshot(), dir);
+
+  try {
+    await sweepModels(plan, {
+      engines,
+      sequenceLengths: config.sequenceLengths ?? null,
+      benchmark: {
+        dataset: datasetForBenchmark,
+        batchSizes: config.batchSizes,
+        threads: config.threads,
+        limit: config.limit,
+        warmupBatches: config.warmupBatches,
+        stop: config.stop,
+        maxCv: config.maxCv,
+        parity: config.parity,
+        isolate: config.isolate,
+        textColumn: config.textColumn ?? undefined,
+        labelColumn: config.labelColumn ?? undefined,
+        registry,
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
+      },
+      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      record: async (cell) => {
+        session.cells.push(cell);
+        const record = session.snapshot();
+        await writeRunFiles(record, dir, { png: false });
+        await hooks.onCell?.(cell, record);
+      },
+    });
+  } catch (err) {
+    session.finish('interrupted');
+    await writeRunFiles(session.snapshot(), dir, { png: false }).catch(() => {});
+    throw err;
+  }
+  session.finish(hooks.signal?.aborted ? 'interrupted' : 'completed');
+  const record = session.snapshot();
+  const warnings: string[] = [];
+  let paths: string[];
+  try {
+    paths = await writeRunFiles(record, dir, { png: config.png });
+  } catch (err) {
+    if (!config.png) throw err;
+    warnings.push(`charts not written: ${describeError(err)}`);
+    paths = await writeRunFiles(record, dir, { png: false });
+  }
+  return { record, dir, paths, warnings };
+}

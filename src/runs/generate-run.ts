@@ -1,0 +1,156 @@
+/**
+ * One `inferbench generate` run from a plain-JSON config: check inputs, load
+ * the model, sweep, save after every cell, write the final files. Input
+ * mistakes fail before anything is measured; an abort keeps every measured
+ * cell.
+ */
+import { defaultRegistry, unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { collectEnvironment } from '../core/environment.js';
+import { createRunDir, newRunId } from './run-record.js';
+import { UserError } from '../core/errors.js';
+import { defaultGenerator } from '../models/default-generator.js';
+import { resolveColumns } from '../../datasets/columns.js';
+import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
+import { writeGenerationFiles } from '../../reports/generation-files.js';
+import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
+import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
+import { TextGeneration } from '../models/text-generation.js';
+import { DEFAULT_OUT_DIR } from './classify-run.js';
+import type { RunOutcome } from './classify-run.js';
+
+/** Everything that defines a generation run, resolved, as results.json records it. */
+export interface GenerateConfig {
+  /** Model folder; null means the embedded default decoder. */
+  readonly model: string | null;
+  /** Engines; null means every engine available here. */
+  readonly engines: readonly string[] | null;
+  readonly batchSizes?: readonly number[];
+  readonly promptLengths?: readonly number[];
+  readonly newTokens?: readonly number[];
+  readonly runs?: number;
+  readonly warmupRuns?: number;
+  readonly threads: number | null;
+  /** Prompts dataset; null means the embedded default prompts. */
+  readonly dataset: string | null;
+  readonly textColumn: string | null;
+  /** Prompt texts read from the dataset (cycled when a sweep needs more). */
+  readonly promptLimit: number;
+  /** minNewTokens = maxNewTokens (default true). */
+  readonly fixedLength: boolean;
+  readonly out: string;
+  readonly png: boolean;
+}
+
+export const DEFAULT_PROMPT_LIMIT = 256;
+
+export interface GenerateHooks {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: GenerationProgress) => void;
+  readonly onStart?: (record: GenerationRunRecord, dir: string) => void | Promise<void>;
+  readonly registry?: EngineRegistry;
+}
+
+/** What an `inferbench generate` run produced. */
+export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
+
+/** Reads up to `limit` non-empty prompt texts. */
+async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {
+  const dataset = await openDataset(config.dataset ?? undefined);
+  const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
+  const texts: string[] = [];
+  for await (const row of dataset) {
+    const text = String(row[columns.text] ?? '').trim();
+    if (text !== '') texts.push(text);
+    if (texts.length >= config.promptLimit) break;
+  }
+  if (texts.length === 0) throw new UserError(`dataset ${dataset.name} has no non-empty text in column "${columns.text}"`, 'pass a prompts dataset with text, or --text-column naming the column that has it');
+  return { texts, name: config.dataset ?? `embedded default prompts (${EMBEDDED_DATASET_NAME})` };
+}
+
+/** Runs the generation benchmark described by `config`. */
+export async function executeGenerate(config: GenerateConfig, hooks: GenerateHooks = {}): Promise<GenerateOutcome> {
+  const registry = hooks.registry ?? defaultRegistry;
+  const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
+  const prompts = await readPrompts(config);
+  const model = config.model ? await new TextGeneration(config.model).init() : await defaultGenerator();
+  const sweep = resolveGenerationSweep(config, model.contextLength, {
+    batchSizes: '--batch-sizes',
+    promptLengths: '--prompt-lengths',
+    newTokens: '--new-tokens',
+    runs: '--runs',
+  });
+  const { runnable, unavailable } = await registry.selectRunnable(requested ?? registry.ids());
+  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
+  const engines = requested ?? runnable;
+
+  const id = newRunId();
+  const dir = await createRunDir(config.out, id);
+  const startedAt = new Date().toISOString();
+  const recordedConfig = {
+    ...config,
+    ...sweep,
+    command: 'generate',
+    modelResolved: model.dir,
+    enginesResolved: engines,
+    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
+    datasetResolved: prompts.name,
+    promptTexts: prompts.texts.length,
+  };
+  const environment = collectEnvironment();
+  const models = [await model.info()];
+  let cells: readonly GenerationCell[] = [];
+  const snapshot = (state: GenerationRunRecord['state']): GenerationRunRecord => ({
+    schemaVersion: 1,
+    kind: 'generation',
+    id,
+    state,
+    startedAt,
+    finishedAt: state === 'running' ? null : new Date().toISOString(),
+    config: recordedConfig,
+    environment,
+    models,
+    cells: [...cells],
+  });
+  await hooks.onStart?.(snapshot('running'), dir);
+  try {
+    await runGenerationSweep(model, {
+      ...sweep,
+      engines,
+      threads: config.threads,
+      texts: prompts.texts,
+      registry,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+      onCell: async (_cell, all) => {
+        cells = all;
+        await writeGenerationFiles(snapshot('running'), dir, { png: false });
+      },
+    });
+  } catch (err) {
+    await writeGenerationFiles(snapshot('interrupted'), dir, { png: false }).catch(() => {});
+    throw err;
+  }
+  const record = snapshot(hooks.signal?.aborted ? 'interrupted' : 'completed');
+  const { paths, warnings } = await writeGenerationFiles(record, dir, { png: config.png });
+  return { record, dir, paths, warnings };
+}
+
+/** A config with the defaults filled in, for callers that build one from flags. */
+export function generateConfig(partial: Partial<GenerateConfig>): GenerateConfig {
+  return {
+    model: partial.model ?? null,
+    engines: partial.engines ?? null,
+    ...(partial.batchSizes ? { batchSizes: partial.batchSizes } : {}),
+    ...(partial.promptLengths ? { promptLengths: partial.promptLengths } : {}),
+    ...(partial.newTokens ? { newTokens: partial.newTokens } : {}),
+    ...(partial.runs !== undefined ? { runs: partial.runs } : {}),
+    ...(partial.warmupRuns !== undefined ? { warmupRuns: partial.warmupRuns } : {}),
+    threads: partial.threads ?? null,
+    dataset: partial.dataset ?? null,
+    textColumn: partial.textColumn ?? null,
+    promptLimit: partial.promptLimit ?? DEFAULT_PROMPT_LIMIT,
+    fixedLength: partial.fixedLength ?? true,
+    out: partial.out ?? DEFAULT_OUT_DIR,
+    png: partial.png ?? true,
+  };
+}

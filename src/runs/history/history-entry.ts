@@ -1,0 +1,96 @@
+import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../core/results.js';
+import type { RunConfig } from '../classify-run.js';
+
+/**
+ * Life of a history entry. `queued` waits in a dashboard's queue; `failed`
+ * means the run stopped on an error before or while measuring;
+ * `interrupted` means it was stopped (Ctrl-C, cancel) or its process died,
+ * with every cell measured before that kept.
+ */
+export type HistoryState = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
+
+export const HISTORY_STATES: readonly HistoryState[] = ['queued', 'running', 'completed', 'failed', 'interrupted'];
+
+/** Where a run was started from, so a list can tell CLI runs from dashboard ones. */
+export type HistorySource = 'cli' | 'api' | 'web';
+
+/** The best completed cell of a run, as one figure a list can show. */
+export interface HeadlineFigure {
+  readonly engine: string;
+  readonly batchSize: number;
+  readonly requestedThreads: number | null;
+  readonly samplesPerSecond: number;
+}
+
+/** One benchmark in the history: its replayable config, state, links and summary. */
+export interface HistoryEntry {
+  /** Short id users type (`inferbench show 3`). */
+  readonly id: number;
+  /** Run folder id (`<out>/<runId>/`); null until the run has started. */
+  readonly runId: string | null;
+  readonly dir: string | null;
+  readonly state: HistoryState;
+  readonly source: HistorySource;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly finishedAt: string | null;
+  /** The fully resolved config: `rerun` replays exactly this. */
+  readonly config: RunConfig;
+  /** What the run recorded about its config once started (resolved model path and engines). */
+  readonly recordedConfig: Readonly<Record<string, unknown>> | null;
+  readonly environment: EnvironmentInfo | null;
+  readonly models: readonly ModelInfo[];
+  /** The entry this one re-ran, if any (it may have been removed since). */
+  readonly rerunOf: number | null;
+  /** The entry chosen to compare against when this one was added, if any. */
+  readonly compareWith: number | null;
+  /** Why a run failed or was interrupted by a dead process. */
+  readonly error: string | null;
+  readonly cellsDone: number;
+  /** Cells in the sweep, once known. */
+  readonly cellsTotal: number | null;
+  readonly headline: HeadlineFigure | null;
+  /** Process that owns a queued or running entry; a dead owner means the run was interrupted. */
+  readonly ownerPid: number;
+  readonly ownerHost: string;
+  /** Random id of the owner process (see owner.ts); tells this process's entries from a reused pid's. */
+  readonly ownerToken: string | null;
+}
+
+/** A history entry with its cells, enough to rebuild the RunRecord. */
+export interface HistoryDetail extends HistoryEntry {
+  readonly cells: readonly CellResult[];
+}
+
+/**
+ * Rebuilds the RunRecord of an entry from the store alone, so reports and
+ * charts still work when the run folder is gone. Null while the run has not
+ * started (nothing was recorded yet).
+ */
+export function recordOf(entry: HistoryDetail): RunRecord | null {
+  if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
+  const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
+  return {
+    schemaVersion: 1,
+    id: entry.runId,
+    state,
+    startedAt: entry.startedAt,
+    finishedAt: entry.finishedAt,
+    config: entry.recordedConfig ?? { ...entry.config },
+    environment: entry.environment,
+    models: entry.models,
+    cells: entry.cells,
+  };
+}
+
+/** Model name of an entry for lists: the recorded one, else what the config asked for. */
+export function entryModelName(entry: HistoryEntry): string {
+  return entry.models[0]?.name ?? entry.config.model ?? 'default model';
+}
+
+/** Engines of an entry for lists: the resolved ones once started, else the requested ones. */
+export function entryEngines(entry: HistoryEntry): readonly string[] {
+  const resolved = entry.recordedConfig?.['enginesResolved'];
+  if (Array.isArray(resolved)) return resolved.map(String);
+  return entry.config.engines ?? ['every available'];
+}

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { describeError } from '../../core/errors.js';
+import { executeRun, type RunConfig, type RunHooks, type RunOutcome } from '../classify-run.js';
+import type { HistorySource } from './history-entry.js';
+import { HistoryStore } from './history-store.js';
+import { OWNER_TOKEN } from './owner.js';
+
+/** How a run is tied into the history. */
+export interface RecordOptions {
+  /** Defaults to the store of `config.out`. */
+  readonly store?: HistoryStore;
+  readonly source: HistorySource;
+  /** An entry created earlier (a queued dashboard run); otherwise one is created when the run starts. */
+  readonly entryId?: number;
+  readonly rerunOf?: number | null;
+  readonly compareWith?: number | null;
+  /** Told when the history cannot be written; the run itself goes on and its files are intact. */
+  readonly onWarning?: (message: string) => void;
+  /** Told the entry id as soon as it exists. */
+  readonly onEntry?: (id: number) => void;
+}
+
+/** A finished run and the history entry that records it (null when the store could not be written). */
+export interface RecordedOutcome {
+  readonly outcome: RunOutcome;
+  readonly entryId: number | null;
+}
+
+/**
+ * Writes to the store in order, off the measuring path's critical section,
+ * and stops writing after the first failure so a broken store costs one
+ * warning rather than one lock timeout per cell.
+ */
+class HistoryWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private broken = false;
+
+  constructor(private readonly onWarning: (message: string) => void) {}
+
+  write(work: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(async () => {
+      if (this.broken) return;
+      try {
+        await work();
+      } catch (err) {
+        this.broken = true;
+        this.onWarning(`benchmark history not updated: ${describeError(err)}`);
+      }
+    });
+    return this.chain;
+  }
+
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}
+
+/** A path that exists from here, made absolute; anything else (a name, a missing path) as given. */
+function absoluteIfExists(path: string | null): string | null {
+  return path !== null && existsSync(path) ? resolve(path) : path;
+}
+
+/**
+ * The config with its folders made absolute, so a re-run from another
+ * working directory reads the same model and dataset and writes to the
+ * same history.
+ */
+export function replayable(config: RunConfig): RunConfig {
+  return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
+}
+
+/**
+ * `executeRun` plus a history entry: created (or taken from the queue) when
+ * the run folder exists, one row per cell as it is measured, and the final
+ * state. Every caller that runs a benchmark (CLI `run`, `rerun`, the
+ * dashboard) goes through here, so every run is in the history. A run that
+ * fails is recorded as `failed` with the message and the error rethrown.
+ */
+export async function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: RecordOptions): Promise<RecordedOutcome> {
+  const config = replayable(input);
+  const store = opts.store ?? new HistoryStore(config.out);
+  const writer = new HistoryWriter(opts.onWarning ?? (() => {}));
+  let entryId: number | null = opts.entryId ?? null;
+  let total: number | null = null;
+  const recorded: RunHooks = {
+    ...hooks,
+    onStart: async (record, dir) => {
+      await writer.write(async () => {
+        entryId ??= await store.create({ config, source: opts.source, state: 'running', rerunOf: opts.rerunOf ?? null, compareWith: opts.compareWith ?? null });
+        opts.onEntry?.(entryId);
+        await store.started(entryId, record, dir);
+        const others = (await store.list()).filter((e) => e.state === 'running' && e.ownerToken !== OWNER_TOKEN && e.ownerHost === hostname());
+        for (const e of others) opts.onWarning?.(`benchmark ${e.id} is running in process ${e.ownerPid} on this machine at the same time; both measurements may be disturbed`);
+      });
+      await hooks.onStart?.(record, dir);
+    },
+    onProgress: (event) => {
+      if (total === null) {
+        total = event.total;
+        const sweep = event.total;
+        void writer.write(async () => {
+          if (entryId !== null) await store.setTotal(entryId, sweep);
+        });
+      }
+      hooks.onProgress?.(event);
+    },
+    onCell: async (cell, record) => {
+      const index = record.cells.length - 1;
+      await writer.write(async () => {
+        if (entryId !== null) await store.addCell(entryId, index, cell, total);
+      });
+      await hooks.onCell?.(cell, record);
+    },
+  };
+  let outcome: RunOutcome;
+  try {
+    outcome = await executeRun(config, recorded);
+  } catch (err) {
+    await writer.write(async () => {
+      if (entryId !== null) await store.finish(entryId, hooks.signal?.aborted ? 'interrupted' : 'failed', describeError(err));
+    });
+    throw err;
+  }
+  await writer.write(async () => {
+    if (entryId !== null) await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
+  });
+  await writer.flush();
+  return { outcome, entryId };
+}

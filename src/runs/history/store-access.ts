@@ -1,0 +1,144 @@
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { UserError } from '../../core/errors.js';
+
+/**
+ * How long to keep retrying when another process holds the store's file
+ * lock. Each holder keeps it for one short transaction, so a long wait
+ * means something is stuck rather than busy.
+ */
+export const DEFAULT_LOCK_TIMEOUT_MS = 60_000;
+
+const FIRST_BACKOFF_MS = 5;
+const MAX_BACKOFF_MS = 100;
+
+/** Tails of the promise chains that serialise access to each store file within this process. */
+const inProcessTails = new Map<string, Promise<unknown>>();
+
+/** DuckDB refuses to open a file another process holds with this message. */
+export function isLockConflict(err: unknown): boolean {
+  return err instanceof Error && /Could not set lock on file|Conflicting lock is held/i.test(err.message);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Opens the database, retrying with exponential backoff and jitter while another process holds the lock. */
+async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBInstance> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (err) {
+    throw new UserError(`cannot create the folder of the history store ${file}: ${(err as Error).message}`, 'pass --out a writable folder');
+  }
+  // Loaded on first use: the native library takes about a second to load, which commands without a store should not pay.
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const deadline = Date.now() + timeoutMs;
+  let backoff = FIRST_BACKOFF_MS;
+  for (;;) {
+    try {
+      return await DuckDBInstance.create(file);
+    } catch (err) {
+      if (!isLockConflict(err)) {
+        throw new UserError(`cannot open the history store ${file}: ${(err as Error).message.split('\n')[0]}`, 'check that the output folder is writable, or pass another --out');
+      }
+      if (Date.now() >= deadline) {
+        throw new UserError(
+          `the history store ${file} stayed locked by another process for ${Math.round(timeoutMs / 1000)} s`,
+          'wait for the other inferbench process to finish, or stop it; the run files in the output folder are intact',
+        );
+      }
+      await sleep(backoff * (0.5 + Math.random()));
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+}
+
+/**
+ * An open store kept for a moment after a transaction: opening DuckDB costs
+ * ~75 ms, so back-to-back transactions (a list then a get) share one open,
+ * while the lock is still given up soon after the work stops.
+ */
+interface Session {
+  readonly instance: DuckDBInstance;
+  readonly db: DuckDBConnection;
+  readonly openedAt: number;
+  timer: NodeJS.Timeout | null;
+}
+
+/** Idle time after which the store is closed and its lock released. */
+const LINGER_MS = 100;
+/** Longest time one process keeps the store open while busy, so other processes get their turn. */
+const MAX_HOLD_MS = 1_000;
+/** Pause after giving the lock up for fairness, so a waiting process can take it. */
+const YIELD_MS = 150;
+
+const sessions = new Map<string, Session>();
+
+function closeSession(file: string): void {
+  const session = sessions.get(file);
+  if (!session) return;
+  sessions.delete(file);
+  if (session.timer) clearTimeout(session.timer);
+  session.db.closeSync();
+  session.instance.closeSync();
+}
+
+async function session(file: string, timeoutMs: number): Promise<Session> {
+  const open = sessions.get(file);
+  if (open && Date.now() - open.openedAt < MAX_HOLD_MS) {
+    if (open.timer) clearTimeout(open.timer);
+    open.timer = null;
+    return open;
+  }
+  if (open) {
+    closeSession(file);
+    await sleep(YIELD_MS);
+  }
+  const instance = await openWithRetry(file, timeoutMs);
+  const created: Session = { instance, db: await instance.connect(), openedAt: Date.now(), timer: null };
+  sessions.set(file, created);
+  return created;
+}
+
+/**
+ * Runs `work` inside one transaction on the store file, holding DuckDB's
+ * file lock only around it. DuckDB lets one process write a file at a
+ * time, so a process that kept it open would lock every other inferbench
+ * (a CLI run next to a dashboard); opening for a burst of transactions and
+ * retrying on the lock error lets them take turns, and each transaction
+ * means a crash mid-write leaves the previous state. Calls within one
+ * process are queued, because two DuckDB instances on one file in one
+ * process do not see each other's lock.
+ */
+export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, timeoutMs = DEFAULT_LOCK_TIMEOUT_MS): Promise<T> {
+  const previous = inProcessTails.get(file) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(async () => {
+    const { db } = await session(file, timeoutMs);
+    let ok = false;
+    try {
+      await db.run('BEGIN TRANSACTION');
+      try {
+        const result = await work(db);
+        await db.run('COMMIT');
+        ok = true;
+        return result;
+      } catch (err) {
+        await db.run('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    } finally {
+      const current = sessions.get(file);
+      if (!ok) closeSession(file);
+      else if (current) current.timer = setTimeout(() => closeSession(file), LINGER_MS);
+    }
+  });
+  inProcessTails.set(file, next);
+  void next
+    .finally(() => {
+      if (inProcessTails.get(file) === next) inProcessTails.delete(file);
+    })
+    .catch(() => undefined);
+  return next;
+}

@@ -1,0 +1,195 @@
+/**
+ * Sweeps a text-generation model over engines × batch sizes × prompt lengths
+ * × new-token counts. Each engine is loaded once; each cell warms up with
+ * generate() calls at full output length, then times `runs` calls through
+ * BenchmarkWrapper. A failing cell is recorded with its reason and the sweep
+ * goes on, as in the classification sweep.
+ */
+import { defaultRegistry, type EngineRegistry } from '../../core/engine-registry.js';
+import { CellSkip, describeError, UserError } from '../../core/errors.js';
+import { computeStatistics } from '../../core/statistics.js';
+import { requirePositiveInteger } from '../../runs/benchmark-options.js';
+import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
+import { requireNewTokens } from '../../core/generate-args.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
+import { checkContext, type GreedyGenerator } from '../../models/greedy-loop.js';
+import type { TextGeneration } from '../../models/text-generation.js';
+
+export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
+export const DEFAULT_PROMPT_LENGTHS: readonly number[] = [32, 128];
+export const DEFAULT_NEW_TOKENS: readonly number[] = [32];
+export const DEFAULT_GENERATION_RUNS = 5;
+export const DEFAULT_GENERATION_WARMUP = 1;
+
+/** Progress of a generation sweep, for a CLI line. */
+export type GenerationProgress =
+  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: GenerationCellKey }
+  | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: GenerationCell };
+
+export interface GenerationSweepOptions {
+  readonly engines: readonly string[];
+  readonly batchSizes?: readonly number[];
+  readonly promptLengths?: readonly number[];
+  readonly newTokens?: readonly number[];
+  /** Measured generate() calls per cell. */
+  readonly runs?: number;
+  /** generate() calls at full output length before measuring. */
+  readonly warmupRuns?: number;
+  readonly threads?: number | null;
+  /** Prompt texts, used in order and cycled; each call of a cell takes the next `batch` texts. */
+  readonly texts: readonly string[];
+  /** minNewTokens = maxNewTokens, so every call generates exactly newTokens (the default). */
+  readonly fixedLength?: boolean;
+  readonly registry?: EngineRegistry;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: GenerationProgress) => void;
+  /** Called after each cell, e.g. to save partial results. */
+  readonly onCell?: (cell: GenerationCell, cells: readonly GenerationCell[]) => void | Promise<void>;
+}
+
+/** Options with every default filled in and checked. */
+export interface ResolvedGenerationSweep {
+  readonly batchSizes: readonly number[];
+  readonly promptLengths: readonly number[];
+  readonly newTokens: readonly number[];
+  readonly runs: number;
+  readonly warmupRuns: number;
+  readonly fixedLength: boolean;
+}
+
+const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+
+/**
+ * Fills the defaults and checks every list against the model's context, so a
+ * prompt that cannot fit fails before any engine loads, naming both lengths.
+ */
+export function resolveGenerationSweep(
+  options: Pick<GenerationSweepOptions, 'batchSizes' | 'promptLengths' | 'newTokens' | 'runs' | 'warmupRuns' | 'fixedLength'>,
+  contextLength: number,
+  names: { batchSizes?: string; promptLengths?: string; newTokens?: string; runs?: string } = {},
+): ResolvedGenerationSweep {
+  const list = (values: readonly number[] | undefined, fallback: readonly number[], name: string, check: (v: unknown, n: string) => number) => {
+    const out = [...new Set(values ?? fallback)];
+    if (out.length === 0) throw new UserError(`${name} is empty`, `give ${name} at least one value`);
+    out.forEach((v) => check(v, name));
+    return out;
+  };
+  const batchSizes = list(options.batchSizes, DEFAULT_GENERATION_BATCH_SIZES, names.batchSizes ?? 'batchSizes', requirePositiveInteger);
+  const promptLengths = list(options.promptLengths, DEFAULT_PROMPT_LENGTHS, names.promptLengths ?? 'promptLengths', requirePositiveInteger);
+  const newTokens = list(options.newTokens, DEFAULT_NEW_TOKENS, names.newTokens ?? 'maxNewTokens', requireNewTokens);
+  checkContext(Math.max(...promptLengths), Math.max(...newTokens), contextLength);
+  const runs = requirePositiveInteger(options.runs ?? DEFAULT_GENERATION_RUNS, names.runs ?? 'runs');
+  const warmupRuns = options.warmupRuns ?? DEFAULT_GENERATION_WARMUP;
+  if (!Number.isInteger(warmupRuns) || warmupRuns < 0) throw new UserError(`warmup must be a whole number ≥ 0, got ${warmupRuns}`, 'pass 0 to disable warmup');
+  return { batchSizes, promptLengths, newTokens, runs, warmupRuns, fixedLength: options.fixedLength ?? true };
+}
+
+function sampleOf(m: GenerationMeasurement): GenerationSample {
+  return {
+    firstTokenMs: m.firstTokenMs,
+    restTokenMs: m.restTokenMs,
+    totalMs: m.totalMs,
+    generatedTokens: m.newTokens,
+    rssBytesPerToken: m.rssBytesPerToken,
+    peakRssScope: m.peakRssScope,
+    gpuBytesPerToken: m.gpuBytesPerToken,
+  };
+}
+
+/** Aggregates the calls of one cell: TTFT over calls, TPOT over every later token, rates over totals. */
+export function summarizeGenerationCell(key: GenerationCellKey, samples: readonly GenerationSample[]): Omit<CompletedGenerationCell, 'state' | 'session' | 'loadMs' | 'warmupRuns'> {
+  const ttft = computeStatistics(samples.map((s) => s.firstTokenMs));
+  const rest = samples.flatMap((s) => s.restTokenMs);
+  const restTotal = rest.reduce((a, b) => a + b, 0);
+  const gpu = samples.flatMap((s) => s.gpuBytesPerToken ?? []).filter((v): v is number => v !== null);
+  return {
+    ...key,
+    samples,
+    ttft,
+    tpot: rest.length > 0 ? computeStatistics(rest) : null,
+    decodeTokensPerSecond: restTotal > 0 ? (key.batchSize * rest.length * 1000) / restTotal : null,
+    prefillTokensPerSecond: ttft.total > 0 ? (key.batchSize * key.promptLength * samples.length * 1000) / ttft.total : 0,
+    peakRssBytes: Math.max(...samples.flatMap((s) => s.rssBytesPerToken)),
+    peakGpuBytes: gpu.length > 0 ? Math.max(...gpu) : null,
+    earlyStops: samples.filter((s) => s.generatedTokens < key.newTokens).length,
+  };
+}
+
+/** Runs the sweep; returns every cell, completed or not. */
+export async function runGenerationSweep(model: TextGeneration, options: GenerationSweepOptions): Promise<GenerationCell[]> {
+  await model.init();
+  const sweep = resolveGenerationSweep(options, model.contextLength);
+  if (options.texts.length === 0) throw new UserError('no prompt texts to generate from', 'pass a dataset with at least one non-empty text');
+  const registry = options.registry ?? defaultRegistry;
+  const threads = options.threads ?? null;
+  const combos = sweep.batchSizes.flatMap((batchSize) =>
+    sweep.promptLengths.flatMap((promptLength) => sweep.newTokens.map((newTokens) => ({ batchSize, promptLength, newTokens }))),
+  );
+  const total = options.engines.length * combos.length;
+  const cells: GenerationCell[] = [];
+  const record = async (cell: GenerationCell): Promise<void> => {
+    cells.push(cell);
+    options.onProgress?.({ kind: 'cell-done', index: cells.length - 1, total, cell });
+    await options.onCell?.(cell, cells);
+  };
+  let textCursor = 0;
+  const nextTexts = (count: number): string[] =>
+    Array.from({ length: count }, () => options.texts[textCursor++ % options.texts.length] as string);
+
+  for (const engine of options.engines) {
+    const keys = combos.map((c) => ({ model: model.name, engine, ...c, requestedThreads: threads }));
+    if (options.signal?.aborted) {
+      for (const key of keys) await record({ ...key, state: 'skipped', reason: INTERRUPTED });
+      continue;
+    }
+    const started = performance.now();
+    let generator: GreedyGenerator;
+    try {
+      generator = await model.load(engine, { threads, registry });
+    } catch (err) {
+      for (const key of keys) await record(failed(key, err));
+      continue;
+    }
+    const loadMs = performance.now() - started;
+    const wrapper = new BenchmarkWrapper(generator);
+    try {
+      for (const key of keys) {
+        if (options.signal?.aborted) {
+          await record({ ...key, state: 'skipped', reason: INTERRUPTED });
+          continue;
+        }
+        options.onProgress?.({ kind: 'cell-start', index: cells.length, total, key });
+        const args = (texts: string[]) => ({
+          input_ids: model.promptIds(texts, key.promptLength),
+          max_new_tokens: key.newTokens,
+          ...(sweep.fixedLength ? { min_new_tokens: key.newTokens } : {}),
+        });
+        try {
+          // Warmup at full output length, so every shape the timed calls meet has been seen once.
+          for (let i = 0; i < sweep.warmupRuns; i++) {
+            await generator.generate({ ...args(nextTexts(key.batchSize)), min_new_tokens: key.newTokens });
+          }
+          // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
+          wrapper.resetPeakMemory();
+          const samples: GenerationSample[] = [];
+          for (let run = 0; run < sweep.runs; run++) {
+            if (options.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
+            samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement));
+          }
+          await record({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples) });
+        } catch (err) {
+          await record(err instanceof CellSkip ? failed(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
+        }
+      }
+    } finally {
+      await wrapper.dispose();
+      await generator.session.dispose().catch(() => {});
+    }
+  }
+  return cells;
+}
+
+function failed(key: GenerationCellKey, err: unknown): GenerationCell {
+  if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
+  return { ...key, state: 'errored', reason: describeError(err) };
+}

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultGenerator } from '../src/models/default-generator.js';
-import { EngineRegistry, BUILTIN_ENGINE_FACTORIES } from '../src/core/engine-registry.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
+import { BUILTIN_ENGINE_FACTORIES } from '../engines/registry.js';
 import { runGenerationSweep } from '../src/scenarios/generate/generation-sweep.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 import { useTestCache } from './fixtures/test-cache.js';

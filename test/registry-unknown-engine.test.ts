@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EngineRegistry } from '../src/core/engine-registry.js';
+import { EngineRegistry } from '../src/index.js';
 import { UserError } from '../src/core/errors.js';
 
 test('an unknown engine name is a user error listing every valid name', () => {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { Availability, Engine, EngineId, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
@@ -74,7 +74,7 @@ class OrtNodeSession implements EngineSession {
  * session notes say.
  */
 export function createOnnxNodeEngine(device: NodeDevice): Engine {
-  const id = `onnx-${device}` as EngineId;
+  const id = `onnx-${device}`;
   return {
     id,
     target: { family: 'onnx', device },

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Availability, Engine, EngineId, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
+import type { Availability, Engine, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
@@ -14,7 +14,7 @@ type Tf = typeof import('@tensorflow/tfjs-core');
 const require = createRequire(import.meta.url);
 
 interface BackendSpec {
-  readonly id: EngineId;
+  readonly id: string;
   /** npm package that registers the backend. */
   readonly pkg: string;
   /** Name the package registers with tfjs-core (tfjs-node registers 'tensorflow'). */
@@ -123,7 +123,7 @@ class TfjsSession implements EngineSession {
 }
 
 class TfjsEngine implements Engine {
-  readonly id: EngineId;
+  readonly id: string;
   readonly target: { readonly family: 'tfjs'; readonly backend: TfjsBackend };
   readonly description: string;
   private readonly spec: BackendSpec;

@@ -108,3 +108,12 @@ export function numberFlag(args: ParsedArgs, name: string): number | undefined {
   }
   return value;
 }
+
+/** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly flags: readonly FlagSpec[];
+  readonly details?: string;
+}

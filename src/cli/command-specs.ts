@@ -1,14 +1,6 @@
-import type { FlagSpec } from './args.js';
+import type { CommandSpec, FlagSpec } from './args.js';
+export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
-
-/** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
-export interface CommandSpec {
-  readonly name: string;
-  readonly summary: string;
-  readonly usage: string;
-  readonly flags: readonly FlagSpec[];
-  readonly details?: string;
-}
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 

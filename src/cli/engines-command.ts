@@ -1,4 +1,5 @@
-import { defaultRegistry, unavailableText } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { unavailableText } from '../core/engine-registry.js';
 import type { ParsedArgs } from './args.js';
 
 /** `inferbench engines`: every engine, available or not, with the reason and the fix. */

@@ -1,5 +1,4 @@
-import type { FlagSpec } from './args.js';
-import type { CommandSpec } from './command-specs.js';
+import type { CommandSpec, FlagSpec } from './args.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };

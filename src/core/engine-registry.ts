@@ -1,25 +1,31 @@
-import { ENGINE_IDS, type Availability, type Engine } from './engine.js';
+import type { Availability, Engine } from './engine.js';
 import { CellSkip, UserError } from './errors.js';
 
 /** Creates an engine object; importing its package is deferred to `probe`/`load`. */
 export type EngineFactory = () => Promise<Engine>;
 
+const registered = new Map<string, EngineFactory>();
+
 /**
- * Built-in engines. Each factory imports its module on first use only, so
- * commands such as `--help` never load a native runtime.
+ * Declares an engine: each engine family's `register.ts` calls this for its
+ * ids (after onnxruntime-common's `registerBackend`), so an id is written
+ * once, in the engine's own folder, and the core lists none. The order of
+ * calls is the order tables list engines in.
  */
-export const BUILTIN_ENGINE_FACTORIES: Readonly<Record<string, EngineFactory>> = {
-  'onnx-cpu': async () => (await import('../../engines/onnx/onnx-node-engine.js')).createOnnxNodeEngine('cpu'),
-  'onnx-cuda': async () => (await import('../../engines/onnx/onnx-node-engine.js')).createOnnxNodeEngine('cuda'),
-  'onnx-tensorrt': async () => (await import('../../engines/onnx/onnx-node-engine.js')).createOnnxNodeEngine('tensorrt'),
-  'onnx-wasm': async () => (await import('../../engines/onnx/onnx-wasm-engine.js')).createOnnxWasmEngine(),
-  'tfjs-node': async () => (await import('../../engines/tfjs/tfjs-engine.js')).createTfjsEngine('node'),
-  'tfjs-node-gpu': async () => (await import('../../engines/tfjs/tfjs-engine.js')).createTfjsEngine('node-gpu'),
-  'tfjs-wasm': async () => (await import('../../engines/tfjs/tfjs-engine.js')).createTfjsEngine('wasm'),
-  'tfjs-cpu': async () => (await import('../../engines/tfjs/tfjs-engine.js')).createTfjsEngine('cpu'),
-  'transformers-js': async () => (await import('../../engines/transformers-js/transformers-js-engine.js')).createTransformersJsEngine('cpu'),
-  'transformers-js-cuda': async () => (await import('../../engines/transformers-js/transformers-js-engine.js')).createTransformersJsEngine('cuda'),
-};
+export function registerEngine(id: string, factory: EngineFactory): void {
+  if (registered.has(id)) throw new Error(`engine "${id}" is registered twice`);
+  registered.set(id, factory);
+}
+
+/** Every registered engine id, in registration (table) order. */
+export function registeredEngineIds(): string[] {
+  return [...registered.keys()];
+}
+
+/** The registered factories by id, as a fresh frozen record. */
+export function registeredEngineFactories(): Readonly<Record<string, EngineFactory>> {
+  return Object.freeze(Object.fromEntries(registered));
+}
 
 /** An engine with the outcome of its one probe. */
 export interface EngineStatus {
@@ -37,8 +43,9 @@ export class EngineRegistry {
   private readonly factories: Map<string, EngineFactory>;
   private readonly statuses = new Map<string, Promise<EngineStatus>>();
 
-  constructor(factories: Readonly<Record<string, EngineFactory>> = BUILTIN_ENGINE_FACTORIES) {
-    this.factories = new Map(Object.entries(factories));
+  /** Without `factories`, every engine registered so far (the built-ins once `engines/registry.ts` is loaded). */
+  constructor(factories?: Readonly<Record<string, EngineFactory>>) {
+    this.factories = factories ? new Map(Object.entries(factories)) : new Map(registered);
   }
 
   /** Adds or replaces an engine, e.g. a mock in tests or a plug-in engine. */
@@ -49,8 +56,8 @@ export class EngineRegistry {
 
   /** Every registered id, built-ins first in table order. */
   ids(): string[] {
-    const builtins = ENGINE_IDS.filter((id) => this.factories.has(id));
-    const others = [...this.factories.keys()].filter((id) => !(ENGINE_IDS as readonly string[]).includes(id));
+    const builtins = registeredEngineIds().filter((id) => this.factories.has(id));
+    const others = [...this.factories.keys()].filter((id) => !registered.has(id));
     return [...builtins, ...others];
   }
 
@@ -135,6 +142,3 @@ export class EngineRegistry {
 export function unavailableText(s: EngineStatus): string {
   return s.availability.available ? 'available' : `unavailable: ${s.availability.reason} (${s.availability.enable})`;
 }
-
-/** The registry commands and models share unless given their own. */
-export const defaultRegistry = new EngineRegistry();

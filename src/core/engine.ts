@@ -1,20 +1,10 @@
 import type { EngineSession, Precision } from './engine-session.js';
 
-/** Every engine inferbench knows, in the order tables list them. */
-export const ENGINE_IDS = [
-  'onnx-cpu',
-  'onnx-cuda',
-  'onnx-tensorrt',
-  'onnx-wasm',
-  'tfjs-node',
-  'tfjs-node-gpu',
-  'tfjs-wasm',
-  'tfjs-cpu',
-  'transformers-js',
-  'transformers-js-cuda',
-] as const;
-
-export type EngineId = (typeof ENGINE_IDS)[number];
+/**
+ * An engine id. Engines declare their own ids when they register
+ * (`registerEngine` in engine-registry.ts), so the core lists none.
+ */
+export type EngineId = string;
 
 /** Devices of `BenchmarkModel.exportToOnnx`. */
 export type OnnxDevice = 'cpu' | 'cuda' | 'tensorrt' | 'wasm';
@@ -61,12 +51,7 @@ export interface Engine {
   load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
 }
 
-/** Parses an engine id, or returns undefined so callers can list the valid ones. */
-export function asEngineId(name: string): EngineId | undefined {
-  return (ENGINE_IDS as readonly string[]).includes(name) ? (name as EngineId) : undefined;
-}
-
 /** Engine id served by an export call, the inverse of `Engine.target`. */
 export function engineIdFor(target: EngineTarget): EngineId {
-  return target.family === 'onnx' ? (`onnx-${target.device}` as EngineId) : (`tfjs-${target.backend}` as EngineId);
+  return target.family === 'onnx' ? `onnx-${target.device}` : `tfjs-${target.backend}`;
 }

@@ -1,6 +1,5 @@
 import type { SessionDescription } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
-import type { VariantParity } from '../models/variant-parity.js';
 
 /** Identifies one cell of a sweep: one engine at one batch size for one model. */
 export interface CellKey {
@@ -179,3 +178,19 @@ export interface RunRecordOf<Cell> {
 
 /** The record of an `inferbench run` sweep. */
 export type RunRecord = RunRecordOf<CellResult>;
+
+/** Agreement of a variant's outputs with the fp32 model's. */
+export interface VariantParity {
+  /** dtype compared against, normally fp32. */
+  readonly reference: string;
+  /** Engine both graphs ran on. */
+  readonly engine: string;
+  /** Largest absolute difference over every output element. */
+  readonly maxAbsDiff: number;
+  /** Mean absolute difference over every output element. */
+  readonly meanAbsDiff: number;
+  /** Fraction of rows whose argmax (predicted class) matches the reference (0..1). */
+  readonly argmaxAgreement: number;
+  /** Rows compared. */
+  readonly rows: number;
+}

@@ -4,11 +4,12 @@
  * sends each measured cell back; the parent turns a crash into an errored
  * cell and goes on with the sweep.
  */
-import { Benchmark } from '../runs/benchmark.js';
 import { UserError } from '../core/errors.js';
 import { registerEngineModules } from './engine-modules.js';
 import type { ChildMessage, ParentMessage } from './isolated-job.js';
 import { modelFromSpec } from '../models/model-from-spec.js';
+import { measureLoadGroup, prepareData, prepareFn } from '../scenarios/classify/load-group.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 const controller = new AbortController();
 
@@ -32,23 +33,27 @@ process.on('message', (message: ParentMessage) => {
     try {
       await registerEngineModules(job.engineModules);
       const model = await modelFromSpec(job.model);
-      const bench = new Benchmark({
-        dataset: job.dataset ?? undefined,
-        textColumn: job.textColumn ?? undefined,
-        labelColumn: job.labelColumn ?? undefined,
-        limit: job.limit,
-        batchSizes: job.keys.map((k) => k.batchSize),
-        stop: job.stop,
-        warmup: job.warmup,
-        warmupBatches: job.warmup.minBatches,
-        maxCv: job.maxCv,
-        parity: { reference: null, rows: job.parityRows },
-        signal: controller.signal,
-      });
-      await bench.measureLoadGroup(model, job.engine, job.threads, job.keys, {
-        onStart: (key) => send({ type: 'cell-start', key }),
-        onMeasured: (measured) => send({ type: 'measured', measured }),
-      });
+      const data = await prepareData(
+        { dataset: job.dataset ?? undefined, limit: job.limit, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
+        true,
+      );
+      await measureLoadGroup(
+        {
+          model,
+          engine: job.engine,
+          threads: job.threads,
+          keys: job.keys,
+          data,
+          prepare: prepareFn(model, data.columns, undefined),
+          settings: { stop: job.stop, warmup: job.warmup, maxCv: job.maxCv, parityRows: job.parityRows },
+          registry: defaultRegistry,
+          signal: controller.signal,
+        },
+        {
+          onStart: (key) => void send({ type: 'cell-start', key }),
+          onMeasured: (measured) => send({ type: 'measured', measured }),
+        },
+      );
       await send({ type: 'done' });
       process.exit(0);
     } catch (err) {

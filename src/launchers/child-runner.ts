@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { MeasuredCell } from '../scenarios/classify/measure-cell.js';
 import type { CellKey } from '../core/results.js';
 import type { ChildMessage, IsolatedJob, ParentMessage } from './isolated-job.js';
+import type { GroupLauncher } from './launcher.js';
+import type { ModelSpec } from '../models/model-spec.js';
 
 const CHILD_ENTRY = fileURLToPath(new URL('./cell-child.js', import.meta.url));
 
@@ -64,4 +66,36 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
     if (signal?.aborted) onAbort();
     child.send({ type: 'job', job } satisfies ParentMessage);
   });
+}
+
+/** What a child needs to rebuild a group's model and rows, since functions and objects cannot cross. */
+export interface ChildSource {
+  readonly model: ModelSpec;
+  readonly dataset: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  readonly engineModules: readonly string[];
+}
+
+/** Runs each load group in a fresh Node process (see `runInChild`). */
+export function childProcessLauncher(source: ChildSource): GroupLauncher {
+  return {
+    name: 'child-process',
+    run: (group, hooks) =>
+      runInChild(
+        {
+          ...source,
+          engine: typeof group.engine === 'string' ? group.engine : group.engine.id,
+          threads: group.threads,
+          keys: group.keys,
+          stop: group.settings.stop,
+          warmup: group.settings.warmup,
+          maxCv: group.settings.maxCv,
+          parityRows: group.settings.parityRows,
+        },
+        hooks,
+        group.signal,
+      ),
+  };
 }

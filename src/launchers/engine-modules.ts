@@ -1,7 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Engine } from '../core/engine.js';
-import { defaultRegistry, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { type EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 
 /**

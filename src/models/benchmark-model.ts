@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Engine, OnnxDevice, TfjsBackend } from '../core/engine.js';
 import { engineIdFor } from '../core/engine.js';
-import { defaultRegistry, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { type EngineRegistry } from '../core/engine-registry.js';
 import { CellSkip } from '../core/errors.js';
 import type { EngineSession, Precision } from '../core/engine-session.js';
 import type { HostDType, TensorMap } from '../core/tensor.js';

@@ -4,7 +4,7 @@ import { CellSkip } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession, Precision } from '../core/engine-session.js';
 import type { TensorMap } from '../core/tensor.js';
-import type { ModelSpec } from '../launchers/isolated-job.js';
+import type { ModelSpec } from './model-spec.js';
 import { mulberry32, tensorSeed } from './generated/bert-graph.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';

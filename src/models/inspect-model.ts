@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultRegistry, unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 
 /** A graph input or output as `inspect` reports it. */

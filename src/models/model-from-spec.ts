@@ -5,7 +5,7 @@ import { UserError } from '../core/errors.js';
 import { TextClassification } from './text-classification.js';
 import { FixedLengthModel } from './fixed-length-model.js';
 import { defaultClassifier } from './default-classifier.js';
-import type { ModelSpec } from '../launchers/isolated-job.js';
+import type { ModelSpec } from './model-spec.js';
 
 /** Re-creates the model a spec names, in whichever process asks. */
 export async function modelFromSpec(spec: ModelSpec): Promise<BenchmarkModel> {

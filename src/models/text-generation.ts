@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
-import { defaultRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';

@@ -4,28 +4,14 @@
  * speed and size. The comparison is pure; `measureVariantParity` runs both
  * graphs on one engine to feed it.
  */
+export type { VariantParity } from '../core/results.js';
 import type { BenchmarkModel } from './benchmark-model.js';
 import type { Engine } from '../core/engine.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
+import type { VariantParity } from '../core/results.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
-
-/** Agreement of a variant's outputs with the fp32 model's. */
-export interface VariantParity {
-  /** dtype compared against, normally fp32. */
-  readonly reference: string;
-  /** Engine both graphs ran on. */
-  readonly engine: string;
-  /** Largest absolute difference over every output element. */
-  readonly maxAbsDiff: number;
-  /** Mean absolute difference over every output element. */
-  readonly meanAbsDiff: number;
-  /** Fraction of rows whose argmax (predicted class) matches the reference (0..1). */
-  readonly argmaxAgreement: number;
-  /** Rows compared. */
-  readonly rows: number;
-}
 
 /** Running sums of a comparison over several batches. */
 export interface ParityAccumulator {

@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { defaultRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
+import { requirePositiveInteger } from '../core/number-checks.js';
+export { requirePositiveInteger } from '../core/number-checks.js';
 import type { CellResult } from '../core/results.js';
 import type { TensorMap } from '../core/tensor.js';
-import type { ModelSpec } from '../launchers/isolated-job.js';
+import type { ModelSpec } from '../models/model-spec.js';
 import type { Dataset, DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
 import { DEFAULT_MAX_CV, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE, type StopRule, type WarmupRule } from '../core/stop-rule.js';
@@ -97,18 +99,6 @@ export interface ResolvedBenchmarkOptions {
 export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8, 32];
 export const DEFAULT_LIMIT = 256;
 export const DEFAULT_WARMUP_BATCHES = 2;
-
-/**
- * Checks that `value` is a positive integer. `name` is how the user set it
- * (`--batch-sizes` on the CLI, `batchSizes` in code) so the message points
- * at the right place.
- */
-export function requirePositiveInteger(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-    throw new UserError(`${name} must be a positive integer, got ${JSON.stringify(value) ?? String(value)}`, `pass ${name} a whole number of at least 1`);
-  }
-  return value;
-}
 
 /** Fills defaults and validates; conflicting or invalid options fail here with the fix. */
 export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: { batchSizes?: string; limit?: string; threads?: string } = {}): ResolvedBenchmarkOptions {

@@ -2,30 +2,26 @@ import type { BenchmarkModel } from '../models/benchmark-model.js';
 import { resolveBenchmarkOptions, type BenchmarkOptions, type ResolvedBenchmarkOptions } from './benchmark-options.js';
 import type { Engine } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
-import { failedCell, measureCell, type MeasureContext, type MeasuredCell, type Prepare } from '../scenarios/classify/measure-cell.js';
+import { failedCell, measureCell, type MeasuredCell, type Prepare } from '../scenarios/classify/measure-cell.js';
 import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult } from '../core/results.js';
 import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
-import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../datasets/columns.js';
-import type { Dataset } from '../../datasets/dataset.js';
-import { openDataset } from '../../datasets/open-dataset.js';
-import { runInChild } from '../launchers/child-runner.js';
-import type { ModelSpec } from '../launchers/isolated-job.js';
+import {
+  INTERRUPTED,
+  exportFor,
+  measureContext,
+  prepareData,
+  prepareFn,
+  type GroupHooks,
+  type MeasureSettings,
+  type PreparedData,
+} from '../scenarios/classify/load-group.js';
+import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
+import { childProcessLauncher } from '../launchers/child-runner.js';
+import type { ModelSpec } from '../models/model-spec.js';
 
-/** Receives the cells of one load group as they are measured. */
-export interface GroupHooks {
-  readonly onStart: (key: CellKey) => void;
-  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
-}
-
-/** The rows and column mapping every cell of one Benchmark streams. */
-interface PreparedData {
-  readonly dataset: Dataset;
-  readonly columns: ResolvedColumns;
-}
-
-const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+export type { GroupHooks } from '../scenarios/classify/load-group.js';
 
 /**
  * Streams a dataset through a model on engines × thread counts × batch
@@ -99,6 +95,7 @@ export class Benchmark {
     const cells: CellResult[] = [];
     const referenceOutputs = new Map<number, RowOutputs | null>();
     const sampler = new RssSampler();
+    const launcher = this.launcher(model);
     try {
       const loads = ordered.flatMap((engineRef) => this.options.threads.map((threads) => ({ engineRef, threads })));
       for (const { engineRef, threads } of loads) {
@@ -108,7 +105,7 @@ export class Benchmark {
           for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
           continue;
         }
-        await this.runGroup(model, engineRef, threads, keys, {
+        await launcher.run({ model, engine: engineRef, threads, keys, data, prepare, settings: this.settings(data), registry: this.options.registry, signal: this.options.signal }, {
           onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize }),
           onMeasured: async (measured) => {
             const batchSize = measured.cell.batchSize;
@@ -126,64 +123,24 @@ export class Benchmark {
     return cells;
   }
 
-  /** In a child process when isolating, in this one otherwise. */
-  private async runGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
-    if (!this.options.isolate) return this.measureLoadGroup(model, engineRef, threads, keys, hooks);
-    const spec = this.isolationSpec(model);
-    const engine = typeof engineRef === 'string' ? engineRef : engineRef.id;
+  /** The launcher of this sweep: a fresh child process per load group when isolating, this process otherwise. */
+  private launcher(model: BenchmarkModel): GroupLauncher {
+    if (!this.options.isolate) return inProcessLauncher;
     const o = this.options;
-    await runInChild(
-      {
-        model: spec,
-        dataset: typeof o.dataset === 'string' ? o.dataset : null,
-        textColumn: o.textColumn ?? null,
-        labelColumn: o.labelColumn ?? null,
-        limit: o.limit,
-        engine,
-        threads,
-        keys,
-        stop: o.stop,
-        warmup: o.warmup,
-        maxCv: o.maxCv,
-        parityRows: o.parity.rows,
-        engineModules: o.engineModules,
-      },
-      hooks,
-      o.signal,
-    );
+    return childProcessLauncher({
+      model: this.isolationSpec(model),
+      dataset: typeof o.dataset === 'string' ? o.dataset : null,
+      textColumn: o.textColumn ?? null,
+      labelColumn: o.labelColumn ?? null,
+      limit: o.limit,
+      engineModules: o.engineModules,
+    });
   }
 
-  /**
-   * Loads one engine at one thread count and measures every key (batch
-   * size) on it, handing each measured cell to `hooks`. Public so an
-   * isolated child process runs exactly the code the parent would.
-   */
-  async measureLoadGroup(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, keys: readonly CellKey[], hooks: GroupHooks): Promise<void> {
-    const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
-    const prepare = this.prepareFn(model, data.columns);
-    const started = performance.now();
-    let session: EngineSession;
-    try {
-      session = await this.exportFor(model, engineRef, threads);
-    } catch (err) {
-      for (const k of keys) await hooks.onMeasured({ cell: failedCell(k, err), outputs: null, labels: [] });
-      return;
-    }
-    const loadMs = performance.now() - started;
-    const sampler = new RssSampler();
-    try {
-      for (const key of keys) {
-        if (this.options.signal?.aborted) {
-          await hooks.onMeasured({ cell: { ...key, state: 'skipped', reason: INTERRUPTED }, outputs: null, labels: [] });
-          continue;
-        }
-        hooks.onStart(key);
-        await hooks.onMeasured(await measureCell(key, session, this.context(data, prepare, sampler, loadMs)));
-      }
-    } finally {
-      await sampler.dispose();
-      await session.dispose().catch(() => {});
-    }
+  /** How every cell of this sweep is measured. */
+  private settings(data: PreparedData): MeasureSettings {
+    const o = this.options;
+    return { stop: o.stop, warmup: o.warmup, maxCv: o.maxCv, parityRows: o.parity.reference === null && data.columns.label === null ? 0 : o.parity.rows };
   }
 
   /**
@@ -241,26 +198,12 @@ export class Benchmark {
     return { ...cell, parity, accuracy };
   }
 
-  private context(data: PreparedData, prepare: Prepare, sampler: RssSampler, loadMs: number): MeasureContext {
-    return {
-      dataset: data.dataset,
-      prepare,
-      stop: this.options.stop,
-      warmup: this.options.warmup,
-      maxCv: this.options.maxCv,
-      sampler,
-      loadMs,
-      labelColumn: data.columns.label,
-      parityRows: this.options.parity.reference === null && data.columns.label === null ? 0 : this.options.parity.rows,
-      signal: this.options.signal,
-    };
+  private context(data: PreparedData, prepare: Prepare, sampler: RssSampler, loadMs: number) {
+    return measureContext(data, prepare, this.settings(data), sampler, loadMs, this.options.signal);
   }
 
-  /** Loads `model` on one engine through the export method of the engine's family. */
-  private async exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null): Promise<EngineSession> {
-    const engine = typeof engineRef === 'string' ? await this.options.registry.require(engineRef) : engineRef;
-    const opts = { threads, engine, registry: this.options.registry };
-    return engine.target.family === 'onnx' ? model.exportToOnnx(engine.target.device, opts) : model.exportToTfjs(engine.target.backend, opts);
+  private exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null): Promise<EngineSession> {
+    return exportFor(model, engineRef, threads, this.options.registry);
   }
 
   private key(model: string, engine: string, batchSize: number, threads: number | null): CellKey {
@@ -276,29 +219,11 @@ export class Benchmark {
 
   /** Opens the dataset and applies the dataset callback once; every cell then re-streams the same rows. */
   private prepareData(needTextColumn: boolean): Promise<PreparedData> {
-    this.data ??= (async () => {
-      const source = this.options.dataset;
-      let dataset = typeof source === 'object' ? source : await openDataset(source);
-      if (this.options.datasetProcessCallback) dataset = await this.options.datasetProcessCallback(dataset);
-      if (this.options.limit !== null) dataset = dataset.take(this.options.limit);
-      const columnNames = await dataset.columns();
-      const columns = needTextColumn
-        ? resolveColumns(columnNames, { text: this.options.textColumn, label: this.options.labelColumn })
-        : {
-            text: this.options.textColumn ?? columnNames[0] ?? 'text',
-            // Accuracy still needs the label column when the user builds inputs themselves.
-            label: this.options.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
-          };
-      for await (const _row of dataset.take(1)) return { dataset, columns };
-      throw new UserError(`dataset ${dataset.name} has no rows after the dataset callback`, 'check the filter in datasetProcessCallback, or use a dataset with rows');
-    })();
+    this.data ??= prepareData(this.options, needTextColumn);
     return this.data;
   }
 
-  private prepareFn(model: BenchmarkModel | undefined, columns: ResolvedColumns): Prepare {
-    const custom = this.options.dataItemProcessCallback;
-    if (custom) return (rows) => custom(rows, columns);
-    if (model) return (rows) => model.prepareBatch(rows, columns);
-    throw new UserError('Benchmark.execute() has no way to build model inputs', 'pass dataItemProcessCallback to new Benchmark(), or { model } to execute()');
+  private prepareFn(model: BenchmarkModel | undefined, columns: PreparedData['columns']): Prepare {
+    return prepareFn(model, columns, this.options.dataItemProcessCallback);
   }
 }

@@ -1,5 +1,6 @@
 import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
-import { defaultRegistry, unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { createRunDir, newRunId, RunSession } from './run-record.js';
 import { parseDtypes, type ModelDtype } from '../core/dtypes.js';

@@ -4,7 +4,8 @@
  * mistakes fail before anything is measured; an abort keeps every measured
  * cell.
  */
-import { defaultRegistry, unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { createRunDir, newRunId } from './run-record.js';
 import { UserError } from '../core/errors.js';

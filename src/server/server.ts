@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defaultRegistry, type EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { type EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { HistoryStore } from '../runs/history/history-store.js';
 import { getInfo, runRoute, type ApiContext } from './api-routes.js';

@@ -5,10 +5,11 @@
  * BenchmarkWrapper. A failing cell is recorded with its reason and the sweep
  * goes on, as in the classification sweep.
  */
-import { defaultRegistry, type EngineRegistry } from '../../core/engine-registry.js';
+import { defaultRegistry } from '../../../engines/registry.js';
+import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
 import { computeStatistics } from '../../core/statistics.js';
-import { requirePositiveInteger } from '../../runs/benchmark-options.js';
+import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from '../../core/generate-args.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';

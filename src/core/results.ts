@@ -61,6 +61,56 @@ export interface CompletedCell extends CellKey {
   readonly parity?: CellParity | null;
   /** Fraction of rows whose argmax equals the dataset label; null without labels. */
   readonly accuracy?: number | null;
+  /**
+   * Every independent round of this cell, in the order they ran, with its
+   * raw samples; `samples` and `latency` pool them. Absent in runs recorded
+   * before rounds existed (they count as one round).
+   */
+  readonly rounds?: readonly CellRound[];
+  /**
+   * The mean per-batch latency across rounds: the figure `compare` and the
+   * verdict judge, because between-round drift is what a re-run sees.
+   */
+  readonly betweenRounds?: BetweenRounds;
+  /** The untimed first pass over every row at this batch size (every padded shape seen once), of the first round. */
+  readonly firstPass?: { readonly ms: number; readonly batches: number; readonly items: number };
+  /** Set when Ctrl-C stopped this cell part-way: its samples are kept, and it is never VALID. */
+  readonly interrupted?: boolean;
+}
+
+/** One independent round: a fresh engine load (a fresh process when isolated), an untimed warm pass, then whole timed passes. */
+export interface CellRound {
+  /** Position of this round in the cell's sequence of rounds, from 0. */
+  readonly index: number;
+  readonly runMs: number[];
+  readonly prepareMs: number[];
+  readonly items: number[];
+  /** Whole timed passes over the rows. */
+  readonly passes: number;
+  /** Mean engine time per batch over this round's timed passes (each row weighted equally across engines). */
+  readonly meanMs: number;
+  readonly loadMs: number;
+  /** Engine time of the untimed warm pass over every row. */
+  readonly firstPassMs: number;
+  /** Signs of a noisy machine around this round (see `HostNoise`). */
+  readonly noise?: { readonly before: HostNoise; readonly after: HostNoise };
+}
+
+/** Load average and CPU steal read from the OS, to flag a busy or oversubscribed machine. */
+export interface HostNoise {
+  /** 1-minute load average divided by the number of cores. */
+  readonly loadPerCore: number;
+  /** Share of CPU time stolen by the hypervisor since the previous reading (0..1), from /proc/stat; null where unknown. */
+  readonly stealShare: number | null;
+}
+
+/** The mean across round means with its 95% CI (Student t, rounds − 1 degrees of freedom). */
+export interface BetweenRounds {
+  readonly rounds: number;
+  readonly means: readonly number[];
+  readonly mean: number;
+  readonly stdev: number;
+  readonly ci95: { readonly low: number; readonly high: number; readonly halfWidth: number } | null;
 }
 
 /** VALID when the cell met its stop rule with a low enough spread; NOISY otherwise, with why. */

@@ -1,10 +1,12 @@
 /**
  * The terminal table of `inferbench compare`: each common cell with both
- * means and their 95% confidence intervals, the ratio, the call and each
- * side's verdict, then a one-line tally.
+ * sides' mean across rounds (95% interval across round means, rounds
+ * counted), B/A with its 95% interval, Welch's p, the call with why, each
+ * side's verdict, then a tally, the method, and a warning naming any cell
+ * measured on a noisy host.
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
-import { type CellComparison, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
+import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHostCells, ratioText, type RunComparison } from './run-comparison.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
 import { formatDuration, formatDurationRange, formatTimestamp } from '../src/core/units.js';
@@ -18,8 +20,9 @@ const CALL_STYLE: Record<CellComparison['call'], Style> = {
 
 function meanText(cell: CellResult): string {
   if (cell.state !== 'completed') return cell.state;
-  const l = latencyOf(cell);
-  return l.ci95 ? `${formatDuration(l.mean)} (${formatDurationRange(l.ci95.low, l.ci95.high)})` : `${formatDuration(l.mean)} (1 batch)`;
+  const r = acrossRounds(cell);
+  const rounds = `${r.rounds} round${r.rounds === 1 ? '' : 's'}`;
+  return r.ci95 ? `${formatDuration(r.mean)} (${formatDurationRange(r.ci95.low, r.ci95.high)}, ${rounds})` : `${formatDuration(r.mean)} (${rounds})`;
 }
 
 function verdictText(c: CellComparison): TableCell {
@@ -32,7 +35,12 @@ function verdictText(c: CellComparison): TableCell {
 
 function callText(c: CellComparison): TableCell {
   const text = c.call === 'faster' || c.call === 'slower' ? `B ${ratioText(c.ratio)} ${c.call}` : c.call;
-  return { text: c.note !== null && c.call === 'not compared' ? `${text} (${c.note})` : text, style: CALL_STYLE[c.call] };
+  return { text: c.note !== null ? `${text} (${c.note})` : text, style: CALL_STYLE[c.call] };
+}
+
+function ratioCell(c: CellComparison): string {
+  if (c.ratio === null) return '';
+  return c.ratioCi === null ? `${c.ratio.toFixed(3)}×` : `${c.ratio.toFixed(3)}× (${c.ratioCi.low.toFixed(3)}–${c.ratioCi.high.toFixed(3)})`;
 }
 
 function runLine(tag: string, run: RunRecord, file: string): string {
@@ -49,9 +57,10 @@ export function renderRunComparison(
   const width = Math.max(60, opts.width ?? 160);
   const columns: Column[] = [
     { header: 'cell', align: 'left' },
-    { header: 'A mean (95% CI)', align: 'right' },
-    { header: 'B mean (95% CI)', align: 'right' },
-    { header: 'B/A', align: 'right' },
+    { header: 'A mean of rounds (95% CI)', align: 'right' },
+    { header: 'B mean of rounds (95% CI)', align: 'right' },
+    { header: 'B/A (95% CI)', align: 'right' },
+    { header: 'p', align: 'right' },
     { header: 'result', align: 'left' },
     { header: 'verdict A / B', align: 'left' },
   ];
@@ -60,7 +69,8 @@ export function renderRunComparison(
       { text: c.label, style: 'cyan' },
       meanText(c.a),
       meanText(c.b),
-      c.ratio === null ? '' : `${c.ratio.toFixed(2)}×`,
+      ratioCell(c),
+      c.p === null ? '–' : formatP(c.p),
       callText(c),
       verdictText(c),
     ],
@@ -81,11 +91,17 @@ export function renderRunComparison(
     ...table.lines,
     ...wrap(tally, Math.max(table.width, 60)),
     ...wrap(
-      'B/A: ratio of mean engine time per batch (below 1: B is faster). A change is called only when the two 95% ' +
-        'confidence intervals (Student t) do not overlap; otherwise it is "no significant difference".',
+      'B/A: ratio of mean engine time per batch (below 1: B is faster). Method: ' + compareMethodText(cmp.minEffect),
       Math.max(table.width, 60),
     ).map((l) => paint(l, 'dim', color)),
   ];
+  const noisy = noisyHostCells(cmp);
+  if (noisy.length > 0) {
+    const warning =
+      `warning: noisy host (load per core > 1 or CPU steal > 5%) while measuring ${noisy.length} cell${noisy.length === 1 ? '' : 's'}: ` +
+      `${noisy.join(', ')}; other work on the machine may explain their differences`;
+    lines.push(...wrap(warning, Math.max(table.width, 60)).map((l) => paint(l, 'yellow', color)));
+  }
   if (cmp.a.environment.cpuModel !== cmp.b.environment.cpuModel || cmp.a.environment.cores !== cmp.b.environment.cores) {
     lines.push(paint('warning: the runs were measured on different CPUs; differences include the machine, not only the software', 'yellow', color));
   }

@@ -1,33 +1,63 @@
 /**
- * Compares two runs cell by cell. A change is called only when the 95%
- * confidence intervals of the two means do not overlap; otherwise it is "no
- * significant difference", however large the ratio of means looks, because
- * noise that wide could produce it. Pure, so the CLI, the chart and a web
- * dashboard agree on every call.
+ * Compares two runs cell by cell, on the evidence across independent
+ * rounds. On a shared machine a cell's mean drifts 10–20% minute to minute,
+ * so per-batch intervals (which only see the noise inside one round) call
+ * changes that a re-run does not reproduce. Here each round's mean is one
+ * observation: B is called "faster" or "slower" only when Welch's t-test on
+ * the two sides' round means is significant (two-sided, α = 0.05) AND the
+ * ratio of means B/A is at least the minimum effect away from 1 (5% by
+ * default); otherwise "no significant difference", with why. A record made
+ * before rounds existed counts as one round, which can never support a call.
+ * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
-import { computeStatistics, type SampleStatistics } from '../src/core/statistics.js';
+import { computeStatistics, ratioInterval95, welchTTest, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { describeThreads, parityOk } from './views.js';
 
-/** What B did relative to A: a time ratio is called only when the intervals are apart. */
+/** What B did relative to A: called only when the rounds support it (see the module comment). */
 export type ComparisonCall = 'faster' | 'slower' | 'no significant difference' | 'not compared';
+
+/** Significance level of the two-sided Welch test. */
+export const COMPARE_ALPHA = 0.05;
+/** Smallest change |B/A − 1| ever called, unless `--min-effect` says otherwise. */
+export const DEFAULT_MIN_EFFECT = 0.05;
+
+/** The method, in words, for report footers and chart subtitles. */
+export function compareMethodText(minEffect: number): string {
+  return (
+    `each round's mean engine time per batch is one observation; B is called faster or slower only when Welch's t-test ` +
+    `on the two sides' round means is significant (two-sided, α = ${COMPARE_ALPHA}, Welch–Satterthwaite df) and B/A is at ` +
+    `least ${percent(minEffect)} away from 1; otherwise "no significant difference". B/A's interval is 95% (delta method on ` +
+    'the log of the ratio). A run recorded before rounds existed counts as one round, which can never support a call.'
+  );
+}
 
 /** One cell present in both runs. */
 export interface CellComparison {
   readonly model: string;
   readonly engine: string;
   readonly batchSize: number;
+  /** A's requested thread count (null: engine default); cells match on `threads`, what ran. */
   readonly requestedThreads: number | null;
+  /** Threads the engine actually used (`session.threads`), or the request when the record has no session. */
+  readonly threads: number | null;
   readonly sequenceLength: number | null;
   /** `onnx-cpu · 4 threads · batch 8`, the name in tables and the chart. */
   readonly label: string;
   readonly a: CellResult;
   readonly b: CellResult;
-  /** Mean latency of B over A (below 1: B is faster); null unless both completed. */
+  /** Mean of B's round means over A's (below 1: B is faster); null unless both completed. */
   readonly ratio: number | null;
+  /** 95% interval of `ratio`; null with fewer than 2 rounds a side. */
+  readonly ratioCi: Interval | null;
+  /** Two-sided p-value of Welch's test on the round means; null with fewer than 2 rounds a side. */
+  readonly p: number | null;
+  /** Rounds each side contributed (0 when that side did not complete). */
+  readonly roundsA: number;
+  readonly roundsB: number;
   readonly call: ComparisonCall;
-  /** Why a cell was not compared, or why no interval was available. */
+  /** Why the call is what it is: the p-value, the effect against the minimum, or why nothing could be compared. */
   readonly note: string | null;
   /** Each side's measurement verdict, null when the record has none. */
   readonly verdictA: 'VALID' | 'NOISY' | null;
@@ -35,12 +65,17 @@ export interface CellComparison {
   /** Each side's output parity (false: wrong answers beyond tolerance), null when not checked. */
   readonly parityA: boolean | null;
   readonly parityB: boolean | null;
+  /** Signs of a busy host during that side's rounds (`load 1.6/core`), null when none were seen or recorded. */
+  readonly hostNoiseA: string | null;
+  readonly hostNoiseB: string | null;
 }
 
 /** Every cell of A matched with B, plus the cells only one run has. */
 export interface RunComparison {
   readonly a: RunRecord;
   readonly b: RunRecord;
+  /** The smallest |B/A − 1| this comparison calls. */
+  readonly minEffect: number;
   /** Matched cells, in A's report order. */
   readonly cells: readonly CellComparison[];
   readonly onlyInA: readonly CellResult[];
@@ -58,6 +93,10 @@ export function intervalsOverlap(x: Interval, y: Interval): boolean {
   return x.low <= y.high && y.low <= x.high;
 }
 
+function percent(x: number): string {
+  return `${+(x * 100).toFixed(1)}%`;
+}
+
 /**
  * Latency statistics of a completed cell, recomputed from the raw samples
  * when the record predates p95, CV and the confidence interval.
@@ -69,37 +108,115 @@ export function latencyOf(cell: CompletedCell): SampleStatistics {
 }
 
 /**
- * Calls B against A from their latency statistics: faster or slower only
- * when the 95% intervals do not overlap. A side with one batch has no
- * interval, so nothing can be called.
+ * The mean engine time per batch of each independent round: the
+ * between-round figures when recorded, else each round's own mean, else
+ * (a record from before rounds) the cell's one mean as a single round.
  */
-export function callDifference(a: SampleStatistics, b: SampleStatistics): { call: ComparisonCall; note: string | null } {
-  if (a.ci95 === null || b.ci95 === null) {
-    return { call: 'no significant difference', note: 'one side measured a single batch, so it has no confidence interval' };
+export function roundMeansOf(cell: CompletedCell): readonly number[] {
+  const between = cell.betweenRounds?.means;
+  if (between !== undefined && between.length > 0) return between;
+  const rounds = cell.rounds?.map((r) => r.meanMs);
+  if (rounds !== undefined && rounds.length > 0) return rounds;
+  return [latencyOf(cell).mean];
+}
+
+/** Mean of the round means with its 95% interval across rounds (null for one round), for tables and charts. */
+export function acrossRounds(cell: CompletedCell): { readonly rounds: number; readonly mean: number; readonly ci95: Interval | null } {
+  const s = computeStatistics(roundMeansOf(cell));
+  return { rounds: s.count, mean: s.mean, ci95: s.ci95 };
+}
+
+/** The outcome of testing B's round means against A's. */
+export interface DifferenceCall {
+  readonly call: 'faster' | 'slower' | 'no significant difference';
+  readonly note: string;
+  readonly ratio: number | null;
+  readonly ratioCi: Interval | null;
+  readonly p: number | null;
+}
+
+/**
+ * Calls B against A from their round means: faster or slower only when
+ * Welch's two-sided test gives p < α AND |B/A − 1| ≥ `minEffect`. Fewer than
+ * 2 rounds on a side is never called: one round carries no evidence of how
+ * much a re-run would move.
+ */
+export function callDifference(a: readonly number[], b: readonly number[], minEffect = DEFAULT_MIN_EFFECT): DifferenceCall {
+  const meanOf = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const ratio = a.length > 0 && b.length > 0 && meanOf(a) > 0 ? meanOf(b) / meanOf(a) : null;
+  const none = 'no significant difference' as const;
+  if (a.length < 2 || b.length < 2) {
+    const sides = [a.length < 2 ? 'A' : '', b.length < 2 ? 'B' : ''].filter((s) => s !== '').join(' and ');
+    return { call: none, note: `one round in ${sides}: no between-round evidence`, ratio, ratioCi: null, p: null };
   }
-  if (intervalsOverlap(a.ci95, b.ci95)) return { call: 'no significant difference', note: null };
-  return { call: b.ci95.high < a.ci95.low ? 'faster' : 'slower', note: null };
+  const test = welchTTest(a, b);
+  const interval = ratioInterval95(a, b);
+  const ratioCi = interval === null ? null : { low: interval.low, high: interval.high };
+  const p = test?.p ?? null;
+  const pText = p === null ? 'p unknown' : p < 0.001 ? 'p < 0.001' : `p = ${formatP(p)}`;
+  if (p === null || ratio === null || !(p < COMPARE_ALPHA)) return { call: none, note: `${pText} ≥ ${COMPARE_ALPHA}`, ratio, ratioCi, p };
+  const effect = Math.abs(ratio - 1);
+  if (effect < minEffect) {
+    return { call: none, note: `${pText}, but the change ${percent(effect)} is below the ${percent(minEffect)} minimum effect`, ratio, ratioCi, p };
+  }
+  return { call: ratio < 1 ? 'faster' : 'slower', note: pText, ratio, ratioCi, p };
+}
+
+/** `0.031`, `<0.001`: enough digits to judge against α without false precision. */
+export function formatP(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+/** Threads the cell ran with: read back from its session when it has one, else what was requested. */
+export function threadsUsed(cell: CellResult): number | null {
+  return cell.state !== 'skipped' && cell.session !== undefined && cell.session.threads !== null ? cell.session.threads : cell.requestedThreads;
 }
 
 function sequenceLengthOf(cell: CellResult): number | null {
   return cell.state === 'completed' ? (cell.sequenceLength ?? null) : null;
 }
 
-/** The identity a cell is matched on: model, engine, batch size, requested threads and sequence length. */
+/**
+ * The identity a cell is matched on: model, engine, batch size, threads
+ * actually used and sequence length. Matching on what ran rather than what
+ * was asked lets a `--threads 1,2` run meet a default run (2 threads on a
+ * 2-core machine) on their 2-thread cells.
+ */
 export function cellMatchKey(cell: CellResult): string {
-  return [cell.model, cell.engine, cell.batchSize, cell.requestedThreads ?? 'default', sequenceLengthOf(cell) ?? ''].join('\u0000');
+  return [cell.model, cell.engine, cell.batchSize, threadsUsed(cell) ?? 'default', sequenceLengthOf(cell) ?? ''].join('\u0000');
 }
 
 function verdictOf(cell: CellResult): 'VALID' | 'NOISY' | null {
   return cell.state === 'completed' ? (cell.verdict?.status ?? null) : null;
 }
 
-function compareCell(a: CellResult, b: CellResult, label: string): CellComparison {
+/** Load per core above which, or CPU steal share above which, a round ran on a noisy host. */
+export const NOISY_LOAD_PER_CORE = 1;
+export const NOISY_STEAL_SHARE = 0.05;
+
+/** The worst host noise recorded around a cell's rounds (`load 1.6/core, steal 7%`), or null when none crossed the limits. */
+export function hostNoiseOf(cell: CellResult): string | null {
+  if (cell.state !== 'completed') return null;
+  let load = 0;
+  let steal = 0;
+  for (const round of cell.rounds ?? []) {
+    for (const n of round.noise === undefined ? [] : [round.noise.before, round.noise.after]) {
+      load = Math.max(load, n.loadPerCore);
+      steal = Math.max(steal, n.stealShare ?? 0);
+    }
+  }
+  const parts = [load > NOISY_LOAD_PER_CORE ? `load ${load.toFixed(1)}/core` : '', steal > NOISY_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
+  const text = parts.filter((s) => s !== '').join(', ');
+  return text === '' ? null : text;
+}
+
+function compareCell(a: CellResult, b: CellResult, label: string, minEffect: number): CellComparison {
   const base = {
     model: a.model,
     engine: a.engine,
     batchSize: a.batchSize,
     requestedThreads: a.requestedThreads,
+    threads: threadsUsed(a),
     sequenceLength: sequenceLengthOf(a) ?? sequenceLengthOf(b),
     label,
     a,
@@ -108,33 +225,47 @@ function compareCell(a: CellResult, b: CellResult, label: string): CellCompariso
     verdictB: verdictOf(b),
     parityA: parityOk(a),
     parityB: parityOk(b),
+    hostNoiseA: hostNoiseOf(a),
+    hostNoiseB: hostNoiseOf(b),
   };
   if (a.state !== 'completed' || b.state !== 'completed') {
     const sides = [a.state !== 'completed' ? `${a.state} in A` : '', b.state !== 'completed' ? `${b.state} in B` : ''];
-    return { ...base, ratio: null, call: 'not compared', note: sides.filter((s) => s !== '').join(', ') };
+    return {
+      ...base,
+      ratio: null,
+      ratioCi: null,
+      p: null,
+      roundsA: a.state === 'completed' ? roundMeansOf(a).length : 0,
+      roundsB: b.state === 'completed' ? roundMeansOf(b).length : 0,
+      call: 'not compared',
+      note: sides.filter((s) => s !== '').join(', '),
+    };
   }
-  const la = latencyOf(a);
-  const lb = latencyOf(b);
-  return { ...base, ratio: la.mean > 0 ? lb.mean / la.mean : null, ...callDifference(la, lb) };
+  const ra = roundMeansOf(a);
+  const rb = roundMeansOf(b);
+  return { ...base, roundsA: ra.length, roundsB: rb.length, ...callDifference(ra, rb, minEffect) };
 }
 
 /**
- * Matches the cells of two runs (model, engine, batch size, requested
- * threads, sequence length) and calls each pair. Threads and models are
- * named in labels only when either run has several of them.
+ * Matches the cells of two runs (model, engine, batch size, threads used,
+ * sequence length) and calls each pair. Threads and models are named in
+ * labels only when either run has several of them. A second cell of one run
+ * with the same identity (two requests that ran with the same threads) is
+ * listed as unmatched rather than dropped.
  */
-export function compareRuns(a: RunRecord, b: RunRecord): RunComparison {
+export function compareRuns(a: RunRecord, b: RunRecord, options: { readonly minEffect?: number } = {}): RunComparison {
+  const minEffect = options.minEffect ?? DEFAULT_MIN_EFFECT;
   const bByKey = new Map<string, CellResult>();
-  for (const cell of b.cells) if (!bByKey.has(cellMatchKey(cell))) bByKey.set(cellMatchKey(cell), cell);
+  for (const cell of orderedCells(b)) if (!bByKey.has(cellMatchKey(cell))) bByKey.set(cellMatchKey(cell), cell);
   const all = [...a.cells, ...b.cells];
-  const showThreads = all.some((c) => c.requestedThreads !== null);
+  const showThreads = all.some((c) => c.requestedThreads !== null) || new Set(all.map((c) => `${c.engine}\u0000${threadsUsed(c)}`)).size > new Set(all.map((c) => c.engine)).size;
   const showModel = new Set(all.map((c) => c.model)).size > 1;
   const label = (c: CellResult): string => {
     const seq = sequenceLengthOf(c);
     return [
       showModel ? c.model : null,
       c.engine,
-      showThreads ? describeThreads(c.requestedThreads) : null,
+      showThreads ? describeThreads(threadsUsed(c)) : null,
       `batch ${c.batchSize}`,
       seq !== null ? `seq ${seq}` : null,
     ]
@@ -143,19 +274,31 @@ export function compareRuns(a: RunRecord, b: RunRecord): RunComparison {
   };
   const cells: CellComparison[] = [];
   const matched = new Set<string>();
+  const usedInB = new Set<CellResult>();
   const onlyInA: CellResult[] = [];
   for (const cell of orderedCells(a)) {
     const key = cellMatchKey(cell);
     const other = bByKey.get(key);
     if (other === undefined || matched.has(key)) {
-      if (other === undefined) onlyInA.push(cell);
+      onlyInA.push(cell);
       continue;
     }
     matched.add(key);
-    cells.push(compareCell(cell, other, label(cell)));
+    usedInB.add(other);
+    cells.push(compareCell(cell, other, label(cell), minEffect));
   }
-  const onlyInB = orderedCells(b).filter((c) => !matched.has(cellMatchKey(c)));
-  return { a, b, cells, onlyInA, onlyInB };
+  const onlyInB = orderedCells(b).filter((c) => !usedInB.has(c));
+  return { a, b, minEffect, cells, onlyInA, onlyInB };
+}
+
+/** Cells either side of which ran on a noisy host, as `label (A: load 1.6/core)`; empty when none. */
+export function noisyHostCells(cmp: RunComparison): string[] {
+  return cmp.cells
+    .filter((c) => c.hostNoiseA !== null || c.hostNoiseB !== null)
+    .map((c) => {
+      const sides = [c.hostNoiseA !== null ? `A: ${c.hostNoiseA}` : '', c.hostNoiseB !== null ? `B: ${c.hostNoiseB}` : ''].filter((s) => s !== '');
+      return `${c.label} (${sides.join('; ')})`;
+    });
 }
 
 /** `engines onnx-cpu, tfjs-wasm; batch 1, 8; threads 1, 4`: what a run covered, for "nothing in common" messages. */
@@ -163,9 +306,10 @@ export function describeCoverage(run: RunRecord): string {
   const distinct = <T>(values: T[]): T[] => [...new Set(values)];
   const engines = distinct(run.cells.map((c) => c.engine));
   const batches = distinct(run.cells.map((c) => c.batchSize)).sort((x, y) => x - y);
-  const threads = distinct(run.cells.map((c) => (c.requestedThreads === null ? 'default' : String(c.requestedThreads))));
+  const used = distinct(run.cells.map(threadsUsed));
+  const threads = [...used.filter((t): t is number => t !== null).sort((x, y) => x - y).map(String), ...(used.includes(null) ? ['default'] : [])];
   if (run.cells.length === 0) return 'no cells';
-  return `engines ${engines.join(', ')}; batch ${batches.join(', ')}; threads ${threads.join(', ')}`;
+  return `engines ${engines.join(', ')}; batch ${batches.join(', ')}; threads used ${threads.join(', ')}`;
 }
 
 /** `1.61×` for a speed-up or slow-down, always ≥ 1 so "faster" and "slower" read the same way. */

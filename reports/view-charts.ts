@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
-import { compareRuns, latencyOf, ratioText, type RunComparison } from './run-comparison.js';
+import { acrossRounds, compareRuns, ratioText, roundMeansOf, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 import {
@@ -294,9 +294,10 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
 const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };
 
 /**
- * Mean engine time per batch of every cell both runs completed, with its 95%
- * confidence interval, A above B, and the call beside it: bars apart means a
- * real change, bars overlapping means noise could explain it.
+ * Mean engine time per batch of every cell both runs completed, as the mean
+ * of its round means with their 95% interval (a point for a one-round cell),
+ * A above B, and the call beside it (Welch's test on round means plus the
+ * minimum effect; see run-comparison.ts).
  */
 export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: RunComparison = compareRuns(a, b)): TopLevelSpec {
   const runA = `A: ${a.id}`;
@@ -305,16 +306,16 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const values = rows.flatMap((c) =>
     ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
       if (cell.state !== 'completed') return [];
-      const l = latencyOf(cell);
-      // With few, spread batches the interval's low end can fall below 0, which a log axis cannot place; no
-      // batch was faster than the fastest measured one, so the bar is clipped there.
-      return [{ cell: c.label, run, mean: l.mean, low: Math.max(l.ci95?.low ?? l.mean, l.min), high: l.ci95?.high ?? l.mean }];
+      const r = acrossRounds(cell);
+      // With few, spread rounds the interval's low end can fall below 0, which a log axis cannot place; no
+      // round was faster than the fastest measured one, so the bar is clipped there.
+      return [{ cell: c.label, run, mean: r.mean, low: Math.max(r.ci95?.low ?? r.mean, Math.min(...roundMeansOf(cell))), high: r.ci95?.high ?? r.mean }];
     }),
   );
   const calls = rows.map((c) => {
     const noisy = [c.verdictA === 'NOISY' ? 'A' : '', c.verdictB === 'NOISY' ? 'B' : ''].filter((s) => s !== '');
     const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
-    const call = c.call === 'no significant difference' ? 'no significant difference' : `B ${ratioText(c.ratio)} ${c.call}`;
+    const call = c.call === 'no significant difference' ? 'no significant difference' : `B ${ratioText(c.ratio)} ${c.call} (p ${c.p === null ? '?' : c.p < 0.001 ? '<0.001' : `= ${c.p.toFixed(3)}`})`;
     const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
     return {
       cell: c.label,
@@ -325,7 +326,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const order = rows.map((c) => c.label);
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
-    `a change is called only when the two 95% confidence intervals do not overlap · B faster in ${count('faster')}, ` +
+    `a change is called only when Welch's t-test on round means gives p < 0.05 and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
       `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,
@@ -341,7 +342,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const y = { field: 'cell', type: 'nominal', sort: order, title: null };
   const height = Math.max(60, rows.length * 30);
   return {
-    ...frame(`${modelOrder(a).join(', ')} – run comparison: mean engine time per batch with 95% CI, lower is better`, subtitle),
+    ...frame(`${modelOrder(a).join(', ')} – run comparison: mean engine time per batch across rounds with 95% CI, lower is better`, subtitle),
     hconcat: [
       {
         data: { values },

@@ -11,13 +11,15 @@ import { testOutputDir } from './fixtures/test-cache.js';
 test('comparing runs with no cells in common is a clean user error that says what each run has', async () => {
   const dir = testOutputDir('compare-none');
   const a = writeRunFolder(dir, buildSampleRun()); // engine-default threads
-  const b = writeRunFolder(dir, buildSweepRun()); // threads 1, 2, 4
+  // Threads 2 and 4 only: nothing in common with A's engine-default cells (onnx-cpu used 8 threads, the wasm engines 1).
+  const sweep = buildSweepRun();
+  const b = writeRunFolder(dir, { ...sweep, cells: sweep.cells.filter((c) => c.requestedThreads !== 1) });
   const r = await runCli(['compare', a, b, '--out', join(dir, 'out')]);
   assert.ok(isCleanUserError(r), r.stderr);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /error: runs 2025-11-22T13-40-05Z-7f3a and 2025-11-23T09-12-44Z-b81c have no cells in common/u);
   assert.match(r.stderr, /fix: compare runs of the same model, engines, batch sizes and thread counts/u);
-  assert.match(r.stderr, /A has engines onnx-cpu, onnx-wasm, tfjs-wasm, tfjs-cpu; batch 1, 8, 32; threads default/u);
-  assert.match(r.stderr, /B has engines onnx-cpu, onnx-wasm, tfjs-wasm; batch 1, 8, 32; threads 1, 2, 4/u);
+  assert.match(r.stderr, /A has engines onnx-cpu, onnx-wasm, tfjs-wasm, tfjs-cpu; batch 1, 8, 32; threads used 1, 8, default/u);
+  assert.match(r.stderr, /B has engines onnx-cpu, onnx-wasm, tfjs-wasm; batch 1, 8, 32; threads used 2, 4/u);
   assert.ok(!readdirSync(dir).includes('out'), 'no chart written');
 });

@@ -66,17 +66,21 @@ export const INSPECT_COMMAND: CommandSpec = {
 
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
-  summary: 'compare two runs cell by cell; a change is called only when the 95% confidence intervals do not overlap',
-  usage: 'inferbench compare <runA> <runB> [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
+  summary: "compare two runs cell by cell; a change is called only when Welch's t-test on the rounds' means supports it",
+  usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
   flags: [
+    { name: 'min-effect', kind: 'value', arg: 'X', help: 'smallest change |B/A − 1| ever called faster or slower, as a fraction; default 0.05 (5%)' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
     HELP,
   ],
   details:
-    'Cells are matched by model, engine, batch size, requested threads and sequence length. The ratio is B\'s mean\n' +
-    'engine time over A\'s; "faster" or "slower" is called only when the two 95% confidence intervals are apart,\n' +
-    'otherwise "no significant difference". Each side\'s VALID/NOISY verdict is shown beside the call.',
+    'Cells are matched by model, engine, batch size, threads actually used (read back from the engine) and sequence\n' +
+    "length. Each round's mean engine time per batch is one observation; B/A is the ratio of the means of round means,\n" +
+    "with a 95% interval. \"faster\" or \"slower\" is called only when Welch's two-sided t-test on the round means gives\n" +
+    'p < 0.05 AND |B/A − 1| ≥ --min-effect; otherwise "no significant difference", with why. A run recorded before\n' +
+    'rounds existed counts as one round and can never support a call. Cells measured on a noisy host (load per core\n' +
+    "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.",
 };
 
 export const GENERATE_COMMAND: CommandSpec = {

@@ -2,16 +2,17 @@ import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
-import { compareRuns, describeCoverage } from '../../reports/run-comparison.js';
+import { compareRuns, DEFAULT_MIN_EFFECT, describeCoverage } from '../../reports/run-comparison.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
-import { stringFlag, type ParsedArgs } from './args.js';
+import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 
 /** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
 const DEFAULT_OUT = 'inferbench-out';
 
 /**
  * `inferbench compare <runA> <runB>`: reads both runs, prints the per-cell
- * table with confidence-interval calls and writes the comparison chart.
+ * table with calls from Welch's test on round means (reports/run-comparison.ts)
+ * and writes the comparison chart.
  * Bad paths and runs with nothing in common are user errors naming them.
  */
 export async function compareCommand(args: ParsedArgs): Promise<number> {
@@ -26,7 +27,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   const { resolveRunPath } = await import('../runs/history/entry-ref.js');
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
   const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
-  const comparison = compareRuns(a.record, b.record);
+  const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
   if (comparison.cells.length === 0) {
     throw new UserError(
       `runs ${a.record.id} and ${b.record.id} have no cells in common`,
@@ -51,4 +52,14 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   await writeFileAtomically(target, await renderPng(runComparisonChartSpec(a.record, b.record, comparison)));
   process.stdout.write(`\nWrote:\n  ${target}\n`);
   return 0;
+}
+
+/** `--min-effect X`: a fraction below 1, so "5%" typed as 5 is caught rather than silently never calling anything. */
+function minEffectFlag(args: ParsedArgs): number {
+  const value = numberFlag(args, 'min-effect');
+  if (value === undefined) return DEFAULT_MIN_EFFECT;
+  if (value >= 1) {
+    throw new UserError(`--min-effect is a fraction of the mean below 1, got ${value}`, `e.g. --min-effect 0.05 for 5%`);
+  }
+  return value;
 }

@@ -3,7 +3,7 @@ import type { RunRecord } from '../core/results.js';
 import { recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
-import { compareRuns, latencyOf, ratioText } from '../../reports/run-comparison.js';
+import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
@@ -81,7 +81,7 @@ function labelled(entry: HistoryDetail, record: RunRecord): RunRecord {
 
 /**
  * Two benchmarks side by side (`?a=1&b=2`): the per-cell comparison with
- * confidence-interval calls from reports/run-comparison.ts and its chart.
+ * calls from reports/run-comparison.ts (Welch's test on round means) and its chart.
  */
 async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Promise<void> {
   const idA = parseId(url.searchParams.get('a'), 'a');
@@ -100,11 +100,15 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
     spec: completedBoth ? runComparisonChartSpec(recA, recB, comparison) : null,
     cells: comparison.cells.map((c) => ({
       label: c.label,
-      aMeanMs: c.a.state === 'completed' ? latencyOf(c.a).mean : null,
-      bMeanMs: c.b.state === 'completed' ? latencyOf(c.b).mean : null,
+      aMeanMs: c.a.state === 'completed' ? acrossRounds(c.a).mean : null,
+      bMeanMs: c.b.state === 'completed' ? acrossRounds(c.b).mean : null,
+      roundsA: c.roundsA,
+      roundsB: c.roundsB,
       ratio: c.ratio,
+      ratioCi: c.ratioCi,
+      p: c.p,
       call: c.call,
-      callText: c.call === 'faster' || c.call === 'slower' ? `${ratioText(c.ratio)} ${c.call}` : `${c.call}${c.note ? ` (${c.note})` : ''}`,
+      callText: `${c.call === 'faster' || c.call === 'slower' ? `${ratioText(c.ratio)} ${c.call}` : c.call}${c.note ? ` (${c.note})` : ''}`,
     })),
     onlyInA: comparison.onlyInA.length,
     onlyInB: comparison.onlyInB.length,

@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareRuns, roundMeansOf } from '../reports/run-comparison.js';
+import { buildSweepRun } from './fixtures/sweep-run.js';
+
+test('a run recorded before rounds existed counts as one round, which never supports a call', () => {
+  // 1.6× faster with tight per-batch samples: the old per-batch intervals called this; one round cannot.
+  const a = buildSweepRun();
+  const b = buildSweepRun({ id: 'run-b', seedOffset: 7, slowdown: () => 0.62 });
+  const first = a.cells.find((c) => c.state === 'completed');
+  assert.ok(first?.state === 'completed');
+  assert.deepEqual(roundMeansOf(first), [first.latency.mean]);
+  const cmp = compareRuns(a, b);
+  const compared = cmp.cells.filter((c) => c.call !== 'not compared');
+  assert.ok(compared.length > 10);
+  for (const c of compared) {
+    assert.equal(c.call, 'no significant difference', c.label);
+    assert.equal(c.note, 'one round in A and B: no between-round evidence');
+    assert.deepEqual([c.roundsA, c.roundsB, c.p, c.ratioCi], [1, 1, null, null]);
+    assert.ok(c.ratio !== null && Math.abs(c.ratio - 0.62) < 0.01, 'the ratio is still shown');
+  }
+  // One side with rounds is not enough either; the note names the side that lacks them.
+  const mixed = compareRuns(buildSweepRun({ rounds: 5 }), b).cells.find((c) => c.call !== 'not compared');
+  assert.equal(mixed?.note, 'one round in B: no between-round evidence');
+});

@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
-import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, PreparedCall, SessionDescription } from '../../src/core/engine-session.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
-import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
+import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 
 type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';
 
@@ -47,7 +47,7 @@ function gpuProviderProblem(device: 'cuda' | 'tensorrt'): Availability | null {
 
 class OrtNodeSession implements EngineSession {
   constructor(
-    private readonly session: { run(feeds: object): Promise<Record<string, never>>; release(): Promise<void> },
+    private readonly session: OrtRunner & { release(): Promise<void> },
     private readonly Tensor: OrtTensorCtor,
     private readonly description: SessionDescription,
   ) {}
@@ -55,6 +55,10 @@ class OrtNodeSession implements EngineSession {
   async run(inputs: Parameters<EngineSession['run']>[0]) {
     const outputs = await this.session.run(toOrtFeeds(this.Tensor, inputs));
     return fromOrtOutputs(outputs);
+  }
+
+  prepareCall(inputs: Parameters<EngineSession['run']>[0]): PreparedCall {
+    return preparedOrtCall(this.session, this.Tensor, inputs);
   }
 
   describe(): SessionDescription {

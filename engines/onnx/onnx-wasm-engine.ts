@@ -3,7 +3,7 @@ import type { Availability, Engine, ResolvedSessionOptions } from '../../src/cor
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
-import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
+import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 
 /** Threads the wasm runtime was initialised with; fixed for the life of the process. */
 let initialisedThreads: number | undefined;
@@ -62,6 +62,8 @@ export function createOnnxWasmEngine(): Engine {
         async run(inputs) {
           return fromOrtOutputs(await session.run(toOrtFeeds(Tensor, inputs) as never) as never);
         },
+        // onnxruntime-web copies inputs into the wasm heap and outputs out of it inside run(): engine work, still timed.
+        prepareCall: (inputs) => preparedOrtCall(session as unknown as OrtRunner, Tensor, inputs),
         describe: () => description,
         dispose: () => session.release(),
       };

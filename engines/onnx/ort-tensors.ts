@@ -1,3 +1,4 @@
+import type { PreparedCall } from '../../src/core/engine-session.js';
 import { halfToFloat, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 
 /** The slice of the onnxruntime-common Tensor API that both onnxruntime-node and -web share. */
@@ -51,4 +52,29 @@ function fromOrtTensor(name: string, t: OrtTensorLike): HostTensor {
     default:
       throw new Error(`output "${name}" has dtype ${t.type}, which inferbench cannot read back`);
   }
+}
+
+/** The part of an ORT `InferenceSession` (node or web) that a prepared call needs. */
+export interface OrtRunner {
+  run(feeds: Record<string, OrtTensorLike>): Promise<Record<string, OrtTensorLike>>;
+}
+
+/**
+ * A batch wrapped as ORT tensors ahead of the clock, so the timed region
+ * holds `InferenceSession.run` alone, exactly what a bare loop times; the
+ * outputs it resolves with are already host typed arrays, read back into
+ * inferbench's tensors after the clock by `outputs()`.
+ */
+export function preparedOrtCall(session: OrtRunner, Tensor: OrtTensorCtor, inputs: TensorMap): PreparedCall {
+  const feeds = toOrtFeeds(Tensor, inputs);
+  let last: Record<string, OrtTensorLike> | null = null;
+  return {
+    async run() {
+      last = await session.run(feeds);
+    },
+    outputs() {
+      if (last === null) throw new Error('outputs() called before run() finished');
+      return fromOrtOutputs(last);
+    },
+  };
 }

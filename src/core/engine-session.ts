@@ -29,6 +29,14 @@ export interface SessionDescription {
 export interface EngineSession {
   run(inputs: TensorMap): Promise<TensorMap>;
   /**
+   * Makes one batch ready to run without the harness's own conversions in
+   * the timed region: inputs are wrapped in the engine's tensor type here,
+   * before the clock starts, and outputs are read back as host tensors by
+   * `PreparedCall.outputs()` after it stops. Optional: sessions without it
+   * are timed around `run`, conversions included.
+   */
+  prepareCall?(inputs: TensorMap): PreparedCall;
+  /**
    * For sessions whose `run` does more than the model forward (a whole
    * transformers.js pipeline: tokenize, forward, post-process): milliseconds
    * the raw ONNX forward took inside the last `run` call, so the overhead
@@ -39,4 +47,44 @@ export interface EngineSession {
   dispose(): Promise<void>;
   /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
   memory?(): { numTensors: number; numBytes: number };
+}
+
+/**
+ * One batch converted to an engine's own input type, ready to time. The work
+ * between `run()` being called and its promise resolving is what the engine
+ * itself must do (for ONNX Runtime: `InferenceSession.run`, whose output
+ * tensors are already in host memory when it resolves).
+ */
+export interface PreparedCall {
+  /** Runs the model on the prepared inputs; resolves once the outputs are in host memory. */
+  run(): Promise<void>;
+  /** The outputs of the last `run()` as host tensors (a view where the dtype allows, no copy). */
+  outputs(): TensorMap;
+}
+
+/** Clock readings around one engine call, and its outputs. */
+export interface TimedCall {
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly outputs: TensorMap;
+}
+
+/**
+ * Runs one batch with only the engine's own work between the two clock
+ * readings when the session can prepare its feeds (`prepareCall`), else
+ * around `run`. Conversions happen before `startedAt` or after `endedAt`, so
+ * callers that time the input callback up to `startedAt` count the input
+ * wrapping there.
+ */
+export async function runTimed(session: EngineSession, inputs: TensorMap): Promise<TimedCall> {
+  const call = session.prepareCall?.(inputs);
+  if (call === undefined) {
+    const startedAt = performance.now();
+    const outputs = await session.run(inputs);
+    return { startedAt, endedAt: performance.now(), outputs };
+  }
+  const startedAt = performance.now();
+  await call.run();
+  const endedAt = performance.now();
+  return { startedAt, endedAt, outputs: call.outputs() };
 }

@@ -2,7 +2,7 @@ import { CellSkip, describeError } from '../../core/errors.js';
 import { OutputRecorder, type RowOutputs } from '../../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../../core/results.js';
 import type { RssSampler } from '../rss-sampler.js';
-import type { EngineSession } from '../../core/engine-session.js';
+import { runTimed, type EngineSession } from '../../core/engine-session.js';
 import { computeStatistics, throughput } from '../../core/statistics.js';
 import { stopDecision, verdictOf, warmupDone, type StopRule, type WarmupRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
@@ -74,9 +74,8 @@ export async function measureCell(key: CellKey, session: EngineSession, ctx: Mea
           const inputs = await ctx.prepare(rows);
           const warmStart = performance.now();
           for (;;) {
-            const t = performance.now();
-            await session.run(inputs);
-            warmupMs.push(performance.now() - t);
+            const w = await runTimed(session, inputs);
+            warmupMs.push(w.endedAt - w.startedAt);
             const state = warmupDone(warmupMs, performance.now() - warmStart, ctx.warmup);
             if (state.done) {
               warmupSteady = state.steady;
@@ -95,9 +94,8 @@ export async function measureCell(key: CellKey, session: EngineSession, ctx: Mea
         }
         const t0 = performance.now();
         const inputs = await ctx.prepare(rows);
-        const t1 = performance.now();
-        const outputs = await session.run(inputs);
-        const t2 = performance.now();
+        // Input wrapping happens before t1 (counted as preparation), output read-back after t2.
+        const { startedAt: t1, endedAt: t2, outputs } = await runTimed(session, inputs);
         const forward = session.innerForwardMs?.();
         if (typeof forward === 'number') forwardMs.push(forward);
         prepareMs.push(t1 - t0);

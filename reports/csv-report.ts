@@ -81,7 +81,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'speedup_vs_fp32', value: (c, run) => speedupOverFp32(run)(c) },
   optional('baseline_rss_bytes', (c) => c.memory?.baselineRssBytes),
   optional('rss_growth_bytes', (c) => c.memory?.growthBytes),
-  optional('rss_sample_hz', (c) => c.memory?.sampleHz),
+  // Empty when the peak is the kernel's high-water mark: nothing was sampled.
+  optional('rss_sample_hz', (c) => (c.memory?.peakSource === 'kernel' ? undefined : c.memory?.sampleHz)),
   optional('engine_tensors', (c) => c.memory?.engine?.numTensors),
   optional('engine_bytes', (c) => c.memory?.engine?.numBytes),
   optional('gpu_bytes', (c) => c.memory?.gpuBytes),

@@ -272,7 +272,7 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
     { header: 'after load', align: 'right', dropOrder: 2, value: mem((m) => formatBytes(m.baselineRssBytes)) },
     { header: 'peak', align: 'right', dropOrder: 3, value: mem((m) => formatBytes(m.peakRssBytes)) },
     { header: 'growth', align: 'right', dropOrder: 0, value: mem((m) => `+${formatBytes(m.growthBytes)}`) },
-    { header: 'sampled', align: 'right', dropOrder: 1, value: mem((m) => `${Math.round(m.sampleHz)} Hz`) },
+    { header: 'sampled', align: 'right', dropOrder: 1, value: mem((m) => (m.peakSource === 'kernel' ? 'kernel peak' : `${Math.round(m.sampleHz)} Hz`)) },
     ...(hasEngine
       ? [
           { header: 'tensors', align: 'right' as const, dropOrder: 4, value: mem((m) => (m.engine ? String(m.engine.numTensors) : '–')) },

@@ -127,8 +127,10 @@ export interface CellMemory {
   readonly peakRssBytes: number;
   /** peak − baseline: what the timed loop itself added. */
   readonly growthBytes: number;
-  /** How often RSS was sampled (samples per second achieved). */
+  /** How often RSS was sampled (samples per second achieved); 0 when `peakSource` is `kernel`. */
   readonly sampleHz: number;
+  /** `kernel`: the kernel's exact high-water mark over the timed loop (Linux; nothing sampled); `sampled`: a worker thread's readings. Absent in older records (sampled). */
+  readonly peakSource?: 'kernel' | 'sampled';
   /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
   readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
   /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 
 const PEAK = 0;
@@ -28,34 +29,72 @@ for (;;) {
 }
 `;
 
-/** Peak RSS seen between begin() and end(), and how often it was sampled. */
+/** Peak RSS seen between begin() and end(), and how it was obtained. */
 export interface RssWindow {
   readonly peakBytes: number;
+  /** Readings taken by the worker thread; 0 when the kernel's own peak was read. */
   readonly samples: number;
+  /** Readings per second achieved; 0 when the kernel's own peak was read. */
   readonly hz: number;
+  /** `kernel`: the exact high-water mark the kernel keeps (Linux); `sampled`: the worker thread's readings. */
+  readonly source: 'kernel' | 'sampled';
+}
+
+/** Set to `worker` to force the sampling thread where the kernel's peak is available (bench:overhead measures its cost). */
+export const RSS_SAMPLER_ENV = 'INFERBENCH_RSS_SAMPLER';
+
+/** Resets the kernel's RSS high-water mark to the current RSS; false where that is not possible. */
+function resetKernelPeak(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * Samples the process's resident set size from a worker thread at a fixed
- * period (5 ms = 200 Hz by default), so the peak inside a blocking engine
- * call is seen too.
+ * Peak resident set size of the process over a window (the timed loop).
+ *
+ * On Linux it reads the kernel's exact high-water mark (reset with
+ * `/proc/self/clear_refs` 5 at `begin()`, read with getrusage at `end()`):
+ * nothing runs during the window, so nothing competes with the engine for
+ * cores, and no peak between readings is missed. Elsewhere, or when the
+ * reset is refused, a worker thread samples RSS every `periodMs` (5 ms =
+ * 200 Hz by default), so the peak inside a blocking engine call is still
+ * seen; on a 2-core machine its wake-ups cost the engine a few percent
+ * (bench:overhead measures it with INFERBENCH_RSS_SAMPLER=worker).
  */
 export class RssSampler {
   private readonly state = new BigInt64Array(new SharedArrayBuffer(2 * 8));
   private readonly control = new Int32Array(new SharedArrayBuffer(4));
-  private readonly worker: Worker;
+  private readonly worker: Worker | null;
   private startedAt = 0;
+  private kernelWindow = false;
 
-  constructor(periodMs = 5) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { state: this.state.buffer, control: this.control.buffer, periodMs } });
-    this.worker.unref();
+  constructor(private readonly periodMs = 5) {
+    const kernel = process.env[RSS_SAMPLER_ENV] !== 'worker' && resetKernelPeak();
+    this.worker = kernel ? null : this.startWorker();
+  }
+
+  private startWorker(): Worker {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { state: this.state.buffer, control: this.control.buffer, periodMs: this.periodMs } });
+    worker.unref();
+    return worker;
+  }
+
+  /** How this sampler finds the peak. */
+  get source(): 'kernel' | 'sampled' {
+    return this.worker === null ? 'kernel' : 'sampled';
   }
 
   begin(): void {
+    this.startedAt = performance.now();
+    this.kernelWindow = this.worker === null && resetKernelPeak();
     Atomics.store(this.state, PEAK, BigInt(process.memoryUsage.rss()));
     Atomics.store(this.state, COUNT, 0n);
-    this.startedAt = performance.now();
-    this.setControl(SAMPLING);
+    if (this.worker !== null) this.setControl(SAMPLING);
   }
 
   private setControl(value: number): void {
@@ -64,15 +103,21 @@ export class RssSampler {
   }
 
   end(): RssWindow {
+    const rss = process.memoryUsage.rss();
+    if (this.worker === null) {
+      // A refused reset leaves the process-lifetime peak, which would overstate the window: fall back to the two ends.
+      const peak = this.kernelWindow ? process.resourceUsage().maxRSS * 1024 : Number(Atomics.load(this.state, PEAK));
+      return { peakBytes: Math.max(rss, peak), samples: 0, hz: 0, source: 'kernel' };
+    }
     this.setControl(IDLE);
     const elapsed = (performance.now() - this.startedAt) / 1000;
-    const rss = BigInt(process.memoryUsage.rss());
-    const peak = Atomics.load(this.state, PEAK);
+    const peak = Number(Atomics.load(this.state, PEAK));
     const samples = Number(Atomics.load(this.state, COUNT));
-    return { peakBytes: Number(rss > peak ? rss : peak), samples, hz: elapsed > 0 ? samples / elapsed : 0 };
+    return { peakBytes: Math.max(rss, peak), samples, hz: elapsed > 0 ? samples / elapsed : 0, source: 'sampled' };
   }
 
   async dispose(): Promise<void> {
+    if (this.worker === null) return;
     this.setControl(STOP);
     await this.worker.terminate();
   }

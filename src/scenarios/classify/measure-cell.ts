@@ -1,7 +1,7 @@
 import { CellSkip, describeError } from '../../core/errors.js';
 import { OutputRecorder, type RowOutputs } from '../../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../../core/results.js';
-import type { RssSampler } from '../rss-sampler.js';
+import type { RssSampler, RssWindow } from '../rss-sampler.js';
 import { runTimed, type EngineSession } from '../../core/engine-session.js';
 import { computeStatistics, throughput } from '../../core/statistics.js';
 import { stopDecision, verdictOf, warmupDone, type StopRule, type WarmupRule } from '../../core/stop-rule.js';
@@ -46,8 +46,9 @@ export function failedCell(key: CellKey, err: unknown): CellResult {
  * Measures one session at one batch size. Warmup repeats the first batch
  * until steady; the timed loop then makes at least one full pass over the
  * rows and cycles them until the stop rule holds. Per batch, the item
- * callback and the engine call are timed apart; RSS is sampled by a worker
- * thread throughout the timed loop.
+ * callback and the engine call are timed apart; the peak RSS of the timed
+ * loop is the kernel's high-water mark (or a worker thread's samples where
+ * that cannot be reset; see RssSampler).
  */
 export async function measureCell(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<MeasuredCell> {
   const runMs: number[] = [];
@@ -61,7 +62,7 @@ export async function measureCell(key: CellKey, session: EngineSession, ctx: Mea
   let warmupSteady = false;
   let stoppedAtMax = false;
   let baselineRss = 0;
-  let window = { peakBytes: 0, samples: 0, hz: 0 };
+  let window: RssWindow = { peakBytes: 0, samples: 0, hz: 0, source: 'sampled' };
   let loopStart = 0;
   let sampling = false;
   try {
@@ -144,6 +145,7 @@ export async function measureCell(key: CellKey, session: EngineSession, ctx: Mea
       peakRssBytes: window.peakBytes,
       growthBytes: Math.max(0, window.peakBytes - baselineRss),
       sampleHz: window.hz,
+      peakSource: window.source,
       engine: session.memory ? session.memory() : null,
       gpuBytes: gpuMemoryOfProcess(),
     },

@@ -1,38 +1,44 @@
 /**
  * `npm run bench:overhead`: how much the harness adds to onnx-cpu's per-batch
- * time. Compares the latency Benchmark reports with a bare
- * `InferenceSession.run` loop over the same pre-tokenized batches, in
- * alternating rounds so drift in machine speed hits both sides alike.
+ * time, against a bare `InferenceSession.run` loop over the same
+ * pre-tokenized batches with the same session options.
+ *
+ * Each round runs four arms over the same rows: two bare loops (A and A′, an
+ * A/A control whose difference is pure noise), the harness as shipped (peak
+ * RSS from the kernel's high-water mark) and the harness with the 200 Hz RSS
+ * sampling thread forced on (to price that thread). The order alternates
+ * every round (A, H, A′, Hw then Hw, A′, H, A) so drift in machine speed hits
+ * every arm alike. Per round, each arm's mean is divided by bare A's; the
+ * medians of those ratios over rounds are printed, with the A/A control's
+ * median and its min–max band beside them: an overhead inside that band is
+ * indistinguishable from noise.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { Benchmark } from '../src/runs/benchmark.js';
 import { defaultClassifier } from '../src/models/default-classifier.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { resolveColumns } from '../datasets/columns.js';
+import { RSS_SAMPLER_ENV } from '../src/scenarios/rss-sampler.js';
 import type { TensorMap } from '../src/core/tensor.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 256);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
-const BATCH_SIZES = [1, 32];
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 8);
+const BATCH_SIZES = (process.env['BENCH_BATCHES'] ?? '1,32').split(',').map(Number);
 const THREADS = availableParallelism();
 
-function median(xs: number[]): number {
+function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-async function batchesOf(batchSize: number, prepare: (rows: Parameters<typeof model.prepareBatch>[0]) => TensorMap): Promise<TensorMap[]> {
-  const dataset = (await openDataset()).take(ROWS);
-  const out: TensorMap[] = [];
-  for await (const rows of dataset.batches(batchSize)) out.push(prepare(rows));
-  return out;
-}
+const pct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(2)}%`;
 
 const model = await defaultClassifier();
 const columns = resolveColumns(await (await openDataset()).columns());
+// The options the onnx-cpu engine uses (engines/onnx/onnx-node-engine.ts), so only the harness differs.
 const bare = await ort.InferenceSession.create(model.onnxPath(), {
   executionProviders: ['cpu'],
   intraOpNumThreads: THREADS,
@@ -40,36 +46,68 @@ const bare = await ort.InferenceSession.create(model.onnxPath(), {
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
 });
-const engine = createOnnxNodeEngine('cpu');
-const session = await engine.load(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
+const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
 
-console.log(`bench:overhead — onnx-cpu, ${model.name}, ${ROWS} rows, ${ROUNDS} alternating rounds, ${THREADS} threads`);
-console.log('batch  bare session.run  harness (reported)  overhead');
-for (const batchSize of BATCH_SIZES) {
-  const batches = await batchesOf(batchSize, (rows) => model.prepareBatch(rows, columns));
-  const feeds = batches.map((b) => Object.fromEntries(Object.entries(b).map(([k, t]) => [k, new ort.Tensor(t.dtype, t.data, t.dims)])));
-  const bareMeans: number[] = [];
-  const harnessMeans: number[] = [];
-  // One full pass per round, no parity: the same work the bare loop does.
-  const bench = new Benchmark({ batchSizes: [batchSize], limit: ROWS, warmupBatches: 2, stop: { minTimeMs: 0, minBatches: 1 }, parity: { reference: null } });
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let w = 0; w < 2; w++) await bare.run(feeds[0] as ort.InferenceSession.FeedsType);
-    let total = 0;
-    for (const f of feeds) {
-      const t0 = performance.now();
-      await bare.run(f as ort.InferenceSession.FeedsType);
-      total += performance.now() - t0;
-    }
-    bareMeans.push(total / feeds.length);
+async function bareMean(feeds: readonly ort.InferenceSession.FeedsType[]): Promise<number> {
+  for (let w = 0; w < 2; w++) await bare.run(feeds[0] as ort.InferenceSession.FeedsType);
+  let total = 0;
+  for (const f of feeds) {
+    const t0 = performance.now();
+    await bare.run(f);
+    total += performance.now() - t0;
+  }
+  return total / feeds.length;
+}
+
+async function harnessMean(bench: Benchmark, sampler: 'kernel' | 'worker'): Promise<number> {
+  if (sampler === 'worker') process.env[RSS_SAMPLER_ENV] = 'worker';
+  try {
     const [cell] = await bench.execute(session, { name: 'onnx-cpu', model });
     if (cell?.state !== 'completed') throw new Error(`harness cell did not complete: ${JSON.stringify(cell)}`);
-    harnessMeans.push(cell.latency.mean);
+    return cell.latency.mean;
+  } finally {
+    delete process.env[RSS_SAMPLER_ENV];
   }
-  const b = median(bareMeans);
-  const h = median(harnessMeans);
-  const pct = ((h - b) / b) * 100;
-  console.log(`${String(batchSize).padStart(5)}  ${b.toFixed(4).padStart(12)} ms  ${h.toFixed(4).padStart(15)} ms  ${pct >= 0 ? '+' : ''}${pct.toFixed(2)}%`);
 }
-console.log('overhead = (median harness mean − median bare mean) / median bare mean; target ≤ 2%');
+
+console.log(`bench:overhead — onnx-cpu, ${model.name}, ${ROWS} rows, ${ROUNDS} rounds alternating ABAB, ${THREADS} threads, load ${loadavg()[0]?.toFixed(2)}`);
+console.log('arms: A, A′ = bare session.run loops (A/A control); H = harness as shipped; Hw = harness with the 200 Hz RSS sampling thread');
+console.log('batch   bare A (ms)   A′/A (A/A noise: median [min, max])   H/A: harness overhead   Hw/A: with sampling thread   Hw/H');
+for (const batchSize of BATCH_SIZES) {
+  const dataset = (await openDataset()).take(ROWS);
+  const feeds: ort.InferenceSession.FeedsType[] = [];
+  for await (const rows of dataset.batches(batchSize)) {
+    const b: TensorMap = model.prepareBatch(rows, columns);
+    feeds.push(Object.fromEntries(Object.entries(b).map(([k, t]) => [k, new ort.Tensor(t.dtype, t.data as never, t.dims)])));
+  }
+  // One full pass per harness round, no parity: the same work the bare loop does.
+  const bench = new Benchmark({ batchSizes: [batchSize], limit: ROWS, warmupBatches: 2, stop: { minTimeMs: 0, minBatches: 1 }, parity: { reference: null } });
+  const ratios = { control: [] as number[], harness: [] as number[], worker: [] as number[], workerVsHarness: [] as number[] };
+  const bareA: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const arms: Record<string, () => Promise<number>> = {
+      A: () => bareMean(feeds),
+      H: () => harnessMean(bench, 'kernel'),
+      'A′': () => bareMean(feeds),
+      Hw: () => harnessMean(bench, 'worker'),
+    };
+    const order = round % 2 === 0 ? ['A', 'H', 'A′', 'Hw'] : ['Hw', 'A′', 'H', 'A'];
+    const m: Record<string, number> = {};
+    for (const arm of order) m[arm] = await (arms[arm] as () => Promise<number>)();
+    const a = m['A'] as number;
+    bareA.push(a);
+    ratios.control.push((m['A′'] as number) / a);
+    ratios.harness.push((m['H'] as number) / a);
+    ratios.worker.push((m['Hw'] as number) / a);
+    ratios.workerVsHarness.push((m['Hw'] as number) / (m['H'] as number));
+  }
+  const band = `${pct(median(ratios.control))} [${pct(Math.min(...ratios.control))}, ${pct(Math.max(...ratios.control))}]`;
+  console.log(
+    `${String(batchSize).padStart(5)}  ${median(bareA).toFixed(4).padStart(10)}    ${band.padEnd(38)} ${pct(median(ratios.harness)).padStart(9)}` +
+      `               ${pct(median(ratios.worker)).padStart(9)}                    ${pct(median(ratios.workerVsHarness)).padStart(7)}`,
+  );
+}
+console.log('each figure: median over rounds of (arm mean / bare A mean in the same round) − 1; target: H/A within 2% (and inside the A/A band)');
+console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${THREADS} cores`);
 await session.dispose();
 await bare.release();

@@ -190,7 +190,7 @@ function verdictOf(cell: CellResult): 'VALID' | 'NOISY' | null {
   return cell.state === 'completed' ? (cell.verdict?.status ?? null) : null;
 }
 
-/** Load per core above which, or CPU steal share above which, a round ran on a noisy host. */
+/** Load per core above which, or CPU steal share above which, a round ran on a noisy host (the measurement's own limits). */
 export const NOISY_LOAD_PER_CORE = 1;
 export const NOISY_STEAL_SHARE = 0.05;
 
@@ -200,10 +200,10 @@ export function hostNoiseOf(cell: CellResult): string | null {
   let load = 0;
   let steal = 0;
   for (const round of cell.rounds ?? []) {
-    for (const n of round.noise === undefined ? [] : [round.noise.before, round.noise.after]) {
-      load = Math.max(load, n.loadPerCore);
-      steal = Math.max(steal, n.stealShare ?? 0);
-    }
+    if (round.noise === undefined) continue;
+    load = Math.max(load, round.noise.before.loadPerCore, round.noise.after.loadPerCore);
+    // The "after" reading's steal covers the round itself; the "before" one covers the time before it.
+    steal = Math.max(steal, round.noise.after.stealShare ?? 0);
   }
   const parts = [load > NOISY_LOAD_PER_CORE ? `load ${load.toFixed(1)}/core` : '', steal > NOISY_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
   const text = parts.filter((s) => s !== '').join(', ');

@@ -142,8 +142,7 @@ export interface DifferenceCall {
  * much a re-run would move.
  */
 export function callDifference(a: readonly number[], b: readonly number[], minEffect = DEFAULT_MIN_EFFECT): DifferenceCall {
-  const meanOf = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const ratio = a.length > 0 && b.length > 0 && meanOf(a) > 0 ? meanOf(b) / meanOf(a) : null;
+  const ratio = meanRatio(a, b);
   const none = 'no significant difference' as const;
   if (a.length < 2 || b.length < 2) {
     const sides = [a.length < 2 ? 'A' : '', b.length < 2 ? 'B' : ''].filter((s) => s !== '').join(' and ');
@@ -210,6 +209,22 @@ export function hostNoiseOf(cell: CellResult): string | null {
   return text === '' ? null : text;
 }
 
+/**
+ * Why a completed cell's mean cannot be set against another run's: Ctrl-C
+ * cut it short, or a round timed only part of a pass, so its mean is over
+ * other rows (other padded lengths) than a whole pass's. Null when it can.
+ */
+function unfitReason(cell: CompletedCell, side: 'A' | 'B'): string | null {
+  if (cell.interrupted === true) return `interrupted in ${side}`;
+  if (cell.rounds?.some((r) => r.passes < 1)) return `part of a pass in ${side}: not the same rows`;
+  return null;
+}
+
+function meanRatio(a: readonly number[], b: readonly number[]): number | null {
+  const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  return a.length > 0 && b.length > 0 && mean(a) > 0 ? mean(b) / mean(a) : null;
+}
+
 function compareCell(a: CellResult, b: CellResult, label: string, minEffect: number): CellComparison {
   const base = {
     model: a.model,
@@ -243,6 +258,10 @@ function compareCell(a: CellResult, b: CellResult, label: string, minEffect: num
   }
   const ra = roundMeansOf(a);
   const rb = roundMeansOf(b);
+  const unfit = [unfitReason(a, 'A'), unfitReason(b, 'B')].filter((r): r is string => r !== null);
+  if (unfit.length > 0) {
+    return { ...base, roundsA: ra.length, roundsB: rb.length, ratio: meanRatio(ra, rb), ratioCi: null, p: null, call: 'not compared', note: unfit.join(', ') };
+  }
   return { ...base, roundsA: ra.length, roundsB: rb.length, ...callDifference(ra, rb, minEffect) };
 }
 

@@ -13,7 +13,11 @@
  * per side before comparing: the runner measures all rounds of one run in a
  * row, so alternating whole runs is how drift is made to hit both sides
  * alike. With k = 1 and a runner that records one round per cell, every
- * cell shows "one round: no between-round evidence", as it should.
+ * cell shows "one round: no between-round evidence", as it should. On a
+ * runner with `--rounds`, BENCH_AA_ROUNDS=1 BENCH_AA_REPEATS=3 makes the
+ * rounds themselves alternate A, B, A, B, A, B: the fair order, which one
+ * run cannot give because it measures all of its rounds before the other
+ * run starts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -27,7 +31,9 @@ import { readRunRecord } from '../reports/read-run.js';
 import { cellMatchKey, compareRuns, roundMeansOf, type RunComparison } from '../reports/run-comparison.js';
 
 const REPEATS = Math.max(1, Number(process.env['BENCH_AA_REPEATS'] ?? 1));
-const RUN_ARGS = ['run', '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,8', '--no-png'];
+/** `--rounds N` per run (a runner with rounds only); with BENCH_AA_REPEATS=k and N = 1 the rounds themselves alternate A, B, A, B. */
+const ROUNDS = process.env['BENCH_AA_ROUNDS'];
+const RUN_ARGS = ['run', '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,8', '--no-png', ...(ROUNDS ? ['--rounds', ROUNDS] : [])];
 const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /** Runs `inferbench run` into a fresh folder and reads its record back. */

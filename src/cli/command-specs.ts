@@ -98,6 +98,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'allow-early-stop', kind: 'boolean', help: 'let generation stop at EOS instead of fixing the output length (minNewTokens = maxNewTokens)' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
+    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     HELP,
   ],
   details:

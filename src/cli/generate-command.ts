@@ -1,4 +1,6 @@
-import { executeGenerate, generateConfig } from '../runs/generate-run.js';
+import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
+import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { UserError } from '../core/errors.js';
 import { formatDuration } from '../core/units.js';
@@ -48,22 +50,36 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     fixedLength: args.flags['allow-early-stop'] !== true,
     out: stringFlag(args, 'out'),
     png: args.flags['no-png'] !== true,
+    isolate: args.flags['no-isolate'] !== true,
   });
 
+  return generateAndReport(config, {});
+}
+
+/**
+ * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
+ * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
+ */
+export async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }): Promise<number> {
   const ctrlC = interruptOnCtrlC('generate() call');
   let outcome;
+  let entryId: number | null = null;
   try {
-    outcome = await executeGenerate(config, {
-      signal: ctrlC.signal,
-      onStart: (record) => {
-        const engines = (record.config['enginesResolved'] as string[]).join(', ');
-        process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
+    ({ outcome, entryId } = await executeRecordedGenerate(
+      config,
+      {
+        signal: ctrlC.signal,
+        onStart: (record) => {
+          const engines = (record.config['enginesResolved'] as string[]).join(', ');
+          process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
+        },
+        onProgress: (e) => {
+          const line = progressLine(e);
+          if (line) process.stderr.write(`${line}\n`);
+        },
       },
-      onProgress: (e) => {
-        const line = progressLine(e);
-        if (line) process.stderr.write(`${line}\n`);
-      },
-    });
+      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
+    ));
   } finally {
     ctrlC.release();
   }
@@ -71,6 +87,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

@@ -1,14 +1,12 @@
 import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
-import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
-import { collectEnvironment } from '../core/environment.js';
-import { createRunDir, newRunId, RunSession } from './run-record.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { parseDtypes, type ModelDtype } from '../core/dtypes.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
-import { describeError } from '../core/errors.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
@@ -133,31 +131,20 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
 }
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
-export interface RunHooks {
-  readonly signal?: AbortSignal;
+export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
   readonly onProgress?: (event: ProgressEvent) => void;
-  /** Called once the run folder exists and before the first cell. */
-  readonly onStart?: (record: RunRecord, dir: string) => void | Promise<void>;
-  /** Called after each cell with the record so far (already saved to disk). */
-  readonly onCell?: (cell: CellResult, record: RunRecord) => void | Promise<void>;
   readonly registry?: EngineRegistry;
 }
 
-/** What a finished (or interrupted) run produced, for either kind of run record. */
-export interface RunOutcome<R = RunRecord> {
-  readonly record: R;
-  readonly dir: string;
-  readonly paths: readonly string[];
-  /** Non-fatal problems, e.g. a chart that could not be rendered. */
-  readonly warnings: readonly string[];
-}
+export type { RunOutcome } from './run-driver.js';
 
 /**
- * Runs one benchmark from a config: checks the dataset and model, sweeps,
- * saves results after every cell and writes the final files. Input mistakes
- * fail before anything is measured; an abort keeps every measured cell.
+ * Runs one benchmark from a config: checks the dataset and model, then
+ * hands the sweep to the run driver, which saves results after every cell
+ * and writes the final files. Input mistakes fail before anything is
+ * measured; an abort keeps every measured cell.
  */
-export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
+export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome<RunRecord>> {
   const registry = hooks.registry ?? defaultRegistry;
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
@@ -174,67 +161,46 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   });
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
-
-  const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
-  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
-  const engines = config.engines ?? runnable;
-
-  const id = newRunId();
-  const dir = await createRunDir(config.out, id);
-  const recordedConfig = {
-    ...config,
-    command: 'run',
-    modelResolved: plan[0]?.model?.dir ?? null,
-    modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
-    enginesResolved: engines,
-    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
-  };
-  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), plan.map((p) => p.info));
-  await hooks.onStart?.(session.snapshot(), dir);
-
-  try {
-    await sweepModels(plan, {
-      engines,
-      sequenceLengths: config.sequenceLengths ?? null,
-      benchmark: {
-        dataset: datasetForBenchmark,
-        batchSizes: config.batchSizes,
-        threads: config.threads,
-        limit: config.limit,
-        warmupBatches: config.warmupBatches,
-        stop: config.stop,
-        maxCv: config.maxCv,
-        parity: config.parity,
-        isolate: config.isolate,
-        textColumn: config.textColumn ?? undefined,
-        labelColumn: config.labelColumn ?? undefined,
-        registry,
-        ...(hooks.signal ? { signal: hooks.signal } : {}),
-      },
-      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-      record: async (cell) => {
-        session.cells.push(cell);
-        const record = session.snapshot();
-        await writeRunFiles(record, dir, { png: false });
-        await hooks.onCell?.(cell, record);
-      },
-    });
-  } catch (err) {
-    session.finish('interrupted');
-    await writeRunFiles(session.snapshot(), dir, { png: false }).catch(() => {});
-    throw err;
-  }
-  session.finish(hooks.signal?.aborted ? 'interrupted' : 'completed');
-  const record = session.snapshot();
-  const warnings: string[] = [];
-  let paths: string[];
-  try {
-    paths = await writeRunFiles(record, dir, { png: config.png });
-  } catch (err) {
-    if (!config.png) throw err;
-    warnings.push(`charts not written: ${describeError(err)}`);
-    paths = await writeRunFiles(record, dir, { png: false });
-  }
-  return { record, dir, paths, warnings };
+  return driveRun<CellResult, RunRecord>(
+    {
+      out: config.out,
+      png: config.png,
+      registry,
+      engines: config.engines,
+      models: plan.map((p) => p.info),
+      recordedConfig: (engines, unavailableEngines) => ({
+        ...config,
+        command: 'run',
+        modelResolved: plan[0]?.model?.dir ?? null,
+        modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
+        enginesResolved: engines,
+        unavailableEngines,
+        datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
+      }),
+      sweep: (engines, record) =>
+        sweepModels(plan, {
+          engines,
+          sequenceLengths: config.sequenceLengths ?? null,
+          benchmark: {
+            dataset: datasetForBenchmark,
+            batchSizes: config.batchSizes,
+            threads: config.threads,
+            limit: config.limit,
+            warmupBatches: config.warmupBatches,
+            stop: config.stop,
+            maxCv: config.maxCv,
+            parity: config.parity,
+            isolate: config.isolate,
+            textColumn: config.textColumn ?? undefined,
+            labelColumn: config.labelColumn ?? undefined,
+            registry,
+            ...(hooks.signal ? { signal: hooks.signal } : {}),
+          },
+          ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+          record,
+        }),
+      write: async (record, dir, options) => ({ paths: await writeRunFiles(record, dir, options), warnings: [] }),
+    },
+    hooks,
+  );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UserError, hasErrorCode } from '../core/errors.js';
-import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../core/results.js';
+import type { EnvironmentInfo, ModelInfo, RunRecordOf } from '../core/results.js';
 
 /**
  * A run id that sorts by time and cannot collide between two runs started in
@@ -30,9 +30,9 @@ export async function createRunDir(out: string, id: string): Promise<string> {
  * complete RunRecord at any moment, so partial results can be written after
  * every cell and after an interruption.
  */
-export class RunSession {
-  readonly cells: CellResult[] = [];
-  private state: RunRecord['state'] = 'running';
+export class RunSession<C> {
+  readonly cells: C[] = [];
+  private state: RunRecordOf<C>['state'] = 'running';
   private finishedAt: string | null = null;
   readonly startedAt = new Date().toISOString();
 
@@ -42,6 +42,8 @@ export class RunSession {
     readonly config: Readonly<Record<string, unknown>>,
     readonly environment: EnvironmentInfo,
     readonly models: readonly ModelInfo[],
+    /** `generation` for generate runs; classification records carry no kind. */
+    readonly kind?: 'generation',
   ) {}
 
   finish(state: 'completed' | 'interrupted'): void {
@@ -49,9 +51,10 @@ export class RunSession {
     this.finishedAt = new Date().toISOString();
   }
 
-  snapshot(): RunRecord {
+  snapshot(): RunRecordOf<C> & { readonly kind?: 'generation' } {
     return {
       schemaVersion: 1,
+      ...(this.kind ? { kind: this.kind } : {}),
       id: this.id,
       state: this.state,
       startedAt: this.startedAt,

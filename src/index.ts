@@ -27,7 +27,7 @@ export { EngineRegistry, defaultRegistry, BUILTIN_ENGINE_FACTORIES, unavailableT
 export type { EngineFactory, EngineStatus } from './engine-registry.js';
 export { ENGINE_IDS, asEngineId, engineIdFor } from './engine.js';
 export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availability, ResolvedSessionOptions } from './engine.js';
-export type { EngineSession, SessionDescription, Precision } from './session.js';
+export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './session.js';
 export type { HostTensor, HostDType, TensorMap } from './tensor.js';
 export { hostTensor } from './tensor.js';
 export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './results.js';

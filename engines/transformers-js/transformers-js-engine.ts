@@ -8,7 +8,8 @@ import { installedVersion } from '../../src/package-info.js';
 import { textsOf } from '../../src/raw-texts.js';
 import type { EngineSession, SessionDescription } from '../../src/session.js';
 import type { TensorMap } from '../../src/tensor.js';
-import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { createOnnxNodeEngine, noGpuNodes } from '../onnx/onnx-node-engine.js';
+import { loadedGraph, loadedPlacement, type TransformersJsSessionLike } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 
 type Device = 'cpu' | 'cuda';
@@ -17,9 +18,8 @@ const PACKAGE = '@huggingface/transformers';
 export const PIPELINE_NOTE = 'includes tokenization and post-processing (text-classification pipeline end to end)';
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
-interface OrtSessionLike {
+interface OrtSessionLike extends TransformersJsSessionLike {
   run(feeds: Record<string, unknown>, ...rest: unknown[]): Promise<Record<string, OrtTensorLike>>;
-  config?: { dtype?: string; device?: string };
 }
 
 /** The parts of a transformers.js pipeline used here. */
@@ -95,6 +95,42 @@ export function pipelineTarget(onnxPath: string): { folder: string; dtype: strin
   return { folder, dtype };
 }
 
+/** Session options inferbench gives transformers.js, providers included, so a profiling pass can reuse them exactly. */
+export function transformersSessionOptions(device: Device, threads: number): Record<string, unknown> {
+  return { executionProviders: [device], intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
+}
+
+/**
+ * The session description of a loaded transformers.js model: device, dtype
+ * and precision read off its own ONNX session, node placement from ORT's
+ * profiler. A GPU device whose provider ran no node is refused, as on onnx-cuda.
+ */
+export async function describeLoaded(
+  id: string,
+  session: TransformersJsSessionLike,
+  onnxPath: string,
+  folder: string,
+  sessionOptions: object,
+  threads: number,
+  notes: readonly string[],
+): Promise<SessionDescription> {
+  const graph = loadedGraph(session, onnxPath);
+  const placement = await loadedPlacement(folder, graph, sessionOptions);
+  if (typeof placement !== 'string' && graph.device !== 'cpu') {
+    const problem = noGpuNodes(placement, graph.device === 'cuda' ? 'CUDAExecutionProvider' : graph.device);
+    if (problem !== null) throw new Error(problem);
+  }
+  return {
+    engine: id,
+    backend: `onnxruntime-node ${graph.device} via transformers.js`,
+    threads,
+    precision: graph.precision,
+    versions: { [PACKAGE]: installedVersion(PACKAGE) ?? 'unknown', 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
+    notes: [...notes, `dtype ${graph.dtype} (${graph.file})`, ...(typeof placement === 'string' ? [placement] : [])],
+    ...(typeof placement === 'string' ? {} : { placement }),
+  };
+}
+
 /**
  * The `@huggingface/transformers` text-classification pipeline, run end to
  * end on raw texts (tokenize, forward, softmax + top-1). It loads the same
@@ -131,31 +167,26 @@ export function createTransformersJsEngine(device: Device): Engine {
       env.allowLocalModels = true;
       env.logLevel = LogLevel.ERROR;
       const threads = options.threads ?? availableParallelism();
+      // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
+      const sessionOptions = transformersSessionOptions(device, threads);
       const pipe = (await pipeline('text-classification', folder, {
         local_files_only: true,
         device,
         dtype: dtype as never,
-        session_options: { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' },
+        session_options: sessionOptions,
       } as never)) as unknown as PipelineLike;
       const session = pipe.model.sessions['model'];
       if (!session) {
         await pipe.dispose();
         throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(pipe.model.sessions).join(', ')})`);
       }
-      // Read back what transformers.js chose, so a different file or device than asked shows in the row.
-      const chosen = session.config ?? {};
-      const description: SessionDescription = {
-        engine: id,
-        backend: `onnxruntime-node ${chosen.device ?? device} via transformers.js`,
-        threads,
-        precision: options.precision,
-        versions: { [PACKAGE]: installedVersion(PACKAGE) ?? 'unknown', 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
-        notes: [
-          PIPELINE_NOTE,
-          `dtype ${chosen.dtype ?? dtype} (${basename(onnxPath)})`,
-          '"forward" is the raw ONNX session.run inside each pipeline call',
-        ],
-      };
+      let description: SessionDescription;
+      try {
+        description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE, '"forward" is the raw ONNX session.run inside each pipeline call']);
+      } catch (err) {
+        await pipe.dispose();
+        throw err;
+      }
       return new TransformersJsSession(pipe, session, description);
     },
   };

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import type { Availability, Engine, ResolvedSessionOptions } from '../../src/engine.js';
+import type { Availability, Engine, EngineGenerator, ResolvedSessionOptions } from '../../src/engine.js';
 import { CellSkip } from '../../src/errors.js';
 import { dtypeOfOnnxFile } from '../../src/model-dtypes.js';
 import { installedVersion } from '../../src/package-info.js';
@@ -158,6 +158,12 @@ export function createTransformersJsEngine(device: Device): Engine {
         return { available: false, reason: `${PACKAGE} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${PACKAGE}` };
       }
       return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' } };
+    },
+
+    /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
+    async loadGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+      const { loadTransformersJsGenerator } = await import('./transformers-js-generator.js');
+      return loadTransformersJsGenerator(id, device, onnxPath, options);
     },
 
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {

@@ -12,7 +12,8 @@ import { requirePositiveInteger } from '../benchmark-options.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from './generate-args.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from './generation-results.js';
-import { checkContext, type GreedyGenerator } from './greedy-loop.js';
+import { checkContext } from './greedy-loop.js';
+import type { EngineGenerator } from '../engine.js';
 import type { TextGeneration } from './text-generation.js';
 
 export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
@@ -143,9 +144,9 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
       continue;
     }
     const started = performance.now();
-    let generator: GreedyGenerator;
+    let generator: EngineGenerator;
     try {
-      generator = await model.load(engine, { threads, registry });
+      generator = await model.loadGenerator(engine, { threads, registry });
     } catch (err) {
       for (const key of keys) await record(failed(key, err));
       continue;

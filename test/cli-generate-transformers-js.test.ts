@@ -25,4 +25,8 @@ test('inferbench generate --engines transformers-js completes cells through Auto
     assert.ok(c.session.notes?.some((n) => n.includes('AutoModelForCausalLM.generate()')));
     assert.deepEqual(Object.keys(c.session.placement?.byProvider ?? {}), ['CPUExecutionProvider']);
   }
+  const [header = '', ...rows] = readFileSync(join(out, runId ?? '', 'results.csv'), 'utf8').trim().split('\r\n');
+  const column = header.split(',').indexOf('ep_nodes');
+  assert.ok(column >= 0, 'ep_nodes column');
+  for (const row of rows) assert.match(row.split(',')[column] ?? '', /^CPUExecutionProvider:\d+$/);
 });

@@ -82,10 +82,10 @@ export function dummyFeeds(Tensor: OrtTensorCtor, inputs: readonly InputMetadata
   const feeds: Record<string, OrtTensorLike> = {};
   for (const input of inputs) {
     const type = input.type ?? 'float32';
-    const Array = ARRAYS[type];
-    if (!input.isTensor || Array === undefined) throw new Error(`input ${input.name} of type ${type} cannot be filled from the signature`);
+    const TypedArray = ARRAYS[type];
+    if (!input.isTensor || TypedArray === undefined) throw new Error(`input ${input.name} of type ${type} cannot be filled from the signature`);
     const dims = (input.shape ?? []).map((d) => (typeof d === 'number' && d >= 0 ? d : /past/i.test(`${input.name} ${String(d)}`) ? 0 : 1));
-    const data = new Array(dims.reduce((a, b) => a * b, 1)) as unknown as { fill(v: unknown): unknown };
+    const data = new TypedArray(dims.reduce((a, b) => a * b, 1)) as unknown as { fill(v: unknown): unknown };
     if (/mask/i.test(input.name)) data.fill(type === 'int64' || type === 'uint64' ? 1n : 1);
     feeds[input.name] = new Tensor(type, data, dims);
   }

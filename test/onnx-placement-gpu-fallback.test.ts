@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { placementFromProfile } from '../engines/onnx/ort-placement.js';
-import { noGpuNodes, placementBackend } from '../engines/onnx/onnx-node-engine.js';
+import { noGpuNodes, placementBackend, placementFromProfile } from '../engines/onnx/ort-placement.js';
 import { placementLine } from '../reports/placement-text.js';
 
 /** One kernel event as ORT's profiler writes it. */

@@ -7,7 +7,7 @@ import type { EngineSession, ProviderPlacement, SessionDescription } from '../..
 import { nvidiaGpus } from '../../src/gpu.js';
 import { installedVersion, packageDir } from '../../src/package-info.js';
 import { fromOrtOutputs, toOrtFeeds, type OrtTensorCtor } from './ort-tensors.js';
-import { CPU_PROVIDER, profilePlacement, type OrtNodeLike } from './ort-placement.js';
+import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 
 type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';
 
@@ -30,21 +30,6 @@ const PROVIDER_NOTES: Readonly<Record<NodeDevice, readonly string[]>> = {
     'each new input shape builds a TensorRT engine; the untimed warm pass over every shape keeps those builds out of the statistics',
   ],
 };
-
-/** Providers that ran nodes, most nodes first (`CUDAExecutionProvider+CPUExecutionProvider`): the backend as ORT placed it. */
-export function placementBackend(placement: ProviderPlacement): string {
-  return Object.entries(placement.byProvider)
-    .sort(([, a], [, b]) => b.nodes - a.nodes)
-    .map(([provider]) => provider)
-    .join('+');
-}
-
-/** Why a GPU cell must not run: the requested provider took no node, so the whole graph ran on the CPU. */
-export function noGpuNodes(placement: ProviderPlacement, requested: string): string | null {
-  if ((placement.byProvider[requested]?.nodes ?? 0) > 0) return null;
-  const ran = Object.entries(placement.byProvider).map(([p, n]) => `${n.nodes} on ${p}`).join(', ') || 'no node';
-  return `${requested} was requested but ORT placed no node on it (${ran}; ops ${placement.cpuFallbackOps.join(', ')}): the run would measure the CPU`;
-}
 
 const INSTALL_GPU_LIBS =
   'run `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` on a machine with internet ' +

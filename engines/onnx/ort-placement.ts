@@ -50,6 +50,21 @@ export function placementFromProfile(events: readonly unknown[], requested: stri
   return { byProvider, cpuFallbackOps: [...cpuOps].sort() };
 }
 
+/** Providers that ran nodes, most nodes first (`CUDAExecutionProvider+CPUExecutionProvider`): the backend as ORT placed it. */
+export function placementBackend(placement: ProviderPlacement): string {
+  return Object.entries(placement.byProvider)
+    .sort(([, a], [, b]) => b.nodes - a.nodes)
+    .map(([provider]) => provider)
+    .join('+');
+}
+
+/** Why a GPU cell must not run: the requested provider took no node, so the whole graph ran on the CPU. */
+export function noGpuNodes(placement: ProviderPlacement, requested: string): string | null {
+  if ((placement.byProvider[requested]?.nodes ?? 0) > 0) return null;
+  const ran = Object.entries(placement.byProvider).map(([p, n]) => `${n.nodes} on ${p}`).join(', ') || 'no node';
+  return `${requested} was requested but ORT placed no node on it (${ran}; ops ${placement.cpuFallbackOps.join(', ')}): the run would measure the CPU`;
+}
+
 /** Input metadata as onnxruntime-node 1.30 reports it (`session.inputMetadata`). */
 interface InputMetadata {
   readonly name: string;

@@ -45,7 +45,7 @@ export function loadedGraph(session: TransformersJsSessionLike, onnxPath: string
 }
 
 /** ORT's provider name for a transformers.js device on onnxruntime-node. */
-function providerOf(device: string): string {
+export function providerOf(device: string): string {
   return device === 'cpu' ? CPU_PROVIDER : device === 'cuda' ? 'CUDAExecutionProvider' : device;
 }
 

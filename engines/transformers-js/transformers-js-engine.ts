@@ -8,8 +8,9 @@ import { installedVersion } from '../../src/package-info.js';
 import { textsOf } from '../../src/raw-texts.js';
 import type { EngineSession, SessionDescription } from '../../src/session.js';
 import type { TensorMap } from '../../src/tensor.js';
-import { createOnnxNodeEngine, noGpuNodes } from '../onnx/onnx-node-engine.js';
-import { loadedGraph, loadedPlacement, type TransformersJsSessionLike } from './session-readback.js';
+import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { noGpuNodes } from '../onnx/ort-placement.js';
+import { loadedGraph, loadedPlacement, providerOf, type TransformersJsSessionLike } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 
 type Device = 'cpu' | 'cuda';
@@ -117,7 +118,7 @@ export async function describeLoaded(
   const graph = loadedGraph(session, onnxPath);
   const placement = await loadedPlacement(folder, graph, sessionOptions);
   if (typeof placement !== 'string' && graph.device !== 'cpu') {
-    const problem = noGpuNodes(placement, graph.device === 'cuda' ? 'CUDAExecutionProvider' : graph.device);
+    const problem = noGpuNodes(placement, providerOf(graph.device));
     if (problem !== null) throw new Error(problem);
   }
   return {

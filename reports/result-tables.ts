@@ -40,6 +40,8 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   requested_threads: 'int',
   precision: 'string',
   versions: 'string',
+  ep_nodes: 'string',
+  ep_cpu_fallback_ops: 'string',
   batch_size: 'int',
   sequence_length: 'int',
   state: 'string',

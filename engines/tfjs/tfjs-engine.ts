@@ -8,6 +8,7 @@ import { nvidiaGpus } from '../../src/core/gpu.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
+import { nativeDevice, type NativeBackendLike } from './native-device.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 
@@ -192,6 +193,9 @@ class TfjsEngine implements Engine {
     if (!availability.available) throw new CellSkip(`${spec.id} is not available: ${availability.reason}`);
     const tf = await importBackend(spec);
     await activate(tf, spec.tfName);
+    // libtensorflow without CUDA runs on the CPU silently; read the device it took before loading anything.
+    const device = spec.tfName === 'tensorflow' ? nativeDevice(tf.backend() as NativeBackendLike, this.target.backend === 'node-gpu') : null;
+    if (device !== null && !device.ok) throw new Error(device.reason);
     const [{ readOnnxModel }, { TfjsGraphExecutor }] = await Promise.all([import('./onnx-model.js'), import('./graph-executor.js')]);
     const model = await readOnnxModel(onnxPath);
     // Weights become tensors of the active backend, so it must be ours while the executor is built.
@@ -202,12 +206,13 @@ class TfjsEngine implements Engine {
     if (spec.fixedThreads === 1) notes.push('single-threaded in Node');
     if (options.precision !== 'fp32' && options.precision !== 'unknown') notes.push(`${options.precision} graph computed in fp32 (tfjs translation widens every float)`);
     if (spec.tfName === 'wasm') notes.push(`wasm SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}`);
+    if (device?.ok) notes.push(...device.notes);
     const description: SessionDescription = {
       engine: spec.id,
-      backend,
+      backend: device?.ok ? device.backend : backend,
       threads: spec.fixedThreads,
       precision: 'fp32',
-      versions: { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg) },
+      versions: { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg), ...(device?.ok ? device.versions : {}) },
       notes,
     };
     return new TfjsSession(tf, executor, description, backend);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import type { EngineGenerator } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import { readOnnxSignature } from './onnx-signature.js';
@@ -204,6 +205,18 @@ export class TextGeneration extends BenchmarkModel {
     const session: EngineSession =
       engine.target.family === 'onnx' ? await this.exportToOnnx(engine.target.device, opts) : await this.exportToTfjs(engine.target.backend, opts);
     return new GreedyGenerator(session, this.decoder);
+  }
+
+  /**
+   * What generates on `engineId` in a sweep: the engine's own loop when it
+   * has one (transformers.js `AutoModelForCausalLM.generate()`, its most
+   * natural JS path), otherwise inferbench's greedy loop over `load()`.
+   */
+  async loadGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
+    await this.init();
+    const engine = options.engine ?? (await (options.registry ?? defaultRegistry).require(engineId));
+    if (engine.loadGenerator) return engine.loadGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
+    return this.load(engineId, { ...options, engine });
   }
 
   /**

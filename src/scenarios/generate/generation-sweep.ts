@@ -13,7 +13,8 @@ import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from '../../core/generate-args.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
-import { checkContext, type GreedyGenerator } from '../../models/greedy-loop.js';
+import { checkContext } from '../../models/greedy-loop.js';
+import type { EngineGenerator } from '../../core/engine.js';
 import type { TextGeneration } from '../../models/text-generation.js';
 
 export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
@@ -149,9 +150,9 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
   let textCursor = 0;
   const nextTexts = (count: number): string[] => Array.from({ length: count }, () => group.texts[textCursor++ % group.texts.length] as string);
   const started = performance.now();
-  let generator: GreedyGenerator;
+  let generator: EngineGenerator;
   try {
-    generator = await model.load(engine, { threads: group.threads, registry: group.registry });
+    generator = await model.loadGenerator(engine, { threads: group.threads, registry: group.registry });
   } catch (err) {
     for (const key of group.keys) await hooks.onCell(failedGenerationCell(key, err));
     return;

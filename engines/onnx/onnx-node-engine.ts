@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { Availability, Engine, EngineId, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';

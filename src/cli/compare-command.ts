@@ -4,6 +4,8 @@ import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
 import { compareRuns, describeCoverage } from '../../reports/run-comparison.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
+import type { GenerationRunRecord } from '../core/generation-results.js';
 import { stringFlag, type ParsedArgs } from './args.js';
 
 /** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
@@ -26,6 +28,11 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   const { resolveRunPath } = await import('../runs/history/entry-ref.js');
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
   const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
+  const kinds = [a, b].map((r) => ((r.record as { kind?: string }).kind === 'generation' ? 'generate' : 'run'));
+  if (kinds[0] !== kinds[1]) {
+    throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
+  }
+  if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord);
   const comparison = compareRuns(a.record, b.record);
   if (comparison.cells.length === 0) {
     throw new UserError(
@@ -50,5 +57,16 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   const target = path.resolve(out, `compare-${safe(a.record.id)}-vs-${safe(b.record.id)}.png`);
   await writeFileAtomically(target, await renderPng(runComparisonChartSpec(a.record, b.record, comparison)));
   process.stdout.write(`\nWrote:\n  ${target}\n`);
+  return 0;
+}
+
+/** Two generation runs: matching cells with their TTFT/TPOT ratios (see reports/generation-comparison.ts). */
+function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord): number {
+  const pairs = pairGenerationCells(a, b);
+  if (pairs.length === 0) {
+    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts');
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(renderGenerationComparison(a, b, pairs, color));
   return 0;
 }

@@ -280,6 +280,7 @@ class TfjsEngine implements Engine {
       const pools = nativeThreads() as NativeThreads;
       threads = pools.intraOp;
       notes.push(threadsNote(pools));
+      notes.push('small LayerNorm and GELU tensors computed in JS between libtensorflow ops (one copy each way instead of ~12 eager op dispatches; see custom-kernels.ts)');
       const tensorflow = libtensorflowVersion(tf);
       if (tensorflow) versions['libtensorflow'] = tensorflow;
     }

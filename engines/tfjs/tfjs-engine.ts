@@ -62,6 +62,8 @@ function failedNativeEnable(pkg: string): string {
   return `reinstall ${pkg} (its install downloads libtensorflow, so it needs internet); offline, \`npm run setup:tfjs-node\` in an inferbench checkout builds it from a local tensorflow-cpu wheel`;
 }
 const NOTE_TRANSLATED = 'ONNX graph translated to tfjs ops by inferbench';
+/** tfjs-node-gpu with the package present but no GPU. */
+const NO_GPU: Availability = { available: false, reason: 'no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)', enable: 'run on a machine with an NVIDIA GPU and its driver, CUDA 11.2 and cuDNN 8.1' };
 
 function packageVersion(pkg: string): string {
   return (require(`${pkg}/package.json`) as { version: string }).version;
@@ -165,7 +167,7 @@ class TfjsEngine implements Engine {
       return this.notInstalled(gpuPresent);
     }
     if (!gpuPresent) {
-      return { available: false, reason: 'no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)', enable: 'run on a machine with an NVIDIA GPU and its driver, CUDA 11.2 and cuDNN 8.1' };
+      return NO_GPU;
     }
     if (tf.findBackendFactory(spec.tfName) == null) {
       return { available: false, reason: `${spec.pkg} loaded but registered no '${spec.tfName}' backend with ${CORE_PKG} ${tf.version_core} (two tfjs-core copies?)`, enable: `npm dedupe ${CORE_PKG}` };
@@ -208,7 +210,7 @@ class TfjsEngine implements Engine {
     const gpuPresent = this.target.backend === 'node-gpu' ? nvidiaGpus().length > 0 : true;
     let result: Availability;
     if (!isInstalled(spec.pkg)) result = this.notInstalled(gpuPresent);
-    else if (!gpuPresent) result = { available: false, reason: 'no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)', enable: 'run on a machine with an NVIDIA GPU and its driver, CUDA 11.2 and cuDNN 8.1' };
+    else if (!gpuPresent) result = NO_GPU;
     else {
       try {
         await importBackend(spec, threads);
@@ -229,7 +231,7 @@ class TfjsEngine implements Engine {
     const { spec } = this;
     if (!isInstalled(spec.pkg)) return this.notInstalled(gpuPresent);
     if (!gpuPresent) {
-      return { available: false, reason: 'no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)', enable: 'run on a machine with an NVIDIA GPU and its driver, CUDA 11.2 and cuDNN 8.1' };
+      return NO_GPU;
     }
     const child = await probeInChild(spec.pkg);
     if (!child.ok) {

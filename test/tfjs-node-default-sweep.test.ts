@@ -17,7 +17,7 @@ test('a sweep of onnx-cpu and tfjs-node on the default model completes, tfjs-nod
   assert.deepEqual(run.cells.map((c) => `${c.engine}@${c.batchSize}:${c.state}`).sort(), ['onnx-cpu@1:completed', 'onnx-cpu@4:completed', 'tfjs-node@1:completed', 'tfjs-node@4:completed']);
   for (const c of run.cells) {
     if (c.state !== 'completed' || c.engine !== 'tfjs-node') continue;
-    assert.equal(c.session.backend, 'tensorflow');
+    assert.equal(c.session.backend, 'tensorflow CPU', 'the device libtensorflow took, read back');
     assert.match(c.session.versions['libtensorflow'] ?? '', /^\d+\.\d+/);
     assert.ok(c.parity, `tfjs-node at batch ${c.batchSize} has no parity record`);
     assert.equal(c.parity.reference, 'onnx-cpu');

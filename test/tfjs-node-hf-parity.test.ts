@@ -31,7 +31,7 @@ for (const arch of hfFixtureArchs()) {
     const reference = await onnx.run(fixture.feeds).finally(() => onnx.dispose());
     const session = await createTfjsEngine('node').load(fixture.onnxPath, { threads: null, precision: 'fp32' });
     try {
-      assert.equal(session.describe().backend, 'tensorflow');
+      assert.equal(session.describe().backend, 'tensorflow CPU', 'the device libtensorflow took, read back');
       // The first run records the shape-only values; the second runs with them folded away.
       for (const run of ['first', 'folded'] as const) {
         const outputs = await session.run(fixture.feeds);

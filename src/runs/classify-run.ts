@@ -9,6 +9,7 @@ import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
 import { describeError } from '../core/errors.js';
+import { checkRange, type RangedOption } from '../core/option-ranges.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
@@ -106,7 +107,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
   sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
   const reference = bench.parity.reference;
   if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
-  return {
+  const config: RunConfig = {
     model: models[0] ?? null,
     models,
     revision: partial.revision ?? null,
@@ -130,6 +131,29 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     parity: { reference, tolerance: bench.parity.tolerance },
     isolate: partial.isolate ?? true,
   };
+  checkConfigRanges(config, names);
+  return config;
+}
+
+/**
+ * Every number of a resolved config against OPTION_RANGES, after the
+ * checks above (which say more about 0 or a negative value). The CLI and
+ * the API check the same ranges at the door; this catches library callers
+ * and stored configs being re-run.
+ */
+function checkConfigRanges(config: RunConfig, names: OptionNames): void {
+  const check = (field: RangedOption, value: number | null, name?: string): void => {
+    if (value !== null) checkRange(field, value, 'field', name === undefined ? {} : { name });
+  };
+  for (const b of config.batchSizes) check('batchSizes', b, names.batchSizes);
+  for (const n of config.sequenceLengths ?? []) check('sequenceLengths', n, names.sequenceLengths);
+  check('limit', config.limit, names.limit);
+  check('warmupBatches', config.warmupBatches);
+  check('stop.minTimeMs', config.stop.minTimeMs);
+  check('stop.maxTimeMs', config.stop.maxTimeMs);
+  check('stop.minBatches', config.stop.minBatches);
+  check('maxCv', config.maxCv);
+  check('parity.tolerance', config.parity.tolerance);
 }
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */

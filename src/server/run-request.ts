@@ -2,6 +2,8 @@ import { UserError } from '../core/errors.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { FieldError } from './field-error.js';
+import { lookupName, nameTable } from '../core/name-lookup.js';
+import { checkRange, OPTION_RANGES } from '../core/option-ranges.js';
 import type { PathGuard } from './path-guard.js';
 
 /** A validated request to add a benchmark. */
@@ -19,7 +21,7 @@ type Kind = 'path' | 'name' | 'names' | 'ints' | 'threads' | 'intOrNull' | 'int'
  * `threads`, `--min-time` is `stop.minTimeMs` in milliseconds…). The output
  * folder is not one of them: the dashboard writes where it was started.
  */
-const FIELDS: Readonly<Record<string, Kind>> = {
+const FIELDS: Readonly<Record<string, Kind>> = nameTable({
   model: 'path',
   engines: 'names',
   batchSizes: 'ints',
@@ -35,7 +37,7 @@ const FIELDS: Readonly<Record<string, Kind>> = {
   isolate: 'boolean',
   png: 'boolean',
   compareWith: 'id',
-};
+});
 
 const STOP_FIELDS = ['minTimeMs', 'minBatches', 'maxTimeMs'] as const;
 const PARITY_FIELDS = ['reference', 'tolerance'] as const;
@@ -114,6 +116,28 @@ function fieldOf(group: string, err: UserError): string {
 }
 
 /**
+ * Checks every number of the body against OPTION_RANGES (the table the
+ * CLI flags use), by field name: `limit`, each item of `batchSizes`, each
+ * key of `stop` as `stop.minTimeMs`… A field with no range entry is left
+ * to the other checks, so a new field is bounded by adding it there.
+ */
+export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void {
+  const check = (field: string, value: unknown): void => {
+    if (!Object.hasOwn(OPTION_RANGES, field) || value === null) return;
+    try {
+      for (const item of Array.isArray(value) ? value : [value]) checkRange(field, item, 'field');
+    } catch (err) {
+      if (err instanceof UserError) throw new FieldError(field, err.message, err.fix);
+      throw err;
+    }
+  };
+  for (const [field, value] of Object.entries(body)) {
+    if (isObject(value)) for (const [key, inner] of Object.entries(value)) check(`${field}.${key}`, inner);
+    else check(field, value);
+  }
+}
+
+/**
  * Validates a run request with the same rules as `inferbench run`: each
  * option group is passed alone through resolveRunConfig first, so a
  * mistake is reported against its own field, then the whole config is
@@ -122,7 +146,7 @@ function fieldOf(group: string, err: UserError): string {
 export function parseRunRequest(body: unknown, ctx: { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry }): RunRequest {
   if (!isObject(body)) fail('body', 'the request body must be a JSON object', 'send the run settings as a JSON object');
   for (const [field, value] of Object.entries(body)) {
-    const kind = FIELDS[field];
+    const kind = lookupName(FIELDS, field);
     if (field === 'out') fail('out', 'out cannot be set from the dashboard', 'runs are written to the --out folder `inferbench serve` was started with');
     if (kind === undefined) fail(field, `unknown field ${field}`, `valid fields: ${Object.keys(FIELDS).join(', ')}`);
     checkKind(field, kind, value);
@@ -139,6 +163,7 @@ export function parseRunRequest(body: unknown, ctx: { readonly guard: PathGuard;
       throw err;
     }
   }
+  checkFieldRanges(body);
   const model = typeof partial.model === 'string' ? ctx.guard.check('model', partial.model) : null;
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
   try {

@@ -10,6 +10,7 @@ import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
 import { describeError } from '../core/errors.js';
 import { checkRange, type RangedOption } from '../core/option-ranges.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
@@ -183,6 +184,8 @@ export interface RunOutcome<R = RunRecord> {
  */
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
+  // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
+  await prepareOutputFolder(config.out);
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);

@@ -8,6 +8,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { createRunDir, newRunId } from './run-record.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
 import { resolveColumns } from '../../datasets/columns.js';
@@ -56,6 +57,7 @@ export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
 
 /** Reads up to `limit` non-empty prompt texts. */
 async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {
+  await prepareOutputFolder(config.out);
   const dataset = await openDataset(config.dataset ?? undefined);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
   const texts: string[] = [];

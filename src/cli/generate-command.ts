@@ -1,6 +1,9 @@
 import { executeGenerate, generateConfig } from '../runs/generate-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import { UserError } from '../core/errors.js';
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { nothingMeasured } from '../runs/nothing-measured.js';
+import { reportNothingMeasured } from './run-exit.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -24,6 +27,8 @@ function progressLine(event: GenerationProgress): string | null {
  * print the TTFT / TPOT / throughput tables and the paths written.
  */
 export async function generateCommand(args: ParsedArgs): Promise<number> {
+  // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const threads = positiveIntFlag(args, 'threads');
   const config = generateConfig({
     model: stringFlag(args, 'model') ?? null,
@@ -67,5 +72,5 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;
   }
-  return 0;
+  return reportNothingMeasured(nothingMeasured(outcome.record));
 }

@@ -143,7 +143,7 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       return;
     }
     try {
-      const { outcome } = await executeRecordedRun(
+      const { outcome, nothingMeasured } = await executeRecordedRun(
         job.config,
         {
           signal: controller.signal,
@@ -158,7 +158,8 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
         },
         { store: this.store, source: job.source, entryId: job.id, onWarning: (message) => this.emit('event', { type: 'warning', message }) },
       );
-      this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
+      if (nothingMeasured) this.emit('event', { type: 'finished', id: job.id, state: 'failed', error: nothingMeasured.message });
+      else this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
     } catch (err) {
       this.emit('event', { type: 'finished', id: job.id, state: controller.signal.aborted ? 'interrupted' : 'failed', error: describeError(err) });
     }

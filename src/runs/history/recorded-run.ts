@@ -6,6 +6,7 @@ import { executeRun, type RunConfig, type RunHooks, type RunOutcome } from '../c
 import type { HistorySource } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import { OWNER_TOKEN } from './owner.js';
+import { nothingMeasured, type NothingMeasured } from '../nothing-measured.js';
 
 /** How a run is tied into the history. */
 export interface RecordOptions {
@@ -26,6 +27,8 @@ export interface RecordOptions {
 export interface RecordedOutcome {
   readonly outcome: RunOutcome;
   readonly entryId: number | null;
+  /** Set when no cell completed: the entry is recorded `failed` with these reasons, and callers should fail too. */
+  readonly nothingMeasured: NothingMeasured | null;
 }
 
 /**
@@ -123,9 +126,12 @@ export async function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts
     });
     throw err;
   }
+  const empty = nothingMeasured(outcome.record);
   await writer.write(async () => {
-    if (entryId !== null) await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
+    if (entryId === null) return;
+    if (empty) await store.finish(entryId, 'failed', empty.message, outcome.record.finishedAt ?? undefined);
+    else await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
   });
   await writer.flush();
-  return { outcome, entryId };
+  return { outcome, entryId, nothingMeasured: empty };
 }

@@ -9,7 +9,7 @@ import type { Precision } from '../core/engine-session.js';
 import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 
 /** Files a Hugging Face text-classification folder must have, relative to the folder. */
 export const REQUIRED_MODEL_FILES = ['config.json', 'tokenizer.json', 'onnx/model.onnx'] as const;
@@ -229,7 +229,7 @@ export class TextClassification extends BenchmarkModel {
   }
 
   prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
-    const texts = rows.map((r) => String(r[columns.text] ?? ''));
+    const texts = rows.map((r) => textOf(r, columns.text));
     return attachTexts(this.tokenizeTexts(texts), texts);
   }
 

@@ -9,7 +9,7 @@ import type { ModelInfo } from '../core/results.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 import type { GenerateArgs } from '../core/generate-args.js';
 import { GreedyGenerator, positionIds, type DecoderSpec } from './greedy-loop.js';
 
@@ -179,7 +179,7 @@ export class TextGeneration extends BenchmarkModel {
 
   /** Prefill inputs (prompt, mask, positions, empty cache) for the classic per-batch Benchmark. */
   prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
-    const texts = rows.map((r) => String(r[columns.text] ?? ''));
+    const texts = rows.map((r) => textOf(r, columns.text));
     const encoded = texts.map((t) => this.encode(t).slice(0, this.contextLength));
     const seq = Math.max(1, ...encoded.map((e) => e.length));
     // Left padding, as decoder-only generation needs.

@@ -13,7 +13,7 @@ import { checkRange, type RangedOption } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
 
 /**
@@ -190,6 +190,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  // Fixed-length runs use the text only to seed synthetic ids; tokenized runs need text in every row.
+  if (config.sequenceLengths === null) await checkTextColumn(dataset, columns.text);
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
     architectures: config.architectures ?? [],

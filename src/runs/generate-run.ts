@@ -11,7 +11,7 @@ import { createRunDir, newRunId } from './run-record.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { resolveColumns, textOf } from '../../datasets/columns.js';
 import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { writeGenerationFiles } from '../../reports/generation-files.js';
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
@@ -61,8 +61,9 @@ async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; n
   const dataset = await openDataset(config.dataset ?? undefined);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
   const texts: string[] = [];
+  let index = 0;
   for await (const row of dataset) {
-    const text = String(row[columns.text] ?? '').trim();
+    const text = textOf(row, columns.text, index++).trim();
     if (text !== '') texts.push(text);
     if (texts.length >= config.promptLimit) break;
   }

@@ -1,5 +1,6 @@
 /**
- * Entry point of an isolated cell process. It re-creates the model and the
+ * Body of an isolated cell process (cell-child.ts is the entry, which
+ * watches the parent first). It re-creates the model and the
  * dataset from the job, loads one engine, measures every batch size and
  * sends each measured cell back; the parent turns a crash into an errored
  * cell and goes on with the sweep.

@@ -48,6 +48,11 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     private readonly registry?: EngineRegistry,
     /** How often to look again while another process is measuring. */
     private readonly machinePollMs = 1000,
+    /**
+     * Called with a job's config as it starts; what it returns is run. The
+     * dashboard re-checks paths here (see run-paths.ts); a throw fails the entry.
+     */
+    private readonly beforeRun: (config: RunConfig) => RunConfig = (config) => config,
   ) {
     super();
   }
@@ -142,9 +147,18 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       this.emit('event', { type: 'finished', id: job.id, state: 'interrupted', error: 'cancelled before it started' });
       return;
     }
+    let config: RunConfig;
+    try {
+      config = this.beforeRun(job.config);
+    } catch (err) {
+      const error = describeError(err);
+      await this.store.finish(job.id, 'failed', error).catch(() => undefined);
+      this.emit('event', { type: 'finished', id: job.id, state: 'failed', error });
+      return;
+    }
     try {
       const { outcome, nothingMeasured } = await executeRecordedRun(
-        job.config,
+        config,
         {
           signal: controller.signal,
           ...(this.registry ? { registry: this.registry } : {}),

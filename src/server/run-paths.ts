@@ -1,0 +1,20 @@
+import type { RunConfig } from '../runs/classify-run.js';
+import type { PathGuard } from './path-guard.js';
+
+/**
+ * The config with every model and dataset path resolved again through the
+ * guard, when the run starts rather than when it was queued. Between the
+ * two, a folder inside --root can be swapped for a symlink to a folder
+ * outside it; checking only at queue time let the run read the outside
+ * file (and its error messages reveal its column names). The returned
+ * config carries the real paths just checked, so the run opens exactly
+ * what was allowed. Throws the guard's FieldError otherwise.
+ */
+export function recheckRunPaths(config: RunConfig, guard: PathGuard): RunConfig {
+  return {
+    ...config,
+    model: config.model === null ? null : guard.check('model', config.model),
+    models: config.models.map((m) => guard.check('model', m)),
+    dataset: config.dataset === null ? null : guard.check('dataset', config.dataset),
+  };
+}

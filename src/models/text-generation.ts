@@ -4,6 +4,7 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
+import { requireModelFolder } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession } from '../core/engine-session.js';
@@ -68,9 +69,7 @@ export class TextGeneration extends BenchmarkModel {
   constructor(dir: string, options: { name?: string } = {}) {
     super();
     this.dir = resolve(dir);
-    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
-      throw new UserError(`model folder ${this.dir} does not exist`, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
-    }
+    requireModelFolder(this.dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
     const missing = REQUIRED_GENERATION_FILES.filter((f) => !existsSync(join(this.dir, f)));
     if (missing.length > 0) {
       throw new UserError(

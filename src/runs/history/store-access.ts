@@ -2,6 +2,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { dirname } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { prepareOutputFolder } from '../../core/output-folder.js';
+import { corruptStoreError, isCorruptStore } from './corrupt-store.js';
 
 /**
  * How long to keep retrying when another process holds the store's file
@@ -37,6 +38,7 @@ async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBIns
     try {
       return await DuckDBInstance.create(file);
     } catch (err) {
+      if (isCorruptStore(err)) throw await corruptStoreError(file, err);
       if (!isLockConflict(err)) {
         throw new UserError(`cannot open the history store ${file}: ${(err as Error).message.split('\n')[0]}`, 'check that the output folder is writable, or pass another --out');
       }

@@ -69,7 +69,13 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
       });
     });
     if (signal?.aborted) onAbort();
-    child.send({ type: 'job', job } satisfies ParentMessage);
+    try {
+      child.send({ type: 'job', job } satisfies ParentMessage);
+    } catch (err) {
+      // A job that cannot be sent (a value that cannot be cloned) must not leave the child waiting for it forever, keeping us alive.
+      fatal ??= `could not send the job to the isolated process: ${err instanceof Error ? err.message : String(err)}`;
+      child.kill('SIGKILL');
+    }
   });
 }
 

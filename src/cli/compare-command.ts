@@ -27,7 +27,12 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   // Each side may also be a history id (`inferbench list`) of the --out folder.
   const { resolveRunPath } = await import('../runs/history/entry-ref.js');
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
-  const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
+  // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).
+  const read = async (ref: string) => readRunRecord(await resolveRunPath(out, ref));
+  const [sideA, sideB] = await Promise.allSettled([read(pathA), read(pathB)]);
+  if (sideA.status === 'rejected') throw sideA.reason;
+  if (sideB.status === 'rejected') throw sideB.reason;
+  const [a, b] = [sideA.value, sideB.value];
   const kinds = [a, b].map((r) => ((r.record as { kind?: string }).kind === 'generation' ? 'generate' : 'run'));
   if (kinds[0] !== kinds[1]) {
     throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');

@@ -2,10 +2,12 @@ import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
 import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import { UserError } from '../core/errors.js';
+import { nothingMeasured } from '../runs/nothing-measured.js';
+import { reportNothingMeasured } from './run-exit.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
-import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
 
@@ -20,33 +22,27 @@ function progressLine(event: GenerationProgress): string | null {
   return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }
 
-/** A whole number ≥ 0 (`--warmup 0` is allowed), or undefined when absent. */
-function countFlag(args: ParsedArgs, name: string): number | undefined {
-  const raw = stringFlag(args, name);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new UserError(`--${name} must be a whole number ≥ 0, got "${raw}"`, `e.g. --${name} 1`);
-  return Number(raw);
-}
-
 /**
  * `inferbench generate`: validate every flag before loading anything, sweep
  * engines × batch sizes × prompt lengths × new tokens, save after each cell,
  * print the TTFT / TPOT / throughput tables and the paths written.
  */
 export async function generateCommand(args: ParsedArgs): Promise<number> {
+  // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const threads = positiveIntFlag(args, 'threads');
   const config = generateConfig({
     model: stringFlag(args, 'model') ?? null,
     engines: listFlag(args, 'engines') ?? null,
-    batchSizes: positiveIntListFlag(args, 'batch-sizes'),
-    promptLengths: positiveIntListFlag(args, 'prompt-lengths'),
-    newTokens: positiveIntListFlag(args, 'new-tokens'),
-    runs: positiveIntFlag(args, 'runs'),
-    warmupRuns: countFlag(args, 'warmup'),
+    batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
+    promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
+    newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),
+    runs: positiveIntFlag(args, 'runs', 'runs'),
+    warmupRuns: countFlag(args, 'warmup', 'warmupRuns'),
     threads: threads ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,
     textColumn: stringFlag(args, 'text-column') ?? null,
-    promptLimit: positiveIntFlag(args, 'limit'),
+    promptLimit: positiveIntFlag(args, 'limit', 'promptLimit'),
     fixedLength: args.flags['allow-early-stop'] !== true,
     out: stringFlag(args, 'out'),
     png: args.flags['no-png'] !== true,
@@ -92,5 +88,5 @@ export async function generateAndReport(config: GenerateConfig, links: { readonl
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;
   }
-  return 0;
+  return reportNothingMeasured(nothingMeasured(outcome.record));
 }

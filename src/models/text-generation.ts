@@ -5,12 +5,13 @@ import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-
 import type { EngineGenerator } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
+import { requireModelFolder } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 import type { GenerateArgs } from '../core/generate-args.js';
 import { GreedyGenerator, positionIds, type DecoderSpec } from './greedy-loop.js';
 
@@ -69,9 +70,7 @@ export class TextGeneration extends BenchmarkModel {
   constructor(dir: string, options: { name?: string } = {}) {
     super();
     this.dir = resolve(dir);
-    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
-      throw new UserError(`model folder ${this.dir} does not exist`, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
-    }
+    requireModelFolder(this.dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
     const missing = REQUIRED_GENERATION_FILES.filter((f) => !existsSync(join(this.dir, f)));
     if (missing.length > 0) {
       throw new UserError(
@@ -180,7 +179,7 @@ export class TextGeneration extends BenchmarkModel {
 
   /** Prefill inputs (prompt, mask, positions, empty cache) for the classic per-batch Benchmark. */
   prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
-    const texts = rows.map((r) => String(r[columns.text] ?? ''));
+    const texts = rows.map((r) => textOf(r, columns.text));
     const encoded = texts.map((t) => this.encode(t).slice(0, this.contextLength));
     const seq = Math.max(1, ...encoded.map((e) => e.length));
     // Left padding, as decoder-only generation needs.

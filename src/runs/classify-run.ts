@@ -7,9 +7,11 @@ import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
+import { checkRange, type RangedOption } from '../core/option-ranges.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
 
 /**
@@ -104,7 +106,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
   sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
   const reference = bench.parity.reference;
   if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
-  return {
+  const config: RunConfig = {
     model: models[0] ?? null,
     models,
     revision: partial.revision ?? null,
@@ -128,6 +130,29 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     parity: { reference, tolerance: bench.parity.tolerance },
     isolate: partial.isolate ?? true,
   };
+  checkConfigRanges(config, names);
+  return config;
+}
+
+/**
+ * Every number of a resolved config against OPTION_RANGES, after the
+ * checks above (which say more about 0 or a negative value). The CLI and
+ * the API check the same ranges at the door; this catches library callers
+ * and stored configs being re-run.
+ */
+function checkConfigRanges(config: RunConfig, names: OptionNames): void {
+  const check = (field: RangedOption, value: number | null, name?: string): void => {
+    if (value !== null) checkRange(field, value, 'field', name === undefined ? {} : { name });
+  };
+  for (const b of config.batchSizes) check('batchSizes', b, names.batchSizes);
+  for (const n of config.sequenceLengths ?? []) check('sequenceLengths', n, names.sequenceLengths);
+  check('limit', config.limit, names.limit);
+  check('warmupBatches', config.warmupBatches);
+  check('stop.minTimeMs', config.stop.minTimeMs);
+  check('stop.maxTimeMs', config.stop.maxTimeMs);
+  check('stop.minBatches', config.stop.minBatches);
+  check('maxCv', config.maxCv);
+  check('parity.tolerance', config.parity.tolerance);
 }
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
@@ -146,10 +171,14 @@ export type { RunOutcome } from './run-driver.js';
  */
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome<RunRecord>> {
   const registry = hooks.registry ?? defaultRegistry;
+  // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
+  await prepareOutputFolder(config.out);
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  // Fixed-length runs use the text only to seed synthetic ids; tokenized runs need text in every row.
+  if (config.sequenceLengths === null) await checkTextColumn(dataset, columns.text);
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
     architectures: config.architectures ?? [],

@@ -8,9 +8,10 @@ import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { generationChildLauncher } from '../launchers/generation-launcher.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { resolveColumns, textOf } from '../../datasets/columns.js';
 import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { writeGenerationFiles } from '../../reports/generation-files.js';
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
@@ -55,11 +56,13 @@ export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
 
 /** Reads up to `limit` non-empty prompt texts. */
 async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {
+  await prepareOutputFolder(config.out);
   const dataset = await openDataset(config.dataset ?? undefined);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
   const texts: string[] = [];
+  let index = 0;
   for await (const row of dataset) {
-    const text = String(row[columns.text] ?? '').trim();
+    const text = textOf(row, columns.text, index++).trim();
     if (text !== '') texts.push(text);
     if (texts.length >= config.promptLimit) break;
   }

@@ -49,6 +49,11 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     private readonly registry?: EngineRegistry,
     /** How often to look again while another process is measuring. */
     private readonly machinePollMs = 1000,
+    /**
+     * Called with a job's config as it starts; what it returns is run. The
+     * dashboard re-checks paths here (see run-paths.ts); a throw fails the entry.
+     */
+    private readonly beforeRun: (config: StoredConfig) => StoredConfig = (config) => config,
   ) {
     super();
   }
@@ -143,6 +148,15 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       this.emit('event', { type: 'finished', id: job.id, state: 'interrupted', error: 'cancelled before it started' });
       return;
     }
+    let config: StoredConfig;
+    try {
+      config = this.beforeRun(job.config);
+    } catch (err) {
+      const error = describeError(err);
+      await this.store.finish(job.id, 'failed', error).catch(() => undefined);
+      this.emit('event', { type: 'finished', id: job.id, state: 'failed', error });
+      return;
+    }
     try {
       const progress = (event: { kind: 'cell-start' | 'cell-done'; total: number; index: number }, current: LiveProgress['current']) => {
         if (event.kind === 'cell-start') this.setProgress({ ...base(), total: event.total, current });
@@ -150,18 +164,19 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       };
       const common = { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}) };
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
-      const { outcome } = isGenerateConfig(job.config)
+      const { outcome, nothingMeasured } = isGenerateConfig(config)
         ? await executeRecordedGenerate(
-            job.config,
+            config,
             { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
             recording,
           )
         : await executeRecordedRun(
-            job.config,
+            config,
             { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.engine, batchSize: event.batchSize } : null) },
             recording,
           );
-      this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
+      if (nothingMeasured) this.emit('event', { type: 'finished', id: job.id, state: 'failed', error: nothingMeasured.message });
+      else this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
     } catch (err) {
       this.emit('event', { type: 'finished', id: job.id, state: controller.signal.aborted ? 'interrupted' : 'failed', error: describeError(err) });
     }

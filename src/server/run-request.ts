@@ -6,6 +6,8 @@ import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.j
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { FieldError } from './field-error.js';
+import { lookupName, nameTable } from '../core/name-lookup.js';
+import { checkRange, OPTION_RANGES } from '../core/option-ranges.js';
 import type { PathGuard } from './path-guard.js';
 
 /** A validated request to add a benchmark: a `run` or a `generate` config. */
@@ -176,23 +178,34 @@ function fieldOf(group: string, err: UserError): string {
   return group;
 }
 
+/**
+ * Checks every number of the body against OPTION_RANGES (the table the
+ * CLI flags use), by field name: `limit`, each item of `batchSizes`, each
+ * key of `stop` as `stop.minTimeMs`… A field with no range entry is left
+ * to the other checks, so a new field is bounded by adding it there.
+ */
+export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void {
+  const check = (field: string, value: unknown): void => {
+    if (!Object.hasOwn(OPTION_RANGES, field) || value === null) return;
+    try {
+      for (const item of Array.isArray(value) ? value : [value]) checkRange(field, item, 'field');
+    } catch (err) {
+      if (err instanceof UserError) throw new FieldError(field, err.message, err.fix);
+      throw err;
+    }
+  };
+  for (const [field, value] of Object.entries(body)) {
+    if (isObject(value)) for (const [key, inner] of Object.entries(value)) check(`${field}.${key}`, inner);
+    else check(field, value);
+  }
+}
+
 /** Runs a CLI resolver, turning its UserError into a FieldError against `field`. */
 function asField<T>(field: string, resolve: () => T): T {
   try {
     return resolve();
   } catch (err) {
     if (err instanceof UserError) throw new FieldError(fieldOf(field, err), err.message, err.fix);
-    throw err;
-  }
-}
-
-/** A model given as a path goes through the guard; a Hub id (`org/name`, nothing local of that name) is kept as is. */
-function modelRef(guard: PathGuard, field: string, value: string): string {
-  const hubId = /^[\w.-]+\/[\w.-]+$/.test(value) && !value.startsWith('.');
-  try {
-    return guard.check(field, value);
-  } catch (err) {
-    if (hubId && err instanceof FieldError && /does not exist/.test(err.message)) return value;
     throw err;
   }
 }
@@ -235,8 +248,9 @@ function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
     if (partial[group] === undefined) continue;
     asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
   }
-  const model = typeof partial.model === 'string' ? modelRef(ctx.guard, 'model', partial.model) : null;
-  const models = partial.models?.map((m, i) => modelRef(ctx.guard, `models[${i}]`, m));
+  checkFieldRanges(fields);
+  const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
+  const models = partial.models?.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
   // A spec naming a JSON file is read from disk, so it is a path like any other.
   const architectures = partial.architectures?.map((a, i) => (/\.json$/i.test(a.trim()) ? ctx.guard.check(`architectures[${i}]`, a) : a));
@@ -252,13 +266,14 @@ function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
 
 function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerateConfig {
   const partial = { ...fields } as Partial<GenerateConfig>;
-  const model = typeof partial.model === 'string' ? modelRef(ctx.guard, 'model', partial.model) : null;
+  const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
   const config = generateConfig({ ...partial, model, dataset, out: ctx.out });
   const engines = config.engines;
   if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
   // The context length is the model's and is checked when the run starts; every other rule is the CLI's.
   asField('body', () => resolveGenerationSweep(config, Number.POSITIVE_INFINITY, { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs' }));
+  checkFieldRanges(fields);
   return { ...config, command: 'generate' };
 }
 
@@ -268,9 +283,9 @@ function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerat
  * request (a CLI run in the history may point anywhere).
  */
 export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig {
-  const model = config.model === null ? null : modelRef(ctx.guard, 'model', config.model);
+  const model = config.model === null ? null : ctx.guard.checkModel('model', config.model);
   const dataset = config.dataset === null ? null : ctx.guard.check('dataset', config.dataset);
   if (isGenerateConfig(config)) return { ...generateConfig({ ...config, model, dataset, out: ctx.out }), command: 'generate' };
-  const models = config.models.map((m, i) => modelRef(ctx.guard, `models[${i}]`, m));
+  const models = config.models.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
   return resolveRunConfig({ ...config, model, models, dataset, out: ctx.out }, NAMES, ctx.registry);
 }

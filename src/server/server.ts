@@ -12,6 +12,7 @@ import { accessToken, crossSiteReason, DEFAULT_HOST, tokenMatches } from './secu
 import { openEventStream } from './event-stream.js';
 import { StaticFiles } from './static-files.js';
 import { viewRoute } from './view-routes.js';
+import { recheckRunPaths } from './run-paths.js';
 
 /** Port used when none is given. */
 export const DEFAULT_PORT = 8765;
@@ -62,7 +63,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const recovered = await store.open();
   const registry = options.registry ?? defaultRegistry;
   const guard = new PathGuard(options.root ?? process.cwd(), options.allow ?? []);
-  const queue = new RunQueue(store, registry);
+  // Paths are checked again as each run starts: a folder may have become a symlink to outside --root since it was queued.
+  const queue = new RunQueue(store, registry, undefined, (config) => recheckRunPaths(config, guard));
   queue.on('event', (e) => {
     if (e.type === 'warning') log(e.message);
     if (e.type === 'finished' && e.state === 'failed') log(`benchmark ${e.id} failed: ${e.error ?? ''}`);

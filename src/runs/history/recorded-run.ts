@@ -11,6 +11,7 @@ import type { CellResult, RunRecord } from '../../core/results.js';
 import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import { OWNER_TOKEN } from './owner.js';
+import { nothingMeasured, type NothingMeasured } from '../nothing-measured.js';
 
 /** How a run is tied into the history. */
 export interface RecordOptions {
@@ -31,6 +32,8 @@ export interface RecordOptions {
 export interface RecordedOutcome<R = RunRecord> {
   readonly outcome: RunOutcome<R>;
   readonly entryId: number | null;
+  /** Set when no cell completed: the entry is recorded `failed` with these reasons, and callers should fail too. */
+  readonly nothingMeasured: NothingMeasured | null;
 }
 
 /**
@@ -103,7 +106,7 @@ export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHo
 }
 
 /** Ties any scenario's run into the history store (see `executeRecordedRun`). */
-async function recordRun<C, R extends RunRecordOf<C>, P extends { readonly total: number }>(
+async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
   config: StoredConfig,
   out: string,
   hooks: RecordableHooks<C, R, P>,
@@ -152,9 +155,12 @@ async function recordRun<C, R extends RunRecordOf<C>, P extends { readonly total
     });
     throw err;
   }
+  const empty = nothingMeasured(outcome.record);
   await writer.write(async () => {
-    if (entryId !== null) await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
+    if (entryId === null) return;
+    if (empty) await store.finish(entryId, 'failed', empty.message, outcome.record.finishedAt ?? undefined);
+    else await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
   });
   await writer.flush();
-  return { outcome, entryId };
+  return { outcome, entryId, nothingMeasured: empty };
 }

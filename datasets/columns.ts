@@ -79,3 +79,50 @@ function findCandidate(columns: readonly string[], candidates: readonly string[]
   }
   return undefined;
 }
+
+/** What a non-text value is, in the words of an error message (`integers`, `nulls`, `objects`). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'nulls';
+  if (value === undefined) return 'missing values';
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return 'integers';
+  if (typeof value === 'number') return 'numbers';
+  if (typeof value === 'boolean') return 'booleans';
+  if (Array.isArray(value)) return 'lists';
+  if (ArrayBuffer.isView(value)) return 'binary data';
+  return 'objects';
+}
+
+function notText(column: string, value: unknown, row: number | undefined): UserError {
+  const at = row === undefined ? '' : ` (row ${row + 1}: ${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))?.slice(0, 60) ?? String(value)})`;
+  return new UserError(
+    `column "${column}" holds ${kindOf(value)}${at}, not text`,
+    'pass --text-column naming the column that holds the text (strings); numbers, nulls and objects would be benchmarked as "1", "" or "[object Object]"',
+  );
+}
+
+/**
+ * The text of one row. Anything but a string is refused rather than
+ * turned into "1", "" or "[object Object]" by String(), which would
+ * benchmark text nobody wrote. `row` (0-based) goes into the message.
+ */
+export function textOf(row: Readonly<Record<string, unknown>>, column: string, index?: number): string {
+  const value = row[column];
+  if (typeof value !== 'string') throw notText(column, value, index);
+  return value;
+}
+
+/** Rows read by checkTextColumn: enough to catch a wrong column, few enough to cost nothing before a run. */
+export const TEXT_CHECK_ROWS = 64;
+
+/**
+ * Checks the first rows' text column before anything is loaded, so a
+ * column of numbers or objects fails at the door with its name instead of
+ * mid-run (every row is checked again as it is tokenized).
+ */
+export async function checkTextColumn(rows: AsyncIterable<Readonly<Record<string, unknown>>>, column: string, sample = TEXT_CHECK_ROWS): Promise<void> {
+  let index = 0;
+  for await (const row of rows) {
+    textOf(row, column, index);
+    if (++index >= sample) break;
+  }
+}

@@ -7,6 +7,7 @@ import type { DataRow } from './dataset.js';
 import type { RowBatch } from './row-batches.js';
 import { readArrowBatches, readArrowColumns, readArrowRows } from './arrow-reader.js';
 import { localParquetSource, readParquetBatches, readParquetColumns, readParquetRows } from './parquet-reader.js';
+import { lookupName } from '../src/core/name-lookup.js';
 
 /** File formats read locally. */
 export type LocalFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'arrow';
@@ -31,7 +32,7 @@ const JSONL_COLUMN_SNIFF_ROWS = 64;
 
 /** The format of `path` by its extension, or undefined when it is not one inferbench reads. */
 export function localFormatOf(path: string): LocalFormat | undefined {
-  return LOCAL_FORMAT_EXTENSIONS[extname(path).toLowerCase()];
+  return lookupName(LOCAL_FORMAT_EXTENSIONS, extname(path).toLowerCase());
 }
 
 /**

@@ -4,6 +4,7 @@
  * display rounding; the terminal report is where numbers get humanised.
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
 import { parityOk } from './views.js';
@@ -45,6 +46,9 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'requested_threads', value: (c) => c.requestedThreads },
   { name: 'precision', value: (c) => sessionOf(c)?.precision },
   { name: 'versions', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  // Where ORT placed the nodes (onnxruntime-node rows): a GPU row with CPU nodes is not a pure GPU measurement.
+  { name: 'ep_nodes', value: (c) => placementNodesField(sessionOf(c)?.placement) },
+  { name: 'ep_cpu_fallback_ops', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', value: (c) => c.batchSize },
   optional('sequence_length', (c) => c.sequenceLength),
   { name: 'state', value: (c) => c.state },

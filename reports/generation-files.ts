@@ -12,6 +12,7 @@ import { hasErrorCode, UserError } from '../src/core/errors.js';
 import { CHART_FONT } from './chart-spec.js';
 import { csvField } from './csv-report.js';
 import { orderedGenerationCells } from './generation-report.js';
+import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
@@ -50,6 +51,8 @@ const COLUMNS: readonly GenerationColumn[] = [
   { name: 'requested_threads', kind: 'int', value: (c) => c.requestedThreads },
   { name: 'precision', kind: 'string', value: (c) => sessionOf(c)?.precision },
   { name: 'versions', kind: 'string', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  { name: 'ep_nodes', kind: 'string', value: (c) => placementNodesField(sessionOf(c)?.placement) },
+  { name: 'ep_cpu_fallback_ops', kind: 'string', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', kind: 'int', value: (c) => c.batchSize },
   { name: 'prompt_length', kind: 'int', value: (c) => c.promptLength },
   { name: 'new_tokens', kind: 'int', value: (c) => c.newTokens },

@@ -9,6 +9,7 @@
 import type { RunRecord } from '../src/core/results.js';
 import { CSV_COLUMNS, resultRows, type ResultField } from './csv-report.js';
 import { orderedCells } from './run-summary.js';
+import { lookupName } from '../src/core/name-lookup.js';
 
 /** Column types written: UTF-8 text, 64-bit integers, or doubles. All columns are nullable. */
 export type ColumnKind = 'string' | 'int' | 'float';
@@ -40,6 +41,8 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   requested_threads: 'int',
   precision: 'string',
   versions: 'string',
+  ep_nodes: 'string',
+  ep_cpu_fallback_ops: 'string',
   batch_size: 'int',
   sequence_length: 'int',
   state: 'string',
@@ -112,7 +115,7 @@ export function resultsTable(run: RunRecord): ResultTable {
   const rows = resultRows(run);
   const columns = CSV_COLUMNS.map((name, i): TableColumn => {
     const values = rows.map((row) => clean(row[i]));
-    return { name, kind: RESULT_COLUMN_KINDS[name] ?? inferKind(values), values };
+    return { name, kind: lookupName(RESULT_COLUMN_KINDS, name) ?? inferKind(values), values };
   });
   return { columns, rowCount: rows.length };
 }

@@ -29,6 +29,7 @@ import {
   statisticsSection,
 } from './terminal-views.js';
 import { parityOk } from './views.js';
+import { placementLine } from './placement-text.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -269,7 +270,7 @@ function modelSizeTable(run: RunRecord, minWidth: number, color: boolean): strin
 
 /** One line per engine describing what really ran, read from the cells' session descriptions. */
 function engineDescriptions(run: RunRecord): string[] {
-  return engineOrder(run).map((engine) => {
+  return engineOrder(run).flatMap((engine) => {
     const cells = run.cells.filter((c) => c.engine === engine);
     const sessions = cells.map(sessionOf).filter((s) => s !== undefined);
     if (sessions.length === 0) {
@@ -283,7 +284,9 @@ function engineDescriptions(run: RunRecord): string[] {
     const precision = distinct(sessions.map((s) => s.precision));
     const notes = [...new Set(sessions.flatMap((s) => s.notes ?? []))];
     const noteText = notes.length > 0 ? ` – ${notes.join('; ')}` : '';
-    return `  - ${engine}: ${versions} · backend ${backend} · threads ${threads} · ${precision}${noteText}`;
+    // Placement as ORT's profiler saw it: the one line that shows GPU rows running nodes on the CPU.
+    const placements = [...new Set(sessions.flatMap((s) => (s.placement ? [placementLine(s.placement)] : [])))];
+    return [`  - ${engine}: ${versions} · backend ${backend} · threads ${threads} · ${precision}${noteText}`, ...placements.map((p) => `      placement: ${p}`)];
   });
 }
 

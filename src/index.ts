@@ -28,7 +28,7 @@ export { defaultRegistry, BUILTIN_ENGINE_FACTORIES, ENGINE_IDS, asEngineId } fro
 export type { EngineFactory, EngineStatus } from './core/engine-registry.js';
 export { engineIdFor } from './core/engine.js';
 export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availability, ResolvedSessionOptions } from './core/engine.js';
-export type { EngineSession, SessionDescription, Precision } from './core/engine-session.js';
+export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';
 export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './core/results.js';

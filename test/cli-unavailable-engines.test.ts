@@ -4,9 +4,10 @@ import { nvidiaGpus } from '../src/core/gpu.js';
 import { runCli, isCleanUserError } from './fixtures/cli.js';
 
 test('asking only for unavailable engines lists each one with its reason', { skip: nvidiaGpus().length > 0 ? 'this machine has a GPU' : false }, async () => {
-  const r = await runCli(['run', '--engines', 'onnx-cuda,onnx-tensorrt,tfjs-node', '--limit', '4']);
+  const r = await runCli(['run', '--engines', 'onnx-cuda,onnx-tensorrt,tfjs-node-gpu', '--limit', '4']);
   assert.ok(isCleanUserError(r), r.stderr);
   assert.match(r.stderr, /onnx-cuda: unavailable: no NVIDIA GPU found/);
   assert.match(r.stderr, /onnx-tensorrt: unavailable: no NVIDIA GPU found/);
-  assert.match(r.stderr, /tfjs-node: unavailable: .*not installed.*npm install @tensorflow\/tfjs-node/);
+  // tfjs-node-gpu, not tfjs-node: `npm run setup:tfjs-node` may have made tfjs-node available here.
+  assert.match(r.stderr, /tfjs-node-gpu: unavailable: .*not installed.*npm install @tensorflow\/tfjs-node-gpu/);
 });

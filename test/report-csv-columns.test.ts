@@ -10,7 +10,7 @@ const NEW_COLUMNS = [
   'p95_ms', 'cv', 'ci95_low_ms', 'ci95_high_ms', 'verdict', 'verdict_reasons', 'baseline_rss_bytes', 'rss_growth_bytes',
   'rss_sample_hz', 'engine_tensors', 'engine_bytes', 'gpu_bytes', 'load_ms', 'first_batch_ms', 'warmup_batches',
   'warmup_mean_ms', 'parity_reference', 'max_abs_diff', 'argmax_agreement', 'parity_tolerance', 'parity_ok', 'accuracy',
-  'sequence_length',
+  'sequence_length', 'ep_nodes', 'ep_cpu_fallback_ops',
 ];
 
 /** Rows of a CSV keyed by column name. */
@@ -66,6 +66,20 @@ test('CSV has the statistics, verdict, memory, cold-start and parity columns, em
 
   const onnx = find('onnx-cpu', 8, 2);
   assert.deepEqual([onnx['engine_tensors'], onnx['parity_ok'], onnx['parity_reference']], ['', '', '']);
+  assert.deepEqual([tfjs['ep_nodes'], tfjs['ep_cpu_fallback_ops']], ['', ''], 'no ORT placement: empty');
+
+  // An onnxruntime-node row with a placement read from ORT's profiler: providers by node count, then the CPU-fallback ops.
+  const placed = buildSweepRun();
+  const gpuCell = placed.cells.find((c) => c.engine === 'onnx-cpu' && c.state === 'completed') as CompletedCell;
+  Object.assign(gpuCell, {
+    session: {
+      ...gpuCell.session,
+      placement: { byProvider: { CPUExecutionProvider: { nodes: 3, timeUs: 6 }, CUDAExecutionProvider: { nodes: 70, timeUs: 94 } }, cpuFallbackOps: ['Gather', 'Shape'] },
+    },
+  });
+  const placedRow = records(renderCsv(placed)).find((r) => r['run_id'] === placed.id && r['ep_nodes'] !== '');
+  assert.equal(placedRow?.['ep_nodes'], 'CUDAExecutionProvider:70;CPUExecutionProvider:3');
+  assert.equal(placedRow?.['ep_cpu_fallback_ops'], 'Gather;Shape');
 
   // Records written before these fields existed still give one full-width row per cell, with the new fields empty.
   const old = records(renderCsv(buildSampleRun()));

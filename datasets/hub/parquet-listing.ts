@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UserError } from '../../src/core/errors.js';
+import { lookupName } from '../../src/core/name-lookup.js';
 import { repoCacheDir, writeFileAtomic } from '../../src/hub/hub-cache.js';
 import type { HubEnv } from '../../src/hub/hub-env.js';
 import { HubHttpError, hubFetchJson, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';
@@ -122,9 +123,9 @@ function chooseConfig(id: string, listing: Listing): string {
 }
 
 function splitFrom(id: string, config: string, split: string, listing: Listing): ParquetSplit {
-  const splits = listing[config];
+  const splits = lookupName(listing, config);
   if (splits === undefined) throw unknownConfig(id, config, listing);
-  const urls = splits[split];
+  const urls = lookupName(splits, split);
   if (urls === undefined) throw unknownSplit(id, config, split, Object.keys(splits));
   return { config, split, urls };
 }

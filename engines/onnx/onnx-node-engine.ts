@@ -3,12 +3,33 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
-import type { EngineSession, PreparedCall, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
+import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 
 type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';
+
+const PROVIDER_NAMES: Readonly<Record<NodeDevice, string>> = {
+  cpu: CPU_PROVIDER,
+  cuda: 'CUDAExecutionProvider',
+  tensorrt: 'TensorrtExecutionProvider',
+};
+
+/**
+ * What the binding cannot change, said in every row: onnxruntime-node 1.30
+ * passes a GPU provider nothing but `deviceId` (js/node/src/session_options_helper.cc),
+ * so each runs with ORT's default provider options.
+ */
+const PROVIDER_NOTES: Readonly<Record<NodeDevice, readonly string[]>> = {
+  cpu: [],
+  cuda: ["CUDA provider with ORT's default options (onnxruntime-node passes only deviceId)"],
+  tensorrt: [
+    "TensorRT provider with ORT's defaults (onnxruntime-node passes only deviceId): fp32 (no fp16/int8), no engine cache, no explicit shape profiles",
+    'each new input shape builds a TensorRT engine; the untimed warm pass over every shape keeps those builds out of the statistics',
+  ],
+};
 
 const INSTALL_GPU_LIBS =
   'run `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` on a machine with internet ' +
@@ -74,8 +95,8 @@ class OrtNodeSession implements EngineSession {
  * onnxruntime-node with one execution provider. Providers are requested
  * without a CPU entry, so a CUDA or TensorRT provider that cannot load makes
  * session creation fail instead of quietly running on the CPU; nodes a GPU
- * provider does not implement still fall back to CPU inside ORT, which the
- * session notes say.
+ * provider does not implement still fall back to CPU inside ORT, which an
+ * untimed profiling pass at load reads back into `describe().placement`.
  */
 export function createOnnxNodeEngine(device: NodeDevice): Engine {
   const id = `onnx-${device}`;
@@ -104,22 +125,40 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const ort = await import('onnxruntime-node');
       const threads = options.threads ?? availableParallelism();
-      const executionProviders = device === 'cpu' ? ['cpu'] : device === 'cuda' ? [{ name: 'cuda', deviceId: 0 }] : [{ name: 'tensorrt', deviceId: 0 }];
-      const session = await ort.InferenceSession.create(onnxPath, {
+      const requested = PROVIDER_NAMES[device];
+      const executionProviders = device === 'cpu' ? ['cpu'] : [{ name: device, deviceId: 0 }];
+      const sessionOptions = {
         executionProviders,
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
-      } as Parameters<typeof ort.InferenceSession.create>[1]);
-      const notes = device === 'cpu' ? [] : [`nodes the ${device} provider lacks run on ORT's CPU provider`];
+      } as Parameters<typeof ort.InferenceSession.create>[1];
+      // Untimed and released before the timed session exists, so GPU memory is never held twice.
+      let placement: ProviderPlacement | undefined;
+      let placementError: string | undefined;
+      try {
+        placement = await profilePlacement(ort as unknown as OrtNodeLike, onnxPath, sessionOptions as object, requested);
+      } catch (err) {
+        placementError = (err as Error).message.split('\n')[0];
+      }
+      // A provider that cannot load fails here, whatever the profiling pass did.
+      const session = await ort.InferenceSession.create(onnxPath, sessionOptions);
+      if (placement !== undefined && device !== 'cpu') {
+        const problem = noGpuNodes(placement, requested);
+        if (problem !== null) {
+          await session.release();
+          throw new Error(problem);
+        }
+      }
       const description: SessionDescription = {
         engine: id,
-        backend: device === 'cpu' ? 'CPUExecutionProvider' : device === 'cuda' ? 'CUDAExecutionProvider' : 'TensorrtExecutionProvider',
+        backend: placement === undefined ? `${requested} (requested; placement not read)` : placementBackend(placement),
         threads,
         precision: options.precision,
         versions: { 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
-        notes,
+        notes: [...PROVIDER_NOTES[device], ...(placementError === undefined ? [] : [`placement not read from ORT's profiler: ${placementError}`])],
+        ...(placement === undefined ? {} : { placement }),
       };
       return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description);
     },

@@ -8,12 +8,17 @@ import * as tf from '@tensorflow/tfjs-core';
  * than the arithmetic. They are plain JS loops over the backend's own memory
  * (the wasm heap or the cpu backend's arrays), registered with
  * tf.registerKernel for the wasm and cpu backends and used up to a size
- * where dispatch still dominates; larger tensors and other backends
- * (tfjs-node) get the same maths from tfjs ops.
+ * where dispatch still dominates; larger tensors get the same maths from
+ * tfjs ops. On tfjs-node each tfjs op is a libtensorflow eager op costing
+ * 30–50 µs to dispatch (LayerNorm from tfjs ops is 10 of them plus 2 Casts
+ * and 3 uploaded constants), so there the kernel copies its input out of
+ * TensorFlow, computes in JS and hands the result back for upload: one
+ * copy each way instead of a dozen dispatches.
  */
 const LAYER_NORM = 'InferbenchLayerNorm';
 const GELU = 'InferbenchGelu';
-const CUSTOM_BACKENDS = ['wasm', 'cpu'] as const;
+const CUSTOM_BACKENDS = ['wasm', 'cpu', 'tensorflow'] as const;
+type CustomBackend = (typeof CUSTOM_BACKENDS)[number];
 
 /** Backend methods the kernels use; both are public on the wasm and cpu backends. */
 interface WasmLike {
@@ -23,6 +28,11 @@ interface WasmLike {
 interface CpuLike {
   data: { get(dataId: tf.DataId): { values: unknown } };
   makeTensorInfo(shape: number[], dtype: tf.DataType, values: Float32Array): tf.TensorInfo;
+}
+/** tfjs-node's NodeJSKernelBackend: readSync copies a tensor out of TensorFlow; write keeps values until an op needs them uploaded. */
+interface NodeLike {
+  readSync(dataId: tf.DataId): unknown;
+  write(values: Float32Array, shape: number[], dtype: tf.DataType): tf.DataId;
 }
 
 /** Runs `compute(inputs…, out)` on float32 arrays of whichever backend is active. */
@@ -38,8 +48,13 @@ function jsKernel(backendName: string, compute: (ins: Float32Array[], out: Float
       compute(infos.map((t) => b.typedArrayFromHeap(t)), b.typedArrayFromHeap(out), nums, x.shape);
       return out;
     }
-    const b = backend as unknown as CpuLike;
     const values = new Float32Array(x.shape.reduce((p, d) => p * d, 1));
+    if (backendName === 'tensorflow') {
+      const n = backend as unknown as NodeLike;
+      compute(infos.map((t) => n.readSync(t.dataId) as Float32Array), values, nums, x.shape);
+      return { dataId: n.write(values, [...x.shape], 'float32'), shape: [...x.shape], dtype: 'float32' };
+    }
+    const b = backend as unknown as CpuLike;
     compute(infos.map((t) => b.data.get(t.dataId).values as Float32Array), values, nums, x.shape);
     return b.makeTensorInfo([...x.shape], 'float32', values);
   };
@@ -105,19 +120,23 @@ function ensureRegistered(): void {
  * Above these sizes the backend's own kernels win: their SIMD loops beat
  * the JS loop by more than the dispatch the fusion saves (measured on
  * tfjs-wasm: JS GELU costs ~80 ns an element with erf's exp, the 5 wasm
- * kernels ~20 ns plus ~75 µs of dispatch).
+ * kernels ~20 ns plus ~75 µs of dispatch). libtensorflow's kernels can use
+ * several threads, so tfjs-node hands large tensors back to them too.
  */
-const MAX_JS_ELEMENTS = { layerNorm: 32768, gelu: 4096 } as const;
+const MAX_JS_ELEMENTS: Readonly<Record<CustomBackend, { readonly layerNorm: number; readonly gelu: number }>> = {
+  wasm: { layerNorm: 32768, gelu: 4096 },
+  cpu: { layerNorm: 32768, gelu: 4096 },
+  tensorflow: { layerNorm: 32768, gelu: 4096 },
+};
 
-function customBackend(size: number, limit: number): boolean {
-  if (size > limit) return false;
+function customBackend(size: number, kernel: 'layerNorm' | 'gelu'): boolean {
   const name = tf.getBackend();
-  return (CUSTOM_BACKENDS as readonly string[]).includes(name);
+  return (CUSTOM_BACKENDS as readonly string[]).includes(name) && size <= MAX_JS_ELEMENTS[name as CustomBackend][kernel];
 }
 
 /** LayerNorm over the last axis with 1-D gamma and beta of that size. */
 export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, epsilon: number): tf.Tensor {
-  if (customBackend(x.size, MAX_JS_ELEMENTS.layerNorm) && x.dtype === 'float32' && gamma.dtype === 'float32' && beta.dtype === 'float32') {
+  if (customBackend(x.size, 'layerNorm') && x.dtype === 'float32' && gamma.dtype === 'float32' && beta.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(LAYER_NORM, { x, gamma, beta } as unknown as tf.NamedTensorMap, { epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }
@@ -129,7 +148,7 @@ export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tenso
 
 /** GELU of a float32 tensor; `tanh` selects the approximation GPT-2 and ALBERT use. */
 export function gelu(x: tf.Tensor, tanh: boolean): tf.Tensor {
-  if (customBackend(x.size, MAX_JS_ELEMENTS.gelu) && x.dtype === 'float32') {
+  if (customBackend(x.size, 'gelu') && x.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(GELU, { x } as unknown as tf.NamedTensorMap, { tanh: tanh ? 1 : 0 } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }

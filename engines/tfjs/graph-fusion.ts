@@ -132,8 +132,10 @@ const fusedMatMul: OpHandler = (inputs, attrs) => {
     const a = toTensor(req(inputs, 0));
     const k = a.shape[a.rank - 1] ?? 1;
     // Batch 1 activations are [1, S, K] already; a reshape is a kernel dispatch even when it changes nothing.
+    // libtensorflow's BatchMatMulV2 broadcasts the weight's batch of 1, so on tfjs-node [B, S, K] goes in as it is
+    // (each reshape there is an eager op plus an uploaded shape tensor).
     const rows = a.size / k;
-    const a3 = a.rank === 3 && a.shape[0] === 1 ? a : tf.reshape(a, [1, rows, k]);
+    const a3 = a.rank === 3 && (a.shape[0] === 1 || tf.getBackend() === 'tensorflow') ? a : tf.reshape(a, [1, rows, k]);
     const kernelInputs = { a: a3, b: w, ...(bias !== undefined ? { bias: toTensor(bias) } : {}) } as unknown as tf.NamedTensorMap;
     const kernelAttrs = { transposeA: false, transposeB: false, activation, leakyreluAlpha: 0 } as unknown as tf.NamedAttrMap;
     const out = tf.engine().runKernel(tf._FusedMatMul, kernelInputs, kernelAttrs) as tf.Tensor;

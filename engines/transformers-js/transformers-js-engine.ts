@@ -1,25 +1,23 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { Availability, Engine, EngineGenerator, ResolvedSessionOptions } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
-import { dtypeOfOnnxFile } from '../../src/core/dtypes.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
+export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 
-type Device = 'cpu' | 'cuda';
+import type { Device } from './session-readback.js';
 
 const PACKAGE = '@huggingface/transformers';
 export const PIPELINE_NOTE = 'includes tokenization and post-processing (text-classification pipeline end to end)';
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
-interface OrtSessionLike {
+interface OrtSessionLike extends TransformersJsSessionLike {
   run(feeds: Record<string, unknown>, ...rest: unknown[]): Promise<Record<string, OrtTensorLike>>;
-  config?: { dtype?: string; device?: string };
 }
 
 /** The parts of a transformers.js pipeline used here. */
@@ -83,18 +81,6 @@ class TransformersJsSession implements EngineSession {
   }
 }
 
-/** The Hugging Face folder and transformers.js dtype of `onnxPath`, or why it is not loadable by the pipeline. */
-export function pipelineTarget(onnxPath: string): { folder: string; dtype: string } {
-  const onnxDir = dirname(onnxPath);
-  const folder = dirname(onnxDir);
-  if (basename(onnxDir) !== 'onnx' || !existsSync(join(folder, 'config.json'))) {
-    throw new CellSkip(`transformers-js loads Hugging Face model folders (config.json, onnx/model*.onnx); ${onnxPath} is not in one`);
-  }
-  const dtype = dtypeOfOnnxFile(basename(onnxPath));
-  if (!dtype) throw new CellSkip(`transformers-js selects graphs by dtype and has no dtype for ${basename(onnxPath)}`);
-  return { folder, dtype };
-}
-
 /**
  * The `@huggingface/transformers` text-classification pipeline, run end to
  * end on raw texts (tokenize, forward, softmax + top-1). It loads the same
@@ -124,6 +110,12 @@ export function createTransformersJsEngine(device: Device): Engine {
       return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' } };
     },
 
+    /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
+    async loadGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+      const { loadTransformersJsGenerator } = await import('./transformers-js-generator.js');
+      return loadTransformersJsGenerator(id, device, onnxPath, options);
+    },
+
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const { folder, dtype } = pipelineTarget(onnxPath);
       const { env, pipeline, LogLevel } = await import('@huggingface/transformers');
@@ -131,31 +123,26 @@ export function createTransformersJsEngine(device: Device): Engine {
       env.allowLocalModels = true;
       env.logLevel = LogLevel.ERROR;
       const threads = options.threads ?? availableParallelism();
+      // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
+      const sessionOptions = transformersSessionOptions(device, threads);
       const pipe = (await pipeline('text-classification', folder, {
         local_files_only: true,
         device,
         dtype: dtype as never,
-        session_options: { intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' },
+        session_options: sessionOptions,
       } as never)) as unknown as PipelineLike;
       const session = pipe.model.sessions['model'];
       if (!session) {
         await pipe.dispose();
         throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(pipe.model.sessions).join(', ')})`);
       }
-      // Read back what transformers.js chose, so a different file or device than asked shows in the row.
-      const chosen = session.config ?? {};
-      const description: SessionDescription = {
-        engine: id,
-        backend: `onnxruntime-node ${chosen.device ?? device} via transformers.js`,
-        threads,
-        precision: options.precision,
-        versions: { [PACKAGE]: installedVersion(PACKAGE) ?? 'unknown', 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
-        notes: [
-          PIPELINE_NOTE,
-          `dtype ${chosen.dtype ?? dtype} (${basename(onnxPath)})`,
-          '"forward" is the raw ONNX session.run inside each pipeline call',
-        ],
-      };
+      let description: SessionDescription;
+      try {
+        description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE, '"forward" is the raw ONNX session.run inside each pipeline call']);
+      } catch (err) {
+        await pipe.dispose();
+        throw err;
+      }
       return new TransformersJsSession(pipe, session, description);
     },
   };

@@ -1,4 +1,5 @@
 import { UserError } from '../core/errors.js';
+import { checkRange, optionRange, type RangedOption } from '../core/option-ranges.js';
 
 /** A flag a command accepts: `value` flags take an argument, `boolean` ones do not. */
 export interface FlagSpec {
@@ -9,6 +10,8 @@ export interface FlagSpec {
   readonly arg?: string;
   /** The flag may be given several times (`--config a --config b`); read it with `repeatedFlag`. */
   readonly repeatable?: boolean;
+  /** The OPTION_RANGES entry its numbers must fall in; shown in help. */
+  readonly range?: RangedOption;
 }
 
 /** Parsed command line: flag values by name and the positional arguments. */
@@ -26,8 +29,9 @@ export interface ParsedArgs {
  */
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
-  const flags: Record<string, string | true> = {};
-  const repeated: Record<string, string[]> = {};
+  // No prototype: a flag lookup must never find Object.prototype members (see core/name-lookup.ts).
+  const flags: Record<string, string | true> = Object.create(null) as Record<string, string | true>;
+  const repeated: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -71,18 +75,25 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
 
 /**
  * A comma-separated list of positive integers (`--batch-sizes 1,8,32`).
- * Errors name the flag and the bad item.
+ * Errors name the flag and the bad item; `range` names the OPTION_RANGES
+ * entry the items must also fall in (the same check the API uses).
  */
-export function positiveIntListFlag(args: ParsedArgs, name: string): number[] | undefined {
+export function positiveIntListFlag(args: ParsedArgs, name: string, range?: RangedOption): number[] | undefined {
   const raw = stringFlag(args, name);
   if (raw === undefined) return undefined;
-  return raw.split(',').map((item) => parsePositiveInt(item.trim(), `--${name}`));
+  return raw.split(',').map((item) => inRange(parsePositiveInt(item.trim(), `--${name}`), item.trim(), name, range));
 }
 
-/** One positive integer flag (`--limit 100`). */
-export function positiveIntFlag(args: ParsedArgs, name: string): number | undefined {
+/** One positive integer flag (`--limit 100`), checked against `range` when given. */
+export function positiveIntFlag(args: ParsedArgs, name: string, range?: RangedOption): number | undefined {
   const raw = stringFlag(args, name);
-  return raw === undefined ? undefined : parsePositiveInt(raw.trim(), `--${name}`);
+  return raw === undefined ? undefined : inRange(parsePositiveInt(raw.trim(), `--${name}`), raw.trim(), name, range);
+}
+
+/** Checks a flag's value (in the flag's unit) against its range, converting to the field's unit for the check. */
+function inRange(value: number, raw: string, name: string, range: RangedOption | undefined): number {
+  if (range !== undefined) checkRange(range, value * (optionRange(range).flagScale ?? 1), 'flag', { raw, name: `--${name}` });
+  return value;
 }
 
 function parsePositiveInt(text: string, flag: string): number {
@@ -92,21 +103,33 @@ function parsePositiveInt(text: string, flag: string): number {
   return Number(text);
 }
 
+/** A whole number ≥ 0 (`--warmup 0` is allowed), checked against `range` when given; undefined when absent. */
+export function countFlag(args: ParsedArgs, name: string, range?: RangedOption): number | undefined {
+  const raw = stringFlag(args, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new UserError(`--${name} must be a whole number ≥ 0, got "${raw}"`, `e.g. --${name} 1`);
+  return inRange(Number(raw.trim()), raw.trim(), name, range);
+}
+
 /** Comma-separated names (`--engines onnx-cpu,tfjs-wasm`), empty items dropped. */
 export function listFlag(args: ParsedArgs, name: string): string[] | undefined {
   const raw = stringFlag(args, name);
   return raw === undefined ? undefined : raw.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
-/** A non-negative number flag (`--min-time 0.5`); errors name the flag. */
-export function numberFlag(args: ParsedArgs, name: string): number | undefined {
+/**
+ * A non-negative number flag (`--min-time 0.5`) in the flag's unit; errors
+ * name the flag. With `range`, the value must also fall in that
+ * OPTION_RANGES entry (scaled to the field's unit for the check).
+ */
+export function numberFlag(args: ParsedArgs, name: string, range?: RangedOption): number | undefined {
   const raw = stringFlag(args, name);
   if (raw === undefined) return undefined;
   const value = Number(raw.trim());
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0) {
     throw new UserError(`--${name} must be a number ≥ 0, got "${raw}"`, `e.g. --${name} 2`);
   }
-  return value;
+  return inRange(value, raw.trim(), name, range);
 }
 
 /** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */

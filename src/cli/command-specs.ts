@@ -1,6 +1,7 @@
 import type { CommandSpec, FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
+import { flagRangeHelp } from '../core/option-ranges.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
@@ -13,29 +14,31 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' },
     { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…), each its own row' },
     { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' },
-    { name: 'sequence-lengths', kind: 'value', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
+    { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
-    { name: 'batch-sizes', kind: 'value', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
+    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
     { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },
     { name: 'split', kind: 'value', arg: 'NAME', help: 'split of a Hub dataset or DatasetDict folder; default: train' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected (text, sentence, review, content, tweet)' },
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding the label; default: detected' },
-    { name: 'limit', kind: 'value', arg: 'N', help: 'rows streamed per cell; default 256' },
-    { name: 'warmup', kind: 'value', arg: 'N', help: 'warmup batches before measuring; default 2' },
+    { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows streamed per cell; default 256' },
+    { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'warmup batches before measuring; default 2' },
     { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
-    { name: 'min-time', kind: 'value', arg: 'S', help: 'measure each cell for at least S seconds (after one full pass over the rows); default 2' },
-    { name: 'min-batches', kind: 'value', arg: 'N', help: 'and at least N batches; default 20' },
-    { name: 'max-time', kind: 'value', arg: 'S', help: 'stop a cell after S seconds even if the minimums are not met (verdict NOISY); default 60' },
-    { name: 'max-cv', kind: 'value', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI wider than ±5% of the mean is always NOISY); default 1.0' },
+    { name: 'min-time', kind: 'value', range: 'stop.minTimeMs', arg: 'S', help: 'measure each cell for at least S seconds (after one full pass over the rows); default 2' },
+    { name: 'min-batches', kind: 'value', range: 'stop.minBatches', arg: 'N', help: 'and at least N batches; default 20' },
+    { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: 'stop a cell after S seconds even if the minimums are not met (verdict NOISY); default 60' },
+    { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
-    { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
+    { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     HELP,
   ],
   details:
+    'Every number has a range (shown above), checked before anything is loaded; the dashboard API checks the same ranges\n' +
+    '(src/core/option-ranges.ts). --threads is at most 4 × the cores of this machine.\n' +
     'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
     'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
     'fewer than 2 points is not drawn, and the run says why.\n' +
@@ -80,7 +83,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     "with a 95% interval. \"faster\" or \"slower\" is called only when Welch's two-sided t-test on the round means gives\n" +
     'p < 0.05 AND |B/A − 1| ≥ --min-effect; otherwise "no significant difference", with why. A run recorded before\n' +
     'rounds existed counts as one round and can never support a call. Cells measured on a noisy host (load per core\n' +
-    "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.",
+    "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
+    'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call.',
 };
 
 export const GENERATE_COMMAND: CommandSpec = {
@@ -90,18 +94,19 @@ export const GENERATE_COMMAND: CommandSpec = {
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR', help: 'text-generation model folder in transformers.js layout (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny GPT-2' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
-    { name: 'batch-sizes', kind: 'value', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
-    { name: 'prompt-lengths', kind: 'value', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
-    { name: 'new-tokens', kind: 'value', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
-    { name: 'runs', kind: 'value', arg: 'N', help: 'measured generate() calls per cell; default 5' },
-    { name: 'warmup', kind: 'value', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
+    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
+    { name: 'prompt-lengths', kind: 'value', range: 'promptLengths', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
+    { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
+    { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell; default 5' },
+    { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
     { name: 'threads', kind: 'value', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the prompt; default: detected (text, sentence, review, content, tweet)' },
-    { name: 'limit', kind: 'value', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },
+    { name: 'limit', kind: 'value', range: 'promptLimit', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },
     { name: 'allow-early-stop', kind: 'boolean', help: 'let generation stop at EOS instead of fixing the output length (minNewTokens = maxNewTokens)' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
+    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     HELP,
   ],
   details:
@@ -114,7 +119,7 @@ export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {
   const width = Math.max(...spec.flags.map((f) => `--${f.name}${f.arg ? ` ${f.arg}` : ''}`.length));
-  const lines = spec.flags.map((f) => `  ${`--${f.name}${f.arg ? ` ${f.arg}` : ''}`.padEnd(width)}  ${f.help}`);
+  const lines = spec.flags.map((f) => `  ${`--${f.name}${f.arg ? ` ${f.arg}` : ''}`.padEnd(width)}  ${f.help}${f.range ? `; ${flagRangeHelp(f.range)}` : ''}`);
   return `${spec.summary}\n\nUsage: ${spec.usage}\n\nOptions:\n${lines.join('\n')}\n${spec.details ? `\n${spec.details}\n` : ''}`;
 }
 

@@ -4,6 +4,8 @@ import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
 import { compareRuns, DEFAULT_MIN_EFFECT, describeCoverage } from '../../reports/run-comparison.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
+import type { GenerationRunRecord } from '../core/generation-results.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 
 /** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
@@ -26,7 +28,17 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   // Each side may also be a history id (`inferbench list`) of the --out folder.
   const { resolveRunPath } = await import('../runs/history/entry-ref.js');
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
-  const [a, b] = await Promise.all([readRunRecord(await resolveRunPath(out, pathA)), readRunRecord(await resolveRunPath(out, pathB))]);
+  // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).
+  const read = async (ref: string) => readRunRecord(await resolveRunPath(out, ref));
+  const [sideA, sideB] = await Promise.allSettled([read(pathA), read(pathB)]);
+  if (sideA.status === 'rejected') throw sideA.reason;
+  if (sideB.status === 'rejected') throw sideB.reason;
+  const [a, b] = [sideA.value, sideB.value];
+  const kinds = [a, b].map((r) => ((r.record as { kind?: string }).kind === 'generation' ? 'generate' : 'run'));
+  if (kinds[0] !== kinds[1]) {
+    throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
+  }
+  if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord);
   const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
   if (comparison.cells.length === 0) {
     throw new UserError(
@@ -62,4 +74,15 @@ function minEffectFlag(args: ParsedArgs): number {
     throw new UserError(`--min-effect is a fraction of the mean below 1, got ${value}`, `e.g. --min-effect 0.05 for 5%`);
   }
   return value;
+}
+
+/** Two generation runs: matching cells with their TTFT/TPOT ratios (see reports/generation-comparison.ts). */
+function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord): number {
+  const pairs = pairGenerationCells(a, b);
+  if (pairs.length === 0) {
+    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts');
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(renderGenerationComparison(a, b, pairs, color));
+  return 0;
 }

@@ -1,9 +1,13 @@
-import { executeGenerate, generateConfig } from '../runs/generate-run.js';
+import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
+import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import { UserError } from '../core/errors.js';
+import { nothingMeasured } from '../runs/nothing-measured.js';
+import { reportNothingMeasured } from './run-exit.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
-import { listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
 
@@ -18,52 +22,60 @@ function progressLine(event: GenerationProgress): string | null {
   return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }
 
-/** A whole number ≥ 0 (`--warmup 0` is allowed), or undefined when absent. */
-function countFlag(args: ParsedArgs, name: string): number | undefined {
-  const raw = stringFlag(args, name);
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new UserError(`--${name} must be a whole number ≥ 0, got "${raw}"`, `e.g. --${name} 1`);
-  return Number(raw);
-}
-
 /**
  * `inferbench generate`: validate every flag before loading anything, sweep
  * engines × batch sizes × prompt lengths × new tokens, save after each cell,
  * print the TTFT / TPOT / throughput tables and the paths written.
  */
 export async function generateCommand(args: ParsedArgs): Promise<number> {
+  // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const threads = positiveIntFlag(args, 'threads');
   const config = generateConfig({
     model: stringFlag(args, 'model') ?? null,
     engines: listFlag(args, 'engines') ?? null,
-    batchSizes: positiveIntListFlag(args, 'batch-sizes'),
-    promptLengths: positiveIntListFlag(args, 'prompt-lengths'),
-    newTokens: positiveIntListFlag(args, 'new-tokens'),
-    runs: positiveIntFlag(args, 'runs'),
-    warmupRuns: countFlag(args, 'warmup'),
+    batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
+    promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
+    newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),
+    runs: positiveIntFlag(args, 'runs', 'runs'),
+    warmupRuns: countFlag(args, 'warmup', 'warmupRuns'),
     threads: threads ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,
     textColumn: stringFlag(args, 'text-column') ?? null,
-    promptLimit: positiveIntFlag(args, 'limit'),
+    promptLimit: positiveIntFlag(args, 'limit', 'promptLimit'),
     fixedLength: args.flags['allow-early-stop'] !== true,
     out: stringFlag(args, 'out'),
     png: args.flags['no-png'] !== true,
+    isolate: args.flags['no-isolate'] !== true,
   });
 
+  return generateAndReport(config, {});
+}
+
+/**
+ * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
+ * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
+ */
+export async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }): Promise<number> {
   const ctrlC = interruptOnCtrlC('generate() call');
   let outcome;
+  let entryId: number | null = null;
   try {
-    outcome = await executeGenerate(config, {
-      signal: ctrlC.signal,
-      onStart: (record) => {
-        const engines = (record.config['enginesResolved'] as string[]).join(', ');
-        process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
+    ({ outcome, entryId } = await executeRecordedGenerate(
+      config,
+      {
+        signal: ctrlC.signal,
+        onStart: (record) => {
+          const engines = (record.config['enginesResolved'] as string[]).join(', ');
+          process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
+        },
+        onProgress: (e) => {
+          const line = progressLine(e);
+          if (line) process.stderr.write(`${line}\n`);
+        },
       },
-      onProgress: (e) => {
-        const line = progressLine(e);
-        if (line) process.stderr.write(`${line}\n`);
-      },
-    });
+      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
+    ));
   } finally {
     ctrlC.release();
   }
@@ -71,9 +83,10 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;
   }
-  return 0;
+  return reportNothingMeasured(nothingMeasured(outcome.record));
 }

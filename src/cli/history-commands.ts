@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { entryEngines, entryModelName, recordOf, type HistoryEntry } from '../runs/history/history-entry.js';
+import { entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
+import { generateConfig } from '../runs/generate-run.js';
+import { renderGenerationReport } from '../../reports/generation-report.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
@@ -86,14 +88,12 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
     return 0;
   }
-  const c = entry.config;
   const lines = [
     `Benchmark ${entry.id}: ${entry.state}${entry.error ? ` (${entry.error})` : ''}`,
+    `  command:      ${isGenerateConfig(entry.config) ? 'generate' : 'run'}`,
     `  model:        ${entryModelName(entry)}`,
     `  engines:      ${entryEngines(entry).join(', ')}`,
-    `  batch sizes:  ${c.batchSizes.join(', ')}`,
-    `  threads:      ${c.threads.map((t) => (t === null ? 'engine default' : String(t))).join(', ')}`,
-    `  dataset:      ${c.dataset ?? 'embedded default'}${c.limit !== null ? ` (${c.limit} rows per cell)` : ''}`,
+    ...settingLines(entry.config),
     `  started from: ${entry.source}`,
     `  created:      ${formatTimestamp(entry.createdAt)}`,
     ...(entry.finishedAt ? [`  finished:     ${formatTimestamp(entry.finishedAt)}`] : []),
@@ -105,8 +105,28 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   const record = recordOf(entry);
-  if (record && record.cells.length > 0) process.stdout.write(`\n${renderView(record, args)}\n`);
+  if (record && record.cells.length > 0) {
+    const text = isGenerationRecord(record) ? renderGenerationReport(record, { color: useColor() }) : renderView(record, args);
+    process.stdout.write(`\n${text}\n`);
+  }
   return 0;
+}
+
+/** The settings lines of `show`, per kind of run. */
+function settingLines(c: StoredConfig): string[] {
+  if (isGenerateConfig(c)) {
+    return [
+      `  batch sizes:  ${(c.batchSizes ?? []).join(', ')}`,
+      `  prompts:      ${(c.promptLengths ?? []).join(', ')} tokens, ${(c.newTokens ?? []).join(', ')} new tokens`,
+      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+      `  dataset:      ${c.dataset ?? 'embedded default'}`,
+    ];
+  }
+  return [
+    `  batch sizes:  ${c.batchSizes.join(', ')}`,
+    `  threads:      ${c.threads.map((t) => (t === null ? 'engine default' : String(t))).join(', ')}`,
+    `  dataset:      ${c.dataset ?? 'embedded default'}${c.limit !== null ? ` (${c.limit} rows per cell)` : ''}`,
+  ];
 }
 
 const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
@@ -141,9 +161,14 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RERUN_COMMAND.usage);
   const store = existingStore(args);
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rerun'));
+  process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
+  if (isGenerateConfig(entry.config)) {
+    const { command: _command, ...stored } = entry.config;
+    const { generateAndReport } = await import('./generate-command.js');
+    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id });
+  }
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });
-  process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
   const { runAndReport } = await import('./run-command.js');
   return runAndReport(config, { rerunOf: entry.id });
 }

@@ -54,6 +54,17 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/**
+ * A reader that stops early (`inferbench show 2 | head -1`) closes the pipe;
+ * the next write fails with EPIPE. Like git and ls, the CLI then exits
+ * quietly with 0: the reader got what it asked for. Anything already
+ * written to files stays; only the rest of the printout is dropped.
+ */
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -2,12 +2,15 @@ import type { ProgressEvent } from '../runs/benchmark-options.js';
 import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
-import { listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
+import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import type { NothingMeasured } from '../runs/nothing-measured.js';
+import { reportNothingMeasured } from './run-exit.js';
 
 
 /** ` --out DIR` when the run used another output folder than the default, so the hint can be pasted. */
@@ -32,35 +35,36 @@ function progressLine(event: ProgressEvent, showModel: boolean): string | null {
  * after the last finished cell stay intact).
  */
 export async function runCommand(args: ParsedArgs): Promise<number> {
-  const warmup = stringFlag(args, 'warmup');
+  // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const config = resolveRunConfig(
     {
       models: repeatedFlag(args, 'model'),
       revision: stringFlag(args, 'revision'),
       dtypes: listFlag(args, 'dtype'),
       architectures: repeatedFlag(args, 'config'),
-      sequenceLengths: positiveIntListFlag(args, 'sequence-lengths'),
+      sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),
       dataset: stringFlag(args, 'dataset'),
       datasetConfig: stringFlag(args, 'dataset-config'),
       split: stringFlag(args, 'split'),
-      batchSizes: positiveIntListFlag(args, 'batch-sizes'),
-      limit: positiveIntFlag(args, 'limit'),
+      batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
+      limit: positiveIntFlag(args, 'limit', 'limit'),
       threads: positiveIntListFlag(args, 'threads'),
-      warmupBatches: warmup === undefined ? undefined : Number(warmup),
+      warmupBatches: countFlag(args, 'warmup', 'warmupBatches'),
       textColumn: stringFlag(args, 'text-column'),
       labelColumn: stringFlag(args, 'label-column'),
       out: stringFlag(args, 'out'),
       png: args.flags['no-png'] !== true,
       stop: {
-        minTimeMs: (numberFlag(args, 'min-time') ?? DEFAULT_STOP_RULE.minTimeMs / 1000) * 1000,
-        minBatches: positiveIntFlag(args, 'min-batches') ?? DEFAULT_STOP_RULE.minBatches,
-        maxTimeMs: (numberFlag(args, 'max-time') ?? DEFAULT_STOP_RULE.maxTimeMs / 1000) * 1000,
+        minTimeMs: (numberFlag(args, 'min-time', 'stop.minTimeMs') ?? DEFAULT_STOP_RULE.minTimeMs / 1000) * 1000,
+        minBatches: positiveIntFlag(args, 'min-batches', 'stop.minBatches') ?? DEFAULT_STOP_RULE.minBatches,
+        maxTimeMs: (numberFlag(args, 'max-time', 'stop.maxTimeMs') ?? DEFAULT_STOP_RULE.maxTimeMs / 1000) * 1000,
       },
-      ...(numberFlag(args, 'max-cv') !== undefined ? { maxCv: numberFlag(args, 'max-cv') } : {}),
+      ...(numberFlag(args, 'max-cv', 'maxCv') !== undefined ? { maxCv: numberFlag(args, 'max-cv', 'maxCv') } : {}),
       parity: {
         reference: stringFlag(args, 'reference') === 'none' ? null : (stringFlag(args, 'reference') ?? 'onnx-cpu'),
-        tolerance: numberFlag(args, 'tolerance') ?? DEFAULT_PARITY_TOLERANCE,
+        tolerance: numberFlag(args, 'tolerance', 'parity.tolerance') ?? DEFAULT_PARITY_TOLERANCE,
       },
       isolate: args.flags['no-isolate'] !== true,
     },
@@ -79,8 +83,9 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
   let outcome;
   let showModel = false;
   let entryId: number | null = null;
+  let empty: NothingMeasured | null = null;
   try {
-    ({ outcome, entryId } = await executeRecordedRun(config, {
+    ({ outcome, entryId, nothingMeasured: empty } = await executeRecordedRun(config, {
       signal: ctrlC.signal,
       onStart: (record) => {
         showModel = record.models.length > 1;
@@ -109,5 +114,5 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;
   }
-  return 0;
+  return reportNothingMeasured(empty);
 }

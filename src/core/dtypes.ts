@@ -5,6 +5,7 @@
  * would load with `{ dtype: 'q8' }`.
  */
 import { UserError } from './errors.js';
+import { isOwnName, nameTable } from './name-lookup.js';
 import type { Precision } from './engine-session.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Precision } from './engine-session.js';
  * `DEFAULT_DTYPE_SUFFIX_MAPPING` (src/utils/dtypes.js), copied because the
  * package does not export it and importing it would load the whole library.
  */
-export const DTYPE_SUFFIXES = Object.freeze({
+export const DTYPE_SUFFIXES = nameTable({
   fp32: '',
   fp16: '_fp16',
   int8: '_int8',
@@ -31,7 +32,7 @@ export const DTYPE_SUFFIXES = Object.freeze({
 export type ModelDtype = keyof typeof DTYPE_SUFFIXES;
 
 /** Precision each dtype's graph computes in, for result rows. */
-const DTYPE_PRECISION: Readonly<Record<ModelDtype, Precision>> = {
+const DTYPE_PRECISION: Readonly<Record<ModelDtype, Precision>> = nameTable({
   fp32: 'fp32',
   fp16: 'fp16',
   int8: 'int8',
@@ -44,7 +45,7 @@ const DTYPE_PRECISION: Readonly<Record<ModelDtype, Precision>> = {
   q1: 'unknown',
   q2f16: 'mixed',
   q1f16: 'mixed',
-};
+});
 
 /** Every dtype name, in the order of the suffix table. */
 export function dtypeNames(): ModelDtype[] {
@@ -53,10 +54,10 @@ export function dtypeNames(): ModelDtype[] {
 
 /** Checks one name; an unknown one is a user error listing the valid names. */
 export function asModelDtype(name: string, flag = '--dtype'): ModelDtype {
-  if (!(name in DTYPE_SUFFIXES)) {
-    throw new UserError(`unknown dtype "${name}" in ${flag}`, `use one or more of: ${dtypeNames().join(', ')}`);
+  if (!isOwnName(DTYPE_SUFFIXES, name)) {
+    throw new UserError(`unknown dtype ${JSON.stringify(name)} in ${flag}`, `use one or more of: ${dtypeNames().join(', ')}`);
   }
-  return name as ModelDtype;
+  return name;
 }
 
 /** Parses `fp32,fp16,q8,q4`, dropping repeats but keeping the user's order. */

@@ -1,5 +1,6 @@
 import type { Availability, Engine } from './engine.js';
 import { CellSkip, UserError } from './errors.js';
+import { nameTable } from './name-lookup.js';
 
 /** Creates an engine object; importing its package is deferred to `probe`/`load`. */
 export type EngineFactory = () => Promise<Engine>;
@@ -24,7 +25,8 @@ export function registeredEngineIds(): string[] {
 
 /** The registered factories by id, as a fresh frozen record. */
 export function registeredEngineFactories(): Readonly<Record<string, EngineFactory>> {
-  return Object.freeze(Object.fromEntries(registered));
+  // Null prototype: `BUILTIN_ENGINE_FACTORIES[name]` must not find `constructor` (see name-lookup.ts).
+  return nameTable(Object.fromEntries(registered));
 }
 
 /** An engine with the outcome of its one probe. */

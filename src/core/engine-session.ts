@@ -20,6 +20,20 @@ export interface SessionDescription {
   readonly versions: Readonly<Record<string, string>>;
   /** Free-form notes the reader must see (e.g. "single-threaded in Node"). */
   readonly notes?: readonly string[];
+  /** Where ONNX Runtime actually ran the graph's nodes, from its own profiler (onnxruntime-node engines only). */
+  readonly placement?: ProviderPlacement;
+}
+
+/**
+ * Node placement read from ONNX Runtime's profiler on an untimed pass: a GPU
+ * provider hands the nodes it lacks to the CPU provider without a word, and
+ * this is the only record of it.
+ */
+export interface ProviderPlacement {
+  /** Execution provider name (`CPUExecutionProvider`, …) to the nodes it ran and their summed kernel time in µs. */
+  readonly byProvider: Readonly<Record<string, { readonly nodes: number; readonly timeUs: number }>>;
+  /** Op types that ran on the CPU provider although a GPU provider was requested; empty on CPU engines. */
+  readonly cpuFallbackOps: readonly string[];
 }
 
 /**

@@ -32,6 +32,17 @@ export interface ResolvedSessionOptions {
 }
 
 /**
+ * A decoder an engine generates with through its own loop (transformers.js
+ * `generate()`), where that loop is the engine's natural generation path.
+ */
+export interface EngineGenerator {
+  /** The session behind it: `describe()` for result rows, `dispose()` to free it. */
+  readonly session: EngineSession;
+  /** transformers.js-style `generate()` (snake_case arguments, `streamer` with put/end). */
+  generate(args: { readonly input_ids: unknown; readonly [key: string]: unknown }): Promise<unknown>;
+}
+
+/**
  * The contract each engine family implements. Kept small on purpose (see
  * onnxruntime-common's Backend): probe once, then load graphs into sessions.
  */
@@ -49,6 +60,8 @@ export interface Engine {
    * error when loading fails.
    */
   load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+  /** Engines with a generation loop of their own load decoders here; the others run inferbench's greedy loop over `load`. */
+  loadGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
 }
 
 /** Engine id served by an export call, the inverse of `Engine.target`. */

@@ -1,69 +1,23 @@
 /**
- * Entry point of an isolated cell process. It re-creates the model and the
- * dataset from the job, loads one engine, measures every batch size and
- * sends each measured cell back; the parent turns a crash into an errored
- * cell and goes on with the sweep.
+ * Entry point of an isolated cell process. Before anything heavy is
+ * imported, it starts watching the lifeline: a pipe the parent holds open
+ * (stdio fd PARENT_LIFELINE_FD) and never writes. When the parent dies,
+ * even by SIGKILL, the kernel closes its end and the child reads EOF and
+ * exits at once, instead of measuring on for seconds with nobody to read
+ * the results. ES module imports run before a module's body, so the job
+ * (engines, ONNX Runtime, the model) is imported only after the watch is
+ * in place; the IPC 'disconnect' event alone came only once they loaded.
  */
-import { UserError } from '../core/errors.js';
-import { registerEngineModules } from './engine-modules.js';
-import type { ChildMessage, ParentMessage } from './isolated-job.js';
-import { modelFromSpec } from '../models/model-from-spec.js';
-import { measureLoadGroup, prepareData, prepareFn } from '../scenarios/classify/load-group.js';
-import { defaultRegistry } from '../../engines/registry.js';
+import { Socket } from 'node:net';
+import { PARENT_LIFELINE_FD } from './isolated-job.js';
 
-const controller = new AbortController();
+const lifeline = new Socket({ fd: PARENT_LIFELINE_FD, readable: true, writable: false });
+const parentGone = (): never => process.exit(130);
+lifeline.on('end', parentGone);
+lifeline.on('close', parentGone);
+lifeline.on('error', parentGone);
+lifeline.resume();
+// The watch must not keep the child alive on its own once the job is done.
+lifeline.unref();
 
-function send(message: ChildMessage): Promise<void> {
-  return new Promise((resolve) => {
-    if (!process.send) return resolve();
-    process.send(message, undefined, {}, () => resolve());
-  });
-}
-
-process.on('SIGINT', () => controller.abort());
-// The parent is gone (e.g. a second Ctrl-C): nobody will read our results, so stop at once.
-process.on('disconnect', () => process.exit(130));
-process.on('message', (message: ParentMessage) => {
-  if (message.type === 'abort') {
-    controller.abort();
-    return;
-  }
-  const { job } = message;
-  void (async () => {
-    try {
-      await registerEngineModules(job.engineModules);
-      const model = await modelFromSpec(job.model);
-      const data = await prepareData(
-        { dataset: job.dataset ?? undefined, limit: job.limit, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
-        true,
-      );
-      await measureLoadGroup(
-        {
-          model,
-          engine: job.engine,
-          threads: job.threads,
-          keys: job.keys,
-          data,
-          prepare: prepareFn(model, data.columns, undefined),
-          settings: { stop: job.stop, warmup: job.warmup, maxCv: job.maxCv, parityRows: job.parityRows },
-          registry: defaultRegistry,
-          signal: controller.signal,
-        },
-        {
-          onStart: (key) => void send({ type: 'cell-start', key }),
-          onMeasured: (measured) => send({ type: 'measured', measured }),
-        },
-      );
-      await send({ type: 'done' });
-      process.exit(0);
-    } catch (err) {
-      await send({
-        type: 'fatal',
-        message: err instanceof Error ? err.message : String(err),
-        userError: err instanceof UserError,
-        ...(err instanceof UserError && err.fix ? { fix: err.fix } : {}),
-      });
-      process.exit(1);
-    }
-  })();
-});
+await import('./cell-child-job.js');

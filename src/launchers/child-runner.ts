@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { MeasuredCell } from '../scenarios/classify/measure-cell.js';
 import type { CellKey } from '../core/results.js';
-import type { ChildMessage, IsolatedJob, ParentMessage } from './isolated-job.js';
+import { PARENT_LIFELINE_FD, type ChildMessage, type IsolatedJob, type ParentMessage } from './isolated-job.js';
 import type { GroupLauncher } from './launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
 
@@ -26,7 +26,11 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  */
 export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    // fd 4 is the child's lifeline (see cell-child.ts): nothing is written; our death closes it and the child exits with us.
+    const child = fork(CHILD_ENTRY, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const lifeline = child.stdio[PARENT_LIFELINE_FD];
+    // A pipe error here (the child gone first) is not ours to report; the exit handler does.
+    lifeline?.on('error', () => undefined);
     const done = new Set<number>();
     let current: CellKey | undefined;
     let fatal: string | undefined;
@@ -53,6 +57,7 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
     });
     child.on('exit', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
+      lifeline?.destroy();
       void chain.then(async () => {
         for (const key of job.keys) {
           if (done.has(key.batchSize)) continue;
@@ -64,7 +69,13 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
       });
     });
     if (signal?.aborted) onAbort();
-    child.send({ type: 'job', job } satisfies ParentMessage);
+    try {
+      child.send({ type: 'job', job } satisfies ParentMessage);
+    } catch (err) {
+      // A job that cannot be sent (a value that cannot be cloned) must not leave the child waiting for it forever, keeping us alive.
+      fatal ??= `could not send the job to the isolated process: ${err instanceof Error ? err.message : String(err)}`;
+      child.kill('SIGKILL');
+    }
   });
 }
 

@@ -22,6 +22,12 @@ export interface IsolatedJob {
   readonly engineModules: readonly string[];
 }
 
+/**
+ * stdio index of the lifeline pipe: the parent keeps it open and never
+ * writes; the child exits when it reads EOF there (the parent died).
+ */
+export const PARENT_LIFELINE_FD = 4;
+
 /** Parent → child. */
 export type ParentMessage = { readonly type: 'job'; readonly job: IsolatedJob } | { readonly type: 'abort' };
 

@@ -2,14 +2,16 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import type { EngineGenerator } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
+import { requireModelFolder } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 import type { GenerateArgs } from '../core/generate-args.js';
 import { GreedyGenerator, positionIds, type DecoderSpec } from './greedy-loop.js';
 
@@ -68,9 +70,7 @@ export class TextGeneration extends BenchmarkModel {
   constructor(dir: string, options: { name?: string } = {}) {
     super();
     this.dir = resolve(dir);
-    if (!existsSync(this.dir) || !statSync(this.dir).isDirectory()) {
-      throw new UserError(`model folder ${this.dir} does not exist`, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
-    }
+    requireModelFolder(this.dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx');
     const missing = REQUIRED_GENERATION_FILES.filter((f) => !existsSync(join(this.dir, f)));
     if (missing.length > 0) {
       throw new UserError(
@@ -179,7 +179,7 @@ export class TextGeneration extends BenchmarkModel {
 
   /** Prefill inputs (prompt, mask, positions, empty cache) for the classic per-batch Benchmark. */
   prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
-    const texts = rows.map((r) => String(r[columns.text] ?? ''));
+    const texts = rows.map((r) => textOf(r, columns.text));
     const encoded = texts.map((t) => this.encode(t).slice(0, this.contextLength));
     const seq = Math.max(1, ...encoded.map((e) => e.length));
     // Left padding, as decoder-only generation needs.
@@ -204,6 +204,18 @@ export class TextGeneration extends BenchmarkModel {
     const session: EngineSession =
       engine.target.family === 'onnx' ? await this.exportToOnnx(engine.target.device, opts) : await this.exportToTfjs(engine.target.backend, opts);
     return new GreedyGenerator(session, this.decoder);
+  }
+
+  /**
+   * What generates on `engineId` in a sweep: the engine's own loop when it
+   * has one (transformers.js `AutoModelForCausalLM.generate()`, its most
+   * natural JS path), otherwise inferbench's greedy loop over `load()`.
+   */
+  async loadGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
+    await this.init();
+    const engine = options.engine ?? (await (options.registry ?? defaultRegistry).require(engineId));
+    if (engine.loadGenerator) return engine.loadGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
+    return this.load(engineId, { ...options, engine });
   }
 
   /**

@@ -13,7 +13,7 @@ import {
   measureContext,
   prepareData,
   prepareFn,
-  type GroupHooks,
+
   type MeasureSettings,
   type PreparedData,
 } from '../scenarios/classify/load-group.js';

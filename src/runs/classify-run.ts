@@ -1,17 +1,17 @@
 import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
-import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
-import { collectEnvironment } from '../core/environment.js';
-import { createRunDir, newRunId, RunSession } from './run-record.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { parseDtypes, type ModelDtype } from '../core/dtypes.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
-import { describeError } from '../core/errors.js';
+import { checkRange, type RangedOption } from '../core/option-ranges.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
 
 /**
@@ -106,7 +106,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
   sequenceLengths?.forEach((n) => requirePositiveInteger(n, names.sequenceLengths ?? 'sequenceLengths'));
   const reference = bench.parity.reference;
   if (reference !== null) registry.parseNames([reference], names.reference ?? 'parity.reference');
-  return {
+  const config: RunConfig = {
     model: models[0] ?? null,
     models,
     revision: partial.revision ?? null,
@@ -130,39 +130,55 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     parity: { reference, tolerance: bench.parity.tolerance },
     isolate: partial.isolate ?? true,
   };
-}
-
-/** Callbacks of a run in progress, for a CLI, a web page or a history store. */
-export interface RunHooks {
-  readonly signal?: AbortSignal;
-  readonly onProgress?: (event: ProgressEvent) => void;
-  /** Called once the run folder exists and before the first cell. */
-  readonly onStart?: (record: RunRecord, dir: string) => void | Promise<void>;
-  /** Called after each cell with the record so far (already saved to disk). */
-  readonly onCell?: (cell: CellResult, record: RunRecord) => void | Promise<void>;
-  readonly registry?: EngineRegistry;
-}
-
-/** What a finished (or interrupted) run produced, for either kind of run record. */
-export interface RunOutcome<R = RunRecord> {
-  readonly record: R;
-  readonly dir: string;
-  readonly paths: readonly string[];
-  /** Non-fatal problems, e.g. a chart that could not be rendered. */
-  readonly warnings: readonly string[];
+  checkConfigRanges(config, names);
+  return config;
 }
 
 /**
- * Runs one benchmark from a config: checks the dataset and model, sweeps,
- * saves results after every cell and writes the final files. Input mistakes
- * fail before anything is measured; an abort keeps every measured cell.
+ * Every number of a resolved config against OPTION_RANGES, after the
+ * checks above (which say more about 0 or a negative value). The CLI and
+ * the API check the same ranges at the door; this catches library callers
+ * and stored configs being re-run.
  */
-export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome> {
+function checkConfigRanges(config: RunConfig, names: OptionNames): void {
+  const check = (field: RangedOption, value: number | null, name?: string): void => {
+    if (value !== null) checkRange(field, value, 'field', name === undefined ? {} : { name });
+  };
+  for (const b of config.batchSizes) check('batchSizes', b, names.batchSizes);
+  for (const n of config.sequenceLengths ?? []) check('sequenceLengths', n, names.sequenceLengths);
+  check('limit', config.limit, names.limit);
+  check('warmupBatches', config.warmupBatches);
+  check('stop.minTimeMs', config.stop.minTimeMs);
+  check('stop.maxTimeMs', config.stop.maxTimeMs);
+  check('stop.minBatches', config.stop.minBatches);
+  check('maxCv', config.maxCv);
+  check('parity.tolerance', config.parity.tolerance);
+}
+
+/** Callbacks of a run in progress, for a CLI, a web page or a history store. */
+export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
+  readonly onProgress?: (event: ProgressEvent) => void;
+  readonly registry?: EngineRegistry;
+}
+
+export type { RunOutcome } from './run-driver.js';
+
+/**
+ * Runs one benchmark from a config: checks the dataset and model, then
+ * hands the sweep to the run driver, which saves results after every cell
+ * and writes the final files. Input mistakes fail before anything is
+ * measured; an abort keeps every measured cell.
+ */
+export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome<RunRecord>> {
   const registry = hooks.registry ?? defaultRegistry;
+  // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
+  await prepareOutputFolder(config.out);
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
+  // Fixed-length runs use the text only to seed synthetic ids; tokenized runs need text in every row.
+  if (config.sequenceLengths === null) await checkTextColumn(dataset, columns.text);
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
     architectures: config.architectures ?? [],
@@ -174,67 +190,46 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   });
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
-
-  const { runnable, unavailable } = await registry.selectRunnable(config.engines ?? registry.ids());
-  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
-  const engines = config.engines ?? runnable;
-
-  const id = newRunId();
-  const dir = await createRunDir(config.out, id);
-  const recordedConfig = {
-    ...config,
-    command: 'run',
-    modelResolved: plan[0]?.model?.dir ?? null,
-    modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
-    enginesResolved: engines,
-    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
-  };
-  const session = new RunSession(id, dir, recordedConfig, collectEnvironment(), plan.map((p) => p.info));
-  await hooks.onStart?.(session.snapshot(), dir);
-
-  try {
-    await sweepModels(plan, {
-      engines,
-      sequenceLengths: config.sequenceLengths ?? null,
-      benchmark: {
-        dataset: datasetForBenchmark,
-        batchSizes: config.batchSizes,
-        threads: config.threads,
-        limit: config.limit,
-        warmupBatches: config.warmupBatches,
-        stop: config.stop,
-        maxCv: config.maxCv,
-        parity: config.parity,
-        isolate: config.isolate,
-        textColumn: config.textColumn ?? undefined,
-        labelColumn: config.labelColumn ?? undefined,
-        registry,
-        ...(hooks.signal ? { signal: hooks.signal } : {}),
-      },
-      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-      record: async (cell) => {
-        session.cells.push(cell);
-        const record = session.snapshot();
-        await writeRunFiles(record, dir, { png: false });
-        await hooks.onCell?.(cell, record);
-      },
-    });
-  } catch (err) {
-    session.finish('interrupted');
-    await writeRunFiles(session.snapshot(), dir, { png: false }).catch(() => {});
-    throw err;
-  }
-  session.finish(hooks.signal?.aborted ? 'interrupted' : 'completed');
-  const record = session.snapshot();
-  const warnings: string[] = [];
-  let paths: string[];
-  try {
-    paths = await writeRunFiles(record, dir, { png: config.png });
-  } catch (err) {
-    if (!config.png) throw err;
-    warnings.push(`charts not written: ${describeError(err)}`);
-    paths = await writeRunFiles(record, dir, { png: false });
-  }
-  return { record, dir, paths, warnings };
+  return driveRun<CellResult, RunRecord>(
+    {
+      out: config.out,
+      png: config.png,
+      registry,
+      engines: config.engines,
+      models: plan.map((p) => p.info),
+      recordedConfig: (engines, unavailableEngines) => ({
+        ...config,
+        command: 'run',
+        modelResolved: plan[0]?.model?.dir ?? null,
+        modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
+        enginesResolved: engines,
+        unavailableEngines,
+        datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
+      }),
+      sweep: (engines, record) =>
+        sweepModels(plan, {
+          engines,
+          sequenceLengths: config.sequenceLengths ?? null,
+          benchmark: {
+            dataset: datasetForBenchmark,
+            batchSizes: config.batchSizes,
+            threads: config.threads,
+            limit: config.limit,
+            warmupBatches: config.warmupBatches,
+            stop: config.stop,
+            maxCv: config.maxCv,
+            parity: config.parity,
+            isolate: config.isolate,
+            textColumn: config.textColumn ?? undefined,
+            labelColumn: config.labelColumn ?? undefined,
+            registry,
+            ...(hooks.signal ? { signal: hooks.signal } : {}),
+          },
+          ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+          record,
+        }),
+      write: async (record, dir, options) => ({ paths: await writeRunFiles(record, dir, options), warnings: [] }),
+    },
+    hooks,
+  );
 }

@@ -5,19 +5,19 @@
  * cell.
  */
 import { defaultRegistry } from '../../engines/registry.js';
-import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
-import { collectEnvironment } from '../core/environment.js';
-import { createRunDir, newRunId } from './run-record.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
+import { generationChildLauncher } from '../launchers/generation-launcher.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
-import { resolveColumns } from '../../datasets/columns.js';
+import { resolveColumns, textOf } from '../../datasets/columns.js';
 import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { writeGenerationFiles } from '../../reports/generation-files.js';
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
 import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { TextGeneration } from '../models/text-generation.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
-import type { RunOutcome } from './classify-run.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {
@@ -40,14 +40,14 @@ export interface GenerateConfig {
   readonly fixedLength: boolean;
   readonly out: string;
   readonly png: boolean;
+  /** Each engine load in its own child process (default true). */
+  readonly isolate?: boolean;
 }
 
 export const DEFAULT_PROMPT_LIMIT = 256;
 
-export interface GenerateHooks {
-  readonly signal?: AbortSignal;
+export interface GenerateHooks extends DriverHooks<GenerationCell, GenerationRunRecord> {
   readonly onProgress?: (event: GenerationProgress) => void;
-  readonly onStart?: (record: GenerationRunRecord, dir: string) => void | Promise<void>;
   readonly registry?: EngineRegistry;
 }
 
@@ -56,11 +56,13 @@ export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
 
 /** Reads up to `limit` non-empty prompt texts. */
 async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {
+  await prepareOutputFolder(config.out);
   const dataset = await openDataset(config.dataset ?? undefined);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
   const texts: string[] = [];
+  let index = 0;
   for await (const row of dataset) {
-    const text = String(row[columns.text] ?? '').trim();
+    const text = textOf(row, columns.text, index++).trim();
     if (text !== '') texts.push(text);
     if (texts.length >= config.promptLimit) break;
   }
@@ -68,7 +70,11 @@ async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; n
   return { texts, name: config.dataset ?? `embedded default prompts (${EMBEDDED_DATASET_NAME})` };
 }
 
-/** Runs the generation benchmark described by `config`. */
+/**
+ * Runs the generation benchmark described by `config` through the run
+ * driver; each engine's cells run in a fresh child process unless
+ * `isolate` is false.
+ */
 export async function executeGenerate(config: GenerateConfig, hooks: GenerateHooks = {}): Promise<GenerateOutcome> {
   const registry = hooks.registry ?? defaultRegistry;
   const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
@@ -80,60 +86,43 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
     newTokens: '--new-tokens',
     runs: '--runs',
   });
-  const { runnable, unavailable } = await registry.selectRunnable(requested ?? registry.ids());
-  // Engines asked for by name stay in the sweep even when unavailable: they show as skipped cells with the reason.
-  const engines = requested ?? runnable;
-
-  const id = newRunId();
-  const dir = await createRunDir(config.out, id);
-  const startedAt = new Date().toISOString();
-  const recordedConfig = {
-    ...config,
-    ...sweep,
-    command: 'generate',
-    modelResolved: model.dir,
-    enginesResolved: engines,
-    unavailableEngines: unavailable.map((s) => ({ id: s.id, reason: unavailableText(s) })),
-    datasetResolved: prompts.name,
-    promptTexts: prompts.texts.length,
-  };
-  const environment = collectEnvironment();
-  const models = [await model.info()];
-  let cells: readonly GenerationCell[] = [];
-  const snapshot = (state: GenerationRunRecord['state']): GenerationRunRecord => ({
-    schemaVersion: 1,
-    kind: 'generation',
-    id,
-    state,
-    startedAt,
-    finishedAt: state === 'running' ? null : new Date().toISOString(),
-    config: recordedConfig,
-    environment,
-    models,
-    cells: [...cells],
-  });
-  await hooks.onStart?.(snapshot('running'), dir);
-  try {
-    await runGenerationSweep(model, {
-      ...sweep,
-      engines,
-      threads: config.threads,
-      texts: prompts.texts,
+  const isolate = config.isolate ?? true;
+  return driveRun<GenerationCell, GenerationRunRecord>(
+    {
+      kind: 'generation',
+      out: config.out,
+      png: config.png,
       registry,
-      ...(hooks.signal ? { signal: hooks.signal } : {}),
-      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-      onCell: async (_cell, all) => {
-        cells = all;
-        await writeGenerationFiles(snapshot('running'), dir, { png: false });
+      engines: requested,
+      models: [await model.info()],
+      recordedConfig: (engines, unavailableEngines) => ({
+        ...config,
+        ...sweep,
+        isolate,
+        command: 'generate',
+        modelResolved: model.dir,
+        enginesResolved: engines,
+        unavailableEngines,
+        datasetResolved: prompts.name,
+        promptTexts: prompts.texts.length,
+      }),
+      sweep: async (engines, record) => {
+        await runGenerationSweep(model, {
+          ...sweep,
+          engines,
+          threads: config.threads,
+          texts: prompts.texts,
+          registry,
+          ...(isolate ? { runGroup: generationChildLauncher({ modelDir: config.model === null ? null : model.dir }) } : {}),
+          ...(hooks.signal ? { signal: hooks.signal } : {}),
+          ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+          onCell: (cell) => record(cell),
+        });
       },
-    });
-  } catch (err) {
-    await writeGenerationFiles(snapshot('interrupted'), dir, { png: false }).catch(() => {});
-    throw err;
-  }
-  const record = snapshot(hooks.signal?.aborted ? 'interrupted' : 'completed');
-  const { paths, warnings } = await writeGenerationFiles(record, dir, { png: config.png });
-  return { record, dir, paths, warnings };
+      write: (record, dir, options) => writeGenerationFiles(record, dir, options),
+    },
+    hooks,
+  );
 }
 
 /** A config with the defaults filled in, for callers that build one from flags. */
@@ -153,5 +142,6 @@ export function generateConfig(partial: Partial<GenerateConfig>): GenerateConfig
     fixedLength: partial.fixedLength ?? true,
     out: partial.out ?? DEFAULT_OUT_DIR,
     png: partial.png ?? true,
+    isolate: partial.isolate ?? true,
   };
 }

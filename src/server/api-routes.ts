@@ -10,7 +10,7 @@ import { removeEntry } from '../runs/history/remove-entry.js';
 import { FieldError } from './field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
 import type { PathGuard } from './path-guard.js';
-import { checkStoredConfig, parseRunRequest } from './run-request.js';
+import { checkStoredConfig, parseGenerateRequest, parseRunRequest } from './run-request.js';
 import type { RunQueue } from './run-queue.js';
 
 /** What every handler needs; built once by the server. */
@@ -57,8 +57,8 @@ export async function getRun(ctx: ApiContext, res: ServerResponse, id: number): 
 }
 
 /** Adds a benchmark to the queue after validating it like `inferbench run` would. */
-export async function addRun(ctx: ApiContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const request = parseRunRequest(await readJson(req), { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
+export async function addRun(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parse = parseRunRequest): Promise<void> {
+  const request = parse(await readJson(req), { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
   if (request.compareWith !== null && (await ctx.store.get(request.compareWith)) === null) {
     throw new FieldError('compareWith', `no benchmark with id ${request.compareWith} to compare against`, 'pick one from the list, or none');
   }
@@ -94,6 +94,11 @@ export async function deleteRun(ctx: ApiContext, res: ServerResponse, id: number
   const removal = await removeEntry(ctx.store, id);
   ctx.queue.emit('event', { type: 'removed', id });
   sendJson(res, 200, { id, removed: true, deletedDir: removal.deletedDir, warnings: removal.warnings });
+}
+
+/** Routes `POST /api/generate`: queues an `inferbench generate` run, validated like the CLI's. */
+export function generateRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
+  return parts.length === 0 && req.method === 'POST' ? addRun(ctx, req, res, parseGenerateRequest) : null;
 }
 
 /** Routes `/api/runs…`; null when the path is not one of them. */

@@ -33,6 +33,21 @@ export class PathGuard {
   }
 
   /** The real absolute path of `value`, or a FieldError naming `field`. */
+  /**
+   * A model reference: a path checked like any other, or a Hub id
+   * (`org/name`) when nothing of that name exists under the root; a Hub id
+   * is downloaded into the Hugging Face cache, never read from the roots.
+   */
+  checkModel(field: string, value: string): string {
+    const hubId = /^[\w.-]+\/[\w.-]+$/.test(value) && !value.startsWith('.');
+    try {
+      return this.check(field, value);
+    } catch (err) {
+      if (hubId && err instanceof FieldError && /does not exist/.test(err.message)) return value;
+      throw err;
+    }
+  }
+
   check(field: string, value: string): string {
     if (value.includes('\0')) throw new FieldError(field, `${field} contains a NUL character`, 'send a plain path');
     const target = resolve(this.root, value);

@@ -5,7 +5,8 @@ import { describeError } from '../core/errors.js';
 import type { RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { executeRecordedRun } from '../runs/history/recorded-run.js';
+import { executeRecordedGenerate, executeRecordedRun } from '../runs/history/recorded-run.js';
+import { isGenerateConfig, type StoredConfig } from '../runs/history/history-entry.js';
 
 /** Progress of the run being measured, as the page shows it. */
 export interface LiveProgress {
@@ -28,7 +29,7 @@ export type QueueEvent =
 
 interface Job {
   readonly id: number;
-  readonly config: RunConfig;
+  readonly config: StoredConfig;
   readonly source: 'api' | 'web';
 }
 
@@ -48,12 +49,17 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     private readonly registry?: EngineRegistry,
     /** How often to look again while another process is measuring. */
     private readonly machinePollMs = 1000,
+    /**
+     * Called with a job's config as it starts; what it returns is run. The
+     * dashboard re-checks paths here (see run-paths.ts); a throw fails the entry.
+     */
+    private readonly beforeRun: (config: StoredConfig) => StoredConfig = (config) => config,
   ) {
     super();
   }
 
   /** Adds an entry (already in the store as `queued`) to the end of the queue. */
-  enqueue(id: number, config: RunConfig, source: 'api' | 'web'): void {
+  enqueue(id: number, config: StoredConfig, source: 'api' | 'web'): void {
     this.waiting.push({ id, config, source });
     this.emit('event', { type: 'queued', id });
     if (!this.running) this.idle = this.drain();
@@ -142,23 +148,35 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       this.emit('event', { type: 'finished', id: job.id, state: 'interrupted', error: 'cancelled before it started' });
       return;
     }
+    let config: StoredConfig;
     try {
-      const { outcome } = await executeRecordedRun(
-        job.config,
-        {
-          signal: controller.signal,
-          ...(this.registry ? { registry: this.registry } : {}),
-          onProgress: (event) => {
-            if (event.kind === 'cell-start') {
-              this.setProgress({ ...base(), total: event.total, current: { engine: event.engine, batchSize: event.batchSize } });
-            } else {
-              this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
-            }
-          },
-        },
-        { store: this.store, source: job.source, entryId: job.id, onWarning: (message) => this.emit('event', { type: 'warning', message }) },
-      );
-      this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
+      config = this.beforeRun(job.config);
+    } catch (err) {
+      const error = describeError(err);
+      await this.store.finish(job.id, 'failed', error).catch(() => undefined);
+      this.emit('event', { type: 'finished', id: job.id, state: 'failed', error });
+      return;
+    }
+    try {
+      const progress = (event: { kind: 'cell-start' | 'cell-done'; total: number; index: number }, current: LiveProgress['current']) => {
+        if (event.kind === 'cell-start') this.setProgress({ ...base(), total: event.total, current });
+        else this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
+      };
+      const common = { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}) };
+      const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
+      const { outcome, nothingMeasured } = isGenerateConfig(config)
+        ? await executeRecordedGenerate(
+            config,
+            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
+            recording,
+          )
+        : await executeRecordedRun(
+            config,
+            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.engine, batchSize: event.batchSize } : null) },
+            recording,
+          );
+      if (nothingMeasured) this.emit('event', { type: 'finished', id: job.id, state: 'failed', error: nothingMeasured.message });
+      else this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
     } catch (err) {
       this.emit('event', { type: 'finished', id: job.id, state: controller.signal.aborted ? 'interrupted' : 'failed', error: describeError(err) });
     }

@@ -1,48 +1,105 @@
 import { UserError } from '../core/errors.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
+import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
+import { isGenerateConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
 import { FieldError } from './field-error.js';
+import { lookupName, nameTable } from '../core/name-lookup.js';
+import { checkRange, OPTION_RANGES } from '../core/option-ranges.js';
 import type { PathGuard } from './path-guard.js';
 
-/** A validated request to add a benchmark. */
+/** A validated request to add a benchmark: a `run` or a `generate` config. */
 export interface RunRequest {
-  readonly config: RunConfig;
+  readonly config: StoredConfig;
   /** History id to compare the new entry against, if one was picked. */
   readonly compareWith: number | null;
 }
 
-type Kind = 'path' | 'name' | 'names' | 'ints' | 'threads' | 'intOrNull' | 'int' | 'number' | 'boolean' | 'stop' | 'parity' | 'id';
+type Kind =
+  | 'path'
+  | 'models'
+  | 'architectures'
+  | 'name'
+  | 'names'
+  | 'ints'
+  | 'threads'
+  | 'intOrNull'
+  | 'int'
+  | 'number'
+  | 'boolean'
+  | 'stop'
+  | 'parity'
+  | 'id';
 
 /**
  * The JSON fields of a run request: the CLI's `run` options under the
- * names RunConfig uses (`--batch-sizes` is `batchSizes`, `--threads` is
- * `threads`, `--min-time` is `stop.minTimeMs` in milliseconds…). The output
- * folder is not one of them: the dashboard writes where it was started.
+ * names RunConfig uses (`--batch-sizes` is `batchSizes`, `--dtype` is
+ * `dtypes`, `--config` is `architectures`, `--min-time` is
+ * `stop.minTimeMs` in milliseconds…). The output folder is not one of them:
+ * the dashboard writes where it was started. A Map, so a name every object
+ * has (`constructor`, `__proto__`) is an unknown field like any other.
  */
-const FIELDS: Readonly<Record<string, Kind>> = {
-  model: 'path',
-  engines: 'names',
-  batchSizes: 'ints',
-  threads: 'threads',
-  dataset: 'path',
-  textColumn: 'name',
-  labelColumn: 'name',
-  limit: 'intOrNull',
-  warmupBatches: 'int',
-  stop: 'stop',
-  maxCv: 'number',
-  parity: 'parity',
-  isolate: 'boolean',
-  png: 'boolean',
-  compareWith: 'id',
-};
+const RUN_FIELDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
+  ['model', 'path'],
+  ['models', 'models'],
+  ['revision', 'name'],
+  ['dtypes', 'names'],
+  ['architectures', 'architectures'],
+  ['sequenceLengths', 'ints'],
+  ['engines', 'names'],
+  ['batchSizes', 'ints'],
+  ['threads', 'threads'],
+  ['dataset', 'path'],
+  ['datasetConfig', 'name'],
+  ['split', 'name'],
+  ['textColumn', 'name'],
+  ['labelColumn', 'name'],
+  ['limit', 'intOrNull'],
+  ['warmupBatches', 'int'],
+  ['stop', 'stop'],
+  ['maxCv', 'number'],
+  ['parity', 'parity'],
+  ['isolate', 'boolean'],
+  ['png', 'boolean'],
+  ['compareWith', 'id'],
+]);
+
+/** The fields of a generate request (`command: "generate"`): `inferbench generate`'s options. */
+const GENERATE_FIELDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
+  ['model', 'path'],
+  ['engines', 'names'],
+  ['batchSizes', 'ints'],
+  ['promptLengths', 'ints'],
+  ['newTokens', 'ints'],
+  ['runs', 'int'],
+  ['warmupRuns', 'int'],
+  ['threads', 'intOrNull'],
+  ['dataset', 'path'],
+  ['textColumn', 'name'],
+  ['promptLimit', 'int'],
+  ['fixedLength', 'boolean'],
+  ['isolate', 'boolean'],
+  ['png', 'boolean'],
+  ['compareWith', 'id'],
+]);
 
 const STOP_FIELDS = ['minTimeMs', 'minBatches', 'maxTimeMs'] as const;
 const PARITY_FIELDS = ['reference', 'tolerance'] as const;
 const MAX_TEXT = 4096;
 
 /** Names resolveRunConfig puts in its messages, so they match the JSON fields. */
-const NAMES: OptionNames = { batchSizes: 'batchSizes', limit: 'limit', threads: 'threads', engines: 'engines', reference: 'parity.reference' };
+const NAMES: OptionNames = {
+  batchSizes: 'batchSizes',
+  limit: 'limit',
+  threads: 'threads',
+  engines: 'engines',
+  reference: 'parity.reference',
+  dtypes: 'dtypes',
+  architectures: 'architectures',
+  sequenceLengths: 'sequenceLengths',
+};
 
 function fail(field: string, message: string, fix: string): never {
   throw new FieldError(field, message, fix);
@@ -61,7 +118,9 @@ function checkObject(field: string, value: unknown, keys: readonly string[], typ
   }
 }
 
-/** Checks the JSON type of one field; values are checked by resolveRunConfig afterwards. */
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= MAX_TEXT;
+
+/** Checks the JSON type of one field; values are checked by the CLI's own resolvers afterwards. */
 function checkKind(field: string, kind: Kind, value: unknown): void {
   const list = (each: (v: unknown) => boolean, what: string) => {
     if (!Array.isArray(value) || value.length === 0 || !value.every(each)) fail(field, `${field} must be a non-empty list of ${what}, got ${JSON.stringify(value)}`, `e.g. ${field}: [1, 8]`);
@@ -69,10 +128,16 @@ function checkKind(field: string, kind: Kind, value: unknown): void {
   switch (kind) {
     case 'path':
     case 'name':
-      if (value !== null && !(typeof value === 'string' && value.trim() !== '' && value.length <= MAX_TEXT)) fail(field, `${field} must be a non-empty string or null`, 'leave it empty for the default');
+      if (value !== null && !isText(value)) fail(field, `${field} must be a non-empty string or null`, 'leave it empty for the default');
+      return;
+    case 'models':
+      list(isText, 'model folders or Hub ids');
+      return;
+    case 'architectures':
+      list(isText, 'architecture specs (a preset, key=value pairs or a JSON file)');
       return;
     case 'names':
-      if (value !== null) list((v) => typeof v === 'string' && v.length <= 100, 'engine ids');
+      if (value !== null) list((v) => typeof v === 'string' && v.length <= 100, 'names');
       return;
     case 'ints':
       list((v) => typeof v === 'number', 'whole numbers');
@@ -114,40 +179,102 @@ function fieldOf(group: string, err: UserError): string {
 }
 
 /**
- * Validates a run request with the same rules as `inferbench run`: each
- * option group is passed alone through resolveRunConfig first, so a
- * mistake is reported against its own field, then the whole config is
- * resolved. Paths go through the PathGuard. Throws FieldError.
+ * Checks every number of the body against OPTION_RANGES (the table the
+ * CLI flags use), by field name: `limit`, each item of `batchSizes`, each
+ * key of `stop` as `stop.minTimeMs`… A field with no range entry is left
+ * to the other checks, so a new field is bounded by adding it there.
  */
-export function parseRunRequest(body: unknown, ctx: { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry }): RunRequest {
-  if (!isObject(body)) fail('body', 'the request body must be a JSON object', 'send the run settings as a JSON object');
-  for (const [field, value] of Object.entries(body)) {
-    const kind = FIELDS[field];
-    if (field === 'out') fail('out', 'out cannot be set from the dashboard', 'runs are written to the --out folder `inferbench serve` was started with');
-    if (kind === undefined) fail(field, `unknown field ${field}`, `valid fields: ${Object.keys(FIELDS).join(', ')}`);
-    checkKind(field, kind, value);
-  }
-  const partial = { ...body } as Partial<RunConfig> & { compareWith?: number | null };
-  const compareWith = partial.compareWith ?? null;
-  delete partial.compareWith;
-  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'stop', 'maxCv', 'parity', 'engines'] as const) {
-    if (partial[group] === undefined) continue;
+export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void {
+  const check = (field: string, value: unknown): void => {
+    if (!Object.hasOwn(OPTION_RANGES, field) || value === null) return;
     try {
-      resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry);
+      for (const item of Array.isArray(value) ? value : [value]) checkRange(field, item, 'field');
     } catch (err) {
-      if (err instanceof UserError) throw new FieldError(fieldOf(group, err), err.message, err.fix);
+      if (err instanceof UserError) throw new FieldError(field, err.message, err.fix);
       throw err;
     }
+  };
+  for (const [field, value] of Object.entries(body)) {
+    if (isObject(value)) for (const [key, inner] of Object.entries(value)) check(`${field}.${key}`, inner);
+    else check(field, value);
   }
-  const model = typeof partial.model === 'string' ? ctx.guard.check('model', partial.model) : null;
-  const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
+}
+
+/** Runs a CLI resolver, turning its UserError into a FieldError against `field`. */
+function asField<T>(field: string, resolve: () => T): T {
   try {
-    const config = resolveRunConfig({ ...partial, model, dataset, out: ctx.out }, NAMES, ctx.registry);
-    return { config, compareWith };
+    return resolve();
   } catch (err) {
-    if (err instanceof UserError) throw new FieldError('body', err.message, err.fix);
+    if (err instanceof UserError) throw new FieldError(fieldOf(field, err), err.message, err.fix);
     throw err;
   }
+}
+
+type Ctx = { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry };
+
+/**
+ * Validates a run request (POST /api/runs) with the same code as
+ * `inferbench run`: each option group is passed alone through
+ * resolveRunConfig first, so a mistake is reported against its own field,
+ * then the whole config is resolved. Paths go through the PathGuard.
+ * Throws FieldError.
+ */
+export function parseRunRequest(body: unknown, ctx: Ctx): RunRequest {
+  const { fields, compareWith } = checkFields(body, RUN_FIELDS, 'run');
+  return { config: parseRun(fields, ctx), compareWith };
+}
+
+/** Validates a generate request (POST /api/generate) with the same code as `inferbench generate`. */
+export function parseGenerateRequest(body: unknown, ctx: Ctx): RunRequest {
+  const { fields, compareWith } = checkFields(body, GENERATE_FIELDS, 'generate');
+  return { config: parseGenerate(fields, ctx), compareWith };
+}
+
+function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: string): { fields: Record<string, unknown>; compareWith: number | null } {
+  if (!isObject(body)) fail('body', 'the request body must be a JSON object', `send the ${command} settings as a JSON object`);
+  for (const [field, value] of Object.entries(body)) {
+    if (field === 'out') fail('out', 'out cannot be set from the dashboard', 'runs are written to the --out folder `inferbench serve` was started with');
+    const kind = known.get(field);
+    if (kind === undefined) fail(field, `unknown field ${field}`, `valid fields: ${[...known.keys()].join(', ')}`);
+    checkKind(field, kind, value);
+  }
+  const { compareWith, ...fields } = body;
+  return { fields, compareWith: (compareWith as number | null | undefined) ?? null };
+}
+
+function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
+  const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures'> & { architectures?: string[] };
+  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths'] as const) {
+    if (partial[group] === undefined) continue;
+    asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
+  }
+  checkFieldRanges(fields);
+  const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
+  const models = partial.models?.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
+  const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
+  // A spec naming a JSON file is read from disk, so it is a path like any other.
+  const architectures = partial.architectures?.map((a, i) => (/\.json$/i.test(a.trim()) ? ctx.guard.check(`architectures[${i}]`, a) : a));
+  if (architectures) asField('architectures', () => resolveRunConfig({ architectures }, NAMES, ctx.registry));
+  return asField('body', () =>
+    resolveRunConfig(
+      { ...partial, model, ...(models ? { models } : {}), ...(architectures ? { architectures } : {}), dataset, out: ctx.out },
+      NAMES,
+      ctx.registry,
+    ),
+  );
+}
+
+function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerateConfig {
+  const partial = { ...fields } as Partial<GenerateConfig>;
+  const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
+  const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
+  const config = generateConfig({ ...partial, model, dataset, out: ctx.out });
+  const engines = config.engines;
+  if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
+  // The context length is the model's and is checked when the run starts; every other rule is the CLI's.
+  asField('body', () => resolveGenerationSweep(config, Number.POSITIVE_INFINITY, { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs' }));
+  checkFieldRanges(fields);
+  return { ...config, command: 'generate' };
 }
 
 /**
@@ -155,8 +282,10 @@ export function parseRunRequest(body: unknown, ctx: { readonly guard: PathGuard;
  * output folder, with its paths passed through the same guard as a new
  * request (a CLI run in the history may point anywhere).
  */
-export function checkStoredConfig(config: RunConfig, ctx: { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry }): RunConfig {
-  const model = config.model === null ? null : ctx.guard.check('model', config.model);
+export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig {
+  const model = config.model === null ? null : ctx.guard.checkModel('model', config.model);
   const dataset = config.dataset === null ? null : ctx.guard.check('dataset', config.dataset);
-  return resolveRunConfig({ ...config, model, dataset, out: ctx.out }, NAMES, ctx.registry);
+  if (isGenerateConfig(config)) return { ...generateConfig({ ...config, model, dataset, out: ctx.out }), command: 'generate' };
+  const models = config.models.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
+  return resolveRunConfig({ ...config, model, models, dataset, out: ctx.out }, NAMES, ctx.registry);
 }

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { validateBertConfig, type BertLikeConfig } from './bert-config.js';
 import { ARCHITECTURE_PRESETS, presetNames, type ArchitectureSpec } from './arch-presets.js';
 import { UserError } from '../../core/errors.js';
+import { lookupName } from '../../core/name-lookup.js';
 
 type NumericKey = 'hiddenSize' | 'numLayers' | 'numHeads' | 'intermediateSize' | 'vocabSize' | 'maxPositions' | 'typeVocabSize' | 'numLabels' | 'seed';
 
@@ -38,7 +39,7 @@ export function validConfigKeys(): string[] {
 }
 
 function preset(name: string, where: string): ArchitectureSpec {
-  const found = ARCHITECTURE_PRESETS[name];
+  const found = lookupName(ARCHITECTURE_PRESETS, name);
   if (!found) {
     throw new UserError(`${where}: unknown preset "${name}"`, `use one of: ${presetNames().join(', ')}, or key=value pairs such as hidden=384,layers=6,heads=6`);
   }

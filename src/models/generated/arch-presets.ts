@@ -5,6 +5,7 @@
  * default, so only the shape differs between rows.
  */
 import { TINY_BERT_CONFIG, type BertLikeConfig } from './bert-config.js';
+import { nameTable } from '../../core/name-lookup.js';
 
 /** A model shape to generate, and the row name it gets. */
 export interface ArchitectureSpec {
@@ -35,7 +36,7 @@ const BERT_BASE: BertLikeConfig = Object.freeze({
  * bert-base each, as `BertConfig(hidden_size=384)` and
  * `BertConfig(num_hidden_layers=6)` do in the transformers benchmark.
  */
-export const ARCHITECTURE_PRESETS: Readonly<Record<string, ArchitectureSpec>> = Object.freeze({
+export const ARCHITECTURE_PRESETS: Readonly<Record<string, ArchitectureSpec>> = nameTable({
   tiny: { name: 'tiny', config: TINY_BERT_CONFIG, padVocabulary: false },
   'bert-base': { name: 'bert-base', config: BERT_BASE, padVocabulary: true },
   'bert-384-hid': { name: 'bert-384-hid', config: { ...BERT_BASE, hiddenSize: 384 }, padVocabulary: true },

@@ -1,5 +1,18 @@
 import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../core/results.js';
+import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
+import type { GenerateConfig } from '../generate-run.js';
+
+/** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
+export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
+
+/** What an entry replays: a `run` config or a `generate` config. */
+export type StoredConfig = RunConfig | StoredGenerateConfig;
+
+/** True for the config of an `inferbench generate` entry. */
+export function isGenerateConfig(config: StoredConfig): config is StoredGenerateConfig {
+  return (config as { command?: unknown }).command === 'generate';
+}
 
 /**
  * Life of a history entry. `queued` waits in a dashboard's queue; `failed`
@@ -35,7 +48,7 @@ export interface HistoryEntry {
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
   /** The fully resolved config: `rerun` replays exactly this. */
-  readonly config: RunConfig;
+  readonly config: StoredConfig;
   /** What the run recorded about its config once started (resolved model path and engines). */
   readonly recordedConfig: Readonly<Record<string, unknown>> | null;
   readonly environment: EnvironmentInfo | null;
@@ -59,7 +72,7 @@ export interface HistoryEntry {
 
 /** A history entry with its cells, enough to rebuild the RunRecord. */
 export interface HistoryDetail extends HistoryEntry {
-  readonly cells: readonly CellResult[];
+  readonly cells: readonly (CellResult | GenerationCell)[];
 }
 
 /**
@@ -67,11 +80,11 @@ export interface HistoryDetail extends HistoryEntry {
  * charts still work when the run folder is gone. Null while the run has not
  * started (nothing was recorded yet).
  */
-export function recordOf(entry: HistoryDetail): RunRecord | null {
+export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | null {
   if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
   const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
-  return {
-    schemaVersion: 1,
+  const common = {
+    schemaVersion: 1 as const,
     id: entry.runId,
     state,
     startedAt: entry.startedAt,
@@ -79,8 +92,14 @@ export function recordOf(entry: HistoryDetail): RunRecord | null {
     config: entry.recordedConfig ?? { ...entry.config },
     environment: entry.environment,
     models: entry.models,
-    cells: entry.cells,
   };
+  if (isGenerateConfig(entry.config)) return { ...common, kind: 'generation', cells: entry.cells as readonly GenerationCell[] };
+  return { ...common, cells: entry.cells as readonly CellResult[] };
+}
+
+/** True for the record of an `inferbench generate` run. */
+export function isGenerationRecord(record: RunRecord | GenerationRunRecord): record is GenerationRunRecord {
+  return (record as { kind?: unknown }).kind === 'generation';
 }
 
 /** Model name of an entry for lists: the recorded one, else what the config asked for. */

@@ -4,9 +4,10 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RUN_FILES, writeRunFiles } from '../../../reports/write-run.js';
 import { UserError } from '../../core/errors.js';
-import type { CellResult, RunRecord } from '../../core/results.js';
+import type { CellResult, RunRecord, RunRecordOf } from '../../core/results.js';
+import type { GenerationCell } from '../../core/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
-import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState } from './history-entry.js';
+import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 import { ownerColumns, ownerIsDead } from './owner.js';
 import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow } from './store-schema.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withStore } from './store-access.js';
@@ -19,7 +20,7 @@ export const DEAD_OWNER_REASON = 'the process running it stopped before it finis
 
 /** Links and origin of a new entry. */
 export interface NewEntry {
-  readonly config: RunConfig;
+  readonly config: StoredConfig;
   readonly source: HistorySource;
   readonly state: 'queued' | 'running';
   readonly rerunOf?: number | null;
@@ -137,7 +138,7 @@ export class HistoryStore {
   }
 
   /** Records what a run knows once its folder exists: run id, folder, environment, models. */
-  started(id: number, record: RunRecord, dir: string): Promise<void> {
+  started(id: number, record: RunRecordOf<unknown>, dir: string): Promise<void> {
     return this.use(async (db) => {
       await db.run(
         `UPDATE runs SET state = 'running', run_id = $runId, dir = $dir, started_at = $startedAt, recorded_config = $config,
@@ -157,7 +158,7 @@ export class HistoryStore {
   }
 
   /** Stores one measured cell (index `index` of the sweep); `total` is the sweep size when known. */
-  addCell(id: number, index: number, cell: CellResult, total: number | null): Promise<void> {
+  addCell(id: number, index: number, cell: CellResult | GenerationCell, total: number | null): Promise<void> {
     return this.use(async (db) => {
       await db.run(INSERT_CELL, { run: id, idx: index, ...cellColumns(cell) });
       if (total !== null) await db.run('UPDATE runs SET cells_total = $total WHERE id = $id', { id, total });

@@ -2,10 +2,16 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { describeError } from '../../core/errors.js';
-import { executeRun, type RunConfig, type RunHooks, type RunOutcome } from '../classify-run.js';
-import type { HistorySource } from './history-entry.js';
+import { executeRun, type RunConfig, type RunHooks } from '../classify-run.js';
+import { executeGenerate, type GenerateConfig, type GenerateHooks } from '../generate-run.js';
+import type { DriverHooks, RunOutcome } from '../run-driver.js';
+import type { RunRecordOf } from '../../core/results.js';
+import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
+import type { CellResult, RunRecord } from '../../core/results.js';
+import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import { OWNER_TOKEN } from './owner.js';
+import { nothingMeasured, type NothingMeasured } from '../nothing-measured.js';
 
 /** How a run is tied into the history. */
 export interface RecordOptions {
@@ -23,9 +29,11 @@ export interface RecordOptions {
 }
 
 /** A finished run and the history entry that records it (null when the store could not be written). */
-export interface RecordedOutcome {
-  readonly outcome: RunOutcome;
+export interface RecordedOutcome<R = RunRecord> {
+  readonly outcome: RunOutcome<R>;
   readonly entryId: number | null;
+  /** Set when no cell completed: the entry is recorded `failed` with these reasons, and callers should fail too. */
+  readonly nothingMeasured: NothingMeasured | null;
 }
 
 /**
@@ -71,6 +79,14 @@ export function replayable(config: RunConfig): RunConfig {
   return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
 }
 
+/** The config of a generate run with its folders made absolute (see `replayable`). */
+export function replayableGenerate(config: GenerateConfig): GenerateConfig {
+  return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
+}
+
+/** Hooks the recorder needs from any scenario's run. */
+type RecordableHooks<C, R, P> = DriverHooks<C, R> & { readonly onProgress?: (event: P) => void };
+
 /**
  * `executeRun` plus a history entry: created (or taken from the queue) when
  * the run folder exists, one row per cell as it is measured, and the final
@@ -78,14 +94,30 @@ export function replayable(config: RunConfig): RunConfig {
  * dashboard) goes through here, so every run is in the history. A run that
  * fails is recorded as `failed` with the message and the error rethrown.
  */
-export async function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: RecordOptions): Promise<RecordedOutcome> {
+export function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: RecordOptions): Promise<RecordedOutcome> {
   const config = replayable(input);
-  const store = opts.store ?? new HistoryStore(config.out);
+  return recordRun(config, config.out, hooks, opts, (recorded) => executeRun(config, { ...hooks, ...recorded }));
+}
+
+/** `executeGenerate` plus a history entry, as `executeRecordedRun` does for `run`. */
+export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHooks, opts: RecordOptions): Promise<RecordedOutcome<GenerationRunRecord>> {
+  const config = replayableGenerate(input);
+  return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, (recorded) => executeGenerate(config, { ...hooks, ...recorded }));
+}
+
+/** Ties any scenario's run into the history store (see `executeRecordedRun`). */
+async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
+  config: StoredConfig,
+  out: string,
+  hooks: RecordableHooks<C, R, P>,
+  opts: RecordOptions,
+  execute: (recorded: RecordableHooks<C, R, P>) => Promise<RunOutcome<R>>,
+): Promise<RecordedOutcome<R>> {
+  const store = opts.store ?? new HistoryStore(out);
   const writer = new HistoryWriter(opts.onWarning ?? (() => {}));
   let entryId: number | null = opts.entryId ?? null;
   let total: number | null = null;
-  const recorded: RunHooks = {
-    ...hooks,
+  const recorded: RecordableHooks<C, R, P> = {
     onStart: async (record, dir) => {
       await writer.write(async () => {
         entryId ??= await store.create({ config, source: opts.source, state: 'running', rerunOf: opts.rerunOf ?? null, compareWith: opts.compareWith ?? null });
@@ -109,23 +141,26 @@ export async function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts
     onCell: async (cell, record) => {
       const index = record.cells.length - 1;
       await writer.write(async () => {
-        if (entryId !== null) await store.addCell(entryId, index, cell, total);
+        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell, total);
       });
       await hooks.onCell?.(cell, record);
     },
   };
-  let outcome: RunOutcome;
+  let outcome: RunOutcome<R>;
   try {
-    outcome = await executeRun(config, recorded);
+    outcome = await execute(recorded);
   } catch (err) {
     await writer.write(async () => {
       if (entryId !== null) await store.finish(entryId, hooks.signal?.aborted ? 'interrupted' : 'failed', describeError(err));
     });
     throw err;
   }
+  const empty = nothingMeasured(outcome.record);
   await writer.write(async () => {
-    if (entryId !== null) await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
+    if (entryId === null) return;
+    if (empty) await store.finish(entryId, 'failed', empty.message, outcome.record.finishedAt ?? undefined);
+    else await store.finish(entryId, outcome.record.state === 'completed' ? 'completed' : 'interrupted', null, outcome.record.finishedAt ?? undefined);
   });
   await writer.flush();
-  return { outcome, entryId };
+  return { outcome, entryId, nothingMeasured: empty };
 }

@@ -1,7 +1,8 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { prepareOutputFolder } from '../../core/output-folder.js';
+import { corruptStoreError, isCorruptStore } from './corrupt-store.js';
 
 /**
  * How long to keep retrying when another process holds the store's file
@@ -27,11 +28,8 @@ function sleep(ms: number): Promise<void> {
 
 /** Opens the database, retrying with exponential backoff and jitter while another process holds the lock. */
 async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBInstance> {
-  try {
-    await mkdir(dirname(file), { recursive: true });
-  } catch (err) {
-    throw new UserError(`cannot create the folder of the history store ${file}: ${(err as Error).message}`, 'pass --out a writable folder');
-  }
+  // Not `mkdir -p`: it loops forever on file systems that answer ENOENT (see output-folder.ts).
+  await prepareOutputFolder(dirname(file));
   // Loaded on first use: the native library takes about a second to load, which commands without a store should not pay.
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const deadline = Date.now() + timeoutMs;
@@ -40,6 +38,7 @@ async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBIns
     try {
       return await DuckDBInstance.create(file);
     } catch (err) {
+      if (isCorruptStore(err)) throw await corruptStoreError(file, err);
       if (!isLockConflict(err)) {
         throw new UserError(`cannot open the history store ${file}: ${(err as Error).message.split('\n')[0]}`, 'check that the output folder is writable, or pass another --out');
       }

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellResult } from '../../core/results.js';
-import type { RunConfig } from '../classify-run.js';
-import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState } from './history-entry.js';
+import type { GenerationCell } from '../../core/generation-results.js';
+import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 
 /** Bumped when a table changes shape; a newer store is refused rather than misread. */
 export const STORE_SCHEMA_VERSION = 1;
@@ -109,7 +109,7 @@ export function entryFromRow(row: Row): HistoryEntry {
     createdAt: String(row['created_at']),
     startedAt: str(row, 'started_at'),
     finishedAt: str(row, 'finished_at'),
-    config: json<RunConfig>(row, 'config', {} as RunConfig),
+    config: json<StoredConfig>(row, 'config', {} as StoredConfig),
     recordedConfig: json<Record<string, unknown> | null>(row, 'recorded_config', null),
     environment: json(row, 'environment', null),
     models: json(row, 'models', []),
@@ -125,18 +125,26 @@ export function entryFromRow(row: Row): HistoryEntry {
   };
 }
 
-/** Column values of one cell row; the whole cell is kept as JSON beside them. */
-export function cellColumns(cell: CellResult): Record<string, string | number | null> {
+/**
+ * Column values of one cell row; the whole cell is kept as JSON beside them.
+ * For a generation cell the columns hold its time to first token (mean and
+ * p95) and its decode tokens per second.
+ */
+export function cellColumns(cell: CellResult | GenerationCell): Record<string, string | number | null> {
   const completed = cell.state === 'completed' ? cell : null;
+  const figures =
+    completed === null
+      ? { mean_ms: null, p95_ms: null, samples_per_second: null }
+      : 'ttft' in completed
+        ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
+        : { mean_ms: completed.latency.mean, p95_ms: completed.latency.p95, samples_per_second: completed.samplesPerSecond };
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,
     requested_threads: cell.requestedThreads,
     state: cell.state,
     reason: cell.state === 'completed' ? null : cell.reason,
-    mean_ms: completed ? completed.latency.mean : null,
-    p95_ms: completed ? completed.latency.p95 : null,
-    samples_per_second: completed ? completed.samplesPerSecond : null,
+    ...figures,
     cell: JSON.stringify(cell),
   };
 }

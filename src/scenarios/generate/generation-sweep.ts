@@ -13,7 +13,8 @@ import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from '../../core/generate-args.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
-import { checkContext, type GreedyGenerator } from '../../models/greedy-loop.js';
+import { checkContext } from '../../models/greedy-loop.js';
+import type { EngineGenerator } from '../../core/engine.js';
 import type { TextGeneration } from '../../models/text-generation.js';
 
 export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
@@ -46,6 +47,8 @@ export interface GenerationSweepOptions {
   readonly onProgress?: (event: GenerationProgress) => void;
   /** Called after each cell, e.g. to save partial results. */
   readonly onCell?: (cell: GenerationCell, cells: readonly GenerationCell[]) => void | Promise<void>;
+  /** Where each engine's group runs; default this process. */
+  readonly runGroup?: GenerationGroupRunner;
 }
 
 /** Options with every default filled in and checked. */
@@ -116,13 +119,92 @@ export function summarizeGenerationCell(key: GenerationCellKey, samples: readonl
   };
 }
 
-/** Runs the sweep; returns every cell, completed or not. */
+/** One engine load of a generation sweep: every key (batch × prompt length × new tokens) on one engine. */
+export interface GenerationGroup {
+  readonly model: TextGeneration;
+  readonly engine: string;
+  readonly threads: number | null;
+  readonly keys: readonly GenerationCellKey[];
+  readonly sweep: ResolvedGenerationSweep;
+  /** Prompt texts; every engine starts from the first, so every engine sees the same prompts. */
+  readonly texts: readonly string[];
+  readonly registry: EngineRegistry;
+  readonly signal: AbortSignal | undefined;
+}
+
+export interface GenerationGroupHooks {
+  readonly onStart: (key: GenerationCellKey) => void;
+  readonly onCell: (cell: GenerationCell) => Promise<void>;
+}
+
+/** Runs one generation group somewhere (this process, a child process); injected by the run driver. */
+export type GenerationGroupRunner = (group: GenerationGroup, hooks: GenerationGroupHooks) => Promise<void>;
+
+/**
+ * Loads the model on one engine and measures every key on it: warmup calls
+ * at full output length, then `runs` timed calls through BenchmarkWrapper.
+ * A load failure fails every key; an abort skips the keys not yet started.
+ */
+export async function measureGenerationGroup(group: GenerationGroup, hooks: GenerationGroupHooks): Promise<void> {
+  const { model, sweep, engine } = group;
+  let textCursor = 0;
+  const nextTexts = (count: number): string[] => Array.from({ length: count }, () => group.texts[textCursor++ % group.texts.length] as string);
+  const started = performance.now();
+  let generator: EngineGenerator;
+  try {
+    generator = await model.loadGenerator(engine, { threads: group.threads, registry: group.registry });
+  } catch (err) {
+    for (const key of group.keys) await hooks.onCell(failedGenerationCell(key, err));
+    return;
+  }
+  const loadMs = performance.now() - started;
+  const wrapper = new BenchmarkWrapper(generator);
+  try {
+    for (const key of group.keys) {
+      if (group.signal?.aborted) {
+        await hooks.onCell({ ...key, state: 'skipped', reason: INTERRUPTED });
+        continue;
+      }
+      hooks.onStart(key);
+      const args = (texts: string[]) => ({
+        input_ids: model.promptIds(texts, key.promptLength),
+        max_new_tokens: key.newTokens,
+        ...(sweep.fixedLength ? { min_new_tokens: key.newTokens } : {}),
+      });
+      try {
+        // Warmup at full output length, so every shape the timed calls meet has been seen once.
+        for (let i = 0; i < sweep.warmupRuns; i++) {
+          await generator.generate({ ...args(nextTexts(key.batchSize)), min_new_tokens: key.newTokens });
+        }
+        // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
+        wrapper.resetPeakMemory();
+        const samples: GenerationSample[] = [];
+        for (let run = 0; run < sweep.runs; run++) {
+          if (group.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
+          samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement));
+        }
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples) });
+      } catch (err) {
+        await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
+      }
+    }
+  } finally {
+    await wrapper.dispose();
+    await generator.session.dispose().catch(() => {});
+  }
+}
+
+/**
+ * Runs the sweep, one group per engine, through `options.runGroup` (this
+ * process by default); returns every cell, completed or not.
+ */
 export async function runGenerationSweep(model: TextGeneration, options: GenerationSweepOptions): Promise<GenerationCell[]> {
   await model.init();
   const sweep = resolveGenerationSweep(options, model.contextLength);
   if (options.texts.length === 0) throw new UserError('no prompt texts to generate from', 'pass a dataset with at least one non-empty text');
   const registry = options.registry ?? defaultRegistry;
   const threads = options.threads ?? null;
+  const runGroup = options.runGroup ?? measureGenerationGroup;
   const combos = sweep.batchSizes.flatMap((batchSize) =>
     sweep.promptLengths.flatMap((promptLength) => sweep.newTokens.map((newTokens) => ({ batchSize, promptLength, newTokens }))),
   );
@@ -133,64 +215,21 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
     options.onProgress?.({ kind: 'cell-done', index: cells.length - 1, total, cell });
     await options.onCell?.(cell, cells);
   };
-  let textCursor = 0;
-  const nextTexts = (count: number): string[] =>
-    Array.from({ length: count }, () => options.texts[textCursor++ % options.texts.length] as string);
-
   for (const engine of options.engines) {
     const keys = combos.map((c) => ({ model: model.name, engine, ...c, requestedThreads: threads }));
     if (options.signal?.aborted) {
       for (const key of keys) await record({ ...key, state: 'skipped', reason: INTERRUPTED });
       continue;
     }
-    const started = performance.now();
-    let generator: GreedyGenerator;
-    try {
-      generator = await model.load(engine, { threads, registry });
-    } catch (err) {
-      for (const key of keys) await record(failed(key, err));
-      continue;
-    }
-    const loadMs = performance.now() - started;
-    const wrapper = new BenchmarkWrapper(generator);
-    try {
-      for (const key of keys) {
-        if (options.signal?.aborted) {
-          await record({ ...key, state: 'skipped', reason: INTERRUPTED });
-          continue;
-        }
-        options.onProgress?.({ kind: 'cell-start', index: cells.length, total, key });
-        const args = (texts: string[]) => ({
-          input_ids: model.promptIds(texts, key.promptLength),
-          max_new_tokens: key.newTokens,
-          ...(sweep.fixedLength ? { min_new_tokens: key.newTokens } : {}),
-        });
-        try {
-          // Warmup at full output length, so every shape the timed calls meet has been seen once.
-          for (let i = 0; i < sweep.warmupRuns; i++) {
-            await generator.generate({ ...args(nextTexts(key.batchSize)), min_new_tokens: key.newTokens });
-          }
-          // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
-          wrapper.resetPeakMemory();
-          const samples: GenerationSample[] = [];
-          for (let run = 0; run < sweep.runs; run++) {
-            if (options.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
-            samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement));
-          }
-          await record({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples) });
-        } catch (err) {
-          await record(err instanceof CellSkip ? failed(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
-        }
-      }
-    } finally {
-      await wrapper.dispose();
-      await generator.session.dispose().catch(() => {});
-    }
+    await runGroup(
+      { model, engine, threads, keys, sweep, texts: options.texts, registry, signal: options.signal },
+      { onStart: (key) => options.onProgress?.({ kind: 'cell-start', index: cells.length, total, key }), onCell: record },
+    );
   }
   return cells;
 }
 
-function failed(key: GenerationCellKey, err: unknown): GenerationCell {
+export function failedGenerationCell(key: GenerationCellKey, err: unknown): GenerationCell {
   if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
   return { ...key, state: 'errored', reason: describeError(err) };
 }

@@ -1,0 +1,120 @@
+/**
+ * The allowed range of every number a user can set, in one table shared by
+ * the CLI (flags), the dashboard API (JSON fields) and the library
+ * (resolveRunConfig). Without upper bounds `--limit 99999999999999999999`
+ * failed mid-run with a wrong fix and `stop.minTimeMs: 1e12` queued a run
+ * that blocked the dashboard queue for 30 years; a range checked at the
+ * door turns both into one clear message before anything is loaded.
+ *
+ * Values are stored in the unit of the JSON field (`stop.minTimeMs` in
+ * milliseconds); a flag that takes another unit (`--min-time` in seconds)
+ * names its scale, so the message speaks the unit the user typed.
+ */
+import { UserError } from './errors.js';
+import { lookupName, nameTable } from './name-lookup.js';
+
+/** One number option: where users set it, its bounds and unit. */
+export interface OptionRange {
+  /** CLI flag, e.g. `--limit`. */
+  readonly flag: string;
+  /** Field name in a run config / API body, e.g. `limit` or `stop.minTimeMs`. */
+  readonly field: string;
+  /** Smallest allowed value, in the field's unit. */
+  readonly min: number;
+  /** Largest allowed value, in the field's unit. */
+  readonly max: number;
+  /** True when `min` itself is excluded (a CV of 0 would call every cell NOISY). */
+  readonly minExclusive?: boolean;
+  /** Whole numbers only. */
+  readonly integer: boolean;
+  /** Unit of the field's values, for messages and help (`rows`, `ms`). */
+  readonly unit: string;
+  /** How many field units one flag unit is (1000 when the flag takes seconds and the field milliseconds). */
+  readonly flagScale?: number;
+  /** Unit of the flag's values when it differs from the field's. */
+  readonly flagUnit?: string;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Every ranged option, by field name. Bounds are generous enough for any
+ * real benchmark on one machine and small enough that a typo cannot make a
+ * run that never ends or allocates without limit.
+ */
+export const OPTION_RANGES = nameTable({
+  batchSizes: { flag: '--batch-sizes', field: 'batchSizes', min: 1, max: 4096, integer: true, unit: 'rows per batch' },
+  limit: { flag: '--limit', field: 'limit', min: 1, max: 10_000_000, integer: true, unit: 'rows' },
+  warmupBatches: { flag: '--warmup', field: 'warmupBatches', min: 0, max: 10_000, integer: true, unit: 'batches' },
+  threads: { flag: '--threads', field: 'threads', min: 1, max: 1024, integer: true, unit: 'threads' },
+  sequenceLengths: { flag: '--sequence-lengths', field: 'sequenceLengths', min: 1, max: 65_536, integer: true, unit: 'tokens' },
+  'stop.minTimeMs': { flag: '--min-time', field: 'stop.minTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
+  'stop.maxTimeMs': { flag: '--max-time', field: 'stop.maxTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
+  'stop.minBatches': { flag: '--min-batches', field: 'stop.minBatches', min: 1, max: 1_000_000, integer: true, unit: 'batches' },
+  maxCv: { flag: '--max-cv', field: 'maxCv', min: 0, minExclusive: true, max: 100, integer: false, unit: '(fraction)' },
+  'parity.tolerance': { flag: '--tolerance', field: 'parity.tolerance', min: 0, max: 1e6, integer: false, unit: '(absolute difference)' },
+  // generate
+  promptLengths: { flag: '--prompt-lengths', field: 'promptLengths', min: 1, max: 65_536, integer: true, unit: 'tokens' },
+  newTokens: { flag: '--new-tokens', field: 'newTokens', min: 1, max: 65_536, integer: true, unit: 'tokens' },
+  runs: { flag: '--runs', field: 'runs', min: 1, max: 100_000, integer: true, unit: 'generate() calls' },
+  warmupRuns: { flag: '--warmup', field: 'warmupRuns', min: 0, max: 10_000, integer: true, unit: 'generate() calls' },
+  promptLimit: { flag: '--limit', field: 'promptLimit', min: 1, max: 10_000_000, integer: true, unit: 'prompts' },
+} satisfies Record<string, OptionRange>);
+
+/** A field name of OPTION_RANGES. */
+export type RangedOption = keyof typeof OPTION_RANGES;
+
+/** Who is asking: the CLI names flags in flag units, the API and library name fields. */
+export type RangeAudience = 'flag' | 'field';
+
+/** The range of a field; throws for a name not in the table (a programming error, not a user one). */
+export function optionRange(field: string): OptionRange {
+  const range = lookupName(OPTION_RANGES, field);
+  if (range === undefined) throw new Error(`no range for option ${field}`);
+  return range;
+}
+
+function show(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(6)));
+}
+
+/** `between 1 and 4096 rows per batch` in the audience's unit. */
+export function rangeText(range: OptionRange, audience: RangeAudience = 'field'): string {
+  const scale = audience === 'flag' ? (range.flagScale ?? 1) : 1;
+  const unit = audience === 'flag' ? (range.flagUnit ?? range.unit) : range.unit;
+  const low = range.minExclusive ? `above ${show(range.min / scale)}` : `${show(range.min / scale)}`;
+  const kind = range.integer ? 'a whole number' : 'a number';
+  return range.minExclusive ? `${kind} ${low} and at most ${show(range.max / scale)} ${unit}` : `${kind} from ${low} to ${show(range.max / scale)} ${unit}`;
+}
+
+/**
+ * Checks one value (in field units) against its range. The message names
+ * the flag or field as the user wrote it, the value as typed when given
+ * (`raw`), and the range in the user's unit. `name` overrides the shown
+ * name (`--batch-sizes` is also `batchSizes` in code).
+ */
+export function checkRange(field: RangedOption | string, value: unknown, audience: RangeAudience = 'field', options: { readonly raw?: string; readonly name?: string } = {}): number {
+  const range = optionRange(field);
+  const name = options.name ?? (audience === 'flag' ? range.flag : range.field);
+  const scale = audience === 'flag' ? (range.flagScale ?? 1) : 1;
+  const shown = options.raw ?? (typeof value === 'number' ? show(value / scale) : JSON.stringify(value) ?? String(value));
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (!range.integer || Number.isInteger(value)) &&
+    (range.minExclusive ? value > range.min : value >= range.min) &&
+    value <= range.max;
+  if (!ok) {
+    throw new UserError(`${name} must be ${rangeText(range, audience)}, got ${shown}`, `pass ${name} ${rangeText(range, audience)}`);
+  }
+  return value;
+}
+
+/** Help text for a flag's range, e.g. `1–4096 rows per batch`. */
+export function flagRangeHelp(field: RangedOption): string {
+  const range: OptionRange = OPTION_RANGES[field];
+  const scale = range.flagScale ?? 1;
+  const unit = range.flagUnit ?? range.unit;
+  const low = range.minExclusive ? `>${show(range.min / scale)}` : show(range.min / scale);
+  return `range ${low}–${show(range.max / scale)}${unit.startsWith('(') ? '' : ` ${unit}`}`;
+}

@@ -1,0 +1,122 @@
+/**
+ * The process mechanics every child-process launcher shares: fork an entry
+ * module, send it one job, relay its cells as they come, and turn a crash or
+ * an early exit into a failed cell for every key it did not finish. The
+ * promise never rejects for a child failure, so the sweep goes on.
+ */
+import { fork } from 'node:child_process';
+
+/** Child → parent messages of any scenario. */
+export type ForkedChildMessage<Key, Result> =
+  | { readonly type: 'cell-start'; readonly key: Key }
+  | { readonly type: 'result'; readonly result: Result }
+  | { readonly type: 'done' }
+  | { readonly type: 'fatal'; readonly message: string; readonly userError: boolean; readonly fix?: string };
+
+/** Parent → child messages. */
+export type ForkedParentMessage<Job> = { readonly type: 'job'; readonly job: Job } | { readonly type: 'abort' };
+
+export interface ForkedJob<Job, Key, Result> {
+  /** Absolute path of the compiled child entry module. */
+  readonly entry: string;
+  readonly job: Job;
+  readonly keys: readonly Key[];
+  /** Identity of a key, to tell which keys the child finished. */
+  readonly keyId: (key: Key) => string;
+  readonly resultId: (result: Result) => string;
+  /** The result recorded for a key the child did not finish, with why. */
+  readonly failed: (key: Key, reason: string) => Result;
+}
+
+export interface ForkedHooks<Key, Result> {
+  readonly onStart: (key: Key) => void;
+  readonly onResult: (result: Result) => Promise<void>;
+}
+
+function exitText(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+}
+
+export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const done = new Set<string>();
+    let current: string | undefined;
+    let fatal: string | undefined;
+    let chain = Promise.resolve();
+    const onAbort = () => {
+      if (child.connected) child.send({ type: 'abort' } satisfies ForkedParentMessage<Job>);
+    };
+    signal?.addEventListener('abort', onAbort);
+    child.on('message', (message: ForkedChildMessage<Key, Result>) => {
+      chain = chain.then(async () => {
+        if (message.type === 'cell-start') {
+          current = spec.keyId(message.key);
+          hooks.onStart(message.key);
+        } else if (message.type === 'result') {
+          done.add(spec.resultId(message.result));
+          await hooks.onResult(message.result);
+        } else if (message.type === 'fatal') {
+          fatal = message.message;
+        }
+      });
+    });
+    child.on('error', (err) => {
+      fatal ??= `could not start the isolated process: ${err.message}`;
+    });
+    child.on('exit', (code, sig) => {
+      signal?.removeEventListener('abort', onAbort);
+      void chain.then(async () => {
+        for (const key of spec.keys) {
+          const id = spec.keyId(key);
+          if (done.has(id)) continue;
+          const where = current === id ? ' while measuring this cell' : ' before this cell ran';
+          await hooks.onResult(spec.failed(key, fatal ?? `isolated process ${exitText(code, sig)}${where}`));
+        }
+        resolve();
+      });
+    });
+    if (signal?.aborted) onAbort();
+    child.send({ type: 'job', job: spec.job } satisfies ForkedParentMessage<Job>);
+  });
+}
+
+/**
+ * The child side: runs `work` on the job the parent sends, relays cells,
+ * exits 0 when done and 1 after a fatal error (sent to the parent first).
+ * A disconnected parent (a second Ctrl-C) ends the child at once.
+ */
+export function serveForkedJob<Job, Key, Result>(
+  work: (job: Job, io: { readonly signal: AbortSignal; start: (key: Key) => void; result: (result: Result) => Promise<void> }) => Promise<void>,
+  isUserError: (err: unknown) => err is Error & { fix?: string },
+): void {
+  const controller = new AbortController();
+  const send = (message: ForkedChildMessage<Key, Result>): Promise<void> =>
+    new Promise((resolve) => {
+      if (!process.send) return resolve();
+      process.send(message, undefined, {}, () => resolve());
+    });
+  process.on('SIGINT', () => controller.abort());
+  process.on('disconnect', () => process.exit(130));
+  process.on('message', (message: ForkedParentMessage<Job>) => {
+    if (message.type === 'abort') {
+      controller.abort();
+      return;
+    }
+    void (async () => {
+      try {
+        await work(message.job, {
+          signal: controller.signal,
+          start: (key) => void send({ type: 'cell-start', key }),
+          result: (result) => send({ type: 'result', result }),
+        });
+        await send({ type: 'done' });
+        process.exit(0);
+      } catch (err) {
+        const user = isUserError(err);
+        await send({ type: 'fatal', message: err instanceof Error ? err.message : String(err), userError: user, ...(user && err.fix ? { fix: err.fix } : {}) });
+        process.exit(1);
+      }
+    })();
+  });
+}

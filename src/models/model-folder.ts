@@ -1,0 +1,25 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { UserError } from '../core/errors.js';
+
+/**
+ * Refuses a --model path that is missing or is a file. A file is the
+ * common slip (`--model model.onnx`), and "does not exist" sent users
+ * looking for a typo; the message says a folder is needed, and for an
+ * .onnx file which folder that is.
+ */
+export function requireModelFolder(dir: string, fix: string): void {
+  if (!existsSync(dir)) throw new UserError(`model folder ${dir} does not exist`, fix);
+  if (statSync(dir).isDirectory()) return;
+  if (/\.onnx$/i.test(dir)) {
+    const parent = dirname(dir);
+    const folder = basename(parent) === 'onnx' ? dirname(parent) : null;
+    throw new UserError(
+      `--model ${dir} is an .onnx file, but --model takes the model's folder`,
+      folder !== null
+        ? `pass its model folder: --model ${folder} (the folder holding config.json, tokenizer.json and onnx/${basename(dir)})`
+        : `pass its model folder: the folder holding config.json, tokenizer.json and onnx/${basename(dir)} (put the file in an onnx/ subfolder there)`,
+    );
+  }
+  throw new UserError(`--model ${dir} is a file, not a folder`, fix);
+}

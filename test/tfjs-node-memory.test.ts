@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as tf from '@tensorflow/tfjs-core';
+import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
+import { hostTensor, type TensorMap } from '../src/index.js';
+import { loadHfFixture } from './fixtures/hf-fixtures.js';
+import { tfjsNodeSkip } from './fixtures/tfjs-node.js';
+
+const RUNS = 300;
+
+/** The first `rows` rows of each fixture feed, cut to `seq` tokens: another input-dims signature of the same graph. */
+function cut(feeds: TensorMap, rows: number, seq: number): TensorMap {
+  const out: TensorMap = {};
+  for (const [name, t] of Object.entries(feeds)) {
+    const width = t.dims[1] as number;
+    const data = new BigInt64Array(rows * seq);
+    for (let r = 0; r < rows; r++) data.set((t.data as BigInt64Array).subarray(r * width, r * width + seq), r * seq);
+    out[name] = hostTensor('int64', [rows, seq], data);
+  }
+  return out;
+}
+
+test(`tfjs-node keeps tf.memory() flat over ${RUNS} batches of two shapes and frees everything on dispose`, { skip: await tfjsNodeSkip() }, async () => {
+  const fixture = loadHfFixture('bert');
+  const batches = [cut(fixture.feeds, 2, 8), cut(fixture.feeds, 1, 5)];
+  const engine = createTfjsEngine('node');
+  const session = await engine.load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+  assert.equal(tf.getBackend(), 'tensorflow');
+  // One run per shape records its folded plan, whose constants live until dispose.
+  for (const b of batches) await session.run(b);
+  const loaded = tf.memory();
+  for (let i = 0; i < RUNS; i++) await session.run(batches[i % 2] as TensorMap);
+  const after = tf.memory();
+  assert.equal(after.numTensors, loaded.numTensors, `tfjs-node leaked ${after.numTensors - loaded.numTensors} tensors in ${RUNS} runs`);
+  assert.equal(after.numBytes, loaded.numBytes, `tfjs-node leaked ${after.numBytes - loaded.numBytes} bytes in ${RUNS} runs`);
+  await session.dispose();
+  // Weights, constants and folded plans were all tensors; none may outlive the session.
+  assert.ok(loaded.numTensors > 0);
+  assert.equal(tf.memory().numTensors, 0, 'tfjs-node left tensors behind after dispose');
+});

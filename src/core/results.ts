@@ -59,6 +59,8 @@ export interface CompletedCell extends CellKey {
   readonly coldStart?: { readonly loadMs: number; readonly firstBatchMs: number };
   /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
   readonly parity?: CellParity | null;
+  /** Why `parity` is null when it should have been checked, e.g. "reference onnx-cpu failed to load: …". */
+  readonly parityUnavailable?: string;
   /** Fraction of rows whose argmax equals the dataset label; null without labels. */
   readonly accuracy?: number | null;
   /**
@@ -117,6 +119,8 @@ export interface BetweenRounds {
 export interface CellVerdict {
   readonly status: 'VALID' | 'NOISY';
   readonly reasons: readonly string[];
+  /** Host noise signs (high load, CPU steal) seen around the rounds; shown beside the verdict, they do not decide it. */
+  readonly warnings?: readonly string[];
 }
 
 /** Memory figures of one cell. */

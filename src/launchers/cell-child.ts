@@ -1,7 +1,7 @@
 /**
  * Entry point of an isolated cell process. It re-creates the model and the
- * dataset from the job, loads one engine, measures every batch size and
- * sends each measured cell back; the parent turns a crash into an errored
+ * dataset from the job, loads one engine, measures one round at every batch
+ * size and sends each round back; the parent turns a crash into an errored
  * cell and goes on with the sweep.
  */
 import { UserError } from '../core/errors.js';
@@ -45,9 +45,10 @@ process.on('message', (message: ParentMessage) => {
           keys: job.keys,
           data,
           prepare: prepareFn(model, data.columns, undefined),
-          settings: { stop: job.stop, warmup: job.warmup, maxCv: job.maxCv, parityRows: job.parityRows },
+          settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows },
           registry: defaultRegistry,
           signal: controller.signal,
+          round: job.round,
         },
         {
           onStart: (key) => void send({ type: 'cell-start', key }),

@@ -151,7 +151,7 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
           onProgress: (event) => {
             if (event.kind === 'cell-start') {
               this.setProgress({ ...base(), total: event.total, current: { engine: event.engine, batchSize: event.batchSize } });
-            } else {
+            } else if (event.kind === 'cell-done') {
               this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
             }
           },

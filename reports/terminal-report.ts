@@ -7,6 +7,7 @@ import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.j
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
 import {
   compareEngines,
+  displayState,
   engineLabeller,
   batchSizes,
   engineOrder,
@@ -45,7 +46,7 @@ const DEFAULT_WIDTH = 160;
 /** The environment header wraps sooner than tables: short lines scan faster. */
 const HEADER_WIDTH = 100;
 
-const STATE_STYLE: Record<CellResult['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
+const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 
 interface SpeedColumn extends Column {
   /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */
@@ -106,7 +107,7 @@ function baseSpeedColumns(run: RunRecord, singleModel: boolean, label: (cell: Ce
     { header: 'threads', align: 'right', identity: true, dropOrder: 3, value: threadsText },
     { header: 'prec', align: 'left', identity: true, dropOrder: 1, value: (c) => sessionOf(c)?.precision ?? '–' },
     { header: 'batch', align: 'right', identity: true, dropOrder: 0, value: (c) => String(c.batchSize) },
-    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: c.state, style: STATE_STYLE[c.state] }) },
+    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: displayState(c), style: STATE_STYLE[displayState(c)] }) },
     ...(hasChecks(run) ? [checkColumn()] : []),
     { header: 'total', align: 'right', identity: false, dropOrder: 8, value: (c) => completed(c, (x) => formatDuration(x.totalMs)) },
     {
@@ -189,15 +190,21 @@ function comparisonLines(run: RunRecord, width: number, color: boolean): string[
   const label = engineLabeller(run);
   const failed = new Set(run.cells.filter((c) => parityOk(c) === false).map((c) => `${c.model}\u0000${c.batchSize}\u0000${label(c)}`));
   return comparisons.flatMap((c) => {
+    const skippedText = (c.notCompared ?? []).map((n) => `${n.label} not compared (${n.why}; not the same rows as whole passes)`).join('; ');
+    if (c.fastest === null || c.others.length === 0) {
+      const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
+      return wrap(`${where}: ${skippedText}`, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
+    }
+    const fastest = c.fastest;
     const mark = (name: string): string => (failed.has(`${c.model}\u0000${c.batchSize}\u0000${name}`) ? `${name} (${PARITY_MARKER})` : name);
     const others = c.others.map((o) =>
       formatRatio(o.ratio) === '1.0×' ? `about as fast as ${mark(o.label)}` : `${formatRatio(o.ratio)} faster than ${mark(o.label)}`,
     );
     const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
-    const text = `${where}: ${mark(c.fastest.label)} is ${others.join(', ')}`;
+    const text = `${where}: ${mark(fastest.label)} is ${others.join(', ')}${skippedText ? `; ${skippedText}` : ''}`;
     return wrap(text, width - 4).map((line, i) => {
       const shown = i === 0 ? line : `    ${line}`;
-      return i === 0 ? shown.replace(c.fastest.label, paint(c.fastest.label, 'green', color)) : shown;
+      return i === 0 ? shown.replace(fastest.label, paint(fastest.label, 'green', color)) : shown;
     });
   });
 }

@@ -28,7 +28,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
     { name: 'min-time', kind: 'value', arg: 'S', help: `measure each cell for at least S seconds of engine time in all rounds together, in whole passes over the rows; default ${DEFAULT_STOP_RULE.minTimeMs / 1000}` },
     { name: 'min-batches', kind: 'value', arg: 'N', help: `and at least N batches in all rounds together; default ${DEFAULT_STOP_RULE.minBatches}` },
-    { name: 'max-time', kind: 'value', arg: 'S', help: `at most S seconds per cell, split across rounds (warm pass and timed passes of a round each fit its share); a cell that cannot finish one timed pass is NOISY; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
+    { name: 'max-time', kind: 'value', arg: 'S', help: `at most S seconds of wall time per cell, split evenly across its rounds, warm passes included (a warm pass may take half its round); a cell that cannot finish one timed pass is NOISY and runs one round; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
     { name: 'max-cv', kind: 'value', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI across rounds wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },

@@ -16,7 +16,7 @@ export type Prepare = (rows: readonly DataRow[]) => TensorMap | Promise<TensorMa
 export interface MeasureContext {
   readonly dataset: Dataset;
   readonly prepare: Prepare;
-  /** This round's share of the cell's stop rule (`perRoundRule`). */
+  /** This round's share of the cell's stop rule (`perRoundRule`); its maximum time covers the warm pass (at most half of it) and the timed passes. */
   readonly stop: StopRule;
   /** Untimed batches at least: the warm pass always covers every row once, then cycles rows untimed up to this count. */
   readonly warmupBatches: number;
@@ -144,8 +144,10 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
   const forwardMs: number[] = [];
   let sampling = false;
   try {
-    // The warm pass: every row once, untimed for the statistics, capped at the round's maximum time.
-    const warm = await warmPass(key, session, ctx, keeper, ctx.stop.maxTimeMs);
+    // The warm pass: every row once, untimed for the statistics. It may use half the round's time;
+    // the round's whole time (warm pass included) is its share of --max-time.
+    const roundStart = performance.now();
+    const warm = await warmPass(key, session, ctx, keeper, ctx.stop.maxTimeMs / 2);
     if (warm === 'interrupted') return { kind: 'interrupted', key };
     const { passBatches, passItems, warmPassCut } = warm;
     warmupMs.push(...warm.ms);
@@ -167,6 +169,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     ctx.sampler.begin();
     sampling = true;
     const loopStart = performance.now();
+    const timed: StopRule = { ...ctx.stop, maxTimeMs: Math.max(0, ctx.stop.maxTimeMs - (loopStart - roundStart)) };
     let passes = 0;
     let stoppedAtMax = false;
     let interrupted = false;
@@ -189,7 +192,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
         prepareMs.push(t1 - t0);
         runMs.push(t2 - t1);
         items.push(rows.length);
-        if (t2 - loopStart >= ctx.stop.maxTimeMs) {
+        if (t2 - loopStart >= timed.maxTimeMs) {
           stoppedAtMax = true;
           if (passes === 0) {
             // Not even one pass fits: keep what was seen; the verdict says how much of the pass it was.
@@ -203,7 +206,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
         }
       }
       passes++;
-      const decision = passDecision({ elapsedMs: performance.now() - loopStart, batches: runMs.length, passes }, ctx.stop);
+      const decision = passDecision({ elapsedMs: performance.now() - loopStart, batches: runMs.length, passes }, timed);
       if (decision === 'continue') continue;
       stoppedAtMax = decision === 'max';
       break;

@@ -84,8 +84,9 @@ export function displayState(cell: CellResult): CellResult['state'] | 'interrupt
 export function notComparable(cell: CompletedCell): string | null {
   const short = cell.rounds?.find((r) => r.passes < 1);
   if (!short) return null;
-  const pass = cell.firstPass && cell.firstPass.batches > short.runMs.length ? ` of ${cell.firstPass.batches}` : '';
-  return `saw ${short.runMs.length}${pass} batches of one pass`;
+  // The verdict knows the length of a pass (from the row count); the round alone only knows what it saw.
+  const stated = cell.verdict?.reasons.find((r) => /^saw \d+ of .+ batches of one pass/.test(r));
+  return stated ? stated.replace(/ \(raise --max-time\)$/, '') : `saw ${short.runMs.length} batches, not one whole pass`;
 }
 
 /** The session a cell reports, if it got far enough to load one. */

@@ -144,7 +144,7 @@ export class Benchmark {
 
   /** A fresh book of rounds with oversized batch sizes already skipped. */
   private book(keys: readonly CellKey[], rows: number): CellRounds {
-    const book = new CellRounds(keys, this.options.rounds, { rule: this.options.stop, maxCv: this.options.maxCv });
+    const book = new CellRounds(keys, this.options.rounds, { rule: this.options.stop, maxCv: this.options.maxCv, rows });
     for (const key of keys) {
       const skip = batchSizeSkip(key, rows);
       if (skip) book.fail(key, skip);

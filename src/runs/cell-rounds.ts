@@ -40,7 +40,7 @@ export class CellRounds {
   constructor(
     keys: readonly CellKey[],
     private readonly roundsPlanned: number,
-    private readonly judge: { readonly rule: StopRule; readonly maxCv: number },
+    private readonly judge: { readonly rule: StopRule; readonly maxCv: number; readonly rows: number },
   ) {
     this.order = [...keys];
     for (const key of keys) this.states.set(id(key), { key, figures: [], failure: null, first: null, interrupted: false, recorded: false });

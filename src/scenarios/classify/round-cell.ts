@@ -18,6 +18,13 @@ export interface AssembleOptions {
   readonly roundsPlanned: number;
   /** Ctrl-C ended the sweep before this cell ran every round (or inside one). */
   readonly interrupted: boolean;
+  /** Rows every pass covers, when the caller counted them: gives the exact batches in a pass even when the warm pass was cut. */
+  readonly rows?: number;
+}
+
+/** Batches seen of one pass; exact from the row count when known, else from what the round saw. */
+function passShare(seen: number, r: RoundFigures, batchSize: number, rows: number | undefined) {
+  return rows !== undefined ? { seen, of: Math.ceil(rows / batchSize), exact: true } : { seen, of: r.batchesPerPass, exact: r.batchesPerPassKnown };
 }
 
 /** The completed cell of `rounds` (at least one, in the order they ran). */
@@ -44,8 +51,8 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     maxCv: opts.maxCv,
     roundsPlanned: opts.roundsPlanned,
     stoppedAtMax: rounds.some((r) => r.stoppedAtMax),
-    partialPass: partial ? { seen: partial.round.runMs.length, of: partial.batchesPerPass, exact: partial.batchesPerPassKnown } : null,
-    warmPassCut: cut ? { seen: cut.firstPass.batches, of: cut.batchesPerPass, exact: cut.batchesPerPassKnown } : null,
+    partialPass: partial ? passShare(partial.round.runMs.length, partial, key.batchSize, opts.rows) : null,
+    warmPassCut: cut ? passShare(cut.firstPass.batches, cut, key.batchSize, opts.rows) : null,
     interrupted,
     warnings: hostNoiseWarnings(rounds.map((r) => r.round)),
   });

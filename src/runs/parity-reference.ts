@@ -70,7 +70,8 @@ export class ParityReference {
     const accuracy = first && first.labels.length > 0 ? accuracyAgainstLabels(first.outputs, first.labels) : null;
     const base: CompletedCell = { ...cell, accuracy };
     if (reference === 'self') return { ...base, parity: null };
-    if (reference === 'off') return { ...base, parity: null, parityUnavailable: 'parity is off (no reference engine)' };
+    // Parity turned off on purpose (--reference none) is not a failure to report on every cell.
+    if (reference === 'off') return { ...base, parity: null };
     if ('missing' in reference) return { ...base, parity: null, parityUnavailable: reference.missing };
     if (!first) return { ...base, parity: null, parityUnavailable: 'this cell kept no outputs of its warm pass' };
     const parity = compareOutputs(reference.outputs, first.outputs, this.reference as string, this.tolerance);

@@ -101,16 +101,17 @@ async function warmPass(key: CellKey, session: EngineSession, ctx: MeasureContex
   let warmPassCut = false;
   for await (const rows of ctx.dataset.batches(key.batchSize)) {
     if (ctx.signal?.aborted) return 'interrupted' as const;
+    // Checked before a batch, not after, so a pass whose last batch ends past the cap still counts as whole.
+    if (ms.length > 0 && performance.now() - start >= capMs) {
+      warmPassCut = true;
+      break;
+    }
     const inputs = await ctx.prepare(rows);
     const t = performance.now();
     const outputs = await session.run(inputs);
     ms.push(performance.now() - t);
     keeper.add(outputs, rows);
     passItems += rows.length;
-    if (performance.now() - start >= capMs) {
-      warmPassCut = true;
-      break;
-    }
   }
   return { ms, passBatches: ms.length, passItems, warmPassCut };
 }
@@ -182,17 +183,8 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           partialPass = passes === 0;
           break measuring;
         }
-        const t0 = performance.now();
-        const inputs = await ctx.prepare(rows);
-        const t1 = performance.now();
-        await session.run(inputs);
-        const t2 = performance.now();
-        const forward = session.innerForwardMs?.();
-        if (typeof forward === 'number') forwardMs.push(forward);
-        prepareMs.push(t1 - t0);
-        runMs.push(t2 - t1);
-        items.push(rows.length);
-        if (t2 - loopStart >= timed.maxTimeMs) {
+        // Checked before a batch, so a pass whose last batch ends past the maximum still counts as whole.
+        if (runMs.length > 0 && performance.now() - loopStart >= timed.maxTimeMs) {
           stoppedAtMax = true;
           if (passes === 0) {
             // Not even one pass fits: keep what was seen; the verdict says how much of the pass it was.
@@ -204,6 +196,16 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           }
           break measuring;
         }
+        const t0 = performance.now();
+        const inputs = await ctx.prepare(rows);
+        const t1 = performance.now();
+        await session.run(inputs);
+        const t2 = performance.now();
+        const forward = session.innerForwardMs?.();
+        if (typeof forward === 'number') forwardMs.push(forward);
+        prepareMs.push(t1 - t0);
+        runMs.push(t2 - t1);
+        items.push(rows.length);
       }
       passes++;
       const decision = passDecision({ elapsedMs: performance.now() - loopStart, batches: runMs.length, passes }, timed);

@@ -15,7 +15,7 @@ test('a round stops at a pass boundary: done once both minimums hold, max when a
 
 test('the cell budget is split evenly across rounds', () => {
   assert.deepEqual(perRoundRule({ minTimeMs: 1500, minBatches: 20, maxTimeMs: 9000, maxBatches: 300 }, 3), { minTimeMs: 500, minBatches: 7, maxTimeMs: 3000, maxBatches: 100 });
-  assert.deepEqual([DEFAULT_STOP_RULE.minTimeMs, DEFAULT_STOP_RULE.minBatches, DEFAULT_STOP_RULE.maxTimeMs], [1500, 20, 15_000]);
+  assert.deepEqual([DEFAULT_STOP_RULE.minTimeMs, DEFAULT_STOP_RULE.minBatches, DEFAULT_STOP_RULE.maxTimeMs], [1000, 20, 15_000]);
 });
 
 const rule = { ...DEFAULT_STOP_RULE };

@@ -15,15 +15,15 @@ export interface StopRule {
 }
 
 /**
- * Defaults for the whole cell, split across its rounds: 1.5 s and 20 batches
- * of timed engine time at least; at most 15 s of wall time in all, warm
+ * Defaults for the whole cell, split across its rounds: 1 s of timed engine
+ * time and 20 batches at least (in whole passes, so often more); at most 15 s of wall time in all, warm
  * passes included (5 s per round at 3 rounds, of which the warm pass may
  * take half). That fits a warm pass and a timed pass of every engine but
  * pure-JS tfjs-cpu over the default 256 rows, and keeps the default sweep
  * (5 engines × 3 batch sizes × 3 rounds) under two minutes on 2 cores; a
  * cell it cuts short says so in its verdict. Raise it with --max-time.
  */
-export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 1500, minBatches: 20, maxTimeMs: 15_000, maxBatches: 1_000_000 };
+export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 1000, minBatches: 20, maxTimeMs: 15_000, maxBatches: 1_000_000 };
 /** Independent rounds per cell: the fewest that give a between-round interval with some power (t = 4.30 at 2 df). */
 export const DEFAULT_ROUNDS = 3;
 /** The least maximum time a round may have: below it a warm pass and one timed pass rarely fit, so the rounds measure nothing. */

@@ -5,9 +5,9 @@
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
-import { formatVersions, orderedCells, sessionOf } from './run-summary.js';
+import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
-import { parityOk } from './views.js';
+import { parityOk, reportedInterval } from './views.js';
 
 /** One value of a result row: what CSV, Parquet and Arrow all write. */
 export type ResultField = string | number | null | undefined;
@@ -51,10 +51,12 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'ep_cpu_fallback_ops', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', value: (c) => c.batchSize },
   optional('sequence_length', (c) => c.sequenceLength),
-  { name: 'state', value: (c) => c.state },
+  // `interrupted`: Ctrl-C cut a completed cell short; its figures are kept, never VALID.
+  { name: 'state', value: (c) => displayState(c) },
   { name: 'reason', value: (c) => (c.state === 'completed' ? null : c.reason) },
   optional('verdict', (c) => c.verdict?.status),
   optional('verdict_reasons', (c) => c.verdict?.reasons.join('; ')),
+  optional('verdict_warnings', (c) => c.verdict?.warnings?.join('; ')),
   // 'false' here marks outputs that differ from the reference beyond tolerance: wrong answers, however fast.
   optional('parity_ok', (c) => {
     const ok = parityOk(c);
@@ -69,8 +71,11 @@ const COLUMNS: readonly CsvColumn[] = [
   measured('max_ms', (c) => c.latency.max),
   measured('stdev_ms', (c) => c.latency.stdev),
   optional('cv', (c) => c.latency.cv),
-  optional('ci95_low_ms', (c) => c.latency.ci95?.low),
-  optional('ci95_high_ms', (c) => c.latency.ci95?.high),
+  optional('rounds', (c) => c.rounds?.length),
+  // Across round means (Student t, rounds − 1 df) when the record has rounds; across batches in older records.
+  optional('ci95_low_ms', (c) => reportedInterval(c)?.low),
+  optional('ci95_high_ms', (c) => reportedInterval(c)?.high),
+  optional('ci95_across', (c) => reportedInterval(c)?.across),
   measured('p50_ms', (c) => c.latency.p50),
   measured('p90_ms', (c) => c.latency.p90),
   optional('p95_ms', (c) => c.latency.p95),
@@ -79,6 +84,7 @@ const COLUMNS: readonly CsvColumn[] = [
   measured('prepare_mean_ms', (c) => c.prepare.mean),
   measured('load_ms', (c) => c.loadMs),
   optional('first_batch_ms', (c) => c.coldStart?.firstBatchMs),
+  optional('first_pass_ms', (c) => c.firstPass?.ms),
   optional('warmup_mean_ms', (c) => meanOf(c.samples.warmupMs)),
   measured('peak_rss_bytes', (c) => c.peakRssBytes),
   { name: 'forward_mean_ms', value: (c) => (c.state === 'completed' ? c.forward?.mean : null) },
@@ -94,6 +100,7 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('max_abs_diff', (c) => c.parity?.maxAbsDiff),
   optional('argmax_agreement', (c) => c.parity?.argmaxAgreement),
   optional('parity_tolerance', (c) => c.parity?.tolerance),
+  optional('parity_unavailable', (c) => c.parityUnavailable),
   optional('accuracy', (c) => c.accuracy),
 ];
 

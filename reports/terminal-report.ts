@@ -7,6 +7,7 @@ import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.j
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
 import {
   compareEngines,
+  displayState,
   engineLabeller,
   batchSizes,
   engineOrder,
@@ -30,6 +31,7 @@ import {
 } from './terminal-views.js';
 import { parityOk } from './views.js';
 import { placementLine } from './placement-text.js';
+import { comparisonLines } from './comparison-lines.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -46,7 +48,7 @@ const DEFAULT_WIDTH = 160;
 /** The environment header wraps sooner than tables: short lines scan faster. */
 const HEADER_WIDTH = 100;
 
-const STATE_STYLE: Record<CellResult['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
+const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 
 interface SpeedColumn extends Column {
   /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */
@@ -107,7 +109,7 @@ function baseSpeedColumns(run: RunRecord, singleModel: boolean, label: (cell: Ce
     { header: 'threads', align: 'right', identity: true, dropOrder: 3, value: threadsText },
     { header: 'prec', align: 'left', identity: true, dropOrder: 1, value: (c) => sessionOf(c)?.precision ?? '–' },
     { header: 'batch', align: 'right', identity: true, dropOrder: 0, value: (c) => String(c.batchSize) },
-    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: c.state, style: STATE_STYLE[c.state] }) },
+    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: displayState(c), style: STATE_STYLE[displayState(c)] }) },
     ...(hasChecks(run) ? [checkColumn()] : []),
     { header: 'total', align: 'right', identity: false, dropOrder: 8, value: (c) => completed(c, (x) => formatDuration(x.totalMs)) },
     {
@@ -184,24 +186,6 @@ function speedTable(run: RunRecord, width: number, color: boolean): { lines: str
   }
 }
 
-function comparisonLines(run: RunRecord, width: number, color: boolean): string[] {
-  const comparisons = compareEngines(run);
-  const prefixModel = modelOrder(run).length > 1;
-  const label = engineLabeller(run);
-  const failed = new Set(run.cells.filter((c) => parityOk(c) === false).map((c) => `${c.model}\u0000${c.batchSize}\u0000${label(c)}`));
-  return comparisons.flatMap((c) => {
-    const mark = (name: string): string => (failed.has(`${c.model}\u0000${c.batchSize}\u0000${name}`) ? `${name} (${PARITY_MARKER})` : name);
-    const others = c.others.map((o) =>
-      formatRatio(o.ratio) === '1.0×' ? `about as fast as ${mark(o.label)}` : `${formatRatio(o.ratio)} faster than ${mark(o.label)}`,
-    );
-    const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
-    const text = `${where}: ${mark(c.fastest.label)} is ${others.join(', ')}`;
-    return wrap(text, width - 4).map((line, i) => {
-      const shown = i === 0 ? line : `    ${line}`;
-      return i === 0 ? shown.replace(c.fastest.label, paint(c.fastest.label, 'green', color)) : shown;
-    });
-  });
-}
 
 function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
   const label = engineLabeller(run);

@@ -106,11 +106,12 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
     ...identity,
     { header: 'n', align: 'right', dropOrder: 0, value: stat((r) => String(r.latency.count)) },
     { header: 'mean', align: 'right', dropOrder: 0, value: stat((r) => formatDuration(r.latency.mean)) },
+    ...(rows.some((r) => r.rounds !== null) ? [{ header: 'rounds', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (r.rounds === null ? '' : String(r.rounds)) }] : []),
     {
       header: '95% CI of mean',
       align: 'right',
       dropOrder: 0,
-      value: stat((r) => (r.latency.ci95 ? formatDurationRange(r.latency.ci95.low, r.latency.ci95.high) : 'n/a (1 batch)')),
+      value: stat((r) => (r.interval ? formatDurationRange(r.interval.low, r.interval.high) : r.rounds !== null ? 'n/a (1 round)' : 'n/a (1 batch)')),
     },
     { header: 'p50', align: 'right', dropOrder: 3, value: stat((r) => formatDuration(r.latency.p50)) },
     { header: 'p90', align: 'right', dropOrder: 4, value: stat((r) => formatDuration(r.latency.p90)) },
@@ -133,12 +134,19 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
     minWidth,
     color,
   });
+  if (rows.some((r) => r.interval?.across === 'rounds')) {
+    lines.push(...wrap('95% CI of mean: Student t across the round means (rounds − 1 degrees of freedom); percentiles pool every round\'s batches.', width));
+  }
   const label = engineLabeller(run);
   for (const cell of run.cells) {
-    if (cell.state !== 'completed' || cell.verdict?.status !== 'NOISY') continue;
-    const head = `NOISY ${label(cell)}, batch ${cell.batchSize}: `;
-    const text = cell.verdict.reasons.length > 0 ? cell.verdict.reasons.join('; ') : 'no reason recorded';
-    lines.push(...wrap(head + text, width - 4).map((l, i) => (i === 0 ? l.replace('NOISY', paint('NOISY', 'yellow', color)) : `    ${l}`)));
+    if (cell.state !== 'completed' || !cell.verdict) continue;
+    const warnings = cell.verdict.warnings ?? [];
+    if (cell.verdict.status !== 'NOISY' && warnings.length === 0) continue;
+    const word = cell.verdict.status === 'NOISY' ? 'NOISY' : 'note';
+    const head = `${word} ${label(cell)}, batch ${cell.batchSize}: `;
+    const reasons = cell.verdict.status === 'NOISY' ? [cell.verdict.reasons.length > 0 ? cell.verdict.reasons.join('; ') : 'no reason recorded'] : [];
+    const text = [...reasons, ...warnings.map((w) => `warning: ${w}`)].join('; ');
+    lines.push(...wrap(head + text, width - 4).map((l, i) => (i === 0 ? l.replace(word, paint(word, 'yellow', color)) : `    ${l}`)));
   }
   return lines;
 }
@@ -308,6 +316,7 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
     ...(rows.some((r) => r.firstBatchMs !== null)
       ? [{ header: 'first batch', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow): TableCell => ({ text: dur(r.firstBatchMs), style: 'bold' }) }]
       : []),
+    ...(rows.some((r) => r.firstPassMs !== null) ? [{ header: 'first pass', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => dur(r.firstPassMs) }] : []),
     { header: 'warmup', align: 'right', dropOrder: 2, value: (r) => (r.warmupBatches === null ? '–' : `${r.warmupBatches} batches`) },
     ...(rows.some((r) => r.warmupMeanMs !== null)
       ? [{ header: 'warmup mean', align: 'right' as const, dropOrder: 1, value: (r: BaselineRow) => dur(r.warmupMeanMs) }]
@@ -316,13 +325,18 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
   ];
   return [
     ...fittedTable({ title: 'COLD START', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color }),
-    ...wrap('load: model into the engine; first batch: the very first run after load, before warmup; neither is in the statistics above.', width),
+    ...wrap(
+      rows.some((r) => r.firstPassMs !== null)
+        ? 'load: model into the engine; first batch: the very first run after load; first pass: the untimed warm pass over every row (every padded shape seen once), of the first round; none is in the statistics above.'
+        : 'load: model into the engine; first batch: the very first run after load, before warmup; neither is in the statistics above.',
+      width,
+    ),
   ];
 }
 
 /** Output parity against the reference engine and accuracy against labels; only when the record has them. */
 export function paritySection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
-  const rows = baselineRows(run).filter((r) => r.state === 'completed' && (r.parity !== null || r.accuracy !== null));
+  const rows = baselineRows(run).filter((r) => r.state === 'completed' && (r.parity !== null || r.accuracy !== null || r.parityUnavailable !== null));
   if (rows.length === 0) return [];
   const references = new Set(rows.flatMap((r) => (r.parity === null ? [] : [r.parity.reference])));
   const par = (f: (p: NonNullable<BaselineRow['parity']>) => string) => (r: BaselineRow) => (r.parity === null ? '–' : f(r.parity));
@@ -339,11 +353,18 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
       dropOrder: 0,
       value: (r) =>
         r.parityOk === null
-          ? { text: references.has(r.engine) ? 'reference' : 'not checked', style: 'dim' }
+          ? r.parityUnavailable !== null
+            ? { text: 'unavailable', style: 'yellow' }
+            : { text: references.has(r.engine) || r.engine === (run.config['parity'] as { reference?: unknown } | undefined)?.reference ? 'reference' : 'not checked', style: 'dim' }
           : r.parityOk ? { text: '✓ ok', style: 'green' } : { text: PARITY_MARKER, style: 'red' },
     },
   ];
-  return fittedTable({ title: 'OUTPUT PARITY & ACCURACY', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color });
+  const lines = fittedTable({ title: 'OUTPUT PARITY & ACCURACY', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color });
+  // One line per distinct reason, naming the cells it applies to, so a missing reference is impossible to miss.
+  const why = new Map<string, string[]>();
+  for (const r of rows) if (r.parityUnavailable !== null) why.set(r.parityUnavailable, [...(why.get(r.parityUnavailable) ?? []), `${r.label} batch ${r.batchSize}`]);
+  for (const [reason, cells] of why) lines.push(...wrap(`parity unavailable (${cells.join(', ')}): ${reason}`, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'yellow', color)));
+  return lines;
 }
 
 /**

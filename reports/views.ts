@@ -29,6 +29,16 @@ export interface BaselineRow {
   readonly memory: CellMemory | null;
   readonly loadMs: number | null;
   readonly firstBatchMs: number | null;
+  /** The untimed warm pass over every row (first round); null in records from before it existed. */
+  readonly firstPassMs: number | null;
+  /** Rounds the figures come from; null in records from before rounds. */
+  readonly rounds: number | null;
+  /** The reported 95% CI of the mean: across round means when the record has rounds, else across batches (older records). */
+  readonly interval: ReportedInterval | null;
+  /** Ctrl-C cut this cell short; its figures are kept but never VALID. */
+  readonly interrupted: boolean;
+  /** Why parity was not computed, when it should have been. */
+  readonly parityUnavailable: string | null;
   readonly warmupBatches: number | null;
   /** Mean of the recorded warmup batches; null when the record kept none. */
   readonly warmupMeanMs: number | null;
@@ -36,6 +46,21 @@ export interface BaselineRow {
   /** false when outputs differ from the reference beyond tolerance; null when not checked. */
   readonly parityOk: boolean | null;
   readonly accuracy: number | null;
+}
+
+/** A 95% confidence interval of the mean and what it was computed across. */
+export interface ReportedInterval {
+  readonly low: number;
+  readonly high: number;
+  readonly halfWidth: number;
+  /** `rounds`: Student t on round means (what a re-run sees); `batches`: per-batch samples of one run (records before rounds). */
+  readonly across: 'rounds' | 'batches';
+}
+
+/** The interval every report shows for a completed cell: across rounds when it has two or more, else none for one round, else (old records) across batches. */
+export function reportedInterval(cell: CompletedCell): ReportedInterval | null {
+  if (cell.betweenRounds) return cell.betweenRounds.ci95 ? { ...cell.betweenRounds.ci95, across: 'rounds' } : null;
+  return cell.latency.ci95 ? { ...cell.latency.ci95, across: 'batches' } : null;
 }
 
 /** Whether a completed cell's outputs agreed with the reference; null when not checked. */
@@ -77,6 +102,11 @@ export function baselineRows(run: RunRecord, opts: { readonly threads?: number |
         memory: done?.memory ?? null,
         loadMs: done ? (done.coldStart?.loadMs ?? done.loadMs) : null,
         firstBatchMs: done?.coldStart?.firstBatchMs ?? null,
+        firstPassMs: done?.firstPass?.ms ?? null,
+        rounds: done?.rounds?.length ?? null,
+        interval: done ? reportedInterval(done) : null,
+        interrupted: done?.interrupted === true,
+        parityUnavailable: done?.parityUnavailable ?? null,
         warmupBatches: done?.warmupBatches ?? null,
         warmupMeanMs: mean(done?.samples.warmupMs),
         parity: done?.parity ?? null,

@@ -31,8 +31,9 @@ export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availabil
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';
-export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './core/results.js';
-export { computeStatistics, percentileOfSorted, throughput, PERCENTILE_METHOD, welchTTest, ratioInterval95, studentTCdf, studentTQuantile } from './core/statistics.js';
+export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, CellRound, BetweenRounds, HostNoise, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './core/results.js';
+export { computeStatistics, betweenRoundsOf, percentileOfSorted, throughput, PERCENTILE_METHOD, welchTTest, ratioInterval95, studentTCdf, studentTQuantile } from './core/statistics.js';
+export { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from './core/stop-rule.js';
 export type { SampleStatistics, WelchTest } from './core/statistics.js';
 export { UserError, CellSkip } from './core/errors.js';
 export { inspectModel, resolveOnnxPath } from './models/inspect-model.js';

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInChild } from '../src/launchers/child-runner.js';
 import type { IsolatedJob } from '../src/launchers/isolated-job.js';
-import type { MeasuredCell } from '../src/scenarios/classify/measure-cell.js';
-import { DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE } from '../src/core/stop-rule.js';
+import type { MeasuredRound } from '../src/scenarios/classify/measure-cell.js';
+import { DEFAULT_STOP_RULE } from '../src/core/stop-rule.js';
 
 test('a job that cannot be sent to the isolated child errors its cells instead of hanging', async () => {
   const job = {
@@ -17,18 +17,21 @@ test('a job that cannot be sent to the isolated child errors its cells instead o
     threads: null,
     keys: [{ model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null }],
     stop: DEFAULT_STOP_RULE,
-    warmup: DEFAULT_WARMUP_RULE,
-    maxCv: 0.2,
+    warmupBatches: 2,
     parityRows: 0,
+    round: 0,
     engineModules: [],
   } as unknown as IsolatedJob;
-  const measured: MeasuredCell[] = [];
+  const measured: MeasuredRound[] = [];
   const ended = await Promise.race([
     runInChild(job, { onStart: () => {}, onMeasured: async (m) => void measured.push(m) }, undefined).then(() => 'ended'),
     new Promise((r) => setTimeout(() => r('hung'), 20_000)),
   ]);
   assert.equal(ended, 'ended');
   assert.equal(measured.length, 1);
-  assert.equal(measured[0]?.cell.state, 'errored');
-  assert.match((measured[0]?.cell as { reason: string }).reason, /could not send the job to the isolated process: .*could not be cloned/);
+  const first = measured[0];
+  assert.equal(first?.kind, 'failed');
+  const cell = first?.kind === 'failed' ? first.cell : undefined;
+  assert.equal(cell?.state, 'errored');
+  assert.match(cell?.reason ?? '', /could not send the job to the isolated process: .*could not be cloned/);
 });

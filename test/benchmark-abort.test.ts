@@ -6,10 +6,11 @@ import { CharModel } from './fixtures/char-model.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';
 
-test('aborting keeps measured cells and marks the rest as interrupted', async () => {
+test('aborting mid-cell keeps its timed batches as an interrupted cell, never VALID, and skips what never ran', async () => {
   const controller = new AbortController();
   const first = createMockEngine({ id: 'first' });
-  const second = createMockEngine({ id: 'second', onRun: (i) => i === 5 && controller.abort() });
+  // 16 rows at batch 1: runs 0–15 are the untimed warm pass, so run 20 is the fifth timed batch.
+  const second = createMockEngine({ id: 'second', onRun: (i) => i === 20 && controller.abort() });
   const third = createMockEngine({ id: 'third' });
   const registry = new EngineRegistry({});
   for (const e of [first, second, third]) registry.register(e);
@@ -19,22 +20,29 @@ test('aborting keeps measured cells and marks the rest as interrupted', async ()
     batchSizes: [1, 4],
     registry,
     stop: { minTimeMs: 0, minBatches: 1 },
-    warmup: { maxBatches: 2 },
     signal: controller.signal,
     onCell: (_cell, soFar) => {
       saved.push(soFar.length);
     },
   });
   const cells = await bench.run(new CharModel(), ['first', 'second', 'third']);
-  assert.deepEqual(cells.map((c) => `${c.engine}/${c.batchSize}:${c.state}`), [
-    'first/1:completed',
-    'first/4:completed',
-    'second/1:errored',
+  const line = (c: (typeof cells)[number]) => `${c.engine}/${c.batchSize}:${c.state}${c.state === 'completed' && c.interrupted ? ' interrupted' : ''}`;
+  assert.deepEqual(cells.map(line), [
+    'first/1:completed interrupted',
+    'first/4:completed interrupted',
+    'second/1:completed interrupted',
     'second/4:skipped',
     'third/1:skipped',
     'third/4:skipped',
   ]);
-  assert.match(JSON.stringify(cells[2]), /interrupted \(Ctrl-C\) after \d+ measured batches/);
+  const cut = cells[2];
+  assert.ok(cut?.state === 'completed');
+  assert.equal(cut.samples.runMs.length, 5, 'the five timed batches before Ctrl-C are kept');
+  assert.equal(cut.verdict?.status, 'NOISY');
+  assert.match(cut.verdict?.reasons.join('; ') ?? '', /interrupted \(Ctrl-C\) after 1 of 3 rounds/);
+  assert.match(JSON.stringify(cells[3]), /interrupted \(Ctrl-C\)/);
+  const done = cells[0];
+  assert.ok(done?.state === 'completed' && done.rounds?.length === 1, 'a cell with one of its three rounds is kept with that round');
   assert.equal(third.log.loads, 0, 'nothing loads after the abort');
   assert.deepEqual(saved, [1, 2, 3, 4, 5, 6], 'every cell is handed to onCell for saving');
 });

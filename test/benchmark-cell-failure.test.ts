@@ -13,7 +13,7 @@ test('a failing cell is recorded with its reason and the sweep goes on', async (
   const healthy = createMockEngine({ id: 'healthy' });
   const registry = new EngineRegistry({});
   for (const e of [oom, skipper, broken, healthy]) registry.register(e);
-  const bench = new Benchmark({ dataset: memoryDataset(24), batchSizes: [1, 8], registry, stop: { minTimeMs: 0, minBatches: 1 }, warmup: { maxBatches: 2 } });
+  const bench = new Benchmark({ dataset: memoryDataset(24), batchSizes: [1, 8], registry, stop: { minTimeMs: 0, minBatches: 1 } });
   const cells = await bench.run(new CharModel(), ['oom', 'skipper', 'broken', 'healthy']);
   const state = (engine: string, b: number) => cells.find((c) => c.engine === engine && c.batchSize === b);
   assert.equal(cells.length, 8);
@@ -25,5 +25,7 @@ test('a failing cell is recorded with its reason and the sweep goes on', async (
   assert.match(JSON.stringify(state('skipper', 1)), /unsupported ONNX op Foo \(node n1\)/);
   assert.equal(state('broken', 1)?.state, 'errored');
   assert.equal(state('healthy', 8)?.state, 'completed');
-  assert.equal(oom.log.disposed, 1, 'the session is disposed even after a failure');
+  // Every round is a fresh load (3 rounds by default), and every load is disposed, even after a failure.
+  assert.equal(oom.log.loads, 3);
+  assert.equal(oom.log.disposed, 3, 'the session is disposed even after a failure');
 });

@@ -5,15 +5,15 @@ import { CharModel } from './fixtures/char-model.js';
 import { createMockEngine } from './fixtures/mock-engine.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';
 
-test('execute streams every batch at each batch size and keeps warmup out of the samples', async () => {
+test('execute warms every row untimed, then times whole passes in each round, warmup kept apart', async () => {
   const engine = createMockEngine();
   const model = new CharModel();
   let prepared = 0;
   const bench = new Benchmark({
     dataset: memoryDataset(20),
     batchSizes: [1, 8],
-    warmupBatches: 3,
-    warmup: { maxBatches: 3 },
+    warmupBatches: 5,
+    rounds: 2,
     stop: { minTimeMs: 0, minBatches: 1 },
     dataItemProcessCallback: (rows, columns) => {
       prepared++;
@@ -24,19 +24,22 @@ test('execute streams every batch at each batch size and keeps warmup out of the
   assert.equal(cells.length, 2);
   const [b1, b8] = cells;
   assert.ok(b1?.state === 'completed' && b8?.state === 'completed');
-  assert.equal(b1.samples.runMs.length, 20);
-  assert.deepEqual(b8.samples.items, [8, 8, 4]);
-  assert.equal(b8.itemsTotal, 20);
+  // One whole timed pass per round (minimums of 0 s and 1 batch hold after it), two rounds pooled.
+  assert.equal(b1.samples.runMs.length, 40);
+  assert.deepEqual(b8.samples.items, [8, 8, 4, 8, 8, 4]);
+  assert.equal(b8.itemsTotal, 40);
+  assert.deepEqual(b8.rounds?.map((r) => r.passes), [1, 1]);
   assert.ok(Math.abs(b8.totalMs - b8.samples.runMs.reduce((a, b) => a + b, 0)) < 1e-9);
-  assert.equal(b1.warmupBatches, 3);
-  assert.equal(b1.samples.warmupMs?.length, 3, 'warmup times are kept apart from the measured ones');
+  // The warm pass covers all 20 rows at batch 1; at batch 8 it holds 3 batches, so --warmup 5 adds 2.
+  assert.equal(b1.warmupBatches, 20);
+  assert.equal(b8.warmupBatches, 5);
+  assert.deepEqual(b8.firstPass && [b8.firstPass.batches, b8.firstPass.items], [3, 20]);
   assert.ok(b1.coldStart && b1.coldStart.firstBatchMs >= 0);
   assert.ok(b1.memory && b1.memory.peakRssBytes >= b1.memory.baselineRssBytes);
-  // 20 + 3 batches at batch 1, 3 + 3 at batch 8
-  assert.equal(engine.log.runs, 20 + 3 + 3 + 3);
-  // item callback runs once per measured batch plus once for the warmup batch
-  assert.equal(prepared, 21 + 4);
-  assert.equal(b1.prepare.count, 20);
+  // Per round: 20 warm + 20 timed at batch 1, 5 untimed + 3 timed at batch 8.
+  assert.equal(engine.log.runs, 2 * (20 + 20 + 5 + 3));
+  assert.equal(prepared, 2 * (20 + 20 + 5 + 3));
+  assert.equal(b1.prepare.count, 40);
 });
 
 test('execute without a way to build inputs says what to pass', async () => {

@@ -33,15 +33,16 @@ test('new Benchmark({ dataset: "<hub id>" }) streams the Hub dataset through bot
   const registry = new EngineRegistry({});
   registry.register(createMockEngine({ id: 'engine-a' }));
   registry.register(createMockEngine({ id: 'engine-b' }));
-  // Batches each cell prepared; the first is prepared once more for warmup, before the measured pass.
+  // Batches each cell prepared: its untimed warm pass, then its timed passes.
   const cellBatches: string[][][] = [];
   let callbackRequests = -1;
   const bench = new Benchmark({
     dataset: 'acme/reviews',
     batchSizes: [4, 8],
     limit: null,
+    // One round, so each cell-start below is one cell (rounds are covered by benchmark-rounds.test).
+    rounds: 1,
     stop: { minTimeMs: 0, minBatches: 1 },
-    warmup: { maxBatches: 2 },
     registry,
     datasetProcessCallback: (dataset) => {
       const before = hub.requests.length;

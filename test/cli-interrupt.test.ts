@@ -6,15 +6,18 @@ import type { RunRecord } from '../src/core/results.js';
 import { runCli } from './fixtures/cli.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
-test('Ctrl-C in the middle of a sweep writes every cell measured so far and exits 130', async () => {
+test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', async () => {
   const out = testOutputDir('interrupt');
   let sent = false;
-  const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,2,4', '--limit', '2000', '--no-png', '--out', out], {
+  // One round per cell, so the first cell is recorded whole before the second is cut short; a short warm
+  // pass (200 rows) and a long timed part (3000 batches) so Ctrl-C lands among the second cell's timed batches.
+  const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--rounds', '1', '--max-time', '120'];
+  const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', ...args, '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      // Interrupt once the first cell is done and the second is under way.
-      if (!sent && /\[1\/6\] onnx-cpu batch 1: /.test(text)) {
+      // Interrupt once the first cell's round is done and the second is past its warm pass (100 batches).
+      if (!sent && /round 1\/1 onnx-cpu batch 1: /.test(text)) {
         sent = true;
-        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 2000);
       }
     },
   });
@@ -28,8 +31,16 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far and exit
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunRecord;
   assert.equal(run.state, 'interrupted');
   assert.equal(run.cells.length, 6, 'every cell is accounted for');
-  assert.equal(run.cells[0]?.state, 'completed');
-  assert.ok((run.cells[0]?.state === 'completed' ? run.cells[0].samples.runMs.length : 0) >= 1000, 'raw samples are kept');
-  assert.ok(run.cells.slice(1).some((c) => c.state !== 'completed' && /interrupted/.test(c.reason)));
+  const [first, second] = run.cells;
+  assert.ok(first?.state === 'completed' && !first.interrupted);
+  assert.equal(first.samples.runMs.length, 3000, 'raw samples are kept, in whole passes');
+  // The cell Ctrl-C cut short keeps its timed batches, is never VALID, and reads `interrupted` in the CSV.
+  assert.ok(second?.state === 'completed' && second.interrupted === true, JSON.stringify(second).slice(0, 300));
+  assert.ok(second.samples.runMs.length > 0);
+  assert.equal(second.verdict?.status, 'NOISY');
+  assert.match(second.verdict?.reasons.join('; ') ?? '', /interrupted/);
+  assert.match(readFileSync(join(dir, 'results.csv'), 'utf8'), /,onnx-cpu,[^\n]*,2,,interrupted,/);
+  assert.ok(run.cells.slice(2).every((c) => c.state === 'skipped' && /interrupted/.test(c.reason)));
+  assert.match(r.stdout, /interrupted/);
   assert.match(r.stdout, /results\.json/);
 });

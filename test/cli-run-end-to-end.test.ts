@@ -10,7 +10,7 @@ const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu'];
 
 test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG', async () => {
   const out = testOutputDir('e2e');
-  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--min-time', '0', '--min-batches', '1', '--out', out]);
+  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--rounds', '2', '--min-time', '0', '--min-batches', '1', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['INFERENCE – SPEED', 'MEMORY', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /faster than/);
@@ -30,7 +30,9 @@ test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG'
     if (c.state !== 'completed') continue;
     assert.ok(ENGINES.includes(c.session.engine));
     assert.ok(c.session.backend.length > 0 && Object.keys(c.session.versions).length > 0);
-    assert.equal(c.samples.runMs.length, c.batchSize === 1 ? 12 : 3);
+    // One whole timed pass per round (the minimums are 0 s and 1 batch), two rounds pooled.
+    assert.equal(c.rounds?.length, 2);
+    assert.equal(c.samples.runMs.length, 2 * (c.batchSize === 1 ? 12 : 3));
   }
   const csv = readFileSync(join(dir, 'results.csv'), 'utf8').trim().split('\n');
   assert.equal(csv.length, 9);

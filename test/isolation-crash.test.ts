@@ -25,7 +25,6 @@ test('an isolated engine that exits mid-cell becomes an errored cell and the swe
     isolate: true,
     modelSpec: { kind: 'module', path: here('./fixtures/char-model.js'), exportName: 'CharModel' },
     stop: { minTimeMs: 0, minBatches: 1 },
-    warmup: { maxBatches: 1 },
     parity: { reference: 'steady' },
   });
   const cells = await bench.run(new CharModel(), ['crasher', 'steady']);

@@ -2,6 +2,7 @@ import type { CommandSpec, FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
+import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
@@ -23,12 +24,13 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected (text, sentence, review, content, tweet)' },
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding the label; default: detected' },
     { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows streamed per cell; default 256' },
-    { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'warmup batches before measuring; default 2' },
+    { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'untimed batches at least per round; every round first runs one untimed warm pass over every row, this only adds batches when a pass holds fewer; 0: the warm pass alone; default 2' },
+    { name: 'rounds', kind: 'value', arg: 'N', help: `independent rounds per cell, each a fresh engine load (a fresh process unless --no-isolate), interleaved across engines; the 95% CI is across round means; the time budget is split across rounds; default ${DEFAULT_ROUNDS}` },
     { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
-    { name: 'min-time', kind: 'value', range: 'stop.minTimeMs', arg: 'S', help: 'measure each cell for at least S seconds (after one full pass over the rows); default 2' },
-    { name: 'min-batches', kind: 'value', range: 'stop.minBatches', arg: 'N', help: 'and at least N batches; default 20' },
-    { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: 'stop a cell after S seconds even if the minimums are not met (verdict NOISY); default 60' },
-    { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI wider than ±5% of the mean is always NOISY); default 1.0' },
+    { name: 'min-time', kind: 'value', range: 'stop.minTimeMs', arg: 'S', help: `measure each cell for at least S seconds of engine time in all rounds together, in whole passes over the rows; default ${DEFAULT_STOP_RULE.minTimeMs / 1000}` },
+    { name: 'min-batches', kind: 'value', range: 'stop.minBatches', arg: 'N', help: `and at least N batches in all rounds together; default ${DEFAULT_STOP_RULE.minBatches}` },
+    { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: `at most S seconds of wall time per cell, split evenly across its rounds, warm passes included (a warm pass may take half its round); a cell that cannot finish one timed pass is NOISY and runs one round; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
+    { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI across rounds wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },

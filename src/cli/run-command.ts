@@ -5,7 +5,8 @@ import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { runCharts } from '../../reports/write-run.js';
-import { DEFAULT_STOP_RULE } from '../core/stop-rule.js';
+import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
+import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
@@ -20,12 +21,28 @@ function historyOutFlag(out: string): string {
 
 function progressLine(event: ProgressEvent, showModel: boolean): string | null {
   if (event.kind === 'cell-start') return null;
+  if (event.kind === 'round-done') {
+    const threads = event.requestedThreads === null ? '' : ` threads ${event.requestedThreads}`;
+    const tail = event.meanMs === null ? 'no timed batches' : `${formatDuration(event.meanMs)} mean over ${event.batches} batches (${event.passes} whole ${event.passes === 1 ? 'pass' : 'passes'})`;
+    return `  round ${event.round + 1}/${event.rounds} ${event.engine}${threads} batch ${event.batchSize}: ${tail}`;
+  }
   const c = event.cell;
   const threads = c.requestedThreads === null ? '' : ` threads ${c.requestedThreads}`;
   const model = showModel ? `${c.model}: ` : '';
   const seq = c.sequenceLength ? ` seq ${c.sequenceLength}` : '';
-  const tail = c.state === 'completed' ? `${formatDuration(c.totalMs)} engine time, ${c.samples.runMs.length} batches` : `${c.state}: ${c.reason}`;
+  const rounds = c.state === 'completed' && c.rounds ? ` in ${c.rounds.length} ${c.rounds.length === 1 ? 'round' : 'rounds'}` : '';
+  const state = c.state === 'completed' ? (c.interrupted ? ', interrupted' : '') + (c.verdict ? `, ${c.verdict.status}` : '') : '';
+  const tail = c.state === 'completed' ? `${formatDuration(c.totalMs)} engine time, ${c.samples.runMs.length} batches${rounds}${state}` : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${model}${c.engine}${threads} batch ${c.batchSize}${seq}: ${tail}`;
+}
+
+/** `--rounds` as given (a number, even a bad one), so the option check names the flag and the fix. */
+function roundsFlag(args: ParsedArgs): number | undefined {
+  const text = stringFlag(args, 'rounds');
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n)) throw new UserError(`--rounds must be a whole number, got "${text}"`, `pass --rounds ${DEFAULT_ROUNDS} (the default), or any whole number of at least 1`);
+  return n;
 }
 
 /**
@@ -52,6 +69,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       limit: positiveIntFlag(args, 'limit', 'limit'),
       threads: positiveIntListFlag(args, 'threads'),
       warmupBatches: countFlag(args, 'warmup', 'warmupBatches'),
+      rounds: roundsFlag(args),
       textColumn: stringFlag(args, 'text-column'),
       labelColumn: stringFlag(args, 'label-column'),
       out: stringFlag(args, 'out'),
@@ -68,7 +86,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       },
       isolate: args.flags['no-isolate'] !== true,
     },
-    { batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
   return runAndReport(config, {});
 }

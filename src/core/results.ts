@@ -16,7 +16,7 @@ export interface CellKey {
 
 /** Raw per-batch measurements, kept so every statistic can be recomputed. */
 export interface CellSamples {
-  /** Engine time of each warmup batch, reported apart from the measured ones. */
+  /** Engine time of each untimed batch of the first round (its warm pass over every row, then any extra `--warmup` batches), reported apart from the measured ones. */
   readonly warmupMs?: number[];
   /** Engine time per measured batch: inputs in, outputs readable in host memory. */
   readonly runMs: number[];
@@ -34,7 +34,7 @@ export interface CompletedCell extends CellKey {
   readonly session: SessionDescription;
   /** Time to load the model into the engine. */
   readonly loadMs: number;
-  /** Batches run before measuring; not in `samples`. */
+  /** Untimed batches the first round ran before measuring (its warm pass and any extra); not in `samples.runMs`. */
   readonly warmupBatches: number;
   readonly samples: CellSamples;
   /** Statistics of `samples.runMs`. */
@@ -55,10 +55,12 @@ export interface CompletedCell extends CellKey {
   readonly verdict?: CellVerdict;
   /** Memory measured while the timed loop ran. */
   readonly memory?: CellMemory;
-  /** Load time and first-batch latency, before any warmup. */
+  /** Load time and first-batch latency of the first round, before any warmup. */
   readonly coldStart?: { readonly loadMs: number; readonly firstBatchMs: number };
   /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
   readonly parity?: CellParity | null;
+  /** Why `parity` is null when it should have been checked, e.g. "reference onnx-cpu failed to load: …". */
+  readonly parityUnavailable?: string;
   /** Fraction of rows whose argmax equals the dataset label; null without labels. */
   readonly accuracy?: number | null;
   /**
@@ -117,6 +119,8 @@ export interface BetweenRounds {
 export interface CellVerdict {
   readonly status: 'VALID' | 'NOISY';
   readonly reasons: readonly string[];
+  /** Host noise signs (high load, CPU steal) seen around the rounds; shown beside the verdict, they do not decide it. */
+  readonly warnings?: readonly string[];
 }
 
 /** Memory figures of one cell. */

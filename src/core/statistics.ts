@@ -233,3 +233,21 @@ export function ratioInterval95(a: readonly number[], b: readonly number[]): { r
   const w = Math.exp(studentTQuantile(0.975, df) * se);
   return { ratio, low: ratio / w, high: ratio * w };
 }
+
+/**
+ * The mean across independent rounds with its 95% confidence interval
+ * (Student t, rounds − 1 degrees of freedom). Batches of one round share the
+ * machine's state of that minute, so they are not independent draws; round
+ * means are, which makes this the interval a re-run would fall into. Null
+ * interval for a single round: one draw says nothing about the spread.
+ */
+export function betweenRoundsOf(means: readonly number[]): {
+  readonly rounds: number;
+  readonly means: readonly number[];
+  readonly mean: number;
+  readonly stdev: number;
+  readonly ci95: { readonly low: number; readonly high: number; readonly halfWidth: number } | null;
+} {
+  const s = computeStatistics(means);
+  return { rounds: s.count, means: [...means], mean: s.mean, stdev: s.stdev, ci95: s.ci95 };
+}

@@ -1,10 +1,11 @@
-import type { CellVerdict } from './results.js';
+import type { BetweenRounds, CellVerdict } from './results.js';
 import type { SampleStatistics } from './statistics.js';
 
 /**
- * When a cell stops measuring. It measures at least one full pass over the
- * rows (so every engine sees the same rows), then keeps cycling the rows
- * until both minimums hold, and stops at whichever maximum comes first.
+ * When measuring stops. Times and batches are for the whole cell; each
+ * round gets its share (`perRoundRule`). A round times whole passes over the
+ * rows, at least one, and stops at a pass boundary once both minimums hold,
+ * or when the next pass would not fit within the maximum time.
  */
 export interface StopRule {
   readonly minTimeMs: number;
@@ -13,85 +14,114 @@ export interface StopRule {
   readonly maxBatches: number;
 }
 
-/** Warmup repeats the first batch until its latency is steady, within caps. */
-export interface WarmupRule {
-  /** Batches always run, steady or not. */
-  readonly minBatches: number;
-  readonly maxBatches: number;
-  readonly maxTimeMs: number;
-  /** The last `window` warmup times must lie within `tolerance` × their median of each other. */
-  readonly window: number;
-  readonly tolerance: number;
-}
-
 /**
- * Defaults: 2 s and 20 batches at least, 10 s at most per cell. The cap keeps
- * the default sweep (including pure-JS tfjs-cpu) near a minute and a half on
- * 2 cores; a cell it cuts short says so in its verdict. Raise it with --max-time.
+ * Defaults for the whole cell, split across its rounds: 1 s of timed engine
+ * time and 20 batches at least (in whole passes, so often more); at most 15 s of wall time in all, warm
+ * passes included (5 s per round at 3 rounds, of which the warm pass may
+ * take half). That fits a warm pass and a timed pass of every engine but
+ * pure-JS tfjs-cpu over the default 256 rows, and keeps the default sweep
+ * (5 engines × 3 batch sizes × 3 rounds) under two minutes on 2 cores; a
+ * cell it cuts short says so in its verdict. Raise it with --max-time.
  */
-export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 2000, minBatches: 20, maxTimeMs: 10_000, maxBatches: 1_000_000 };
-export const DEFAULT_WARMUP_RULE: WarmupRule = { minBatches: 2, maxBatches: 50, maxTimeMs: 10_000, window: 3, tolerance: 0.1 };
+export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 1000, minBatches: 20, maxTimeMs: 15_000, maxBatches: 1_000_000 };
+/** Independent rounds per cell: the fewest that give a between-round interval with some power (t = 4.30 at 2 df). */
+export const DEFAULT_ROUNDS = 3;
+/** The least maximum time a round may have: below it a warm pass and one timed pass rarely fit, so the rounds measure nothing. */
+export const MIN_ROUND_TIME_MS = 500;
 /**
  * Above this coefficient of variation of per-batch latency a cell is NOISY.
  * Loose by default because batches of real text differ in padded length, so
  * per-batch latency varies by design; the precision of the mean is judged by
- * MAX_CI_HALF_WIDTH instead.
+ * MAX_CI_HALF_WIDTH across rounds instead.
  */
 export const DEFAULT_MAX_CV = 1.0;
-/** Above this relative half-width of the mean's 95% confidence interval a cell is NOISY. */
+/** Above this relative half-width of the 95% CI across round means a cell is NOISY. */
 export const MAX_CI_HALF_WIDTH = 0.05;
 
-/** True once the last `window` times spread by at most `tolerance` of their median. */
-export function isSteady(times: readonly number[], rule: Pick<WarmupRule, 'window' | 'tolerance'>): boolean {
-  if (times.length < rule.window) return false;
-  const last = [...times.slice(-rule.window)].sort((a, b) => a - b);
-  const median = last[Math.floor(last.length / 2)] as number;
-  const spread = (last[last.length - 1] as number) - (last[0] as number);
-  return median > 0 ? spread / median <= rule.tolerance : spread === 0;
+/** One round's share of the cell's rule: times divided by `rounds`, minimum batches rounded up. */
+export function perRoundRule(rule: StopRule, rounds: number): StopRule {
+  return {
+    minTimeMs: rule.minTimeMs / rounds,
+    minBatches: Math.ceil(rule.minBatches / rounds),
+    maxTimeMs: rule.maxTimeMs / rounds,
+    maxBatches: Math.max(1, Math.floor(rule.maxBatches / rounds)),
+  };
 }
 
-/** Whether warmup may end: minimum met and steady, or a cap reached. */
-export function warmupDone(times: readonly number[], elapsedMs: number, rule: WarmupRule): { done: boolean; steady: boolean } {
-  if (times.length < rule.minBatches) return { done: false, steady: false };
-  const steady = isSteady(times, rule);
-  if (steady) return { done: true, steady: true };
-  return { done: times.length >= rule.maxBatches || elapsedMs >= rule.maxTimeMs, steady: false };
-}
-
-/** Measuring state the stop rule looks at. */
-export interface MeasureProgress {
+/** Measuring state of a round at a pass boundary. */
+export interface PassProgress {
   readonly elapsedMs: number;
   readonly batches: number;
-  /** At least one full pass over the rows is done. */
-  readonly passComplete: boolean;
-}
-
-/** `continue`, `done` (minimums met after a full pass) or `max` (a maximum cut measuring short). */
-export function stopDecision(p: MeasureProgress, rule: StopRule): 'continue' | 'done' | 'max' {
-  const minimumsMet = p.elapsedMs >= rule.minTimeMs && p.batches >= rule.minBatches;
-  if (p.passComplete && minimumsMet) return 'done';
-  if (p.elapsedMs >= rule.maxTimeMs || p.batches >= rule.maxBatches) return 'max';
-  return 'continue';
+  /** Whole timed passes done, ≥ 1. */
+  readonly passes: number;
 }
 
 /**
- * VALID only when the stop rule was met, there were enough samples and the
- * spread is below the CV threshold; otherwise NOISY with every reason.
+ * At the end of a whole pass: `done` when both minimums hold, `max` when
+ * another pass of the same length would overrun a maximum (so measuring
+ * always ends at a pass boundary), `continue` otherwise.
  */
-export function verdictOf(
-  latency: SampleStatistics,
-  context: { readonly stoppedAtMax: boolean; readonly warmupSteady: boolean; readonly rule: StopRule; readonly maxCv: number },
-): CellVerdict {
+export function passDecision(p: PassProgress, rule: StopRule): 'continue' | 'done' | 'max' {
+  if (p.elapsedMs >= rule.minTimeMs && p.batches >= rule.minBatches) return 'done';
+  const perPassMs = p.elapsedMs / p.passes;
+  const perPassBatches = p.batches / p.passes;
+  if (p.elapsedMs + perPassMs > rule.maxTimeMs || p.batches + perPassBatches > rule.maxBatches) return 'max';
+  return 'continue';
+}
+
+/** Batches seen of the batches in one pass; `exact` false when the pass length is only a lower bound. */
+export interface PassShare {
+  readonly seen: number;
+  readonly of: number;
+  readonly exact: boolean;
+}
+
+/** What the verdict of a cell measured in rounds looks at. */
+export interface RoundsVerdictInput {
+  /** Per-batch latency pooled over every round. */
+  readonly latency: SampleStatistics;
+  readonly betweenRounds: BetweenRounds;
+  /** The whole cell's rule (not one round's share). */
+  readonly rule: StopRule;
+  readonly maxCv: number;
+  readonly roundsPlanned: number;
+  /** Some round stopped because another pass would overrun the maximum before the minimums held. */
+  readonly stoppedAtMax: boolean;
+  /** Set when no round finished one timed pass: batches seen of the batches in a pass. */
+  readonly partialPass: PassShare | null;
+  /** Set when the untimed warm pass was cut at the maximum time: batches run of the batches in a pass. */
+  readonly warmPassCut: PassShare | null;
+  readonly interrupted: boolean;
+  /** Host noise warnings (`hostNoiseWarnings`); shown with the verdict, they do not decide it. */
+  readonly warnings: readonly string[];
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/**
+ * VALID only when every round finished whole passes, the minimums held, and
+ * the 95% CI across round means is within ±MAX_CI_HALF_WIDTH of the mean;
+ * NOISY otherwise, with every reason. Host noise signs ride along as
+ * warnings: when they mattered, the rounds disagree and that decides.
+ */
+export function verdictOfRounds(v: RoundsVerdictInput): CellVerdict {
   const reasons: string[] = [];
-  if (latency.count < context.rule.minBatches) reasons.push(`only ${latency.count} batches (minimum ${context.rule.minBatches})`);
-  if (context.stoppedAtMax && latency.total < context.rule.minTimeMs) {
-    reasons.push(`stopped at the maximum after ${(latency.total / 1000).toFixed(1)} s of engine time (minimum ${(context.rule.minTimeMs / 1000).toFixed(1)} s)`);
+  const rounds = v.betweenRounds.rounds;
+  if (v.interrupted) reasons.push(`interrupted (Ctrl-C) after ${rounds} of ${v.roundsPlanned} rounds`);
+  const of = (s: PassShare) => `${s.exact ? '' : 'at least '}${s.of}`;
+  if (v.partialPass) reasons.push(`saw ${v.partialPass.seen} of ${of(v.partialPass)} batches of one pass (raise --max-time)`);
+  if (v.warmPassCut) reasons.push(`warm pass cut at the maximum time after ${v.warmPassCut.seen} of ${of(v.warmPassCut)} batches: later shapes were timed cold`);
+  if (v.latency.count < v.rule.minBatches) reasons.push(`only ${v.latency.count} batches (minimum ${v.rule.minBatches})`);
+  if (v.stoppedAtMax && v.latency.total < v.rule.minTimeMs) {
+    reasons.push(`stopped at the maximum after ${(v.latency.total / 1000).toFixed(1)} s of engine time (minimum ${(v.rule.minTimeMs / 1000).toFixed(1)} s)`);
   }
-  if (latency.cv > context.maxCv) reasons.push(`CV ${(latency.cv * 100).toFixed(1)}% above ${(context.maxCv * 100).toFixed(0)}%`);
-  const relHalf = latency.ci95 && latency.mean > 0 ? latency.ci95.halfWidth / latency.mean : null;
-  if (relHalf !== null && relHalf > MAX_CI_HALF_WIDTH) {
-    reasons.push(`95% CI of the mean ±${(relHalf * 100).toFixed(1)}% above ±${(MAX_CI_HALF_WIDTH * 100).toFixed(0)}%`);
+  if (v.latency.cv > v.maxCv) reasons.push(`CV ${pct(v.latency.cv)} above ${(v.maxCv * 100).toFixed(0)}%`);
+  const ci = v.betweenRounds.ci95;
+  if (ci === null) {
+    reasons.push(`${rounds} round: no interval across rounds (use --rounds 2 or more)`);
+  } else {
+    const rel = v.betweenRounds.mean > 0 ? ci.halfWidth / v.betweenRounds.mean : Infinity;
+    if (rel > MAX_CI_HALF_WIDTH) reasons.push(`rounds disagree: 95% CI across ${rounds} rounds ±${pct(rel)} (above ±${(MAX_CI_HALF_WIDTH * 100).toFixed(0)}%)`);
   }
-  if (!context.warmupSteady) reasons.push('warmup never became steady');
-  return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons };
+  return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons, ...(v.warnings.length > 0 ? { warnings: v.warnings } : {}) };
 }

@@ -46,9 +46,10 @@ process.on('message', (message: ParentMessage) => {
           keys: job.keys,
           data,
           prepare: prepareFn(model, data.columns, undefined),
-          settings: { stop: job.stop, warmup: job.warmup, maxCv: job.maxCv, parityRows: job.parityRows },
+          settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows },
           registry: defaultRegistry,
           signal: controller.signal,
+          round: job.round,
         },
         {
           onStart: (key) => void send({ type: 'cell-start', key }),

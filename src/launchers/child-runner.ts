@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { MeasuredCell } from '../scenarios/classify/measure-cell.js';
+import type { MeasuredRound } from '../scenarios/classify/measure-cell.js';
 import type { CellKey } from '../core/results.js';
 import { PARENT_LIFELINE_FD, type ChildMessage, type IsolatedJob, type ParentMessage } from './isolated-job.js';
 import type { GroupLauncher } from './launcher.js';
@@ -11,7 +11,7 @@ const CHILD_ENTRY = fileURLToPath(new URL('./cell-child.js', import.meta.url));
 /** Callbacks as the child reports progress. */
 export interface ChildHooks {
   readonly onStart: (key: CellKey) => void;
-  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
+  readonly onMeasured: (measured: MeasuredRound) => Promise<void>;
 }
 
 function exitText(code: number | null, signal: NodeJS.Signals | null): string {
@@ -19,7 +19,7 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
 }
 
 /**
- * Runs one load group in a fresh Node process, so one engine's allocations
+ * Runs one round of one load group in a fresh Node process, so one engine's allocations
  * and crashes never touch another's figures. Cells the child did not finish
  * come back as errored with the way it ended; the promise itself never
  * rejects for a child failure, so the sweep goes on.
@@ -45,7 +45,7 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
           current = message.key;
           hooks.onStart(message.key);
         } else if (message.type === 'measured') {
-          done.add(message.measured.cell.batchSize);
+          done.add(message.measured.key.batchSize);
           await hooks.onMeasured(message.measured);
         } else if (message.type === 'fatal') {
           fatal = message.message;
@@ -63,7 +63,7 @@ export function runInChild(job: IsolatedJob, hooks: ChildHooks, signal: AbortSig
           if (done.has(key.batchSize)) continue;
           const where = current?.batchSize === key.batchSize ? ' while measuring this cell' : ' before this cell ran';
           const reason = fatal ?? `isolated process ${exitText(code, sig)}${where}`;
-          await hooks.onMeasured({ cell: { ...key, state: 'errored', reason }, outputs: null, labels: [] });
+          await hooks.onMeasured({ kind: 'failed', key, cell: { ...key, state: 'errored', reason } });
         }
         resolve();
       });
@@ -89,7 +89,7 @@ export interface ChildSource {
   readonly engineModules: readonly string[];
 }
 
-/** Runs each load group in a fresh Node process (see `runInChild`). */
+/** Runs each round of each load group in a fresh Node process (see `runInChild`). */
 export function childProcessLauncher(source: ChildSource): GroupLauncher {
   return {
     name: 'child-process',
@@ -101,9 +101,9 @@ export function childProcessLauncher(source: ChildSource): GroupLauncher {
           threads: group.threads,
           keys: group.keys,
           stop: group.settings.stop,
-          warmup: group.settings.warmup,
-          maxCv: group.settings.maxCv,
+          warmupBatches: group.settings.warmupBatches,
           parityRows: group.settings.parityRows,
+          round: group.round,
         },
         hooks,
         group.signal,

@@ -1,9 +1,9 @@
-import type { MeasuredCell } from '../scenarios/classify/measure-cell.js';
-import type { StopRule, WarmupRule } from '../core/stop-rule.js';
+import type { MeasuredRound } from '../scenarios/classify/measure-cell.js';
+import type { StopRule } from '../core/stop-rule.js';
 import type { CellKey } from '../core/results.js';
 import type { ModelSpec } from '../models/model-spec.js';
 
-/** One load of one engine at one thread count, measured at every batch size, in a child process. */
+/** One load of one engine at one thread count, measuring one round at every batch size, in a child process. */
 export interface IsolatedJob {
   readonly model: ModelSpec;
   /** Dataset path or id; null for the embedded default. */
@@ -14,10 +14,12 @@ export interface IsolatedJob {
   readonly engine: string;
   readonly threads: number | null;
   readonly keys: readonly CellKey[];
+  /** This round's share of the cell's stop rule. */
   readonly stop: StopRule;
-  readonly warmup: WarmupRule;
-  readonly maxCv: number;
+  readonly warmupBatches: number;
   readonly parityRows: number;
+  /** Which round this process measures, from 0. */
+  readonly round: number;
   /** Modules whose exported `engines` array is registered in the child (plug-in and test engines). */
   readonly engineModules: readonly string[];
 }
@@ -34,6 +36,6 @@ export type ParentMessage = { readonly type: 'job'; readonly job: IsolatedJob } 
 /** Child → parent. */
 export type ChildMessage =
   | { readonly type: 'cell-start'; readonly key: CellKey }
-  | { readonly type: 'measured'; readonly measured: MeasuredCell }
+  | { readonly type: 'measured'; readonly measured: MeasuredRound }
   | { readonly type: 'done' }
   | { readonly type: 'fatal'; readonly message: string; readonly userError: boolean; readonly fix?: string };

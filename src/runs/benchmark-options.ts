@@ -9,12 +9,37 @@ import type { TensorMap } from '../core/tensor.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import type { Dataset, DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
-import { DEFAULT_MAX_CV, DEFAULT_STOP_RULE, DEFAULT_WARMUP_RULE, type StopRule, type WarmupRule } from '../core/stop-rule.js';
+import { DEFAULT_MAX_CV, DEFAULT_ROUNDS, DEFAULT_STOP_RULE, MIN_ROUND_TIME_MS, type StopRule } from '../core/stop-rule.js';
 import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 
 /** Progress of a sweep, for a CLI line or a web page. */
 export type ProgressEvent =
-  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly engine: string; readonly batchSize: number }
+  | {
+      readonly kind: 'cell-start';
+      readonly index: number;
+      readonly total: number;
+      readonly engine: string;
+      readonly batchSize: number;
+      /** Round about to run (from 0) of `rounds`. */
+      readonly round: number;
+      readonly rounds: number;
+    }
+  | {
+      /** One round of one cell finished; the cell itself is recorded (`cell-done`) once all its rounds are. */
+      readonly kind: 'round-done';
+      readonly index: number;
+      readonly total: number;
+      readonly engine: string;
+      readonly batchSize: number;
+      readonly requestedThreads: number | null;
+      readonly round: number;
+      readonly rounds: number;
+      /** Mean engine time per batch of the round and its timed batches and whole passes; null when the round failed. */
+      readonly meanMs: number | null;
+      readonly batches: number;
+      readonly passes: number;
+      readonly totalMs: number;
+    }
   | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: CellResult };
 
 /** Turns a batch of raw rows into model inputs; timed as its own phase. */
@@ -28,12 +53,20 @@ export interface BenchmarkOptions {
   readonly batchSizes?: readonly number[];
   /** Rows per cell after the dataset callback; null streams every row. Default 256. */
   readonly limit?: number | null;
-  /** Minimum warmup batches (the first batch repeated) before measuring; warmup continues until steady. Default 2. */
+  /**
+   * Untimed batches at least before timing, per round. Every round always
+   * runs one untimed warm pass over every row (every padded shape seen); this
+   * only adds batches when a pass holds fewer. 0 means the warm pass alone. Default 2.
+   */
   readonly warmupBatches?: number;
-  /** Stop rule of the timed loop: minimum time and batches, maximum time and batches. */
+  /** Stop rule of a whole cell, split evenly across its rounds: minimum time and batches, maximum time and batches. */
   readonly stop?: Partial<StopRule>;
-  /** Warmup caps and steadiness test. */
-  readonly warmup?: Partial<Omit<WarmupRule, 'minBatches'>>;
+  /**
+   * Independent rounds per cell, each a fresh engine load (a fresh process
+   * when isolating), interleaved across engines; the 95% CI is computed
+   * across round means. Default 3.
+   */
+  readonly rounds?: number;
   /** Coefficient of variation above which a cell is NOISY. Default 0.2. */
   readonly maxCv?: number;
   /**
@@ -77,8 +110,9 @@ export interface ResolvedBenchmarkOptions {
   readonly batchSizes: readonly number[];
   readonly limit: number | null;
   readonly warmupBatches: number;
+  /** The whole cell's rule; `perRoundRule(stop, rounds)` is one round's share. */
   readonly stop: StopRule;
-  readonly warmup: WarmupRule;
+  readonly rounds: number;
   readonly maxCv: number;
   readonly parity: { readonly reference: string | null; readonly tolerance: number; readonly rows: number };
   /** Thread counts to sweep; `[null]` means one pass at the engine default. */
@@ -101,7 +135,10 @@ export const DEFAULT_LIMIT = 256;
 export const DEFAULT_WARMUP_BATCHES = 2;
 
 /** Fills defaults and validates; conflicting or invalid options fail here with the fix. */
-export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: { batchSizes?: string; limit?: string; threads?: string } = {}): ResolvedBenchmarkOptions {
+export function resolveBenchmarkOptions(
+  options: BenchmarkOptions = {},
+  names: { batchSizes?: string; limit?: string; threads?: string; rounds?: string; maxTime?: string } = {},
+): ResolvedBenchmarkOptions {
   const batchName = names.batchSizes ?? 'batchSizes';
   const batchSizes = options.batchSizes ?? DEFAULT_BATCH_SIZES;
   if (batchSizes.length === 0) throw new UserError(`${batchName} is empty`, `give ${batchName} at least one batch size, e.g. 1,8,32`);
@@ -110,7 +147,12 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
   if (limit !== null) requirePositiveInteger(limit, names.limit ?? 'limit');
   const warmupBatches = options.warmupBatches ?? DEFAULT_WARMUP_BATCHES;
   if (!Number.isInteger(warmupBatches) || warmupBatches < 0) {
-    throw new UserError(`warmupBatches must be a whole number ≥ 0, got ${warmupBatches}`, 'pass 0 to disable warmup');
+    throw new UserError(`warmupBatches must be a whole number ≥ 0, got ${warmupBatches}`, 'pass 0 for the warm pass alone (every round always runs one untimed pass over the rows)');
+  }
+  const roundsName = names.rounds ?? 'rounds';
+  const rounds = options.rounds ?? DEFAULT_ROUNDS;
+  if (typeof rounds !== 'number' || !Number.isInteger(rounds) || rounds < 1) {
+    throw new UserError(`${roundsName} must be a whole number of at least 1, got ${String(rounds)}`, `pass ${roundsName} ${DEFAULT_ROUNDS} (the default); 2 or more give an interval across rounds`);
   }
   const threadList = options.threads === undefined || options.threads === null ? [null] : typeof options.threads === 'number' ? [options.threads] : options.threads;
   if (threadList.length === 0) throw new UserError(`${names.threads ?? 'threads'} is empty`, 'give at least one thread count, or leave it out for the engine default');
@@ -133,7 +175,14 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
   if (stop.maxBatches < stop.minBatches) {
     throw new UserError(`the maximum batches (${stop.maxBatches}) is below the minimum batches (${stop.minBatches})`, 'raise the maximum or lower --min-batches');
   }
-  const warmup: WarmupRule = { ...DEFAULT_WARMUP_RULE, ...options.warmup, minBatches: Math.max(1, warmupBatches) };
+  if (stop.maxTimeMs / rounds < MIN_ROUND_TIME_MS) {
+    const maxTimeName = names.maxTime ?? 'stop.maxTimeMs';
+    const most = Math.max(1, Math.floor(stop.maxTimeMs / MIN_ROUND_TIME_MS));
+    throw new UserError(
+      `${rounds} rounds leave ${Math.round(stop.maxTimeMs / rounds)} ms per round within the maximum time of ${stop.maxTimeMs / 1000} s (each round needs at least ${MIN_ROUND_TIME_MS} ms for its warm pass and a timed pass)`,
+      `lower ${roundsName} to at most ${most}, or raise ${maxTimeName} to at least ${names.maxTime ? `${(rounds * MIN_ROUND_TIME_MS) / 1000} (seconds)` : `${rounds * MIN_ROUND_TIME_MS} (ms)`}`,
+    );
+  }
   const maxCv = options.maxCv ?? DEFAULT_MAX_CV;
   if (!(maxCv > 0)) throw new UserError(`maxCv must be above 0, got ${maxCv}`, 'pass a fraction such as 0.2 for 20%');
   const parity = {
@@ -148,7 +197,7 @@ export function resolveBenchmarkOptions(options: BenchmarkOptions = {}, names: {
     limit,
     warmupBatches,
     stop,
-    warmup,
+    rounds,
     maxCv,
     parity,
     threads,

@@ -2,33 +2,37 @@ import type { BenchmarkModel } from '../models/benchmark-model.js';
 import { resolveBenchmarkOptions, type BenchmarkOptions, type ResolvedBenchmarkOptions } from './benchmark-options.js';
 import type { Engine } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
-import { failedCell, measureCell, type MeasuredCell, type Prepare } from '../scenarios/classify/measure-cell.js';
-import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from '../core/parity.js';
+import { failedRound, measureRound, type MeasuredRound, type Prepare } from '../scenarios/classify/measure-cell.js';
 import type { CellKey, CellResult } from '../core/results.js';
 import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
-import {
-  INTERRUPTED,
-  exportFor,
-  measureContext,
-  prepareData,
-  prepareFn,
-
-  type MeasureSettings,
-  type PreparedData,
-} from '../scenarios/classify/load-group.js';
+import { perRoundRule } from '../core/stop-rule.js';
+import { readHostNoise } from '../core/host-noise.js';
+import { exportFor, measureContext, prepareData, prepareFn, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { batchSizeSkip, countRows } from '../scenarios/classify/batch-size-check.js';
 import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
 import { childProcessLauncher } from '../launchers/child-runner.js';
 import type { ModelSpec } from '../models/model-spec.js';
+import { CellRounds, rotated } from './cell-rounds.js';
+import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
 
 export type { GroupHooks } from '../scenarios/classify/load-group.js';
 
+/** One engine at one thread count: loaded afresh for every round. */
+interface Load {
+  readonly engineRef: string | Engine;
+  readonly engineId: string;
+  readonly threads: number | null;
+  readonly keys: readonly CellKey[];
+}
+
 /**
  * Streams a dataset through a model on engines × thread counts × batch
- * sizes and measures each cell. One failing cell (out of memory, an
- * unsupported op) is recorded with its reason and the sweep moves on;
- * aborting via `signal` keeps every cell measured so far. Every completed
- * cell is compared with the reference engine's outputs on the same rows.
+ * sizes and measures each cell in several independent rounds. One failing
+ * cell (out of memory, an unsupported op) is recorded with its reason and
+ * the sweep moves on; aborting via `signal` keeps every round measured so
+ * far. Every completed cell is compared with the reference engine's outputs
+ * on the same rows.
  */
 export class Benchmark {
   readonly options: ResolvedBenchmarkOptions;
@@ -41,33 +45,43 @@ export class Benchmark {
   /**
    * Measures one session at every batch size. `session` may be a promise
    * (e.g. `model.exportToOnnx('cpu')`) so its load time is measured too.
-   * Needs `dataItemProcessCallback` unless `model` is given.
+   * Rounds here reuse the one given session (it cannot be reloaded), with
+   * batch sizes interleaved. Needs `dataItemProcessCallback` unless `model` is given.
    */
-  async execute(
-    session: EngineSession | Promise<EngineSession>,
-    options: { name: string; model?: BenchmarkModel },
-  ): Promise<CellResult[]> {
+  async execute(session: EngineSession | Promise<EngineSession>, options: { name: string; model?: BenchmarkModel }): Promise<CellResult[]> {
     const data = await this.prepareData(options.model !== undefined || this.options.dataItemProcessCallback === undefined);
     const prepare = this.prepareFn(options.model, data.columns);
     const threads = this.options.threads.length === 1 ? (this.options.threads[0] ?? null) : null;
     const modelName = options.model?.name ?? options.name;
+    const keys = this.options.batchSizes.map((b) => this.key(modelName, options.name, b, threads));
+    const book = this.book(keys, await countRows(data.dataset));
+    const cells: CellResult[] = [];
+    const total = keys.length;
     const started = performance.now();
     let loaded: EngineSession;
     try {
       loaded = await session;
     } catch (err) {
-      return this.options.batchSizes.map((b) => failedCell(this.key(modelName, options.name, b, threads), err));
+      for (const k of keys) book.add(failedRound(k, err));
+      for (const { cell } of book.takeReady(false)) await this.record(cells, cell, total);
+      return cells;
     }
     const loadMs = performance.now() - started;
-    const cells: CellResult[] = [];
-    const total = this.options.batchSizes.length;
     const sampler = new RssSampler();
+    const noiseBase = readHostNoise(null).cpu;
     try {
-      for (const batchSize of this.options.batchSizes) {
-        const key = this.key(modelName, options.name, batchSize, threads);
-        this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize });
-        const measured = await measureCell(key, loaded, this.context(data, prepare, sampler, loadMs));
-        await this.record(cells, this.withQuality(measured, null, null), total);
+      for (let round = 0; round < this.options.rounds && !this.options.signal?.aborted; round++) {
+        for (const key of rotated(keys, round)) {
+          if (!book.wants(key, round) || this.options.signal?.aborted) continue;
+          this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds });
+          const context = measureContext(data, prepare, this.settings(data), { sampler, loadMs, signal: this.options.signal, round, noiseBase });
+          this.roundDone(book, await measureRound(key, loaded, context), round, cells.length, total);
+        }
+      }
+      const parity = new ParityReference(null, this.options.parity.tolerance);
+      for (const { key, cell } of book.takeReady(this.options.signal?.aborted === true)) {
+        const first = book.firstOutputs(key);
+        await this.record(cells, parity.withQuality(cell, 'outputs' in first ? first : null, 'self'), total);
       }
     } finally {
       await sampler.dispose();
@@ -76,12 +90,13 @@ export class Benchmark {
   }
 
   /**
-   * Sweeps engines × thread counts × batch sizes for one model. Each engine
-   * is loaded once per thread count through the model's export method for
-   * its family, measured at every batch size, then disposed before the next
-   * load. The parity reference engine runs first so later cells can be
-   * compared with it; when it is not in the sweep, an untimed pass on it
-   * provides the reference outputs.
+   * Sweeps engines × thread counts × batch sizes for one model, in rounds:
+   * each round loads every engine afresh (a fresh process when isolating)
+   * and measures every batch size on it, with the order of loads rotated by
+   * the round so drift over the sweep hits every engine alike. A cell is
+   * recorded once all its rounds are done. The parity reference engine runs
+   * first in the first round, whose warm passes give the outputs compared;
+   * when it is not in the sweep, an untimed pass on it provides them.
    */
   async run(model: BenchmarkModel, engines: readonly (string | Engine)[]): Promise<CellResult[]> {
     const data = await this.prepareData(this.options.dataItemProcessCallback === undefined);
@@ -91,39 +106,102 @@ export class Benchmark {
     const reference = this.options.parity.reference;
     const idOf = (e: string | Engine) => (typeof e === 'string' ? e : e.id);
     const ordered = [...engines].sort((a, b) => Number(idOf(b) === reference) - Number(idOf(a) === reference));
-    const total = engines.length * this.options.threads.length * this.options.batchSizes.length;
+    const loads: Load[] = ordered.flatMap((engineRef) =>
+      this.options.threads.map((threads) => ({ engineRef, engineId: idOf(engineRef), threads, keys: this.options.batchSizes.map((b) => this.key(model.name, idOf(engineRef), b, threads)) })),
+    );
+    const allKeys = loads.flatMap((l) => l.keys);
+    const total = allKeys.length;
+    const book = this.book(allKeys, await countRows(data.dataset));
     const cells: CellResult[] = [];
-    const referenceOutputs = new Map<number, RowOutputs | null>();
+    const parity = new ParityReference(reference, this.options.parity.tolerance);
     const sampler = new RssSampler();
     const launcher = this.launcher(model);
+    const settings = this.settings(data);
+    const flush = async (aborted: boolean) => {
+      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await this.withParity(key, cell, book, loads, parity, model, data, prepare, sampler), total);
+    };
     try {
-      const loads = ordered.flatMap((engineRef) => this.options.threads.map((threads) => ({ engineRef, threads })));
-      for (const { engineRef, threads } of loads) {
-        const engineId = idOf(engineRef);
-        const keys = this.options.batchSizes.map((b) => this.key(model.name, engineId, b, threads));
-        if (this.options.signal?.aborted) {
-          for (const k of keys) await this.record(cells, { ...k, state: 'skipped', reason: INTERRUPTED }, total);
-          continue;
+      for (let round = 0; round < this.options.rounds; round++) {
+        for (const load of rotated(loads, round)) {
+          if (this.options.signal?.aborted) break;
+          const keys = load.keys.filter((k) => book.wants(k, round));
+          if (keys.length === 0) continue;
+          const group = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          await launcher.run(group, {
+            onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
+            onMeasured: async (measured) => this.roundDone(book, measured, round, cells.length, total),
+          });
+          await flush(false);
         }
-        await launcher.run({ model, engine: engineRef, threads, keys, data, prepare, settings: this.settings(data), registry: this.options.registry, signal: this.options.signal }, {
-          onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize }),
-          onMeasured: async (measured) => {
-            const batchSize = measured.cell.batchSize;
-            if (engineId === reference && measured.outputs && !referenceOutputs.has(batchSize)) referenceOutputs.set(batchSize, measured.outputs);
-            const ref = engineId === reference || measured.cell.state !== 'completed' ? null : await this.referenceFor(batchSize, model, data, prepare, sampler, referenceOutputs);
-            await this.record(cells, this.withQuality(measured, ref, reference), total);
-          },
-        });
       }
+      await flush(this.options.signal?.aborted === true);
     } finally {
-      await this.referenceSession?.then((s) => s?.dispose()).catch(() => {});
-      this.referenceSession = undefined;
+      await parity.dispose();
       await sampler.dispose();
     }
     return cells;
   }
 
-  /** The launcher of this sweep: a fresh child process per load group when isolating, this process otherwise. */
+  /** A fresh book of rounds with oversized batch sizes already skipped. */
+  private book(keys: readonly CellKey[], rows: number): CellRounds {
+    const book = new CellRounds(keys, this.options.rounds, { rule: this.options.stop, maxCv: this.options.maxCv, rows });
+    for (const key of keys) {
+      const skip = batchSizeSkip(key, rows);
+      if (skip) book.fail(key, skip);
+    }
+    return book;
+  }
+
+  /** Files one round and reports it as progress. */
+  private roundDone(book: CellRounds, measured: MeasuredRound, round: number, index: number, total: number): void {
+    book.add(measured);
+    const r = measured.kind === 'measured' ? measured.figures.round : null;
+    this.options.onProgress({
+      kind: 'round-done',
+      index,
+      total,
+      engine: measured.key.engine,
+      batchSize: measured.key.batchSize,
+      requestedThreads: measured.key.requestedThreads,
+      round,
+      rounds: this.options.rounds,
+      meanMs: r?.meanMs ?? null,
+      batches: r?.runMs.length ?? 0,
+      passes: r?.passes ?? 0,
+      totalMs: r ? r.runMs.reduce((a, b) => a + b, 0) : 0,
+    });
+  }
+
+  /** Parity against the reference (from the sweep or its own pass) and accuracy, for a finished cell. */
+  private async withParity(
+    key: CellKey,
+    cell: CellResult,
+    book: CellRounds,
+    loads: readonly Load[],
+    parity: ParityReference,
+    model: BenchmarkModel,
+    data: PreparedData,
+    prepare: Prepare,
+    sampler: RssSampler,
+  ): Promise<CellResult> {
+    if (cell.state !== 'completed') return cell;
+    const first = book.firstOutputs(key);
+    const own = 'outputs' in first ? first : null;
+    const reference = parity.reference;
+    if (reference === null) return parity.withQuality(cell, own, 'off');
+    if (key.engine === reference) return parity.withQuality(cell, own, 'self');
+    const refLoad = loads.find((l) => l.engineId === reference);
+    const refKey = refLoad?.keys.find((k) => k.batchSize === key.batchSize);
+    const fromSweep: ReferenceOutputs | null = refKey ? book.firstOutputs(refKey) : null;
+    const outputs = await parity.outputsAt(key.batchSize, fromSweep, {
+      load: () => exportFor(model, reference, null, this.options.registry),
+      context: () => measureContext(data, prepare, this.settings(data), { sampler, loadMs: 0, signal: this.options.signal, round: 0, noiseBase: null }),
+      modelName: model.name,
+    });
+    return parity.withQuality(cell, own, outputs);
+  }
+
+  /** The launcher of this sweep: a fresh child process per load group and round when isolating, this process otherwise. */
   private launcher(model: BenchmarkModel): GroupLauncher {
     if (!this.options.isolate) return inProcessLauncher;
     const o = this.options;
@@ -137,10 +215,14 @@ export class Benchmark {
     });
   }
 
-  /** How every cell of this sweep is measured. */
+  /** How every round of every cell of this sweep is measured: the round's share of the stop rule. */
   private settings(data: PreparedData): MeasureSettings {
     const o = this.options;
-    return { stop: o.stop, warmup: o.warmup, maxCv: o.maxCv, parityRows: o.parity.reference === null && data.columns.label === null ? 0 : o.parity.rows };
+    return {
+      stop: perRoundRule(o.stop, o.rounds),
+      warmupBatches: o.warmupBatches,
+      parityRows: o.parity.reference === null && data.columns.label === null ? 0 : o.parity.rows,
+    };
   }
 
   /**
@@ -161,49 +243,6 @@ export class Benchmark {
       throw new UserError(`model "${model.name}" cannot be re-created in a child process`, `pass modelSpec: { kind: 'module', path, exportName } naming the module that exports it, or ${fix.slice(5)}`);
     }
     return spec;
-  }
-
-  private referenceSession: Promise<EngineSession | null> | undefined;
-
-  /** Reference outputs at a batch size, from the reference cell or an untimed pass on the reference engine. */
-  private async referenceFor(
-    batchSize: number,
-    model: BenchmarkModel,
-    data: PreparedData,
-    prepare: Prepare,
-    sampler: RssSampler,
-    cache: Map<number, RowOutputs | null>,
-  ): Promise<RowOutputs | null> {
-    const reference = this.options.parity.reference;
-    if (reference === null) return null;
-    if (cache.has(batchSize)) return cache.get(batchSize) ?? null;
-    this.referenceSession ??= this.exportFor(model, reference, null).catch(() => null);
-    const session = await this.referenceSession;
-    let outputs: RowOutputs | null = null;
-    if (session) {
-      const key = this.key(model.name, reference, batchSize, null);
-      const quickPass = { ...this.context(data, prepare, sampler, 0), stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: Infinity, maxBatches: Infinity }, warmup: { ...this.options.warmup, minBatches: 1, maxBatches: 1 } };
-      outputs = (await measureCell(key, session, quickPass)).outputs;
-    }
-    cache.set(batchSize, outputs);
-    return outputs;
-  }
-
-  /** Adds parity with the reference and accuracy against labels to a completed cell. */
-  private withQuality(measured: MeasuredCell, reference: RowOutputs | null, referenceId: string | null): CellResult {
-    const { cell, outputs, labels } = measured;
-    if (cell.state !== 'completed' || !outputs) return cell;
-    const parity = reference && referenceId ? compareOutputs(reference, outputs, referenceId, this.options.parity.tolerance) : null;
-    const accuracy = labels.length > 0 ? accuracyAgainstLabels(outputs, labels) : null;
-    return { ...cell, parity, accuracy };
-  }
-
-  private context(data: PreparedData, prepare: Prepare, sampler: RssSampler, loadMs: number) {
-    return measureContext(data, prepare, this.settings(data), sampler, loadMs, this.options.signal);
-  }
-
-  private exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null): Promise<EngineSession> {
-    return exportFor(model, engineRef, threads, this.options.registry);
   }
 
   private key(model: string, engine: string, batchSize: number, threads: number | null): CellKey {

@@ -47,6 +47,8 @@ export interface RunConfig {
   readonly labelColumn: string | null;
   readonly limit: number | null;
   readonly warmupBatches: number;
+  /** Independent rounds per cell (fresh load each, interleaved across engines); the CI is across round means. */
+  readonly rounds: number;
   /** Output root; the run writes `<out>/<run-id>/`. */
   readonly out: string;
   readonly png: boolean;
@@ -70,6 +72,8 @@ export interface OptionNames {
   readonly threads?: string;
   readonly engines?: string;
   readonly reference?: string;
+  readonly rounds?: string;
+  readonly maxTime?: string;
 }
 
 export const DEFAULT_OUT_DIR = 'inferbench-out';
@@ -94,6 +98,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
       threads: partial.threads,
       limit: partial.limit,
       warmupBatches: partial.warmupBatches,
+      ...(partial.rounds !== undefined ? { rounds: partial.rounds } : {}),
       ...(partial.stop ? { stop: partial.stop } : {}),
       ...(partial.maxCv !== undefined ? { maxCv: partial.maxCv } : {}),
       ...(partial.parity ? { parity: partial.parity } : {}),
@@ -123,6 +128,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     labelColumn: partial.labelColumn ?? null,
     limit: bench.limit,
     warmupBatches: bench.warmupBatches,
+    rounds: bench.rounds,
     out: partial.out ?? DEFAULT_OUT_DIR,
     png: partial.png ?? true,
     stop: { minTimeMs: bench.stop.minTimeMs, minBatches: bench.stop.minBatches, maxTimeMs: bench.stop.maxTimeMs },
@@ -148,6 +154,7 @@ function checkConfigRanges(config: RunConfig, names: OptionNames): void {
   for (const n of config.sequenceLengths ?? []) check('sequenceLengths', n, names.sequenceLengths);
   check('limit', config.limit, names.limit);
   check('warmupBatches', config.warmupBatches);
+  check('rounds', config.rounds);
   check('stop.minTimeMs', config.stop.minTimeMs);
   check('stop.maxTimeMs', config.stop.maxTimeMs);
   check('stop.minBatches', config.stop.minBatches);
@@ -216,6 +223,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
             threads: config.threads,
             limit: config.limit,
             warmupBatches: config.warmupBatches,
+            // Records written before rounds existed have no `rounds`: a re-run of one measures one round, as it did.
+            rounds: config.rounds ?? 1,
             stop: config.stop,
             maxCv: config.maxCv,
             parity: config.parity,

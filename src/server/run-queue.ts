@@ -158,9 +158,9 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       return;
     }
     try {
-      const progress = (event: { kind: 'cell-start' | 'cell-done'; total: number; index: number }, current: LiveProgress['current']) => {
+      const progress = (event: { kind: string; total: number; index?: number }, current: LiveProgress['current']) => {
         if (event.kind === 'cell-start') this.setProgress({ ...base(), total: event.total, current });
-        else this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
+        else if (event.kind === 'cell-done') this.setProgress({ ...base(), total: event.total, done: (event.index ?? 0) + 1, current: (event.index ?? 0) + 1 < event.total ? base().current : null });
       };
       const common = { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}) };
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };

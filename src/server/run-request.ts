@@ -58,6 +58,7 @@ const RUN_FIELDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['labelColumn', 'name'],
   ['limit', 'intOrNull'],
   ['warmupBatches', 'int'],
+  ['rounds', 'int'],
   ['stop', 'stop'],
   ['maxCv', 'number'],
   ['parity', 'parity'],
@@ -244,7 +245,7 @@ function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: s
 
 function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
   const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures'> & { architectures?: string[] };
-  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths'] as const) {
+  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'rounds', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths'] as const) {
     if (partial[group] === undefined) continue;
     asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
   }

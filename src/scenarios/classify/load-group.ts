@@ -9,19 +9,20 @@ import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
 import { UserError } from '../../core/errors.js';
 import type { CellKey } from '../../core/results.js';
-import type { StopRule, WarmupRule } from '../../core/stop-rule.js';
+import { readHostNoise } from '../../core/host-noise.js';
+import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow, Dataset } from '../../../datasets/dataset.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
 import { RssSampler } from '../rss-sampler.js';
-import { failedCell, measureCell, type MeasureContext, type MeasuredCell, type Prepare } from './measure-cell.js';
+import { failedRound, measureRound, type MeasureContext, type MeasuredRound, type Prepare } from './measure-cell.js';
 
-/** Receives the cells of one load group as they are measured. */
+/** Receives one round of each cell of a load group as it is measured. */
 export interface GroupHooks {
   readonly onStart: (key: CellKey) => void;
-  readonly onMeasured: (measured: MeasuredCell) => Promise<void>;
+  readonly onMeasured: (measured: MeasuredRound) => Promise<void>;
 }
 
 /** The rows and column mapping every cell of one sweep streams. */
@@ -39,12 +40,13 @@ export interface DataSource {
   readonly datasetProcessCallback?: ((dataset: Dataset) => Dataset | Promise<Dataset>) | undefined;
 }
 
-/** How each cell of a group is measured. */
+/** How each cell of a group is measured in one round. */
 export interface MeasureSettings {
+  /** One round's share of the cell's stop rule (`perRoundRule`). */
   readonly stop: StopRule;
-  readonly warmup: WarmupRule;
-  readonly maxCv: number;
-  /** Rows of the first pass whose outputs are kept for parity (0 keeps none). */
+  /** Untimed batches at least, beyond the warm pass over every row. */
+  readonly warmupBatches: number;
+  /** Rows of the warm pass whose outputs are kept for parity (0 keeps none). */
   readonly parityRows: number;
 }
 
@@ -59,6 +61,8 @@ export interface LoadGroup {
   readonly settings: MeasureSettings;
   readonly registry: EngineRegistry;
   readonly signal: AbortSignal | undefined;
+  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  readonly round: number;
 }
 
 export const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
@@ -94,19 +98,25 @@ export function prepareFn(
   throw new UserError('Benchmark.execute() has no way to build model inputs', 'pass dataItemProcessCallback to new Benchmark(), or { model } to execute()');
 }
 
-/** What `measureCell` needs besides the session. */
-export function measureContext(data: PreparedData, prepare: Prepare, settings: MeasureSettings, sampler: RssSampler, loadMs: number, signal: AbortSignal | undefined): MeasureContext {
+/** What `measureRound` needs besides the session. */
+export function measureContext(
+  data: PreparedData,
+  prepare: Prepare,
+  settings: MeasureSettings,
+  run: { readonly sampler: RssSampler; readonly loadMs: number; readonly signal: AbortSignal | undefined; readonly round: number; readonly noiseBase: MeasureContext['noiseBase'] },
+): MeasureContext {
   return {
     dataset: data.dataset,
     prepare,
     stop: settings.stop,
-    warmup: settings.warmup,
-    maxCv: settings.maxCv,
-    sampler,
-    loadMs,
+    warmupBatches: settings.warmupBatches,
+    sampler: run.sampler,
+    loadMs: run.loadMs,
     labelColumn: data.columns.label,
     parityRows: settings.parityRows,
-    signal,
+    signal: run.signal,
+    round: run.round,
+    noiseBase: run.noiseBase,
   };
 }
 
@@ -118,17 +128,19 @@ export async function exportFor(model: BenchmarkModel, engineRef: string | Engin
 }
 
 /**
- * Loads one engine at one thread count and measures every key (batch size)
- * on it, handing each measured cell to `hooks`. A load failure becomes a
- * failed cell for every key; an abort skips the keys not yet started.
+ * Loads one engine at one thread count and measures one round of every key
+ * (batch size) on it, handing each round to `hooks`. A load failure becomes
+ * a failed round for every key; an abort reports the keys not yet started
+ * as interrupted.
  */
 export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Promise<void> {
+  const noiseBase = readHostNoise(null).cpu;
   const started = performance.now();
   let session: EngineSession;
   try {
     session = await exportFor(group.model, group.engine, group.threads, group.registry);
   } catch (err) {
-    for (const k of group.keys) await hooks.onMeasured({ cell: failedCell(k, err), outputs: null, labels: [] });
+    for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
   }
   const loadMs = performance.now() - started;
@@ -136,11 +148,12 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
   try {
     for (const key of group.keys) {
       if (group.signal?.aborted) {
-        await hooks.onMeasured({ cell: { ...key, state: 'skipped', reason: INTERRUPTED }, outputs: null, labels: [] });
+        await hooks.onMeasured({ kind: 'interrupted', key });
         continue;
       }
       hooks.onStart(key);
-      await hooks.onMeasured(await measureCell(key, session, measureContext(group.data, group.prepare, group.settings, sampler, loadMs, group.signal)));
+      const context = measureContext(group.data, group.prepare, group.settings, { sampler, loadMs, signal: group.signal, round: group.round, noiseBase });
+      await hooks.onMeasured(await measureRound(key, session, context));
     }
   } finally {
     await sampler.dispose();

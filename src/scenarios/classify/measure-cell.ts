@@ -1,10 +1,10 @@
 import { CellSkip, describeError } from '../../core/errors.js';
+import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { OutputRecorder, type RowOutputs } from '../../core/parity.js';
-import type { CellKey, CellResult, CompletedCell } from '../../core/results.js';
-import type { RssSampler, RssWindow } from '../rss-sampler.js';
-import { runTimed, type EngineSession } from '../../core/engine-session.js';
-import { computeStatistics, throughput } from '../../core/statistics.js';
-import { stopDecision, verdictOf, warmupDone, type StopRule, type WarmupRule } from '../../core/stop-rule.js';
+import type { CellKey, CellMemory, CellRound, ErroredCell, SkippedCell } from '../../core/results.js';
+import type { RssSampler } from '../rss-sampler.js';
+import { runTimed, type EngineSession, type SessionDescription } from '../../core/engine-session.js';
+import { passDecision, type StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { Dataset, DataRow } from '../../../datasets/dataset.js';
 import { gpuMemoryOfProcess } from '../../core/gpu.js';
@@ -12,144 +12,250 @@ import { gpuMemoryOfProcess } from '../../core/gpu.js';
 /** Input preparation for one batch; the model's or the user's callback. */
 export type Prepare = (rows: readonly DataRow[]) => TensorMap | Promise<TensorMap>;
 
-/** Everything one cell's measurement needs besides the session. */
+/** Everything one round's measurement needs besides the session. */
 export interface MeasureContext {
   readonly dataset: Dataset;
   readonly prepare: Prepare;
+  /** This round's share of the cell's stop rule (`perRoundRule`); its maximum time covers the warm pass (at most half of it) and the timed passes. */
   readonly stop: StopRule;
-  readonly warmup: WarmupRule;
-  readonly maxCv: number;
+  /** Untimed batches at least: the warm pass always covers every row once, then cycles rows untimed up to this count. */
+  readonly warmupBatches: number;
   readonly sampler: RssSampler;
   readonly loadMs: number;
   /** Label column to collect for accuracy; null when the dataset has none. */
   readonly labelColumn: string | null;
-  /** Rows of the first pass whose outputs are kept for parity (0 keeps none). */
+  /** Rows of the warm pass whose outputs are kept for parity (0 keeps none). */
   readonly parityRows: number;
   readonly signal: AbortSignal | undefined;
+  /** Position of this round in the cell's rounds, from 0. */
+  readonly round: number;
+  /** CPU counters read before the engine loaded, so the first "before" reading has a steal share too. */
+  readonly noiseBase: CpuTimes | null;
 }
 
-/** A measured cell plus what parity and accuracy need from its first pass. */
-export interface MeasuredCell {
-  readonly cell: CellResult;
-  readonly outputs: RowOutputs | null;
-  readonly labels: readonly unknown[];
+/** One round's figures, as the parent needs them to assemble the cell. */
+export interface RoundFigures {
+  readonly round: CellRound;
+  readonly session: SessionDescription;
+  /** Engine time of each untimed batch: the warm pass, then any extra warmup batches. */
+  readonly warmupMs: number[];
+  /** Raw forward time per timed batch, for pipeline engines; empty otherwise. */
+  readonly forwardMs: number[];
+  readonly firstBatchMs: number;
+  readonly firstPass: { readonly ms: number; readonly batches: number; readonly items: number };
+  /** Batches in one whole pass over the rows at this batch size (known once the warm pass finished, else a lower bound). */
+  readonly batchesPerPass: number;
+  /** False when the warm pass was cut, so `batchesPerPass` is only a lower bound. */
+  readonly batchesPerPassKnown: boolean;
+  /** No timed pass was finished: the samples cover only the first batches of one pass. */
+  readonly partialPass: boolean;
+  /** The warm pass was cut at the maximum time, so later batches' shapes were never seen before timing. */
+  readonly warmPassCut: boolean;
+  /** The round ended because another pass would overrun the maximum. */
+  readonly stoppedAtMax: boolean;
+  /** Ctrl-C stopped this round after some timed batches; they are kept. */
+  readonly interrupted: boolean;
+  readonly memory: CellMemory;
 }
+
+/** What one round of one cell produced: figures, a failure, or nothing because Ctrl-C came before any timed batch. */
+export type MeasuredRound =
+  | { readonly kind: 'measured'; readonly key: CellKey; readonly figures: RoundFigures; readonly outputs: RowOutputs | null; readonly labels: readonly unknown[] }
+  | { readonly kind: 'failed'; readonly key: CellKey; readonly cell: ErroredCell | SkippedCell }
+  | { readonly kind: 'interrupted'; readonly key: CellKey };
 
 /** A cell that could not run: skipped when the engine cannot serve it, errored otherwise. */
-export function failedCell(key: CellKey, err: unknown): CellResult {
+export function failedCell(key: CellKey, err: unknown): ErroredCell | SkippedCell {
   if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
   return { ...key, state: 'errored', reason: describeError(err) };
 }
 
+/** A failed round as the launchers hand it on. */
+export function failedRound(key: CellKey, err: unknown, session?: SessionDescription): MeasuredRound {
+  const cell = failedCell(key, err);
+  return { kind: 'failed', key, cell: cell.state === 'errored' && session ? { ...cell, session } : cell };
+}
+
+/** Outputs and labels kept from the warm pass for parity and accuracy. */
+class FirstPassKeeper {
+  readonly recorder: OutputRecorder;
+  readonly labels: unknown[] = [];
+  constructor(private readonly ctx: MeasureContext) {
+    this.recorder = new OutputRecorder(ctx.parityRows);
+  }
+  add(outputs: TensorMap, rows: readonly DataRow[]): void {
+    if (this.recorder.rows.length >= this.ctx.parityRows) return;
+    this.recorder.add(outputs, rows.length);
+    if (this.ctx.labelColumn) for (const r of rows) this.labels.push(r[this.ctx.labelColumn]);
+  }
+}
 
 /**
- * Measures one session at one batch size. Warmup repeats the first batch
- * until steady; the timed loop then makes at least one full pass over the
- * rows and cycles them until the stop rule holds. Per batch, the item
- * callback and the engine call are timed apart; the peak RSS of the timed
- * loop is the kernel's high-water mark (or a worker thread's samples where
- * that cannot be reset; see RssSampler).
+ * Runs every row once at the key's batch size, untimed for the statistics,
+ * keeping outputs and labels for parity; stops early past `capMs`.
  */
-export async function measureCell(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<MeasuredCell> {
+async function warmPass(key: CellKey, session: EngineSession, ctx: MeasureContext, keeper: FirstPassKeeper, capMs: number) {
+  const start = performance.now();
+  const ms: number[] = [];
+  let passItems = 0;
+  let warmPassCut = false;
+  for await (const rows of ctx.dataset.batches(key.batchSize)) {
+    if (ctx.signal?.aborted) return 'interrupted' as const;
+    // Checked before a batch, not after, so a pass whose last batch ends past the cap still counts as whole.
+    if (ms.length > 0 && performance.now() - start >= capMs) {
+      warmPassCut = true;
+      break;
+    }
+    const inputs = await ctx.prepare(rows);
+    const { startedAt, endedAt, outputs } = await runTimed(session, inputs);
+    ms.push(endedAt - startedAt);
+    keeper.add(outputs, rows);
+    passItems += rows.length;
+  }
+  return { ms, passBatches: ms.length, passItems, warmPassCut };
+}
+
+/**
+ * The reference engine's outputs and labels over the rows at one batch size:
+ * a warm pass alone, for when the reference engine is not in the sweep.
+ */
+export async function referencePass(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<{ outputs: RowOutputs; labels: readonly unknown[] } | null> {
+  const keeper = new FirstPassKeeper(ctx);
+  const warm = await warmPass(key, session, ctx, keeper, Infinity);
+  return warm === 'interrupted' ? null : { outputs: keeper.recorder.result(), labels: keeper.labels };
+}
+
+/**
+ * Measures one round of one cell on a loaded session. First an untimed warm
+ * pass over every row at this batch size, so every padded shape has been seen
+ * (allocation plans, recorded graphs, engine builds) before timing; its
+ * outputs feed parity. Then whole timed passes until the round's minimums
+ * hold, ending at a pass boundary. Per batch, the item callback and the
+ * engine call are timed apart; RSS is sampled by a worker thread during the
+ * timed passes. Ctrl-C keeps the timed batches measured so far.
+ */
+export async function measureRound(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<MeasuredRound> {
+  const before = readHostNoise(ctx.noiseBase);
+  const keeper = new FirstPassKeeper(ctx);
+  const warmupMs: number[] = [];
   const runMs: number[] = [];
   const prepareMs: number[] = [];
   const items: number[] = [];
-  const warmupMs: number[] = [];
   const forwardMs: number[] = [];
-  const recorder = new OutputRecorder(ctx.parityRows);
-  const labels: unknown[] = [];
-  let firstBatchMs = 0;
-  let warmupSteady = false;
-  let stoppedAtMax = false;
-  let baselineRss = 0;
-  let window: RssWindow = { peakBytes: 0, samples: 0, hz: 0, source: 'sampled' };
-  let loopStart = 0;
   let sampling = false;
   try {
-    let passComplete = false;
-    let decision: 'continue' | 'done' | 'max' = 'continue';
-    while (decision === 'continue') {
-      let batchesThisPass = 0;
+    // The warm pass: every row once, untimed for the statistics. It may use half the round's time;
+    // the round's whole time (warm pass included) is its share of --max-time.
+    const roundStart = performance.now();
+    const warm = await warmPass(key, session, ctx, keeper, ctx.stop.maxTimeMs / 2);
+    if (warm === 'interrupted') return { kind: 'interrupted', key };
+    const { passBatches, passItems, warmPassCut } = warm;
+    warmupMs.push(...warm.ms);
+    if (passBatches === 0) throw new Error('the dataset yielded no rows for this cell');
+    const firstPassMs = warmupMs.reduce((a, b) => a + b, 0);
+    // Extra untimed batches when --warmup asks for more than one pass holds (e.g. batch 32 over 64 rows).
+    while (!warmPassCut && warmupMs.length < ctx.warmupBatches) {
       for await (const rows of ctx.dataset.batches(key.batchSize)) {
-        if (!sampling) {
-          const inputs = await ctx.prepare(rows);
-          const warmStart = performance.now();
-          for (;;) {
-            const w = await runTimed(session, inputs);
-            warmupMs.push(w.endedAt - w.startedAt);
-            const state = warmupDone(warmupMs, performance.now() - warmStart, ctx.warmup);
-            if (state.done) {
-              warmupSteady = state.steady;
-              break;
-            }
-          }
-          firstBatchMs = warmupMs[0] ?? 0;
-          baselineRss = process.memoryUsage.rss();
-          ctx.sampler.begin();
-          sampling = true;
-          loopStart = performance.now();
-        }
+        if (warmupMs.length >= ctx.warmupBatches || ctx.signal?.aborted) break;
+        const inputs = await ctx.prepare(rows);
+        const w = await runTimed(session, inputs);
+        warmupMs.push(w.endedAt - w.startedAt);
+      }
+      if (ctx.signal?.aborted) return { kind: 'interrupted', key };
+    }
+
+    const baselineRss = process.memoryUsage.rss();
+    ctx.sampler.begin();
+    sampling = true;
+    const loopStart = performance.now();
+    const timed: StopRule = { ...ctx.stop, maxTimeMs: Math.max(0, ctx.stop.maxTimeMs - (loopStart - roundStart)) };
+    let passes = 0;
+    let stoppedAtMax = false;
+    let interrupted = false;
+    let partialPass = false;
+    measuring: for (;;) {
+      const passStart = runMs.length;
+      for await (const rows of ctx.dataset.batches(key.batchSize)) {
         if (ctx.signal?.aborted) {
-          window = ctx.sampler.end();
-          return { cell: { ...key, state: 'errored', reason: `interrupted (Ctrl-C) after ${runMs.length} measured batches`, session: session.describe() }, outputs: null, labels };
+          interrupted = true;
+          partialPass = passes === 0;
+          break measuring;
+        }
+        // Checked before a batch, so a pass whose last batch ends past the maximum still counts as whole.
+        if (runMs.length > 0 && performance.now() - loopStart >= timed.maxTimeMs) {
+          stoppedAtMax = true;
+          if (passes === 0) {
+            // Not even one pass fits: keep what was seen; the verdict says how much of the pass it was.
+            partialPass = true;
+          } else {
+            // Drop the unfinished pass so every row keeps the same weight in the mean.
+            for (const a of [runMs, prepareMs, items]) a.length = passStart;
+            forwardMs.length = Math.min(forwardMs.length, passStart);
+          }
+          break measuring;
         }
         const t0 = performance.now();
         const inputs = await ctx.prepare(rows);
-        // Input wrapping happens before t1 (counted as preparation), output read-back after t2.
-        const { startedAt: t1, endedAt: t2, outputs } = await runTimed(session, inputs);
+        // Input wrapping before t1 (counted as preparation), output read-back after t2 (EngineSession.prepareCall).
+        const { startedAt: t1, endedAt: t2 } = await runTimed(session, inputs);
         const forward = session.innerForwardMs?.();
         if (typeof forward === 'number') forwardMs.push(forward);
         prepareMs.push(t1 - t0);
         runMs.push(t2 - t1);
         items.push(rows.length);
-        batchesThisPass++;
-        if (!passComplete && recorder.rows.length < ctx.parityRows) {
-          recorder.add(outputs, rows.length);
-          if (ctx.labelColumn) for (const r of rows) labels.push(r[ctx.labelColumn]);
-        }
-        decision = stopDecision({ elapsedMs: t2 - loopStart, batches: runMs.length, passComplete }, ctx.stop);
-        if (decision !== 'continue') break;
       }
-      if (batchesThisPass === 0) throw new Error('the dataset yielded no rows for this cell');
-      passComplete = true;
-      if (decision === 'continue') decision = stopDecision({ elapsedMs: performance.now() - loopStart, batches: runMs.length, passComplete }, ctx.stop);
+      passes++;
+      const decision = passDecision({ elapsedMs: performance.now() - loopStart, batches: runMs.length, passes }, timed);
+      if (decision === 'continue') continue;
+      stoppedAtMax = decision === 'max';
+      break;
     }
-    stoppedAtMax = decision === 'max';
-    window = ctx.sampler.end();
+    const window = ctx.sampler.end();
     sampling = false;
+    if (runMs.length === 0) return { kind: 'interrupted', key };
+    const after = readHostNoise(before.cpu);
+    const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
+    return {
+      kind: 'measured',
+      key,
+      figures: {
+        round: {
+          index: ctx.round,
+          runMs,
+          prepareMs,
+          items,
+          passes,
+          meanMs,
+          loadMs: ctx.loadMs,
+          firstPassMs,
+          noise: { before: before.noise, after: after.noise },
+        },
+        session: session.describe(),
+        warmupMs,
+        forwardMs,
+        firstBatchMs: warmupMs[0] ?? 0,
+        firstPass: { ms: firstPassMs, batches: passBatches, items: passItems },
+        batchesPerPass: warmPassCut ? Math.max(passBatches, runMs.length) : passBatches,
+        batchesPerPassKnown: !warmPassCut,
+        partialPass,
+        warmPassCut,
+        stoppedAtMax,
+        interrupted,
+        memory: {
+          baselineRssBytes: baselineRss,
+          peakRssBytes: window.peakBytes,
+          growthBytes: Math.max(0, window.peakBytes - baselineRss),
+          sampleHz: window.hz,
+          peakSource: window.source,
+          engine: session.memory ? session.memory() : null,
+          gpuBytes: gpuMemoryOfProcess(),
+        },
+      },
+      outputs: ctx.parityRows > 0 ? keeper.recorder.result() : null,
+      labels: keeper.labels,
+    };
   } catch (err) {
     if (sampling) ctx.sampler.end();
-    return { cell: { ...failedCell(key, err), ...(err instanceof CellSkip ? {} : { session: session.describe() }) }, outputs: null, labels };
+    return failedRound(key, err, err instanceof CellSkip ? undefined : session.describe());
   }
-  const itemsTotal = items.reduce((a, b) => a + b, 0);
-  const latency = computeStatistics(runMs);
-  // Pipeline engines time their raw forward inside each call; kept only when every measured batch has one.
-  const hasForward = forwardMs.length === runMs.length && runMs.length > 0;
-  const cell: CompletedCell = {
-    ...key,
-    state: 'completed',
-    session: session.describe(),
-    loadMs: ctx.loadMs,
-    warmupBatches: warmupMs.length,
-    samples: { runMs, prepareMs, items, warmupMs, ...(hasForward ? { forwardMs } : {}) },
-    latency,
-    prepare: computeStatistics(prepareMs),
-    ...(hasForward ? { forward: computeStatistics(forwardMs) } : {}),
-    totalMs: latency.total,
-    itemsTotal,
-    samplesPerSecond: throughput(itemsTotal, latency.total),
-    peakRssBytes: window.peakBytes,
-    verdict: verdictOf(latency, { stoppedAtMax, warmupSteady, rule: ctx.stop, maxCv: ctx.maxCv }),
-    memory: {
-      baselineRssBytes: baselineRss,
-      peakRssBytes: window.peakBytes,
-      growthBytes: Math.max(0, window.peakBytes - baselineRss),
-      sampleHz: window.hz,
-      peakSource: window.source,
-      engine: session.memory ? session.memory() : null,
-      gpuBytes: gpuMemoryOfProcess(),
-    },
-    coldStart: { loadMs: ctx.loadMs, firstBatchMs },
-  };
-  return { cell, outputs: ctx.parityRows > 0 ? recorder.result() : null, labels };
 }

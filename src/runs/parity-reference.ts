@@ -1,0 +1,86 @@
+/**
+ * Where a sweep's parity reference outputs come from, and why they are
+ * missing when they are: the reference engine's own cell in the sweep (its
+ * first round's warm pass), or an untimed pass on the reference engine when
+ * it is not in the sweep. A reference that fails to load is not swallowed:
+ * every cell then names the failure in `parityUnavailable`.
+ */
+import { describeError } from '../core/errors.js';
+import type { EngineSession } from '../core/engine-session.js';
+import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from '../core/parity.js';
+import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
+import { referencePass, type MeasureContext } from '../scenarios/classify/measure-cell.js';
+
+/** Reference outputs, or the reason there are none. */
+export type ReferenceOutputs = { readonly outputs: RowOutputs } | { readonly missing: string };
+
+/** What the reference needs to run its own pass when it is not in the sweep. */
+export interface ReferenceSource {
+  readonly load: () => Promise<EngineSession>;
+  readonly context: (key: CellKey) => MeasureContext;
+  readonly modelName: string;
+}
+
+export class ParityReference {
+  private session: Promise<{ session: EngineSession } | { error: string }> | undefined;
+  private readonly cache = new Map<number, ReferenceOutputs>();
+
+  constructor(
+    /** Reference engine id; null when parity is off. */
+    readonly reference: string | null,
+    private readonly tolerance: number,
+  ) {}
+
+  /**
+   * Reference outputs at a batch size: `fromSweep` when the reference
+   * engine is in the sweep, else an untimed pass on it through `source`.
+   */
+  async outputsAt(batchSize: number, fromSweep: ReferenceOutputs | null, source: ReferenceSource): Promise<ReferenceOutputs> {
+    const reference = this.reference as string;
+    if (fromSweep) return 'outputs' in fromSweep ? fromSweep : { missing: `reference ${reference} has no outputs at batch ${batchSize} (${fromSweep.missing})` };
+    const cached = this.cache.get(batchSize);
+    if (cached) return cached;
+    this.session ??= source.load().then(
+      (session) => ({ session }),
+      (err: unknown) => ({ error: describeError(err) }),
+    );
+    const loaded = await this.session;
+    let result: ReferenceOutputs;
+    if ('error' in loaded) {
+      result = { missing: `reference ${reference} failed to load: ${loaded.error}` };
+    } else {
+      const key: CellKey = { model: source.modelName, engine: reference, batchSize, requestedThreads: null };
+      try {
+        const pass = await referencePass(key, loaded.session, source.context(key));
+        result = pass ? { outputs: pass.outputs } : { missing: `reference ${reference} was not run at batch ${batchSize} (interrupted)` };
+      } catch (err) {
+        result = { missing: `reference ${reference} failed at batch ${batchSize}: ${describeError(err)}` };
+      }
+    }
+    this.cache.set(batchSize, result);
+    return result;
+  }
+
+  /**
+   * Adds parity with the reference and accuracy against labels to a
+   * completed cell; the reference engine's own cells carry no parity.
+   */
+  withQuality(cell: CellResult, first: { readonly outputs: RowOutputs; readonly labels: readonly unknown[] } | null, reference: ReferenceOutputs | 'self' | 'off'): CellResult {
+    if (cell.state !== 'completed') return cell;
+    const accuracy = first && first.labels.length > 0 ? accuracyAgainstLabels(first.outputs, first.labels) : null;
+    const base: CompletedCell = { ...cell, accuracy };
+    if (reference === 'self') return { ...base, parity: null };
+    // Parity turned off on purpose (--reference none) is not a failure to report on every cell.
+    if (reference === 'off') return { ...base, parity: null };
+    if ('missing' in reference) return { ...base, parity: null, parityUnavailable: reference.missing };
+    if (!first) return { ...base, parity: null, parityUnavailable: 'this cell kept no outputs of its warm pass' };
+    const parity = compareOutputs(reference.outputs, first.outputs, this.reference as string, this.tolerance);
+    return parity ? { ...base, parity } : { ...base, parity: null, parityUnavailable: `no output in common with reference ${this.reference}` };
+  }
+
+  async dispose(): Promise<void> {
+    const loaded = await this.session?.catch(() => null);
+    this.session = undefined;
+    if (loaded && 'session' in loaded) await loaded.session.dispose().catch(() => {});
+  }
+}

@@ -37,9 +37,19 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `was killed by ${signal}` : `exited with code ${code}`;
 }
 
+/**
+ * stdio index of the lifeline pipe: the parent keeps it open and never
+ * writes; the child exits when it reads EOF there (the parent died, even by
+ * SIGKILL). See lifeline.ts.
+ */
+export const PARENT_LIFELINE_FD = 4;
+
 export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const lifeline = child.stdio[PARENT_LIFELINE_FD];
+    // A pipe error here (the child gone first) is not ours to report; the exit handler does.
+    lifeline?.on('error', () => undefined);
     const done = new Set<string>();
     let current: string | undefined;
     let fatal: string | undefined;
@@ -66,6 +76,7 @@ export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, h
     });
     child.on('exit', (code, sig) => {
       signal?.removeEventListener('abort', onAbort);
+      lifeline?.destroy();
       void chain.then(async () => {
         for (const key of spec.keys) {
           const id = spec.keyId(key);
@@ -77,7 +88,13 @@ export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, h
       });
     });
     if (signal?.aborted) onAbort();
-    child.send({ type: 'job', job: spec.job } satisfies ForkedParentMessage<Job>);
+    try {
+      child.send({ type: 'job', job: spec.job } satisfies ForkedParentMessage<Job>);
+    } catch (err) {
+      // A job that cannot be sent (a value that cannot be cloned) must not leave the child waiting for it forever, keeping us alive.
+      fatal ??= `could not send the job to the isolated process: ${err instanceof Error ? err.message : String(err)}`;
+      child.kill('SIGKILL');
+    }
   });
 }
 

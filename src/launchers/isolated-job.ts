@@ -1,4 +1,3 @@
-import type { MeasuredRound } from '../scenarios/classify/measure-cell.js';
 import type { StopRule } from '../core/stop-rule.js';
 import type { CellKey } from '../core/results.js';
 import type { ModelSpec } from '../models/model-spec.js';
@@ -23,19 +22,3 @@ export interface IsolatedJob {
   /** Modules whose exported `engines` array is registered in the child (plug-in and test engines). */
   readonly engineModules: readonly string[];
 }
-
-/**
- * stdio index of the lifeline pipe: the parent keeps it open and never
- * writes; the child exits when it reads EOF there (the parent died).
- */
-export const PARENT_LIFELINE_FD = 4;
-
-/** Parent → child. */
-export type ParentMessage = { readonly type: 'job'; readonly job: IsolatedJob } | { readonly type: 'abort' };
-
-/** Child → parent. */
-export type ChildMessage =
-  | { readonly type: 'cell-start'; readonly key: CellKey }
-  | { readonly type: 'measured'; readonly measured: MeasuredRound }
-  | { readonly type: 'done' }
-  | { readonly type: 'fatal'; readonly message: string; readonly userError: boolean; readonly fix?: string };

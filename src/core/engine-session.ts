@@ -83,22 +83,36 @@ export interface TimedCall {
   readonly outputs: TensorMap;
 }
 
+/** A batch whose feeds are ready: `run()` times only the engine call. */
+export interface ReadyCall {
+  run(): Promise<TimedCall>;
+}
+
 /**
- * Runs one batch with only the engine's own work between the two clock
- * readings when the session can prepare its feeds (`prepareCall`), else
- * around `run`. Conversions happen before `startedAt` or after `endedAt`, so
- * callers that time the input callback up to `startedAt` count the input
- * wrapping there.
+ * Prepares one batch so that only the engine's own work falls between the
+ * two clock readings when the session can prepare its feeds
+ * (`prepareCall`), else only `run`. Conversions happen here or after
+ * `endedAt`, so callers that time this call count the input wrapping as
+ * preparation.
  */
-export async function runTimed(session: EngineSession, inputs: TensorMap): Promise<TimedCall> {
+export function readyCall(session: EngineSession, inputs: TensorMap): ReadyCall {
   const call = session.prepareCall?.(inputs);
-  if (call === undefined) {
-    const startedAt = performance.now();
-    const outputs = await session.run(inputs);
-    return { startedAt, endedAt: performance.now(), outputs };
-  }
-  const startedAt = performance.now();
-  await call.run();
-  const endedAt = performance.now();
-  return { startedAt, endedAt, outputs: call.outputs() };
+  return {
+    async run() {
+      if (call === undefined) {
+        const startedAt = performance.now();
+        const outputs = await session.run(inputs);
+        return { startedAt, endedAt: performance.now(), outputs };
+      }
+      const startedAt = performance.now();
+      await call.run();
+      const endedAt = performance.now();
+      return { startedAt, endedAt, outputs: call.outputs() };
+    },
+  };
+}
+
+/** Prepares and runs one batch (see `readyCall`). */
+export function runTimed(session: EngineSession, inputs: TensorMap): Promise<TimedCall> {
+  return readyCall(session, inputs).run();
 }

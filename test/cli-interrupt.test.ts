@@ -9,15 +9,20 @@ import { testOutputDir } from './fixtures/test-cache.js';
 test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', async () => {
   const out = testOutputDir('interrupt');
   let sent = false;
+  let startedAt: number | undefined;
   // One round per cell, so the first cell is recorded whole before the second is cut short; a short warm
   // pass (200 rows) and a long timed part (3000 batches) so Ctrl-C lands among the second cell's timed batches.
   const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--rounds', '1', '--max-time', '120'];
   const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', ...args, '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      // Interrupt once the first cell's round is done and the second is past its warm pass (100 batches).
+      startedAt ??= Date.now();
+      // Interrupt once the first cell's round is done and the second is past its warm pass (100 batches) but
+      // not through its 3000 timed ones. The second cell takes about as long as the first (batch 2 vs 1), so
+      // half the first cell's time lands inside it on a fast machine and on a loaded one alike.
       if (!sent && /round 1\/1 onnx-cpu batch 1: /.test(text)) {
         sent = true;
-        setTimeout(() => child.kill('SIGINT'), 2000);
+        const firstCellMs = Date.now() - startedAt;
+        setTimeout(() => child.kill('SIGINT'), Math.min(5000, Math.max(400, firstCellMs * 0.5)));
       }
     },
   });

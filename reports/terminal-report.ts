@@ -348,8 +348,9 @@ function footnotes(run: RunRecord, width: number): string[] {
     ...extra.flatMap((line) => wrap(line, width)),
     ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}.`, width),
     ...wrap(
-      '95% CI of mean: Student t interval of the mean per-batch engine time; cv: stdev / mean. ' +
-        'VALID or NOISY: whether the cell met its stop rule with a spread low enough to trust.',
+      '95% CI of mean: Student t interval across the round means (rounds − 1 degrees of freedom; each round a fresh load), ' +
+        'the spread a re-run sees; percentiles and cv (stdev / mean) pool the batches of every round. ' +
+        'VALID or NOISY: whether the cell met its stop rule and its rounds agree within ±5%.',
       width,
     ),
     ...wrap(

@@ -105,6 +105,7 @@ export function formatVersions(versions: Readonly<Record<string, string>>, separ
 export interface EngineRatio {
   readonly label: string;
   readonly meanMs: number;
+  readonly cell: CompletedCell;
   /** How many times slower than the fastest engine (≥ 1). */
   readonly ratio: number;
 }
@@ -116,7 +117,7 @@ export interface BatchComparison {
   readonly sequenceLength?: number | null;
   readonly batchSize: number;
   /** Null when fewer than two cells could be compared (then `notCompared` says why). */
-  readonly fastest: { readonly label: string; readonly meanMs: number } | null;
+  readonly fastest: { readonly label: string; readonly meanMs: number; readonly cell: CompletedCell } | null;
   /** Slower engines, least slow first. */
   readonly others: readonly EngineRatio[];
   /** Completed cells left out because they did not see the same rows in whole passes, with why. */
@@ -149,12 +150,12 @@ export function compareEngines(run: RunRecord): BatchComparison[] {
       if (completed.length < 2) {
         if (notCompared.length > 0 && all.length >= 2) {
           const only = completed[0];
-          out.push({ model, ...(sequenceLength === null ? {} : { sequenceLength }), batchSize, fastest: only ? { label: label(only), meanMs: only.latency.mean } : null, others: [], notCompared });
+          out.push({ model, ...(sequenceLength === null ? {} : { sequenceLength }), batchSize, fastest: only ? { label: label(only), meanMs: only.latency.mean, cell: only } : null, others: [], notCompared });
         }
         continue;
       }
       const ranked = completed
-        .map((c) => ({ label: label(c), meanMs: c.latency.mean }))
+        .map((c) => ({ label: label(c), meanMs: c.latency.mean, cell: c }))
         .sort((a, b) => a.meanMs - b.meanMs);
       const [fastest, ...rest] = ranked as [(typeof ranked)[number], ...typeof ranked];
       out.push({

@@ -2,23 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
-import { hostTensor, type TensorMap } from '../src/index.js';
-import { loadHfFixture } from './fixtures/hf-fixtures.js';
+import type { TensorMap } from '../src/core/tensor.js';
+import { cutFeeds as cut, loadHfFixture } from './fixtures/hf-fixtures.js';
 import { tfjsNodeSkip } from './fixtures/tfjs-node.js';
 
 const RUNS = 300;
-
-/** The first `rows` rows of each fixture feed, cut to `seq` tokens: another input-dims signature of the same graph. */
-function cut(feeds: TensorMap, rows: number, seq: number): TensorMap {
-  const out: TensorMap = {};
-  for (const [name, t] of Object.entries(feeds)) {
-    const width = t.dims[1] as number;
-    const data = new BigInt64Array(rows * seq);
-    for (let r = 0; r < rows; r++) data.set((t.data as BigInt64Array).subarray(r * width, r * width + seq), r * seq);
-    out[name] = hostTensor('int64', [rows, seq], data);
-  }
-  return out;
-}
 
 test(`tfjs-node keeps tf.memory() flat over ${RUNS} batches of two shapes and frees everything on dispose`, { skip: await tfjsNodeSkip() }, async () => {
   const fixture = loadHfFixture('bert');

@@ -38,6 +38,7 @@ export function setupForm(serverInfo) {
   reference.value = 'onnx-cpu';
   form.elements.limit.value = info.defaults.limit;
   form.elements.warmupBatches.value = info.defaults.warmupBatches;
+  form.elements.rounds.value = info.defaults.rounds;
   form.elements.minTime.value = info.defaults.stop.minTimeMs / 1000;
   form.elements.minBatches.value = info.defaults.stop.minBatches;
   form.elements.maxTime.value = info.defaults.stop.maxTimeMs / 1000;
@@ -70,6 +71,7 @@ function requestBody() {
     batchSizes: [...checkedValues('batchSizes').map(Number), ...extras('batch-other')],
     limit: numberOrText(el.limit.value),
     warmupBatches: numberOrText(el.warmupBatches.value),
+    rounds: numberOrText(el.rounds.value),
     stop: {
       minTimeMs: Number(el.minTime.value) * 1000,
       minBatches: numberOrText(el.minBatches.value),

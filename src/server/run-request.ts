@@ -6,6 +6,7 @@ import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.j
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { FieldError } from './field-error.js';
+import { recheckRunPaths } from './run-paths.js';
 import { lookupName, nameTable } from '../core/name-lookup.js';
 import { checkRange, OPTION_RANGES } from '../core/option-ranges.js';
 import type { PathGuard } from './path-guard.js';
@@ -284,9 +285,7 @@ function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerat
  * request (a CLI run in the history may point anywhere).
  */
 export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig {
-  const model = config.model === null ? null : ctx.guard.checkModel('model', config.model);
-  const dataset = config.dataset === null ? null : ctx.guard.check('dataset', config.dataset);
-  if (isGenerateConfig(config)) return { ...generateConfig({ ...config, model, dataset, out: ctx.out }), command: 'generate' };
-  const models = config.models.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
-  return resolveRunConfig({ ...config, model, models, dataset, out: ctx.out }, NAMES, ctx.registry);
+  const checked = recheckRunPaths(config, ctx.guard);
+  if (isGenerateConfig(checked)) return { ...generateConfig({ ...checked, out: ctx.out }), command: 'generate' };
+  return resolveRunConfig({ ...checked, out: ctx.out }, NAMES, ctx.registry);
 }

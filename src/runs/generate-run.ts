@@ -56,7 +56,6 @@ export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
 
 /** Reads up to `limit` non-empty prompt texts. */
 async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; name: string }> {
-  await prepareOutputFolder(config.out);
   const dataset = await openDataset(config.dataset ?? undefined);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined });
   const texts: string[] = [];
@@ -76,6 +75,8 @@ async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; n
  * `isolate` is false.
  */
 export async function executeGenerate(config: GenerateConfig, hooks: GenerateHooks = {}): Promise<GenerateOutcome> {
+  // First of all, so a folder that cannot be written fails at once rather than after the model load.
+  await prepareOutputFolder(config.out);
   const registry = hooks.registry ?? defaultRegistry;
   const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
   const prompts = await readPrompts(config);

@@ -14,6 +14,7 @@ import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.j
 import { computeStatistics, ratioInterval95, welchTTest, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { describeThreads, parityOk } from './views.js';
+import { HIGH_LOAD_PER_CORE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 /** What B did relative to A: called only when the rounds support it (see the module comment). */
 export type ComparisonCall = 'faster' | 'slower' | 'no significant difference' | 'not compared';
@@ -189,10 +190,6 @@ function verdictOf(cell: CellResult): 'VALID' | 'NOISY' | null {
   return cell.state === 'completed' ? (cell.verdict?.status ?? null) : null;
 }
 
-/** Load per core above which, or CPU steal share above which, a round ran on a noisy host (the measurement's own limits). */
-export const NOISY_LOAD_PER_CORE = 1;
-export const NOISY_STEAL_SHARE = 0.05;
-
 /** The worst host noise recorded around a cell's rounds (`load 1.6/core, steal 7%`), or null when none crossed the limits. */
 export function hostNoiseOf(cell: CellResult): string | null {
   if (cell.state !== 'completed') return null;
@@ -204,7 +201,7 @@ export function hostNoiseOf(cell: CellResult): string | null {
     // The "after" reading's steal covers the round itself; the "before" one covers the time before it.
     steal = Math.max(steal, round.noise.after.stealShare ?? 0);
   }
-  const parts = [load > NOISY_LOAD_PER_CORE ? `load ${load.toFixed(1)}/core` : '', steal > NOISY_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
+  const parts = [load > HIGH_LOAD_PER_CORE ? `load ${load.toFixed(1)}/core` : '', steal > HIGH_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
   const text = parts.filter((s) => s !== '').join(', ');
   return text === '' ? null : text;
 }

@@ -250,3 +250,6 @@ export interface VariantParity {
   /** Rows compared. */
   readonly rows: number;
 }
+
+/** The reason of a cell a sweep never started because Ctrl-C stopped it (classification and generation alike). */
+export const NOT_RUN_INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';

@@ -65,7 +65,7 @@ export interface LoadGroup {
   readonly round: number;
 }
 
-export const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+export { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
 
 /**
  * Opens the dataset and applies the dataset callback and the row limit once;

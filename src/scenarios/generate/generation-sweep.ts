@@ -8,6 +8,7 @@
 import { defaultRegistry } from '../../../engines/registry.js';
 import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
+import { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
 import { computeStatistics } from '../../core/statistics.js';
 import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
@@ -61,7 +62,6 @@ export interface ResolvedGenerationSweep {
   readonly fixedLength: boolean;
 }
 
-const INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
 
 /**
  * Fills the defaults and checks every list against the model's context, so a

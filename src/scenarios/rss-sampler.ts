@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { kernelPeakRssBytes, resetKernelPeakRss } from '../core/kernel-peak-rss.js';
 
 const PEAK = 0;
 const COUNT = 1;
@@ -43,17 +43,6 @@ export interface RssWindow {
 /** Set to `worker` to force the sampling thread where the kernel's peak is available (bench:overhead measures its cost). */
 export const RSS_SAMPLER_ENV = 'INFERBENCH_RSS_SAMPLER';
 
-/** Resets the kernel's RSS high-water mark to the current RSS; false where that is not possible. */
-function resetKernelPeak(): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    writeFileSync('/proc/self/clear_refs', '5');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Peak resident set size of the process over a window (the timed loop).
  *
@@ -74,7 +63,7 @@ export class RssSampler {
   private kernelWindow = false;
 
   constructor(private readonly periodMs = 5) {
-    const kernel = process.env[RSS_SAMPLER_ENV] !== 'worker' && resetKernelPeak();
+    const kernel = process.env[RSS_SAMPLER_ENV] !== 'worker' && resetKernelPeakRss();
     this.worker = kernel ? null : this.startWorker();
   }
 
@@ -91,7 +80,7 @@ export class RssSampler {
 
   begin(): void {
     this.startedAt = performance.now();
-    this.kernelWindow = this.worker === null && resetKernelPeak();
+    this.kernelWindow = this.worker === null && resetKernelPeakRss();
     Atomics.store(this.state, PEAK, BigInt(process.memoryUsage.rss()));
     Atomics.store(this.state, COUNT, 0n);
     if (this.worker !== null) this.setControl(SAMPLING);
@@ -106,7 +95,7 @@ export class RssSampler {
     const rss = process.memoryUsage.rss();
     if (this.worker === null) {
       // A refused reset leaves the process-lifetime peak, which would overstate the window: fall back to the two ends.
-      const peak = this.kernelWindow ? process.resourceUsage().maxRSS * 1024 : Number(Atomics.load(this.state, PEAK));
+      const peak = this.kernelWindow ? kernelPeakRssBytes() : Number(Atomics.load(this.state, PEAK));
       return { peakBytes: Math.max(rss, peak), samples: 0, hz: 0, source: 'kernel' };
     }
     this.setControl(IDLE);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { kernelPeakRssBytes, resetKernelPeakRss } from '../../core/kernel-peak-rss.js';
 
 /** Default longest age of a per-token peak-RSS reading. */
 export const DEFAULT_RSS_MAX_AGE_MS = 2;
@@ -34,16 +34,8 @@ export class PeakRssWatcher {
    * scope later readings have.
    */
   reset(): PeakRssScope {
-    if (process.platform === 'linux') {
-      try {
-        writeFileSync('/proc/self/clear_refs', '5');
-        this.resetWorked = true;
-      } catch {
-        this.resetWorked ??= false;
-      }
-    } else {
-      this.resetWorked ??= false;
-    }
+    if (resetKernelPeakRss()) this.resetWorked = true;
+    else this.resetWorked ??= false;
     this.lastAt = Number.NEGATIVE_INFINITY;
     return this.scope();
   }
@@ -56,7 +48,7 @@ export class PeakRssWatcher {
   /** Peak RSS in bytes as of at most `maxAgeMs` before `now` (a `performance.now()` value). */
   at(now: number): number {
     if (now - this.lastAt >= this.maxAgeMs) {
-      this.last = process.resourceUsage().maxRSS * 1024;
+      this.last = kernelPeakRssBytes();
       this.lastAt = now;
     }
     return this.last;
@@ -64,7 +56,7 @@ export class PeakRssWatcher {
 
   /** The exact peak now. */
   read(): number {
-    this.last = process.resourceUsage().maxRSS * 1024;
+    this.last = kernelPeakRssBytes();
     this.lastAt = performance.now();
     return this.last;
   }

@@ -7,6 +7,7 @@
 import './onnx/register.js';
 import './tfjs/register.js';
 import './transformers-js/register.js';
+import './browser/register.js';
 import { EngineRegistry, registeredEngineFactories, registeredEngineIds, type EngineFactory } from '../src/core/engine-registry.js';
 
 /** Every built-in engine id, in table order. */

@@ -22,6 +22,52 @@ export interface SessionDescription {
   readonly notes?: readonly string[];
   /** Where ONNX Runtime actually ran the graph's nodes, from its own profiler (onnxruntime-node engines only). */
   readonly placement?: ProviderPlacement;
+  /** What the browser page read back, for engines that run in headless Chromium (browser launcher). */
+  readonly browser?: BrowserReadback;
+}
+
+/** A memory figure of a browser page and what it covers (the JS heap is not the process's RSS). */
+export interface PageHeapFigure {
+  readonly bytes: number;
+  /** `measureUserAgentSpecificMemory` (page + workers + wasm memory) or `performance.memory` (main-thread JS heap). */
+  readonly source: string;
+  readonly covers: string;
+}
+
+/**
+ * Facts about the page a browser cell ran in, read in the page itself:
+ * what a reader needs to tell a threaded wasm run from a single-threaded
+ * one, and a real GPU from SwiftShader.
+ */
+export interface BrowserReadback {
+  /** e.g. `Chromium 156.0.8078.79`. */
+  readonly browser: string;
+  readonly crossOriginIsolated: boolean;
+  /** navigator.hardwareConcurrency. */
+  readonly hardwareConcurrency: number;
+  /** WebAssembly SIMD validates in the page. */
+  readonly simd: boolean;
+  /** UNMASKED_RENDERER of a WebGL2 context (SwiftShader on a machine without a GPU); null with the reason when none. */
+  readonly webglRenderer: string | null;
+  readonly webglUnavailable?: string;
+  /** WebGPU adapter (vendor / architecture / description); null with the reason when none. */
+  readonly webgpuAdapter: string | null;
+  readonly webgpuUnavailable?: string;
+  /** Cold start, each part apart; the first inference is the cell's `coldStart.firstBatchMs`. */
+  readonly coldStart: {
+    /** Page navigation until its bundle had installed the benchmark API. */
+    readonly pageLoadMs: number;
+    /** Runtime start-up (wasm compile, backend init) on a one-node graph; null where it cannot be split from the build. */
+    readonly runtimeInitMs: number | null;
+    /** Model bytes fetched and the session (or translated graph) built. */
+    readonly sessionBuildMs: number;
+  };
+  readonly memory: {
+    /** The page's heap right after the model loaded. */
+    readonly afterLoad: PageHeapFigure | null;
+    /** Highest performance.memory.usedJSHeapSize read after each engine call (main-thread JS heap only); null where unavailable. */
+    readonly peakJsHeapBytes: number | null;
+  };
 }
 
 /**
@@ -74,6 +120,12 @@ export interface PreparedCall {
   run(): Promise<void>;
   /** The outputs of the last `run()` as host tensors (a view where the dtype allows, no copy). */
   outputs(): TensorMap;
+  /**
+   * The engine call's own duration, when the engine times it where it runs
+   * (a browser page's performance.now()), so the transport to and from that
+   * place is not counted. Absent: the call is timed here.
+   */
+  elapsedMs?(): number;
 }
 
 /** Clock readings around one engine call, and its outputs. */
@@ -106,7 +158,7 @@ export function readyCall(session: EngineSession, inputs: TensorMap): ReadyCall 
       }
       const startedAt = performance.now();
       await call.run();
-      const endedAt = performance.now();
+      const endedAt = call.elapsedMs ? startedAt + call.elapsedMs() : performance.now();
       return { startedAt, endedAt, outputs: call.outputs() };
     },
   };

@@ -52,6 +52,12 @@ export interface Engine {
   readonly target: EngineTarget;
   /** One line for `inferbench engines`. */
   readonly description: string;
+  /**
+   * Where the engine runs: `browser` engines are loaded inside a headless
+   * browser page by the browser launcher, so the run layer hands their load
+   * groups to it; absent means this Node process (or its isolated child).
+   */
+  readonly runsIn?: 'node' | 'browser';
   /** Imports the backing package and checks hardware. Called once by the registry. */
   probe(): Promise<Availability>;
   /**

@@ -12,6 +12,7 @@ import { exportFor, measureContext, prepareData, prepareFn, type MeasureSettings
 import { batchSizeSkip, countRows } from '../scenarios/classify/batch-size-check.js';
 import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
 import { childProcessLauncher } from '../launchers/child-runner.js';
+import { browserLauncher } from '../launchers/browser/browser-launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import { CellRounds, rotated } from './cell-rounds.js';
 import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
@@ -115,7 +116,8 @@ export class Benchmark {
     const cells: CellResult[] = [];
     const parity = new ParityReference(reference, this.options.parity.tolerance);
     const sampler = new RssSampler();
-    const launcher = this.launcher(model);
+    const nodeLauncher = this.launcher(model);
+    const inBrowser = browserLauncher();
     const settings = this.settings(data);
     const flush = async (aborted: boolean) => {
       for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await this.withParity(key, cell, book, loads, parity, model, data, prepare, sampler), total);
@@ -127,6 +129,7 @@ export class Benchmark {
           const keys = load.keys.filter((k) => book.wants(k, round));
           if (keys.length === 0) continue;
           const group = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          const launcher = (await this.runsInBrowser(load.engineRef)) ? inBrowser : nodeLauncher;
           await launcher.run(group, {
             onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
             onMeasured: async (measured) => this.roundDone(book, measured, round, cells.length, total),
@@ -201,7 +204,14 @@ export class Benchmark {
     return parity.withQuality(cell, own, outputs);
   }
 
-  /** The launcher of this sweep: a fresh child process per load group and round when isolating, this process otherwise. */
+  /** True for engines that declare they run in a browser page: their groups go to the browser launcher whatever `isolate` says (Chromium is its own process). */
+  private async runsInBrowser(engineRef: string | Engine): Promise<boolean> {
+    if (typeof engineRef !== 'string') return engineRef.runsIn === 'browser';
+    const status = await this.options.registry.status(engineRef);
+    return status.engine?.runsIn === 'browser';
+  }
+
+  /** The launcher of this sweep's Node engines: a fresh child process per load group and round when isolating, this process otherwise. */
   private launcher(model: BenchmarkModel): GroupLauncher {
     if (!this.options.isolate) return inProcessLauncher;
     const o = this.options;

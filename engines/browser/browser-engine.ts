@@ -1,0 +1,122 @@
+/**
+ * The browser engines (see browser-specs.ts). They run only through the
+ * browser launcher, which starts Chromium and the loopback server and gives
+ * them a page (`loadIn`); `load` alone says so. Everything a row records
+ * about the page is read back in it, never assumed from what was asked.
+ */
+import type { Availability, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { EngineSession, Precision } from '../../src/core/engine-session.js';
+import { installedVersion } from '../../src/core/package-info.js';
+import { pipelineTarget } from '../transformers-js/session-readback.js';
+import { BrowserSession } from './browser-session.js';
+import type { BrowserEngineSpec } from './browser-specs.js';
+import { pageCapabilities } from './capability-probe.js';
+import { findChromium } from './chromium.js';
+import { assetUrls, missingAssets } from './page-assets.js';
+import type { BrowserEngine, PageHost } from './page-host.js';
+import type { PageLoadRequest } from './page/protocol.js';
+
+/** URL path of the one-node warm-up graph the launcher serves (page-assets.ts `warmupOnnx`). */
+export const WARMUP_PATH = '/warmup.onnx';
+
+const MEMORY_ERROR = /out of memory|could not allocate|allocation failed|Array buffer allocation|memory access out of bounds|RangeError: WebAssembly\.Memory|Aborted\(\)/i;
+
+/** A load failure as a cell reason: one that reads like an allocation failure says the model did not fit. */
+export function loadFailure(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (MEMORY_ERROR.test(message)) return new Error(`the model does not fit in the page's memory (wasm heaps are capped at 4 GiB, tabs lower): ${message}`);
+  return err instanceof Error ? err : new Error(message);
+}
+
+function versionsOf(packages: readonly string[]): Record<string, string> {
+  return Object.fromEntries(packages.map((p) => [p, installedVersion(p) ?? 'unknown']));
+}
+
+export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
+  let availability: Promise<Availability> | undefined;
+
+  async function doProbe(): Promise<Availability> {
+    const chromium = findChromium();
+    if ('reason' in chromium) return { available: false, reason: chromium.reason, enable: chromium.enable };
+    const missing = missingAssets(spec.entry, spec.packages);
+    if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, esbuild and the runtimes as dependencies)' };
+    try {
+      await import('playwright-core');
+    } catch (err) {
+      return { available: false, reason: `playwright-core failed to load: ${(err as Error).message.split('\n')[0]}`, enable: 'reinstall playwright-core' };
+    }
+    if (spec.needs !== null) {
+      const caps = await pageCapabilities(chromium.path);
+      if (spec.needs === 'webgl2' && caps.webglRenderer === null) return { available: false, reason: caps.webglUnavailable ?? 'no WebGL2 context', enable: 'a Chromium with WebGL (SwiftShader ships with Debian chromium)' };
+      if (spec.needs === 'webgpu' && caps.webgpuAdapter === null) {
+        return { available: false, reason: `no WebGPU adapter in headless Chromium: ${caps.webgpuUnavailable ?? 'unknown'}`, enable: 'a Chromium with WebGPU (--enable-unsafe-webgpu is passed; SwiftShader Vulkan gives a fallback adapter)' };
+      }
+    }
+    return { available: true, versions: versionsOf(spec.packages) };
+  }
+
+  return {
+    id: spec.id,
+    target: spec.target,
+    description: spec.description,
+    runsIn: 'browser',
+    spec,
+    probe: () => (availability ??= doProbe()),
+    load(): Promise<EngineSession> {
+      return Promise.reject(new Error(`${spec.id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct load`));
+    },
+    async loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const request: PageLoadRequest = {
+        runtime: spec.runtime,
+        backend: spec.backend,
+        threads: options.threads,
+        modelUrl: host.serveFile(onnxPath),
+        warmupModelUrl: `${host.origin}${WARMUP_PATH}`,
+        assets: assetUrls(host.origin, spec.runtime, spec.backend),
+        ...(spec.runtime === 'transformers' ? { pipeline: pipelineOf(host, onnxPath) } : {}),
+        ...(host.testHooks ?? {}),
+      };
+      const caps = await host.call('capabilities');
+      const loaded = await host.call('load', request).catch((err: unknown) => {
+        throw loadFailure(err);
+      });
+      const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
+      return new BrowserSession(
+        host,
+        {
+          engine: spec.id,
+          backend: loaded.backend,
+          threads: loaded.threads,
+          precision,
+          versions: { ...versionsOf(spec.packages), ...loaded.versions, chromium: host.browserVersion.replace(/^\D+/, '') },
+          notes: [
+            `${host.browserVersion}, headless`,
+            ...loaded.notes,
+            'timed in the page with performance.now(), outputs read back to the CPU before the clock stops',
+            "RSS figures are the Node driver's, not Chromium's: see the page's JS heap",
+          ],
+          browser: {
+            browser: host.browserVersion,
+            crossOriginIsolated: caps.crossOriginIsolated,
+            hardwareConcurrency: caps.hardwareConcurrency,
+            simd: caps.simd,
+            webglRenderer: caps.webglRenderer,
+            ...(caps.webglUnavailable ? { webglUnavailable: caps.webglUnavailable } : {}),
+            webgpuAdapter: caps.webgpuAdapter,
+            ...(caps.webgpuUnavailable ? { webgpuUnavailable: caps.webgpuUnavailable } : {}),
+            coldStart: { pageLoadMs: host.pageLoadMs, runtimeInitMs: loaded.runtimeInitMs, sessionBuildMs: loaded.sessionBuildMs },
+            memory: { afterLoad: loaded.heap, peakJsHeapBytes: null },
+          },
+        },
+        spec.runtime === 'tfjs',
+      );
+    },
+  };
+}
+
+/** transformers.js loads by model id under a root URL (env.localModelPath): the folder is served as one. */
+function pipelineOf(host: PageHost, onnxPath: string): NonNullable<PageLoadRequest['pipeline']> {
+  const { folder, dtype } = pipelineTarget(onnxPath);
+  const { root, name } = host.serveFolder(folder);
+  return { root, modelId: name, dtype };
+}

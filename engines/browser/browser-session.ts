@@ -1,0 +1,104 @@
+/**
+ * An EngineSession whose model lives in a browser page. Each batch is sent
+ * to the page once (when `prepareCall` first sees it, before any clock
+ * starts) and kept there; a call then only names the batch, the page times
+ * the engine call with its own performance.now() and reads the outputs back
+ * to the CPU before stopping the clock. The scenario measures this session
+ * exactly as a Node one: same warm pass, passes, stop rule and rounds.
+ */
+import { createHash } from 'node:crypto';
+import type { BrowserReadback, EngineSession, PreparedCall, SessionDescription } from '../../src/core/engine-session.js';
+import { textsOf } from '../../src/core/raw-texts.js';
+import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
+import type { PageHost } from './page-host.js';
+import type { PageRunResult, WireBatch, WireMap } from './page/protocol.js';
+
+export function toWire(inputs: TensorMap): WireBatch {
+  const tensors: Record<string, WireMap[string]> = {};
+  for (const [name, t] of Object.entries(inputs)) {
+    tensors[name] = { dtype: t.dtype, dims: [...t.dims], b64: Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength).toString('base64') };
+  }
+  return { tensors, texts: textsOf(inputs) ?? null };
+}
+
+export function fromWire(map: WireMap): TensorMap {
+  const out: TensorMap = {};
+  for (const [name, t] of Object.entries(map)) {
+    const bytes = Buffer.from(t.b64, 'base64');
+    // Copied into a fresh buffer: a Buffer's pool offset may not be aligned for 4- or 8-byte views.
+    const buf = new Uint8Array(bytes).buffer;
+    const data = t.dtype === 'float32' ? new Float32Array(buf) : t.dtype === 'int64' ? new BigInt64Array(buf) : t.dtype === 'int32' ? new Int32Array(buf) : new Uint8Array(buf);
+    out[name] = { dtype: t.dtype, dims: [...t.dims], data } as HostTensor;
+  }
+  return out;
+}
+
+/** Identity of a batch's contents, so a batch met again in a later pass is not sent again. */
+function batchKey(batch: WireBatch): string {
+  const h = createHash('sha1');
+  for (const [name, t] of Object.entries(batch.tensors)) h.update(`${name}|${t.dtype}|${t.dims.join(',')}|${t.b64}\n`);
+  if (batch.texts) h.update(JSON.stringify(batch.texts));
+  return h.digest('hex');
+}
+
+export class BrowserSession implements EngineSession {
+  private readonly uploaded = new Map<string, { id: number; sent: Promise<void> }>();
+  private nextId = 0;
+  private last: PageRunResult | null = null;
+  private peakHeap: number | null = null;
+  readonly memory?: () => { numTensors: number; numBytes: number };
+
+  constructor(
+    private readonly host: PageHost,
+    private readonly description: Omit<SessionDescription, 'browser'> & { readonly browser: BrowserReadback },
+    keepsEngineMemory: boolean,
+  ) {
+    // tf.memory() as of the last call: the page's own account of live tensors and bytes.
+    if (keepsEngineMemory) this.memory = () => this.last?.engineMemory ?? { numTensors: 0, numBytes: 0 };
+  }
+
+  prepareCall(inputs: TensorMap): PreparedCall {
+    const wire = toWire(inputs);
+    const key = batchKey(wire);
+    let entry = this.uploaded.get(key);
+    if (!entry) {
+      const id = this.nextId++;
+      entry = { id, sent: this.host.call('upload', id, wire) };
+      // A failed upload surfaces in run(); this only keeps Node from calling it unhandled meanwhile.
+      entry.sent.catch(() => undefined);
+      this.uploaded.set(key, entry);
+    }
+    const { id, sent } = entry;
+    let result: PageRunResult | null = null;
+    return {
+      run: async () => {
+        await sent;
+        result = await this.host.call('run', id);
+        this.last = result;
+        if (result.heapBytes !== null) this.peakHeap = Math.max(this.peakHeap ?? 0, result.heapBytes);
+      },
+      outputs: () => (result ? fromWire(result.outputs) : {}),
+      elapsedMs: () => result?.ms ?? 0,
+    };
+  }
+
+  async run(inputs: TensorMap): Promise<TensorMap> {
+    const call = this.prepareCall(inputs);
+    await call.run();
+    return call.outputs();
+  }
+
+  innerForwardMs(): number | null {
+    return this.last?.forwardMs ?? null;
+  }
+
+  describe(): SessionDescription {
+    const b = this.description.browser;
+    return { ...this.description, browser: { ...b, memory: { ...b.memory, peakJsHeapBytes: this.peakHeap } } };
+  }
+
+  async dispose(): Promise<void> {
+    this.uploaded.clear();
+    await this.host.call('dispose');
+  }
+}

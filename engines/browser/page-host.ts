@@ -1,0 +1,38 @@
+/**
+ * The page a browser engine loads into, as the browser launcher provides it.
+ * The engine layer cannot import launchers, so the launcher implements this
+ * and hands it to `BrowserEngine.loadIn`.
+ */
+import type { Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { EngineSession } from '../../src/core/engine-session.js';
+import type { BrowserEngineSpec } from './browser-specs.js';
+import type { PageApi } from './page/protocol.js';
+
+export interface PageHost {
+  /** `http://127.0.0.1:<port>` of the loopback server the page came from. */
+  readonly origin: string;
+  /** e.g. `Chromium 156.0.8078.79`. */
+  readonly browserVersion: string;
+  /** Navigation until the bundle had installed its API. */
+  readonly pageLoadMs: number;
+  /** Serves one file (the ONNX graph) and returns its URL. */
+  serveFile(path: string): string;
+  /** Serves the files of a folder (a model folder for transformers.js) at `<root><name>/…`; root ends in `/`. */
+  serveFolder(dir: string): { readonly root: string; readonly name: string };
+  /** Calls the page's API; rejects after the launcher's timeout or when the page crashed. */
+  call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>): Promise<Awaited<ReturnType<PageApi[M]>>>;
+  /** Test hooks passed to the page's load: a hung page, a failed allocation. */
+  readonly testHooks?: { readonly simulateHang?: boolean; readonly simulateLoadFailure?: string };
+}
+
+/** An engine that runs in a browser page: the run layer gives its load groups to the browser launcher. */
+export interface BrowserEngine extends Engine {
+  readonly runsIn: 'browser';
+  readonly spec: BrowserEngineSpec;
+  /** Loads the model into the launcher's page. */
+  loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+}
+
+export function isBrowserEngine(engine: Engine): engine is BrowserEngine {
+  return engine.runsIn === 'browser' && typeof (engine as Partial<BrowserEngine>).loadIn === 'function';
+}

@@ -1,0 +1,186 @@
+/**
+ * The part of every benchmark page that does not depend on the runtime:
+ * decoding batches, reading the page's capabilities, the timed call and the
+ * heap figures. Each runtime's entry (page-ort.ts, page-tfjs-*.ts,
+ * page-transformers.ts) supplies a `PageRuntime` and calls `installPage`.
+ * This file runs in Chromium, bundled by esbuild; it must not import Node.
+ */
+import type { HeapFigure, PageApi, PageCapabilities, PageLoadRequest, PageLoadResult, PageRunResult, WireBatch, WireDType, WireMap, WireTensor } from './protocol.js';
+
+/** A host tensor in the page: the same shape as src/core/tensor.ts's HostTensor. */
+export interface PageTensor {
+  readonly dtype: WireDType;
+  readonly dims: readonly number[];
+  readonly data: Float32Array | BigInt64Array | Int32Array | Uint8Array;
+}
+
+export type PageTensorMap = Record<string, PageTensor>;
+
+/** A decoded batch as a runtime receives it. */
+export interface PageBatch {
+  readonly tensors: PageTensorMap;
+  readonly texts: readonly string[] | null;
+}
+
+/** One runtime (ORT, tfjs, transformers.js) as the page drives it. */
+export interface PageRuntime<Prepared> {
+  load(request: PageLoadRequest, caps: PageCapabilities): Promise<Omit<PageLoadResult, 'heap'>>;
+  /** Turns a batch into the runtime's own inputs, outside the timed region. */
+  prepare(batch: PageBatch): Prepared;
+  /** The engine call; resolves once every output is readable on the CPU. */
+  run(prepared: Prepared): Promise<{ readonly outputs: PageTensorMap; readonly forwardMs: number | null }>;
+  memory(): { numTensors: number; numBytes: number } | null;
+  dispose(): Promise<void>;
+}
+
+// The page is compiled with Node's types (tsconfig has no DOM lib), so the DOM is reached untyped here.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+const g = globalThis as Any;
+
+function fromBase64(b64: string): Uint8Array {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+export function decodeTensor(t: WireTensor): PageTensor {
+  const bytes = fromBase64(t.b64);
+  const buf = bytes.buffer;
+  const data =
+    t.dtype === 'float32' ? new Float32Array(buf) : t.dtype === 'int64' ? new BigInt64Array(buf) : t.dtype === 'int32' ? new Int32Array(buf) : new Uint8Array(buf);
+  return { dtype: t.dtype, dims: [...t.dims], data };
+}
+
+export function encodeTensors(map: PageTensorMap): WireMap {
+  const out: Record<string, WireTensor> = {};
+  for (const [name, t] of Object.entries(map)) {
+    const view = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+    out[name] = { dtype: t.dtype, dims: [...t.dims], b64: toBase64(view) };
+  }
+  return out;
+}
+
+/**
+ * What the page offers. Self-contained (no module-level names), because the
+ * engines' probe also hands this very function to Playwright's evaluate on a
+ * bare page, so the probe and the benchmark page read capabilities the same way.
+ */
+export async function readCapabilities(): Promise<PageCapabilities> {
+  const g = globalThis as Any;
+  // A wasm module using one SIMD instruction (i8x16.splat): validates only where wasm SIMD is supported.
+  const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+  let webglRenderer: string | null = null;
+  let webglUnavailable: string | undefined;
+  try {
+    const gl = g.document.createElement('canvas').getContext('webgl2');
+    if (!gl) webglUnavailable = 'the page got no WebGL2 context';
+    else {
+      const ext = gl.getExtension('WEBGL_debug_renderer_info');
+      webglRenderer = String(ext ? gl.getParameter(ext.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER));
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+    }
+  } catch (err) {
+    webglUnavailable = `WebGL2 failed: ${String(err)}`;
+  }
+  let webgpuAdapter: string | null = null;
+  let webgpuUnavailable: string | undefined;
+  if (!g.navigator.gpu) webgpuUnavailable = 'navigator.gpu is undefined (WebGPU disabled in this Chromium or not a secure context)';
+  else {
+    try {
+      const adapter = await g.navigator.gpu.requestAdapter();
+      if (!adapter) webgpuUnavailable = 'navigator.gpu.requestAdapter() returned null (no adapter: no GPU and no software adapter)';
+      else {
+        const info = adapter.info ?? {};
+        webgpuAdapter = [info.vendor, info.architecture, info.description, info.isFallbackAdapter ? 'fallback adapter' : ''].filter((s: unknown) => typeof s === 'string' && s !== '').join(' / ');
+      }
+    } catch (err) {
+      webgpuUnavailable = `requestAdapter failed: ${String(err)}`;
+    }
+  }
+  return {
+    userAgent: String(g.navigator.userAgent),
+    crossOriginIsolated: g.crossOriginIsolated === true,
+    hardwareConcurrency: Number(g.navigator.hardwareConcurrency ?? 1),
+    simd: (g.WebAssembly as Any).validate(SIMD_PROBE) === true,
+    webglRenderer,
+    ...(webglUnavailable ? { webglUnavailable } : {}),
+    webgpuAdapter,
+    ...(webgpuUnavailable ? { webgpuUnavailable } : {}),
+  };
+}
+
+/** Used JS heap right now, from Chrome's performance.memory (precise with --enable-precise-memory-info); null elsewhere. */
+export function usedHeapBytes(): number | null {
+  const m = g.performance.memory;
+  return m && typeof m.usedJSHeapSize === 'number' ? m.usedJSHeapSize : null;
+}
+
+/**
+ * The page's memory after loading: measureUserAgentSpecificMemory where the
+ * page is cross-origin isolated (every JS heap and wasm memory of the page
+ * and its workers), else performance.memory (the main thread's JS heap only).
+ * The first waits for a garbage collection, so it is bounded by a timeout.
+ */
+async function heapFigure(): Promise<HeapFigure | null> {
+  if (g.crossOriginIsolated === true && typeof g.performance.measureUserAgentSpecificMemory === 'function') {
+    const measured = await Promise.race([
+      g.performance.measureUserAgentSpecificMemory().then((r: Any) => r as { bytes: number }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+    ]).catch(() => null);
+    if (measured) {
+      return { bytes: measured.bytes, source: 'measureUserAgentSpecificMemory', covers: "the JS heaps and DOM of the page and its workers, as Chromium's measureUserAgentSpecificMemory breaks them down, after the model loaded" };
+    }
+  }
+  const used = usedHeapBytes();
+  return used === null ? null : { bytes: used, source: 'performance.memory', covers: "the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded" };
+}
+
+/** Installs `globalThis.__inferbench` for the Node driver. */
+export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
+  const batches = new Map<number, Prepared>();
+  let caps: Promise<PageCapabilities> | undefined;
+  let hang = false;
+  const api: PageApi = {
+    capabilities: () => (caps ??= readCapabilities()),
+    async load(request) {
+      if (request.simulateLoadFailure) throw new Error(request.simulateLoadFailure);
+      hang = request.simulateHang === true;
+      const loaded = await runtime.load(request, await api.capabilities());
+      return { ...loaded, heap: await heapFigure() };
+    },
+    upload(id: number, batch: WireBatch) {
+      const tensors: PageTensorMap = {};
+      for (const [name, t] of Object.entries(batch.tensors)) tensors[name] = decodeTensor(t);
+      batches.set(id, runtime.prepare({ tensors, texts: batch.texts }));
+    },
+    async run(id: number): Promise<PageRunResult> {
+      const prepared = batches.get(id);
+      if (prepared === undefined) throw new Error(`batch ${id} was never uploaded to the page`);
+      if (hang) await new Promise(() => undefined);
+      const t0 = performance.now();
+      const { outputs, forwardMs } = await runtime.run(prepared);
+      const ms = performance.now() - t0;
+      return { ms, forwardMs, outputs: encodeTensors(outputs), heapBytes: usedHeapBytes(), engineMemory: runtime.memory() };
+    },
+    async dispose() {
+      batches.clear();
+      await runtime.dispose();
+    },
+  };
+  g.__inferbench = api;
+}
+
+/** Fetches bytes from the loopback server. */
+export async function fetchBytes(url: string): Promise<Uint8Array> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}

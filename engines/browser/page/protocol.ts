@@ -1,0 +1,103 @@
+/**
+ * What crosses between Node and the benchmark page. Only plain JSON crosses
+ * (Playwright's evaluate serialises arguments), so tensors travel as base64
+ * of their bytes: exact, dtype-preserving (int64 included) and cheap for the
+ * few kilobytes a batch holds. Shared by the Node side and the page bundles.
+ */
+
+export type WireDType = 'float32' | 'int64' | 'int32' | 'bool';
+
+export interface WireTensor {
+  readonly dtype: WireDType;
+  readonly dims: readonly number[];
+  /** Base64 of the tensor's little-endian bytes. */
+  readonly b64: string;
+}
+
+export type WireMap = Readonly<Record<string, WireTensor>>;
+
+/** A batch as the page keeps it until it is run: tensors, and the raw texts for pipeline runtimes. */
+export interface WireBatch {
+  readonly tensors: WireMap;
+  readonly texts: readonly string[] | null;
+}
+
+/** Which runtime the page loads and how. */
+export interface PageLoadRequest {
+  readonly runtime: 'ort' | 'tfjs' | 'transformers';
+  readonly backend: 'wasm' | 'webgl' | 'webgpu';
+  /** Threads asked for; null leaves the runtime's own default. */
+  readonly threads: number | null;
+  /** URL of the ONNX graph on the loopback server. */
+  readonly modelUrl: string;
+  /** URL of a one-node ONNX graph, loaded first so the runtime's start-up is timed apart from the model's session build. */
+  readonly warmupModelUrl: string;
+  /** Where the runtime's own files are served (module URL, wasm folder). */
+  readonly assets: Readonly<Record<string, string>>;
+  /** transformers.js: the folder URL root, model id under it and dtype. */
+  readonly pipeline?: { readonly root: string; readonly modelId: string; readonly dtype: string };
+  /** Test hook: the page throws this from load as an allocation failure would. */
+  readonly simulateLoadFailure?: string;
+  /** Test hook: the page never answers run() (a hung page). */
+  readonly simulateHang?: boolean;
+}
+
+/** What the page can do, read before any runtime loads. */
+export interface PageCapabilities {
+  readonly userAgent: string;
+  readonly crossOriginIsolated: boolean;
+  readonly hardwareConcurrency: number;
+  readonly simd: boolean;
+  /** UNMASKED_RENDERER of a WebGL2 context; null with `webglUnavailable` when there is none. */
+  readonly webglRenderer: string | null;
+  readonly webglUnavailable?: string;
+  /** WebGPU adapter vendor / architecture / description; null with `webgpuUnavailable` when there is none. */
+  readonly webgpuAdapter: string | null;
+  readonly webgpuUnavailable?: string;
+}
+
+/** A heap figure and what it covers. */
+export interface HeapFigure {
+  readonly bytes: number;
+  readonly source: 'measureUserAgentSpecificMemory' | 'performance.memory';
+  readonly covers: string;
+}
+
+/** What the page read back after loading the model. */
+export interface PageLoadResult {
+  /** Backend actually in use, read back (tf.getBackend(), ORT's execution provider). */
+  readonly backend: string;
+  /** Threads actually used: crossOriginIsolated and the runtime's own count; null on GPU backends. */
+  readonly threads: number | null;
+  readonly precision: 'fp32' | 'fp16' | 'unknown';
+  readonly versions: Readonly<Record<string, string>>;
+  readonly notes: readonly string[];
+  /** Runtime start-up: wasm compile, backend init (WebGL context, WebGPU device), timed on the one-node graph. */
+  readonly runtimeInitMs: number | null;
+  /** Model bytes fetched and session built (shaders compile lazily on the first inference for tfjs). */
+  readonly sessionBuildMs: number;
+  readonly heap: HeapFigure | null;
+}
+
+/** One timed engine call. */
+export interface PageRunResult {
+  /** performance.now() in the page around the engine call, outputs readable on the CPU. */
+  readonly ms: number;
+  /** Raw ONNX forward inside a pipeline call (transformers.js); null otherwise. */
+  readonly forwardMs: number | null;
+  readonly outputs: WireMap;
+  /** performance.memory.usedJSHeapSize after the call; null where the page has none. */
+  readonly heapBytes: number | null;
+  /** The runtime's own account (tf.memory()); null where it keeps none. */
+  readonly engineMemory: { readonly numTensors: number; readonly numBytes: number } | null;
+}
+
+/** The object every page bundle installs as `globalThis.__inferbench`. */
+export interface PageApi {
+  capabilities(): Promise<PageCapabilities>;
+  load(request: PageLoadRequest): Promise<PageLoadResult>;
+  upload(id: number, batch: WireBatch): void;
+  run(id: number): Promise<PageRunResult>;
+  /** Frees uploaded batches and the session. */
+  dispose(): Promise<void>;
+}

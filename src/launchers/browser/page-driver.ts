@@ -1,0 +1,62 @@
+/**
+ * Drives one benchmark page: every call to the page's API is bounded by a
+ * timeout, and a crashed or hung page fails every later call at once with
+ * the first reason, so a dead page costs one timeout, not one per cell.
+ */
+import type { PageHost } from '../../../engines/browser/page-host.js';
+import type { PageApi } from '../../../engines/browser/page/protocol.js';
+
+/** The parts of playwright-core's Page used here. */
+export interface PageLike {
+  goto(url: string, options?: { timeout?: number }): Promise<unknown>;
+  waitForFunction(fn: () => boolean, arg?: unknown, options?: { timeout?: number }): Promise<unknown>;
+  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  on(event: 'crash' | 'pageerror', listener: (value: unknown) => void): unknown;
+}
+
+export interface PageDriverOptions {
+  readonly origin: string;
+  readonly browserVersion: string;
+  readonly pageLoadMs: number;
+  readonly timeoutMs: number;
+  readonly serveFile: PageHost['serveFile'];
+  readonly serveFolder: PageHost['serveFolder'];
+  readonly testHooks?: PageHost['testHooks'];
+}
+
+export function drivePage(page: PageLike, options: PageDriverOptions): PageHost {
+  let broken: string | null = null;
+  const breakers = new Set<(reason: string) => void>();
+  const fail = (reason: string) => {
+    broken ??= reason;
+    for (const b of breakers) b(broken);
+  };
+  page.on('crash', () => fail('the page crashed (Chromium ended its renderer, e.g. out of memory)'));
+  return {
+    origin: options.origin,
+    browserVersion: options.browserVersion,
+    pageLoadMs: options.pageLoadMs,
+    serveFile: options.serveFile,
+    serveFolder: options.serveFolder,
+    ...(options.testHooks ? { testHooks: options.testHooks } : {}),
+    call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>) {
+      type Result = Awaited<ReturnType<PageApi[M]>>;
+      if (broken !== null) return Promise.reject(new Error(`the page is unusable: ${broken}`));
+      return new Promise<Result>((resolve, reject) => {
+        const onBreak = (reason: string) => reject(new Error(reason));
+        breakers.add(onBreak);
+        const timer = setTimeout(() => fail(`the page did not answer ${method}() within ${options.timeoutMs / 1000} s (hung); the browser is closed`), options.timeoutMs);
+        page
+          .evaluate(
+            ([m, a]) => (globalThis as unknown as { __inferbench: Record<string, (...x: unknown[]) => unknown> }).__inferbench[m]!(...a),
+            [method, args] as [string, unknown[]],
+          )
+          .then((value) => resolve(value as Result), (err: unknown) => reject(err instanceof Error ? new Error(`in the page: ${err.message.replace(/^page\.evaluate: /, '')}`) : err))
+          .finally(() => {
+            clearTimeout(timer);
+            breakers.delete(onBreak);
+          });
+      });
+    },
+  };
+}

@@ -31,6 +31,7 @@ import {
 } from './terminal-views.js';
 import { parityOk } from './views.js';
 import { placementLine } from './placement-text.js';
+import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 
 export interface TerminalReportOptions {
@@ -270,7 +271,9 @@ function engineDescriptions(run: RunRecord): string[] {
     const noteText = notes.length > 0 ? ` – ${notes.join('; ')}` : '';
     // Placement as ORT's profiler saw it: the one line that shows GPU rows running nodes on the CPU.
     const placements = [...new Set(sessions.flatMap((s) => (s.placement ? [placementLine(s.placement)] : [])))];
-    return [`  - ${engine}: ${versions} · backend ${backend} · threads ${threads} · ${precision}${noteText}`, ...placements.map((p) => `      placement: ${p}`)];
+    const page = sessions.find((s) => s.browser !== undefined);
+    const pageLines = page?.browser ? browserLines(page.browser, page.threads).map((l) => `      ${l}`) : [];
+    return [`  - ${engine}: ${versions} · backend ${backend} · threads ${threads} · ${precision}${noteText}`, ...placements.map((p) => `      placement: ${p}`), ...pageLines];
   });
 }
 

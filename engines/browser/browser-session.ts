@@ -1,7 +1,9 @@
 /**
  * An EngineSession whose model lives in a browser page. Each batch is sent
- * to the page once (when `prepareCall` first sees it, before any clock
- * starts) and kept there; a call then only names the batch, the page times
+ * to the page once and kept there: `prepareCall` (before any clock starts)
+ * only queues it, and the first call after that sends every queued batch in
+ * one message, so a timed pass's inputs cross once, not one message per
+ * batch queued behind the runs. A call then only names the batch, the page times
  * the engine call with its own performance.now() and reads the outputs back
  * to the CPU before stopping the clock. The scenario measures this session
  * exactly as a Node one: same warm pass, passes, stop rule and rounds.
@@ -42,7 +44,8 @@ function batchKey(batch: WireBatch): string {
 }
 
 export class BrowserSession implements EngineSession {
-  private readonly uploaded = new Map<string, { id: number; sent: Promise<void> }>();
+  private readonly uploaded = new Map<string, number>();
+  private queued: [number, WireBatch][] = [];
   private nextId = 0;
   private last: PageRunResult | null = null;
   private peakHeap: number | null = null;
@@ -60,26 +63,32 @@ export class BrowserSession implements EngineSession {
   prepareCall(inputs: TensorMap): PreparedCall {
     const wire = toWire(inputs);
     const key = batchKey(wire);
-    let entry = this.uploaded.get(key);
-    if (!entry) {
-      const id = this.nextId++;
-      entry = { id, sent: this.host.call('upload', id, wire) };
-      // A failed upload surfaces in run(); this only keeps Node from calling it unhandled meanwhile.
-      entry.sent.catch(() => undefined);
-      this.uploaded.set(key, entry);
+    let id = this.uploaded.get(key);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.queued.push([id, wire]);
+      this.uploaded.set(key, id);
     }
-    const { id, sent } = entry;
+    const batchId = id;
     let result: PageRunResult | null = null;
     return {
       run: async () => {
-        await sent;
-        result = await this.host.call('run', id);
+        await this.flush();
+        result = await this.host.call('run', batchId);
         this.last = result;
         if (result.heapBytes !== null) this.peakHeap = Math.max(this.peakHeap ?? 0, result.heapBytes);
       },
       outputs: () => (result ? fromWire(result.outputs) : {}),
       elapsedMs: () => result?.ms ?? 0,
     };
+  }
+
+  /** Sends every queued batch in one call. */
+  private async flush(): Promise<void> {
+    if (this.queued.length === 0) return;
+    const items = this.queued;
+    this.queued = [];
+    await this.host.call('upload', items);
   }
 
   async run(inputs: TensorMap): Promise<TensorMap> {

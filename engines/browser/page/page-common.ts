@@ -156,10 +156,12 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
       const loaded = await runtime.load(request, await api.capabilities());
       return { ...loaded, heap: await heapFigure() };
     },
-    upload(id: number, batch: WireBatch) {
-      const tensors: PageTensorMap = {};
-      for (const [name, t] of Object.entries(batch.tensors)) tensors[name] = decodeTensor(t);
-      batches.set(id, runtime.prepare({ tensors, texts: batch.texts }));
+    upload(items: readonly (readonly [number, WireBatch])[]) {
+      for (const [id, batch] of items) {
+        const tensors: PageTensorMap = {};
+        for (const [name, t] of Object.entries(batch.tensors)) tensors[name] = decodeTensor(t);
+        batches.set(id, runtime.prepare({ tensors, texts: batch.texts }));
+      }
     },
     async run(id: number): Promise<PageRunResult> {
       const prepared = batches.get(id);

@@ -96,7 +96,8 @@ export interface PageRunResult {
 export interface PageApi {
   capabilities(): Promise<PageCapabilities>;
   load(request: PageLoadRequest): Promise<PageLoadResult>;
-  upload(id: number, batch: WireBatch): void;
+  /** Keeps batches in the page under their ids, all in one call (one message, not one per batch). */
+  upload(batches: readonly (readonly [number, WireBatch])[]): void;
   run(id: number): Promise<PageRunResult>;
   /** Frees uploaded batches and the session. */
   dispose(): Promise<void>;

@@ -1,0 +1,23 @@
+/**
+ * Text form of what a browser page read back (src/core/engine-session.ts
+ * `BrowserReadback`), for the terminal report's engine lines: the facts that
+ * tell a threaded wasm run from a single-threaded one and SwiftShader from a
+ * GPU, the cold start in its parts, and the page's memory with what it covers.
+ */
+import type { BrowserReadback } from '../src/core/engine-session.js';
+import { formatBytes, formatDuration } from '../src/core/units.js';
+
+/** Lines printed under a browser engine's environment line (already indented by the caller). */
+export function browserLines(b: BrowserReadback, threads: number | null): string[] {
+  const webgpu = b.webgpuAdapter ?? `none (${b.webgpuUnavailable ?? 'no adapter'})`;
+  const webgl = b.webglRenderer ?? `none (${b.webglUnavailable ?? 'no WebGL2 context'})`;
+  const cold = b.coldStart;
+  const heap = b.memory.afterLoad;
+  const peak = b.memory.peakJsHeapBytes;
+  return [
+    `page: ${b.browser} · crossOriginIsolated ${b.crossOriginIsolated} · threads used ${threads ?? 'n/a (GPU backend)'} of ${b.hardwareConcurrency} cores · SIMD ${b.simd ? 'on' : 'off'}`,
+    `renderer: WebGL ${webgl} · WebGPU ${webgpu}`,
+    `cold start: page load ${formatDuration(cold.pageLoadMs)} · runtime init ${cold.runtimeInitMs === null ? 'inside the session build' : formatDuration(cold.runtimeInitMs)} · session build ${formatDuration(cold.sessionBuildMs)} (first inference: the cold-start table)`,
+    `page memory: ${heap ? `${formatBytes(heap.bytes)} after load (${heap.source}: ${heap.covers})` : 'not readable'}${peak !== null ? ` · peak main-thread JS heap ${formatBytes(peak)} over the timed calls` : ''}`,
+  ];
+}

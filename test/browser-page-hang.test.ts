@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserLauncher } from '../src/launchers/browser/browser-launcher.js';
+import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from './fixtures/browser.js';
+
+test('a page that hangs is an errored cell after the timeout, the browser is closed, and the next group still runs', { skip: NO_CHROMIUM }, async () => {
+  const group = await tinyBrowserGroup('browser-onnx-wasm');
+  const hung = collect();
+  await browserLauncher({ timeoutMs: 3000, testHooks: { simulateHang: true } }).run(group, hung.hooks);
+  assert.equal(hung.rounds.length, 1);
+  const [round] = hung.rounds;
+  assert.equal(round?.kind, 'failed');
+  if (round?.kind !== 'failed') return;
+  assert.equal(round.cell.state, 'errored');
+  assert.match(round.cell.reason, /did not answer run\(\) within 3 s \(hung\)/);
+  assert.deepEqual(await chromiumChildren(), [], 'Chromium must be closed after a hung page');
+
+  const next = collect();
+  await browserLauncher().run(group, next.hooks);
+  assert.equal(next.rounds[0]?.kind, 'measured', JSON.stringify(next.rounds[0]));
+});

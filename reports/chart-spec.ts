@@ -29,6 +29,8 @@ export function missingCells(run: RunRecord): string[] {
   return parts;
 }
 
+const BROWSER_RUNTIME = 'browser (headless Chromium)';
+
 /**
  * Grouped bars of total engine time per engine at each batch size, one
  * group per batch size. Only completed cells are drawn; the subtitle names
@@ -39,7 +41,10 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   const label = engineLabeller(run);
   const models = modelOrder(run);
   const completed = orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed');
-  const engines = [...new Set(completed.map(label))];
+  // Node engines first, then browser engines, in each batch group: the two runtimes side by side.
+  const runtimeOf = (c: CompletedCell): 'node' | 'browser' => (c.session.browser ? 'browser' : 'node');
+  const mixed = new Set(completed.map(runtimeOf)).size > 1 || completed.some((c) => runtimeOf(c) === 'browser');
+  const engines = [...new Set([...completed].sort((a, b) => Number(runtimeOf(a) === 'browser') - Number(runtimeOf(b) === 'browser')).map(label))];
   const batches = batchSizes(run).filter((b) => completed.some((c) => c.batchSize === b));
   const maxMs = Math.max(0, ...completed.map((c) => c.totalMs));
   const [unit, divisor] = maxMs >= 1000 ? ['s', 1000] : ['ms', 1];
@@ -52,11 +57,13 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     label: c.parity?.withinTolerance === false ? `${formatDuration(c.totalMs)} ✗ PARITY` : formatDuration(c.totalMs),
     labelColor: c.parity?.withinTolerance === false ? '#c62828' : '#333333',
     mean: formatDuration(c.latency.mean),
+    runtime: runtimeOf(c) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}`,
   }));
   const env = run.environment;
   const subtitle = [
     `engine time over ${describeItems(completed)}, tokenization excluded · ${env.cpuModel}, ${env.cores} cores · ` +
       `node ${env.node} · ${formatTimestamp(env.date)}`,
+    ...(mixed ? ['in each batch group: Node engines first, then browser engines (headless Chromium, outlined bars)'] : []),
     ...missingCells(run).map((line) => `not shown, ${line}`),
   ];
   if (completed.length === 0) subtitle.unshift('no cell completed, so there is nothing to draw');
@@ -88,10 +95,16 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
       { field: 'batch', type: 'ordinal' as const },
       { field: 'label', title: 'total' },
       { field: 'mean', title: 'mean per batch' },
+      ...(mixed ? [{ field: 'runtime', type: 'nominal' as const }] : []),
     ],
   };
+  // Browser bars are outlined, with a legend of their own, so a reader tells the runtimes apart without reading names.
+  const runtimeStroke = {
+    stroke: { field: 'runtime', type: 'nominal' as const, scale: { domain: [`Node ${run.environment.node}`, BROWSER_RUNTIME], range: ['#00000000', '#222222'] }, legend: { title: 'runtime', orient: 'right' as const, symbolType: 'square', symbolFillColor: '#bbbbbb' } },
+    strokeWidth: { value: 1.5 },
+  };
   const layer = [
-    { mark: { type: 'bar' as const, cornerRadiusEnd: 2 } },
+    { mark: { type: 'bar' as const, cornerRadiusEnd: 2 }, ...(mixed ? { encoding: runtimeStroke } : {}) },
     {
       mark: { type: 'text' as const, angle: 270, align: 'left' as const, baseline: 'middle' as const, dx: 4, fontSize: 10 },
       encoding: { text: { field: 'label' }, color: { field: 'labelColor', type: 'nominal' as const, scale: null } },

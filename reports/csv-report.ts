@@ -102,7 +102,22 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('parity_tolerance', (c) => c.parity?.tolerance),
   optional('parity_unavailable', (c) => c.parityUnavailable),
   optional('accuracy', (c) => c.accuracy),
+  // Browser rows only (read back in the page): what ran, the cold start in its parts, the page's heap after load.
+  { name: 'browser', value: (c) => sessionOf(c)?.browser?.browser },
+  { name: 'cross_origin_isolated', value: (c) => browserFlag(sessionOf(c)?.browser?.crossOriginIsolated) },
+  { name: 'webgl_renderer', value: (c) => sessionOf(c)?.browser?.webglRenderer },
+  { name: 'webgpu_adapter', value: (c) => sessionOf(c)?.browser?.webgpuAdapter },
+  { name: 'page_load_ms', value: (c) => sessionOf(c)?.browser?.coldStart.pageLoadMs },
+  { name: 'runtime_init_ms', value: (c) => sessionOf(c)?.browser?.coldStart.runtimeInitMs },
+  { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
+  { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
+  { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
 ];
+
+/** "true" / "false" as the parity column writes booleans; empty outside browser rows. */
+function browserFlag(value: boolean | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
 
 /** Header names of `renderCsv`, exported so readers and tests need not repeat them. */
 export const CSV_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);

@@ -6,6 +6,7 @@
  */
 import type { Availability, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, Precision } from '../../src/core/engine-session.js';
+import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { pipelineTarget } from '../transformers-js/session-readback.js';
 import { BrowserSession } from './browser-session.js';
@@ -80,6 +81,11 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
       const loaded = await host.call('load', request).catch((err: unknown) => {
         throw loadFailure(err);
       });
+      // A thread count the page could not honour is not measured under another count (tfjs-wasm's pthread pool, ORT without SharedArrayBuffer).
+      if (options.threads !== null && loaded.threads !== null && loaded.threads !== options.threads) {
+        await host.call('dispose').catch(() => undefined);
+        throw new CellSkip(`${spec.id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
+      }
       const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
       return new BrowserSession(
         host,

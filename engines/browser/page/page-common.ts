@@ -130,17 +130,21 @@ export function usedHeapBytes(): number | null {
  * The first waits for a garbage collection, so it is bounded by a timeout.
  */
 async function heapFigure(): Promise<HeapFigure | null> {
+  let why = 'the page is not cross-origin isolated';
   if (g.crossOriginIsolated === true && typeof g.performance.measureUserAgentSpecificMemory === 'function') {
     const measured = await Promise.race([
       g.performance.measureUserAgentSpecificMemory().then((r: Any) => r as { bytes: number }),
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
-    ]).catch(() => null);
-    if (measured) {
+      new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 3 s'), 3000)),
+    ]).catch((err: unknown) => `failed: ${String(err)}`);
+    if (typeof measured !== 'string') {
       return { bytes: measured.bytes, source: 'measureUserAgentSpecificMemory', covers: "the JS heaps and DOM of the page and its workers, as Chromium's measureUserAgentSpecificMemory breaks them down, after the model loaded" };
     }
+    why = `measureUserAgentSpecificMemory ${measured}`;
   }
   const used = usedHeapBytes();
-  return used === null ? null : { bytes: used, source: 'performance.memory', covers: "the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded" };
+  return used === null
+    ? null
+    : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded; ${why}` };
 }
 
 /** Installs `globalThis.__inferbench` for the Node driver. */

@@ -46,14 +46,18 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
     } catch (err) {
       return { available: false, reason: `playwright-core failed to load: ${(err as Error).message.split('\n')[0]}`, enable: 'reinstall playwright-core' };
     }
+    const versions = versionsOf(spec.packages);
     if (spec.needs !== null) {
       const caps = await pageCapabilities(chromium.path);
+      // Named in `inferbench engines`, so SwiftShader is visible before anything runs.
+      if (spec.needs === 'webgl2' && caps.webglRenderer !== null) versions['WebGL renderer'] = caps.webglRenderer;
+      if (spec.needs === 'webgpu' && caps.webgpuAdapter !== null) versions['WebGPU adapter'] = caps.webgpuAdapter;
       if (spec.needs === 'webgl2' && caps.webglRenderer === null) return { available: false, reason: caps.webglUnavailable ?? 'no WebGL2 context', enable: 'a Chromium with WebGL (SwiftShader ships with Debian chromium)' };
       if (spec.needs === 'webgpu' && caps.webgpuAdapter === null) {
         return { available: false, reason: `no WebGPU adapter in headless Chromium: ${caps.webgpuUnavailable ?? 'unknown'}`, enable: 'a Chromium with WebGPU (--enable-unsafe-webgpu is passed; SwiftShader Vulkan gives a fallback adapter)' };
       }
     }
-    return { available: true, versions: versionsOf(spec.packages) };
+    return { available: true, versions };
   }
 
   return {

@@ -6,6 +6,7 @@ import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from './fixt
 test('a page that hangs is an errored cell after the timeout, the browser is closed, and the next group still runs', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const hung = collect();
+  // No close(): a hung page's browser is closed by the launcher itself, at once.
   await browserLauncher({ timeoutMs: 3000, testHooks: { simulateHang: true } }).run(group, hung.hooks);
   assert.equal(hung.rounds.length, 1);
   const [round] = hung.rounds;
@@ -16,6 +17,12 @@ test('a page that hangs is an errored cell after the timeout, the browser is clo
   assert.deepEqual(await chromiumChildren(), [], 'Chromium must be closed after a hung page');
 
   const next = collect();
-  await browserLauncher().run(group, next.hooks);
+  const launcher = browserLauncher();
+  try {
+    await launcher.run(group, next.hooks);
+  } finally {
+    await launcher.close?.();
+  }
   assert.equal(next.rounds[0]?.kind, 'measured', JSON.stringify(next.rounds[0]));
+  assert.deepEqual(await chromiumChildren(), [], 'close() ends the Chromium kept for the group');
 });

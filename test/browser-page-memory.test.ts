@@ -7,7 +7,12 @@ import { collect, NO_CHROMIUM, tinyBrowserGroup } from './fixtures/browser.js';
 test('a model too large for the page memory is an errored cell that says so', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const { rounds, hooks } = collect();
-  await browserLauncher({ testHooks: { simulateLoadFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } }).run(group, hooks);
+  const launcher = browserLauncher({ testHooks: { simulateLoadFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } });
+  try {
+    await launcher.run(group, hooks);
+  } finally {
+    await launcher.close?.();
+  }
   const [round] = rounds;
   assert.equal(round?.kind, 'failed');
   if (round?.kind !== 'failed') return;

@@ -12,6 +12,8 @@ export interface GroupLauncher {
   readonly name: string;
   /** Runs one load group; resolves when every key has been handed to `hooks` (measured, failed or skipped). */
   run(group: LoadGroup, hooks: GroupHooks): Promise<void>;
+  /** Frees what the launcher keeps between rounds of a load group (the browser launcher's Chromium); called once the sweep is over. */
+  close?(): Promise<void>;
 }
 
 /** Runs every load group in this process. */

@@ -139,6 +139,7 @@ export class Benchmark {
       }
       await flush(this.options.signal?.aborted === true);
     } finally {
+      await inBrowser.close?.();
       await parity.dispose();
       await sampler.dispose();
     }

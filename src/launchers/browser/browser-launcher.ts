@@ -1,11 +1,13 @@
 /**
  * The browser launcher: runs a load group of a browser engine in headless
- * Chromium. Per launch (one round of one load group) it starts a loopback
- * server with COOP/COEP, Chromium, and a fresh page; the scenario's own
+ * Chromium. Per load group (engine × threads) it starts a loopback server
+ * with COOP/COEP and Chromium once, kept across the group's rounds; each
+ * round (a fresh load) gets a fresh browser context and page. The scenario's own
  * `measureLoadGroup` then measures the engine's session exactly as in Node
  * (warm pass, timed passes, stop rule), while the page times each call.
- * A page that crashes or hangs becomes errored cells after a timeout; the
- * browser is closed whatever happens, and the sweep goes on.
+ * A page that crashes or hangs becomes errored cells after a timeout and its
+ * browser is closed at once (the next round starts a new one); the others
+ * are closed by `close()` when the sweep ends. The sweep goes on.
  */
 import type { Engine } from '../../core/engine.js';
 import type { CellKey } from '../../core/results.js';
@@ -58,8 +60,7 @@ async function failAll(keys: readonly CellKey[], hooks: GroupHooks, err: unknown
 }
 
 /** Opens the page and waits for its bundle to install the API; a bundle error is the reason when it never does. */
-async function openPage(browser: BrowserLike, server: LoopbackServer, timeoutMs: number): Promise<{ page: PageLike; pageLoadMs: number }> {
-  const context = await browser.newContext();
+async function openPage(context: BrowserContextLike, server: LoopbackServer, timeoutMs: number): Promise<{ page: PageLike; pageLoadMs: number }> {
   const page = (await context.newPage()) as PageLike;
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err instanceof Error ? err.message : String(err)));
@@ -73,12 +74,35 @@ async function openPage(browser: BrowserLike, server: LoopbackServer, timeoutMs:
   return { page, pageLoadMs: performance.now() - started };
 }
 
-async function closeQuietly(browser: BrowserLike | undefined, server: LoopbackServer | undefined): Promise<void> {
-  if (browser) await Promise.race([browser.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
-  await server?.close();
+type BrowserContextLike = Awaited<ReturnType<BrowserLike['newContext']>>;
+
+/** Chromium and its loopback server, kept for the rounds of one load group. */
+interface Running {
+  readonly browser: BrowserLike;
+  readonly server: LoopbackServer;
 }
 
-async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: BrowserLauncherOptions): Promise<void> {
+/** Resolves `op` or gives up after the close timeout: a wedged browser must not hold the sweep. */
+function bounded(op: Promise<unknown>): Promise<unknown> {
+  return Promise.race([op.catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS).unref())]);
+}
+
+async function closeRunning(running: Running): Promise<void> {
+  await bounded(running.browser.close());
+  await running.server.close();
+}
+
+async function start(chromiumPath: string, entry: PageEntry): Promise<Running> {
+  const server = await startLoopbackServer(assetRoutes(), generated(entry));
+  try {
+    return { browser: await launchChromium(chromiumPath), server };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+}
+
+async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: BrowserLauncherOptions, kept: Map<string, Promise<Running>>): Promise<void> {
   let engine: Engine;
   try {
     engine = typeof group.engine === 'string' ? await group.registry.require(group.engine) : group.engine;
@@ -89,34 +113,67 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
   const chromium = findChromium();
   if ('reason' in chromium) return failAll(group.keys, hooks, new CellSkip(`${chromium.reason} (${chromium.enable})`));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  let server: LoopbackServer | undefined;
-  let browser: BrowserLike | undefined;
+  const id = `${engine.id}\u0000${group.threads}`;
+  let pending = kept.get(id);
+  if (!pending) {
+    pending = start(chromium.path, engine.spec.entry);
+    kept.set(id, pending);
+  }
+  let running: Running;
+  try {
+    running = await pending;
+  } catch (err) {
+    kept.delete(id);
+    return failAll(group.keys, hooks, err);
+  }
+  const { browser, server } = running;
+  let context: BrowserContextLike | undefined;
+  let broken: () => string | null = () => null;
   try {
     let host: PageHost;
     try {
-      server = await startLoopbackServer(assetRoutes(), generated(engine.spec.entry));
-      browser = await launchChromium(chromium.path);
-      const { page, pageLoadMs } = await openPage(browser, server, timeoutMs);
-      const s = server;
-      host = drivePage(page, {
-        origin: s.origin,
+      context = await browser.newContext();
+      const { page, pageLoadMs } = await openPage(context, server, timeoutMs);
+      const driven = drivePage(page, {
+        origin: server.origin,
         browserVersion: `Chromium ${browser.version()}`,
         pageLoadMs,
         timeoutMs,
-        serveFile: (path) => s.addFile(path),
-        serveFolder: (dir) => s.addFolder(dir),
+        serveFile: (path) => server.addFile(path),
+        serveFolder: (dir) => server.addFolder(dir),
         ...(options.testHooks ? { testHooks: options.testHooks } : {}),
       });
+      host = driven.host;
+      broken = driven.broken;
     } catch (err) {
+      broken = () => 'the page did not start';
       return await failAll(group.keys, hooks, err);
     }
     await measureLoadGroup({ ...group, engine: boundTo(engine, host) }, hooks);
   } finally {
-    await closeQuietly(browser, server);
+    if (broken() !== null) {
+      // A hung or crashed page: this Chromium is not trusted again; the next round starts another.
+      kept.delete(id);
+      await closeRunning(running);
+    } else if (context) {
+      await bounded(context.close());
+    }
   }
 }
 
-/** A launcher that runs each round of a browser engine's load group in a fresh headless Chromium. */
+/** A launcher that runs each round of a browser engine's load group in a fresh page of a headless Chromium kept for the group. */
 export function browserLauncher(options: BrowserLauncherOptions = {}): GroupLauncher {
-  return { name: 'browser', run: (group, hooks) => runInBrowser(group, hooks, options) };
+  const kept = new Map<string, Promise<Running>>();
+  return {
+    name: 'browser',
+    run: (group, hooks) => runInBrowser(group, hooks, options, kept),
+    async close() {
+      const all = [...kept.values()];
+      kept.clear();
+      for (const pending of all) {
+        const running = await pending.catch(() => null);
+        if (running) await closeRunning(running);
+      }
+    },
+  };
 }

@@ -24,7 +24,8 @@ export interface PageDriverOptions {
   readonly testHooks?: PageHost['testHooks'];
 }
 
-export function drivePage(page: PageLike, options: PageDriverOptions): PageHost {
+/** The host, and whether the page broke (hung or crashed): a broken page's browser is not reused. */
+export function drivePage(page: PageLike, options: PageDriverOptions): { readonly host: PageHost; readonly broken: () => string | null } {
   let broken: string | null = null;
   const breakers = new Set<(reason: string) => void>();
   const fail = (reason: string) => {
@@ -32,7 +33,7 @@ export function drivePage(page: PageLike, options: PageDriverOptions): PageHost 
     for (const b of breakers) b(broken);
   };
   page.on('crash', () => fail('the page crashed (Chromium ended its renderer, e.g. out of memory)'));
-  return {
+  const host: PageHost = {
     origin: options.origin,
     browserVersion: options.browserVersion,
     pageLoadMs: options.pageLoadMs,
@@ -59,4 +60,5 @@ export function drivePage(page: PageLike, options: PageDriverOptions): PageHost 
       });
     },
   };
+  return { host, broken: () => broken };
 }

@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import onnxProto from 'onnx-proto';
 import type { PageEntry } from './browser-specs.js';
 
 /** Folder of an installed package, found from its package.json (exports maps may hide it, so walk up from its main file). */
@@ -117,10 +116,14 @@ export function pageHtml(entry: PageEntry): string {
 
 let warmup: Uint8Array | undefined;
 
-/** A one-node ONNX graph (Identity on a float [1]): creating a session on it starts the runtime without the model. */
-export function warmupOnnx(): Uint8Array {
+/**
+ * A one-node ONNX graph (Identity on a float [1]): creating a session on it
+ * starts the runtime without the model. onnx-proto is imported here, not at
+ * the top, so the CLI does not load protobufjs for runs without a browser engine.
+ */
+export async function warmupOnnx(): Promise<Uint8Array> {
   if (warmup) return warmup;
-  const { onnx } = onnxProto;
+  const { onnx } = (await import('onnx-proto')).default;
   const info = (name: string) => ({ name, type: { tensorType: { elemType: 1, shape: { dim: [{ dimValue: 1 }] } } } });
   warmup = onnx.ModelProto.encode({
     irVersion: 7,

@@ -38,7 +38,7 @@ function generated(entry: PageEntry) {
   return async (path: string) => {
     if (path === '/' || path === '/index.html') return { body: pageHtml(entry), type: 'text/html; charset=utf-8' };
     if (path === `/bundle/${entry}.js`) return { body: await pageBundle(entry), type: 'text/javascript; charset=utf-8' };
-    if (path === WARMUP_PATH) return { body: warmupOnnx(), type: 'application/octet-stream' };
+    if (path === WARMUP_PATH) return { body: await warmupOnnx(), type: 'application/octet-stream' };
     return null;
   };
 }

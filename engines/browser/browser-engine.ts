@@ -90,6 +90,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
         await host.call('dispose').catch(() => undefined);
         throw new CellSkip(`${spec.id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
       }
+      const placementNotes = spec.runtime === 'ort' && spec.backend === 'webgpu' ? await webgpuPlacementNote(host) : [];
       const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
       return new BrowserSession(
         host,
@@ -102,6 +103,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
           notes: [
             `${host.browserVersion}, headless`,
             ...loaded.notes,
+            ...placementNotes,
             'timed in the page with performance.now(), outputs read back to the CPU before the clock stops',
             "RSS figures are the Node driver's, not Chromium's: see the page's JS heap",
           ],
@@ -122,6 +124,28 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
       );
     },
   };
+}
+
+const PLACED = /Node\(s\) placed on \[(\w+)\]\. Number of nodes: (\d+)/;
+
+/**
+ * ORT's node placement for the WebGPU EP, from the verbose log the page
+ * printed on its untimed second build. No node on WebGPU means the model
+ * would run on the CPU: an error, never a quiet fallback.
+ */
+async function webgpuPlacementNote(host: PageHost): Promise<string[]> {
+  const placed = new Map<string, number>();
+  for (const line of host.consoleLines(PLACED)) {
+    const m = PLACED.exec(line);
+    if (m?.[1]) placed.set(m[1], Number(m[2]));
+  }
+  if (!((placed.get('WebGpuExecutionProvider') ?? 0) > 0)) {
+    await host.call('dispose').catch(() => undefined);
+    const seen = placed.size > 0 ? [...placed].map(([ep, n]) => `${ep} ${n}`).join(', ') : 'no placement logged';
+    throw new Error(`the WebGPU execution provider took no node (${seen}): the model would run on the CPU; not falling back`);
+  }
+  const where = [...placed].map(([ep, n]) => `${ep} ${n} nodes`).join(', ');
+  return [`ORT node placement (its verbose log on an untimed second build): ${where}; ORT keeps shape ops on the CPU on purpose`];
 }
 
 /** transformers.js loads by model id under a root URL (env.localModelPath): the folder is served as one. */

@@ -21,6 +21,8 @@ export interface PageHost {
   serveFolder(dir: string): { readonly root: string; readonly name: string };
   /** Calls the page's API; rejects after the launcher's timeout or when the page crashed. */
   call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>): Promise<Awaited<ReturnType<PageApi[M]>>>;
+  /** Lines the page printed to its console that match `pattern`, in order (ORT's node placement log). */
+  consoleLines(pattern: RegExp): readonly string[];
   /** Test hooks passed to the page's load: a hung page, a failed allocation. */
   readonly testHooks?: { readonly simulateHang?: boolean; readonly simulateLoadFailure?: string };
 }

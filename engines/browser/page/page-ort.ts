@@ -25,6 +25,22 @@ function outputsOf(result: Record<string, Any>): Promise<PageTensorMap> {
   })();
 }
 
+/**
+ * Builds the model once more, untimed, with ORT's verbose log on: it prints
+ * where each node went ("Node(s) placed on [X]. Number of nodes: N"), which
+ * the Node side reads from the page's console (onnxruntime-web has no
+ * placement API, and nodes the WebGPU EP lacks go to the CPU without a word).
+ */
+async function logWebgpuPlacement(bytes: Uint8Array): Promise<void> {
+  ort.env.logLevel = 'verbose';
+  try {
+    const probe = await ort.InferenceSession.create(bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all', logSeverityLevel: 0, logVerbosityLevel: 0 });
+    await probe.release();
+  } finally {
+    ort.env.logLevel = 'error';
+  }
+}
+
 installPage<Record<string, Any>>({
   async load(request: PageLoadRequest, caps) {
     backend = request.backend === 'webgpu' ? 'webgpu' : 'wasm';
@@ -42,8 +58,10 @@ installPage<Record<string, Any>>({
     await warm.release();
     const runtimeInitMs = performance.now() - t0;
     const t1 = performance.now();
-    session = await ort.InferenceSession.create(await fetchBytes(request.modelUrl), options);
+    const bytes = await fetchBytes(request.modelUrl);
+    session = await ort.InferenceSession.create(bytes, options);
     const sessionBuildMs = performance.now() - t1;
+    if (backend === 'webgpu') await logWebgpuPlacement(bytes);
     // ORT lowers numThreads to 1 when the page is not cross-origin isolated (no SharedArrayBuffer); read what it kept.
     const kept = Number(ort.env.wasm.numThreads);
     const threads = caps.crossOriginIsolated ? (kept > 0 ? kept : 1) : 1;
@@ -51,7 +69,7 @@ installPage<Record<string, Any>>({
       `crossOriginIsolated ${caps.crossOriginIsolated}; ORT wasm threads ${threads}${caps.crossOriginIsolated ? '' : ' (no SharedArrayBuffer without COOP/COEP)'}`,
       `wasm SIMD ${caps.simd ? 'on' : 'off'}`,
     ];
-    if (backend === 'webgpu') notes.push(`WebGPU adapter: ${caps.webgpuAdapter}; ORT runs nodes the WebGPU EP lacks on wasm (not reported per node by onnxruntime-web)`);
+    if (backend === 'webgpu') notes.push(`WebGPU adapter: ${caps.webgpuAdapter}`);
     return {
       backend,
       threads: backend === 'webgpu' ? null : threads,

@@ -11,7 +11,7 @@ export interface PageLike {
   goto(url: string, options?: { timeout?: number }): Promise<unknown>;
   waitForFunction(fn: () => boolean, arg?: unknown, options?: { timeout?: number }): Promise<unknown>;
   evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
-  on(event: 'crash' | 'pageerror', listener: (value: unknown) => void): unknown;
+  on(event: 'crash' | 'pageerror' | 'console', listener: (value: unknown) => void): unknown;
 }
 
 export interface PageDriverOptions {
@@ -33,12 +33,19 @@ export function drivePage(page: PageLike, options: PageDriverOptions): { readonl
     for (const b of breakers) b(broken);
   };
   page.on('crash', () => fail('the page crashed (Chromium ended its renderer, e.g. out of memory)'));
+  // Kept for engines that read a runtime's own log (ORT's node placement); bounded so a chatty page cannot grow it without end.
+  const consoleText: string[] = [];
+  page.on('console', (message) => {
+    const text = (message as { text(): string }).text();
+    if (consoleText.length < 10_000) consoleText.push(text);
+  });
   const host: PageHost = {
     origin: options.origin,
     browserVersion: options.browserVersion,
     pageLoadMs: options.pageLoadMs,
     serveFile: options.serveFile,
     serveFolder: options.serveFolder,
+    consoleLines: (pattern) => consoleText.filter((t) => pattern.test(t)),
     ...(options.testHooks ? { testHooks: options.testHooks } : {}),
     call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>) {
       type Result = Awaited<ReturnType<PageApi[M]>>;

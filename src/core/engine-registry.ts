@@ -89,6 +89,21 @@ export class EngineRegistry {
     return pending;
   }
 
+  /**
+   * Where an engine runs, from its object alone: no probe, so choosing the
+   * default engines never starts a browser. Unknown ids and failing
+   * factories count as Node engines (their probe will say why they fail).
+   */
+  async runsIn(id: string): Promise<'node' | 'browser'> {
+    const factory = this.factories.get(id);
+    if (!factory) return 'node';
+    try {
+      return (await factory()).runsIn ?? 'node';
+    } catch {
+      return 'node';
+    }
+  }
+
   /** Probes all engines (sequentially: probes import native modules and spawn nvidia-smi). */
   async statusAll(ids: readonly string[] = this.ids()): Promise<EngineStatus[]> {
     const out: EngineStatus[] = [];

@@ -54,7 +54,7 @@ export interface ScenarioRun<C, R extends RunRecordOf<C>> {
 /** Runs one scenario end to end; see the module comment. */
 export async function driveRun<C, R extends RunRecordOf<C>>(scenario: ScenarioRun<C, R>, hooks: DriverHooks<C, R> = {}): Promise<RunOutcome<R>> {
   const { registry } = scenario;
-  const { runnable, unavailable } = await registry.selectRunnable(scenario.engines ?? registry.ids());
+  const { runnable, unavailable } = await registry.selectRunnable(scenario.engines ?? (await defaultEngineIds(registry)));
   const engines = scenario.engines ?? runnable;
   const id = newRunId();
   const dir = await createRunDir(scenario.out, id);
@@ -150,4 +150,18 @@ export class RunSession<C> {
       cells: [...this.cells],
     };
   }
+}
+
+/**
+ * The engines a run without `--engines` sweeps: every registered engine but
+ * those that run in a browser. A browser engine starts Chromium per load
+ * group and, on a software renderer, can take seconds per batch, which would
+ * turn the default run (README's first command) from under two minutes into
+ * many; users name them (`--engines browser-onnx-wasm,…`) when they want the
+ * browser side. `inferbench engines` still lists them with their availability.
+ */
+export async function defaultEngineIds(registry: EngineRegistry): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of registry.ids()) if ((await registry.runsIn(id)) !== 'browser') out.push(id);
+  return out;
 }

@@ -1,0 +1,219 @@
+import * as tf from '@tensorflow/tfjs-core';
+import { matMulTensors } from './ops-nn.js';
+import { normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
+import { dequantizeNBits } from './nbits-dequantize.js';
+
+/**
+ * Quantized ONNX ops, computed so they give onnxruntime's CPU results bit for
+ * bit where tfjs can: 8-bit values are held as int32 tensors (tfjs has no
+ * uint8/int8), quantization divides by the scale in float32 and rounds half
+ * to even (tfjs `round` is banker's rounding on cpu, wasm and node, like
+ * MLAS's cvtps), and saturates to the target range. Integer matmuls run as
+ * float32 matmuls over K chunks small enough that every partial sum is an
+ * exact integer, summed in int32 (see `exactChunk`).
+ */
+
+/** Largest integer below which float32 holds every integer exactly. */
+const FLOAT32_EXACT = 2 ** 24;
+
+/** Integer range of each quantized type ONNX QuantizeLinear can produce here. */
+const QUANT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
+  uint8: [0, 255],
+  int8: [-128, 127],
+  uint16: [0, 65535],
+  int16: [-32768, 32767],
+};
+
+/** ONNX TensorProto codes of the QuantizeLinear output types, for opset 21's `output_dtype`. */
+const QUANT_TYPE_BY_CODE: Readonly<Record<number, string>> = { 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16' };
+
+/**
+ * Attribute the load-time pass (prepareQuantizedNodes) sets on QuantizeLinear
+ * nodes: the ONNX type of the zero point, which decides the output range but
+ * is lost once 8-bit values are held as int32.
+ */
+export const ZERO_POINT_TYPE_ATTR = 'inferbench_zero_point_type';
+
+/**
+ * K per chunk so a float32 matmul of integers bounded by `maxA` and `maxB`
+ * is exact: each partial sum stays ≤ 2^24 whatever order the kernel adds in
+ * (FMA included). 255·255 gives 258; typical int8 weights (|b − zb| ≤ 128) 514.
+ */
+export function exactChunk(maxA: number, maxB: number): number {
+  return Math.max(1, Math.floor(FLOAT32_EXACT / Math.max(1, maxA * maxB)));
+}
+
+/** Splits K into equal chunks of at most `limit`, so two chunks of 384 are used rather than 514 + 254. */
+export function chunkSizes(k: number, limit: number): number[] {
+  const count = Math.max(1, Math.ceil(k / limit));
+  const size = Math.ceil(k / count);
+  const sizes: number[] = [];
+  for (let start = 0; start < k; start += size) sizes.push(Math.min(size, k - start));
+  return sizes;
+}
+
+/**
+ * `scale` (and a zero point) shaped to broadcast against a rank-`rank` tensor:
+ * scalars stay, 1-D per-axis values become [1, …, C, …, 1], and blocked
+ * values (opset 21 block_size) are repeated block_size times along the axis.
+ */
+function alongAxis(t: tf.Tensor, rank: number, axis: number, blockSize: number, length: number): tf.Tensor {
+  if (t.size === 1 && blockSize <= 0) return t.rank === 0 ? t : tf.reshape(t, []);
+  if (blockSize > 0) {
+    const index = Int32Array.from({ length }, (_, i) => Math.floor(i / blockSize));
+    return tf.gather(t, tf.tensor1d(index, 'int32'), axis);
+  }
+  if (t.rank !== 1) throw new Error(`per-axis scale must be 1-D, got rank ${t.rank}`);
+  const shape = new Array<number>(rank).fill(1);
+  shape[axis] = t.size;
+  return tf.reshape(t, shape);
+}
+
+/** The float32 tensor `x − zp` of integer values, exact since both are small integers. */
+function centered(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
+  const xi = x.dtype === 'int32' ? x : tf.cast(x, 'int32');
+  return tf.cast(zp === undefined ? xi : tf.sub(xi, zp.dtype === 'int32' ? zp : tf.cast(zp, 'int32')), 'float32');
+}
+
+/**
+ * DynamicQuantizeLinear (uint8): the range is widened to include 0,
+ * scale = (max − min) / 255 (1 when the range is empty), zero point =
+ * round(saturate(−min / scale)), y = saturate(round(x / scale) + zp); every
+ * step in float32, as ORT's GetQuantizationParameter and MLAS compute it.
+ */
+const dynamicQuantizeLinear: OpHandler = (inputs) => {
+  const x = toTensor(req(inputs, 0));
+  const lo = tf.minimum(tf.min(x), 0);
+  const hi = tf.maximum(tf.max(x), 0);
+  const range = tf.sub(hi, lo);
+  const scale = tf.where(tf.equal(range, 0), tf.scalar(1, 'float32'), tf.div(range, tf.scalar(255, 'float32')));
+  const zp = tf.round(tf.clipByValue(tf.neg(tf.div(lo, scale)), 0, 255));
+  const y = tf.clipByValue(tf.add(tf.round(tf.div(x, scale)), zp), 0, 255);
+  return [tf.cast(y, 'int32'), scale, tf.cast(zp, 'int32')];
+};
+
+/** The ONNX type QuantizeLinear writes: its zero point's, else opset 21's output_dtype, else uint8 (the spec default). */
+function quantizedType(attrs: NodeAttributes): string {
+  const fromZeroPoint = attrs.string(ZERO_POINT_TYPE_ATTR, '');
+  if (fromZeroPoint) return fromZeroPoint;
+  const code = attrs.int('output_dtype', 0);
+  return code === 0 ? 'uint8' : (QUANT_TYPE_BY_CODE[code] ?? `type code ${code}`);
+}
+
+/** QuantizeLinear, per tensor, per axis (opset 13) or per block (opset 21): saturate(round_half_even(x / scale) + zp). */
+const quantizeLinear: OpHandler = (inputs, attrs) => {
+  const x = toTensor(req(inputs, 0));
+  const type = quantizedType(attrs);
+  const bounds = QUANT_RANGE[type];
+  if (!bounds) throw new Error(`QuantizeLinear to ${type} is not supported by the tfjs translation`);
+  const axis = normAxis(attrs.int('axis', 1), Math.max(x.rank, 1));
+  const block = attrs.int('block_size', 0);
+  const scale = alongAxis(toTensor(req(inputs, 1)), x.rank, axis, block, x.shape[axis] ?? 1);
+  let q = tf.round(tf.div(x, scale));
+  if (inputs[2] !== undefined) q = tf.add(q, tf.cast(alongAxis(toTensor(inputs[2]), x.rank, axis, block, x.shape[axis] ?? 1), 'float32'));
+  return [tf.cast(tf.clipByValue(q, bounds[0], bounds[1]), 'int32')];
+};
+
+/** DequantizeLinear: (x − zp) · scale, the difference taken in int32 (exact, also for int32 biases) and the product in float32, as ORT does. */
+const dequantizeLinear: OpHandler = (inputs, attrs) => {
+  const x = toTensor(req(inputs, 0));
+  const axis = normAxis(attrs.int('axis', 1), Math.max(x.rank, 1));
+  const block = attrs.int('block_size', 0);
+  const shape = (v: Value): tf.Tensor => alongAxis(toTensor(v), x.rank, axis, block, x.shape[axis] ?? 1);
+  const zp = inputs[2] !== undefined ? shape(inputs[2]) : undefined;
+  return [tf.mul(centered(x, zp), shape(req(inputs, 1)))];
+};
+
+/** A per-row zero point of a 2-D-or-more A ([M]) must broadcast over K: it becomes [M, 1]. */
+function rowZeroPoint(zp: tf.Tensor, aRank: number): tf.Tensor {
+  return zp.rank === 1 && zp.size > 1 && aRank >= 2 ? tf.reshape(zp, [zp.size, 1]) : zp;
+}
+
+/**
+ * Σ_k a[.., k] · b[k, ..] of exact-integer float32 tensors, as int32: the K
+ * axis is cut into chunks whose float32 matmuls cannot round (`bChunks` are
+ * B's matching row blocks), and chunk results are cast to int32 and added.
+ */
+export function chunkedIntegerMatMul(a: tf.Tensor, bChunks: readonly tf.Tensor[]): tf.Tensor {
+  if (bChunks.length === 1) return tf.cast(matMulTensors(a, bChunks[0] as tf.Tensor), 'int32');
+  let sum: tf.Tensor | undefined;
+  let start = 0;
+  const begin = new Array<number>(a.rank).fill(0);
+  const size = new Array<number>(a.rank).fill(-1);
+  for (const b of bChunks) {
+    const rows = b.rank === 1 ? (b.shape[0] ?? 0) : (b.shape[b.rank - 2] ?? 0);
+    begin[a.rank - 1] = start;
+    size[a.rank - 1] = rows;
+    const part = tf.cast(matMulTensors(tf.slice(a, begin, size), b), 'int32');
+    sum = sum === undefined ? part : tf.add(sum, part);
+    start += rows;
+  }
+  return sum as tf.Tensor;
+}
+
+/** B's K axis (rows of its last two dims) cut into chunks of the given sizes. */
+function splitRows(b: tf.Tensor, sizes: readonly number[]): tf.Tensor[] {
+  if (sizes.length === 1) return [b];
+  return tf.split(b, [...sizes], Math.max(0, b.rank - 2));
+}
+
+/**
+ * MatMulInteger with any operands: (A − za) · (B − zb) accumulated exactly in
+ * int32. Operands are 8-bit, so |A − za|, |B − zb| ≤ 255 and chunks of 258
+ * are always exact; constant weights get a tighter bound at load (see
+ * prepareQuantizedNodes, which replaces this with MatMulIntegerPrepared).
+ */
+const matMulInteger: OpHandler = (inputs) => {
+  const a0 = toTensor(req(inputs, 0));
+  const a = centered(a0, inputs[2] !== undefined ? rowZeroPoint(toTensor(inputs[2]), a0.rank) : undefined);
+  const b = centered(toTensor(req(inputs, 1)), inputs[3] !== undefined ? toTensor(inputs[3]) : undefined);
+  const k = a.shape[a.rank - 1] ?? 1;
+  return [chunkedIntegerMatMul(a, splitRows(b, chunkSizes(k, exactChunk(255, 255))))];
+};
+
+/**
+ * MatMulInteger whose B was centred and split at load: inputs are
+ * [A, a_zero_point or '', B chunk 0, B chunk 1, …], each chunk a float32
+ * constant holding B − zb for its rows of K.
+ */
+const matMulIntegerPrepared: OpHandler = (inputs) => {
+  const a0 = toTensor(req(inputs, 0));
+  const a = centered(a0, inputs[1] !== undefined ? rowZeroPoint(toTensor(inputs[1]), a0.rank) : undefined);
+  return [chunkedIntegerMatMul(a, inputs.slice(2).map((v) => toTensor(v as Value)))];
+};
+
+/**
+ * com.microsoft MatMulNBits whose weight is not a constant (the load-time
+ * pass turns constant ones into a plain MatMul by a dequantized weight):
+ * the weight is read back and dequantized on the host each run.
+ */
+const matMulNBits: OpHandler = (inputs, attrs) => {
+  const a = toTensor(req(inputs, 0));
+  const k = attrs.int('K', 0);
+  const n = attrs.int('N', 0);
+  const w = dequantizeNBits({
+    packed: toNumbers(req(inputs, 1)),
+    scales: toNumbers(req(inputs, 2)),
+    zeroPoints: inputs[3] !== undefined ? toNumbers(inputs[3]) : undefined,
+    k,
+    n,
+    bits: attrs.int('bits', 4),
+    blockSize: attrs.int('block_size', 0),
+  });
+  const y = matMulTensors(a, tf.tensor2d(w, [k, n], 'float32'));
+  return [inputs[5] !== undefined ? tf.add(y, toTensor(inputs[5])) : y];
+};
+
+/** Quantized ops of the default ONNX domain. */
+export const QUANTIZED_OPS: Readonly<Record<string, OpHandler>> = {
+  DynamicQuantizeLinear: dynamicQuantizeLinear,
+  QuantizeLinear: quantizeLinear,
+  DequantizeLinear: dequantizeLinear,
+  MatMulInteger: matMulInteger,
+};
+
+/** Ops of the com.microsoft domain the translator runs. */
+export const MICROSOFT_OPS: ReadonlyMap<string, OpHandler> = new Map([['MatMulNBits', matMulNBits]]);
+
+/** Handlers of the nodes prepareQuantizedNodes creates (fused domain). */
+export const PREPARED_QUANTIZED_OPS: ReadonlyMap<string, OpHandler> = new Map([['MatMulIntegerPrepared', matMulIntegerPrepared]]);

@@ -57,8 +57,12 @@ export function chunkSizes(k: number, limit: number): number[] {
  * scalars stay, 1-D per-axis values become [1, …, C, …, 1], and blocked
  * values (opset 21 block_size) are repeated block_size times along the axis.
  */
-function alongAxis(t: tf.Tensor, rank: number, axis: number, blockSize: number, length: number): tf.Tensor {
+function alongAxis(t: tf.Tensor, x: tf.Tensor, rawAxis: number, blockSize: number): tf.Tensor {
   if (t.size === 1 && blockSize <= 0) return t.rank === 0 ? t : tf.reshape(t, []);
+  // The axis is only checked when it is used: per-tensor quantization of a 1-D x keeps the default axis 1.
+  const rank = x.rank;
+  const axis = normAxis(rawAxis, rank);
+  const length = x.shape[axis] ?? 1;
   if (blockSize > 0) {
     const index = Int32Array.from({ length }, (_, i) => Math.floor(i / blockSize));
     return tf.gather(t, tf.tensor1d(index, 'int32'), axis);
@@ -106,20 +110,20 @@ const quantizeLinear: OpHandler = (inputs, attrs) => {
   const type = quantizedType(attrs);
   const bounds = QUANT_RANGE[type];
   if (!bounds) throw new Error(`QuantizeLinear to ${type} is not supported by the tfjs translation`);
-  const axis = normAxis(attrs.int('axis', 1), Math.max(x.rank, 1));
+  const axis = attrs.int('axis', 1);
   const block = attrs.int('block_size', 0);
-  const scale = alongAxis(toTensor(req(inputs, 1)), x.rank, axis, block, x.shape[axis] ?? 1);
+  const scale = alongAxis(toTensor(req(inputs, 1)), x, axis, block);
   let q = tf.round(tf.div(x, scale));
-  if (inputs[2] !== undefined) q = tf.add(q, tf.cast(alongAxis(toTensor(inputs[2]), x.rank, axis, block, x.shape[axis] ?? 1), 'float32'));
+  if (inputs[2] !== undefined) q = tf.add(q, tf.cast(alongAxis(toTensor(inputs[2]), x, axis, block), 'float32'));
   return [tf.cast(tf.clipByValue(q, bounds[0], bounds[1]), 'int32')];
 };
 
 /** DequantizeLinear: (x − zp) · scale, the difference taken in int32 (exact, also for int32 biases) and the product in float32, as ORT does. */
 const dequantizeLinear: OpHandler = (inputs, attrs) => {
   const x = toTensor(req(inputs, 0));
-  const axis = normAxis(attrs.int('axis', 1), Math.max(x.rank, 1));
+  const axis = attrs.int('axis', 1);
   const block = attrs.int('block_size', 0);
-  const shape = (v: Value): tf.Tensor => alongAxis(toTensor(v), x.rank, axis, block, x.shape[axis] ?? 1);
+  const shape = (v: Value): tf.Tensor => alongAxis(toTensor(v), x, axis, block);
   const zp = inputs[2] !== undefined ? shape(inputs[2]) : undefined;
   return [tf.mul(centered(x, zp), shape(req(inputs, 1)))];
 };

@@ -117,6 +117,7 @@ export class TfjsGraphExecutor {
         constant: (name) => this.constants.get(name),
         constantType: (name) => constantTypes.get(name),
         addConstant: (name, value) => this.addConstant(name, value),
+        graphOutputs: this.graphOutputs,
       });
       const fused = fuseGraph(prepared, {
         constantDims: (name) => {

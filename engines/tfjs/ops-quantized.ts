@@ -208,6 +208,14 @@ const matMulNBits: OpHandler = (inputs, attrs) => {
   return [inputs[5] !== undefined ? tf.add(y, toTensor(inputs[5])) : y];
 };
 
+/** QuantizeLinear then DequantizeLinear with one per-tensor scale: clip(round(x / s), qmin − zp, qmax − zp) · s (see fakeQuantPairs). */
+const quantizeDequantize: OpHandler = (inputs, attrs) => {
+  const x = toTensor(req(inputs, 0));
+  const scale = toTensor(req(inputs, 1));
+  const s = scale.rank === 0 ? scale : tf.reshape(scale, []);
+  return [tf.mul(tf.clipByValue(tf.round(tf.div(x, s)), attrs.int('lo', 0), attrs.int('hi', 255)), s)];
+};
+
 /** Quantized ops of the default ONNX domain. */
 export const QUANTIZED_OPS: Readonly<Record<string, OpHandler>> = {
   DynamicQuantizeLinear: dynamicQuantizeLinear,
@@ -220,4 +228,7 @@ export const QUANTIZED_OPS: Readonly<Record<string, OpHandler>> = {
 export const MICROSOFT_OPS: ReadonlyMap<string, OpHandler> = new Map([['MatMulNBits', matMulNBits]]);
 
 /** Handlers of the nodes prepareQuantizedNodes creates (fused domain). */
-export const PREPARED_QUANTIZED_OPS: ReadonlyMap<string, OpHandler> = new Map([['MatMulIntegerPrepared', matMulIntegerPrepared]]);
+export const PREPARED_QUANTIZED_OPS: ReadonlyMap<string, OpHandler> = new Map([
+  ['MatMulIntegerPrepared', matMulIntegerPrepared],
+  ['QuantizeDequantize', quantizeDequantize],
+]);

@@ -131,6 +131,7 @@ export class TfjsGraphExecutor {
         graphOutputs: this.graphOutputs,
       });
       this.addWeightViews(fused);
+      this.dropUnreadConstants(fused);
       const foldable = foldableNodes(fused, model.inputs.map((i) => i.name), this.constants.keys());
       for (const node of fused) {
         this.steps.push({
@@ -178,6 +179,24 @@ export class TfjsGraphExecutor {
       attributes.set('weight3d', { type: 'int', value: 1 });
       nodes[i] = { ...node, inputs: node.inputs.map((n, k) => (k === 1 ? name : n)), attributes };
     });
+  }
+
+  /**
+   * Frees constants no node reads any more: weights the quantized-op pass
+   * replaced (an 8-bit weight held as int32 next to its float32 chunks or
+   * its dequantized copy) and 2-D weights now read through their [1, K, N]
+   * view (a reshape shares the data, so that data stays). Without this a
+   * q8 graph would hold more memory than its fp32 original.
+   */
+  private dropUnreadConstants(nodes: readonly OnnxNode[]): void {
+    const read = new Set<string>(this.graphOutputs);
+    for (const node of nodes) for (const n of node.inputs) read.add(n);
+    for (const [name, value] of this.constants) {
+      if (read.has(name)) continue;
+      const t = isHost(value) ? value.cached : value;
+      if (t && this.constantTensors.delete(t)) t.dispose();
+      this.constants.delete(name);
+    }
   }
 
   /** Registers a constant; host constants also get their tensor form now, unless it would not fit int32 (then it is made on demand and fails there, naming the tensor). */

@@ -73,7 +73,17 @@ function alongAxis(t: tf.Tensor, x: tf.Tensor, rawAxis: number, blockSize: numbe
   return tf.reshape(t, shape);
 }
 
-/** The float32 tensor `x − zp` of integer values, exact since both are small integers. */
+/**
+ * `x − zp` of 8-bit operands as float32, subtracted in float32: exact (both
+ * are integers below 2^16), and tfjs-wasm runs a broadcasting float32 sub in
+ * XNNPACK but an int32 one through a generic loop about 100× slower.
+ */
+function centeredOperand(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
+  const xf = x.dtype === 'float32' ? x : tf.cast(x, 'float32');
+  return zp === undefined ? xf : tf.sub(xf, zp.dtype === 'float32' ? zp : tf.cast(zp, 'float32'));
+}
+
+/** The float32 tensor `x − zp`, the difference taken in int32 so an int32 bias far above 2^24 rounds once, as ORT's static_cast<float> does. */
 function centered(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
   const xi = x.dtype === 'int32' ? x : tf.cast(x, 'int32');
   return tf.cast(zp === undefined ? xi : tf.sub(xi, zp.dtype === 'int32' ? zp : tf.cast(zp, 'int32')), 'float32');
@@ -169,8 +179,8 @@ function splitRows(b: tf.Tensor, sizes: readonly number[]): tf.Tensor[] {
  */
 const matMulInteger: OpHandler = (inputs) => {
   const a0 = toTensor(req(inputs, 0));
-  const a = centered(a0, inputs[2] !== undefined ? rowZeroPoint(toTensor(inputs[2]), a0.rank) : undefined);
-  const b = centered(toTensor(req(inputs, 1)), inputs[3] !== undefined ? toTensor(inputs[3]) : undefined);
+  const a = centeredOperand(a0, inputs[2] !== undefined ? rowZeroPoint(toTensor(inputs[2]), a0.rank) : undefined);
+  const b = centeredOperand(toTensor(req(inputs, 1)), inputs[3] !== undefined ? toTensor(inputs[3]) : undefined);
   const k = a.shape[a.rank - 1] ?? 1;
   return [chunkedIntegerMatMul(a, splitRows(b, chunkSizes(k, exactChunk(255, 255))))];
 };
@@ -182,7 +192,7 @@ const matMulInteger: OpHandler = (inputs) => {
  */
 const matMulIntegerPrepared: OpHandler = (inputs) => {
   const a0 = toTensor(req(inputs, 0));
-  const a = centered(a0, inputs[1] !== undefined ? rowZeroPoint(toTensor(inputs[1]), a0.rank) : undefined);
+  const a = centeredOperand(a0, inputs[1] !== undefined ? rowZeroPoint(toTensor(inputs[1]), a0.rank) : undefined);
   return [chunkedIntegerMatMul(a, inputs.slice(2).map((v) => toTensor(v as Value)))];
 };
 

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { matMulTensors } from './ops-nn.js';
-import { normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
+import { hostValue, normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
 import { dequantizeNBits } from './nbits-dequantize.js';
 
 /**
@@ -89,21 +89,31 @@ function centered(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
   return tf.cast(zp === undefined ? xi : tf.sub(xi, zp.dtype === 'int32' ? zp : tf.cast(zp, 'int32')), 'float32');
 }
 
+/** Round half to even on a JS number, as MLAS's cvtps and tfjs `round` do. */
+function roundHalfEven(v: number): number {
+  const r = Math.round(v);
+  return r - v === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
 /**
- * DynamicQuantizeLinear (uint8): the range is widened to include 0,
- * scale = (max − min) / 255 (1 when the range is empty), zero point =
- * round(saturate(−min / scale)), y = saturate(round(x / scale) + zp); every
- * step in float32, as ORT's GetQuantizationParameter and MLAS compute it.
+ * DynamicQuantizeLinear (uint8), as ORT's GetQuantizationParameter and MLAS
+ * compute it: the range is widened to include 0, scale = (max − min) / 255
+ * (1 when the range is empty), zero point = round(saturate(−min / scale)),
+ * y = saturate(round(x / scale) + zp). Min and max are read back (one small
+ * copy) so scale and zero point are worked out on the host, in float32
+ * (Math.fround after each step: double then float rounding is exact for one
+ * +, −, × or ÷ of float32 values), instead of a dozen scalar kernel
+ * dispatches; they leave as host scalars.
  */
 const dynamicQuantizeLinear: OpHandler = (inputs) => {
   const x = toTensor(req(inputs, 0));
-  const lo = tf.minimum(tf.min(x), 0);
-  const hi = tf.maximum(tf.max(x), 0);
-  const range = tf.sub(hi, lo);
-  const scale = tf.where(tf.equal(range, 0), tf.scalar(1, 'float32'), tf.div(range, tf.scalar(255, 'float32')));
-  const zp = tf.round(tf.clipByValue(tf.neg(tf.div(lo, scale)), 0, 255));
-  const y = tf.clipByValue(tf.add(tf.round(tf.div(x, scale)), zp), 0, 255);
-  return [tf.cast(y, 'int32'), scale, tf.cast(zp, 'int32')];
+  const [min = 0, max = 0] = tf.stack([tf.min(x), tf.max(x)]).dataSync() as Float32Array;
+  const lo = Math.min(min, 0);
+  const hi = Math.max(max, 0);
+  const scale = hi === lo ? 1 : Math.fround(Math.fround(hi - lo) / 255);
+  const zp = roundHalfEven(Math.max(0, Math.min(255, Math.fround(-lo / scale))));
+  const y = tf.clipByValue(tf.add(tf.round(tf.div(x, tf.scalar(scale, 'float32'))), tf.scalar(zp, 'float32')), 0, 255);
+  return [tf.cast(y, 'int32'), hostValue('float32', [], [scale]), hostValue('int32', [], [zp])];
 };
 
 /** The ONNX type QuantizeLinear writes: its zero point's, else opset 21's output_dtype, else uint8 (the spec default). */

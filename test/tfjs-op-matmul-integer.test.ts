@@ -2,7 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { attr } from '../src/models/generated/onnx-builder.js';
 import { f32, randomFloats } from './fixtures/tfjs-op-harness.js';
-import { checkQuantGraph, randomInts } from './fixtures/quant-graph.js';
+import '@tensorflow/tfjs-backend-cpu';
+import * as tf from '@tensorflow/tfjs-core';
+import { checkQuantGraph, buildQuantGraph, randomInts } from './fixtures/quant-graph.js';
+import { TfjsGraphExecutor } from '../engines/tfjs/graph-executor.js';
+import { parseOnnxModel } from '../engines/tfjs/onnx-model.js';
 import { chunkSizes, exactChunk } from '../engines/tfjs/ops-quantized.js';
 
 const dql = (x: string): { opType: string; inputs: string[]; outputs: string[] } => ({ opType: 'DynamicQuantizeLinear', inputs: [x], outputs: [`${x}_q`, `${x}_s`, `${x}_zp`] });
@@ -81,4 +85,37 @@ test('MatMulInteger with both operands computed at run time (K = 2048), and with
     nodes: [dql('x'), { opType: 'MatMulInteger', inputs: ['a', 'x_q', 'azp', 'x_zp'], outputs: ['y'] }],
     outputs: { y: 'int32' },
   });
+});
+
+test('MatMulInteger → Cast → Mul folded into one node stays bit-exact with 2 chunks (float sum) and 4 chunks (int32 sum), sums past 2^24', async () => {
+  const k = 1024;
+  const x = f32([2, k], Array.from({ length: 2 * k }, (_, i) => (i % 5 === 0 ? 255 / 8 : ((i * 53) % 256) / 8)));
+  // |B − zb| ≤ 128 → chunks of 512 (two); |B − zb| up to 255 → chunks of 256 (four), where summing chunk results in
+  // float32 would round more than once (the int32 sum is made first).
+  const n = 16;
+  for (const [title, lo, hi, zp] of [['two chunks', 0, 60, 128], ['four chunks', 0, 60, 255]] as const) {
+    const graph = {
+      title: `MatMulInteger Cast Mul ${title}`,
+      inputs: { x },
+      initializers: { ws: randomFloats([n], 0.001, 0.5) },
+      smallInts: { w: { type: 'uint8' as const, dims: [k, n], values: randomInts(k * n, lo, hi, 17) }, wzp: { type: 'uint8' as const, dims: [n], values: new Array<number>(n).fill(zp) } },
+      nodes: [
+        dql('x'),
+        { opType: 'MatMulInteger', inputs: ['x_q', 'w', 'x_zp', 'wzp'], outputs: ['acc'] },
+        { opType: 'Cast', inputs: ['acc'], outputs: ['accf'], attributes: { to: attr.int(1) } },
+        { opType: 'Mul', inputs: ['x_s', 'ws'], outputs: ['s'] },
+        { opType: 'Mul', inputs: ['accf', 's'], outputs: ['y'] },
+      ],
+      outputs: { y: 'float32' as const },
+    };
+    await checkQuantGraph(graph);
+    await tf.setBackend('cpu');
+    const executor = new TfjsGraphExecutor(parseOnnxModel(buildQuantGraph(graph)));
+    try {
+      await executor.run({ x });
+      assert.deepEqual(executor.lastRunNodes().filter((n) => /MatMulInteger|Cast/.test(n)), ['MatMulInteger_0+cast+scale'], title);
+    } finally {
+      executor.dispose();
+    }
+  }
 });

@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { matMulTensors } from './ops-nn.js';
-import { hostValue, normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
+import { hostValue, intToFloat32, normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
 import { dequantizeNBits } from './nbits-dequantize.js';
 
 /**
@@ -86,7 +86,7 @@ function centeredOperand(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
 /** The float32 tensor `x − zp`, the difference taken in int32 so an int32 bias far above 2^24 rounds once, as ORT's static_cast<float> does. */
 function centered(x: tf.Tensor, zp: tf.Tensor | undefined): tf.Tensor {
   const xi = x.dtype === 'int32' ? x : tf.cast(x, 'int32');
-  return tf.cast(zp === undefined ? xi : tf.sub(xi, zp.dtype === 'int32' ? zp : tf.cast(zp, 'int32')), 'float32');
+  return intToFloat32(zp === undefined ? xi : tf.sub(xi, zp.dtype === 'int32' ? zp : tf.cast(zp, 'int32')));
 }
 
 /** Round half to even on a JS number, as MLAS's cvtps and tfjs `round` do. */
@@ -154,12 +154,21 @@ function rowZeroPoint(zp: tf.Tensor, aRank: number): tf.Tensor {
 }
 
 /**
- * Σ_k a[.., k] · b[k, ..] of exact-integer float32 tensors, as int32: the K
- * axis is cut into chunks whose float32 matmuls cannot round (`bChunks` are
- * B's matching row blocks), and chunk results are cast to int32 and added.
+ * Σ_k a[.., k] · b[k, ..] of exact-integer float32 tensors: the K axis is
+ * cut into chunks whose float32 matmuls cannot round (`bChunks` are B's
+ * matching row blocks). As int32, chunk results are cast and added in int32.
+ * As float32 (`asFloat`, for MatMulInteger → Cast to float) the result must
+ * equal that int32 sum cast to float32: one chunk is exact already, and two
+ * exact chunk results added in float32 round once, to nearest even, exactly
+ * as the int32 → float32 cast would; from three chunks on, the int32 sum is
+ * made first.
  */
-export function chunkedIntegerMatMul(a: tf.Tensor, bChunks: readonly tf.Tensor[]): tf.Tensor {
-  if (bChunks.length === 1) return tf.cast(matMulTensors(a, bChunks[0] as tf.Tensor), 'int32');
+export function chunkedIntegerMatMul(a: tf.Tensor, bChunks: readonly tf.Tensor[], asFloat = false): tf.Tensor {
+  const floatSum = asFloat && bChunks.length <= 2;
+  if (bChunks.length === 1) {
+    const y = matMulTensors(a, bChunks[0] as tf.Tensor);
+    return floatSum ? y : tf.cast(y, 'int32');
+  }
   let sum: tf.Tensor | undefined;
   let start = 0;
   const begin = new Array<number>(a.rank).fill(0);
@@ -168,11 +177,12 @@ export function chunkedIntegerMatMul(a: tf.Tensor, bChunks: readonly tf.Tensor[]
     const rows = b.rank === 1 ? (b.shape[0] ?? 0) : (b.shape[b.rank - 2] ?? 0);
     begin[a.rank - 1] = start;
     size[a.rank - 1] = rows;
-    const part = tf.cast(matMulTensors(tf.slice(a, begin, size), b), 'int32');
+    const y = matMulTensors(tf.slice(a, begin, size), b);
+    const part = floatSum ? y : tf.cast(y, 'int32');
     sum = sum === undefined ? part : tf.add(sum, part);
     start += rows;
   }
-  return sum as tf.Tensor;
+  return asFloat && !floatSum ? intToFloat32(sum as tf.Tensor) : (sum as tf.Tensor);
 }
 
 /** B's K axis (rows of its last two dims) cut into chunks of the given sizes. */
@@ -197,13 +207,17 @@ const matMulInteger: OpHandler = (inputs) => {
 
 /**
  * MatMulInteger whose B was centred and split at load: inputs are
- * [A, a_zero_point or '', B chunk 0, B chunk 1, …], each chunk a float32
- * constant holding B − zb for its rows of K.
+ * [A, a_zero_point or '', scale or '', B chunk 0, B chunk 1, …], each chunk a
+ * float32 constant holding B − zb for its rows of K. With a scale (the
+ * Cast-to-float → Mul that quantize_dynamic writes after MatMulInteger,
+ * folded in at load) the output is float32(Σ) · scale, as those two ops give.
  */
 const matMulIntegerPrepared: OpHandler = (inputs) => {
   const a0 = toTensor(req(inputs, 0));
   const a = centeredOperand(a0, inputs[1] !== undefined ? rowZeroPoint(toTensor(inputs[1]), a0.rank) : undefined);
-  return [chunkedIntegerMatMul(a, inputs.slice(2).map((v) => toTensor(v as Value)))];
+  const chunks = inputs.slice(3).map((v) => toTensor(v as Value));
+  if (inputs[2] === undefined) return [chunkedIntegerMatMul(a, chunks)];
+  return [tf.mul(chunkedIntegerMatMul(a, chunks, true), toTensor(inputs[2]))];
 };
 
 /**

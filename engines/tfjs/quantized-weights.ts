@@ -86,7 +86,38 @@ export function prepareQuantizedNodes(nodes: readonly OnnxNode[], ctx: Quantized
     }
     out.push(node);
   }
-  return out;
+  return foldCastAndScale(out, ctx.graphOutputs);
+}
+
+/**
+ * MatMulIntegerPrepared → Cast(to float) → Mul(·, scale), each value read
+ * only by the next: the cast and the scaling move into the matmul node (its
+ * third input), saving two kernels and an int32 round trip per layer. The
+ * node takes the Mul's place, after the scale's producer.
+ */
+function foldCastAndScale(nodes: readonly OnnxNode[], graphOutputs: ReadonlySet<string>): OnnxNode[] {
+  const readers = new Map<string, OnnxNode[]>();
+  for (const node of nodes) for (const n of node.inputs) if (n) readers.set(n, [...(readers.get(n) ?? []), node]);
+  const only = (name: string): OnnxNode | undefined => {
+    const r = readers.get(name);
+    return r?.length === 1 && !graphOutputs.has(name) ? r[0] : undefined;
+  };
+  const dropped = new Set<OnnxNode>();
+  const replaced = new Map<OnnxNode, OnnxNode>();
+  for (const node of nodes) {
+    if (node.opType !== 'MatMulIntegerPrepared' || node.inputs[2] !== '') continue;
+    const cast = only(node.outputs[0] ?? '');
+    const to = cast?.attributes.get('to');
+    if (!cast || cast.opType !== 'Cast' || cast.domain !== '' || to?.type !== 'int' || to.value !== 1) continue;
+    const castOut = cast.outputs[0] ?? '';
+    const mul = only(castOut);
+    if (!mul || mul.opType !== 'Mul' || mul.domain !== '' || mul.inputs.length !== 2) continue;
+    const scale = mul.inputs[0] === castOut ? mul.inputs[1] : mul.inputs[0];
+    if (!scale || scale === castOut) continue;
+    dropped.add(node).add(cast);
+    replaced.set(mul, { ...node, name: `${node.name}+cast+scale`, inputs: node.inputs.map((n, i) => (i === 2 ? scale : n)), outputs: mul.outputs });
+  }
+  return nodes.flatMap((n) => (dropped.has(n) ? [] : [replaced.get(n) ?? n]));
 }
 
 /** A constant's single number, when it holds exactly one element. */
@@ -209,7 +240,7 @@ function preparedMatMulInteger(node: OnnxNode, ctx: QuantizedPrepContext): OnnxN
     name: node.name,
     opType: 'MatMulIntegerPrepared',
     domain: FUSED_DOMAIN,
-    inputs: [a, za, ...chunkNames],
+    inputs: [a, za, '', ...chunkNames],
     outputs: node.outputs,
     attributes: new Map([['chunks', intAttr(sizes.length)]]),
   };

@@ -87,7 +87,7 @@ test('MatMulInteger with both operands computed at run time (K = 2048), and with
   });
 });
 
-test('MatMulInteger → Cast → Mul folded into one node stays bit-exact with 2 chunks (float sum) and 4 chunks (int32 sum), sums past 2^24', async () => {
+test('DynamicQuantizeLinear → MatMulInteger → Cast → Mul, folded at load, stays bit-exact with 2 chunks (float sum) and 4 chunks (int32 sum), sums past 2^24', async () => {
   const k = 1024;
   const x = f32([2, k], Array.from({ length: 2 * k }, (_, i) => (i % 5 === 0 ? 255 / 8 : ((i * 53) % 256) / 8)));
   // |B − zb| ≤ 128 → chunks of 512 (two); |B − zb| up to 255 → chunks of 256 (four), where summing chunk results in
@@ -113,7 +113,8 @@ test('MatMulInteger → Cast → Mul folded into one node stays bit-exact with 2
     const executor = new TfjsGraphExecutor(parseOnnxModel(buildQuantGraph(graph)));
     try {
       await executor.run({ x });
-      assert.deepEqual(executor.lastRunNodes().filter((n) => /MatMulInteger|Cast/.test(n)), ['MatMulInteger_0+cast+scale'], title);
+      // DynamicQuantizeLinear hands the matmul A − za as float32; Cast and Mul are folded into the matmul.
+      assert.deepEqual(executor.lastRunNodes().filter((n) => /Quantize|MatMulInteger|Cast/.test(n)), ['DynamicQuantizeLinear_0+center', 'MatMulInteger_0+cast+scale'], title);
     } finally {
       executor.dispose();
     }

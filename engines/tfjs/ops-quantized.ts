@@ -105,15 +105,32 @@ function roundHalfEven(v: number): number {
  * +, −, × or ÷ of float32 values), instead of a dozen scalar kernel
  * dispatches; they leave as host scalars.
  */
-const dynamicQuantizeLinear: OpHandler = (inputs) => {
-  const x = toTensor(req(inputs, 0));
+function dynamicQuantParams(x: tf.Tensor): { scale: number; zp: number } {
   const [min = 0, max = 0] = tf.stack([tf.min(x), tf.max(x)]).dataSync() as Float32Array;
   const lo = Math.min(min, 0);
   const hi = Math.max(max, 0);
   const scale = hi === lo ? 1 : Math.fround(Math.fround(hi - lo) / 255);
-  const zp = roundHalfEven(Math.max(0, Math.min(255, Math.fround(-lo / scale))));
+  return { scale, zp: roundHalfEven(Math.max(0, Math.min(255, Math.fround(-lo / scale)))) };
+}
+
+const dynamicQuantizeLinear: OpHandler = (inputs) => {
+  const x = toTensor(req(inputs, 0));
+  const { scale, zp } = dynamicQuantParams(x);
   const y = tf.clipByValue(tf.add(tf.round(tf.div(x, tf.scalar(scale, 'float32'))), tf.scalar(zp, 'float32')), 0, 255);
   return [tf.cast(y, 'int32'), hostValue('float32', [], [scale]), hostValue('int32', [], [zp])];
+};
+
+/**
+ * DynamicQuantizeLinear whose quantized output only feeds prepared integer
+ * matmuls that subtract its own zero point (see centerDynamicQuantization):
+ * it hands them y − zp = clip(round(x / scale), −zp, 255 − zp) directly, as
+ * float32, which is the same integer without the add, subtract and two casts.
+ */
+const dynamicQuantizeCentered: OpHandler = (inputs) => {
+  const x = toTensor(req(inputs, 0));
+  const { scale, zp } = dynamicQuantParams(x);
+  const centeredY = tf.clipByValue(tf.round(tf.div(x, tf.scalar(scale, 'float32'))), -zp, 255 - zp);
+  return [centeredY, hostValue('float32', [], [scale]), hostValue('int32', [], [zp])];
 };
 
 /** The ONNX type QuantizeLinear writes: its zero point's, else opset 21's output_dtype, else uint8 (the spec default). */
@@ -265,4 +282,5 @@ export const MICROSOFT_OPS: ReadonlyMap<string, OpHandler> = new Map([['MatMulNB
 export const PREPARED_QUANTIZED_OPS: ReadonlyMap<string, OpHandler> = new Map([
   ['MatMulIntegerPrepared', matMulIntegerPrepared],
   ['QuantizeDequantize', quantizeDequantize],
+  ['DynamicQuantizeCentered', dynamicQuantizeCentered],
 ]);

@@ -86,7 +86,31 @@ export function prepareQuantizedNodes(nodes: readonly OnnxNode[], ctx: Quantized
     }
     out.push(node);
   }
-  return foldCastAndScale(out, ctx.graphOutputs);
+  return centerDynamicQuantization(foldCastAndScale(out, ctx.graphOutputs), ctx.graphOutputs);
+}
+
+/**
+ * A DynamicQuantizeLinear whose uint8 output is read only as the A operand
+ * of MatMulIntegerPrepared nodes that subtract this node's own zero point
+ * (Q, K and V share one) becomes DynamicQuantizeCentered, which hands them
+ * A − za as float32; they then skip their centring.
+ */
+function centerDynamicQuantization(nodes: readonly OnnxNode[], graphOutputs: ReadonlySet<string>): OnnxNode[] {
+  const readers = new Map<string, OnnxNode[]>();
+  for (const node of nodes) for (const n of node.inputs) if (n) readers.set(n, [...(readers.get(n) ?? []), node]);
+  const replaced = new Map<OnnxNode, OnnxNode>();
+  for (const node of nodes) {
+    if (node.opType !== 'DynamicQuantizeLinear' || (node.domain !== '' && node.domain !== 'ai.onnx')) continue;
+    const [q = '', , zp = ''] = node.outputs;
+    const users = readers.get(q) ?? [];
+    const fits = (u: OnnxNode): boolean =>
+      u.opType === 'MatMulIntegerPrepared' && u.inputs[0] === q && u.inputs[1] === zp && !u.inputs.slice(2).includes(q);
+    if (!q || !zp || users.length === 0 || graphOutputs.has(q) || !users.every(fits)) continue;
+    const centred = `${q}::centered`;
+    replaced.set(node, { ...node, name: `${node.name}+center`, opType: 'DynamicQuantizeCentered', domain: FUSED_DOMAIN, outputs: [centred, ...node.outputs.slice(1)] });
+    for (const u of users) replaced.set(u, { ...(replaced.get(u) ?? u), inputs: [centred, '', ...u.inputs.slice(2)] });
+  }
+  return nodes.map((n) => replaced.get(n) ?? n);
 }
 
 /**

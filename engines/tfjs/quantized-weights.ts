@@ -58,6 +58,9 @@ function maxCentered(x: Value, zp: Value | undefined, columns: number): number {
  * - A QuantizeLinear → DequantizeLinear pair on an activation (QDQ graphs)
  *   with the same per-tensor scale and zero point becomes one QuantizeDequantize
  *   op (see fakeQuantPairs); a QuantizeLinear left without readers is dropped.
+ * - The Cast → Mul after a prepared MatMulInteger is folded into it
+ *   (foldCastAndScale), and a DynamicQuantizeLinear feeding only such
+ *   matmuls hands them A − za as float32 (centerDynamicQuantization).
  *
  * Returns the new node list; nodes it does not touch pass through.
  */

@@ -25,10 +25,11 @@ test('--dtype fp32,fp16,q8,q4 runs one row per variant with size, speedup and pa
   for (const dtype of ['fp32', 'fp16', 'q8', 'q4']) assert.equal(cell(dtype, 'onnx-cpu')?.state, 'completed', dtype);
   const q8 = cell('q8', 'onnx-cpu');
   assert.equal(q8?.state === 'completed' && q8.session.precision, 'int8');
-  // The translator lacks the quantized ops: those tfjs cells are skipped with the op named, never crashed.
-  for (const dtype of ['q8', 'q4']) {
+  // The translator runs the quantized ops (engines/tfjs/ops-quantized.ts): those tfjs cells complete and say how.
+  for (const [dtype, precision] of [['q8', 'int8'], ['q4', 'int4']] as const) {
     const c = cell(dtype, 'tfjs-cpu');
-    assert.ok(c?.state === 'skipped' && /^unsupported ONNX op /.test(c.reason), JSON.stringify(c));
+    assert.ok(c?.state === 'completed' && c.session.precision === precision, JSON.stringify(c));
+    assert.ok(c.session.notes?.some((n) => /MatMulInteger exact|MatMulNBits/.test(n)), JSON.stringify(c.session.notes));
   }
   assert.match(r.stdout, /MODEL SIZE/);
   assert.match(r.stdout, /tiny-bert \(embedded default\) · q8 +[\d.]+ KiB +0\.\d\d× fp32 +max \|Δ\| [\d.e-]+ · argmax \d+/);

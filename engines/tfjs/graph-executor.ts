@@ -4,6 +4,7 @@ import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tens
 import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model.js';
 import { FUSED_DOMAIN, WEIGHT_3D_SUFFIX, fuseGraph } from './graph-fusion.js';
 import { opHandlerFor } from './op-table.js';
+import { prepareQuantizedNodes, quantizedOpNotes } from './quantized-weights.js';
 import { dimsKey, foldableNodes, foldedPlan, fullPlan, type RunPlan, type Step } from './run-plan.js';
 import {
   NodeAttributes,
@@ -63,6 +64,8 @@ function topologicalOrder(model: OnnxModel): OnnxNode[] {
 export class TfjsGraphExecutor {
   readonly inputs: readonly OnnxValueInfo[];
   readonly outputs: readonly OnnxValueInfo[];
+  /** How the graph's quantized ops are computed, for the result row (empty without them). */
+  readonly quantizedNotes: readonly string[];
   private readonly constants = new Map<string, Value>();
   /** Tensors owned by the executor across runs; never released by a run. */
   private readonly constantTensors = new Set<tf.Tensor>();
@@ -79,6 +82,7 @@ export class TfjsGraphExecutor {
   constructor(model: OnnxModel) {
     this.inputs = model.inputs;
     this.outputs = model.outputs;
+    this.quantizedNotes = quantizedOpNotes(model.nodes);
     for (const node of model.nodes) {
       if (!opHandlerFor(node.opType, node.domain)) throw new CellSkip(`unsupported ONNX op ${opLabel(node)} (node ${node.name})`);
     }
@@ -103,7 +107,19 @@ export class TfjsGraphExecutor {
         this.addConstant(node.outputs[0], value);
         return false;
       });
-      const fused = fuseGraph(runtime, {
+      const constantTypes = new Map<string, OnnxDType>([...model.initializers].map(([name, t]) => [name, t.dtype]));
+      for (const node of order) {
+        const t = node.opType === 'Constant' ? node.attributes.get('value') : undefined;
+        if (t?.type === 'tensor' && node.outputs[0]) constantTypes.set(node.outputs[0], t.value.dtype);
+      }
+      const prepared = prepareQuantizedNodes(runtime, {
+        opset: model.opset,
+        constant: (name) => this.constants.get(name),
+        constantType: (name) => constantTypes.get(name),
+        addConstant: (name, value) => this.addConstant(name, value),
+        graphOutputs: this.graphOutputs,
+      });
+      const fused = fuseGraph(prepared, {
         constantDims: (name) => {
           const v = this.constants.get(name);
           return v !== undefined && dtypeOf(v) === 'float32' ? dimsOf(v) : undefined;
@@ -115,6 +131,7 @@ export class TfjsGraphExecutor {
         graphOutputs: this.graphOutputs,
       });
       this.addWeightViews(fused);
+      this.dropUnreadConstants(fused);
       const foldable = foldableNodes(fused, model.inputs.map((i) => i.name), this.constants.keys());
       for (const node of fused) {
         this.steps.push({
@@ -162,6 +179,24 @@ export class TfjsGraphExecutor {
       attributes.set('weight3d', { type: 'int', value: 1 });
       nodes[i] = { ...node, inputs: node.inputs.map((n, k) => (k === 1 ? name : n)), attributes };
     });
+  }
+
+  /**
+   * Frees constants no node reads any more: weights the quantized-op pass
+   * replaced (an 8-bit weight held as int32 next to its float32 chunks or
+   * its dequantized copy) and 2-D weights now read through their [1, K, N]
+   * view (a reshape shares the data, so that data stays). Without this a
+   * q8 graph would hold more memory than its fp32 original.
+   */
+  private dropUnreadConstants(nodes: readonly OnnxNode[]): void {
+    const read = new Set<string>(this.graphOutputs);
+    for (const node of nodes) for (const n of node.inputs) read.add(n);
+    for (const [name, value] of this.constants) {
+      if (read.has(name)) continue;
+      const t = isHost(value) ? value.cached : value;
+      if (t && this.constantTensors.delete(t)) t.dispose();
+      this.constants.delete(name);
+    }
   }
 
   /** Registers a constant; host constants also get their tensor form now, unless it would not fit int32 (then it is made on demand and fails there, naming the tensor). */

@@ -2,6 +2,7 @@ import { ELEMENTWISE_OPS } from './ops-elementwise.js';
 import { FUSED_DOMAIN, FUSED_OPS } from './graph-fusion.js';
 import { INDEXING_OPS } from './ops-indexing.js';
 import { NN_OPS } from './ops-nn.js';
+import { MICROSOFT_OPS, PREPARED_QUANTIZED_OPS, QUANTIZED_OPS } from './ops-quantized.js';
 import { TENSOR_OPS } from './ops-tensor.js';
 import type { OnnxModel } from './onnx-model.js';
 import { tfDTypeFor, type OpHandler } from './op-values.js';
@@ -12,12 +13,13 @@ import { tfDTypeFor, type OpHandler } from './op-values.js';
  * would be skipped.
  */
 export const ONNX_OPS: ReadonlyMap<string, OpHandler> = new Map(
-  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...INDEXING_OPS, ...NN_OPS }),
+  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...INDEXING_OPS, ...NN_OPS, ...QUANTIZED_OPS }),
 );
 
-/** The handler for a node's op, or undefined when the translator lacks it or the op lives in another domain (com.microsoft…). */
+/** The handler for a node's op, or undefined when the translator lacks it (of com.microsoft it runs only MatMulNBits). */
 export function opHandlerFor(opType: string, domain: string): OpHandler | undefined {
-  if (domain === FUSED_DOMAIN) return FUSED_OPS.get(opType);
+  if (domain === FUSED_DOMAIN) return FUSED_OPS.get(opType) ?? PREPARED_QUANTIZED_OPS.get(opType);
+  if (domain === 'com.microsoft') return MICROSOFT_OPS.get(opType);
   if (domain !== '' && domain !== 'ai.onnx') return undefined;
   return ONNX_OPS.get(opType);
 }

@@ -230,6 +230,18 @@ export function broadcastTensor(x: tf.Tensor, dims: readonly number[]): tf.Tenso
   return tf.broadcastTo(x, [...dims]);
 }
 
+/**
+ * int32 → float32 rounded to float32 on every backend, as ONNX Cast and C's
+ * (float) conversion do. tfjs-cpu's Cast sees no "encoding loss" from int32
+ * to float32 and keeps the int32 data, so a value above 2^24 would reach the
+ * next op unrounded (and a following Mul would round once where onnxruntime
+ * rounds twice); adding 0 stores it in a Float32Array.
+ */
+export function intToFloat32(x: tf.Tensor): tf.Tensor {
+  const y = tf.cast(x, 'float32');
+  return x.dtype === 'int32' && tf.getBackend() === 'cpu' ? tf.add(y, tf.scalar(0, 'float32')) : y;
+}
+
 /** Normalises a possibly negative axis against `rank`, with the error ONNX checkers give. */
 export function normAxis(axis: number, rank: number): number {
   const a = axis < 0 ? axis + rank : axis;

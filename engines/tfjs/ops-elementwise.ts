@@ -8,6 +8,7 @@ import {
   broadcastTensor,
   dimsOf,
   hostElementwise,
+  intToFloat32,
   isHost,
   req,
   sizeOf,
@@ -94,7 +95,7 @@ const cast: OpHandler = (inputs, attrs) => {
   if (x.dtype === to) return [x];
   // tfjs-wasm casts float to bool through an integer (-0.5 → false); ONNX means "non-zero".
   if (to === 'bool') return [tf.notEqual(x, tf.scalar(0, x.dtype))];
-  return [tf.cast(x, to)];
+  return [to === 'float32' ? intToFloat32(x) : tf.cast(x, to)];
 };
 
 /** Clip moved min/max from attributes to optional inputs in opset 11. */

@@ -278,7 +278,10 @@ class TfjsEngine implements Engine {
     const backend = tf.getBackend();
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)'];
     if (spec.fixedThreads === 1) notes.push('single-threaded in Node');
-    if (options.precision !== 'fp32' && options.precision !== 'unknown') notes.push(`${options.precision} graph computed in fp32 (tfjs translation widens every float)`);
+    // A quantized graph's integer ops are emulated exactly (or, for MatMulNBits, dequantized); the notes say which.
+    const quantized = executor.quantizedNotes.length > 0;
+    if (quantized) notes.push(...executor.quantizedNotes);
+    else if (options.precision !== 'fp32' && options.precision !== 'unknown') notes.push(`${options.precision} graph computed in fp32 (tfjs translation widens every float)`);
     if (spec.tfName === 'wasm') notes.push(`wasm SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}`);
     if (device?.ok) notes.push(...device.notes);
     const versions: Record<string, string> = { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg), ...(device?.ok ? device.versions : {}) };
@@ -295,7 +298,7 @@ class TfjsEngine implements Engine {
       engine: spec.id,
       backend: device?.ok ? device.backend : backend,
       threads,
-      precision: 'fp32',
+      precision: quantized ? options.precision : 'fp32',
       versions,
       notes,
     };

@@ -25,10 +25,29 @@ import { DT, defaultOpset, dimsOf, floatTensor, floatValues, intAttr, node, rawT
 import { quantizeColumns, quantizeTensor, zeroPointBytes, type Int8Kind } from './quant-math.js';
 
 /** A value in 8-bit form: its quantized tensor, scale and zero point names. */
-interface Quantized {
+export interface Quantized {
   readonly q: string;
   readonly scale: string;
   readonly zeroPoint: string;
+}
+
+/** Adds an initializer under a fresh name built from `name`; returns that name. */
+export type AddConstant = (name: string, dataType: number, dims: number[], bytes: Uint8Array) => string;
+
+/** An embedding table in quantize_dynamic's form: uint8, per tensor, asymmetric (it quantizes tables as activations). */
+export function quantizeTable(table: TensorProto, dir: string, constant: AddConstant): Quantized {
+  const t = quantizeTensor(floatValues(table, dir), 'uint8');
+  return {
+    q: constant(`${table.name}_quantized`, DT.UINT8, dimsOf(table), t.q as Uint8Array),
+    scale: constant(`${table.name}_scale`, DT.FLOAT, [], new Uint8Array(Float32Array.of(t.params.scale).buffer)),
+    zeroPoint: constant(`${table.name}_zero_point`, DT.UINT8, [], Uint8Array.of(t.params.zeroPoint)),
+  };
+}
+
+/** The float table a default-domain Gather reads, when it is an initializer. */
+export function gatherTable(index: GraphIndex, n: NodeProto): TensorProto | undefined {
+  const table = n.opType === 'Gather' && (n.domain ?? '') === '' ? index.initializers.get(n.input?.[0] ?? '') : undefined;
+  return table && table.dataType === DT.FLOAT ? table : undefined;
 }
 
 export interface DynamicInt8Options {
@@ -38,8 +57,8 @@ export interface DynamicInt8Options {
   readonly dir: string;
 }
 
-/** Rewrites each eligible Gemm as MatMul (+ Add), in place; returns how many. */
-function gemmToMatMul(index: GraphIndex, dir: string): number {
+/** Rewrites each eligible Gemm as MatMul (+ Add), in place, as quantize_dynamic does; returns how many. */
+export function gemmToMatMul(index: GraphIndex, dir: string): number {
   const gemms = linearOps(index).filter((op) => op.kind === 'gemm');
   const replaced = new Map<NodeProto, NodeProto[]>();
   for (const op of gemms) {
@@ -141,17 +160,11 @@ export function quantizeDynamicInt8(index: GraphIndex, options: DynamicInt8Optio
       );
       continue;
     }
-    const table = n.opType === 'Gather' && (n.domain ?? '') === '' ? index.initializers.get(n.input?.[0] ?? '') : undefined;
-    if (table && table.dataType === DT.FLOAT) {
-      // quantize_dynamic quantizes tables as it quantizes activations: uint8, per tensor, asymmetric.
+    const table = gatherTable(index, n);
+    if (table) {
       let q = inits.get(table.name ?? '');
       if (!q) {
-        const t = quantizeTensor(floatValues(table, dir), 'uint8');
-        q = {
-          q: constant(`${table.name}_quantized`, DT.UINT8, dimsOf(table), t.q as Uint8Array),
-          scale: constant(`${table.name}_scale`, DT.FLOAT, [], new Uint8Array(Float32Array.of(t.params.scale).buffer)),
-          zeroPoint: constant(`${table.name}_zero_point`, DT.UINT8, [], Uint8Array.of(t.params.zeroPoint)),
-        };
+        q = quantizeTable(table, dir, constant);
         inits.set(table.name ?? '', q);
       }
       dequantizeInputs(n);

@@ -116,27 +116,6 @@ export function quantizeColumns(values: Float32Array, rows: number, cols: number
   return { q, scales, zeroPoints };
 }
 
-/** Per-row quantization of a row-major [rows, cols] matrix: one scale and zero point per row (a Gemm weight stored transposed). */
-export function quantizeRows(values: Float32Array, rows: number, cols: number, kind: Int8Kind): { q: Int8Array | Uint8Array; scales: Float32Array; zeroPoints: Int32Array } {
-  const q = kind === 'int8' ? new Int8Array(rows * cols) : new Uint8Array(rows * cols);
-  const scales = new Float32Array(rows);
-  const zeroPoints = new Int32Array(rows);
-  for (let r = 0; r < rows; r++) {
-    let min = Infinity;
-    let max = -Infinity;
-    for (let c = r * cols; c < (r + 1) * cols; c++) {
-      const v = values[c] as number;
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-    const p = cols === 0 ? quantParams(0, 0, kind) : quantParams(min, max, kind);
-    scales[r] = p.scale;
-    zeroPoints[r] = p.zeroPoint;
-    quantizeRun(values, q, p, kind, r * cols, (r + 1) * cols, 1);
-  }
-  return { q, scales, zeroPoints };
-}
-
 /** Zero points as bytes of the weight's type. */
 export function zeroPointBytes(zeroPoints: Int32Array, kind: Int8Kind): Uint8Array {
   return kind === 'int8' ? new Uint8Array(Int8Array.from(zeroPoints).buffer) : Uint8Array.from(zeroPoints);

@@ -3,7 +3,9 @@
  * quant_format=QDQ)` writes and Intel's INT8 numbers measured): each linear
  * layer's activation goes through QuantizeLinear → DequantizeLinear with a
  * scale and zero point fixed from calibration (uint8, asymmetric), and its
- * weight is stored 8-bit per output channel behind a DequantizeLinear.
+ * weight is stored 8-bit per output channel behind a DequantizeLinear;
+ * embedding tables are stored 8-bit and only the rows gathered are
+ * dequantized.
  * onnxruntime fuses DQ → MatMul/Gemm (→ Q) into integer kernels
  * (MatMulIntegerToFloat, QGemm, QLinearMatMul) at load, so unlike dynamic
  * quantization no range is measured per call.
@@ -15,7 +17,8 @@
 import type { GraphIndex } from './graph-index.js';
 import { linearOps, weightMatrix, type LinearOp } from './matmul-weights.js';
 import { DT, defaultOpset, ensureOpset, intAttr, node, rawTensor, type NodeProto, type TensorProto } from './onnx-file.js';
-import { quantizeColumns, quantizeRows, quantizeTensor, quantParams, zeroPointBytes, type Int8Kind } from './quant-math.js';
+import { gatherTable, gemmToMatMul, quantizeTable, type Quantized } from './dynamic-int8.js';
+import { quantizeColumns, quantizeTensor, quantParams, zeroPointBytes, type Int8Kind } from './quant-math.js';
 
 /** Observed range of one activation over the calibration rows. */
 export interface ActivationRange {
@@ -34,7 +37,9 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
   const kind = options.weights ?? 'uint8';
   const perChannelDomain = defaultOpset(index.model) >= 13 ? '' : 'com.microsoft';
   if (perChannelDomain) ensureOpset(index.model, 'com.microsoft', 1);
-  const layers = linearOps(index).filter((op) => ranges.has(op.activation));
+  // As quantize_dynamic does: the pooler and classifier Gemms become MatMul + Add, which onnxruntime fuses into integer kernels.
+  gemmToMatMul(index, options.dir);
+  const layers = linearOps(index).filter((op) => op.kind !== 'gemm' && ranges.has(op.activation));
   const byNode = new Map(layers.map((op) => [op.node, op]));
   const added: TensorProto[] = [];
   const activations = new Map<string, string>();
@@ -63,30 +68,24 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
     const key = `${op.weight}|${op.kind}`;
     const known = weights.get(key);
     if (known) return known;
-    const t = index.initializers.get(op.weight) as TensorProto;
-    const stored = [Number(t.dims?.[0]), Number(t.dims?.[1])] as [number, number];
     const zpType = kind === 'int8' ? DT.INT8 : DT.UINT8;
-    // The output channel is the stored weight's columns for MatMul B, its rows for Gemm transB; A-side weights are per tensor.
     const values = weightMatrix(index, op, options.dir);
     let q: Int8Array | Uint8Array;
     let scales: Float32Array;
     let zeroPoints: Int32Array;
     let axis: number | null = null;
     if (op.kind === 'matmul-a') {
+      // MatMul's A side has no per-channel axis the fused kernels take: one scale.
       const t = quantizeTensor(values, kind);
       ({ q } = t);
       scales = Float32Array.of(t.params.scale);
       zeroPoints = Int32Array.of(t.params.zeroPoint);
-    } else if (op.transB) {
-      // Stored [N, K]: quantize rows of the stored layout, so the weight keeps its shape.
-      ({ q, scales, zeroPoints } = quantizeRows(transposeBack(values, op.rows, op.cols), stored[0], stored[1], kind));
-      axis = 0;
     } else {
       ({ q, scales, zeroPoints } = quantizeColumns(values, op.rows, op.cols, kind));
       axis = 1;
     }
     const shape = axis === null ? [] : [scales.length];
-    const wq = constant(`${op.weight}_quantized`, zpType, stored, new Uint8Array(q.buffer, q.byteOffset, q.byteLength));
+    const wq = constant(`${op.weight}_quantized`, zpType, [op.rows, op.cols], new Uint8Array(q.buffer, q.byteOffset, q.byteLength));
     const scale = constant(`${op.weight}_scale`, DT.FLOAT, shape, new Uint8Array(scales.buffer));
     const zp = constant(`${op.weight}_zero_point`, zpType, shape, zeroPointBytes(zeroPoints, kind));
     const out = index.freshName(`${op.weight}_DequantizeLinear_Output`);
@@ -95,7 +94,22 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
     weights.set(key, out);
     return out;
   };
+  const tables = new Map<string, Quantized>();
   for (const n of index.nodes) {
+    const table = gatherTable(index, n);
+    if (table) {
+      // Embeddings: Gather reads the 8-bit table and only the gathered rows are dequantized.
+      let q = tables.get(table.name ?? '');
+      if (!q) {
+        q = quantizeTable(table, options.dir, constant);
+        tables.set(table.name ?? '', q);
+      }
+      const out = n.output?.[0] ?? '';
+      const rows = index.freshName(`${out}_quantized`);
+      nodes.push({ ...n, input: [q.q, ...(n.input ?? []).slice(1)], output: [rows] });
+      nodes.push(node('DequantizeLinear', index.freshName(`${out}_DequantizeLinear`), [rows, q.scale, q.zeroPoint], [out]));
+      continue;
+    }
     const op = byNode.get(n);
     if (!op) {
       nodes.push(n);
@@ -117,11 +131,4 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
   index.addInitializers(added);
   index.dropUnusedInitializers();
   return layers;
-}
-
-/** [K, N] back to the stored [N, K] of a transB Gemm weight. */
-function transposeBack(kn: Float32Array, k: number, n: number): Float32Array {
-  const out = new Float32Array(kn.length);
-  for (let r = 0; r < k; r++) for (let c = 0; c < n; c++) out[c * k + r] = kn[r * n + c] as number;
-  return out;
 }

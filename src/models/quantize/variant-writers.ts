@@ -71,7 +71,7 @@ export function writeVariantGraph(loaded: LoadedModel, dtype: WritableDtype, cal
       if (!calibration) throw new Error('q8-static needs calibration ranges');
       const done = quantizeStaticQdq(index, calibration.ranges, { dir: loaded.dir });
       if (done.length === 0) throw new VariantRefused('nothing to quantize: no linear layer had a calibrated activation');
-      method = `static QDQ calibrated on ${calibration.description}: QuantizeLinear/DequantizeLinear uint8 activations, per-channel uint8 weights (${describeLinearOps(done)})`;
+      method = `static QDQ calibrated on ${calibration.description}: QuantizeLinear/DequantizeLinear uint8 activations, per-channel uint8 weights (${describeLinearOps(done)}), embeddings uint8`;
       break;
     }
   }

@@ -110,16 +110,18 @@ export function quantizeDynamicInt8(index: GraphIndex, options: DynamicInt8Optio
     if (known) return known;
     const values32 = weightMatrix(index, op, dir);
     const perColumn = op.kind === 'matmul';
-    const { q, scales, zeroPoints } = perColumn ? quantizeColumns(values32, op.rows, op.cols, kind) : (() => {
-      const t = quantizeTensor(values32, kind);
+    // A constant in A's place is uint8 whatever the weight type: onnxruntime's fused integer kernels take only uint8 A.
+    const k: Int8Kind = perColumn ? kind : 'uint8';
+    const { q, scales, zeroPoints } = perColumn ? quantizeColumns(values32, op.rows, op.cols, k) : (() => {
+      const t = quantizeTensor(values32, k);
       return { q: t.q, scales: Float32Array.of(t.params.scale), zeroPoints: Int32Array.of(t.params.zeroPoint) };
     })();
-    const zpType = kind === 'int8' ? DT.INT8 : DT.UINT8;
+    const zpType = k === 'int8' ? DT.INT8 : DT.UINT8;
     const shape = perColumn ? [op.cols] : [];
     const made = {
       q: constant(`${op.weight}_quantized`, zpType, [op.rows, op.cols], new Uint8Array(q.buffer, q.byteOffset, q.byteLength)),
       scale: constant(`${op.weight}_scale`, DT.FLOAT, shape, new Uint8Array(scales.buffer)),
-      zeroPoint: constant(`${op.weight}_zero_point`, zpType, shape, zeroPointBytes(zeroPoints, kind)),
+      zeroPoint: constant(`${op.weight}_zero_point`, zpType, shape, zeroPointBytes(zeroPoints, k)),
     };
     inits.set(op.weight, made);
     return made;

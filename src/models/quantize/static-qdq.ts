@@ -68,7 +68,9 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
     const key = `${op.weight}|${op.kind}`;
     const known = weights.get(key);
     if (known) return known;
-    const zpType = kind === 'int8' ? DT.INT8 : DT.UINT8;
+    // A constant in A's place is uint8 whatever the weight type: onnxruntime's fused integer kernels take only uint8 A.
+    const k: Int8Kind = op.kind === 'matmul-a' ? 'uint8' : kind;
+    const zpType = k === 'int8' ? DT.INT8 : DT.UINT8;
     const values = weightMatrix(index, op, options.dir);
     let q: Int8Array | Uint8Array;
     let scales: Float32Array;
@@ -76,18 +78,18 @@ export function quantizeStaticQdq(index: GraphIndex, ranges: ReadonlyMap<string,
     let axis: number | null = null;
     if (op.kind === 'matmul-a') {
       // MatMul's A side has no per-channel axis the fused kernels take: one scale.
-      const t = quantizeTensor(values, kind);
+      const t = quantizeTensor(values, k);
       ({ q } = t);
       scales = Float32Array.of(t.params.scale);
       zeroPoints = Int32Array.of(t.params.zeroPoint);
     } else {
-      ({ q, scales, zeroPoints } = quantizeColumns(values, op.rows, op.cols, kind));
+      ({ q, scales, zeroPoints } = quantizeColumns(values, op.rows, op.cols, k));
       axis = 1;
     }
     const shape = axis === null ? [] : [scales.length];
     const wq = constant(`${op.weight}_quantized`, zpType, [op.rows, op.cols], new Uint8Array(q.buffer, q.byteOffset, q.byteLength));
     const scale = constant(`${op.weight}_scale`, DT.FLOAT, shape, new Uint8Array(scales.buffer));
-    const zp = constant(`${op.weight}_zero_point`, zpType, shape, zeroPointBytes(zeroPoints, kind));
+    const zp = constant(`${op.weight}_zero_point`, zpType, shape, zeroPointBytes(zeroPoints, k));
     const out = index.freshName(`${op.weight}_DequantizeLinear_Output`);
     const attrs = axis === null ? [] : [intAttr('axis', axis)];
     nodes.push(node('DequantizeLinear', index.freshName(`${op.weight}_DequantizeLinear`), [wq, scale, zp], [out], attrs, axis === null ? '' : perChannelDomain));

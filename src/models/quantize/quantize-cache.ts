@@ -24,7 +24,7 @@ import { readOnnxModel, writeOnnxModel, type ModelWriteFs } from './onnx-file.js
 import { VariantRefused, writeVariantGraph, type WritableDtype } from './variant-writers.js';
 
 /** Bumped whenever a writer's output changes, so old cache entries are not reused. */
-export const QUANTIZER_VERSION = 1;
+export const QUANTIZER_VERSION = 2;
 
 /** What static quantization calibrates on. */
 export interface CalibrationSource {

@@ -33,6 +33,7 @@ import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { openDataset } from '../datasets/open-dataset.js';
 import { defaultCacheRoot } from '../src/models/generated/generated-model.js';
 import { hostTensor, type TensorMap } from '../src/core/tensor.js';
+import { percentileOfSorted } from '../src/core/statistics.js';
 
 const PYTHON = process.env['INFERBENCH_PYTHON'] ?? 'python3';
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
@@ -47,11 +48,7 @@ quantize_dynamic(sys.argv[1], sys.argv[2], per_channel=True, reduce_range=False,
 print(json.dumps({"seconds": time.perf_counter() - start, "maxRssBytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
 `;
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
+const median = (xs: readonly number[]): number => percentileOfSorted([...xs].sort((a, b) => a - b), 50);
 
 interface WriterRun {
   readonly seconds: number;

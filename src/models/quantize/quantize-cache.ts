@@ -75,13 +75,14 @@ async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
 
 /** Copies the folder's small top-level files (config, tokenizer) so the cache folder is a model folder too. */
 async function copyModelFiles(from: string, to: string): Promise<void> {
-  for (const entry of await readdir(from, { withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const src = join(from, entry.name);
-    if ((await stat(src)).size > 64 * 1024 * 1024) continue;
-    const temp = join(to, `${entry.name}.partial-${randomBytes(4).toString('hex')}`);
+  for (const name of await readdir(from)) {
+    const src = join(from, name);
+    // stat follows links: a Hub snapshot's files are links into its blobs.
+    const info = await stat(src).catch(() => null);
+    if (!info?.isFile() || info.size > 64 * 1024 * 1024) continue;
+    const temp = join(to, `${name}.partial-${randomBytes(4).toString('hex')}`);
     await copyFile(src, temp);
-    await rename(temp, join(to, entry.name));
+    await rename(temp, join(to, name));
   }
 }
 

@@ -6,6 +6,28 @@
  */
 import { dimsOf, DT, type GraphProto, type ModelProto, type NodeProto, type TensorProto } from './onnx-file.js';
 
+/** Values read inside If/Loop/Scan subgraphs (at any depth): outer initializers they use must stay. */
+export function subgraphReads(graph: GraphProto): string[] {
+  const out: string[] = [];
+  const visit = (g: GraphProto): void => {
+    for (const n of g.node ?? []) {
+      for (const a of n.attribute ?? []) {
+        for (const sub of [...(a.g ? [a.g] : []), ...(a.graphs ?? [])]) {
+          for (const inner of sub.node ?? []) out.push(...(inner.input ?? []));
+          visit(sub);
+        }
+      }
+    }
+  };
+  visit(graph);
+  return out;
+}
+
+/** True when a node of the graph holds a subgraph (If, Loop, Scan). */
+export function hasSubgraphs(graph: GraphProto): boolean {
+  return (graph.node ?? []).some((n) => (n.attribute ?? []).some((a) => a.g || (a.graphs ?? []).length > 0));
+}
+
 export class GraphIndex {
   readonly graph: GraphProto;
   readonly initializers: Map<string, TensorProto>;
@@ -22,6 +44,7 @@ export class GraphIndex {
       if (n.name) this.names.add(n.name);
     }
     for (const o of this.graph.output ?? []) this.readers.set(o.name ?? '', (this.readers.get(o.name ?? '') ?? 0) + 1);
+    for (const i of subgraphReads(this.graph)) this.readers.set(i, (this.readers.get(i) ?? 0) + 1);
     for (const v of [...(this.graph.input ?? []), ...(this.graph.output ?? []), ...(this.graph.valueInfo ?? [])]) this.names.add(v.name ?? '');
     for (const name of this.initializers.keys()) this.names.add(name);
   }
@@ -59,6 +82,7 @@ export class GraphIndex {
     const used = new Set<string>();
     for (const n of this.graph.node ?? []) for (const i of n.input ?? []) used.add(i);
     for (const o of this.graph.output ?? []) used.add(o.name ?? '');
+    for (const i of subgraphReads(this.graph)) used.add(i);
     this.graph.initializer = (this.graph.initializer ?? []).filter((t) => used.has(t.name ?? ''));
     const kept = new Set((this.graph.initializer ?? []).map((t) => t.name ?? ''));
     // An initializer listed as a graph input (old exporters did) leaves the inputs with it.

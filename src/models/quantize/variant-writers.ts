@@ -5,7 +5,7 @@
  * user's export (variants in the quantize cache).
  */
 import type { ModelDtype } from '../../core/dtypes.js';
-import { GraphIndex, notFp32Reason } from './graph-index.js';
+import { GraphIndex, hasSubgraphs, notFp32Reason } from './graph-index.js';
 import { describeLinearOps, linearOps } from './matmul-weights.js';
 import { quantizeDynamicInt8 } from './dynamic-int8.js';
 import { quantizeMatMulNBits, Q4_BLOCK_SIZE } from './int4-matmulnbits.js';
@@ -48,6 +48,7 @@ export function writeVariantGraph(loaded: LoadedModel, dtype: WritableDtype, cal
   let method: string;
   switch (dtype) {
     case 'fp16': {
+      if (hasSubgraphs(index.graph)) throw new VariantRefused('refused: fp16 conversion of graphs with If/Loop/Scan subgraphs is not supported (their constants would stay float32)');
       if (!(loaded.model.graph?.initializer ?? []).some((t) => t.dataType === DT.FLOAT)) throw new VariantRefused('nothing to convert: the graph has no float32 weights');
       convertToFloat16(index, loaded.dir);
       method = 'fp16: float weights and constants stored as float16; float inputs and outputs kept float32 (keep_io_types)';

@@ -33,6 +33,7 @@ import { parityOk } from './views.js';
 import { placementLine } from './placement-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
+import { quantizationTable } from './quantization-table.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -388,6 +389,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
+    ...section(quantizationTable(run, sectionWidth, color)),
     '',
     ...modelSizeTable(run, sectionWidth, color),
     '',

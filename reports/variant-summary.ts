@@ -71,3 +71,62 @@ export function parityText(model: ModelInfo): string {
   if (!p) return '';
   return `max |Δ| ${p.maxAbsDiff.toPrecision(3)} · argmax ${(p.argmaxAgreement * 100).toFixed(p.argmaxAgreement === 1 ? 0 : 1)}% (${p.rows} rows)`;
 }
+
+/** One line of the seed question's answer: a variant on one engine, batch and sequence length, against its fp32 graph there. */
+export interface VariantComparisonRow {
+  /** Model the variant belongs to. */
+  readonly of: string;
+  readonly dtype: string;
+  readonly engine: string;
+  readonly batchSize: number;
+  readonly requestedThreads: number | null;
+  readonly sequenceLength: number | null;
+  readonly sizeBytes: number;
+  /** Size ÷ the fp32 graph's; null without an fp32 row. */
+  readonly sizeRatio: number | null;
+  /** fp32 mean ÷ variant mean on the same engine, batch, threads and length; null when either did not complete. */
+  readonly speedup: number | null;
+  readonly accuracy: number | null;
+  /** fp32's accuracy minus the variant's on the same cell, in accuracy units (0.02 = 2 points); null without both. */
+  readonly accuracyDrop: number | null;
+  /** Share of rows whose argmax equals the fp32 graph's (onnx-cpu, parity rows); null when not measured. */
+  readonly argmaxAgreement: number | null;
+  /** 'inferbench' when inferbench wrote the file, else the model's own file. */
+  readonly writtenBy: 'inferbench' | 'model';
+  readonly method: string | null;
+}
+
+/** Every completed cell of every non-fp32 variant, compared with its fp32 graph: size, speed-up, accuracy drop, argmax agreement. */
+export function variantComparison(run: RunRecord): VariantComparisonRow[] {
+  const speedup = speedupOverFp32(run);
+  const models = new Map(run.models.map((m) => [m.name, m]));
+  const rows: VariantComparisonRow[] = [];
+  for (const cell of run.cells) {
+    const model = models.get(cell.model);
+    const variant = model?.variant;
+    if (!model || !variant || variant.dtype === 'fp32' || cell.state !== 'completed') continue;
+    const fp32 = fp32RowOf(run, model);
+    const fp32Cell = fp32
+      ? run.cells.find((c) => c.state === 'completed' && c.model === fp32.name && c.engine === cell.engine && c.batchSize === cell.batchSize && c.requestedThreads === cell.requestedThreads && (c.sequenceLength ?? null) === (cell.sequenceLength ?? null))
+      : undefined;
+    const accuracy = cell.accuracy ?? null;
+    const fp32Accuracy = fp32Cell?.state === 'completed' ? (fp32Cell.accuracy ?? null) : null;
+    rows.push({
+      of: variant.of,
+      dtype: variant.dtype,
+      engine: cell.engine,
+      batchSize: cell.batchSize,
+      requestedThreads: cell.requestedThreads,
+      sequenceLength: cell.sequenceLength ?? null,
+      sizeBytes: model.sizeBytes,
+      sizeRatio: fp32 && fp32.sizeBytes > 0 && model.sizeBytes > 0 ? model.sizeBytes / fp32.sizeBytes : null,
+      speedup: speedup(cell),
+      accuracy,
+      accuracyDrop: accuracy !== null && fp32Accuracy !== null ? fp32Accuracy - accuracy : null,
+      argmaxAgreement: variant.parity?.argmaxAgreement ?? null,
+      writtenBy: variant.quantizedBy === 'inferbench' ? 'inferbench' : 'model',
+      method: variant.method ?? null,
+    });
+  }
+  return rows;
+}

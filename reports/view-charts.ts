@@ -25,7 +25,7 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
 const ORANGE = '#b35c00';
 
-function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
+export function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
   return {
     $schema: SCHEMA,
     title: { text: title, subtitle: [...subtitle], anchor: 'start', fontSize: 15, subtitleFontSize: 11, subtitleColor: '#555555', offset: 14 },
@@ -42,7 +42,7 @@ function frame(title: string, subtitle: readonly string[]): Record<string, unkno
 }
 
 /** `AMD EPYC 7B13, 16 cores · node v20 · 2025-11-22 13:40:05 UTC`. */
-function machineLine(run: RunRecord): string {
+export function machineLine(run: RunRecord): string {
   const env = run.environment;
   const gpu = env.gpus.length > 0 ? ` · ${env.gpus.join(', ')}` : '';
   return `${env.cpuModel}, ${env.cores} cores${gpu} · node ${env.node} · ${formatTimestamp(env.date)}`;

@@ -16,6 +16,8 @@ import { renderPng } from './png-chart.js';
 import { resultsTable, samplesTable } from './result-tables.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec } from './view-charts.js';
 import { batchScalingView, coreScalingView, latencyDistributionView } from './views.js';
+import { quantizationChartGap, quantizationChartSpec } from './quantization-chart.js';
+import { hasVariants } from './variant-summary.js';
 
 /** The part of `node:fs/promises` writing needs; tests pass a fake to inject ENOSPC and friends. */
 export interface WriteFs {
@@ -46,6 +48,7 @@ export const RUN_FILES = {
   coreScaling: 'core-scaling.png',
   batchScaling: 'batch-scaling.png',
   latencyDistribution: 'latency-distribution.png',
+  quantization: 'quantization.png',
 } as const;
 
 /** A chart of a run folder: its spec, or why it is left out rather than drawn empty. */
@@ -64,6 +67,8 @@ export function runCharts(run: RunRecord): RunChart[] {
     view(RUN_FILES.coreScaling, coreScalingView(run).insufficient, () => coreScalingChartSpec(run)),
     view(RUN_FILES.batchScaling, batchScalingView(run).insufficient, () => batchScalingChartSpec(run)),
     view(RUN_FILES.latencyDistribution, latencyDistributionView(run).insufficient, () => latencyDistributionChartSpec(run)),
+    // Only runs with precision variants get the quantization chart (or the reason it is not drawn).
+    ...(hasVariants(run) ? [view(RUN_FILES.quantization, quantizationChartGap(run), () => quantizationChartSpec(run))] : []),
   ];
 }
 

@@ -14,6 +14,7 @@ export type { ArchitectureSpec } from './models/generated/arch-presets.js';
 export { parseArchitectures, parseArchitectureText } from './models/generated/arch-parse.js';
 export { architectureClassifier } from './models/architecture-classifier.js';
 export { ensureVariantFile } from './models/generated/variants.js';
+export { ensureQuantizedVariant, quantizedCacheRoot, type QuantizeOutcome, type QuantizeRequest } from './models/quantize/quantize-cache.js';
 export { downloadModel } from './hub/model-download.js';
 export type { ModelDownloadOptions } from './hub/model-download.js';
 export { compareVariantOutputs, measureVariantParity } from './models/variant-parity.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { float16Bits } from '../src/models/generated/variant-fp16.js';
+import { float16Bits } from '../src/models/quantize/fp16.js';
 import { halfToFloat } from '../src/core/tensor.js';
 
 test('float32 → float16 bits round to nearest even and read back through halfToFloat', () => {

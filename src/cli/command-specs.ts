@@ -13,7 +13,9 @@ export const RUN_COMMAND: CommandSpec = {
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' },
     { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' },
-    { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…), each its own row' },
+    { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…) plus q8-static, each its own row; fp16, q8, int8, uint8, q4 and q8-static are written from onnx/model.onnx when the model lacks them' },
+    { name: 'calibration-rows', kind: 'value', range: 'calibrationRows', arg: 'N', help: 'rows at the start of the dataset that --dtype q8-static is calibrated on; every cell then measures the rows after them; default 128' },
+    { name: 'calibration-method', kind: 'value', arg: 'minmax|percentile', help: 'how q8-static turns calibrated activations into ranges: minmax (onnxruntime MinMax) or percentile (99.99% of |x|); default minmax' },
     { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' },
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },

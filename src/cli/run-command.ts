@@ -85,8 +85,10 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
         tolerance: numberFlag(args, 'tolerance', 'parity.tolerance') ?? DEFAULT_PARITY_TOLERANCE,
       },
       isolate: args.flags['no-isolate'] !== true,
+      ...(positiveIntFlag(args, 'calibration-rows', 'calibrationRows') !== undefined ? { calibrationRows: positiveIntFlag(args, 'calibration-rows', 'calibrationRows') } : {}),
+      ...(stringFlag(args, 'calibration-method') !== undefined ? { calibrationMethod: stringFlag(args, 'calibration-method') } : {}),
     },
-    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
   return runAndReport(config, {});
 }

@@ -26,6 +26,8 @@ export const DTYPE_SUFFIXES = nameTable({
   q2f16: '_q2f16',
   q1f16: '_q1f16',
   bnb4: '_bnb4',
+  // inferbench's own: static INT8 calibrated on the run's dataset. transformers.js has no such name, so no file of theirs is ever taken for it.
+  'q8-static': '_q8static',
 } as const);
 
 /** A transformers.js dtype name. */
@@ -45,6 +47,7 @@ const DTYPE_PRECISION: Readonly<Record<ModelDtype, Precision>> = nameTable({
   q1: 'unknown',
   q2f16: 'mixed',
   q1f16: 'mixed',
+  'q8-static': 'int8',
 });
 
 /** Every dtype name, in the order of the suffix table. */

@@ -48,6 +48,7 @@ export const OPTION_RANGES = nameTable({
   warmupBatches: { flag: '--warmup', field: 'warmupBatches', min: 0, max: 10_000, integer: true, unit: 'batches' },
   threads: { flag: '--threads', field: 'threads', min: 1, max: 1024, integer: true, unit: 'threads' },
   rounds: { flag: '--rounds', field: 'rounds', min: 1, max: 100, integer: true, unit: 'rounds' },
+  calibrationRows: { flag: '--calibration-rows', field: 'calibrationRows', min: 1, max: 1_000_000, integer: true, unit: 'rows' },
   sequenceLengths: { flag: '--sequence-lengths', field: 'sequenceLengths', min: 1, max: 65_536, integer: true, unit: 'tokens' },
   'stop.minTimeMs': { flag: '--min-time', field: 'stop.minTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   'stop.maxTimeMs': { flag: '--max-time', field: 'stop.maxTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },

@@ -196,6 +196,12 @@ export interface ModelVariantInfo {
   readonly file: string;
   /** Outputs against the fp32 graph's on the same rows; null when not measured (no fp32 file, no onnx-cpu). */
   readonly parity: VariantParity | null;
+  /** Set when inferbench wrote this file (the model had none): `inferbench`. */
+  readonly quantizedBy?: 'inferbench';
+  /** How it was written, e.g. `dynamic uint8 as quantize_dynamic writes it: …`. */
+  readonly method?: string;
+  /** The dataset rows a static variant was calibrated on; the run measured the rows after them. */
+  readonly calibration?: { readonly rows: number; readonly method: string } | null;
 }
 
 /** Host and software facts recorded with every run. */

@@ -20,7 +20,7 @@ serveForkedJob<IsolatedJob, CellKey, MeasuredRound>(
     await registerEngineModules(job.engineModules);
     const model = await modelFromSpec(job.model);
     const data = await prepareData(
-      { dataset: job.dataset ?? undefined, limit: job.limit, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
+      { dataset: job.dataset ?? undefined, limit: job.limit, skipRows: job.skipRows, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
       true,
     );
     await measureLoadGroup(

@@ -43,6 +43,7 @@ export interface ChildSource {
   readonly textColumn: string | null;
   readonly labelColumn: string | null;
   readonly limit: number | null;
+  readonly skipRows: number;
   readonly engineModules: readonly string[];
 }
 

@@ -10,6 +10,8 @@ export interface IsolatedJob {
   readonly textColumn: string | null;
   readonly labelColumn: string | null;
   readonly limit: number | null;
+  /** Rows at the start of the dataset left out (a static-INT8 variant's calibration rows). */
+  readonly skipRows: number;
   readonly engine: string;
   readonly threads: number | null;
   readonly keys: readonly CellKey[];

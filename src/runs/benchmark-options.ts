@@ -54,6 +54,12 @@ export interface BenchmarkOptions {
   /** Rows per cell after the dataset callback; null streams every row. Default 256. */
   readonly limit?: number | null;
   /**
+   * Rows at the start of the dataset no cell streams (after the dataset
+   * callback, before the limit): the calibration rows of a static-INT8
+   * variant, kept out of the rows accuracy is measured on. Default 0.
+   */
+  readonly skipRows?: number;
+  /**
    * Untimed batches at least before timing, per round. Every round always
    * runs one untimed warm pass over every row (every padded shape seen); this
    * only adds batches when a pass holds fewer. 0 means the warm pass alone. Default 2.
@@ -109,6 +115,7 @@ export interface ResolvedBenchmarkOptions {
   readonly dataset: Dataset | string | undefined;
   readonly batchSizes: readonly number[];
   readonly limit: number | null;
+  readonly skipRows: number;
   readonly warmupBatches: number;
   /** The whole cell's rule; `perRoundRule(stop, rounds)` is one round's share. */
   readonly stop: StopRule;
@@ -195,6 +202,7 @@ export function resolveBenchmarkOptions(
     dataset: options.dataset,
     batchSizes: [...new Set(batchSizes)],
     limit,
+    skipRows: options.skipRows ?? 0,
     warmupBatches,
     stop,
     rounds,

@@ -222,6 +222,7 @@ export class Benchmark {
       textColumn: o.textColumn ?? null,
       labelColumn: o.labelColumn ?? null,
       limit: o.limit,
+      skipRows: o.skipRows,
       engineModules: o.engineModules,
     });
   }

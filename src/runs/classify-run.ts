@@ -13,6 +13,18 @@ import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
+import { UserError } from '../core/errors.js';
+import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibrate.js';
+import { checkCalibrationRows } from './calibration-rows.js';
+
+/** Rows a q8-static variant is calibrated on by default. */
+export const DEFAULT_CALIBRATION_ROWS = 128;
+
+function parseCalibrationMethod(value: string, name: string): CalibrationMethod {
+  const found = CALIBRATION_METHODS.find((m) => m === value);
+  if (!found) throw new UserError(`${name} must be one of ${CALIBRATION_METHODS.join(', ')}, got ${JSON.stringify(value)}`, `pass ${name} minmax (onnxruntime's MinMax, the default) or percentile`);
+  return found;
+}
 
 /**
  * Everything that defines a run, as plain JSON. It is what a results file
@@ -60,6 +72,15 @@ export interface RunConfig {
   readonly parity: { readonly reference: string | null; readonly tolerance: number };
   /** Each engine load in its own child process. */
   readonly isolate: boolean;
+  /**
+   * Rows at the start of the dataset a q8-static variant is calibrated on
+   * (only used when `dtypes` has q8-static); every cell then streams the rows
+   * after them, so accuracy is never measured on calibration rows.
+   * Absent in runs recorded before static quantization existed.
+   */
+  readonly calibrationRows?: number;
+  /** How calibration reduces activations to ranges: minmax (default) or percentile. */
+  readonly calibrationMethod?: CalibrationMethod;
 }
 
 /** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
@@ -74,6 +95,8 @@ export interface OptionNames {
   readonly reference?: string;
   readonly rounds?: string;
   readonly maxTime?: string;
+  readonly calibrationRows?: string;
+  readonly calibrationMethod?: string;
 }
 
 export const DEFAULT_OUT_DIR = 'inferbench-out';
@@ -86,7 +109,8 @@ export const DEFAULT_OUT_DIR = 'inferbench-out';
  * What a caller may give: any RunConfig field, with `architectures` also as
  * `--config` texts (presets, key=value, JSON files) and `dtypes` as names.
  */
-export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes'>> & {
+export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes' | 'calibrationMethod'>> & {
+  readonly calibrationMethod?: string;
   readonly architectures?: readonly (string | ArchitectureSpec)[];
   readonly dtypes?: readonly string[] | null;
 };
@@ -135,6 +159,8 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     maxCv: bench.maxCv,
     parity: { reference, tolerance: bench.parity.tolerance },
     isolate: partial.isolate ?? true,
+    calibrationRows: partial.calibrationRows ?? DEFAULT_CALIBRATION_ROWS,
+    calibrationMethod: parseCalibrationMethod(partial.calibrationMethod ?? 'minmax', names.calibrationMethod ?? 'calibrationMethod'),
   };
   checkConfigRanges(config, names);
   return config;
@@ -160,6 +186,7 @@ function checkConfigRanges(config: RunConfig, names: OptionNames): void {
   check('stop.minBatches', config.stop.minBatches);
   check('maxCv', config.maxCv);
   check('parity.tolerance', config.parity.tolerance);
+  check('calibrationRows', config.calibrationRows ?? DEFAULT_CALIBRATION_ROWS, names.calibrationRows);
 }
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
@@ -186,6 +213,9 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
   // Fixed-length runs use the text only to seed synthetic ids; tokenized runs need text in every row.
   if (config.sequenceLengths === null) await checkTextColumn(dataset, columns.text);
+  const calibration = config.dtypes?.includes('q8-static')
+    ? await checkCalibrationRows(dataset, columns, config.calibrationRows ?? DEFAULT_CALIBRATION_ROWS, config.calibrationMethod ?? 'minmax', '--calibration-rows (calibrationRows)')
+    : null;
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
     architectures: config.architectures ?? [],
@@ -194,6 +224,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     registry,
     dataset,
     columns,
+    calibration,
   });
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
@@ -212,6 +243,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
         enginesResolved: engines,
         unavailableEngines,
         datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
+        // The rows q8-static was calibrated on; every cell measured from the row after them.
+        calibration: calibration ? { rows: calibration.rows, method: calibration.method, firstMeasuredRow: calibration.rows } : null,
       }),
       sweep: (engines, record) =>
         sweepModels(plan, {
@@ -222,6 +255,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
             batchSizes: config.batchSizes,
             threads: config.threads,
             limit: config.limit,
+            skipRows: calibration?.rows ?? 0,
             warmupBatches: config.warmupBatches,
             // Records written before rounds existed have no `rounds`: a re-run of one measures one round, as it did.
             rounds: config.rounds ?? 1,

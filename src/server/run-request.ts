@@ -65,6 +65,8 @@ const RUN_FIELDS: ReadonlyMap<string, Kind> = new Map<string, Kind>([
   ['parity', 'parity'],
   ['isolate', 'boolean'],
   ['png', 'boolean'],
+  ['calibrationRows', 'int'],
+  ['calibrationMethod', 'name'],
   ['compareWith', 'id'],
 ]);
 
@@ -101,6 +103,8 @@ const NAMES: OptionNames = {
   dtypes: 'dtypes',
   architectures: 'architectures',
   sequenceLengths: 'sequenceLengths',
+  calibrationRows: 'calibrationRows',
+  calibrationMethod: 'calibrationMethod',
 };
 
 function fail(field: string, message: string, fix: string): never {
@@ -245,8 +249,8 @@ function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: s
 }
 
 function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
-  const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures'> & { architectures?: string[] };
-  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'rounds', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths'] as const) {
+  const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures' | 'calibrationMethod'> & { architectures?: string[]; calibrationMethod?: string };
+  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'rounds', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths', 'calibrationRows', 'calibrationMethod'] as const) {
     if (partial[group] === undefined) continue;
     asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
   }

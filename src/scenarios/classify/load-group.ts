@@ -35,6 +35,8 @@ export interface PreparedData {
 export interface DataSource {
   readonly dataset: Dataset | string | undefined;
   readonly limit: number | null;
+  /** Rows at the start left out of every cell: a static-INT8 variant was calibrated on them, so accuracy counts from after them. */
+  readonly skipRows?: number;
   readonly textColumn: string | undefined;
   readonly labelColumn: string | undefined;
   readonly datasetProcessCallback?: ((dataset: Dataset) => Dataset | Promise<Dataset>) | undefined;
@@ -74,6 +76,7 @@ export { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
 export async function prepareData(source: DataSource, needTextColumn: boolean): Promise<PreparedData> {
   let dataset = typeof source.dataset === 'object' ? source.dataset : await openDataset(source.dataset);
   if (source.datasetProcessCallback) dataset = await source.datasetProcessCallback(dataset);
+  if (source.skipRows) dataset = dataset.skip(source.skipRows);
   if (source.limit !== null) dataset = dataset.take(source.limit);
   const columnNames = await dataset.columns();
   const columns = needTextColumn

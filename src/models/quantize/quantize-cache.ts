@@ -1,0 +1,141 @@
+/**
+ * Variants inferbench writes for a user's export live in its cache, never in
+ * the user's folder: `<cache>/quantized/<sha256>/`, where the hash covers the
+ * source graph's bytes (and its external data), the dtype, the writer's
+ * version and, for static quantization, the calibration rows and method. The
+ * folder is a model folder of its own (config and tokenizer files copied,
+ * `onnx/model<suffix>.onnx`), so every engine, transformers.js included,
+ * loads it like the original. The graph file is written last, under a
+ * temporary name then renamed: its presence means the variant is complete.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dtypeOnnxFile } from '../../core/dtypes.js';
+import type { Engine } from '../../core/engine.js';
+import type { TensorMap } from '../../core/tensor.js';
+import { defaultCacheRoot } from '../generated/generated-model.js';
+import { calibrateRanges, type CalibrationMethod } from './calibrate.js';
+import { GraphIndex } from './graph-index.js';
+import { linearOps } from './matmul-weights.js';
+import { readOnnxModel, writeOnnxModel, type ModelWriteFs } from './onnx-file.js';
+import { VariantRefused, writeVariantGraph, type WritableDtype } from './variant-writers.js';
+
+/** Bumped whenever a writer's output changes, so old cache entries are not reused. */
+export const QUANTIZER_VERSION = 2;
+
+/** What static quantization calibrates on. */
+export interface CalibrationSource {
+  /** Model inputs of the calibration rows, in batches. */
+  readonly batches: readonly TensorMap[];
+  /** Rows in all (recorded with the run). */
+  readonly rows: number;
+  readonly method: CalibrationMethod;
+  /** Hash of the calibration texts, so other rows make another cache entry. */
+  readonly rowsHash: string;
+  /** onnx-cpu: runs the fp32 graph to collect activations. */
+  readonly engine: Engine;
+}
+
+export interface QuantizeRequest {
+  /** Model folder holding `onnx/model.onnx`. */
+  readonly sourceDir: string;
+  readonly dtype: WritableDtype;
+  /** Cache root; default `defaultCacheRoot()`. */
+  readonly cacheRoot?: string;
+  readonly calibration?: CalibrationSource;
+  /** Tests inject a failing file system (ENOSPC). */
+  readonly fs?: ModelWriteFs;
+  /** Tests force external data with a low threshold. */
+  readonly externalDataAbove?: number;
+}
+
+/** A variant ready in the cache, or why there is none. */
+export type QuantizeOutcome =
+  | { readonly dir: string; readonly file: string; readonly method: string; readonly fromCache: boolean; readonly calibration: { rows: number; method: CalibrationMethod } | null }
+  | { readonly skip: string };
+
+async function fileHash(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The cache key of a request: source bytes, dtype, writer version, calibration. */
+async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ v: QUANTIZER_VERSION, dtype: req.dtype, calibration: req.calibration ? { rows: req.calibration.rows, method: req.calibration.method, texts: req.calibration.rowsHash } : null }));
+  hash.update(await fileHash(source));
+  const data = `${source}_data`;
+  if (existsSync(data)) hash.update(await fileHash(data));
+  return hash.digest('hex');
+}
+
+/** Copies the folder's small top-level files (config, tokenizer) so the cache folder is a model folder too. */
+async function copyModelFiles(from: string, to: string): Promise<void> {
+  for (const name of await readdir(from)) {
+    const src = join(from, name);
+    // stat follows links: a Hub snapshot's files are links into its blobs.
+    const info = await stat(src).catch(() => null);
+    if (!info?.isFile() || info.size > 64 * 1024 * 1024) continue;
+    const temp = join(to, `${name}.partial-${randomBytes(4).toString('hex')}`);
+    await copyFile(src, temp);
+    await rename(temp, join(to, name));
+  }
+}
+
+/** Folder of the quantized variants: `<cache root>/quantized`. */
+export function quantizedCacheRoot(root = defaultCacheRoot()): string {
+  return join(root, 'quantized');
+}
+
+/**
+ * The variant `req.dtype` of the model in `req.sourceDir`, from the cache or
+ * written now. A source that is not fp32, or holds nothing to quantize,
+ * gives `{ skip }` with the reason.
+ */
+export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<QuantizeOutcome> {
+  const fp32File = dtypeOnnxFile('fp32');
+  const source = join(req.sourceDir, fp32File);
+  if (!existsSync(source)) return { skip: `${fp32File} not found in ${req.sourceDir}: nothing to quantize from` };
+  const file = dtypeOnnxFile(req.dtype);
+  const dir = join(quantizedCacheRoot(req.cacheRoot), await cacheKey(source, req));
+  const target = join(dir, file);
+  const metaPath = join(dir, 'quantize.json');
+  if (existsSync(target) && existsSync(metaPath)) {
+    const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { method: string; calibration: { rows: number; method: CalibrationMethod } | null };
+    return { dir, file, method: meta.method, fromCache: true, calibration: meta.calibration };
+  }
+  const loaded = await readOnnxModel(source);
+  let calibration: { rows: number; method: CalibrationMethod } | null = null;
+  let method: string;
+  try {
+    if (req.dtype === 'q8-static') {
+      if (!req.calibration) throw new Error('q8-static needs calibration rows');
+      const activations = [...new Set(linearOps(new GraphIndex(loaded.model)).map((op) => op.activation))];
+      if (activations.length === 0) throw new VariantRefused('nothing to quantize: the graph has no MatMul or Gemm with a constant float32 weight');
+      await mkdir(dir, { recursive: true });
+      const { ranges, rows } = await calibrateRanges(loaded, activations, req.calibration.batches, req.calibration.engine, req.calibration.method, join(dir, `calibration-${randomBytes(4).toString('hex')}.onnx`));
+      calibration = { rows, method: req.calibration.method };
+      method = writeVariantGraph(loaded, 'q8-static', { ranges, description: `${rows} rows (${req.calibration.method})` });
+    } else {
+      method = writeVariantGraph(loaded, req.dtype);
+    }
+  } catch (err) {
+    if (err instanceof VariantRefused) return { skip: err.message };
+    throw err;
+  }
+  await mkdir(join(dir, 'onnx'), { recursive: true });
+  await copyModelFiles(req.sourceDir, dir);
+  const meta = { source, dtype: req.dtype, method, calibration, quantizerVersion: QUANTIZER_VERSION, writtenAt: new Date().toISOString() };
+  await writeFile(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
+  try {
+    await writeOnnxModel(loaded.model, target, loaded.dir, { ...(req.fs ? { fs: req.fs } : {}), ...(req.externalDataAbove !== undefined ? { externalDataAbove: req.externalDataAbove } : {}) });
+  } catch (err) {
+    await rm(metaPath, { force: true });
+    throw err;
+  }
+  return { dir, file, method, fromCache: false, calibration };
+}

@@ -9,6 +9,7 @@ import { hasErrorCode, UserError } from '../src/core/errors.js';
 import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
+import { hostChartSpec } from './host-views.js';
 import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
 import { renderParquet } from './parquet-report.js';
@@ -46,6 +47,7 @@ export const RUN_FILES = {
   coreScaling: 'core-scaling.png',
   batchScaling: 'batch-scaling.png',
   latencyDistribution: 'latency-distribution.png',
+  hosts: 'hosts.png',
 } as const;
 
 /** A chart of a run folder: its spec, or why it is left out rather than drawn empty. */
@@ -64,7 +66,14 @@ export function runCharts(run: RunRecord): RunChart[] {
     view(RUN_FILES.coreScaling, coreScalingView(run).insufficient, () => coreScalingChartSpec(run)),
     view(RUN_FILES.batchScaling, batchScalingView(run).insufficient, () => batchScalingChartSpec(run)),
     view(RUN_FILES.latencyDistribution, latencyDistributionView(run).insufficient, () => latencyDistributionChartSpec(run)),
+    // Only distributed runs (cells with a host) get the per-host chart; a local run's list is unchanged.
+    ...hostChart(run),
   ];
+}
+
+function hostChart(run: RunRecord): RunChart[] {
+  const spec = hostChartSpec(run);
+  return spec ? [{ file: RUN_FILES.hosts, spec }] : [];
 }
 
 const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];

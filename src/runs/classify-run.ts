@@ -13,6 +13,7 @@ import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
+import { QueueSweep, type QueueRunOptions } from './queue-sweep.js';
 
 /**
  * Everything that defines a run, as plain JSON. It is what a results file
@@ -166,6 +167,8 @@ function checkConfigRanges(config: RunConfig, names: OptionNames): void {
 export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
   readonly onProgress?: (event: ProgressEvent) => void;
   readonly registry?: EngineRegistry;
+  /** Run the sweep on queue workers (`run --queue`) instead of this machine. */
+  readonly queue?: QueueRunOptions;
 }
 
 export type { RunOutcome } from './run-driver.js';
@@ -180,6 +183,16 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const registry = hooks.registry ?? defaultRegistry;
   // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
+  // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
+  const queue = hooks.queue ? await QueueSweep.open(hooks.queue) : null;
+  try {
+    return await executeSweep(config, hooks, registry, queue);
+  } finally {
+    await queue?.close();
+  }
+}
+
+async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: QueueSweep | null): Promise<RunOutcome<RunRecord>> {
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
@@ -197,12 +210,13 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   });
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
+  let runId = '';
   return driveRun<CellResult, RunRecord>(
     {
       out: config.out,
       png: config.png,
       registry,
-      engines: config.engines,
+      engines: queue ? queue.engines(config.engines) : config.engines,
       models: plan.map((p) => p.info),
       recordedConfig: (engines, unavailableEngines) => ({
         ...config,
@@ -210,11 +224,12 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
         modelResolved: plan[0]?.model?.dir ?? null,
         modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
         enginesResolved: engines,
-        unavailableEngines,
+        unavailableEngines: queue ? queue.unavailable(engines) : unavailableEngines,
+        ...(queue ? { queue: queue.recorded() } : {}),
         datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
       }),
       sweep: (engines, record) =>
-        sweepModels(plan, {
+        queue ? queue.sweep(plan, engines, { id: runId, config, dataset, signal: hooks.signal }, record, hooks.onProgress) : sweepModels(plan, {
           engines,
           sequenceLengths: config.sequenceLengths ?? null,
           benchmark: {
@@ -239,6 +254,13 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
         }),
       write: async (record, dir, options) => ({ paths: await writeRunFiles(record, dir, options), warnings: [] }),
     },
-    hooks,
+    {
+      ...hooks,
+      onStart: (record, dir) => {
+        // Queue jobs carry the run id, so results of two coordinators on one queue never mix.
+        runId = record.id;
+        return hooks.onStart?.(record, dir);
+      },
+    },
   );
 }

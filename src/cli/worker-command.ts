@@ -36,8 +36,11 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   await registerEngineModules(engineModules);
   const offered = listFlag(args, 'engines');
   if (offered) defaultRegistry.parseNames(offered, '--engines');
-  const engines: WorkerEngine[] = (await defaultRegistry.statusAll()).map((s) => {
-    if (offered && !offered.includes(s.id)) return { id: s.id, available: false, reason: `not offered by this worker (its --engines is ${offered.join(',')})` };
+  // Only the offered engines are probed (loading a runtime takes seconds); the rest show as not offered.
+  const statuses = await defaultRegistry.statusAll(offered ?? defaultRegistry.ids());
+  const engines: WorkerEngine[] = defaultRegistry.ids().map((engineId) => {
+    const s = statuses.find((x) => x.id === engineId);
+    if (!s) return { id: engineId, available: false, reason: `not offered by this worker (its --engines is ${offered?.join(',')})` };
     return s.availability.available ? { id: s.id, available: true } : { id: s.id, available: false, reason: unavailableText(s) };
   });
   const environment = collectEnvironment();
@@ -71,7 +74,14 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  await worker.done;
+  try {
+    await worker.done;
+  } catch (err) {
+    // Redis went away: say so and leave now; BullMQ's reconnect timers and a job's child would otherwise keep the process up.
+    const message = err instanceof UserError ? `inferbench: error: ${err.message}\n${err.fix ? `  fix: ${err.fix}\n` : ''}` : `inferbench: error: ${String(err)}\n`;
+    process.stderr.write(message, () => process.exit(err instanceof UserError ? err.exitCode : 1));
+    return new Promise<number>(() => undefined);
+  }
   log('stopped');
-  return 0;
+  return signalled === 'SIGINT' ? EXIT_INTERRUPTED : 0;
 }

@@ -69,12 +69,14 @@ export async function probeRedis(address: RedisAddress): Promise<void> {
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
-  client.on('error', () => undefined);
+  // ioredis rejects connect() with "Connection is closed"; the socket's own error (ECONNREFUSED, ENOTFOUND, a TLS failure) says more.
+  let cause: unknown;
+  client.on('error', (err) => (cause ??= err));
   try {
     await client.connect();
     await client.ping();
   } catch (err) {
-    throw new UserError(`cannot reach Redis at ${address.masked}: ${describeError(err)}`, `start redis-server there (or check the password), or ${FIX}`);
+    throw new UserError(`cannot reach Redis at ${address.masked}: ${describeError(cause ?? err)}`, `start redis-server there (or check the password), or ${FIX}`);
   } finally {
     client.disconnect();
   }

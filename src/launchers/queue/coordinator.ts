@@ -74,7 +74,10 @@ export class QueueCoordinator {
   /** Adds every job and resolves once each has an outcome (or rejects with a UserError when Redis goes away). */
   async runJobs(jobs: readonly QueueJob[], hooks: JobHooks): Promise<void> {
     if (jobs.length === 0) return;
-    const events = new QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address) });
+    // Read events from the stream's current end, not from whenever the reader's first XREAD lands: a job refused
+    // or failed within milliseconds of being added would otherwise be missed, and the run would wait forever.
+    const [last] = await this.redis.xrevrange(this.queue.keys.events!, '+', '-', 'COUNT', 1);
+    const events = new QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address), lastEventId: last?.[0] ?? '0-0' });
     events.on('error', () => undefined);
     await events.waitUntilReady();
     const pending = new Map<string, QueueJob>(jobs.map((job, i) => [queueJobId(job.runId, i), job]));

@@ -208,6 +208,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
     dataset,
     columns,
   });
+  await queue?.prepare(plan, config, dataset);
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
   let runId = '';

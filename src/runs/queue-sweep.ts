@@ -128,6 +128,23 @@ export class QueueSweep {
     return { kind: 'hub', id: config.dataset };
   }
 
+  private prepared: { rowsHash: string; dataset: DatasetRequest; models: Map<PlannedModel, { request: ModelRequest; hash: string }> } | null = null;
+
+  /**
+   * Hashes the rows and the models and builds what workers fetch, before
+   * the run starts: a local folder without `--serve-models` fails here,
+   * before a run folder is created.
+   */
+  async prepare(plan: readonly PlannedModel[], config: RunConfig, dataset: Dataset): Promise<void> {
+    const datasetRequest = await this.datasetRequest(config);
+    const models = new Map<PlannedModel, { request: ModelRequest; hash: string }>();
+    for (const row of plan) {
+      if (row.model) models.set(row, { request: await this.modelRequest(row, config), hash: await hashModelFolder(row.model.dir, row.model.onnxFile) });
+    }
+    const rowsHash = await hashRows(config.limit === null ? dataset : dataset.take(config.limit));
+    this.prepared = { rowsHash, dataset: datasetRequest, models };
+  }
+
   /**
    * Enqueues every load group and records each cell as it comes back;
    * resolves when every job has an outcome (Ctrl-C included).
@@ -140,9 +157,8 @@ export class QueueSweep {
     onProgress: ((event: ProgressEvent) => void) | undefined,
   ): Promise<void> {
     const { config } = run;
-    const rows = config.limit === null ? run.dataset : run.dataset.take(config.limit);
-    const rowsHash = await hashRows(rows);
-    const dataset = await this.datasetRequest(config);
+    if (!this.prepared) await this.prepare(plan, config, run.dataset);
+    const { rowsHash, dataset, models } = this.prepared!;
     const lengths: readonly (number | null)[] = config.sequenceLengths ?? [null];
     const targets: readonly (WorkerInfo | null)[] = this.options.onEachWorker ? this.workers : [null];
     const jobs: QueueJob[] = [];
@@ -150,8 +166,8 @@ export class QueueSweep {
     const keys = (model: string, engine: string, threads: number | null, seq: number | null): CellKey[] =>
       config.batchSizes.map((batchSize) => ({ model, engine, batchSize, requestedThreads: threads, ...(seq === null ? {} : { sequenceLength: seq }) }));
     for (const row of plan) {
-      const request = row.model ? await this.modelRequest(row, config) : null;
-      const modelHash = row.model ? await hashModelFolder(row.model.dir, row.model.onnxFile) : '';
+      const request = models.get(row)?.request ?? null;
+      const modelHash = models.get(row)?.hash ?? '';
       for (const seq of lengths) {
         for (const engine of engines) {
           for (const threads of config.threads) {

@@ -23,7 +23,7 @@ import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
 import type { ProgressEvent } from './benchmark-options.js';
-import type { RunConfig } from './classify-run.js';
+import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
 
 /** `run --queue` options; `url` may hold a password, so it is never recorded (the record gets the masked form). */
@@ -39,6 +39,25 @@ export interface QueueRunOptions {
   readonly waitForWorkersMs?: number;
   /** How long Ctrl-C waits for jobs running on workers; default 60 s. */
   readonly drainTimeoutMs?: number;
+}
+
+/** The run options a queue sweep reads: RunConfig's fields (declared here, since classify-run imports this module). */
+export interface QueueSweepConfig {
+  readonly architectures: readonly ArchitectureSpec[];
+  readonly sequenceLengths: readonly number[] | null;
+  readonly batchSizes: readonly number[];
+  readonly threads: readonly (number | null)[];
+  readonly dataset: string | null;
+  readonly datasetConfig?: string | null;
+  readonly split?: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  readonly rounds: number;
+  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
+  readonly maxCv: number;
+  readonly parity: { readonly reference: string | null; readonly tolerance: number };
 }
 
 const hostOf = (w: WorkerInfo): CellHost => ({ name: w.name, id: w.id });
@@ -108,7 +127,7 @@ export class QueueSweep {
     return manifest;
   }
 
-  private async modelRequest(row: PlannedModel, config: RunConfig): Promise<ModelRequest> {
+  private async modelRequest(row: PlannedModel, config: QueueSweepConfig): Promise<ModelRequest> {
     const base = row.info.variant?.of ?? row.info.name;
     const source = row.info.source;
     if (source.startsWith('hub:')) {
@@ -122,7 +141,7 @@ export class QueueSweep {
     return { kind: 'files', manifest: await this.manifest(row.model?.dir ?? source, 'model folder') };
   }
 
-  private async datasetRequest(config: RunConfig): Promise<DatasetRequest> {
+  private async datasetRequest(config: QueueSweepConfig): Promise<DatasetRequest> {
     if (config.dataset === null) return { kind: 'embedded' };
     if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.manifest(resolve(config.dataset), 'dataset') };
     return { kind: 'hub', id: config.dataset };
@@ -135,7 +154,7 @@ export class QueueSweep {
    * the run starts: a local folder without `--serve-models` fails here,
    * before a run folder is created.
    */
-  async prepare(plan: readonly PlannedModel[], config: RunConfig, dataset: Dataset): Promise<void> {
+  async prepare(plan: readonly PlannedModel[], config: QueueSweepConfig, dataset: Dataset): Promise<void> {
     const datasetRequest = await this.datasetRequest(config);
     const models = new Map<PlannedModel, { request: ModelRequest; hash: string }>();
     for (const row of plan) {
@@ -152,7 +171,7 @@ export class QueueSweep {
   async sweep(
     plan: readonly PlannedModel[],
     engines: readonly string[],
-    run: { readonly id: string; readonly config: RunConfig; readonly dataset: Dataset; readonly signal: AbortSignal | undefined },
+    run: { readonly id: string; readonly config: QueueSweepConfig; readonly dataset: Dataset; readonly signal: AbortSignal | undefined },
     record: (cell: CellResult) => Promise<void>,
     onProgress: ((event: ProgressEvent) => void) | undefined,
   ): Promise<void> {

@@ -252,5 +252,5 @@ function cellsOf(job: QueueJob, outcome: CoordinatorOutcome, workers: readonly W
     return job.batchSizes.map((b) => ({ ...key(b), ...host, state, reason: `refused by ${job.target ? 'its worker' : 'every worker'}: ${reasons}` }));
   }
   if (outcome.kind === 'interrupted') return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'skipped', reason: outcome.reason }));
-  return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'errored', reason: `failed on the workers that took it: ${outcome.reason}` }));
+  return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'errored', reason: `the job failed: ${outcome.reason}` }));
 }

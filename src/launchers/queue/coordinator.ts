@@ -14,7 +14,10 @@ import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
 import { queueJobId, type QueueJob } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';
-import { liveWorkers, QUEUE_NAME, type WorkerInfo } from './worker-registry.js';
+import { liveWorkers, QUEUE_NAME, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
+
+/** How often the coordinator looks for jobs whose workers are gone. */
+const WATCHDOG_MS = 5000;
 
 /** What became of one job, from the coordinator's point of view. */
 export type CoordinatorOutcome =
@@ -100,6 +103,8 @@ export class QueueCoordinator {
     events.on('failed', ({ jobId, failedReason }) => deliver(jobId, () => ({ kind: 'failed', reason: failedReason })));
     const onEnd = () => fail?.(redisLost(this.address, 'the connection closed and could not be re-opened'));
     this.redis.on('end', onEnd);
+    // A job nobody can take any more (its --on-each-worker target, or every worker, stopped sending heartbeats) would wait forever.
+    const watchdog = setInterval(() => void this.orphans(pending, deliver).catch(() => undefined), WATCHDOG_MS);
     const onAbort = () => void this.interrupt(pending, deliver, hooks.drainTimeoutMs);
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -110,9 +115,25 @@ export class QueueCoordinator {
       await finished;
       await chain;
     } finally {
+      clearInterval(watchdog);
       hooks.signal?.removeEventListener('abort', onAbort);
       this.redis.off('end', onEnd);
       await events.close().catch(() => undefined);
+    }
+  }
+
+  /** Fails the waiting jobs whose target worker (or every worker) is gone, naming it. */
+  private async orphans(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void): Promise<void> {
+    if (pending.size === 0) return;
+    const live = new Set((await liveWorkers(this.redis)).map((w) => w.name));
+    for (const [id, job] of [...pending]) {
+      const gone = job.target !== null ? (live.has(job.target) ? null : `worker ${job.target}`) : live.size === 0 ? 'every worker' : null;
+      if (gone === null) continue;
+      const state = await (await this.queue.getJob(id))?.getState().catch(() => 'unknown');
+      // An active job is left to BullMQ's stalled-job check; only waiting ones are withdrawn here.
+      if (state === 'active') continue;
+      await this.queue.remove(id).catch(() => 0);
+      deliver(id, () => ({ kind: 'failed', reason: `${gone} stopped sending heartbeats (none for ${STALE_AFTER_MS / 1000} s) before running it` }));
     }
   }
 

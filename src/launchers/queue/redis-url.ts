@@ -23,7 +23,8 @@ export function parseRedisUrl(text: string): RedisAddress {
   try {
     url = new URL(text);
   } catch {
-    throw new UserError(`--queue is not a redis:// address: ${maskRedisUrl(text)}`, FIX);
+    // Not echoed: an address that does not parse cannot be masked reliably, and may hold a password.
+    throw new UserError('--queue is not a valid redis:// address', FIX);
   }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
     throw new UserError(`--queue must start with redis:// or rediss://, got ${url.protocol}//`, FIX);

@@ -45,7 +45,7 @@ test('the schema check names an unknown field and a path that climbs out of a se
     schema: 'inferbench.load-group/1', runId: 'r1', row: 'm', model: { kind: 'files', manifest }, dtype: null, modelHash: 'c'.repeat(64),
     dataset: { kind: 'embedded' }, datasetConfig: null, split: null, rowsHash: 'd'.repeat(64), textColumn: null, labelColumn: null, limit: 16,
     sequenceLength: null, engine: 'onnx-cpu', threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0,
-    stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, target: null, refused: {},
+    stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
   assert.equal(parseQueueJob(job).ok, true);
   assert.deepEqual(parseQueueJob({ ...job, shell: 'rm -rf /' }), { ok: false, reason: 'unknown field "shell"' });

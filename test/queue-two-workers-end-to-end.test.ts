@@ -40,6 +40,13 @@ test('a coordinator and two named workers: --on-each-worker puts both hosts in o
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /onnx-cpu @ box-a/);
     assert.match(show.stdout, /onnx-cpu @ box-b/);
+    // Spread (no --on-each-worker) over the workers --workers names: box-a, though idle, takes none of it.
+    const named = await runCli(['run', '--queue', redis.url, ...SHORT, '--workers', 'box-b', '--out', out]);
+    assert.equal(named.code, 0, named.stderr);
+    const namedId = readdirSync(out).filter((f) => !f.startsWith('history') && f !== runId)[0];
+    const namedRun = JSON.parse(readFileSync(join(out, namedId!, 'results.json'), 'utf8')) as RunRecord;
+    assert.equal(namedRun.cells.length, 4, 'spread: each cell once');
+    assert.ok(namedRun.cells.every((c) => c.state === 'completed' && c.host?.name === 'box-b'), JSON.stringify(namedRun.cells.map((c) => [c.engine, c.host?.name])));
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await redis.stop();

@@ -16,7 +16,7 @@ test('a worker refuses a job whose regenerated model or rows differ from the coo
     schema: JOB_SCHEMA, runId: 'r1', row: 'tiny-bert (embedded default)', model: { kind: 'default' }, dtype: null, modelHash: 'f'.repeat(64),
     dataset: { kind: 'embedded' }, datasetConfig: null, split: null, rowsHash, textColumn: null, labelColumn: null, limit: 16,
     sequenceLength: null, engine: 'onnx-cpu', threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0,
-    stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, target: null, refused: {},
+    stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
   const ctx = { registry: defaultRegistry, engineModules: [], cacheRoot: defaultCacheRoot(), host: { name: 'w', id: '0'.repeat(12) } };
   await assert.rejects(runQueueJob(job, 0, ctx), (err: unknown) => err instanceof UserError && /model tiny-bert \(embedded default\) here \(sha256 [0-9a-f]{12}…\) differs from the coordinator's \(ffffffffffff…\); refused/.test(err.message));

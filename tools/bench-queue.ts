@@ -66,7 +66,7 @@ function noopJob(runId: string): QueueJob {
     schema: JOB_SCHEMA, runId, row: 'noop', model: { kind: 'default' }, dtype: null, modelHash: hash, dataset: { kind: 'embedded' },
     datasetConfig: null, split: null, rowsHash: hash, textColumn: null, labelColumn: null, limit: 1, sequenceLength: null, engine: 'noop',
     threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1,
-    parity: { reference: null, tolerance: 1e-4 }, target: null, refused: {},
+    parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
 }
 

@@ -206,12 +206,14 @@ export class QueueSweep {
                 skip(`${engine} is unavailable on ${target ? 'worker' : 'every worker'}: ${candidates.map((w) => `${w.name}: ${engineReason(w, engine)}`).join('; ')}`);
                 continue;
               }
+              // --workers keeps a spread job on the named workers; without it any worker may take it, even one started later.
+              const allowed = target ? [target.name] : this.options.workers ? candidates.filter((w) => engineReason(w, engine) === null).map((w) => w.name) : null;
               jobs.push({
                 schema: JOB_SCHEMA, runId: run.id, row: row.info.name, model: request, dtype: row.info.variant?.dtype ?? null, modelHash,
                 dataset, datasetConfig: config.datasetConfig ?? null, split: config.split ?? null, rowsHash,
                 textColumn: config.textColumn, labelColumn: config.labelColumn, limit: config.limit, sequenceLength: seq,
                 engine, threads, batchSizes: config.batchSizes, rounds: config.rounds ?? 1, warmupBatches: config.warmupBatches,
-                stop: config.stop, maxCv: config.maxCv, parity: config.parity, target: target?.name ?? null, refused: {},
+                stop: config.stop, maxCv: config.maxCv, parity: config.parity, workers: allowed, refused: {},
               });
             }
           }
@@ -243,13 +245,13 @@ export class QueueSweep {
 /** The cells a job's outcome stands for: the worker's own, or one per batch size with the reason. */
 function cellsOf(job: QueueJob, outcome: CoordinatorOutcome, workers: readonly WorkerInfo[]): CellResult[] {
   if (outcome.kind === 'cells') return (outcome.cells as CellResult[]).filter((c) => typeof c === 'object' && c !== null && c.engine === job.engine);
-  const target = workers.find((w) => w.name === job.target);
+  const target = job.workers?.length === 1 ? workers.find((w) => w.name === job.workers?.[0]) : undefined;
   const host = target ? { host: hostOf(target) } : {};
   const key = (batchSize: number): CellKey => ({ model: job.row, engine: job.engine, batchSize, requestedThreads: job.threads, ...(job.sequenceLength === null ? {} : { sequenceLength: job.sequenceLength }) });
   if (outcome.kind === 'refused') {
     const reasons = Object.entries(outcome.refused).map(([name, why]) => `${name}: ${why}`).join('; ');
     const state = outcome.skip ? 'skipped' : 'errored';
-    return job.batchSizes.map((b) => ({ ...key(b), ...host, state, reason: `refused by ${job.target ? 'its worker' : 'every worker'}: ${reasons}` }));
+    return job.batchSizes.map((b) => ({ ...key(b), ...host, state, reason: `refused by ${job.workers?.length === 1 ? 'its worker' : 'every worker'}: ${reasons}` }));
   }
   if (outcome.kind === 'interrupted') return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'skipped', reason: outcome.reason }));
   return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'errored', reason: `the job failed: ${outcome.reason}` }));

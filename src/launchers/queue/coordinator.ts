@@ -103,7 +103,7 @@ export class QueueCoordinator {
     events.on('failed', ({ jobId, failedReason }) => deliver(jobId, () => ({ kind: 'failed', reason: failedReason })));
     const onEnd = () => fail?.(redisLost(this.address, 'the connection closed and could not be re-opened'));
     this.redis.on('end', onEnd);
-    // A job nobody can take any more (its --on-each-worker target, or every worker, stopped sending heartbeats) would wait forever.
+    // A job nobody can take any more (the workers it is meant for stopped sending heartbeats) would wait forever.
     const watchdog = setInterval(() => void this.orphans(pending, deliver).catch(() => undefined), WATCHDOG_MS);
     const onAbort = () => void this.interrupt(pending, deliver, hooks.drainTimeoutMs);
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
@@ -122,12 +122,13 @@ export class QueueCoordinator {
     }
   }
 
-  /** Fails the waiting jobs whose target worker (or every worker) is gone, naming it. */
+  /** Fails the waiting jobs whose workers (the ones named, else every one) are gone, naming them. */
   private async orphans(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void): Promise<void> {
     if (pending.size === 0) return;
     const live = new Set((await liveWorkers(this.redis)).map((w) => w.name));
     for (const [id, job] of [...pending]) {
-      const gone = job.target !== null ? (live.has(job.target) ? null : `worker ${job.target}`) : live.size === 0 ? 'every worker' : null;
+      const allowed = job.workers;
+      const gone = allowed !== null ? (allowed.some((n) => live.has(n)) ? null : `worker ${allowed.join(', ')}`) : live.size === 0 ? 'every worker' : null;
       if (gone === null) continue;
       const state = await (await this.queue.getJob(id))?.getState().catch(() => 'unknown');
       // An active job is left to BullMQ's stalled-job check; only waiting ones are withdrawn here.

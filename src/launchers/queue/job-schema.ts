@@ -63,8 +63,8 @@ export interface QueueJob {
   readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
   readonly maxCv: number;
   readonly parity: { readonly reference: string | null; readonly tolerance: number };
-  /** `--on-each-worker`: the one worker that must run it; null: any worker that can. */
-  readonly target: string | null;
+  /** The workers that may run it (`--on-each-worker`: one; `--workers`: those named); null: any worker. */
+  readonly workers: readonly string[] | null;
   /** Workers that could not run it, with why (filled by the workers as they refuse). */
   readonly refused: Readonly<Record<string, string>>;
 }
@@ -133,7 +133,7 @@ const FIELDS: Readonly<Record<keyof QueueJob, Check>> = {
   stop: (v) => isRecord(v) && isFinite(v['minTimeMs']) && isCount(v['minBatches']) && isFinite(v['maxTimeMs']),
   maxCv: isFinite,
   parity: (v) => isRecord(v) && isNullableString(v['reference']) && isFinite(v['tolerance']),
-  target: isNullableString,
+  workers: (v) => v === null || (Array.isArray(v) && v.length > 0 && v.every((n) => isString(n))),
   refused: (v) => isRecord(v) && Object.values(v).every((r) => typeof r === 'string'),
 };
 

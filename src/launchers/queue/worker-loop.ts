@@ -48,6 +48,12 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
+/** Whether every worker that may run a job (its list, else every live one) has refused it: then nobody will. */
+function everyoneRefused(allowed: readonly string[] | null, live: readonly string[], refused: Readonly<Record<string, string>>): boolean {
+  const candidates = allowed ?? live;
+  return candidates.every((name) => name in refused || !live.includes(name));
+}
+
 /** How long a refused job waits before it is offered again, so other workers get their turn. */
 function bounceDelayMs(): number {
   return 50 + Math.floor(Math.random() * 150);
@@ -73,8 +79,7 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
     const refused = { ...data.refused, [info.name]: reason };
     const updated: QueueJob = { ...data, refused };
     await job.updateData(updated);
-    const live = (await liveWorkers(redis)).map((w) => w.name);
-    if (data.target !== null || live.every((name) => name in refused)) {
+    if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), refused)) {
       log(`job ${job.id}: refused by every worker (${Object.keys(refused).join(', ')}); reported back`);
       return { kind: 'refused', refused, skip };
     }
@@ -92,9 +97,9 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
         throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
       }
       const data = parsed.job;
-      if ((data.target !== null && data.target !== info.name) || info.name in data.refused) {
-        // Not ours (another worker's --on-each-worker job, or one we already refused): back to the queue for the others.
-        if (data.target === null && (await liveWorkers(redis)).every((w) => w.name in data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
+      if ((data.workers !== null && !data.workers.includes(info.name)) || info.name in data.refused) {
+        // Not ours (meant for other workers, or one we already refused): back to the queue for the others.
+        if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
         await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
         throw new DelayedError();
       }

@@ -63,7 +63,7 @@ export const WORKER_COMMAND: CommandSpec = {
     { name: 'concurrency', kind: 'value', arg: 'N', help: 'jobs run at once; default 1 (one load at a time keeps timings clean)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
     { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
-    { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins; the queue benchmark\'s no-op engine); never taken from a job' },
+    { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins and test engines); never taken from a job' },
     HELP,
   ],
   details:

@@ -32,16 +32,16 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   const stallS = numberFlag(args, 'stall-timeout') ?? DEFAULT_STALL_TIMEOUT_S;
   if (!(stallS >= 1 && stallS <= 3600)) throw new UserError(`--stall-timeout must be between 1 and 3600 seconds, got ${stallS}`, `pass --stall-timeout ${DEFAULT_STALL_TIMEOUT_S} (the default)`);
   const engineModules = repeatedFlag(args, 'engine-module') ?? [];
-  await probeRedis(address);
   await registerEngineModules(engineModules);
   const offered = listFlag(args, 'engines');
   if (offered) defaultRegistry.parseNames(offered, '--engines');
+  await probeRedis(address);
   // Only the offered engines are probed (loading a runtime takes seconds); the rest show as not offered.
   const statuses = await defaultRegistry.statusAll(offered ?? defaultRegistry.ids());
   const engines: WorkerEngine[] = defaultRegistry.ids().map((engineId) => {
     const s = statuses.find((x) => x.id === engineId);
     if (!s) return { id: engineId, available: false, reason: `not offered by this worker (its --engines is ${offered?.join(',')})` };
-    return s.availability.available ? { id: s.id, available: true } : { id: s.id, available: false, reason: unavailableText(s) };
+    return s.availability.available ? { id: s.id, available: true, versions: s.availability.versions } : { id: s.id, available: false, reason: unavailableText(s) };
   });
   const environment = collectEnvironment();
   const id = fingerprintId(environment);

@@ -22,6 +22,8 @@ export interface WorkerEngine {
   readonly available: boolean;
   /** Why not, with how to enable it; absent when available. */
   readonly reason?: string;
+  /** Runtime versions the engine reported (onnxruntime-node, tfjs-core…), when available. */
+  readonly versions?: Readonly<Record<string, string>>;
 }
 
 /** What a worker registers. */

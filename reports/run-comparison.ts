@@ -281,7 +281,7 @@ export function compareRuns(a: RunRecord, b: RunRecord, options: { readonly minE
     const seq = sequenceLengthOf(c);
     return [
       showModel ? c.model : null,
-      c.engine,
+      c.host ? `${c.engine} @ ${c.host.name}` : c.engine,
       showThreads ? describeThreads(threadsUsed(c)) : null,
       `batch ${c.batchSize}`,
       seq !== null ? `seq ${seq}` : null,

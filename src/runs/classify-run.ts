@@ -13,7 +13,7 @@ import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
-import { QueueSweep, type QueueRunOptions } from './queue-sweep.js';
+import type { QueueSweep, QueueRunOptions } from './queue-sweep.js';
 
 /**
  * Everything that defines a run, as plain JSON. It is what a results file
@@ -184,7 +184,8 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
   // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
-  const queue = hooks.queue ? await QueueSweep.open(hooks.queue) : null;
+  // bullmq and ioredis load only for a queue run.
+  const queue = hooks.queue ? await (await import('./queue-sweep.js')).QueueSweep.open(hooks.queue) : null;
   try {
     return await executeSweep(config, hooks, registry, queue);
   } finally {

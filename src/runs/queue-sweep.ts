@@ -249,7 +249,7 @@ function cellsOf(job: QueueJob, outcome: CoordinatorOutcome, workers: readonly W
   const host = target ? { host: hostOf(target) } : {};
   const key = (batchSize: number): CellKey => ({ model: job.row, engine: job.engine, batchSize, requestedThreads: job.threads, ...(job.sequenceLength === null ? {} : { sequenceLength: job.sequenceLength }) });
   if (outcome.kind === 'refused') {
-    const reasons = Object.entries(outcome.refused).map(([name, why]) => `${name}: ${why}`).join('; ');
+    const reasons = Object.entries(outcome.refused).map(([name, why]) => `${name}: ${why}`).join('; ') || `none of its workers (${job.workers?.join(', ') ?? 'any'}) is running`;
     const state = outcome.skip ? 'skipped' : 'errored';
     return job.batchSizes.map((b) => ({ ...key(b), ...host, state, reason: `refused by ${job.workers?.length === 1 ? 'its worker' : 'every worker'}: ${reasons}` }));
   }

@@ -50,6 +50,10 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'ep_nodes', value: (c) => placementNodesField(sessionOf(c)?.placement) },
   { name: 'ep_cpu_fallback_ops', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', value: (c) => c.batchSize },
+  // Filled in distributed runs only (`run --queue`), empty otherwise: the worker that measured the cell, its machine fingerprint and how often its job was retried.
+  { name: 'host', value: (c) => c.host?.name },
+  { name: 'host_id', value: (c) => c.host?.id },
+  { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
   optional('sequence_length', (c) => c.sequenceLength),
   // `interrupted`: Ctrl-C cut a completed cell short; its figures are kept, never VALID.
   { name: 'state', value: (c) => displayState(c) },

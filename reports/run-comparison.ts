@@ -183,7 +183,8 @@ function sequenceLengthOf(cell: CellResult): number | null {
  * 2-core machine) on their 2-thread cells.
  */
 export function cellMatchKey(cell: CellResult): string {
-  return [cell.model, cell.engine, cell.batchSize, threadsUsed(cell) ?? 'default', sequenceLengthOf(cell) ?? ''].join('\u0000');
+  // A queue worker's cells match the same worker's (by --name) in the other run; local cells match local ones.
+  return [cell.model, cell.engine, cell.batchSize, threadsUsed(cell) ?? 'default', sequenceLengthOf(cell) ?? '', cell.host?.name ?? ''].join('\u0000');
 }
 
 function verdictOf(cell: CellResult): 'VALID' | 'NOISY' | null {
@@ -280,7 +281,7 @@ export function compareRuns(a: RunRecord, b: RunRecord, options: { readonly minE
     const seq = sequenceLengthOf(c);
     return [
       showModel ? c.model : null,
-      c.engine,
+      c.host ? `${c.engine} @ ${c.host.name}` : c.engine,
       showThreads ? describeThreads(threadsUsed(c)) : null,
       `batch ${c.batchSize}`,
       seq !== null ? `seq ${seq}` : null,

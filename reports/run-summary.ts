@@ -31,6 +31,22 @@ export function batchSizes(run: RunRecord): number[] {
  * usual single-setting run keeps plain engine names.
  */
 export function engineLabeller(run: RunRecord): (cell: CellResult) => string {
+  const withHost = engineLabellerNoHost(run);
+  if (!hasHosts(run)) return withHost;
+  return (cell) => `${withHost(cell)} @ ${cell.host?.name ?? 'coordinator'}`;
+}
+
+/** Whether any cell was measured by a queue worker (`run --queue`): then every label names its host. */
+export function hasHosts(run: { readonly cells: readonly CellResult[] }): boolean {
+  return run.cells.some((c) => c.host !== undefined);
+}
+
+/** Worker names, sorted. */
+export function hostOrder(run: { readonly cells: readonly CellResult[] }): string[] {
+  return [...new Set(run.cells.flatMap((c) => (c.host ? [c.host.name] : [])))].sort();
+}
+
+function engineLabellerNoHost(run: RunRecord): (cell: CellResult) => string {
   const threadSettings = new Map<string, Set<number | null>>();
   for (const cell of run.cells) {
     const set = threadSettings.get(cell.engine) ?? new Set<number | null>();
@@ -66,6 +82,7 @@ export function orderedCells(run: RunRecord): CellResult[] {
         a.cell.batchSize - b.cell.batchSize ||
         (sequenceOf(a.cell) ?? -1) - (sequenceOf(b.cell) ?? -1) ||
         engines.indexOf(a.cell.engine) - engines.indexOf(b.cell.engine) ||
+        (a.cell.host?.name ?? '').localeCompare(b.cell.host?.name ?? '') ||
         a.index - b.index,
     )
     .map((x) => x.cell);

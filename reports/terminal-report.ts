@@ -34,6 +34,7 @@ import { placementLine } from './placement-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
+import { hostSections } from './host-views.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -382,6 +383,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
   if (speed.truncated) out.push('', ...reasonLines(run, sectionWidth, color));
   const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
   out.push(
+    ...section(hostSections(run, sectionWidth, color)),
     ...section(statisticsSection(run, maxWidth, sectionWidth, color)),
     ...section(scalingSections(run, maxWidth, sectionWidth, color)),
     '',

@@ -170,7 +170,7 @@ export function seriesLabeller(run: RunRecord): (cell: CellResult) => string {
   const multiSeq = new Set(run.cells.map(sequenceLengthOf)).size > 1;
   return (cell) => {
     const seq = sequenceLengthOf(cell);
-    const parts = [multiModel ? `${cell.model} ` : '', cell.engine, multiSeq && seq !== null ? ` (seq ${seq})` : ''];
+    const parts = [multiModel ? `${cell.model} ` : '', cell.engine, multiSeq && seq !== null ? ` (seq ${seq})` : '', cell.host ? ` @ ${cell.host.name}` : ''];
     return parts.join('');
   };
 }

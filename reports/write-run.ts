@@ -9,6 +9,7 @@ import { hasErrorCode, UserError } from '../src/core/errors.js';
 import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
+import { hostChartSpec } from './host-views.js';
 import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
 import { renderParquet } from './parquet-report.js';
@@ -49,6 +50,7 @@ export const RUN_FILES = {
   batchScaling: 'batch-scaling.png',
   latencyDistribution: 'latency-distribution.png',
   quantization: 'quantization.png',
+  hosts: 'hosts.png',
 } as const;
 
 /** A chart of a run folder: its spec, or why it is left out rather than drawn empty. */
@@ -69,7 +71,14 @@ export function runCharts(run: RunRecord): RunChart[] {
     view(RUN_FILES.latencyDistribution, latencyDistributionView(run).insufficient, () => latencyDistributionChartSpec(run)),
     // Only runs with precision variants get the quantization chart (or the reason it is not drawn).
     ...(hasVariants(run) ? [view(RUN_FILES.quantization, quantizationChartGap(run), () => quantizationChartSpec(run))] : []),
+    // Only distributed runs (cells with a host) get the per-host chart; a local run's list is unchanged.
+    ...hostChart(run),
   ];
+}
+
+function hostChart(run: RunRecord): RunChart[] {
+  const spec = hostChartSpec(run);
+  return spec ? [{ file: RUN_FILES.hosts, spec }] : [];
 }
 
 const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];

@@ -32,7 +32,7 @@ export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availabil
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';
-export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, CellRound, BetweenRounds, HostNoise, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './core/results.js';
+export type { CellResult, CompletedCell, ErroredCell, SkippedCell, CellKey, CellSamples, CellRound, BetweenRounds, HostNoise, CellHost, RunRecord, ModelInfo, ModelVariantInfo, EnvironmentInfo } from './core/results.js';
 export { computeStatistics, betweenRoundsOf, percentileOfSorted, throughput, PERCENTILE_METHOD, welchTTest, ratioInterval95, studentTCdf, studentTQuantile } from './core/statistics.js';
 export { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from './core/stop-rule.js';
 export type { SampleStatistics, WelchTest } from './core/statistics.js';
@@ -60,6 +60,7 @@ export { renderPng, renderSvg } from '../reports/png-chart.js';
 export { HistoryStore, HISTORY_FILE } from './runs/history/history-store.js';
 export { executeRecordedRun } from './runs/history/recorded-run.js';
 export type { RecordOptions, RecordedOutcome } from './runs/history/recorded-run.js';
+export type { QueueRunOptions } from './runs/queue-sweep.js';
 export { recordOf } from './runs/history/history-entry.js';
 export type { HistoryEntry, HistoryDetail, HistoryState, HistorySource, HeadlineFigure } from './runs/history/history-entry.js';
 export { startDashboard } from './server/server.js';

@@ -38,6 +38,10 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
+    { name: 'queue', kind: 'value', arg: 'URL', help: 'run the sweep on `inferbench worker`s through this Redis (redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS); one job per model × engine × threads' },
+    { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },
+    { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },
+    { name: 'serve-models', kind: 'value', arg: 'HOST:PORT', help: 'with --queue: serve local model folders and dataset files to the workers on this address, read-only and by sha256' },
     HELP,
   ],
   details:
@@ -49,6 +53,25 @@ export const RUN_COMMAND: CommandSpec = {
     'Also results.parquet and results.arrow (the CSV rows, typed), samples.parquet and samples.arrow (one row per measured batch).\n' +
     'Hub datasets honour HF_ENDPOINT, HF_TOKEN, HF_HOME / HF_HUB_CACHE and HF_HUB_OFFLINE=1.\n' +
     'Ctrl-C stops after the current batch and still writes what was measured.',
+};
+
+export const WORKER_COMMAND: CommandSpec = {
+  name: 'worker',
+  summary: 'take sweep jobs from a Redis queue (BullMQ) and run them on this machine, for `run --queue`',
+  usage: 'inferbench worker --queue redis://HOST:PORT [--name NAME] [--concurrency 1]',
+  flags: [
+    { name: 'queue', kind: 'value', arg: 'URL', help: 'Redis the coordinator uses: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
+    { name: 'name', kind: 'value', arg: 'NAME', help: 'this worker\'s name in every table (unique on the queue); default: the hostname' },
+    { name: 'concurrency', kind: 'value', arg: 'N', help: 'jobs run at once; default 1 (one load at a time keeps timings clean)' },
+    { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
+    { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
+    { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins and test engines); never taken from a job' },
+    HELP,
+  ],
+  details:
+    'Registers its fingerprint (CPU, cores, RAM, GPU, OS, Node and engine versions) and its engines, then takes one job at a time.\n' +
+    'A job is one load group (model × engine × threads with its batch sizes and rounds); each load runs in a fresh child process.\n' +
+    'Jobs are plain data of one schema: anything else is refused with the reason. Ctrl-C or SIGTERM finishes the current job.',
 };
 
 export const ENGINES_COMMAND: CommandSpec = {
@@ -118,7 +141,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     'ttft.png and tpot.png. Ctrl-C stops after the current call and still writes what was measured.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

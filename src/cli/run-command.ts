@@ -12,6 +12,7 @@ import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, 
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 import type { NothingMeasured } from '../runs/nothing-measured.js';
 import { reportNothingMeasured } from './run-exit.js';
+import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
 
 /** ` --out DIR` when the run used another output folder than the default, so the hint can be pasted. */
@@ -90,7 +91,21 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
     },
     { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
-  return runAndReport(config, {});
+  return runAndReport(config, {}, queueOptions(args));
+}
+
+/** `--queue` and its companions; the URL (it may hold a password) goes to the run, never into the config or history. */
+function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
+  const url = stringFlag(args, 'queue');
+  const onEach = args.flags['on-each-worker'] === true;
+  const workers = listFlag(args, 'workers');
+  const serve = stringFlag(args, 'serve-models');
+  if (url === undefined) {
+    if (onEach || workers || serve) throw new UserError('--on-each-worker, --workers and --serve-models need --queue', 'add --queue redis://HOST:PORT, or drop them for a local run');
+    return undefined;
+  }
+  if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each load in a fresh child process');
+  return { url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null };
 }
 
 /**
@@ -98,7 +113,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }): Promise<number> {
+export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions): Promise<number> {
   const ctrlC = interruptOnCtrlC('batch');
   let outcome;
   let showModel = false;
@@ -107,6 +122,7 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
   try {
     ({ outcome, entryId, nothingMeasured: empty } = await executeRecordedRun(config, {
       signal: ctrlC.signal,
+      ...(queue ? { queue } : {}),
       onStart: (record) => {
         showModel = record.models.length > 1;
         const engines = (record.config['enginesResolved'] as string[]).join(', ');

@@ -12,6 +12,16 @@ export interface CellKey {
   readonly requestedThreads: number | null;
   /** Fixed sequence length of synthetic inputs (`--sequence-lengths`); absent or null when inputs come from dataset text. */
   readonly sequenceLength?: number | null;
+  /** The worker that measured this cell in a distributed sweep (`run --queue`); absent in local runs. */
+  readonly host?: CellHost;
+}
+
+/** A queue worker: its `--name` and the fingerprint id of its machine (see the run config's `queue.workers`). */
+export interface CellHost {
+  readonly name: string;
+  readonly id: string;
+  /** Times the cell's job was handed to another worker because the one running it died (BullMQ stalled-job detection). */
+  readonly retries?: number;
 }
 
 /** Raw per-batch measurements, kept so every statistic can be recomputed. */

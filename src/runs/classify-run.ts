@@ -13,6 +13,7 @@ import type { CellResult, RunRecord } from '../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
+import type { QueueSweep, QueueRunOptions } from './queue-sweep.js';
 import { UserError } from '../core/errors.js';
 import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibrate.js';
 import { checkCalibrationRows } from './calibration-rows.js';
@@ -193,6 +194,8 @@ function checkConfigRanges(config: RunConfig, names: OptionNames): void {
 export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
   readonly onProgress?: (event: ProgressEvent) => void;
   readonly registry?: EngineRegistry;
+  /** Run the sweep on queue workers (`run --queue`) instead of this machine. */
+  readonly queue?: QueueRunOptions;
 }
 
 export type { RunOutcome } from './run-driver.js';
@@ -207,6 +210,17 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   const registry = hooks.registry ?? defaultRegistry;
   // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
+  // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
+  // bullmq and ioredis load only for a queue run.
+  const queue = hooks.queue ? await (await import('./queue-sweep.js')).QueueSweep.open(hooks.queue) : null;
+  try {
+    return await executeSweep(config, hooks, registry, queue);
+  } finally {
+    await queue?.close();
+  }
+}
+
+async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: QueueSweep | null): Promise<RunOutcome<RunRecord>> {
   // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
@@ -226,14 +240,16 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
     columns,
     calibration,
   });
+  await queue?.prepare(plan, config, dataset);
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
+  let runId = '';
   return driveRun<CellResult, RunRecord>(
     {
       out: config.out,
       png: config.png,
       registry,
-      engines: config.engines,
+      engines: queue ? queue.engines(config.engines) : config.engines,
       models: plan.map((p) => p.info),
       recordedConfig: (engines, unavailableEngines) => ({
         ...config,
@@ -241,13 +257,14 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
         modelResolved: plan[0]?.model?.dir ?? null,
         modelsResolved: plan.map((p) => ({ name: p.info.name, source: p.info.source, state: p.model ? 'planned' : 'skipped' })),
         enginesResolved: engines,
-        unavailableEngines,
+        unavailableEngines: queue ? queue.unavailable(engines) : unavailableEngines,
+        ...(queue ? { queue: queue.recorded() } : {}),
         datasetResolved: config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : dataset.name,
         // The rows q8-static was calibrated on; every cell measured from the row after them.
         calibration: calibration ? { rows: calibration.rows, method: calibration.method, firstMeasuredRow: calibration.rows } : null,
       }),
       sweep: (engines, record) =>
-        sweepModels(plan, {
+        queue ? queue.sweep(plan, engines, { id: runId, config, dataset, signal: hooks.signal }, record, hooks.onProgress) : sweepModels(plan, {
           engines,
           sequenceLengths: config.sequenceLengths ?? null,
           benchmark: {
@@ -273,6 +290,13 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
         }),
       write: async (record, dir, options) => ({ paths: await writeRunFiles(record, dir, options), warnings: [] }),
     },
-    hooks,
+    {
+      ...hooks,
+      onStart: (record, dir) => {
+        // Queue jobs carry the run id, so results of two coordinators on one queue never mix.
+        runId = record.id;
+        return hooks.onStart?.(record, dir);
+      },
+    },
   );
 }

@@ -1,0 +1,163 @@
+/**
+ * The coordinator's side of a distributed sweep: connect (failing fast with
+ * the masked address when Redis is unreachable), wait for the workers, add
+ * one BullMQ job per load group, and hand each outcome back as it arrives.
+ * Jobs carry the run id in their id, so two coordinators on one queue never
+ * see each other's results, and a job re-offered after a worker died is
+ * still one job, counted once. Ctrl-C removes the run's waiting jobs and
+ * waits (up to a timeout) for the running ones.
+ */
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { UserError } from '../../core/errors.js';
+import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
+import { queueJobId, type QueueJob } from './job-schema.js';
+import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
+import type { JobOutcome } from './worker-loop.js';
+import { liveWorkers, QUEUE_NAME, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
+
+/** How often the coordinator looks for jobs whose workers are gone. */
+const WATCHDOG_MS = 5000;
+
+/** What became of one job, from the coordinator's point of view. */
+export type CoordinatorOutcome =
+  | JobOutcome
+  /** BullMQ failed it (e.g. its workers kept dying: stalled more than allowed). */
+  | { readonly kind: 'failed'; readonly reason: string }
+  /** Ctrl-C: removed before any worker took it, or still running when the wait ran out. */
+  | { readonly kind: 'interrupted'; readonly reason: string };
+
+export interface JobHooks {
+  readonly onOutcome: (job: QueueJob, outcome: CoordinatorOutcome) => Promise<void>;
+  readonly signal?: AbortSignal | undefined;
+  /** How long Ctrl-C waits for jobs already running on workers. */
+  readonly drainTimeoutMs: number;
+}
+
+export class QueueCoordinator {
+  private constructor(
+    readonly address: RedisAddress,
+    private readonly redis: Redis,
+    private readonly queue: Queue,
+  ) {}
+
+  /** Probes Redis (a UserError with the masked URL when unreachable), then opens the queue. */
+  static async connect(address: RedisAddress): Promise<QueueCoordinator> {
+    await probeRedis(address);
+    const connection = liveConnectionOptions(address);
+    const redis = new Redis(connection);
+    redis.on('error', () => undefined);
+    const queue = new Queue(QUEUE_NAME, { connection });
+    queue.on('error', () => undefined);
+    await queue.waitUntilReady();
+    return new QueueCoordinator(address, redis, queue);
+  }
+
+  /**
+   * The live workers, after waiting up to `timeoutMs` for at least one (or
+   * for every worker `names` lists). A named worker that never shows is a
+   * UserError listing those present.
+   */
+  async waitForWorkers(names: readonly string[] | null, timeoutMs: number): Promise<WorkerInfo[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const live = await liveWorkers(this.redis);
+      const missing = names ? names.filter((n) => !live.some((w) => w.name === n)) : [];
+      const ready = names ? missing.length === 0 : live.length > 0;
+      if (ready) return names ? live.filter((w) => names.includes(w.name)) : live;
+      if (Date.now() > deadline) {
+        const present = live.length === 0 ? 'no worker is registered' : `workers present: ${live.map((w) => w.name).join(', ')}`;
+        const what = names ? `worker${missing.length === 1 ? '' : 's'} ${missing.join(', ')} did not register on ${this.address.masked}` : `no inferbench worker is registered on ${this.address.masked}`;
+        throw new UserError(`${what} (${present})`, `start one on each machine: inferbench worker --queue ${this.address.masked} --name NAME`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  /** Adds every job and resolves once each has an outcome (or rejects with a UserError when Redis goes away). */
+  async runJobs(jobs: readonly QueueJob[], hooks: JobHooks): Promise<void> {
+    if (jobs.length === 0) return;
+    // Read events from the stream's current end, not from whenever the reader's first XREAD lands: a job refused
+    // or failed within milliseconds of being added would otherwise be missed, and the run would wait forever.
+    const [last] = await this.redis.xrevrange(this.queue.keys.events!, '+', '-', 'COUNT', 1);
+    const events = new QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address), lastEventId: last?.[0] ?? '0-0' });
+    events.on('error', () => undefined);
+    await events.waitUntilReady();
+    const pending = new Map<string, QueueJob>(jobs.map((job, i) => [queueJobId(job.runId, i), job]));
+    let chain = Promise.resolve();
+    let settle: (() => void) | undefined;
+    let fail: ((err: Error) => void) | undefined;
+    const finished = new Promise<void>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    const deliver = (jobId: string, outcome: () => CoordinatorOutcome): void => {
+      const job = pending.get(jobId);
+      if (!job) return;
+      pending.delete(jobId);
+      chain = chain.then(() => hooks.onOutcome(job, outcome())).then(() => {
+        if (pending.size === 0) settle?.();
+      }, (err: unknown) => fail?.(err instanceof Error ? err : new Error(String(err))));
+    };
+    events.on('completed', ({ jobId, returnvalue }) => deliver(jobId, () => (typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as JobOutcome));
+    events.on('failed', ({ jobId, failedReason }) => deliver(jobId, () => ({ kind: 'failed', reason: failedReason })));
+    const onEnd = () => fail?.(redisLost(this.address, 'the connection closed and could not be re-opened'));
+    this.redis.on('end', onEnd);
+    // A job nobody can take any more (the workers it is meant for stopped sending heartbeats) would wait forever.
+    const watchdog = setInterval(() => void this.orphans(pending, deliver).catch(() => undefined), WATCHDOG_MS);
+    const onAbort = () => void this.interrupt(pending, deliver, hooks.drainTimeoutMs);
+    hooks.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.queue.addBulk(
+        [...pending].map(([jobId, data]) => ({ name: 'load-group', data, opts: { jobId, attempts: 1, removeOnComplete: true, removeOnFail: true } })),
+      );
+      if (hooks.signal?.aborted) onAbort();
+      await finished;
+      await chain;
+    } finally {
+      clearInterval(watchdog);
+      hooks.signal?.removeEventListener('abort', onAbort);
+      this.redis.off('end', onEnd);
+      await events.close().catch(() => undefined);
+    }
+  }
+
+  /** Fails the waiting jobs whose workers (the ones named, else every one) are gone, naming them. */
+  private async orphans(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void): Promise<void> {
+    if (pending.size === 0) return;
+    const live = new Set((await liveWorkers(this.redis)).map((w) => w.name));
+    for (const [id, job] of [...pending]) {
+      const allowed = job.workers;
+      const gone = allowed !== null ? (allowed.some((n) => live.has(n)) ? null : `worker ${allowed.join(', ')}`) : live.size === 0 ? 'every worker' : null;
+      if (gone === null) continue;
+      const state = await (await this.queue.getJob(id))?.getState().catch(() => 'unknown');
+      // An active job is left to BullMQ's stalled-job check; only waiting ones are withdrawn here.
+      if (state === 'active') continue;
+      await this.queue.remove(id).catch(() => 0);
+      deliver(id, () => ({ kind: 'failed', reason: `${gone} stopped sending heartbeats (none for ${STALE_AFTER_MS / 1000} s) before running it` }));
+    }
+  }
+
+  /** Ctrl-C: remove what no worker took yet, wait for the rest up to the timeout, then give up on them. */
+  private async interrupt(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void, timeoutMs: number): Promise<void> {
+    for (const id of [...pending.keys()]) {
+      const job = await this.queue.getJob(id).catch(() => undefined);
+      const state = job ? await job.getState().catch(() => 'unknown') : 'unknown';
+      if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'paused')) {
+        const removed = await job.remove().then(() => true, () => false);
+        if (removed) deliver(id, () => ({ kind: 'interrupted', reason: NOT_RUN_INTERRUPTED }));
+      }
+    }
+    if (pending.size === 0) return;
+    await new Promise((r) => setTimeout(r, timeoutMs).unref());
+    for (const id of [...pending.keys()]) {
+      await this.queue.remove(id).catch(() => 0);
+      deliver(id, () => ({ kind: 'interrupted', reason: `not recorded: still running on a worker ${Math.round(timeoutMs / 1000)} s after Ctrl-C` }));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+    this.redis.disconnect();
+  }
+}

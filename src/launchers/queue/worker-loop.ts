@@ -1,0 +1,146 @@
+/**
+ * The queue side of `inferbench worker`: take jobs from the shared BullMQ
+ * queue, check each against the schema, decide whether this worker should
+ * run it, and hand it to the runner (src/runs, which measures it through
+ * the same child-process launcher as a local run).
+ *
+ * Refusal works with plain BullMQ semantics: a worker that must not or
+ * cannot run a job (another worker's `--on-each-worker` job; an engine it
+ * lacks; a model or rows whose hash does not match) writes its reason into
+ * the job's `refused` map, moves the job back with `moveToDelayed` and
+ * throws `DelayedError`, which re-offers it to every worker without counting
+ * an attempt. When every live worker has refused, the worker that refused
+ * last completes the job with the reasons, and the coordinator records the
+ * cells as skipped (or errored) with each worker's reason.
+ */
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { describeError } from '../../core/errors.js';
+import { parseQueueJob, type QueueJob } from './job-schema.js';
+import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
+import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
+
+/** What a job returns through the queue to the coordinator. */
+export type JobOutcome =
+  | { readonly kind: 'cells'; readonly worker: string; readonly cells: readonly unknown[] }
+  /** Every live worker (or the target) refused: reasons by worker; `skip` when each reason is a missing engine. */
+  | { readonly kind: 'refused'; readonly refused: Readonly<Record<string, string>>; readonly skip: boolean };
+
+/** A refusal the runner raises: the engine is not on this worker (the cell becomes skipped, not errored, if nobody has it). */
+export class EngineMissing extends Error {
+  override readonly name = 'EngineMissing';
+}
+
+export interface WorkerLoopOptions {
+  readonly address: RedisAddress;
+  readonly info: Omit<WorkerInfo, 'heartbeat'>;
+  readonly concurrency: number;
+  /** Lock time of a job: a worker silent this long (killed, cut off) loses the job to another. */
+  readonly stallMs: number;
+  /** Runs one accepted job; `retries` counts the workers that took it before and died. */
+  readonly run: (job: QueueJob, retries: number) => Promise<readonly unknown[]>;
+  readonly log: (line: string) => void;
+}
+
+export interface RunningWorker {
+  /** Resolves when the worker stops: `close()` was called, or Redis went away (rejects with a UserError). */
+  readonly done: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether every worker that may run a job (its list, else every live one) has refused it: then nobody will. */
+function everyoneRefused(allowed: readonly string[] | null, live: readonly string[], refused: Readonly<Record<string, string>>): boolean {
+  const candidates = allowed ?? live;
+  return candidates.every((name) => name in refused || !live.includes(name));
+}
+
+/** How long a refused job waits before it is offered again, so other workers get their turn. */
+function bounceDelayMs(): number {
+  return 50 + Math.floor(Math.random() * 150);
+}
+
+/** Starts the worker: registers its fingerprint, keeps the heartbeat, and processes jobs until closed. */
+export async function startWorkerLoop(options: WorkerLoopOptions): Promise<RunningWorker> {
+  const { info, log } = options;
+  const connection = liveConnectionOptions(options.address);
+  const redis = new Redis(connection);
+  let lost: ((err: Error) => void) | undefined;
+  let finish: (() => void) | undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    finish = resolve;
+    lost = reject;
+  });
+  redis.on('error', () => undefined);
+  redis.on('end', () => lost?.(redisLost(options.address, 'the connection closed and could not be re-opened')));
+  await registerWorker(redis, info);
+  const heartbeat = setInterval(() => void registerWorker(redis, info).catch(() => undefined), HEARTBEAT_MS);
+
+  const refuse = async (job: Job, data: QueueJob, reason: string, skip: boolean, token: string | undefined): Promise<JobOutcome> => {
+    const refused = { ...data.refused, [info.name]: reason };
+    const updated: QueueJob = { ...data, refused };
+    await job.updateData(updated);
+    if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), refused)) {
+      log(`job ${job.id}: refused by every worker (${Object.keys(refused).join(', ')}); reported back`);
+      return { kind: 'refused', refused, skip };
+    }
+    log(`job ${job.id}: refused here (${reason}); offered to the other workers`);
+    await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
+    throw new DelayedError();
+  };
+
+  const worker = new Worker(
+    QUEUE_NAME,
+    async (job: Job, token?: string): Promise<JobOutcome> => {
+      const parsed = parseQueueJob(job.data);
+      if (!parsed.ok) {
+        log(`job ${job.id ?? '?'} refused: not an inferbench job (${parsed.reason})`);
+        throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
+      }
+      const data = parsed.job;
+      if ((data.workers !== null && !data.workers.includes(info.name)) || info.name in data.refused) {
+        // Not ours (meant for other workers, or one we already refused): back to the queue for the others.
+        if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
+        await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
+        throw new DelayedError();
+      }
+      const engine = info.engines.find((e) => e.id === data.engine);
+      if (!engine?.available) return refuse(job, data, `${data.engine} is unavailable on worker ${info.name}: ${engine?.reason ?? 'not an engine this inferbench knows'}`, true, token);
+      const retries = job.stalledCounter ?? 0;
+      log(`job ${job.id}: ${data.row} on ${data.engine}${data.threads === null ? '' : ` threads ${data.threads}`} at batch ${data.batchSizes.join(', ')}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
+      try {
+        const cells = await options.run(data, retries);
+        log(`job ${job.id}: done, ${cells.length} cells posted back`);
+        return { kind: 'cells', worker: info.name, cells };
+      } catch (err) {
+        if (err instanceof DelayedError) throw err;
+        return refuse(job, data, `worker ${info.name}: ${describeError(err)}`, err instanceof EngineMissing, token);
+      }
+    },
+    {
+      connection,
+      concurrency: options.concurrency,
+      lockDuration: options.stallMs,
+      stalledInterval: Math.max(500, Math.floor(options.stallMs / 2)),
+      maxStalledCount: 2,
+      drainDelay: 1,
+      autorun: true,
+    },
+  );
+  worker.on('error', (err) => log(`queue error: ${describeError(err)}`));
+  await worker.waitUntilReady();
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    await worker.close();
+    await unregisterWorker(redis, info.name).catch(() => undefined);
+    redis.disconnect();
+    finish?.();
+  };
+  void done.catch(async () => {
+    clearInterval(heartbeat);
+    await worker.close(true).catch(() => undefined);
+  });
+  return { done, close };
+}

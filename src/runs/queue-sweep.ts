@@ -1,0 +1,258 @@
+/**
+ * `inferbench run --queue`: the sweep of a run spread over (or repeated on)
+ * BullMQ workers. The coordinator plans the models and opens the rows as a
+ * local run does, turns each load group (model × engine × threads, with
+ * its batch sizes and rounds) into one job per worker that should run it,
+ * and records every cell as it comes back, tagged with the worker (host)
+ * that measured it, so one run record holds every machine.
+ *
+ * Each job measures its rounds on one worker, back to back; rounds are not
+ * interleaved with other engines' loads as they are locally. Within a host
+ * the CI across round means still holds; across hosts, cells differ in the
+ * machine, which is the comparison asked for.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { CellHost, CellKey, CellResult } from '../core/results.js';
+import type { Dataset } from '../../datasets/dataset.js';
+import { QueueCoordinator, type CoordinatorOutcome } from '../launchers/queue/coordinator.js';
+import { buildManifest, hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
+import { startFileServer, type FileServer } from '../launchers/queue/file-server.js';
+import { JOB_SCHEMA, type DatasetRequest, type FileManifest, type ModelRequest, type QueueJob } from '../launchers/queue/job-schema.js';
+import { parseRedisUrl } from '../launchers/queue/redis-url.js';
+import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
+import { UserError } from '../core/errors.js';
+import type { ProgressEvent } from './benchmark-options.js';
+import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
+import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
+
+/** `run --queue` options; `url` may hold a password, so it is never recorded (the record gets the masked form). */
+export interface QueueRunOptions {
+  readonly url: string;
+  /** Run the whole sweep on every worker (or on `workers`), for a cross-hardware table. */
+  readonly onEachWorker: boolean;
+  /** Only these workers (by `--name`); null: every live worker. */
+  readonly workers: readonly string[] | null;
+  /** `HOST:PORT` to serve local model folders and dataset files on; null when none is needed. */
+  readonly serveModels: string | null;
+  /** How long to wait for workers to register; default 10 s. */
+  readonly waitForWorkersMs?: number;
+  /** How long Ctrl-C waits for jobs running on workers; default 60 s. */
+  readonly drainTimeoutMs?: number;
+}
+
+/** The run options a queue sweep reads: RunConfig's fields (declared here, since classify-run imports this module). */
+export interface QueueSweepConfig {
+  readonly architectures: readonly ArchitectureSpec[];
+  readonly sequenceLengths: readonly number[] | null;
+  readonly batchSizes: readonly number[];
+  readonly threads: readonly (number | null)[];
+  readonly dataset: string | null;
+  readonly datasetConfig?: string | null;
+  readonly split?: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  readonly warmupBatches: number;
+  readonly rounds: number;
+  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
+  readonly maxCv: number;
+  readonly parity: { readonly reference: string | null; readonly tolerance: number };
+}
+
+const hostOf = (w: WorkerInfo): CellHost => ({ name: w.name, id: w.id });
+
+function engineReason(w: WorkerInfo, engine: string): string | null {
+  const e = w.engines.find((x) => x.id === engine);
+  if (e?.available) return null;
+  return e?.reason ?? 'not an engine this worker knows';
+}
+
+/** A connected queue with its workers, for one run. */
+export class QueueSweep {
+  private server: FileServer | null = null;
+  private readonly manifests = new Map<string, FileManifest>();
+
+  private constructor(
+    private readonly coordinator: QueueCoordinator,
+    readonly workers: readonly WorkerInfo[],
+    private readonly options: QueueRunOptions,
+  ) {}
+
+  /** Connects (a UserError naming the masked URL when Redis is unreachable) and waits for the workers. */
+  static async open(options: QueueRunOptions): Promise<QueueSweep> {
+    const coordinator = await QueueCoordinator.connect(parseRedisUrl(options.url));
+    try {
+      const workers = await coordinator.waitForWorkers(options.workers, options.waitForWorkersMs ?? 10_000);
+      const sweep = new QueueSweep(coordinator, workers, options);
+      if (options.serveModels !== null) sweep.server = await startFileServer(options.serveModels);
+      return sweep;
+    } catch (err) {
+      await coordinator.close();
+      throw err;
+    }
+  }
+
+  /** The engines asked for, else every engine available on at least one worker. */
+  engines(requested: readonly string[] | null): string[] {
+    if (requested) return [...requested];
+    return [...new Set(this.workers.flatMap((w) => w.engines.filter((e) => e.available).map((e) => e.id)))];
+  }
+
+  /** What the run record keeps of the queue: the masked address and every worker's fingerprint. */
+  recorded(): Record<string, unknown> {
+    return {
+      url: this.coordinator.address.masked,
+      onEachWorker: this.options.onEachWorker,
+      workers: this.workers.map(({ name, id, environment, engines, concurrency }) => ({ name, id, environment, engines, concurrency })),
+    };
+  }
+
+  /** Engines unavailable on any worker, with the worker named, for the record's `unavailableEngines`. */
+  unavailable(engines: readonly string[]): { id: string; reason: string }[] {
+    return engines.flatMap((id) => this.workers.flatMap((w) => {
+      const why = engineReason(w, id);
+      return why === null ? [] : [{ id, reason: `on worker ${w.name}: ${why}` }];
+    }));
+  }
+
+  /** A local folder or file as workers fetch it: needs `--serve-models`. */
+  private async manifest(path: string, what: string): Promise<FileManifest> {
+    const known = this.manifests.get(path);
+    if (known) return known;
+    if (!this.server) throw new UserError(`${what} ${path} is on this machine's disk, and workers have no shared disk`, 'pass --serve-models HOST:PORT (an address of this machine the workers can reach) so they fetch it by hash');
+    const { manifest, absolute } = await buildManifest(path, this.server.url);
+    this.server.add(absolute);
+    this.manifests.set(path, manifest);
+    return manifest;
+  }
+
+  private async modelRequest(row: PlannedModel, config: QueueSweepConfig): Promise<ModelRequest> {
+    const base = row.info.variant?.of ?? row.info.name;
+    const source = row.info.source;
+    if (source.startsWith('hub:')) {
+      const ref = source.slice(4);
+      const at = ref.lastIndexOf('@');
+      return { kind: 'hub', id: at > 0 ? ref.slice(0, at) : ref, revision: at > 0 ? ref.slice(at + 1) : null };
+    }
+    const spec = config.architectures.find((a) => source === `generated: ${a.name}`);
+    if (spec) return { kind: 'architecture', spec };
+    if (base === DEFAULT_MODEL_ROW) return { kind: 'default' };
+    return { kind: 'files', manifest: await this.manifest(row.model?.dir ?? source, 'model folder') };
+  }
+
+  private async datasetRequest(config: QueueSweepConfig): Promise<DatasetRequest> {
+    if (config.dataset === null) return { kind: 'embedded' };
+    if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.manifest(resolve(config.dataset), 'dataset') };
+    return { kind: 'hub', id: config.dataset };
+  }
+
+  private prepared: { rowsHash: string; dataset: DatasetRequest; models: Map<PlannedModel, { request: ModelRequest; hash: string }> } | null = null;
+
+  /**
+   * Hashes the rows and the models and builds what workers fetch, before
+   * the run starts: a local folder without `--serve-models` fails here,
+   * before a run folder is created.
+   */
+  async prepare(plan: readonly PlannedModel[], config: QueueSweepConfig, dataset: Dataset): Promise<void> {
+    const datasetRequest = await this.datasetRequest(config);
+    const models = new Map<PlannedModel, { request: ModelRequest; hash: string }>();
+    for (const row of plan) {
+      if (row.model) models.set(row, { request: await this.modelRequest(row, config), hash: await hashModelFolder(row.model.dir, row.model.onnxFile) });
+    }
+    const rowsHash = await hashRows(config.limit === null ? dataset : dataset.take(config.limit));
+    this.prepared = { rowsHash, dataset: datasetRequest, models };
+  }
+
+  /**
+   * Enqueues every load group and records each cell as it comes back;
+   * resolves when every job has an outcome (Ctrl-C included).
+   */
+  async sweep(
+    plan: readonly PlannedModel[],
+    engines: readonly string[],
+    run: { readonly id: string; readonly config: QueueSweepConfig; readonly dataset: Dataset; readonly signal: AbortSignal | undefined },
+    record: (cell: CellResult) => Promise<void>,
+    onProgress: ((event: ProgressEvent) => void) | undefined,
+  ): Promise<void> {
+    const { config } = run;
+    if (!this.prepared) await this.prepare(plan, config, run.dataset);
+    const { rowsHash, dataset, models } = this.prepared!;
+    const lengths: readonly (number | null)[] = config.sequenceLengths ?? [null];
+    const targets: readonly (WorkerInfo | null)[] = this.options.onEachWorker ? this.workers : [null];
+    const jobs: QueueJob[] = [];
+    const immediate: CellResult[] = [];
+    const keys = (model: string, engine: string, threads: number | null, seq: number | null): CellKey[] =>
+      config.batchSizes.map((batchSize) => ({ model, engine, batchSize, requestedThreads: threads, ...(seq === null ? {} : { sequenceLength: seq }) }));
+    for (const row of plan) {
+      const request = models.get(row)?.request ?? null;
+      const modelHash = models.get(row)?.hash ?? '';
+      for (const seq of lengths) {
+        for (const engine of engines) {
+          for (const threads of config.threads) {
+            for (const target of targets) {
+              const host = target ? { host: hostOf(target) } : {};
+              const skip = (reason: string) => keys(row.info.name, engine, threads, seq).forEach((k) => immediate.push({ ...k, ...host, state: 'skipped', reason }));
+              if (!row.model || !request) {
+                skip(row.skipReason ?? 'not run');
+                continue;
+              }
+              if (seq !== null && seq > row.model.maxLength) {
+                skip(`sequence length ${seq} exceeds ${row.info.name}'s maximum of ${row.model.maxLength} positions`);
+                continue;
+              }
+              const candidates = target ? [target] : this.workers;
+              if (candidates.every((w) => engineReason(w, engine) !== null)) {
+                skip(`${engine} is unavailable on ${target ? 'worker' : 'every worker'}: ${candidates.map((w) => `${w.name}: ${engineReason(w, engine)}`).join('; ')}`);
+                continue;
+              }
+              // --workers keeps a spread job on the named workers; without it any worker may take it, even one started later.
+              const allowed = target ? [target.name] : this.options.workers ? candidates.filter((w) => engineReason(w, engine) === null).map((w) => w.name) : null;
+              jobs.push({
+                schema: JOB_SCHEMA, runId: run.id, row: row.info.name, model: request, dtype: row.info.variant?.dtype ?? null, modelHash,
+                dataset, datasetConfig: config.datasetConfig ?? null, split: config.split ?? null, rowsHash,
+                textColumn: config.textColumn, labelColumn: config.labelColumn, limit: config.limit, sequenceLength: seq,
+                engine, threads, batchSizes: config.batchSizes, rounds: config.rounds ?? 1, warmupBatches: config.warmupBatches,
+                stop: config.stop, maxCv: config.maxCv, parity: config.parity, workers: allowed, refused: {},
+              });
+            }
+          }
+        }
+      }
+    }
+    const total = immediate.length + jobs.length * config.batchSizes.length;
+    let index = 0;
+    const save = async (cell: CellResult): Promise<void> => {
+      await record(cell);
+      onProgress?.({ kind: 'cell-done', index: index++, total, cell });
+    };
+    for (const cell of immediate) await save(cell);
+    await this.coordinator.runJobs(jobs, {
+      signal: run.signal,
+      drainTimeoutMs: this.options.drainTimeoutMs ?? 60_000,
+      onOutcome: async (job, outcome) => {
+        for (const cell of cellsOf(job, outcome, this.workers)) await save(cell);
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.server?.close();
+    await this.coordinator.close();
+  }
+}
+
+/** The cells a job's outcome stands for: the worker's own, or one per batch size with the reason. */
+function cellsOf(job: QueueJob, outcome: CoordinatorOutcome, workers: readonly WorkerInfo[]): CellResult[] {
+  if (outcome.kind === 'cells') return (outcome.cells as CellResult[]).filter((c) => typeof c === 'object' && c !== null && c.engine === job.engine);
+  const target = job.workers?.length === 1 ? workers.find((w) => w.name === job.workers?.[0]) : undefined;
+  const host = target ? { host: hostOf(target) } : {};
+  const key = (batchSize: number): CellKey => ({ model: job.row, engine: job.engine, batchSize, requestedThreads: job.threads, ...(job.sequenceLength === null ? {} : { sequenceLength: job.sequenceLength }) });
+  if (outcome.kind === 'refused') {
+    const reasons = Object.entries(outcome.refused).map(([name, why]) => `${name}: ${why}`).join('; ') || `none of its workers (${job.workers?.join(', ') ?? 'any'}) is running`;
+    const state = outcome.skip ? 'skipped' : 'errored';
+    return job.batchSizes.map((b) => ({ ...key(b), ...host, state, reason: `refused by ${job.workers?.length === 1 ? 'its worker' : 'every worker'}: ${reasons}` }));
+  }
+  if (outcome.kind === 'interrupted') return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'skipped', reason: outcome.reason }));
+  return job.batchSizes.map((b) => ({ ...key(b), ...host, state: 'errored', reason: `the job failed: ${outcome.reason}` }));
+}

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Queue, QueueEvents } from 'bullmq';
+import { parseQueueJob } from '../src/launchers/queue/job-schema.js';
+import { parseRedisUrl } from '../src/launchers/queue/redis-url.js';
+import { REDIS_SKIP, startRedis, startWorker } from './fixtures/redis-server.js';
+
+test('a worker refuses anything but an inferbench job of the declared schema, with a logged reason, and runs nothing', { skip: REDIS_SKIP }, async () => {
+  const redis = await startRedis();
+  const worker = await startWorker(redis.url, 'strict', ['--engines', 'onnx-cpu']);
+  const connection = parseRedisUrl(redis.url).options;
+  const queue = new Queue('inferbench', { connection });
+  // From the start of the (fresh) stream, so no event is missed however fast the worker refuses.
+  const events = new QueueEvents('inferbench', { connection, lastEventId: '0-0' });
+  try {
+    await events.waitUntilReady();
+    const bad = [
+      { id: 'shell', data: { cmd: 'touch /tmp/pwned' } },
+      { id: 'code', data: { schema: 'inferbench.load-group/1', engine: 'onnx-cpu', code: 'process.exit(1)' } },
+    ];
+    const failed = new Map<string, string>();
+    const allFailed = new Promise<void>((resolve) =>
+      events.on('failed', ({ jobId, failedReason }) => {
+        failed.set(jobId, failedReason);
+        if (failed.size === bad.length) resolve();
+      }),
+    );
+    for (const job of bad) await queue.add('load-group', job.data, { jobId: job.id });
+    await allFailed;
+    assert.match(failed.get('shell') ?? '', /refused by worker strict: not an inferbench job \(job schema is null, not inferbench\.load-group\/1\)/);
+    assert.match(failed.get('code') ?? '', /not an inferbench job \(field "runId" is missing or malformed\)/);
+    assert.match(worker.log(), /job shell refused: not an inferbench job/);
+    assert.match(worker.log(), /job code refused: not an inferbench job/);
+  } finally {
+    await events.close();
+    await queue.close();
+    await worker.stop();
+    await redis.stop();
+  }
+});
+
+test('the schema check names an unknown field and a path that climbs out of a served folder', () => {
+  const manifest = { hash: 'a'.repeat(64), name: 'm', files: [{ path: 'config.json', sha256: 'b'.repeat(64), size: 1 }], server: 'http://10.0.0.1:8642' };
+  const job = {
+    schema: 'inferbench.load-group/1', runId: 'r1', row: 'm', model: { kind: 'files', manifest }, dtype: null, modelHash: 'c'.repeat(64),
+    dataset: { kind: 'embedded' }, datasetConfig: null, split: null, rowsHash: 'd'.repeat(64), textColumn: null, labelColumn: null, limit: 16,
+    sequenceLength: null, engine: 'onnx-cpu', threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0,
+    stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
+  };
+  assert.equal(parseQueueJob(job).ok, true);
+  assert.deepEqual(parseQueueJob({ ...job, shell: 'rm -rf /' }), { ok: false, reason: 'unknown field "shell"' });
+  const climbing = { ...job, model: { kind: 'files', manifest: { ...manifest, files: [{ path: '../../etc/passwd', sha256: 'b'.repeat(64), size: 1 }] } } };
+  assert.deepEqual(parseQueueJob(climbing), { ok: false, reason: 'field "model" is missing or malformed' });
+  assert.deepEqual(parseQueueJob({ ...job, model: { kind: 'module', path: '/tmp/x.js' } }), { ok: false, reason: 'field "model" is missing or malformed' });
+});

@@ -5,6 +5,8 @@
  * few kilobytes a batch holds. Shared by the Node side and the page bundles.
  */
 
+import type { BrowserReadback } from '../../../src/core/engine-session.js';
+
 export type WireDType = 'float32' | 'int64' | 'int32' | 'bool';
 
 export interface WireTensor {
@@ -42,19 +44,13 @@ export interface PageLoadRequest {
   readonly simulateHang?: boolean;
 }
 
-/** What the page can do, read before any runtime loads. */
-export interface PageCapabilities {
+/**
+ * What the page can do, read before any runtime loads: the capability part
+ * of the row's `BrowserReadback` (one definition, in core) plus the user agent.
+ */
+export type PageCapabilities = Pick<BrowserReadback, 'crossOriginIsolated' | 'hardwareConcurrency' | 'simd' | 'webglRenderer' | 'webglUnavailable' | 'webgpuAdapter' | 'webgpuUnavailable'> & {
   readonly userAgent: string;
-  readonly crossOriginIsolated: boolean;
-  readonly hardwareConcurrency: number;
-  readonly simd: boolean;
-  /** UNMASKED_RENDERER of a WebGL2 context; null with `webglUnavailable` when there is none. */
-  readonly webglRenderer: string | null;
-  readonly webglUnavailable?: string;
-  /** WebGPU adapter vendor / architecture / description; null with `webgpuUnavailable` when there is none. */
-  readonly webgpuAdapter: string | null;
-  readonly webgpuUnavailable?: string;
-}
+};
 
 /** A heap figure and what it covers. */
 export interface HeapFigure {

@@ -35,6 +35,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./compare-command.js')).compareCommand(args);
     case 'generate':
       return (await import('./generate-command.js')).generateCommand(args);
+    case 'train':
+      return (await import('./train-command.js')).trainCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'list':

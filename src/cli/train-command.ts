@@ -5,7 +5,8 @@ import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import { nothingMeasured } from '../runs/nothing-measured.js';
-import { executeTrain, trainConfig, type TrainConfig } from '../runs/train-run.js';
+import { trainConfig, type TrainConfig } from '../runs/train-run.js';
+import { executeRecordedTrain } from '../runs/history/recorded-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { renderTrainingReport } from '../../reports/training-report.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -19,7 +20,7 @@ function progressLine(event: TrainingProgress): string | null {
   const tail = c.state === 'completed'
     ? `step ${formatDuration(c.stepTime.mean)}, loss ${c.training.firstLoss.toFixed(4)} → ${c.training.lastLoss.toFixed(4)}`
     : `${c.state}: ${c.reason}`;
-  return `[${event.index}/${event.total}] ${where}: ${tail}`;
+  return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }
 
 function optimizerFlag(args: ParsedArgs): TrainOptimizer | undefined {
@@ -63,15 +64,16 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
     ...(stringFlag(args, 'out') !== undefined ? { out: stringFlag(args, 'out') as string } : {}),
     png: args.flags['no-png'] !== true,
   });
-  return trainAndReport(config);
+  return trainAndReport(config, {});
 }
 
-/** Runs a train config with progress lines, Ctrl-C handling and the report. */
-export async function trainAndReport(config: TrainConfig): Promise<number> {
+/** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
+export async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }): Promise<number> {
   const ctrlC = interruptOnCtrlC('training step');
   let outcome;
+  let entryId: number | null = null;
   try {
-    outcome = await executeTrain(
+    ({ outcome, entryId } = await executeRecordedTrain(
       config,
       {
         signal: ctrlC.signal,
@@ -84,8 +86,9 @@ export async function trainAndReport(config: TrainConfig): Promise<number> {
           if (line) process.stderr.write(`${line}\n`);
         },
       },
+      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
       'flag',
-    );
+    ));
   } finally {
     ctrlC.release();
   }
@@ -93,6 +96,7 @@ export async function trainAndReport(config: TrainConfig): Promise<number> {
   process.stdout.write(`${renderTrainingReport(outcome.record, { color })}\n`);
   for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
   process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
   if (outcome.record.state === 'interrupted') {
     process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
     return EXIT_INTERRUPTED;

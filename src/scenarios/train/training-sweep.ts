@@ -24,7 +24,7 @@ export const DEFAULT_WARM_STEPS = 2;
 export const DEFAULT_TRAIN_ROUNDS = 3;
 export const DEFAULT_LEARNING_RATE = 0.01;
 
-/** Progress events for a CLI or a web page. */
+/** Progress events for a CLI or a web page; `index` counts cells from 0. */
 export type TrainingProgress =
   | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: TrainingCellKey }
   | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: TrainingCell };
@@ -85,8 +85,7 @@ export async function runTrainingSweep(o: TrainingSweepOptions): Promise<void> {
       const keys: TrainingCellKey[] = seqs.flatMap((sequenceLength) =>
         o.batchSizes.map((batchSize) => ({ model: model.name, engine: engineId, batchSize, sequenceLength, requestedThreads: o.threads })));
       const emit = async (cell: TrainingCell): Promise<void> => {
-        index++;
-        o.onProgress?.({ kind: 'cell-done', index, total, cell });
+        o.onProgress?.({ kind: 'cell-done', index: index++, total, cell });
         await o.onCell(cell);
       };
       if (o.signal?.aborted) {
@@ -108,7 +107,7 @@ export async function runTrainingSweep(o: TrainingSweepOptions): Promise<void> {
             await emit({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
             continue;
           }
-          o.onProgress?.({ kind: 'cell-start', index: index + 1, total, key });
+          o.onProgress?.({ kind: 'cell-start', index, total, key });
           const batches = await batchesFor(model, key.sequenceLength, key.batchSize);
           const cell = await measureTrainingCell(loaded.trainer, {
             key, batches, warmSteps: o.warmSteps, steps: o.steps, rounds: o.rounds,

@@ -63,6 +63,7 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
     labelColumn: stringFlag(args, 'label-column') ?? null,
     ...(stringFlag(args, 'out') !== undefined ? { out: stringFlag(args, 'out') as string } : {}),
     png: args.flags['no-png'] !== true,
+    isolate: args.flags['no-isolate'] !== true,
   });
   return trainAndReport(config, {});
 }

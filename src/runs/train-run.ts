@@ -23,6 +23,7 @@ import {
 } from '../scenarios/train/training-sweep.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
+import { trainingChildLauncher } from '../launchers/training-launcher.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 
 /** Everything that defines a training run, resolved, as results.json records it. */
@@ -50,6 +51,8 @@ export interface TrainConfig {
   readonly labelColumn: string | null;
   readonly out: string;
   readonly png: boolean;
+  /** Each model × engine in its own child process (default true), as run and generate do. */
+  readonly isolate: boolean;
 }
 
 /** Flag names for messages, so CLI users see `--steps` and API users `steps`. */
@@ -82,6 +85,7 @@ export function trainConfig(partial: Partial<TrainConfig>): TrainConfig {
     labelColumn: partial.labelColumn ?? null,
     out: partial.out ?? DEFAULT_OUT_DIR,
     png: partial.png ?? true,
+    isolate: partial.isolate ?? true,
   };
 }
 
@@ -100,7 +104,7 @@ export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudie
   }
 }
 
-/** Runs the training benchmark described by `config` through the run driver, in this process. */
+/** Runs the training benchmark described by `config` through the run driver; each model × engine in a child process unless `isolate` is false. */
 export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: TrainOptionAudience = 'field'): Promise<TrainOutcome> {
   checkTrainConfig(config, audience);
   await prepareOutputFolder(config.out);
@@ -147,6 +151,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onCell: record,
+        ...(config.isolate ? { runGroup: trainingChildLauncher() } : {}),
       }),
       write: (record, dir, options) => writeTrainingFiles(record, dir, options),
     },

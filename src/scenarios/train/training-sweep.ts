@@ -48,15 +48,48 @@ export interface TrainingSweepOptions {
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: TrainingProgress) => void;
   readonly onCell: (cell: TrainingCell) => Promise<void>;
+  /** Where each model × engine group runs; default this process. */
+  readonly runGroup?: TrainingGroupRunner;
 }
 
-/** Loads (once per model and engine) the trainer, or says why the engine cannot train. */
-async function loadTrainer(model: TextClassification, engineId: string, o: TrainingSweepOptions): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
+/** The settings every cell of a sweep shares. */
+export interface TrainingSettings {
+  readonly steps: number;
+  readonly warmSteps: number;
+  readonly rounds: number;
+  readonly optimizer: TrainOptimizer;
+  readonly learningRate: number;
+  readonly threads: number | null;
+}
+
+/** One model on one engine: the cells one trainer load measures (in this process or an isolated one). */
+export interface TrainingGroup {
+  readonly model: TextClassification;
+  readonly engine: string;
+  readonly keys: readonly TrainingCellKey[];
+  readonly settings: TrainingSettings;
+  readonly rows: readonly DataRow[];
+  readonly columns: ResolvedColumns;
+  readonly registry: EngineRegistry;
+  readonly signal: AbortSignal | undefined;
+}
+
+export interface TrainingGroupHooks {
+  readonly onStart: (key: TrainingCellKey) => void;
+  readonly onCell: (cell: TrainingCell) => Promise<void>;
+}
+
+/** Where a group runs: this process (measureTrainingGroup) or a child process (src/launchers/training-launcher.ts). */
+export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
+
+/** Loads the trainer, or says why the engine cannot train. */
+async function loadTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
+  const { model, settings } = group;
   try {
-    const engine = await o.registry.require(engineId);
-    if (!engine.loadTrainer) return { skip: engine.trainingUnsupported ?? `${engineId} has no training capability (Engine.loadTrainer)` };
+    const engine = await group.registry.require(group.engine);
+    if (!engine.loadTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.loadTrainer)` };
     const start = performance.now();
-    const trainer = await engine.loadTrainer(model.onnxPath(), { threads: o.threads, precision: model.precision, optimizer: o.optimizer, learningRate: o.learningRate });
+    const trainer = await engine.loadTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
     return { trainer, loadMs: performance.now() - start };
   } catch (err) {
     if (err instanceof CellSkip) return { skip: err.message };
@@ -64,61 +97,69 @@ async function loadTrainer(model: TextClassification, engineId: string, o: Train
   }
 }
 
-/** Runs every cell in order, handing each to `onCell` as soon as it is done. */
+/** Loads the engine once and measures every cell of the group, in this process. */
+export async function measureTrainingGroup(group: TrainingGroup, hooks: TrainingGroupHooks): Promise<void> {
+  const { model, settings } = group;
+  if (group.signal?.aborted) {
+    for (const key of group.keys) await hooks.onCell({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+    return;
+  }
+  const loaded = await loadTrainer(group);
+  if ('skip' in loaded || 'error' in loaded) {
+    for (const key of group.keys) {
+      await hooks.onCell('skip' in loaded
+        ? { ...key, state: 'skipped', reason: loaded.skip }
+        : { ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(isOutOfMemory(loaded.error) ? { outOfMemory: true } : {}) });
+    }
+    return;
+  }
+  const cache = new Map<string, TrainingBatch[]>();
+  try {
+    for (const key of group.keys) {
+      if (group.signal?.aborted) {
+        await hooks.onCell({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+        continue;
+      }
+      hooks.onStart(key);
+      const cacheKey = `${key.sequenceLength}|${key.batchSize}`;
+      let batches = cache.get(cacheKey);
+      if (!batches) {
+        const target = key.sequenceLength === null ? model : new FixedLengthModel(model, key.sequenceLength, model.vocabSize, model.maxLength);
+        batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
+        cache.set(cacheKey, batches);
+      }
+      await hooks.onCell(await measureTrainingCell(loaded.trainer, {
+        key, batches, warmSteps: settings.warmSteps, steps: settings.steps, rounds: settings.rounds,
+        optimizer: settings.optimizer, learningRate: settings.learningRate, loadMs: loaded.loadMs,
+        ...(group.signal ? { signal: group.signal } : {}),
+      }));
+    }
+  } finally {
+    await loaded.trainer.dispose();
+  }
+}
+
+/** Runs every group in order (models × engines), handing each cell to `onCell` as soon as it is done. */
 export async function runTrainingSweep(o: TrainingSweepOptions): Promise<void> {
   const seqs = o.sequenceLengths ?? [null];
   const total = o.models.length * o.engines.length * seqs.length * o.batchSizes.length;
   let index = 0;
-  const batchCache = new Map<string, TrainingBatch[]>();
-  const batchesFor = async (model: TextClassification, seq: number | null, batchSize: number): Promise<TrainingBatch[]> => {
-    const key = `${model.name}|${seq}|${batchSize}`;
-    let batches = batchCache.get(key);
-    if (!batches) {
-      const target = seq === null ? model : new FixedLengthModel(model, seq, model.vocabSize, model.maxLength);
-      batches = await trainingBatches(target, o.rows, o.columns, model.labels, batchSize, o.warmSteps + o.steps);
-      batchCache.set(key, batches);
-    }
-    return batches;
-  };
+  const runGroup = o.runGroup ?? measureTrainingGroup;
+  const settings: TrainingSettings = { steps: o.steps, warmSteps: o.warmSteps, rounds: o.rounds, optimizer: o.optimizer, learningRate: o.learningRate, threads: o.threads };
   for (const model of o.models) {
-    for (const engineId of o.engines) {
+    for (const engine of o.engines) {
       const keys: TrainingCellKey[] = seqs.flatMap((sequenceLength) =>
-        o.batchSizes.map((batchSize) => ({ model: model.name, engine: engineId, batchSize, sequenceLength, requestedThreads: o.threads })));
-      const emit = async (cell: TrainingCell): Promise<void> => {
-        o.onProgress?.({ kind: 'cell-done', index: index++, total, cell });
-        await o.onCell(cell);
-      };
-      if (o.signal?.aborted) {
-        for (const key of keys) await emit({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
-        continue;
-      }
-      const loaded = await loadTrainer(model, engineId, o);
-      if ('skip' in loaded || 'error' in loaded) {
-        for (const key of keys) {
-          await emit('skip' in loaded
-            ? { ...key, state: 'skipped', reason: loaded.skip }
-            : { ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(isOutOfMemory(loaded.error) ? { outOfMemory: true } : {}) });
-        }
-        continue;
-      }
-      try {
-        for (const key of keys) {
-          if (o.signal?.aborted) {
-            await emit({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
-            continue;
-          }
-          o.onProgress?.({ kind: 'cell-start', index, total, key });
-          const batches = await batchesFor(model, key.sequenceLength, key.batchSize);
-          const cell = await measureTrainingCell(loaded.trainer, {
-            key, batches, warmSteps: o.warmSteps, steps: o.steps, rounds: o.rounds,
-            optimizer: o.optimizer, learningRate: o.learningRate, loadMs: loaded.loadMs,
-            ...(o.signal ? { signal: o.signal } : {}),
-          });
-          await emit(cell);
-        }
-      } finally {
-        await loaded.trainer.dispose();
-      }
+        o.batchSizes.map((batchSize) => ({ model: model.name, engine, batchSize, sequenceLength, requestedThreads: o.threads })));
+      await runGroup(
+        { model, engine, keys, settings, rows: o.rows, columns: o.columns, registry: o.registry, signal: o.signal },
+        {
+          onStart: (key) => o.onProgress?.({ kind: 'cell-start', index, total, key }),
+          onCell: async (cell) => {
+            o.onProgress?.({ kind: 'cell-done', index: index++, total, cell });
+            await o.onCell(cell);
+          },
+        },
+      );
     }
   }
 }

@@ -78,7 +78,7 @@ const MEMORY_COLUMNS: readonly ReportColumn[] = [
   { header: 'peak RSS', align: 'right', value: (c) => ({ text: formatBytes(c.peakRssBytes), style: 'bold' }) },
   { header: 'tfjs before', align: 'right', value: (c) => orNa(c.engineBytes?.before, formatBytes) },
   { header: 'tfjs after', align: 'right', value: (c) => orNa(c.engineBytes?.after, formatBytes) },
-  { header: 'tfjs peak', align: 'right', value: (c) => orNa(c.engineBytes?.peak, formatBytes) },
+  { header: 'tfjs in step', align: 'right', value: (c) => orNa(c.engineBytes?.peak, formatBytes) },
 ];
 
 const LOSS_COLUMNS: readonly ReportColumn[] = [

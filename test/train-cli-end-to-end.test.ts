@@ -41,6 +41,7 @@ test('inferbench train prints TRAIN – SPEED / MEMORY / LOSS, skips onnx-cpu wi
     assert.equal(cell.stepTime.count, 6, 'statistics over the measured steps only');
     assert.ok(cell.stepLog.every((s) => s.forwardMs !== null && s.backwardMs !== null && s.updateMs !== null), 'parts timed apart on tfjs');
     assert.ok(cell.engineBytes !== null && cell.engineBytes.after === cell.engineBytes.before, 'no tfjs bytes left behind by the steps');
+    assert.ok(cell.engineBytes.peak > cell.engineBytes.before, 'the forward intermediates show in the in-step peak');
     assert.ok(cell.session.versions['@tensorflow/tfjs-core']);
   }
   const csv = readFileSync(join(dir, 'results.csv'), 'utf8');

@@ -73,16 +73,20 @@ export class TfjsTrainer implements EngineTrainer {
     await this.activate();
     const vars = [...this.graph.variables.values()];
     let forwardEnd = 0;
+    let peakEngineBytes = 0;
     const start = performance.now();
     const { value, grads } = tf.variableGrads(() => {
       const logits = this.graph.forward(inputs, this.outputName);
       checkLogits(logits, this.outputName, labels.length, labels);
       const loss = meanCrossEntropy(logits, labels);
       forwardEnd = performance.now();
+      // Every forward intermediate is alive here, kept for the backward pass.
+      peakEngineBytes = tf.memory().numBytes;
       return loss;
     }, vars);
     const loss = (await value.data())[0] as number;
     const backwardEnd = performance.now();
+    peakEngineBytes = Math.max(peakEngineBytes, tf.memory().numBytes);
     this.optimizer.applyGradients(grads);
     // Reading one updated weight waits for the update on every backend.
     const probe = vars[0];
@@ -94,7 +98,7 @@ export class TfjsTrainer implements EngineTrainer {
     const updateEnd = performance.now();
     value.dispose();
     tf.dispose(Object.values(grads));
-    return { loss, forwardMs: forwardEnd - start, backwardMs: backwardEnd - forwardEnd, updateMs: updateEnd - backwardEnd };
+    return { loss, forwardMs: forwardEnd - start, backwardMs: backwardEnd - forwardEnd, updateMs: updateEnd - backwardEnd, peakEngineBytes };
   }
 
   async reset(): Promise<void> {

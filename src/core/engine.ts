@@ -62,6 +62,8 @@ export interface TrainStepResult {
   readonly forwardMs: number | null;
   readonly backwardMs: number | null;
   readonly updateMs: number | null;
+  /** The engine's tensor bytes at the step's fullest point (forward intermediates alive), where it keeps an account. */
+  readonly peakEngineBytes?: number;
 }
 
 /**

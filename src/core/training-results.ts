@@ -37,6 +37,8 @@ export interface TrainingStep {
   /** The engine's own tensor account (tfjs's tf.memory()) before and after the step; null where the engine keeps none. */
   readonly engineMemoryBefore: { readonly numTensors: number; readonly numBytes: number } | null;
   readonly engineMemoryAfter: { readonly numTensors: number; readonly numBytes: number } | null;
+  /** The engine's tensor bytes at the step's fullest point (end of the forward pass, and with the gradients); null where not known. */
+  readonly engineBytesInStep: number | null;
 }
 
 /** The loss trajectory of a cell, so anyone can check it against another framework. */
@@ -74,7 +76,7 @@ export interface CompletedTrainingCell extends TrainingCellKey {
   readonly samplesPerSecond: number;
   readonly peakRssBytes: number;
   readonly peakRssScope: 'since-reset' | 'process';
-  /** Engine tensor bytes before the first step and after the last (null without an engine account), and the most seen after any step. */
+  /** Engine tensor bytes before the first step and after the last (null without an engine account), and the most seen during any step. */
   readonly engineBytes: { readonly before: number; readonly after: number; readonly peak: number } | null;
   readonly training: TrainingLosses;
 }

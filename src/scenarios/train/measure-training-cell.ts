@@ -63,6 +63,7 @@ export async function measureTrainingCell(trainer: EngineTrainer, plan: Training
           forwardMs: result.forwardMs, backwardMs: result.backwardMs, updateMs: result.updateMs,
           loss: result.loss, peakRssBytes,
           engineMemoryBefore: before, engineMemoryAfter: trainer.memory?.() ?? null,
+          engineBytesInStep: result.peakEngineBytes ?? null,
         });
       }
       roundsDone++;
@@ -118,7 +119,11 @@ export async function measureTrainingCell(trainer: EngineTrainer, plan: Training
     peakRssBytes: Math.max(...log.map((s) => s.peakRssBytes)),
     peakRssScope: scopeWorked ? 'since-reset' : 'process',
     engineBytes: first && afters.length > 0
-      ? { before: first.numBytes, after: (afters[afters.length - 1] as { numBytes: number }).numBytes, peak: Math.max(...afters.map((m) => m.numBytes)) }
+      ? {
+        before: first.numBytes,
+        after: (afters[afters.length - 1] as { numBytes: number }).numBytes,
+        peak: Math.max(...afters.map((m) => m.numBytes), ...log.map((s) => s.engineBytesInStep ?? 0)),
+      }
       : null,
     training: {
       optimizer: plan.optimizer,

@@ -87,3 +87,20 @@ export type {
 } from './core/generation-results.js';
 export { renderGenerationReport } from '../reports/generation-report.js';
 export { writeGenerationFiles } from '../reports/generation-files.js';
+export { executeTrain, trainConfig, checkTrainConfig } from './runs/train-run.js';
+export type { TrainConfig, TrainOutcome, TrainHooks } from './runs/train-run.js';
+export { runTrainingSweep } from './scenarios/train/training-sweep.js';
+export type { TrainingSweepOptions, TrainingProgress } from './scenarios/train/training-sweep.js';
+export type { EngineTrainer, TrainerOptions, TrainOptimizer, TrainStepResult } from './core/engine.js';
+export type {
+  TrainingRunRecord,
+  TrainingCell,
+  CompletedTrainingCell,
+  ErroredTrainingCell,
+  SkippedTrainingCell,
+  TrainingCellKey,
+  TrainingStep,
+  TrainingLosses,
+} from './core/training-results.js';
+export { renderTrainingReport } from '../reports/training-report.js';
+export { writeTrainingFiles } from '../reports/training-files.js';

@@ -18,7 +18,16 @@ architecture, and writes the folder in Hub layout:
 Each export is checked against PyTorch with onnxruntime on inputs of another
 shape than the traced ones, so a trace that froze a dimension is caught here.
 
-Usage: .venv/bin/python tools/export-hf-fixtures.py [--out test/fixtures/hf] [arch ...]
+With --train-losses-only it rewrites no fixture file: for each classifier
+(BERT, DistilBERT, RoBERTa, ALBERT, ELECTRA by default) it re-creates the
+seeded model, checks its logits against the committed reference.json (so the
+ONNX weights are this model's), maps the ONNX float initializers to torch
+parameters, and records in train-reference.json the PyTorch loss over the
+first 5 steps of plain SGD (lr 0.01, batch 8, the dataset's rows in order,
+eval mode so dropout is off): the reference `inferbench train` is tested
+against.
+
+Usage: .venv/bin/python tools/export-hf-fixtures.py [--out test/fixtures/hf] [--train-losses-only] [arch ...]
 """
 from __future__ import annotations
 
@@ -398,13 +407,102 @@ def export_arch(arch: str, spec: dict, out_root: Path, texts: list[str]) -> dict
     return {"arch": arch, "opset": spec["opset"], "bytes": size, "ort_diff": ort_diff, "ops": sorted(ops)}
 
 
+TRAIN_ARCHS = ["bert", "distilbert", "roberta", "albert", "electra"]
+TRAIN_STEPS = 5
+TRAIN_BATCH = 8
+TRAIN_LR = 0.01
+
+
+def dataset_rows(count: int) -> list[dict]:
+    with DATASET.open(encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return rows[:count]
+
+
+def initializer_params(proto, model: torch.nn.Module) -> tuple[list[str], list[dict]]:
+    """ONNX float initializers that are torch parameters (by name, or a Linear weight folded to its transpose), and those that are not."""
+    params = {name.removeprefix("model."): p.detach().numpy() for name, p in model.named_parameters()}
+    trainable, frozen, seen = [], [], collections.Counter()
+    for init in proto.graph.initializer:
+        arr = onnx.numpy_helper.to_array(init)
+        if arr.dtype != np.float32:
+            continue
+        name = init.name.removeprefix("model.")
+        match = name if name in params and params[name].shape == arr.shape else None
+        if match is None and arr.ndim == 2:
+            match = next((n for n, p in params.items() if p.ndim == 2 and p.T.shape == arr.shape and np.array_equal(p.T, arr)), None)
+        if match is None:
+            frozen.append({"name": init.name, "dims": list(arr.shape)})
+        else:
+            trainable.append(init.name)
+            seen[match] += 1
+    twice = [n for n, k in seen.items() if k > 1]
+    if twice:
+        raise SystemExit(f"torch parameters that appear as several initializers (SGD would diverge): {twice}")
+    return trainable, frozen
+
+
+def record_train_losses(arch: str, spec: dict, out_root: Path, texts: list[str]) -> dict:
+    """Re-creates the fixture's seeded model exactly as export_arch does and records 5 SGD losses; writes only train-reference.json."""
+    seed_everything(SEED)
+    out = out_root / arch
+    tok = spec["tokenizer"](texts)
+    cfg = build_config(spec, tok)
+    model = getattr(transformers, spec["model"])(cfg).eval()
+    perturb(model)
+    names = list(spec["inputs"])
+    module = ByName(model, names).eval()
+    ref = json.loads((out / "reference.json").read_text(encoding="utf-8"))
+    feeds = {n: torch.tensor(ref["inputs"][n]["data"], dtype=torch.int64).reshape(ref["inputs"][n]["dims"]) for n in names}
+    with torch.no_grad():
+        logits = module(*(feeds[n] for n in names))
+    diff = float(np.max(np.abs(logits.numpy().reshape(-1) - np.array(ref["outputs"]["logits"]["data"], dtype=np.float32))))
+    if diff > 1e-5:
+        raise SystemExit(f"{arch}: the re-created model differs from reference.json by {diff}; re-export the fixture first")
+    trainable, frozen = initializer_params(onnx.load(str(out / "onnx" / "model.onnx")), model)
+    rows = dataset_rows(TRAIN_STEPS * TRAIN_BATCH)
+    optimizer = torch.optim.SGD(model.parameters(), lr=TRAIN_LR)
+    losses, batches = [], []
+    for step in range(TRAIN_STEPS):
+        chunk = rows[step * TRAIN_BATCH:(step + 1) * TRAIN_BATCH]
+        batch = encode_batch(tok, [r["text"] for r in chunk], names)
+        labels = torch.tensor([int(r["label"]) for r in chunk])
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(module(*(batch[n] for n in names)), labels)
+        loss.backward()
+        optimizer.step()
+        losses.append(float(loss.item()))
+        batches.append({"labels": labels.tolist(), "input_ids": tensor_json(batch["input_ids"])})
+    reference = {
+        "architecture": arch,
+        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
+        "optimizer": "sgd", "learning_rate": TRAIN_LR, "batch_size": TRAIN_BATCH, "steps": TRAIN_STEPS,
+        "rows": f"the first {TRAIN_STEPS * TRAIN_BATCH} rows of datasets/default/sentiment.jsonl, in order",
+        "mode": "eval (dropout off), mean cross-entropy over the batch",
+        "logits_max_abs_diff_vs_reference": diff,
+        "trainable_initializers": sorted(trainable),
+        "frozen_float_initializers": frozen,
+        "batches": batches,
+        "losses": losses,
+    }
+    (out / "train-reference.json").write_text(json.dumps(reference, indent=1) + "\n", encoding="utf-8")
+    return reference
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / "test" / "fixtures" / "hf"))
-    parser.add_argument("archs", nargs="*", default=list(ARCHS))
+    parser.add_argument("--train-losses-only", action="store_true", help="only (re)write train-reference.json of the classifier fixtures")
+    parser.add_argument("archs", nargs="*")
     args = parser.parse_args()
     torch.set_num_threads(1)
     texts = corpus()
+    if args.train_losses_only:
+        for arch in args.archs or TRAIN_ARCHS:
+            ref = record_train_losses(arch, ARCHS[arch], Path(args.out), texts)
+            print(f"{arch:12} trainable {len(ref['trainable_initializers'])}  frozen {[f['name'] for f in ref['frozen_float_initializers']]}  losses {ref['losses']}", flush=True)
+        return
+    args.archs = args.archs or list(ARCHS)
     all_ops: set[str] = set()
     for arch in args.archs:
         if arch not in ARCHS:

@@ -1,3 +1,4 @@
+import { ORT_NODE_NO_TRAINING } from './ort-training.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -103,6 +104,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
   return {
     id,
     target: { family: 'onnx', device },
+    trainingUnsupported: ORT_NODE_NO_TRAINING,
     description: `ONNX Runtime (onnxruntime-node), ${device === 'cpu' ? 'CPU' : device === 'cuda' ? 'CUDA' : 'TensorRT'} execution provider`,
 
     async probe(): Promise<Availability> {

@@ -1,3 +1,4 @@
+import { ORT_WEB_NO_TRAINING } from './ort-training.js';
 import { readFile } from 'node:fs/promises';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
@@ -18,6 +19,7 @@ export function createOnnxWasmEngine(): Engine {
   return {
     id: 'onnx-wasm',
     target: { family: 'onnx', device: 'wasm' },
+    trainingUnsupported: ORT_WEB_NO_TRAINING,
     description: 'ONNX Runtime Web (onnxruntime-web), WebAssembly in Node',
 
     async probe(): Promise<Availability> {

@@ -15,8 +15,9 @@ import * as tf from '@tensorflow/tfjs-core';
  * TensorFlow, computes in JS and hands the result back for upload: one
  * copy each way instead of a dozen dispatches.
  */
-const LAYER_NORM = 'InferbenchLayerNorm';
-const GELU = 'InferbenchGelu';
+/** Kernel names; training-kernels.ts registers their gradients. */
+export const LAYER_NORM = 'InferbenchLayerNorm';
+export const GELU = 'InferbenchGelu';
 const CUSTOM_BACKENDS = ['wasm', 'cpu', 'tensorflow'] as const;
 type CustomBackend = (typeof CUSTOM_BACKENDS)[number];
 

@@ -29,7 +29,7 @@ function opLabel(node: OnnxNode): string {
 }
 
 /** Orders nodes so each runs after its producers; ONNX requires sorted graphs, but tolerating unsorted ones costs nothing. */
-function topologicalOrder(model: OnnxModel): OnnxNode[] {
+export function topologicalOrder(model: OnnxModel): OnnxNode[] {
   const available = new Set<string>(['', ...model.inputs.map((i) => i.name), ...model.initializers.keys()]);
   const pending = [...model.nodes];
   const order: OnnxNode[] = [];
@@ -328,7 +328,7 @@ export class TfjsGraphExecutor {
 }
 
 /** Feeds become tensors here, inside the run, so their conversion (int64 → int32 with range check) is charged to this engine. */
-function feedToTensor(info: OnnxValueInfo, feed: HostTensor | undefined): tf.Tensor {
+export function feedToTensor(info: OnnxValueInfo, feed: HostTensor | undefined): tf.Tensor {
   if (!feed) throw new Error(`missing input '${info.name}'`);
   if (tfDTypeFor(info.dtype) !== (feed.dtype === 'int64' ? 'int32' : feed.dtype)) {
     throw new Error(`input '${info.name}' is ${feed.dtype}, the graph expects ${info.dtype}`);

@@ -2,12 +2,13 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import type { Availability, Engine, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
+import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
+import type { OnnxModel } from './onnx-model.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
 import { importNative, interOpThreadsReadBack, isInstalled, libtensorflowVersion, nativeThreads, probeInChild, type NativeThreads } from './native-library.js';
 
@@ -247,6 +248,29 @@ class TfjsEngine implements Engine {
   }
 
   async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    const { tf, description, backend, model } = await this.prepare(onnxPath, options);
+    const { TfjsGraphExecutor } = await import('./graph-executor.js');
+    // Weights become tensors of the active backend, so it must be ours while the executor is built.
+    await activate(tf, backend);
+    const executor = new TfjsGraphExecutor(model);
+    return new TfjsSession(tf, executor, withPrecision(description, executor.quantizedNotes, options), backend);
+  }
+
+  /**
+   * The graph for `inferbench train`: float initializers become tf.Variables
+   * and tfjs's autodiff computes their gradients (trainable-graph.ts).
+   */
+  async loadTrainer(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer> {
+    const { tf, description, backend, model } = await this.prepare(onnxPath, options);
+    const [{ TrainableGraph }, { TfjsTrainer }] = await Promise.all([import('./trainable-graph.js'), import('./tfjs-trainer.js')]);
+    await activate(tf, backend);
+    const graph = new TrainableGraph(model);
+    const notes = [...(withPrecision(description, [], options).notes ?? []), `trained with tfjs autodiff (tf.variableGrads), ${graph.variables.size} float initializers as tf.Variables, graph unfused`];
+    return new TfjsTrainer(graph, options, { ...description, notes }, () => activate(tf, backend));
+  }
+
+  /** Everything load and loadTrainer share: thread checks, backend activation, device read-back, the parsed graph and the row description. */
+  private async prepare(onnxPath: string, options: ResolvedSessionOptions): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
     const { spec } = this;
     const native = spec.tfName === 'tensorflow';
     const before = nativeThreads();
@@ -270,18 +294,12 @@ class TfjsEngine implements Engine {
     // libtensorflow without CUDA runs on the CPU silently; read the device it took before loading anything.
     const device = spec.tfName === 'tensorflow' ? nativeDevice(tf.backend() as NativeBackendLike, this.target.backend === 'node-gpu') : null;
     if (device !== null && !device.ok) throw new Error(device.reason);
-    const [{ readOnnxModel }, { TfjsGraphExecutor }] = await Promise.all([import('./onnx-model.js'), import('./graph-executor.js')]);
+    const { readOnnxModel } = await import('./onnx-model.js');
     const model = await readOnnxModel(onnxPath);
-    // Weights become tensors of the active backend, so it must be ours while the executor is built.
     await activate(tf, spec.tfName);
-    const executor = new TfjsGraphExecutor(model);
     const backend = tf.getBackend();
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)'];
     if (spec.fixedThreads === 1) notes.push('single-threaded in Node');
-    // A quantized graph's integer ops are emulated exactly (or, for MatMulNBits, dequantized); the notes say which.
-    const quantized = executor.quantizedNotes.length > 0;
-    if (quantized) notes.push(...executor.quantizedNotes);
-    else if (options.precision !== 'fp32' && options.precision !== 'unknown') notes.push(`${options.precision} graph computed in fp32 (tfjs translation widens every float)`);
     if (spec.tfName === 'wasm') notes.push(`wasm SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}`);
     if (device?.ok) notes.push(...device.notes);
     const versions: Record<string, string> = { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg), ...(device?.ok ? device.versions : {}) };
@@ -298,12 +316,26 @@ class TfjsEngine implements Engine {
       engine: spec.id,
       backend: device?.ok ? device.backend : backend,
       threads,
-      precision: quantized ? options.precision : 'fp32',
+      precision: 'fp32',
       versions,
       notes,
     };
-    return new TfjsSession(tf, executor, description, backend);
+    return { tf, description, backend, model };
   }
+}
+
+/**
+ * The row's precision and its note. A quantized graph's integer ops are
+ * emulated exactly (or, for MatMulNBits, dequantized) and the executor's
+ * notes say which; any other non-fp32 graph is computed in fp32, since the
+ * translation widens every float.
+ */
+function withPrecision(description: SessionDescription, quantizedNotes: readonly string[], options: ResolvedSessionOptions): SessionDescription {
+  const notes = [...(description.notes ?? [])];
+  const quantized = quantizedNotes.length > 0;
+  if (quantized) notes.push(...quantizedNotes);
+  else if (options.precision !== 'fp32' && options.precision !== 'unknown') notes.push(`${options.precision} graph computed in fp32 (tfjs translation widens every float)`);
+  return { ...description, precision: quantized ? options.precision : 'fp32', notes };
 }
 
 /**

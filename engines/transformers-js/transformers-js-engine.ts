@@ -93,6 +93,8 @@ export function createTransformersJsEngine(device: Device): Engine {
   return {
     id,
     target: { family: 'onnx', device },
+    // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
+    trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
     description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, tokenization and post-processing included`,
 
     async probe(): Promise<Availability> {

@@ -1,8 +1,10 @@
+import { renderTrainingReport } from '../../reports/training-report.js';
+import { trainConfig } from '../runs/train-run.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
+import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, isTrainConfig, isTrainingRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
 import { generateConfig } from '../runs/generate-run.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
@@ -90,7 +92,7 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   }
   const lines = [
     `Benchmark ${entry.id}: ${entry.state}${entry.error ? ` (${entry.error})` : ''}`,
-    `  command:      ${isGenerateConfig(entry.config) ? 'generate' : 'run'}`,
+    `  command:      ${entryCommand(entry.config)}`,
     `  model:        ${entryModelName(entry)}`,
     `  engines:      ${entryEngines(entry).join(', ')}`,
     ...settingLines(entry.config),
@@ -106,7 +108,9 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${lines.join('\n')}\n`);
   const record = recordOf(entry);
   if (record && record.cells.length > 0) {
-    const text = isGenerationRecord(record) ? renderGenerationReport(record, { color: useColor() }) : renderView(record, args);
+    const text = isGenerationRecord(record)
+      ? renderGenerationReport(record, { color: useColor() })
+      : isTrainingRecord(record) ? renderTrainingReport(record, { color: useColor() }) : renderView(record, args);
     process.stdout.write(`\n${text}\n`);
   }
   return 0;
@@ -118,6 +122,14 @@ function settingLines(c: StoredConfig): string[] {
     return [
       `  batch sizes:  ${(c.batchSizes ?? []).join(', ')}`,
       `  prompts:      ${(c.promptLengths ?? []).join(', ')} tokens, ${(c.newTokens ?? []).join(', ')} new tokens`,
+      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+      `  dataset:      ${c.dataset ?? 'embedded default'}`,
+    ];
+  }
+  if (isTrainConfig(c)) {
+    return [
+      `  batch sizes:  ${c.batchSizes.join(', ')}`,
+      `  steps:        ${c.rounds} rounds × (${c.warmSteps} warm + ${c.steps}), ${c.optimizer} lr ${c.learningRate}`,
       `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
       `  dataset:      ${c.dataset ?? 'embedded default'}`,
     ];
@@ -166,6 +178,10 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
     const { command: _command, ...stored } = entry.config;
     const { generateAndReport } = await import('./generate-command.js');
     return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id });
+  }
+  if (isTrainConfig(entry.config)) {
+    const { trainAndReport } = await import('./train-command.js');
+    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
   }
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });

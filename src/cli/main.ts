@@ -37,6 +37,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./generate-command.js')).generateCommand(args);
     case 'worker':
       return (await import('./worker-command.js')).workerCommand(args);
+    case 'train':
+      return (await import('./train-command.js')).trainCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'list':

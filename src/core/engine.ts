@@ -1,4 +1,5 @@
-import type { EngineSession, Precision } from './engine-session.js';
+import type { EngineSession, Precision, SessionDescription } from './engine-session.js';
+import type { TensorMap } from './tensor.js';
 
 /**
  * An engine id. Engines declare their own ids when they register
@@ -42,6 +43,45 @@ export interface EngineGenerator {
   generate(args: { readonly input_ids: unknown; readonly [key: string]: unknown }): Promise<unknown>;
 }
 
+/** Optimizers `inferbench train` offers; both exist in every engine that trains. */
+export type TrainOptimizer = 'sgd' | 'adam';
+
+/** How a trainer updates its weights. */
+export interface TrainerOptions {
+  readonly optimizer: TrainOptimizer;
+  readonly learningRate: number;
+}
+
+/**
+ * One training step as the engine timed it. The whole step is timed by the
+ * caller; the parts are null where the engine cannot separate them.
+ */
+export interface TrainStepResult {
+  /** Mean cross-entropy over the batch, before this step's update. */
+  readonly loss: number;
+  readonly forwardMs: number | null;
+  readonly backwardMs: number | null;
+  readonly updateMs: number | null;
+  /** The engine's tensor bytes at the step's fullest point (forward intermediates alive), where it keeps an account. */
+  readonly peakEngineBytes?: number;
+}
+
+/**
+ * A graph loaded for training: forward, mean cross-entropy on integer labels,
+ * backward and an optimizer update per `step`.
+ */
+export interface EngineTrainer {
+  /** Engine, backend, threads, precision and versions read back from the engine, as for inference rows. */
+  describe(): SessionDescription;
+  /** One step on `inputs` (logits output [batch, labels]) and `labels` (one class index per row). */
+  step(inputs: TensorMap, labels: Int32Array): Promise<TrainStepResult>;
+  /** Back to the weights the graph was loaded with and a fresh optimizer state (each round starts here). */
+  reset(): Promise<void>;
+  /** The engine's own account of live tensors, where it keeps one. */
+  memory?(): { numTensors: number; numBytes: number };
+  dispose(): Promise<void>;
+}
+
 /**
  * The contract each engine family implements. Kept small on purpose (see
  * onnxruntime-common's Backend): probe once, then load graphs into sessions.
@@ -68,6 +108,14 @@ export interface Engine {
   load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
   /** Engines with a generation loop of their own load decoders here; the others run inferbench's greedy loop over `load`. */
   loadGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
+  /**
+   * Engines that can train load a graph for `inferbench train` here; an
+   * engine without it gets a skipped training cell, with `trainingUnsupported`
+   * as the reason when it gives one.
+   */
+  loadTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
+  /** Why this engine cannot train (e.g. its runtime has no training API), for the skipped cell. */
+  readonly trainingUnsupported?: string;
 }
 
 /** Engine id served by an export call, the inverse of `Engine.target`. */

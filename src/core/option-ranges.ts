@@ -61,6 +61,10 @@ export const OPTION_RANGES = nameTable({
   runs: { flag: '--runs', field: 'runs', min: 1, max: 100_000, integer: true, unit: 'generate() calls' },
   warmupRuns: { flag: '--warmup', field: 'warmupRuns', min: 0, max: 10_000, integer: true, unit: 'generate() calls' },
   promptLimit: { flag: '--limit', field: 'promptLimit', min: 1, max: 10_000_000, integer: true, unit: 'prompts' },
+  // train
+  steps: { flag: '--steps', field: 'steps', min: 1, max: 100_000, integer: true, unit: 'steps' },
+  warmSteps: { flag: '--warm-steps', field: 'warmSteps', min: 0, max: 10_000, integer: true, unit: 'steps' },
+  learningRate: { flag: '--learning-rate', field: 'learningRate', min: 0, minExclusive: true, max: 1e3, integer: false, unit: '(learning rate)' },
 } satisfies Record<string, OptionRange>);
 
 /** A field name of OPTION_RANGES. */

@@ -1,6 +1,6 @@
 /**
  * The one run driver every scenario goes through (`inferbench run`,
- * `inferbench generate`, next `train`): choose the engines, create the run
+ * `inferbench generate`, `inferbench train`): choose the engines, create the run
  * id and folder, record the environment, save the record after every cell,
  * keep what was measured on Ctrl-C or a failure, and write the final files.
  * A scenario brings only its sweep and its writer.
@@ -36,8 +36,8 @@ export type RecordWriter<R> = (record: R, dir: string, options: { png: boolean }
 
 /** One scenario's part of a run. */
 export interface ScenarioRun<C, R extends RunRecordOf<C>> {
-  /** `generation` for generate runs; absent for classification (older readers expect no kind). */
-  readonly kind?: 'generation';
+  /** `generation` for generate runs, `training` for train runs; absent for classification (older readers expect no kind). */
+  readonly kind?: 'generation' | 'training';
   readonly out: string;
   readonly png: boolean;
   readonly registry: EngineRegistry;
@@ -127,8 +127,8 @@ export class RunSession<C> {
     readonly config: Readonly<Record<string, unknown>>,
     readonly environment: EnvironmentInfo,
     readonly models: readonly ModelInfo[],
-    /** `generation` for generate runs; classification records carry no kind. */
-    readonly kind?: 'generation',
+    /** `generation` for generate runs, `training` for train runs; classification records carry no kind. */
+    readonly kind?: 'generation' | 'training',
   ) {}
 
   finish(state: 'completed' | 'interrupted'): void {
@@ -136,7 +136,7 @@ export class RunSession<C> {
     this.finishedAt = new Date().toISOString();
   }
 
-  snapshot(): RunRecordOf<C> & { readonly kind?: 'generation' } {
+  snapshot(): RunRecordOf<C> & { readonly kind?: 'generation' | 'training' } {
     return {
       schemaVersion: 1,
       ...(this.kind ? { kind: this.kind } : {}),

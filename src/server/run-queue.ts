@@ -5,8 +5,8 @@ import { describeError } from '../core/errors.js';
 import type { RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { executeRecordedGenerate, executeRecordedRun } from '../runs/history/recorded-run.js';
-import { isGenerateConfig, type StoredConfig } from '../runs/history/history-entry.js';
+import { executeRecordedGenerate, executeRecordedRun, executeRecordedTrain } from '../runs/history/recorded-run.js';
+import { isGenerateConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
 
 /** Progress of the run being measured, as the page shows it. */
 export interface LiveProgress {
@@ -164,7 +164,13 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       };
       const common = { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}) };
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
-      const { outcome, nothingMeasured } = isGenerateConfig(config)
+      const { outcome, nothingMeasured } = isTrainConfig(config)
+        ? await executeRecordedTrain(
+            config,
+            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
+            recording,
+          )
+        : isGenerateConfig(config)
         ? await executeRecordedGenerate(
             config,
             { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },

@@ -1,7 +1,8 @@
 import { UserError } from '../core/errors.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
 import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
-import { isGenerateConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { isGenerateConfig, isTrainConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { checkTrainConfig, trainConfig } from '../runs/train-run.js';
 import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { defaultRegistry } from '../../engines/registry.js';
@@ -291,5 +292,10 @@ function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerat
 export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig {
   const checked = recheckRunPaths(config, ctx.guard);
   if (isGenerateConfig(checked)) return { ...generateConfig({ ...checked, out: ctx.out }), command: 'generate' };
+  if (isTrainConfig(checked)) {
+    const train = trainConfig({ ...checked, out: ctx.out });
+    checkTrainConfig(train);
+    return train;
+  }
   return resolveRunConfig({ ...checked, out: ctx.out }, NAMES, ctx.registry);
 }

@@ -2,16 +2,28 @@ import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../co
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
 import type { GenerateConfig } from '../generate-run.js';
+import type { TrainConfig } from '../train-run.js';
+import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
 
-/** What an entry replays: a `run` config or a `generate` config. */
-export type StoredConfig = RunConfig | StoredGenerateConfig;
+/** What an entry replays: a `run`, `generate` or `train` config (the last two say so in `command`). */
+export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig;
 
 /** True for the config of an `inferbench generate` entry. */
 export function isGenerateConfig(config: StoredConfig): config is StoredGenerateConfig {
   return (config as { command?: unknown }).command === 'generate';
+}
+
+/** True for the config of an `inferbench train` entry. */
+export function isTrainConfig(config: StoredConfig): config is TrainConfig {
+  return (config as { command?: unknown }).command === 'train';
+}
+
+/** The command an entry ran, for lists and `show`. */
+export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train' {
+  return isGenerateConfig(config) ? 'generate' : isTrainConfig(config) ? 'train' : 'run';
 }
 
 /**
@@ -72,7 +84,7 @@ export interface HistoryEntry {
 
 /** A history entry with its cells, enough to rebuild the RunRecord. */
 export interface HistoryDetail extends HistoryEntry {
-  readonly cells: readonly (CellResult | GenerationCell)[];
+  readonly cells: readonly (CellResult | GenerationCell | TrainingCell)[];
 }
 
 /**
@@ -80,7 +92,7 @@ export interface HistoryDetail extends HistoryEntry {
  * charts still work when the run folder is gone. Null while the run has not
  * started (nothing was recorded yet).
  */
-export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | null {
+export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | null {
   if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
   const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
   const common = {
@@ -94,17 +106,23 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
     models: entry.models,
   };
   if (isGenerateConfig(entry.config)) return { ...common, kind: 'generation', cells: entry.cells as readonly GenerationCell[] };
+  if (isTrainConfig(entry.config)) return { ...common, kind: 'training', cells: entry.cells as readonly TrainingCell[] };
   return { ...common, cells: entry.cells as readonly CellResult[] };
 }
 
 /** True for the record of an `inferbench generate` run. */
-export function isGenerationRecord(record: RunRecord | GenerationRunRecord): record is GenerationRunRecord {
+export function isGenerationRecord(record: RunRecord | GenerationRunRecord | TrainingRunRecord): record is GenerationRunRecord {
   return (record as { kind?: unknown }).kind === 'generation';
+}
+
+/** True for the record of an `inferbench train` run. */
+export function isTrainingRecord(record: RunRecord | GenerationRunRecord | TrainingRunRecord): record is TrainingRunRecord {
+  return (record as { kind?: unknown }).kind === 'training';
 }
 
 /** Model name of an entry for lists: the recorded one, else what the config asked for. */
 export function entryModelName(entry: HistoryEntry): string {
-  return entry.models[0]?.name ?? entry.config.model ?? 'default model';
+  return entry.models[0]?.name ?? (isTrainConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
 }
 
 /** Engines of an entry for lists: the resolved ones once started, else the requested ones. */

@@ -4,6 +4,9 @@ import { resolve } from 'node:path';
 import { describeError } from '../../core/errors.js';
 import { executeRun, type RunConfig, type RunHooks } from '../classify-run.js';
 import { executeGenerate, type GenerateConfig, type GenerateHooks } from '../generate-run.js';
+import { executeTrain, type TrainConfig, type TrainHooks, type TrainOptionAudience } from '../train-run.js';
+import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
+import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
 import type { DriverHooks, RunOutcome } from '../run-driver.js';
 import type { RunRecordOf } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
@@ -84,6 +87,11 @@ export function replayableGenerate(config: GenerateConfig): GenerateConfig {
   return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
 }
 
+/** The config of a train run with its folders made absolute (see `replayable`). */
+export function replayableTrain(config: TrainConfig): TrainConfig {
+  return { ...config, out: resolve(config.out), models: config.models.map((m) => absoluteIfExists(m) ?? m), dataset: absoluteIfExists(config.dataset) };
+}
+
 /** Hooks the recorder needs from any scenario's run. */
 type RecordableHooks<C, R, P> = DriverHooks<C, R> & { readonly onProgress?: (event: P) => void };
 
@@ -103,6 +111,12 @@ export function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: Reco
 export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHooks, opts: RecordOptions): Promise<RecordedOutcome<GenerationRunRecord>> {
   const config = replayableGenerate(input);
   return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, (recorded) => executeGenerate(config, { ...hooks, ...recorded }));
+}
+
+/** `executeTrain` plus a history entry, as `executeRecordedRun` does for `run`. */
+export function executeRecordedTrain(input: TrainConfig, hooks: TrainHooks, opts: RecordOptions, audience: TrainOptionAudience = 'field'): Promise<RecordedOutcome<TrainingRunRecord>> {
+  const config = replayableTrain(input);
+  return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, (recorded) => executeTrain(config, { ...hooks, ...recorded }, audience));
 }
 
 /** Ties any scenario's run into the history store (see `executeRecordedRun`). */
@@ -141,7 +155,7 @@ async function recordRun<C extends { readonly state: string }, R extends RunReco
     onCell: async (cell, record) => {
       const index = record.cells.length - 1;
       await writer.write(async () => {
-        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell, total);
+        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell | TrainingCell, total);
       });
       await hooks.onCell?.(cell, record);
     },

@@ -1,6 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellResult } from '../../core/results.js';
 import type { GenerationCell } from '../../core/generation-results.js';
+import type { TrainingCell } from '../../core/training-results.js';
 import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 
 /** Bumped when a table changes shape; a newer store is refused rather than misread. */
@@ -130,14 +131,16 @@ export function entryFromRow(row: Row): HistoryEntry {
  * For a generation cell the columns hold its time to first token (mean and
  * p95) and its decode tokens per second.
  */
-export function cellColumns(cell: CellResult | GenerationCell): Record<string, string | number | null> {
+export function cellColumns(cell: CellResult | GenerationCell | TrainingCell): Record<string, string | number | null> {
   const completed = cell.state === 'completed' ? cell : null;
   const figures =
     completed === null
       ? { mean_ms: null, p95_ms: null, samples_per_second: null }
       : 'ttft' in completed
         ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
-        : { mean_ms: completed.latency.mean, p95_ms: completed.latency.p95, samples_per_second: completed.samplesPerSecond };
+        : 'stepTime' in completed
+          ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
+          : { mean_ms: completed.latency.mean, p95_ms: completed.latency.p95, samples_per_second: completed.samplesPerSecond };
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,

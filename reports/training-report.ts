@@ -1,0 +1,123 @@
+/**
+ * Terminal report of `inferbench train`, in the layout of the transformers
+ * benchmark's TRAIN tables: TRAIN – SPEED (time per step and samples/s),
+ * TRAIN – MEMORY (peak RSS and the engine's tensor bytes) and TRAIN – LOSS
+ * (first and last loss). Pure: same record, same text.
+ */
+import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
+import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
+
+const STATE_STYLE: Record<TrainingCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
+
+interface ReportColumn extends Column {
+  readonly value: (cell: CompletedTrainingCell) => TableCell;
+}
+
+/** Cells in sweep order: model, sequence length, batch size, then engines in the order they ran. */
+export function orderedTrainingCells(run: TrainingRunRecord): TrainingCell[] {
+  const engines: string[] = [];
+  const models: string[] = [];
+  for (const c of run.cells) {
+    if (!engines.includes(c.engine)) engines.push(c.engine);
+    if (!models.includes(c.model)) models.push(c.model);
+  }
+  return [...run.cells].sort(
+    (a, b) =>
+      models.indexOf(a.model) - models.indexOf(b.model) ||
+      (a.sequenceLength ?? 0) - (b.sequenceLength ?? 0) ||
+      a.batchSize - b.batchSize ||
+      engines.indexOf(a.engine) - engines.indexOf(b.engine),
+  );
+}
+
+function identity(cell: TrainingCell, models: number): TableCell[] {
+  const session = cell.state === 'skipped' ? undefined : cell.session;
+  const threads = session ? (session.threads === null ? 'default' : String(session.threads)) : cell.requestedThreads === null ? '–' : String(cell.requestedThreads);
+  return [
+    ...(models > 1 ? [cell.model] : []),
+    { text: cell.engine, style: 'cyan' },
+    session?.backend ?? '–',
+    threads,
+    String(cell.batchSize),
+    cell.sequenceLength === null ? 'padded' : String(cell.sequenceLength),
+    { text: cell.state, style: STATE_STYLE[cell.state] },
+  ];
+}
+
+function identityColumns(models: number): Column[] {
+  return [
+    ...(models > 1 ? [{ header: 'model', align: 'left' as const }] : []),
+    { header: 'engine', align: 'left' },
+    { header: 'backend', align: 'left' },
+    { header: 'threads', align: 'right' },
+    { header: 'batch', align: 'right' },
+    { header: 'seq', align: 'right' },
+    { header: 'state', align: 'left' },
+  ];
+}
+
+const orNa = (v: number | undefined | null, f: (n: number) => string): string => (v === undefined || v === null ? 'n/a' : f(v));
+
+const SPEED_COLUMNS: readonly ReportColumn[] = [
+  { header: 'step', align: 'right', value: (c) => ({ text: formatDuration(c.stepTime.mean), style: 'bold' }) },
+  {
+    header: '±95% CI',
+    align: 'right',
+    value: (c) => (c.betweenRounds.ci95 ? `±${formatDuration(c.betweenRounds.ci95.halfWidth)}` : '–'),
+  },
+  { header: 'samples/s', align: 'right', value: (c) => formatRate(c.samplesPerSecond, '') },
+  { header: 'forward', align: 'right', value: (c) => orNa(c.forwardTime?.mean, formatDuration) },
+  { header: 'backward', align: 'right', value: (c) => orNa(c.backwardTime?.mean, formatDuration) },
+  { header: 'update', align: 'right', value: (c) => orNa(c.updateTime?.mean, formatDuration) },
+  { header: 'steps', align: 'right', value: (c) => `${c.rounds}×${c.steps}+${c.warmSteps}w` },
+  { header: 'verdict', align: 'left', value: (c) => ({ text: c.verdict.status, style: c.verdict.status === 'VALID' ? 'green' : 'yellow' }) },
+];
+
+const MEMORY_COLUMNS: readonly ReportColumn[] = [
+  { header: 'peak RSS', align: 'right', value: (c) => ({ text: formatBytes(c.peakRssBytes), style: 'bold' }) },
+  { header: 'tfjs before', align: 'right', value: (c) => orNa(c.engineBytes?.before, formatBytes) },
+  { header: 'tfjs after', align: 'right', value: (c) => orNa(c.engineBytes?.after, formatBytes) },
+  { header: 'tfjs in step', align: 'right', value: (c) => orNa(c.engineBytes?.peak, formatBytes) },
+];
+
+const LOSS_COLUMNS: readonly ReportColumn[] = [
+  { header: 'optimizer', align: 'left', value: (c) => `${c.training.optimizer} lr ${c.training.learningRate}` },
+  { header: 'first loss', align: 'right', value: (c) => c.training.firstLoss.toFixed(6) },
+  { header: 'last loss', align: 'right', value: (c) => ({ text: c.training.lastLoss.toFixed(6), style: 'bold' }) },
+  { header: 'steps/round', align: 'right', value: (c) => String(c.training.stepsPerRound) },
+];
+
+function table(title: string, run: TrainingRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number) {
+  const models = new Set(run.cells.map((c) => c.model)).size;
+  const rows: TableRow[] = orderedTrainingCells(run).map((cell, i, all) => {
+    const previous = all[i - 1];
+    const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.sequenceLength !== cell.sequenceLength || previous.model !== cell.model);
+    if (cell.state !== 'completed') return { cells: identity(cell, models), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
+    return { cells: [...identity(cell, models), ...columns.map((c) => c.value(cell))], ruleAbove };
+  });
+  return renderTable({ title, columns: [...identityColumns(models), ...columns], rows, color, minWidth });
+}
+
+/** The header, the three tables and the notes, as one string. */
+export function renderTrainingReport(run: TrainingRunRecord, options: { color?: boolean } = {}): string {
+  const color = options.color === true;
+  const env = run.environment;
+  const header = [
+    banner('TRAINING', 100, color),
+    ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    ...wrap('step = forward + mean cross-entropy on the labels + backward + optimizer update, timed as a whole (mean of the measured steps; ±95% CI across rounds); ' +
+      'forward/backward/update timed apart where the engine can; warm steps (w) are logged, not counted; each round restarts from the initial weights', 100),
+  ];
+  const tables = (minWidth: number) => [
+    table('TRAIN – SPEED', run, SPEED_COLUMNS, color, minWidth),
+    table('TRAIN – MEMORY', run, MEMORY_COLUMNS, color, minWidth),
+    table('TRAIN – LOSS', run, LOSS_COLUMNS, color, minWidth),
+  ];
+  // Rendered twice so the three tables share the widest one's width and line up.
+  const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
+  const noisy = run.cells.filter((c): c is CompletedTrainingCell => c.state === 'completed' && c.verdict.status === 'NOISY');
+  const notes = noisy.map((c) => `NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`);
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+}

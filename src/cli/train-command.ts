@@ -1,0 +1,106 @@
+import { UserError } from '../core/errors.js';
+import type { TrainOptimizer } from '../core/engine.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
+import { formatDuration } from '../core/units.js';
+import { parseArchitectures } from '../models/generated/arch-parse.js';
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { nothingMeasured } from '../runs/nothing-measured.js';
+import { trainConfig, type TrainConfig } from '../runs/train-run.js';
+import { executeRecordedTrain } from '../runs/history/recorded-run.js';
+import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
+import { renderTrainingReport } from '../../reports/training-report.js';
+import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
+import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import { reportNothingMeasured } from './run-exit.js';
+
+function progressLine(event: TrainingProgress): string | null {
+  if (event.kind === 'cell-start') return null;
+  const c = event.cell;
+  const where = `${c.engine} batch ${c.batchSize}${c.sequenceLength === null ? '' : ` seq ${c.sequenceLength}`}`;
+  const tail = c.state === 'completed'
+    ? `step ${formatDuration(c.stepTime.mean)}, loss ${c.training.firstLoss.toFixed(4)} → ${c.training.lastLoss.toFixed(4)}`
+    : `${c.state}: ${c.reason}`;
+  return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
+}
+
+function optimizerFlag(args: ParsedArgs): TrainOptimizer | undefined {
+  const raw = stringFlag(args, 'optimizer');
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value !== 'sgd' && value !== 'adam') throw new UserError(`--optimizer must be sgd or adam, got "${raw}"`, 'pass --optimizer sgd or --optimizer adam');
+  return value;
+}
+
+/**
+ * `inferbench train`: check every flag before loading anything, sweep
+ * engines × sequence lengths × batch sizes through the run driver, save
+ * after each cell, print the TRAIN – SPEED / MEMORY / LOSS tables.
+ */
+export async function trainCommand(args: ParsedArgs): Promise<number> {
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
+  const steps = positiveIntFlag(args, 'steps', 'steps');
+  const warmSteps = countFlag(args, 'warm-steps', 'warmSteps');
+  const learningRate = numberFlag(args, 'learning-rate', 'learningRate');
+  const rounds = positiveIntFlag(args, 'rounds', 'rounds');
+  const threads = positiveIntFlag(args, 'threads', 'threads');
+  const optimizer = optimizerFlag(args);
+  const batchSizes = positiveIntListFlag(args, 'batch-sizes', 'batchSizes');
+  const sequenceLengths = positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths');
+  const config = trainConfig({
+    models: repeatedFlag(args, 'model') ?? [],
+    architectures: parseArchitectures(repeatedFlag(args, 'config') ?? []),
+    engines: listFlag(args, 'engines') ?? null,
+    ...(batchSizes ? { batchSizes } : {}),
+    sequenceLengths: sequenceLengths ?? null,
+    ...(steps !== undefined ? { steps } : {}),
+    ...(warmSteps !== undefined ? { warmSteps } : {}),
+    ...(optimizer ? { optimizer } : {}),
+    ...(learningRate !== undefined ? { learningRate } : {}),
+    ...(rounds !== undefined ? { rounds } : {}),
+    threads: threads ?? null,
+    dataset: stringFlag(args, 'dataset') ?? null,
+    textColumn: stringFlag(args, 'text-column') ?? null,
+    labelColumn: stringFlag(args, 'label-column') ?? null,
+    ...(stringFlag(args, 'out') !== undefined ? { out: stringFlag(args, 'out') as string } : {}),
+    png: args.flags['no-png'] !== true,
+    isolate: args.flags['no-isolate'] !== true,
+  });
+  return trainAndReport(config, {});
+}
+
+/** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
+export async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }): Promise<number> {
+  const ctrlC = interruptOnCtrlC('training step');
+  let outcome;
+  let entryId: number | null = null;
+  try {
+    ({ outcome, entryId } = await executeRecordedTrain(
+      config,
+      {
+        signal: ctrlC.signal,
+        onStart: (record) => {
+          const engines = (record.config['enginesResolved'] as string[]).join(', ');
+          process.stderr.write(`inferbench: train ${record.id}: ${record.models.map((m) => m.name).join(', ')} on ${engines}\n`);
+        },
+        onProgress: (e) => {
+          const line = progressLine(e);
+          if (line) process.stderr.write(`${line}\n`);
+        },
+      },
+      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
+      'flag',
+    ));
+  } finally {
+    ctrlC.release();
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(`${renderTrainingReport(outcome.record, { color })}\n`);
+  for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
+  process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
+  if (outcome.record.state === 'interrupted') {
+    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
+    return EXIT_INTERRUPTED;
+  }
+  return reportNothingMeasured(nothingMeasured(outcome.record));
+}

@@ -1,0 +1,53 @@
+/**
+ * Runs each model × engine training group in a fresh Node process, as `run`
+ * and `generate` do, so one engine's allocations never inflate another's
+ * peak RSS and a crash becomes an errored cell.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ModelSpec } from '../models/model-spec.js';
+import type { TrainingCell, TrainingCellKey } from '../core/training-results.js';
+import type { TrainingGroupRunner, TrainingSettings } from '../scenarios/train/training-sweep.js';
+import type { DataRow } from '../../datasets/dataset.js';
+import type { ResolvedColumns } from '../../datasets/columns.js';
+import { forkChild } from './fork-child.js';
+
+const CHILD_ENTRY = fileURLToPath(new URL('./training-child.js', import.meta.url));
+
+/** What a training child rebuilds its group from: structured-cloneable data only. */
+export interface TrainingChildJob {
+  readonly model: ModelSpec;
+  readonly engine: string;
+  readonly keys: readonly TrainingCellKey[];
+  readonly settings: TrainingSettings;
+  /** The dataset rows the parent read, so the child trains on exactly the same ones. */
+  readonly rows: readonly DataRow[];
+  readonly columns: ResolvedColumns;
+  readonly engineModules: readonly string[];
+}
+
+const keyId = (k: TrainingCellKey): string => `${k.model}|${k.engine}|${k.batchSize}|${k.sequenceLength}`;
+
+/** A group runner that forks one child per model × engine. */
+export function trainingChildLauncher(options: { readonly engineModules?: readonly string[] } = {}): TrainingGroupRunner {
+  return (group, hooks) =>
+    forkChild<TrainingChildJob, TrainingCellKey, TrainingCell>(
+      {
+        entry: CHILD_ENTRY,
+        job: {
+          model: group.model.isolationSpec(),
+          engine: group.engine,
+          keys: group.keys,
+          settings: group.settings,
+          rows: group.rows,
+          columns: group.columns,
+          engineModules: options.engineModules ?? [],
+        },
+        keys: group.keys,
+        keyId,
+        resultId: keyId,
+        failed: (key, reason) => ({ ...key, state: 'errored', reason }),
+      },
+      { onStart: hooks.onStart, onResult: hooks.onCell },
+      group.signal,
+    );
+}

@@ -50,10 +50,6 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'ep_nodes', value: (c) => placementNodesField(sessionOf(c)?.placement) },
   { name: 'ep_cpu_fallback_ops', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', value: (c) => c.batchSize },
-  // Filled in distributed runs only (`run --queue`), empty otherwise: the worker that measured the cell, its machine fingerprint and how often its job was retried.
-  { name: 'host', value: (c) => c.host?.name },
-  { name: 'host_id', value: (c) => c.host?.id },
-  { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
   optional('sequence_length', (c) => c.sequenceLength),
   // `interrupted`: Ctrl-C cut a completed cell short; its figures are kept, never VALID.
   { name: 'state', value: (c) => displayState(c) },
@@ -116,6 +112,11 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
   { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
   { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
+  // Filled in distributed runs only (`run --queue`), empty otherwise: the worker that measured the cell, its machine fingerprint and how often its job was retried.
+  // Last, like the browser columns, so readers of earlier files find every older column where it was.
+  { name: 'host', value: (c) => c.host?.name },
+  { name: 'host_id', value: (c) => c.host?.id },
+  { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

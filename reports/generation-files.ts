@@ -4,19 +4,14 @@
  * precision in ms, bytes and tokens/s), and ttft.png / tpot.png. Every file
  * is written atomically by the same helper as the classification run's.
  */
-import * as nodeFs from 'node:fs/promises';
-import * as path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
-import { hasErrorCode, UserError } from '../src/core/errors.js';
-import { CHART_FONT } from './chart-spec.js';
-import { csvField } from './csv-report.js';
 import { orderedGenerationCells } from './generation-report.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
-import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
-import { formatDuration, formatTimestamp } from '../src/core/units.js';
-import { writeAtomically, type WriteFs } from './write-run.js';
+import { formatDuration } from '../src/core/units.js';
+import type { WriteFs } from './write-run.js';
+import { engineBarChartSpec, renderCellsCsv, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const GENERATION_FILES = {
@@ -27,13 +22,8 @@ export const GENERATION_FILES = {
   tpotPng: 'tpot.png',
 } as const;
 
-type Kind = 'string' | 'int' | 'double';
-
-interface GenerationColumn {
-  readonly name: string;
-  readonly kind: Kind;
-  readonly value: (cell: GenerationCell, run: GenerationRunRecord) => string | number | null | undefined;
-}
+type Kind = ColumnKind;
+type GenerationColumn = CellColumn<GenerationCell, GenerationRunRecord>;
 
 const sessionOf = (c: GenerationCell) => (c.state === 'skipped' ? undefined : c.session);
 
@@ -81,24 +71,12 @@ export const GENERATION_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);
 
 /** RFC 4180 CSV, one row per cell, in report order. */
 export function renderGenerationCsv(run: GenerationRunRecord): string {
-  const lines = [COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const cell of orderedGenerationCells(run)) lines.push(COLUMNS.map((c) => csvField(c.value(cell, run))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return renderCellsCsv(COLUMNS, orderedGenerationCells(run), run);
 }
 
 /** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
 export async function renderGenerationParquet(run: GenerationRunRecord): Promise<Uint8Array> {
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
-  const cells = orderedGenerationCells(run);
-  const columnData = COLUMNS.map((col) => {
-    const values = cells.map((cell) => {
-      const v = col.value(cell, run);
-      if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return null;
-      return col.kind === 'string' ? String(v) : Number(v);
-    });
-    return { name: col.name, data: values, type: col.kind === 'string' ? ('STRING' as const) : col.kind === 'int' ? ('INT32' as const) : ('DOUBLE' as const) };
-  });
-  return new Uint8Array(parquetWriteBuffer({ columnData }));
+  return renderCellsParquet(COLUMNS, orderedGenerationCells(run), run);
 }
 
 /**
@@ -111,45 +89,20 @@ export function generationChartSpec(run: GenerationRunRecord, metric: 'ttft' | '
   const completed = cells.filter((c): c is CompletedGenerationCell => c.state === 'completed' && (metric === 'ttft' || c.tpot !== null));
   const engines = [...new Set(cells.map((c) => c.engine))];
   const configOf = (c: GenerationCell) => `batch ${c.batchSize} · prompt ${c.promptLength} · new ${c.newTokens}`;
-  const configs = [...new Set(completed.map(configOf))];
   const values = completed.map((c) => {
     const s = metric === 'ttft' ? c.ttft : c.tpot;
     return { engine: c.engine, config: configOf(c), mean: s?.mean ?? 0, p90: s?.p90 ?? 0, label: formatDuration(s?.mean ?? 0) };
   });
   const missing = cells.filter((c) => c.state !== 'completed').map((c) => `${c.engine} (${configOf(c)}): ${c.state}`);
   const title = metric === 'ttft' ? 'Time to first token (prefill + first sample)' : 'Time per output token after the first';
-  const env = run.environment;
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: `${run.models[0]?.name ?? ''} – ${title}, lower is better`,
-      subtitle: [
-        `bar = mean, tick = p90 · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
-        ...(completed.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
-        ...missing.slice(0, 6).map((m) => `not shown: ${m}`),
-      ],
-      anchor: 'start',
-      fontSize: 15,
-      subtitleFontSize: 11,
-      subtitleColor: '#555555',
-      offset: 14,
-    },
-    data: { values },
-    width: Math.max(480, configs.length * (engines.length + 1) * 22),
-    height: 300,
-    encoding: {
-      x: { field: 'config', type: 'nominal', title: null, sort: configs, axis: { labelAngle: 0 } },
-      xOffset: { field: 'engine', type: 'nominal', sort: engines },
-      color: { field: 'engine', type: 'nominal', sort: engines, scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } },
-    },
-    layer: [
-      { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: { field: 'mean', type: 'quantitative', title: `${metric.toUpperCase()} (ms)`, axis: { format: ',~r' } } } },
-      { mark: { type: 'tick', thickness: 2 }, encoding: { y: { field: 'p90', type: 'quantitative' }, color: { value: '#333333' } } },
-    ],
-    background: 'white',
-    padding: 16,
-    config: { font: CHART_FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12 } },
-  } as TopLevelSpec;
+  return engineBarChartSpec({
+    title: `${run.models[0]?.name ?? ''} – ${title}, lower is better`,
+    yTitle: `${metric.toUpperCase()} (ms)`,
+    environment: run.environment,
+    engines,
+    bars: values,
+    missing,
+  });
 }
 
 /**
@@ -162,34 +115,21 @@ export async function writeGenerationFiles(
   dir: string,
   options: { png: boolean; fs?: WriteFs },
 ): Promise<{ paths: string[]; warnings: string[] }> {
-  const fs: WriteFs = options.fs ?? nodeFs;
-  try {
-    await fs.mkdir(dir, { recursive: true });
-  } catch (err) {
-    if (hasErrorCode(err, 'ENOSPC')) throw new UserError(`disk is full: could not create ${dir}`, 'free some space or pass --out <dir on another disk>');
-    throw new UserError(`could not create the output folder ${dir}: ${(err as Error).message}`, 'pass --out a writable folder');
-  }
-  const paths: string[] = [];
-  const warnings: string[] = [];
-  const write = async (name: string, data: string | Uint8Array) => {
-    const target = path.join(dir, name);
-    await writeAtomically(fs, target, data);
-    paths.push(target);
-  };
-  await write(GENERATION_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
-  await write(GENERATION_FILES.csv, renderGenerationCsv(run));
-  await write(GENERATION_FILES.parquet, await renderGenerationParquet(run));
-  if (options.png) {
-    for (const [name, metric] of [[GENERATION_FILES.ttftPng, 'ttft'], [GENERATION_FILES.tpotPng, 'tpot']] as const) {
-      let png: Uint8Array;
-      try {
-        png = await renderPng(generationChartSpec(run, metric));
-      } catch (err) {
-        warnings.push(`${name} not written: ${(err as Error).message}`);
-        continue;
-      }
-      await write(name, png);
-    }
-  }
-  return { paths, warnings };
+  return writeCellFiles(
+    dir,
+    {
+      data: [
+        [GENERATION_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
+        [GENERATION_FILES.csv, () => renderGenerationCsv(run)],
+        [GENERATION_FILES.parquet, () => renderGenerationParquet(run)],
+      ],
+      charts: options.png
+        ? [
+            [GENERATION_FILES.ttftPng, () => generationChartSpec(run, 'ttft')],
+            [GENERATION_FILES.tpotPng, () => generationChartSpec(run, 'tpot')],
+          ]
+        : [],
+    },
+    options.fs,
+  );
 }

@@ -4,18 +4,13 @@
  * results.parquet (one row per cell, full precision), and step-time.png (step
  * time per engine and batch size). Written atomically like the other runs'.
  */
-import * as nodeFs from 'node:fs/promises';
-import * as path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
-import { hasErrorCode, UserError } from '../src/core/errors.js';
-import { CHART_FONT } from './chart-spec.js';
-import { csvField } from './csv-report.js';
 import { orderedTrainingCells } from './training-report.js';
-import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
-import { formatDuration, formatTimestamp } from '../src/core/units.js';
-import { writeAtomically, type WriteFs } from './write-run.js';
+import { formatDuration } from '../src/core/units.js';
+import type { WriteFs } from './write-run.js';
+import { engineBarChartSpec, renderCellsCsv, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const TRAINING_FILES = {
@@ -25,13 +20,8 @@ export const TRAINING_FILES = {
   stepPng: 'step-time.png',
 } as const;
 
-type Kind = 'string' | 'int' | 'double';
-
-interface TrainingColumn {
-  readonly name: string;
-  readonly kind: Kind;
-  readonly value: (cell: TrainingCell, run: TrainingRunRecord) => string | number | null | undefined;
-}
+type Kind = ColumnKind;
+type TrainingColumn = CellColumn<TrainingCell, TrainingRunRecord>;
 
 const sessionOf = (c: TrainingCell) => (c.state === 'skipped' ? undefined : c.session);
 
@@ -83,24 +73,12 @@ export const TRAINING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);
 
 /** RFC 4180 CSV, one row per cell, in report order. */
 export function renderTrainingCsv(run: TrainingRunRecord): string {
-  const lines = [COLUMNS.map((c) => csvField(c.name)).join(',')];
-  for (const cell of orderedTrainingCells(run)) lines.push(COLUMNS.map((c) => csvField(c.value(cell, run))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return renderCellsCsv(COLUMNS, orderedTrainingCells(run), run);
 }
 
 /** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
 export async function renderTrainingParquet(run: TrainingRunRecord): Promise<Uint8Array> {
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
-  const cells = orderedTrainingCells(run);
-  const columnData = COLUMNS.map((col) => {
-    const values = cells.map((cell) => {
-      const v = col.value(cell, run);
-      if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return null;
-      return col.kind === 'string' ? String(v) : Number(v);
-    });
-    return { name: col.name, data: values, type: col.kind === 'string' ? ('STRING' as const) : col.kind === 'int' ? ('INT32' as const) : ('DOUBLE' as const) };
-  });
-  return new Uint8Array(parquetWriteBuffer({ columnData }));
+  return renderCellsParquet(COLUMNS, orderedTrainingCells(run), run);
 }
 
 /**
@@ -113,42 +91,17 @@ export function trainingChartSpec(run: TrainingRunRecord): TopLevelSpec {
   const completed = cells.filter((c): c is CompletedTrainingCell => c.state === 'completed');
   const engines = [...new Set(cells.map((c) => c.engine))];
   const configOf = (c: TrainingCell) => `batch ${c.batchSize}${c.sequenceLength === null ? '' : ` · seq ${c.sequenceLength}`}${new Set(cells.map((x) => x.model)).size > 1 ? ` · ${c.model}` : ''}`;
-  const configs = [...new Set(completed.map(configOf))];
   const values = completed.map((c) => ({ engine: c.engine, config: configOf(c), mean: c.stepTime.mean, p90: c.stepTime.p90, label: formatDuration(c.stepTime.mean) }));
   const missing = cells.filter((c) => c.state !== 'completed').map((c) => `${c.engine} (${configOf(c)}): ${c.state}`);
-  const env = run.environment;
   const optimizer = completed[0]?.training;
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: {
-      text: `${run.models[0]?.name ?? ''} – training step time (forward + backward + ${optimizer?.optimizer ?? 'optimizer'} update), lower is better`,
-      subtitle: [
-        `bar = mean, tick = p90 · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
-        ...(completed.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
-        ...missing.slice(0, 6).map((m) => `not shown: ${m}`),
-      ],
-      anchor: 'start',
-      fontSize: 15,
-      subtitleFontSize: 11,
-      subtitleColor: '#555555',
-      offset: 14,
-    },
-    data: { values },
-    width: Math.max(480, configs.length * (engines.length + 1) * 22),
-    height: 300,
-    encoding: {
-      x: { field: 'config', type: 'nominal', title: null, sort: configs, axis: { labelAngle: 0 } },
-      xOffset: { field: 'engine', type: 'nominal', sort: engines },
-      color: { field: 'engine', type: 'nominal', sort: engines, scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } },
-    },
-    layer: [
-      { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: { field: 'mean', type: 'quantitative', title: 'step time (ms)', axis: { format: ',~r' } } } },
-      { mark: { type: 'tick', thickness: 2 }, encoding: { y: { field: 'p90', type: 'quantitative' }, color: { value: '#333333' } } },
-    ],
-    background: 'white',
-    padding: 16,
-    config: { font: CHART_FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12 } },
-  } as TopLevelSpec;
+  return engineBarChartSpec({
+    title: `${run.models[0]?.name ?? ''} – training step time (forward + backward + ${optimizer?.optimizer ?? 'optimizer'} update), lower is better`,
+    yTitle: 'step time (ms)',
+    environment: run.environment,
+    engines,
+    bars: values,
+    missing,
+  });
 }
 
 /**
@@ -161,29 +114,16 @@ export async function writeTrainingFiles(
   dir: string,
   options: { png: boolean; fs?: WriteFs },
 ): Promise<{ paths: string[]; warnings: string[] }> {
-  const fs: WriteFs = options.fs ?? nodeFs;
-  try {
-    await fs.mkdir(dir, { recursive: true });
-  } catch (err) {
-    if (hasErrorCode(err, 'ENOSPC')) throw new UserError(`disk is full: could not create ${dir}`, 'free some space or pass --out <dir on another disk>');
-    throw new UserError(`could not create the output folder ${dir}: ${(err as Error).message}`, 'pass --out a writable folder');
-  }
-  const paths: string[] = [];
-  const warnings: string[] = [];
-  const write = async (name: string, data: string | Uint8Array) => {
-    const target = path.join(dir, name);
-    await writeAtomically(fs, target, data);
-    paths.push(target);
-  };
-  await write(TRAINING_FILES.json, `${JSON.stringify(run, null, 2)}\n`);
-  await write(TRAINING_FILES.csv, renderTrainingCsv(run));
-  await write(TRAINING_FILES.parquet, await renderTrainingParquet(run));
-  if (options.png) {
-    try {
-      await write(TRAINING_FILES.stepPng, await renderPng(trainingChartSpec(run)));
-    } catch (err) {
-      warnings.push(`${TRAINING_FILES.stepPng} not written: ${(err as Error).message}`);
-    }
-  }
-  return { paths, warnings };
+  return writeCellFiles(
+    dir,
+    {
+      data: [
+        [TRAINING_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
+        [TRAINING_FILES.csv, () => renderTrainingCsv(run)],
+        [TRAINING_FILES.parquet, () => renderTrainingParquet(run)],
+      ],
+      charts: options.png ? [[TRAINING_FILES.stepPng, () => trainingChartSpec(run)]] : [],
+    },
+    options.fs,
+  );
 }

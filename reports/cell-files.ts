@@ -1,0 +1,144 @@
+/**
+ * What the file writers of the per-cell scenarios (`generate`, `train`)
+ * share: a typed column list rendered as CSV and Parquet, a bar chart of one
+ * statistic per engine and configuration, and the atomic write of a run's
+ * data files then charts. Each scenario keeps only its columns and what its
+ * chart shows, so the formats stay identical across scenarios.
+ */
+import * as nodeFs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { TopLevelSpec } from 'vega-lite';
+import { hasErrorCode, UserError } from '../src/core/errors.js';
+import type { EnvironmentInfo } from '../src/core/results.js';
+import { formatTimestamp } from '../src/core/units.js';
+import { CHART_FONT } from './chart-spec.js';
+import { csvField } from './csv-report.js';
+import { renderPng } from './png-chart.js';
+import { writeAtomically, type WriteFs } from './write-run.js';
+
+/** Parquet type of a column; CSV writes every kind as text. */
+export type ColumnKind = 'string' | 'int' | 'double';
+
+/** One column of a scenario's CSV and Parquet files. */
+export interface CellColumn<C, R> {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  readonly value: (cell: C, run: R) => string | number | null | undefined;
+}
+
+/** RFC 4180 CSV, one row per cell, in the order given. */
+export function renderCellsCsv<C, R>(columns: readonly CellColumn<C, R>[], cells: readonly C[], run: R): string {
+  const lines = [columns.map((c) => csvField(c.name)).join(',')];
+  for (const cell of cells) lines.push(columns.map((c) => csvField(c.value(cell, run))).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
+export async function renderCellsParquet<C, R>(columns: readonly CellColumn<C, R>[], cells: readonly C[], run: R): Promise<Uint8Array> {
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const columnData = columns.map((col) => {
+    const values = cells.map((cell) => {
+      const v = col.value(cell, run);
+      if (v === undefined || v === null || (typeof v === 'number' && !Number.isFinite(v))) return null;
+      return col.kind === 'string' ? String(v) : Number(v);
+    });
+    return { name: col.name, data: values, type: col.kind === 'string' ? ('STRING' as const) : col.kind === 'int' ? ('INT32' as const) : ('DOUBLE' as const) };
+  });
+  return new Uint8Array(parquetWriteBuffer({ columnData }));
+}
+
+/** One bar: an engine's mean (and p90 tick) for one configuration. */
+export interface EngineBar {
+  readonly engine: string;
+  readonly config: string;
+  readonly mean: number;
+  readonly p90: number;
+  readonly label: string;
+}
+
+/**
+ * Bars of one statistic per engine, grouped by configuration, with p90 as a
+ * tick. `missing` names the cells not drawn, so a missing bar is never read as 0.
+ */
+export function engineBarChartSpec(chart: {
+  readonly title: string;
+  readonly yTitle: string;
+  readonly environment: EnvironmentInfo;
+  readonly engines: readonly string[];
+  readonly bars: readonly EngineBar[];
+  readonly missing: readonly string[];
+}): TopLevelSpec {
+  const { engines, bars, environment: env } = chart;
+  const configs = [...new Set(bars.map((b) => b.config))];
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: {
+      text: chart.title,
+      subtitle: [
+        `bar = mean, tick = p90 · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
+        ...(bars.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
+        ...chart.missing.slice(0, 6).map((m) => `not shown: ${m}`),
+      ],
+      anchor: 'start',
+      fontSize: 15,
+      subtitleFontSize: 11,
+      subtitleColor: '#555555',
+      offset: 14,
+    },
+    data: { values: bars.map((b) => ({ ...b })) },
+    width: Math.max(480, configs.length * (engines.length + 1) * 22),
+    height: 300,
+    encoding: {
+      x: { field: 'config', type: 'nominal', title: null, sort: configs, axis: { labelAngle: 0 } },
+      xOffset: { field: 'engine', type: 'nominal', sort: [...engines] },
+      color: { field: 'engine', type: 'nominal', sort: [...engines], scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } },
+    },
+    layer: [
+      { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: { field: 'mean', type: 'quantitative', title: chart.yTitle, axis: { format: ',~r' } } } },
+      { mark: { type: 'tick', thickness: 2 }, encoding: { y: { field: 'p90', type: 'quantitative' }, color: { value: '#333333' } } },
+    ],
+    background: 'white',
+    padding: 16,
+    config: { font: CHART_FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12 } },
+  } as TopLevelSpec;
+}
+
+/**
+ * Writes a run's files, data first and charts last, each atomically.
+ * Returns the paths written; a chart that fails to render is reported in
+ * `warnings` and never costs the data files.
+ */
+export async function writeCellFiles(
+  dir: string,
+  files: {
+    readonly data: readonly (readonly [string, () => string | Uint8Array | Promise<string | Uint8Array>])[];
+    readonly charts: readonly (readonly [string, () => TopLevelSpec])[];
+  },
+  fs: WriteFs = nodeFs,
+): Promise<{ paths: string[]; warnings: string[] }> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+  } catch (err) {
+    if (hasErrorCode(err, 'ENOSPC')) throw new UserError(`disk is full: could not create ${dir}`, 'free some space or pass --out <dir on another disk>');
+    throw new UserError(`could not create the output folder ${dir}: ${(err as Error).message}`, 'pass --out a writable folder');
+  }
+  const paths: string[] = [];
+  const warnings: string[] = [];
+  const write = async (name: string, data: string | Uint8Array) => {
+    const target = path.join(dir, name);
+    await writeAtomically(fs, target, data);
+    paths.push(target);
+  };
+  for (const [name, render] of files.data) await write(name, await render());
+  for (const [name, spec] of files.charts) {
+    let png: Uint8Array;
+    try {
+      png = await renderPng(spec());
+    } catch (err) {
+      warnings.push(`${name} not written: ${(err as Error).message}`);
+      continue;
+    }
+    await write(name, png);
+  }
+  return { paths, warnings };
+}

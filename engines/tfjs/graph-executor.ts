@@ -5,7 +5,7 @@ import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model
 import { FUSED_DOMAIN, WEIGHT_3D_SUFFIX, fuseGraph } from './graph-fusion.js';
 import { opHandlerFor } from './op-table.js';
 import { prepareQuantizedNodes, quantizedOpNotes } from './quantized-weights.js';
-import { dimsKey, foldableNodes, foldedPlan, fullPlan, type RunPlan, type Step } from './run-plan.js';
+import { dimsKey, foldableNodes, foldedPlan, fullPlan, runStep, type RunPlan, type Step } from './run-plan.js';
 import {
   NodeAttributes,
   dimsOf,
@@ -254,19 +254,7 @@ export class TfjsGraphExecutor {
       };
       for (const info of this.inputs) hold(info.name, feedToTensor(info, feeds[info.name]));
       plan.steps.forEach((step, index) => {
-        const ins = step.node.inputs.map((n) => {
-          if (!n) return undefined;
-          const v = lookup(n);
-          if (v === undefined) throw new Error(`ONNX node ${step.node.name}: value '${n}' is not available`);
-          return v;
-        });
-        let outs: Value[];
-        try {
-          outs = step.handler(ins, step.attrs, step.ctx);
-        } catch (err) {
-          const msg = err instanceof Error ? err.message : String(err);
-          throw new Error(`ONNX node ${step.node.name} (${step.node.opType}): ${msg}`, { cause: err });
-        }
+        const outs = runStep(step, lookup);
         step.node.outputs.forEach((n, i) => {
           const v = outs[i];
           if (!n) return;

@@ -13,6 +13,27 @@ export interface Step {
 }
 
 /**
+ * Runs one node on the values `lookup` finds and returns its outputs; a
+ * missing input or a failing op is an error naming the node. One body for
+ * inference (graph-executor.ts) and training (trainable-graph.ts), so both
+ * read inputs and report failures alike.
+ */
+export function runStep(step: Pick<Step, 'node' | 'handler' | 'attrs' | 'ctx'>, lookup: (name: string) => Value | undefined): Value[] {
+  const ins = step.node.inputs.map((n) => {
+    if (!n) return undefined;
+    const v = lookup(n);
+    if (v === undefined) throw new Error(`ONNX node ${step.node.name}: value '${n}' is not available`);
+    return v;
+  });
+  try {
+    return step.handler(ins, step.attrs, step.ctx);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new Error(`ONNX node ${step.node.name} (${step.node.opType}): ${msg}`, { cause: err });
+  }
+}
+
+/**
  * What a run executes for one set of input dims: the steps left after
  * shape-only nodes were folded to host constants, with the values each step
  * releases when it is done.

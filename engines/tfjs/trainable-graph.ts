@@ -5,6 +5,7 @@ import { feedToTensor, topologicalOrder } from './graph-executor.js';
 import type { OnnxModel, OnnxNode, OnnxTensor, OnnxValueInfo } from './onnx-model.js';
 import { opHandlerFor } from './op-table.js';
 import { NodeAttributes, isHost, req, toTensor, valueFromOnnxTensor, type OpContext, type OpHandler, type Value } from './op-values.js';
+import { runStep } from './run-plan.js';
 import { embeddingGather } from './training-kernels.js';
 
 /** Gather of rows of a trainable table, with the scatter-add gradient of embeddingGather; ONNX's negative indices wrap first. */
@@ -114,18 +115,7 @@ export class TrainableGraph {
     for (const info of this.inputs) env.set(info.name, feedToTensor(info, feeds[info.name]));
     const lookup = (n: string): Value | undefined => env.get(n) ?? this.constants.get(n);
     for (const step of this.steps) {
-      const ins = step.node.inputs.map((n) => {
-        if (!n) return undefined;
-        const v = lookup(n);
-        if (v === undefined) throw new Error(`ONNX node ${step.node.name}: value '${n}' is not available`);
-        return v;
-      });
-      let outs: Value[];
-      try {
-        outs = step.handler(ins, step.attrs, step.ctx);
-      } catch (err) {
-        throw new Error(`ONNX node ${step.node.name} (${step.node.opType}): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-      }
+      const outs = runStep(step, lookup);
       step.node.outputs.forEach((n, i) => {
         const v = outs[i];
         if (n && v !== undefined) env.set(n, v);

@@ -29,18 +29,13 @@ export type TrainingProgress =
   | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: TrainingCellKey }
   | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: TrainingCell };
 
-export interface TrainingSweepOptions {
+/** A sweep: the settings every cell shares, plus what it sweeps over and where it reports. */
+export interface TrainingSweepOptions extends TrainingSettings {
   readonly models: readonly TextClassification[];
   readonly engines: readonly string[];
   readonly batchSizes: readonly number[];
   /** null: batches padded to their longest row, as `run` does. */
   readonly sequenceLengths: readonly number[] | null;
-  readonly steps: number;
-  readonly warmSteps: number;
-  readonly rounds: number;
-  readonly optimizer: TrainOptimizer;
-  readonly learningRate: number;
-  readonly threads: number | null;
   /** The dataset's first rows, in order (warmSteps + steps batches of the largest batch size). */
   readonly rows: readonly DataRow[];
   readonly columns: ResolvedColumns;

@@ -3,12 +3,12 @@ import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { nothingMeasured } from '../runs/nothing-measured.js';
-import { reportNothingMeasured } from './run-exit.js';
+import { finishRecordedRun } from './run-exit.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
-import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import { interruptOnCtrlC } from './ctrl-c.js';
 
 
 function progressLine(event: GenerationProgress): string | null {
@@ -81,12 +81,12 @@ export async function generateAndReport(config: GenerateConfig, links: { readonl
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);
-  for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
-  process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
-  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
-  if (outcome.record.state === 'interrupted') {
-    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
-    return EXIT_INTERRUPTED;
-  }
-  return reportNothingMeasured(nothingMeasured(outcome.record));
+  return finishRecordedRun({
+    warnings: outcome.warnings,
+    paths: outcome.paths,
+    entryId,
+    out: config.out,
+    interrupted: outcome.record.state === 'interrupted',
+    empty: nothingMeasured(outcome.record),
+  });
 }

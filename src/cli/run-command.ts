@@ -9,16 +9,11 @@ import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import { interruptOnCtrlC } from './ctrl-c.js';
 import type { NothingMeasured } from '../runs/nothing-measured.js';
-import { reportNothingMeasured } from './run-exit.js';
+import { finishRecordedRun } from './run-exit.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
-
-/** ` --out DIR` when the run used another output folder than the default, so the hint can be pasted. */
-function historyOutFlag(out: string): string {
-  return out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(out)}`;
-}
 
 function progressLine(event: ProgressEvent, showModel: boolean): string | null {
   if (event.kind === 'cell-start') return null;
@@ -140,15 +135,14 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
-  for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
-  process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
-  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${historyOutFlag(config.out)})\n`);
-  if (config.png) {
-    for (const chart of runCharts(outcome.record)) if ('skipped' in chart) process.stdout.write(`Not drawn: ${chart.file}: ${chart.skipped}\n`);
-  }
-  if (outcome.record.state === 'interrupted') {
-    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
-    return EXIT_INTERRUPTED;
-  }
-  return reportNothingMeasured(empty);
+  const notDrawn = config.png ? runCharts(outcome.record).flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : [])) : [];
+  return finishRecordedRun({
+    warnings: outcome.warnings,
+    paths: outcome.paths,
+    entryId,
+    out: config.out,
+    interrupted: outcome.record.state === 'interrupted',
+    empty,
+    after: notDrawn,
+  });
 }

@@ -1,4 +1,6 @@
+import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { NothingMeasured } from '../runs/nothing-measured.js';
+import { EXIT_INTERRUPTED } from './ctrl-c.js';
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -13,4 +15,33 @@ ${empty.reasons.map((r) => `  ${r}
 `).join('')}  fix: change the settings named above (the files above record every cell and why)
 `);
   return empty.allSkipped ? 2 : 1;
+}
+
+/**
+ * What `run`, `generate` and `train` print after their report, and their exit
+ * code: the warnings, the files written, the history entry (with `--out` when
+ * it is not the default, so the printed command works as is), any lines of
+ * the command's own (`after`), then 130 for Ctrl-C or the nothing-measured code.
+ */
+export function finishRecordedRun(finished: {
+  readonly warnings: readonly string[];
+  readonly paths: readonly string[];
+  readonly entryId: number | null;
+  readonly out: string;
+  readonly interrupted: boolean;
+  readonly empty: NothingMeasured | null;
+  readonly after?: readonly string[];
+}): number {
+  for (const w of finished.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
+  process.stdout.write(`\nWrote:\n${finished.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  if (finished.entryId !== null) {
+    const outFlag = finished.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(finished.out)}`;
+    process.stdout.write(`History: benchmark ${finished.entryId} (inferbench show ${finished.entryId}${outFlag})\n`);
+  }
+  for (const line of finished.after ?? []) process.stdout.write(`${line}\n`);
+  if (finished.interrupted) {
+    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
+    return EXIT_INTERRUPTED;
+  }
+  return reportNothingMeasured(finished.empty);
 }

@@ -10,8 +10,8 @@ import { executeRecordedTrain } from '../runs/history/recorded-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { renderTrainingReport } from '../../reports/training-report.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
-import { reportNothingMeasured } from './run-exit.js';
+import { interruptOnCtrlC } from './ctrl-c.js';
+import { finishRecordedRun } from './run-exit.js';
 
 function progressLine(event: TrainingProgress): string | null {
   if (event.kind === 'cell-start') return null;
@@ -95,12 +95,12 @@ export async function trainAndReport(config: TrainConfig, links: { readonly reru
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${renderTrainingReport(outcome.record, { color })}\n`);
-  for (const w of outcome.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
-  process.stdout.write(`\nWrote:\n${outcome.paths.map((p) => `  ${p}`).join('\n')}\n`);
-  if (entryId !== null) process.stdout.write(`History: benchmark ${entryId} (inferbench show ${entryId}${config.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(config.out)}`})\n`);
-  if (outcome.record.state === 'interrupted') {
-    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
-    return EXIT_INTERRUPTED;
-  }
-  return reportNothingMeasured(nothingMeasured(outcome.record));
+  return finishRecordedRun({
+    warnings: outcome.warnings,
+    paths: outcome.paths,
+    entryId,
+    out: config.out,
+    interrupted: outcome.record.state === 'interrupted',
+    empty: nothingMeasured(outcome.record),
+  });
 }

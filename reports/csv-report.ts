@@ -117,6 +117,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'host', value: (c) => c.host?.name },
   { name: 'host_id', value: (c) => c.host?.id },
   { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
+  // Whose RSS the memory columns are when the engine ran outside this process (a browser cell's renderer); empty: this process.
+  optional('rss_process', (c) => c.memory?.process?.label),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -56,6 +56,7 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   host: 'string',
   host_id: 'string',
   host_retries: 'int',
+  rss_process: 'string',
   sequence_length: 'int',
   state: 'string',
   reason: 'string',

@@ -231,7 +231,13 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
     ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),
   ];
   const table = renderTable({ title: 'INFERENCE – MEMORY', columns, rows, color, minWidth });
-  return [...table.lines, 'Peak resident set size of the whole process while the cell ran.'];
+  const foreign = run.cells.some((c) => c.state === 'completed' && c.memory?.process !== undefined);
+  return [
+    ...table.lines,
+    foreign
+      ? 'Peak resident set size of the process the engine ran in while the cell ran: this Node process, or for a browser cell its Chromium renderer (MEMORY – GROWTH names it).'
+      : 'Peak resident set size of the whole process while the cell ran.',
+  ];
 }
 
 function modelSizeTable(run: RunRecord, minWidth: number, color: boolean): string[] {

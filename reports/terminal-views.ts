@@ -281,6 +281,9 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
     { header: 'peak', align: 'right', dropOrder: 3, value: mem((m) => formatBytes(m.peakRssBytes)) },
     { header: 'growth', align: 'right', dropOrder: 0, value: mem((m) => `+${formatBytes(m.growthBytes)}`) },
     { header: 'sampled', align: 'right', dropOrder: 1, value: mem((m) => (m.peakSource === 'kernel' ? 'kernel peak' : `${Math.round(m.sampleHz)} Hz`)) },
+    ...(rows.some((r) => r.memory?.process)
+      ? [{ header: 'process', align: 'left' as const, dropOrder: 5, value: mem((m) => m.process?.label ?? 'this one') }]
+      : []),
     ...(hasEngine
       ? [
           { header: 'tensors', align: 'right' as const, dropOrder: 4, value: mem((m) => (m.engine ? String(m.engine.numTensors) : '–')) },
@@ -298,6 +301,7 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
       'after load: RSS once the model is loaded and warmed up; growth: peak RSS during the timed loop minus that' +
         (hasEngine ? '; tensors and engine bytes: the engine\'s own count (tfjs tf.memory())' : '') +
         (hasGpu ? '; GPU: this process\'s peak GPU memory from nvidia-smi' : '') +
+        (rows.some((r) => r.memory?.process) ? '; process: whose RSS (a browser cell\'s is the Chromium renderer that ran its page, GPU process not included; "this one" is this Node process, where the engine ran)' : '') +
         '.',
       width,
     ),

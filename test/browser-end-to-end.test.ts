@@ -27,6 +27,10 @@ test('browser engines run in headless Chromium with parity against onnx-cpu, thr
     assert.match(b.webglRenderer ?? '', /SwiftShader/, 'the renderer is named, and here it is SwiftShader');
     assert.ok(b.coldStart.pageLoadMs > 0 && b.coldStart.sessionBuildMs > 0);
     assert.equal(c.parity?.reference, 'onnx-cpu');
+    // The memory columns are the renderer's, not this Node driver's: a different process, named with its pid.
+    assert.equal(c.memory?.process?.label, 'Chromium renderer', c.memory?.process?.detail);
+    const pid = Number(/pid (\d+)/.exec(c.memory?.process?.detail ?? '')?.[1]);
+    assert.ok(Number.isInteger(pid) && pid !== process.pid, c.memory?.process?.detail);
     if (c.engine === 'browser-tfjs-webgl') {
       // A GPU backend has no thread count: null, with the renderer and texture precision in its notes.
       assert.equal(c.session.threads, null);

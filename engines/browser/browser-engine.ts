@@ -105,7 +105,6 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
             ...loaded.notes,
             ...placementNotes,
             'timed in the page with performance.now(), outputs read back to the CPU before the clock stops',
-            "RSS figures are the Node driver's, not Chromium's: see the page's JS heap",
           ],
           browser: {
             browser: host.browserVersion,

@@ -9,7 +9,7 @@
  * exactly as a Node one: same warm pass, passes, stop rule and rounds.
  */
 import { createHash } from 'node:crypto';
-import type { BrowserReadback, EngineSession, PreparedCall, SessionDescription } from '../../src/core/engine-session.js';
+import type { BrowserReadback, EngineSession, PreparedCall, ResidentMemoryProbe, SessionDescription } from '../../src/core/engine-session.js';
 import { textsOf } from '../../src/core/raw-texts.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import type { PageHost } from './page-host.js';
@@ -50,6 +50,7 @@ export class BrowserSession implements EngineSession {
   private last: PageRunResult | null = null;
   private peakHeap: number | null = null;
   readonly memory?: () => { numTensors: number; numBytes: number };
+  readonly residentMemory?: ResidentMemoryProbe;
 
   constructor(
     private readonly host: PageHost,
@@ -58,6 +59,8 @@ export class BrowserSession implements EngineSession {
   ) {
     // tf.memory() as of the last call: the page's own account of live tensors and bytes.
     if (keepsEngineMemory) this.memory = () => this.last?.engineMemory ?? { numTensors: 0, numBytes: 0 };
+    // The model runs in Chromium's renderer: its RSS, not this driver's, is the cell's.
+    if (host.residentMemory) this.residentMemory = host.residentMemory;
   }
 
   prepareCall(inputs: TensorMap): PreparedCall {

@@ -48,6 +48,8 @@ export interface BrowserLike {
   version(): string;
   newContext(): Promise<{ newPage(): Promise<unknown>; close(): Promise<void> }>;
   close(): Promise<void>;
+  /** A DevTools session on the browser itself: its process list (pids, CPU time) for the renderer's memory. */
+  newBrowserCDPSession(): Promise<{ send(method: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number; cpuTime: number }[] }> }>;
 }
 
 /** Starts headless Chromium through playwright-core, imported only now (it is not needed by Node engines). */

@@ -4,7 +4,7 @@
  * and hands it to `BrowserEngine.loadIn`.
  */
 import type { Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
-import type { EngineSession } from '../../src/core/engine-session.js';
+import type { EngineSession, ResidentMemoryProbe } from '../../src/core/engine-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
 import type { PageApi } from './page/protocol.js';
 
@@ -23,6 +23,8 @@ export interface PageHost {
   call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>): Promise<Awaited<ReturnType<PageApi[M]>>>;
   /** Lines the page printed to its console that match `pattern`, in order (ORT's node placement log). */
   consoleLines(pattern: RegExp): readonly string[];
+  /** Peak RSS of the renderer process running this page, read by the launcher (absent: none can be read). */
+  readonly residentMemory?: ResidentMemoryProbe;
   /** Test hooks passed to the page's load: a hung page, a failed allocation. */
   readonly testHooks?: { readonly simulateHang?: boolean; readonly simulateLoadFailure?: string };
 }

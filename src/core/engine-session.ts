@@ -107,6 +107,30 @@ export interface EngineSession {
   dispose(): Promise<void>;
   /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
   memory?(): { numTensors: number; numBytes: number };
+  /**
+   * The resident memory of the process the model really runs in, for
+   * sessions whose model lives outside this one (a browser page's renderer):
+   * this process's RSS would then be the driver's, not the engine's, and a
+   * memory table would set it beside in-process engines as if comparable.
+   */
+  readonly residentMemory?: ResidentMemoryProbe;
+}
+
+/** Peak RSS of another process over the timed loop, bracketed outside the clock. */
+export interface ResidentMemoryProbe {
+  /** Resets the kernel's high-water mark of the candidate processes and notes their baseline; before the timed loop. */
+  begin(): Promise<void>;
+  /** The window's figures and whose they are, or why none could be read (the row then says so). */
+  end(): Promise<ResidentMemoryWindow | { readonly unavailable: string }>;
+}
+
+export interface ResidentMemoryWindow {
+  readonly baselineRssBytes: number;
+  readonly peakRssBytes: number;
+  /** Whose RSS, short (`Chromium renderer`), for a table cell. */
+  readonly label: string;
+  /** Which process (pid), how it was picked and what the figure covers. */
+  readonly process: string;
 }
 
 /**

@@ -145,6 +145,12 @@ export interface CellMemory {
   readonly sampleHz: number;
   /** `kernel`: the kernel's exact high-water mark over the timed loop (Linux; nothing sampled); `sampled`: a worker thread's readings. Absent in older records (sampled). */
   readonly peakSource?: 'kernel' | 'sampled';
+  /**
+   * Whose RSS the figures are when the engine did not run in the measuring
+   * Node process (a browser cell's Chromium renderer), or why only the Node
+   * driver's could be read. Absent: this process, where the engine ran.
+   */
+  readonly process?: { readonly label: string; readonly detail: string };
   /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
   readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
   /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */

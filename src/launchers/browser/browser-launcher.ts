@@ -22,6 +22,7 @@ import { failedRound } from '../../scenarios/classify/measure-cell.js';
 import type { GroupLauncher } from '../launcher.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { drivePage, type PageLike } from './page-driver.js';
+import { rendererMemory } from './renderer-memory.js';
 
 export interface BrowserLauncherOptions {
   /** Longest any one page call (load, one batch) may take before the page counts as hung; default 5 minutes. */
@@ -142,6 +143,7 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
         serveFile: (path) => server.addFile(path),
         serveFolder: (dir) => server.addFolder(dir),
         ...(options.testHooks ? { testHooks: options.testHooks } : {}),
+        residentMemory: rendererMemory(() => browser.newBrowserCDPSession()),
       });
       host = driven.host;
       broken = driven.broken;

@@ -22,6 +22,7 @@ export interface PageDriverOptions {
   readonly serveFile: PageHost['serveFile'];
   readonly serveFolder: PageHost['serveFolder'];
   readonly testHooks?: PageHost['testHooks'];
+  readonly residentMemory?: PageHost['residentMemory'];
 }
 
 /** The host, and whether the page broke (hung or crashed): a broken page's browser is not reused. */
@@ -47,6 +48,7 @@ export function drivePage(page: PageLike, options: PageDriverOptions): { readonl
     serveFolder: options.serveFolder,
     consoleLines: (pattern) => consoleText.filter((t) => pattern.test(t)),
     ...(options.testHooks ? { testHooks: options.testHooks } : {}),
+    ...(options.residentMemory ? { residentMemory: options.residentMemory } : {}),
     call<M extends keyof PageApi>(method: M, ...args: Parameters<PageApi[M]>) {
       type Result = Awaited<ReturnType<PageApi[M]>>;
       if (broken !== null) return Promise.reject(new Error(`the page is unusable: ${broken}`));

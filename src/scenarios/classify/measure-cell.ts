@@ -2,8 +2,8 @@ import { CellSkip, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { OutputRecorder, type RowOutputs } from '../../core/parity.js';
 import type { CellKey, CellMemory, CellRound, ErroredCell, SkippedCell } from '../../core/results.js';
-import type { RssSampler } from '../rss-sampler.js';
-import { readyCall, runTimed, type EngineSession, type ReadyCall, type SessionDescription } from '../../core/engine-session.js';
+import type { RssSampler, RssWindow } from '../rss-sampler.js';
+import { readyCall, runTimed, type EngineSession, type ReadyCall, type ResidentMemoryProbe, type SessionDescription } from '../../core/engine-session.js';
 import { passDecision, type StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { Dataset, DataRow } from '../../../datasets/dataset.js';
@@ -167,6 +167,9 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
       if (ctx.signal?.aborted) return { kind: 'interrupted', key };
     }
 
+    // Outside the clock: a session whose model runs in another process (a browser renderer) brackets that process.
+    const foreign = session.residentMemory;
+    if (foreign) await foreign.begin();
     const baselineRss = process.memoryUsage.rss();
     ctx.sampler.begin();
     sampling = true;
@@ -235,6 +238,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     }
     const window = ctx.sampler.end();
     sampling = false;
+    const rss = await rssFigures(window, baselineRss, foreign);
     if (runMs.length === 0) return { kind: 'interrupted', key };
     const after = readHostNoise(before.cpu);
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
@@ -265,11 +269,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
         stoppedAtMax,
         interrupted,
         memory: {
-          baselineRssBytes: baselineRss,
-          peakRssBytes: window.peakBytes,
-          growthBytes: Math.max(0, window.peakBytes - baselineRss),
-          sampleHz: window.hz,
-          peakSource: window.source,
+          ...rss,
           engine: session.memory ? session.memory() : null,
           gpuBytes: gpuMemoryOfProcess(),
         },
@@ -281,4 +281,24 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     if (sampling) ctx.sampler.end();
     return failedRound(key, err, err instanceof CellSkip ? undefined : session.describe());
   }
+}
+
+/** The timed loop's RSS figures: this process's, or those of the process the model ran in, saying whose. */
+async function rssFigures(
+  window: RssWindow,
+  baselineRss: number,
+  foreign: ResidentMemoryProbe | undefined,
+): Promise<Pick<CellMemory, 'baselineRssBytes' | 'peakRssBytes' | 'growthBytes' | 'sampleHz' | 'peakSource' | 'process'>> {
+  const own = { baselineRssBytes: baselineRss, peakRssBytes: window.peakBytes, growthBytes: Math.max(0, window.peakBytes - baselineRss), sampleHz: window.hz, peakSource: window.source };
+  if (!foreign) return own;
+  const other = await foreign.end();
+  if ('unavailable' in other) return { ...own, process: { label: 'Node driver only', detail: other.unavailable } };
+  return {
+    baselineRssBytes: other.baselineRssBytes,
+    peakRssBytes: other.peakRssBytes,
+    growthBytes: Math.max(0, other.peakRssBytes - other.baselineRssBytes),
+    sampleHz: 0,
+    peakSource: 'kernel',
+    process: { label: other.label, detail: other.process },
+  };
 }

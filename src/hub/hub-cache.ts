@@ -90,11 +90,25 @@ export async function writeStreamAtomic(target: string, chunks: AsyncIterable<Ui
   await mkdir(dirname(target), { recursive: true });
   const temp = tempPathFor(target);
   const out = createWriteStream(temp);
+  // Listened to from the start: a write still in flight when a cut download destroys the stream reports
+  // ERR_STREAM_DESTROYED on it later, which without a listener is an uncaught exception that ends the process.
+  let failure: Error | null = null;
+  out.on('error', (err) => {
+    failure ??= err;
+  });
   let written = 0;
   try {
     for await (const chunk of chunks) {
       written += chunk.byteLength;
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      // A failed stream never drains; it closes.
+      if (!out.write(chunk)) await new Promise<void>((resolve) => {
+        const go = () => {
+          out.off('drain', go).off('close', go);
+          resolve();
+        };
+        out.once('drain', go).once('close', go);
+      });
+      if (failure) throw failure;
     }
     out.end();
     await finished(out);

@@ -1,12 +1,13 @@
 /**
- * Runs each model × engine training group in a fresh Node process, as `run`
- * and `generate` do, so one engine's allocations never inflate another's
+ * Runs each round of each model × engine training group in a fresh Node
+ * process, as `run` does, so one engine's allocations never inflate another's
  * peak RSS and a crash becomes an errored cell.
  */
 import { fileURLToPath } from 'node:url';
 import type { ModelSpec } from '../models/model-spec.js';
-import type { TrainingCell, TrainingCellKey } from '../core/training-results.js';
+import type { TrainingCellKey } from '../core/training-results.js';
 import type { TrainingGroupRunner, TrainingSettings } from '../scenarios/train/training-sweep.js';
+import type { TrainingRound } from '../scenarios/train/measure-training-cell.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
 import { forkChild } from './fork-child.js';
@@ -18,6 +19,8 @@ export interface TrainingChildJob {
   readonly model: ModelSpec;
   readonly engine: string;
   readonly keys: readonly TrainingCellKey[];
+  /** The round of its cells this child measures. */
+  readonly round: number;
   readonly settings: TrainingSettings;
   /** The dataset rows the parent read, so the child trains on exactly the same ones. */
   readonly rows: readonly DataRow[];
@@ -27,16 +30,17 @@ export interface TrainingChildJob {
 
 const keyId = (k: TrainingCellKey): string => `${k.model}|${k.engine}|${k.batchSize}|${k.sequenceLength}`;
 
-/** A group runner that forks one child per model × engine. */
+/** A group runner that forks one child per model × engine and round. */
 export function trainingChildLauncher(options: { readonly engineModules?: readonly string[] } = {}): TrainingGroupRunner {
   return (group, hooks) =>
-    forkChild<TrainingChildJob, TrainingCellKey, TrainingCell>(
+    forkChild<TrainingChildJob, TrainingCellKey, TrainingRound>(
       {
         entry: CHILD_ENTRY,
         job: {
           model: group.model.isolationSpec(),
           engine: group.engine,
           keys: group.keys,
+          round: group.round,
           settings: group.settings,
           rows: group.rows,
           columns: group.columns,
@@ -44,10 +48,10 @@ export function trainingChildLauncher(options: { readonly engineModules?: readon
         },
         keys: group.keys,
         keyId,
-        resultId: keyId,
-        failed: (key, reason) => ({ ...key, state: 'errored', reason }),
+        resultId: (r) => keyId(r.key),
+        failed: (key, reason) => ({ kind: 'failed', key, round: group.round, cell: { ...key, state: 'errored', reason } }),
       },
-      { onStart: hooks.onStart, onResult: hooks.onCell },
+      { onStart: hooks.onStart, onResult: hooks.onRound },
       group.signal,
     );
 }

@@ -14,7 +14,8 @@ import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js'
 import { childProcessLauncher } from '../launchers/child-runner.js';
 import { browserLauncher } from '../launchers/browser/browser-launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
-import { CellRounds, rotated } from './cell-rounds.js';
+import { CellRounds } from './cell-rounds.js';
+import { rotated } from '../core/round-order.js';
 import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
 
 export type { GroupHooks } from '../scenarios/classify/load-group.js';

@@ -23,13 +23,6 @@ interface CellState {
   recorded: boolean;
 }
 
-/** `group` at round `round`: rotated by `round`, so drift over the sweep hits every engine alike. */
-export function rotated<T>(items: readonly T[], round: number): T[] {
-  if (items.length === 0) return [];
-  const k = round % items.length;
-  return [...items.slice(k), ...items.slice(0, k)];
-}
-
 const id = (k: CellKey) => `${k.engine}\u0000${k.requestedThreads}\u0000${k.batchSize}`;
 
 export class CellRounds {

@@ -9,13 +9,14 @@
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineTrainer, TrainOptimizer } from '../../core/engine.js';
 import { CellSkip, describeError } from '../../core/errors.js';
-import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
-import type { TrainingCell, TrainingCellKey } from '../../core/training-results.js';
+import { rotated } from '../../core/round-order.js';
+import type { ErroredTrainingCell, SkippedTrainingCell, TrainingCell, TrainingCellKey } from '../../core/training-results.js';
 import { FixedLengthModel } from '../../models/fixed-length-model.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import type { DataRow } from '../../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';
-import { isOutOfMemory, measureTrainingCell } from './measure-training-cell.js';
+import { isOutOfMemory, measureTrainingRound, type TrainingRound } from './measure-training-cell.js';
+import { TrainingRounds } from './training-rounds.js';
 import { trainingBatches, type TrainingBatch } from './training-batches.js';
 
 export const DEFAULT_TRAIN_BATCH_SIZES: readonly number[] = [8];
@@ -24,9 +25,9 @@ export const DEFAULT_WARM_STEPS = 2;
 export const DEFAULT_TRAIN_ROUNDS = 3;
 export const DEFAULT_LEARNING_RATE = 0.01;
 
-/** Progress events for a CLI or a web page; `index` counts cells from 0. */
+/** Progress events for a CLI or a web page; `index` counts cells recorded so far. */
 export type TrainingProgress =
-  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: TrainingCellKey }
+  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: TrainingCellKey; readonly round: number; readonly rounds: number }
   | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: TrainingCell };
 
 /** A sweep: the settings every cell shares, plus what it sweeps over and where it reports. */
@@ -57,11 +58,13 @@ export interface TrainingSettings {
   readonly threads: number | null;
 }
 
-/** One model on one engine: the cells one trainer load measures (in this process or an isolated one). */
+/** One model on one engine: the cells one trainer load measures one round of (in this process or an isolated one). */
 export interface TrainingGroup {
   readonly model: TextClassification;
   readonly engine: string;
   readonly keys: readonly TrainingCellKey[];
+  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  readonly round: number;
   readonly settings: TrainingSettings;
   readonly rows: readonly DataRow[];
   readonly columns: ResolvedColumns;
@@ -71,7 +74,7 @@ export interface TrainingGroup {
 
 export interface TrainingGroupHooks {
   readonly onStart: (key: TrainingCellKey) => void;
-  readonly onCell: (cell: TrainingCell) => Promise<void>;
+  readonly onRound: (round: TrainingRound) => Promise<void>;
 }
 
 /** Where a group runs: this process (measureTrainingGroup) or a child process (src/launchers/training-launcher.ts). */
@@ -92,27 +95,27 @@ async function loadTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrain
   }
 }
 
-/** Loads the engine once and measures every cell of the group, in this process. */
+/** Loads the engine and measures one round of every cell of the group, in this process. */
 export async function measureTrainingGroup(group: TrainingGroup, hooks: TrainingGroupHooks): Promise<void> {
-  const { model, settings } = group;
+  const { model, settings, round } = group;
+  const failAll = async (cell: (key: TrainingCellKey) => ErroredTrainingCell | SkippedTrainingCell) => {
+    for (const key of group.keys) await hooks.onRound({ kind: 'failed', key, round, cell: cell(key) });
+  };
   if (group.signal?.aborted) {
-    for (const key of group.keys) await hooks.onCell({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+    for (const key of group.keys) await hooks.onRound({ kind: 'interrupted', key, round });
     return;
   }
   const loaded = await loadTrainer(group);
-  if ('skip' in loaded || 'error' in loaded) {
-    for (const key of group.keys) {
-      await hooks.onCell('skip' in loaded
-        ? { ...key, state: 'skipped', reason: loaded.skip }
-        : { ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(isOutOfMemory(loaded.error) ? { outOfMemory: true } : {}) });
-    }
-    return;
+  if ('skip' in loaded) return failAll((key) => ({ ...key, state: 'skipped', reason: loaded.skip }));
+  if ('error' in loaded) {
+    const oom = isOutOfMemory(loaded.error);
+    return failAll((key) => ({ ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(oom ? { outOfMemory: true } : {}) }));
   }
   const cache = new Map<string, TrainingBatch[]>();
   try {
     for (const key of group.keys) {
       if (group.signal?.aborted) {
-        await hooks.onCell({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+        await hooks.onRound({ kind: 'interrupted', key, round });
         continue;
       }
       hooks.onStart(key);
@@ -123,38 +126,53 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
         batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
         cache.set(cacheKey, batches);
       }
-      await hooks.onCell(await measureTrainingCell(loaded.trainer, {
-        key, batches, warmSteps: settings.warmSteps, steps: settings.steps, rounds: settings.rounds,
-        optimizer: settings.optimizer, learningRate: settings.learningRate, loadMs: loaded.loadMs,
-        ...(group.signal ? { signal: group.signal } : {}),
-      }));
+      await hooks.onRound(await measureTrainingRound(loaded.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: loaded.loadMs }));
     }
   } finally {
     await loaded.trainer.dispose();
   }
 }
 
-/** Runs every group in order (models × engines), handing each cell to `onCell` as soon as it is done. */
+/**
+ * Runs the sweep in interleaved rounds, as `run` does: round r loads every
+ * model × engine afresh, in an order rotated by r, and measures one round of
+ * each of its cells, so drift on a shared machine (10–20 % from minute to
+ * minute) falls on every engine alike instead of on whichever ran last.
+ * Each cell goes to `onCell` as soon as its last round is in, in sweep order.
+ */
 export async function runTrainingSweep(o: TrainingSweepOptions): Promise<void> {
   const seqs = o.sequenceLengths ?? [null];
-  const total = o.models.length * o.engines.length * seqs.length * o.batchSizes.length;
-  let index = 0;
   const runGroup = o.runGroup ?? measureTrainingGroup;
   const settings: TrainingSettings = { steps: o.steps, warmSteps: o.warmSteps, rounds: o.rounds, optimizer: o.optimizer, learningRate: o.learningRate, threads: o.threads };
-  for (const model of o.models) {
-    for (const engine of o.engines) {
-      const keys: TrainingCellKey[] = seqs.flatMap((sequenceLength) =>
-        o.batchSizes.map((batchSize) => ({ model: model.name, engine, batchSize, sequenceLength, requestedThreads: o.threads })));
+  const groups = o.models.flatMap((model) =>
+    o.engines.map((engine) => ({
+      model,
+      engine,
+      keys: seqs.flatMap((sequenceLength) => o.batchSizes.map((batchSize): TrainingCellKey => ({ model: model.name, engine, batchSize, sequenceLength, requestedThreads: o.threads }))),
+    })));
+  const allKeys = groups.flatMap((g) => g.keys);
+  const book = new TrainingRounds(allKeys, { warmSteps: o.warmSteps, steps: o.steps, rounds: o.rounds, optimizer: o.optimizer, learningRate: o.learningRate });
+  const total = allKeys.length;
+  let index = 0;
+  const record = async (aborted: boolean) => {
+    for (const cell of book.takeReady(aborted)) {
+      o.onProgress?.({ kind: 'cell-done', index: index++, total, cell });
+      await o.onCell(cell);
+    }
+  };
+  for (let round = 0; round < o.rounds && !o.signal?.aborted; round++) {
+    for (const g of rotated(groups, round)) {
+      const keys = g.keys.filter((k) => book.wants(k, round));
+      if (keys.length === 0) continue;
       await runGroup(
-        { model, engine, keys, settings, rows: o.rows, columns: o.columns, registry: o.registry, signal: o.signal },
+        { model: g.model, engine: g.engine, keys, round, settings, rows: o.rows, columns: o.columns, registry: o.registry, signal: o.signal },
         {
-          onStart: (key) => o.onProgress?.({ kind: 'cell-start', index, total, key }),
-          onCell: async (cell) => {
-            o.onProgress?.({ kind: 'cell-done', index: index++, total, cell });
-            await o.onCell(cell);
-          },
+          onStart: (key) => o.onProgress?.({ kind: 'cell-start', index, total, key, round, rounds: o.rounds }),
+          onRound: async (result) => book.add(result),
         },
       );
+      await record(false);
     }
   }
+  await record(true);
 }

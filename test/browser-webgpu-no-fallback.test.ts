@@ -1,8 +1,10 @@
 import { test } from 'node:test';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { createBrowserEngine } from '../engines/browser/browser-engine.js';
 import { BROWSER_ENGINE_SPECS } from '../engines/browser/browser-specs.js';
 import type { PageHost } from '../engines/browser/page-host.js';
+import { HF_FIXTURES_DIR } from './fixtures/hf-fixtures.js';
 import type { PageCapabilities, PageLoadResult } from '../engines/browser/page/protocol.js';
 
 const CAPS: PageCapabilities = {
@@ -36,19 +38,23 @@ function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolea
   return host;
 }
 
-const spec = BROWSER_ENGINE_SPECS.find((s) => s.id === 'browser-onnx-webgpu');
+// A Hugging Face model folder: transformers.js loads folders, not bare files.
+const MODEL = join(HF_FIXTURES_DIR, 'bert', 'onnx', 'model.onnx');
 
-test('browser-onnx-webgpu whose WebGPU execution provider took no node is an error, never a quiet CPU run', async () => {
-  assert.ok(spec);
-  const engine = createBrowserEngine(spec);
-  const host = fakeHost(['[V:onnxruntime:, session_state.cc:1383 VerifyEachNodeIsAssignedToAnEp]  Node(s) placed on [CPUExecutionProvider]. Number of nodes: 79']);
-  await assert.rejects(engine.loadIn(host, '/m/onnx/model.onnx', { threads: null, precision: 'fp32' }), /WebGPU execution provider took no node \(CPUExecutionProvider 79\)/);
-  assert.equal(host.disposed, true, 'the page session is freed');
+for (const id of ['browser-onnx-webgpu', 'browser-transformers-js-webgpu']) {
+  test(`${id} whose WebGPU execution provider took no node is an error, never a quiet CPU run`, async () => {
+    const spec = BROWSER_ENGINE_SPECS.find((s) => s.id === id);
+    assert.ok(spec);
+    const engine = createBrowserEngine(spec);
+    const host = fakeHost(['[V:onnxruntime:, session_state.cc:1383 VerifyEachNodeIsAssignedToAnEp]  Node(s) placed on [CPUExecutionProvider]. Number of nodes: 79']);
+    await assert.rejects(engine.loadIn(host, MODEL, { threads: null, precision: 'fp32' }), /WebGPU execution provider took no node \(CPUExecutionProvider 79\)/);
+    assert.equal(host.disposed, true, 'the page session is freed');
 
-  const placed = fakeHost([
-    ' Node(s) placed on [CPUExecutionProvider]. Number of nodes: 6',
-    ' Node(s) placed on [WebGpuExecutionProvider]. Number of nodes: 73',
-  ]);
-  const session = await engine.loadIn(placed, '/m/onnx/model.onnx', { threads: null, precision: 'fp32' });
-  assert.ok(session.describe().notes?.some((n) => /WebGpuExecutionProvider 73 nodes/.test(n)));
-});
+    const placed = fakeHost([
+      ' Node(s) placed on [CPUExecutionProvider]. Number of nodes: 6',
+      ' Node(s) placed on [WebGpuExecutionProvider]. Number of nodes: 73',
+    ]);
+    const session = await engine.loadIn(placed, MODEL, { threads: null, precision: 'fp32' });
+    assert.ok(session.describe().notes?.some((n) => /WebGpuExecutionProvider 73 nodes/.test(n)));
+  });
+}

@@ -90,7 +90,8 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
         await host.call('dispose').catch(() => undefined);
         throw new CellSkip(`${spec.id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
       }
-      const placementNotes = spec.runtime === 'ort' && spec.backend === 'webgpu' ? await webgpuPlacementNote(host) : [];
+      // Both ORT-based runtimes (onnxruntime-web itself, and transformers.js on it) log their WebGPU placement on an untimed build.
+      const placementNotes = spec.runtime !== 'tfjs' && spec.backend === 'webgpu' ? await webgpuPlacementNote(host) : [];
       const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
       return new BrowserSession(
         host,

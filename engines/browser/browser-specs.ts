@@ -1,5 +1,5 @@
 /**
- * The six browser engines: which page bundle each loads, on which backend,
+ * The browser engines: which page bundle each loads, on which backend,
  * and what the page must offer for it to run.
  */
 import type { EngineTarget } from '../../src/core/engine.js';
@@ -82,5 +82,15 @@ export const BROWSER_ENGINE_SPECS: readonly BrowserEngineSpec[] = [
     entry: 'page-transformers',
     packages: ['@huggingface/transformers'],
     needs: null,
+  },
+  {
+    id: 'browser-transformers-js-webgpu',
+    description: 'transformers.js text-classification pipeline in headless Chromium on onnxruntime-web WebGPU (device "webgpu"), tokenization and post-processing included',
+    target: { family: 'onnx', device: 'wasm' },
+    runtime: 'transformers',
+    backend: 'webgpu',
+    entry: 'page-transformers',
+    packages: ['@huggingface/transformers'],
+    needs: 'webgpu',
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * The browser engines: six ids run in headless Chromium by the browser
+ * The browser engines (browser-specs.ts) run in headless Chromium by the browser
  * launcher. Their module (and playwright-core, esbuild) is imported only when
  * an engine is created.
  */

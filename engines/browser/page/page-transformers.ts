@@ -7,6 +7,7 @@
  */
 import { env, pipeline } from '@huggingface/transformers';
 import { installPage, type PageTensor, type PageTensorMap } from './page-common.js';
+import type { PageLoadRequest } from './protocol.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -14,6 +15,24 @@ type Any = any;
 let pipe: Any;
 let lastForwardMs: number | null = null;
 let lastOutputs: Record<string, Any> | null = null;
+
+/**
+ * Builds the pipeline once more, untimed, with ORT's verbose log on (as
+ * page-ort does): onnxruntime-web prints where each node went ("Node(s)
+ * placed on [X]. Number of nodes: N") and the Node side reads it from the
+ * console, since nodes the WebGPU EP lacks go to the CPU without a word.
+ */
+async function logWebgpuPlacement(spec: NonNullable<PageLoadRequest['pipeline']>, e: Any): Promise<void> {
+  const onnx = e.backends.onnx;
+  const level = onnx.logLevel;
+  onnx.logLevel = 'verbose';
+  try {
+    const probe = await pipeline('text-classification', spec.modelId, { device: 'webgpu', dtype: spec.dtype, session_options: { logSeverityLevel: 0, logVerbosityLevel: 0 } } as Any);
+    await probe.dispose();
+  } finally {
+    onnx.logLevel = level ?? 'warning';
+  }
+}
 
 installPage<readonly string[]>({
   async load(request, caps) {
@@ -48,6 +67,7 @@ installPage<readonly string[]>({
     };
     const ran = session.config?.device;
     if (typeof ran === 'string' && ran !== device) throw new Error(`transformers.js ran on ${ran}, not ${device}; not falling back`);
+    if (device === 'webgpu') await logWebgpuPlacement(spec, e);
     const kept = Number(wasm.numThreads);
     const threads = device === 'webgpu' ? null : caps.crossOriginIsolated ? (kept > 0 ? kept : 1) : 1;
     return {

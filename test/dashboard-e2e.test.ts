@@ -96,7 +96,12 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   await page.selectOption('#f-reference', 'none');
   await page.locator('#f-isolate').uncheck();
 
-  // A bad value is refused at its field, and nothing is queued.
+  // A bad value is refused at its field, and nothing is queued: an advanced one (q8-static's calibration rows) too.
+  assert.equal(await page.inputValue('#f-calibration-rows'), '128', 'the CLI default');
+  await page.fill('#f-calibration-rows', '0');
+  await page.getByRole('button', { name: 'Run benchmark' }).click();
+  await page.locator('.field.invalid[data-field="calibrationRows"] .error', { hasText: 'calibrationRows must be a whole number' }).waitFor();
+  await page.fill('#f-calibration-rows', '128');
   await page.fill('#batch-other', '0');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
   await page.locator('.field.invalid[data-field="batchSizes"] .error', { hasText: 'batchSizes must be a positive integer' }).waitFor();

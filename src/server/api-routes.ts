@@ -4,6 +4,7 @@ import { unavailableText, type EngineRegistry } from '../core/engine-registry.js
 import { inferbenchVersion } from '../core/package-info.js';
 import { DEFAULT_BATCH_SIZES, DEFAULT_LIMIT, DEFAULT_WARMUP_BATCHES } from '../runs/benchmark-options.js';
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
+import { DEFAULT_CALIBRATION_ROWS } from '../runs/classify-run.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
 import type { HistorySource } from '../runs/history/history-entry.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
@@ -43,7 +44,7 @@ export async function getInfo(ctx: ApiContext, res: ServerResponse): Promise<voi
     out: ctx.store.out,
     tokenRequired: ctx.tokenRequired,
     engines: statuses.map((s) => ({ id: s.id, available: s.availability.available, reason: s.availability.available ? null : unavailableText(s) })),
-    defaults: { batchSizes: DEFAULT_BATCH_SIZES, limit: DEFAULT_LIMIT, warmupBatches: DEFAULT_WARMUP_BATCHES, rounds: DEFAULT_ROUNDS, stop: DEFAULT_STOP_RULE },
+    defaults: { batchSizes: DEFAULT_BATCH_SIZES, limit: DEFAULT_LIMIT, warmupBatches: DEFAULT_WARMUP_BATCHES, rounds: DEFAULT_ROUNDS, stop: DEFAULT_STOP_RULE, calibrationRows: DEFAULT_CALIBRATION_ROWS },
   });
 }
 

@@ -42,6 +42,7 @@ export function setupForm(serverInfo) {
   form.elements.minTime.value = info.defaults.stop.minTimeMs / 1000;
   form.elements.minBatches.value = info.defaults.stop.minBatches;
   form.elements.maxTime.value = info.defaults.stop.maxTimeMs / 1000;
+  form.elements.calibrationRows.value = info.defaults.calibrationRows;
 }
 
 function checkedValues(name) {
@@ -79,7 +80,12 @@ function requestBody() {
     },
     parity: { reference: el.reference.value === 'none' ? null : el.reference.value },
     isolate: el.isolate.checked,
+    // Used by q8-static cells only; the server checks the range either way, as the CLI does.
+    calibrationRows: numberOrText(el.calibrationRows.value),
+    calibrationMethod: el.calibrationMethod.value,
   };
+  const dtypes = el.dtypes.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (dtypes.length > 0) body.dtypes = dtypes;
   for (const name of ['model', 'dataset', 'textColumn', 'labelColumn']) if (el[name].value.trim() !== '') body[name] = el[name].value.trim();
   if (el.compareWith.value !== '') body.compareWith = Number(el.compareWith.value);
   return body;

@@ -2,13 +2,11 @@ import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
 import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import { nothingMeasured } from '../runs/nothing-measured.js';
-import { finishRecordedRun } from './run-exit.js';
+import { reportRecordedCommand } from './run-exit.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
-import { interruptOnCtrlC } from './ctrl-c.js';
 
 
 function progressLine(event: GenerationProgress): string | null {
@@ -56,37 +54,20 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-export async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }): Promise<number> {
-  const ctrlC = interruptOnCtrlC('generate() call');
-  let outcome;
-  let entryId: number | null = null;
-  try {
-    ({ outcome, entryId } = await executeRecordedGenerate(
-      config,
-      {
-        signal: ctrlC.signal,
-        onStart: (record) => {
-          const engines = (record.config['enginesResolved'] as string[]).join(', ');
-          process.stderr.write(`inferbench: generate ${record.id}: ${record.models[0]?.name} on ${engines}\n`);
-        },
-        onProgress: (e) => {
-          const line = progressLine(e);
-          if (line) process.stderr.write(`${line}\n`);
-        },
-      },
-      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
-    ));
-  } finally {
-    ctrlC.release();
-  }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(`${renderGenerationReport(outcome.record, { color })}\n`);
-  return finishRecordedRun({
-    warnings: outcome.warnings,
-    paths: outcome.paths,
-    entryId,
+export function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }): Promise<number> {
+  return reportRecordedCommand({
+    unit: 'generate() call',
     out: config.out,
-    interrupted: outcome.record.state === 'interrupted',
-    empty: nothingMeasured(outcome.record),
+    ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
+    execute: (hooks, record) =>
+      executeRecordedGenerate(config, {
+        ...hooks,
+        onStart: (r) => {
+          const engines = (r.config['enginesResolved'] as string[]).join(', ');
+          process.stderr.write(`inferbench: generate ${r.id}: ${r.models[0]?.name} on ${engines}\n`);
+        },
+      }, record),
+    progressLine,
+    render: (record, color) => renderGenerationReport(record, { color }),
   });
 }

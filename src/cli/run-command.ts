@@ -9,9 +9,8 @@ import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { interruptOnCtrlC } from './ctrl-c.js';
-import type { NothingMeasured } from '../runs/nothing-measured.js';
-import { finishRecordedRun } from './run-exit.js';
+import { reportRecordedCommand } from './run-exit.js';
+import type { RunRecord } from '../core/results.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
 
@@ -108,41 +107,26 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions): Promise<number> {
-  const ctrlC = interruptOnCtrlC('batch');
-  let outcome;
+export function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions): Promise<number> {
   let showModel = false;
-  let entryId: number | null = null;
-  let empty: NothingMeasured | null = null;
-  try {
-    ({ outcome, entryId, nothingMeasured: empty } = await executeRecordedRun(config, {
-      signal: ctrlC.signal,
-      ...(queue ? { queue } : {}),
-      onStart: (record) => {
-        showModel = record.models.length > 1;
-        const engines = (record.config['enginesResolved'] as string[]).join(', ');
-        const models = record.models.length === 1 ? record.models[0]?.name : `${record.models.length} models (${record.models.map((m) => m.name).join(', ')})`;
-        const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
-        process.stderr.write(`inferbench: run ${record.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
-      },
-      onProgress: (e) => {
-        const line = progressLine(e, showModel);
-        if (line) process.stderr.write(`${line}\n`);
-      },
-    }, { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) }));
-  } finally {
-    ctrlC.release();
-  }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(`${renderTerminalReport(outcome.record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) })}\n`);
-  const notDrawn = config.png ? runCharts(outcome.record).flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : [])) : [];
-  return finishRecordedRun({
-    warnings: outcome.warnings,
-    paths: outcome.paths,
-    entryId,
+  return reportRecordedCommand<RunRecord, ProgressEvent>({
+    unit: 'batch',
     out: config.out,
-    interrupted: outcome.record.state === 'interrupted',
-    empty,
-    after: notDrawn,
+    ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
+    execute: (hooks, record) =>
+      executeRecordedRun(config, {
+        ...hooks,
+        ...(queue ? { queue } : {}),
+        onStart: (r) => {
+          showModel = r.models.length > 1;
+          const engines = (r.config['enginesResolved'] as string[]).join(', ');
+          const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;
+          const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
+          process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
+        },
+      }, record),
+    progressLine: (e) => progressLine(e, showModel),
+    render: (record, color) => renderTerminalReport(record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) }),
+    after: (record) => (config.png ? runCharts(record).flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : [])) : []),
   });
 }

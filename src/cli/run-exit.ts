@@ -1,6 +1,7 @@
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { NothingMeasured } from '../runs/nothing-measured.js';
-import { EXIT_INTERRUPTED } from './ctrl-c.js';
+import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
+import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -44,4 +45,54 @@ export function finishRecordedRun(finished: {
     return EXIT_INTERRUPTED;
   }
   return reportNothingMeasured(finished.empty);
+}
+
+/**
+ * The CLI side every recorded command shares (`run`, `generate`, `train` and
+ * their `rerun`): Ctrl-C lets the current unit of work finish, progress
+ * lines go to stderr, the report to stdout, then `finishRecordedRun`'s lines
+ * and exit code. Each command brings only what is its own.
+ */
+export async function reportRecordedCommand<R extends { readonly state: string }, P>(command: {
+  /** What Ctrl-C lets finish first ("batch", "training step"). */
+  readonly unit: string;
+  readonly out: string;
+  readonly rerunOf?: number;
+  readonly execute: (
+    hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void },
+    record: RecordOptions,
+  ) => Promise<RecordedOutcome<R>>;
+  readonly progressLine: (event: P) => string | null;
+  readonly render: (record: R, color: boolean) => string;
+  /** Lines printed after the history line (charts not drawn). */
+  readonly after?: (record: R) => readonly string[];
+}): Promise<number> {
+  const ctrlC = interruptOnCtrlC(command.unit);
+  let recorded: RecordedOutcome<R>;
+  try {
+    recorded = await command.execute(
+      {
+        signal: ctrlC.signal,
+        onProgress: (event) => {
+          const line = command.progressLine(event);
+          if (line) process.stderr.write(`${line}\n`);
+        },
+      },
+      { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
+    );
+  } finally {
+    ctrlC.release();
+  }
+  const { outcome, entryId, nothingMeasured } = recorded;
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(`${command.render(outcome.record, color)}\n`);
+  return finishRecordedRun({
+    warnings: outcome.warnings,
+    paths: outcome.paths,
+    entryId,
+    out: command.out,
+    interrupted: outcome.record.state === 'interrupted',
+    empty: nothingMeasured,
+    after: command.after?.(outcome.record) ?? [],
+  });
 }

@@ -4,14 +4,12 @@ import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
-import { nothingMeasured } from '../runs/nothing-measured.js';
 import { trainConfig, type TrainConfig } from '../runs/train-run.js';
 import { executeRecordedTrain } from '../runs/history/recorded-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { renderTrainingReport } from '../../reports/training-report.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { interruptOnCtrlC } from './ctrl-c.js';
-import { finishRecordedRun } from './run-exit.js';
+import { reportRecordedCommand } from './run-exit.js';
 
 function progressLine(event: TrainingProgress): string | null {
   if (event.kind === 'cell-start') return null;
@@ -69,38 +67,20 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
 }
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-export async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }): Promise<number> {
-  const ctrlC = interruptOnCtrlC('training step');
-  let outcome;
-  let entryId: number | null = null;
-  try {
-    ({ outcome, entryId } = await executeRecordedTrain(
-      config,
-      {
-        signal: ctrlC.signal,
-        onStart: (record) => {
-          const engines = (record.config['enginesResolved'] as string[]).join(', ');
-          process.stderr.write(`inferbench: train ${record.id}: ${record.models.map((m) => m.name).join(', ')} on ${engines}\n`);
-        },
-        onProgress: (e) => {
-          const line = progressLine(e);
-          if (line) process.stderr.write(`${line}\n`);
-        },
-      },
-      { source: 'cli', rerunOf: links.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
-      'flag',
-    ));
-  } finally {
-    ctrlC.release();
-  }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(`${renderTrainingReport(outcome.record, { color })}\n`);
-  return finishRecordedRun({
-    warnings: outcome.warnings,
-    paths: outcome.paths,
-    entryId,
+export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }): Promise<number> {
+  return reportRecordedCommand({
+    unit: 'training step',
     out: config.out,
-    interrupted: outcome.record.state === 'interrupted',
-    empty: nothingMeasured(outcome.record),
+    ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
+    execute: (hooks, record) =>
+      executeRecordedTrain(config, {
+        ...hooks,
+        onStart: (r) => {
+          const engines = (r.config['enginesResolved'] as string[]).join(', ');
+          process.stderr.write(`inferbench: train ${r.id}: ${r.models.map((m) => m.name).join(', ')} on ${engines}\n`);
+        },
+      }, record, 'flag'),
+    progressLine,
+    render: (record, color) => renderTrainingReport(record, { color }),
   });
 }

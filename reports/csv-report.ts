@@ -112,13 +112,13 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
   { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
   { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
+  // Whose RSS the memory columns are when the engine ran outside this process (a browser cell's renderer); empty: this process.
+  optional('rss_process', (c) => c.memory?.process?.label),
   // Filled in distributed runs only (`run --queue`), empty otherwise: the worker that measured the cell, its machine fingerprint and how often its job was retried.
   // Last, like the browser columns, so readers of earlier files find every older column where it was.
   { name: 'host', value: (c) => c.host?.name },
   { name: 'host_id', value: (c) => c.host?.id },
   { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
-  // Whose RSS the memory columns are when the engine ran outside this process (a browser cell's renderer); empty: this process.
-  optional('rss_process', (c) => c.memory?.process?.label),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -2,7 +2,7 @@ import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } f
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
-import { parseDtypes, type ModelDtype } from '../core/dtypes.js';
+import { parseDtypes } from '../core/dtypes.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
@@ -14,6 +14,9 @@ import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../d
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
 import type { QueueSweep, QueueRunOptions } from './queue-sweep.js';
+import type { RunConfig } from './run-config.js';
+
+export type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
 import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibrate.js';
 import { checkCalibrationRows } from './calibration-rows.js';
@@ -27,62 +30,6 @@ function parseCalibrationMethod(value: string, name: string): CalibrationMethod 
   return found;
 }
 
-/**
- * Everything that defines a run, as plain JSON. It is what a results file
- * records and what a re-run replays, so every field is resolved (no hidden
- * defaults that could change between versions).
- */
-export interface RunConfig {
-  /** First of `models`, kept for readers of older results; null means the embedded default model. */
-  readonly model: string | null;
-  /** Model folders or Hub ids (`org/name`); empty means the embedded default unless `architectures` are given. */
-  readonly models: readonly string[];
-  /** Hub revision (branch, tag or commit) for Hub ids; null means `main`. */
-  readonly revision: string | null;
-  /** transformers.js dtypes to run as separate rows (`onnx/model_q4.onnx`…); null runs `onnx/model.onnx` only. */
-  readonly dtypes: readonly ModelDtype[] | null;
-  /** Generated "what if" architectures, each its own row. */
-  readonly architectures: readonly ArchitectureSpec[];
-  /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */
-  readonly sequenceLengths: readonly number[] | null;
-  /** Engines to run; null means every engine available on the machine. */
-  readonly engines: readonly string[] | null;
-  readonly batchSizes: readonly number[];
-  /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
-  readonly threads: readonly (number | null)[];
-  /** Dataset path or Hugging Face Hub id; null means the embedded default dataset. */
-  readonly dataset: string | null;
-  /** Hub dataset config (subset); null picks the only one or `default`. */
-  readonly datasetConfig?: string | null;
-  /** Hub split or DatasetDict folder split; null means `train`. */
-  readonly split?: string | null;
-  readonly textColumn: string | null;
-  readonly labelColumn: string | null;
-  readonly limit: number | null;
-  readonly warmupBatches: number;
-  /** Independent rounds per cell (fresh load each, interleaved across engines); the CI is across round means. */
-  readonly rounds: number;
-  /** Output root; the run writes `<out>/<run-id>/`. */
-  readonly out: string;
-  readonly png: boolean;
-  /** Stop rule: minimum time and batches, maximum time, per cell. */
-  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
-  /** Coefficient of variation above which a cell is NOISY. */
-  readonly maxCv: number;
-  /** Parity reference engine (null: off) and absolute tolerance. */
-  readonly parity: { readonly reference: string | null; readonly tolerance: number };
-  /** Each engine load in its own child process. */
-  readonly isolate: boolean;
-  /**
-   * Rows at the start of the dataset a q8-static variant is calibrated on
-   * (only used when `dtypes` has q8-static); every cell then streams the rows
-   * after them, so accuracy is never measured on calibration rows.
-   * Absent in runs recorded before static quantization existed.
-   */
-  readonly calibrationRows?: number;
-  /** How calibration reduces activations to ranges: minmax (default) or percentile. */
-  readonly calibrationMethod?: CalibrationMethod;
-}
 
 /** Flag names to use in messages, so CLI users see `--batch-sizes` and API users `batchSizes`. */
 export interface OptionNames {

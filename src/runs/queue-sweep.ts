@@ -23,7 +23,7 @@ import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
 import type { ProgressEvent } from './benchmark-options.js';
-import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
+import type { RunConfig } from './run-config.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
 
 /** `run --queue` options; `url` may hold a password, so it is never recorded (the record gets the masked form). */
@@ -41,24 +41,12 @@ export interface QueueRunOptions {
   readonly drainTimeoutMs?: number;
 }
 
-/** The run options a queue sweep reads: RunConfig's fields (declared here, since classify-run imports this module). */
-export interface QueueSweepConfig {
-  readonly architectures: readonly ArchitectureSpec[];
-  readonly sequenceLengths: readonly number[] | null;
-  readonly batchSizes: readonly number[];
-  readonly threads: readonly (number | null)[];
-  readonly dataset: string | null;
-  readonly datasetConfig?: string | null;
-  readonly split?: string | null;
-  readonly textColumn: string | null;
-  readonly labelColumn: string | null;
-  readonly limit: number | null;
-  readonly warmupBatches: number;
-  readonly rounds: number;
-  readonly stop: { readonly minTimeMs: number; readonly minBatches: number; readonly maxTimeMs: number };
-  readonly maxCv: number;
-  readonly parity: { readonly reference: string | null; readonly tolerance: number };
-}
+/** The run options a queue sweep reads. */
+export type QueueSweepConfig = Pick<
+  RunConfig,
+  | 'architectures' | 'sequenceLengths' | 'batchSizes' | 'threads' | 'dataset' | 'datasetConfig' | 'split' | 'textColumn'
+  | 'labelColumn' | 'limit' | 'warmupBatches' | 'rounds' | 'stop' | 'maxCv' | 'parity'
+>;
 
 const hostOf = (w: WorkerInfo): CellHost => ({ name: w.name, id: w.id });
 

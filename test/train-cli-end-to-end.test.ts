@@ -17,6 +17,8 @@ test('inferbench train prints TRAIN – SPEED / MEMORY / LOSS, skips onnx-cpu wi
   for (const title of ['TRAIN – SPEED', 'TRAIN – MEMORY', 'TRAIN – LOSS']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /onnx-cpu .* skipped +onnxruntime-node has no training API/);
   assert.match(r.stdout, /samples\/s/);
+  // Rounds interleave across engines (the second starts with the second engine), and progress says where each is.
+  assert.match(r.stderr, /round 1\/2 tfjs-cpu batch 8\n {2}round 1\/2 tfjs-wasm batch 8\n(.*\n)*? {2}round 2\/2 tfjs-wasm batch 8\n/);
 
   const [runId] = readdirSync(out);
   const dir = join(out, runId ?? '');

@@ -12,7 +12,11 @@ import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, 
 import { reportRecordedCommand } from './run-exit.js';
 
 function progressLine(event: TrainingProgress): string | null {
-  if (event.kind === 'cell-start') return null;
+  // Rounds are interleaved across engines, so a cell is done only in the last round: say where each round is.
+  if (event.kind === 'cell-start') {
+    const k = event.key;
+    return `  round ${event.round + 1}/${event.rounds} ${k.engine} batch ${k.batchSize}${k.sequenceLength === null ? '' : ` seq ${k.sequenceLength}`}`;
+  }
   const c = event.cell;
   const where = `${c.engine} batch ${c.batchSize}${c.sequenceLength === null ? '' : ` seq ${c.sequenceLength}`}`;
   const tail = c.state === 'completed'

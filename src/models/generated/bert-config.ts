@@ -5,6 +5,7 @@
  * the benchmarked shape with published models.
  */
 import { UserError } from '../../core/errors.js';
+import { checkConfigBasics } from './config-checks.js';
 
 export interface BertLikeConfig {
   /**
@@ -64,35 +65,13 @@ const POSITIVE_INTEGER_KEYS = [
   'numLabels',
 ] as const;
 
-function divisorsOf(n: number): number[] {
-  const out: number[] = [];
-  for (let d = 1; d <= Math.min(n, 64); d++) if (n % d === 0) out.push(d);
-  return out;
-}
-
 /**
  * Checks a config before any work starts, so a typo fails with the key's name
  * instead of as a shape error inside an inference engine. Returns the config
  * for chaining.
  */
 export function validateBertConfig(cfg: BertLikeConfig): BertLikeConfig {
-  const record = cfg as unknown as Record<string, unknown>;
-  for (const key of POSITIVE_INTEGER_KEYS) {
-    const v = record[key];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
-      throw new UserError(
-        `Model config key ${key} must be a positive integer, got ${JSON.stringify(v)}.`,
-        `Set ${key} to a whole number greater than 0 (default ${TINY_BERT_CONFIG[key]}).`,
-      );
-    }
-  }
-  if (cfg.hiddenSize % cfg.numHeads !== 0) {
-    const options = divisorsOf(cfg.hiddenSize).filter((d) => d > 1).slice(0, 6);
-    throw new UserError(
-      `Model config key hiddenSize (${cfg.hiddenSize}) must be divisible by numHeads (${cfg.numHeads}).`,
-      `Choose numHeads among the divisors of hiddenSize${options.length ? ` (${options.join(', ')})` : ''}, or change hiddenSize.`,
-    );
-  }
+  checkConfigBasics(cfg, 'Model config', { keys: POSITIVE_INTEGER_KEYS, defaults: TINY_BERT_CONFIG }, { width: 'hiddenSize', heads: 'numHeads' }, '1e-12 (the BERT default)');
   if (cfg.vocabSize < MIN_VOCAB_SIZE) {
     throw new UserError(
       `Model config key vocabSize (${cfg.vocabSize}) is below ${MIN_VOCAB_SIZE}, too small for the special tokens and any text.`,
@@ -103,18 +82,6 @@ export function validateBertConfig(cfg: BertLikeConfig): BertLikeConfig {
     throw new UserError(
       `Model config key maxPositions (${cfg.maxPositions}) leaves no room for [CLS] and [SEP].`,
       'Set maxPositions to at least 2; the default is 128.',
-    );
-  }
-  if (typeof cfg.layerNormEps !== 'number' || !Number.isFinite(cfg.layerNormEps) || cfg.layerNormEps <= 0) {
-    throw new UserError(
-      `Model config key layerNormEps must be a small positive number, got ${JSON.stringify(cfg.layerNormEps)}.`,
-      'Set layerNormEps to e.g. 1e-12 (the BERT default).',
-    );
-  }
-  if (typeof cfg.seed !== 'number' || !Number.isInteger(cfg.seed) || cfg.seed < 0 || cfg.seed > 0xffffffff) {
-    throw new UserError(
-      `Model config key seed must be an integer from 0 to 4294967295, got ${JSON.stringify(cfg.seed)}.`,
-      'Set seed to a whole number such as 42.',
     );
   }
   validateLabels(cfg);

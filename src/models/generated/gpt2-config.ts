@@ -5,6 +5,7 @@
  * any GPT-2 checkpoint's.
  */
 import { UserError } from '../../core/errors.js';
+import { checkConfigBasics } from './config-checks.js';
 
 export interface Gpt2LikeConfig {
   /**
@@ -53,38 +54,11 @@ const POSITIVE_INTEGER_KEYS = ['vocabSize', 'nEmbd', 'nLayer', 'nHead', 'nPositi
  * for chaining.
  */
 export function validateGpt2Config(cfg: Gpt2LikeConfig): Gpt2LikeConfig {
-  const record = cfg as unknown as Record<string, unknown>;
-  for (const key of POSITIVE_INTEGER_KEYS) {
-    const v = record[key];
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) {
-      throw new UserError(
-        `Decoder config key ${key} must be a positive integer, got ${JSON.stringify(v)}.`,
-        `Set ${key} to a whole number greater than 0 (default ${TINY_GPT2_CONFIG[key]}).`,
-      );
-    }
-  }
-  if (cfg.nEmbd % cfg.nHead !== 0) {
-    throw new UserError(
-      `Decoder config key nEmbd (${cfg.nEmbd}) must be divisible by nHead (${cfg.nHead}).`,
-      'Choose nHead among the divisors of nEmbd, or change nEmbd.',
-    );
-  }
+  checkConfigBasics(cfg, 'Decoder config', { keys: POSITIVE_INTEGER_KEYS, defaults: TINY_GPT2_CONFIG }, { width: 'nEmbd', heads: 'nHead' }, '1e-5 (the GPT-2 default)');
   if (cfg.vocabSize < MIN_GPT2_VOCAB_SIZE) {
     throw new UserError(
       `Decoder config key vocabSize (${cfg.vocabSize}) is below ${MIN_GPT2_VOCAB_SIZE}, too small for the 256 byte tokens and <|endoftext|>.`,
       `Set vocabSize to at least ${MIN_GPT2_VOCAB_SIZE}; the default is ${TINY_GPT2_CONFIG.vocabSize}.`,
-    );
-  }
-  if (typeof cfg.layerNormEps !== 'number' || !Number.isFinite(cfg.layerNormEps) || cfg.layerNormEps <= 0) {
-    throw new UserError(
-      `Decoder config key layerNormEps must be a small positive number, got ${JSON.stringify(cfg.layerNormEps)}.`,
-      'Set layerNormEps to e.g. 1e-5 (the GPT-2 default).',
-    );
-  }
-  if (typeof cfg.seed !== 'number' || !Number.isInteger(cfg.seed) || cfg.seed < 0 || cfg.seed > 0xffffffff) {
-    throw new UserError(
-      `Decoder config key seed must be an integer from 0 to 4294967295, got ${JSON.stringify(cfg.seed)}.`,
-      'Set seed to a whole number such as 42.',
     );
   }
   return cfg;

@@ -103,19 +103,31 @@ export function engineBarChartSpec(chart: {
   } as TopLevelSpec;
 }
 
+/** The data files every per-cell scenario writes, under these names. */
+export const CELL_DATA_FILES = { json: 'results.json', csv: 'results.csv', parquet: 'results.parquet' } as const;
+
 /**
- * Writes a run's files, data first and charts last, each atomically.
- * Returns the paths written; a chart that fails to render is reported in
- * `warnings` and never costs the data files.
+ * Writes a run's files, each atomically: the record as results.json and its
+ * cells (in the order given) as results.csv and results.parquet from one
+ * column list, then the charts. Returns the paths written; a chart that
+ * fails to render is reported in `warnings` and never costs the data files.
  */
-export async function writeCellFiles(
+export async function writeCellFiles<C, R>(
   dir: string,
   files: {
-    readonly data: readonly (readonly [string, () => string | Uint8Array | Promise<string | Uint8Array>])[];
+    readonly run: R;
+    readonly columns: readonly CellColumn<C, R>[];
+    readonly cells: readonly C[];
     readonly charts: readonly (readonly [string, () => TopLevelSpec])[];
   },
   fs: WriteFs = nodeFs,
 ): Promise<{ paths: string[]; warnings: string[] }> {
+  const { run, columns, cells } = files;
+  const data: readonly (readonly [string, () => string | Uint8Array | Promise<Uint8Array>])[] = [
+    [CELL_DATA_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
+    [CELL_DATA_FILES.csv, () => renderCellsCsv(columns, cells, run)],
+    [CELL_DATA_FILES.parquet, () => renderCellsParquet(columns, cells, run)],
+  ];
   try {
     await fs.mkdir(dir, { recursive: true });
   } catch (err) {
@@ -129,7 +141,7 @@ export async function writeCellFiles(
     await writeAtomically(fs, target, data);
     paths.push(target);
   };
-  for (const [name, render] of files.data) await write(name, await render());
+  for (const [name, render] of data) await write(name, await render());
   for (const [name, spec] of files.charts) {
     let png: Uint8Array;
     try {

@@ -11,13 +11,11 @@ import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
 import type { WriteFs } from './write-run.js';
-import { engineBarChartSpec, renderCellsCsv, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const GENERATION_FILES = {
-  json: 'results.json',
-  csv: 'results.csv',
-  parquet: 'results.parquet',
+  ...CELL_DATA_FILES,
   ttftPng: 'ttft.png',
   tpotPng: 'tpot.png',
 } as const;
@@ -69,16 +67,6 @@ const COLUMNS: readonly GenerationColumn[] = [
 /** Header names of the CSV and Parquet files. */
 export const GENERATION_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);
 
-/** RFC 4180 CSV, one row per cell, in report order. */
-export function renderGenerationCsv(run: GenerationRunRecord): string {
-  return renderCellsCsv(COLUMNS, orderedGenerationCells(run), run);
-}
-
-/** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
-export async function renderGenerationParquet(run: GenerationRunRecord): Promise<Uint8Array> {
-  return renderCellsParquet(COLUMNS, orderedGenerationCells(run), run);
-}
-
 /**
  * Bars of one latency statistic per engine, grouped by configuration
  * (batch × prompt × new tokens), with p90 as a tick. Only completed cells
@@ -118,11 +106,9 @@ export async function writeGenerationFiles(
   return writeCellFiles(
     dir,
     {
-      data: [
-        [GENERATION_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
-        [GENERATION_FILES.csv, () => renderGenerationCsv(run)],
-        [GENERATION_FILES.parquet, () => renderGenerationParquet(run)],
-      ],
+      run,
+      columns: COLUMNS,
+      cells: orderedGenerationCells(run),
       charts: options.png
         ? [
             [GENERATION_FILES.ttftPng, () => generationChartSpec(run, 'ttft')],

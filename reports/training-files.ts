@@ -10,13 +10,11 @@ import { orderedTrainingCells } from './training-report.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
 import type { WriteFs } from './write-run.js';
-import { engineBarChartSpec, renderCellsCsv, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const TRAINING_FILES = {
-  json: 'results.json',
-  csv: 'results.csv',
-  parquet: 'results.parquet',
+  ...CELL_DATA_FILES,
   stepPng: 'step-time.png',
 } as const;
 
@@ -71,16 +69,6 @@ const COLUMNS: readonly TrainingColumn[] = [
 /** Header names of the CSV and Parquet files. */
 export const TRAINING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.name);
 
-/** RFC 4180 CSV, one row per cell, in report order. */
-export function renderTrainingCsv(run: TrainingRunRecord): string {
-  return renderCellsCsv(COLUMNS, orderedTrainingCells(run), run);
-}
-
-/** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
-export async function renderTrainingParquet(run: TrainingRunRecord): Promise<Uint8Array> {
-  return renderCellsParquet(COLUMNS, orderedTrainingCells(run), run);
-}
-
 /**
  * Bars of mean step time per engine, grouped by batch size (and sequence
  * length), with p90 as a tick. Only completed cells are drawn; the subtitle
@@ -117,11 +105,9 @@ export async function writeTrainingFiles(
   return writeCellFiles(
     dir,
     {
-      data: [
-        [TRAINING_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
-        [TRAINING_FILES.csv, () => renderTrainingCsv(run)],
-        [TRAINING_FILES.parquet, () => renderTrainingParquet(run)],
-      ],
+      run,
+      columns: COLUMNS,
+      cells: orderedTrainingCells(run),
       charts: options.png ? [[TRAINING_FILES.stepPng, () => trainingChartSpec(run)]] : [],
     },
     options.fs,

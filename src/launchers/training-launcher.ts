@@ -6,25 +6,20 @@
 import { fileURLToPath } from 'node:url';
 import type { ModelSpec } from '../models/model-spec.js';
 import type { TrainingCellKey } from '../core/training-results.js';
-import type { TrainingGroupRunner, TrainingSettings } from '../scenarios/train/training-sweep.js';
+import type { TrainingGroup, TrainingGroupRunner } from '../scenarios/train/training-sweep.js';
 import type { TrainingRound } from '../scenarios/train/measure-training-cell.js';
-import type { DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
 import { forkChild } from './fork-child.js';
 
 const CHILD_ENTRY = fileURLToPath(new URL('./training-child.js', import.meta.url));
 
-/** What a training child rebuilds its group from: structured-cloneable data only. */
-export interface TrainingChildJob {
+/**
+ * What a training child rebuilds its group from: the group's own fields
+ * (the rows are the ones the parent read, so the child trains on exactly
+ * those), with the model as its spec and the engine modules to register in
+ * place of the live objects, which cannot cross a process.
+ */
+export interface TrainingChildJob extends Omit<TrainingGroup, 'model' | 'registry' | 'signal'> {
   readonly model: ModelSpec;
-  readonly engine: string;
-  readonly keys: readonly TrainingCellKey[];
-  /** The round of its cells this child measures. */
-  readonly round: number;
-  readonly settings: TrainingSettings;
-  /** The dataset rows the parent read, so the child trains on exactly the same ones. */
-  readonly rows: readonly DataRow[];
-  readonly columns: ResolvedColumns;
   readonly engineModules: readonly string[];
 }
 

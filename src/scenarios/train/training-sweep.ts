@@ -151,7 +151,7 @@ export async function runTrainingSweep(o: TrainingSweepOptions): Promise<void> {
       keys: seqs.flatMap((sequenceLength) => o.batchSizes.map((batchSize): TrainingCellKey => ({ model: model.name, engine, batchSize, sequenceLength, requestedThreads: o.threads }))),
     })));
   const allKeys = groups.flatMap((g) => g.keys);
-  const book = new TrainingRounds(allKeys, { warmSteps: o.warmSteps, steps: o.steps, rounds: o.rounds, optimizer: o.optimizer, learningRate: o.learningRate });
+  const book = new TrainingRounds(allKeys, settings);
   const total = allKeys.length;
   let index = 0;
   const record = async (aborted: boolean) => {

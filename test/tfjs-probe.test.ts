@@ -25,6 +25,7 @@ test('tfjs engines probe: cpu and wasm available with versions, tfjs-node with l
     if (!node.available) {
       assert.match(node.reason, /@tensorflow\/tfjs-node is not installed/);
       assert.match(node.enable, /npm install @tensorflow\/tfjs-node .*needs internet/);
+      assert.match(node.enable, /offline, `npm run setup:tfjs-node`/, 'the way that works without internet is named too');
     }
   } else if (node.available) {
     assert.equal(node.versions['@tensorflow/tfjs-node'], '4.22.0');

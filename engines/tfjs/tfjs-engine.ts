@@ -59,9 +59,11 @@ const SPECS: Readonly<Record<TfjsBackend, BackendSpec>> = {
 };
 
 const CORE_PKG = '@tensorflow/tfjs-core';
+/** The offline way to tfjs-node, for both fixes below: the CPU build only (tfjs-node-gpu needs CUDA's libtensorflow). */
+const OFFLINE_TFJS_NODE = 'offline, `npm run setup:tfjs-node` in an inferbench checkout builds it from a local tensorflow-cpu wheel';
 /** How to fix a tfjs-node whose binding or libtensorflow does not load. */
 function failedNativeEnable(pkg: string): string {
-  return `reinstall ${pkg} (its install downloads libtensorflow, so it needs internet); offline, \`npm run setup:tfjs-node\` in an inferbench checkout builds it from a local tensorflow-cpu wheel`;
+  return `reinstall ${pkg} (its install downloads libtensorflow, so it needs internet); ${OFFLINE_TFJS_NODE}`;
 }
 const NOTE_TRANSLATED = 'ONNX graph translated to tfjs ops by inferbench';
 /** tfjs-node-gpu with the package present but no GPU. */
@@ -197,7 +199,7 @@ class TfjsEngine implements Engine {
     const reason = `${spec.pkg} is not installed${gpuPresent ? '' : ' and no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)'}`;
     const enable = native
       ? `npm install ${spec.pkg} (its install downloads libtensorflow, so it needs internet)` +
-        (gpu ? '; it also needs an NVIDIA GPU with the CUDA 11.2 and cuDNN 8.1 libraries that tfjs-node-gpu 4.x links against' : '')
+        (gpu ? '; it also needs an NVIDIA GPU with the CUDA 11.2 and cuDNN 8.1 libraries that tfjs-node-gpu 4.x links against' : `; ${OFFLINE_TFJS_NODE}`)
       : `npm install ${spec.pkg}`;
     return { available: false, reason, enable };
   }

@@ -1,31 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, type spawn } from 'node:child_process';
 import { runCli } from './fixtures/cli.js';
+import { watchChildren } from './fixtures/child-watch.js';
 import { testOutputDir } from './fixtures/test-cache.js';
-
-/** Command lines of the direct children of `pid`, read from ps. */
-function childCommands(pid: number): string[] {
-  try {
-    return execFileSync('ps', ['-o', 'args=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').filter((l) => l.trim() !== '');
-  } catch {
-    return [];
-  }
-}
 
 test('inferbench generate runs each engine in a child process and is recorded in the history (list, show, rerun)', async () => {
   const out = testOutputDir('generate-isolated-history');
-  const seen = new Set<string>();
-  let watching = false;
-  const watch = (_text: string, child: ReturnType<typeof spawn>) => {
-    if (watching || child.pid === undefined) return;
-    watching = true;
-    const pid = child.pid;
-    const timer = setInterval(() => {
-      for (const c of childCommands(pid)) seen.add(c);
-    }, 20);
-    child.on('exit', () => clearInterval(timer));
-  };
+  const { seen, onStderr: watch } = watchChildren();
   const args = ['--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '40', '--warmup', '0', '--no-png', '--out', out];
   const r = await runCli(['generate', ...args], { onStderr: watch });
   assert.equal(r.code, 0, r.stderr);

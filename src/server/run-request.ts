@@ -1,7 +1,8 @@
 import { UserError } from '../core/errors.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
 import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
-import { isGenerateConfig, isTrainConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { isGenerateConfig, isLoadConfig, isTrainConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { checkLoadConfig, loadConfig } from '../runs/load-run.js';
 import { checkTrainConfig, trainConfig } from '../runs/train-run.js';
 import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -296,6 +297,11 @@ export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig 
     const train = trainConfig({ ...checked, out: ctx.out });
     checkTrainConfig(train);
     return train;
+  }
+  if (isLoadConfig(checked)) {
+    const load = loadConfig({ ...checked, out: ctx.out });
+    checkLoadConfig(load);
+    return load;
   }
   return resolveRunConfig({ ...checked, out: ctx.out }, NAMES, ctx.registry);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunRecord } from '../core/results.js';
-import { isGenerationRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
+import { isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
@@ -13,8 +13,8 @@ async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: Hist
   const entry = await ctx.store.get(id);
   if (!entry) throw new HttpError(404, `no benchmark with id ${id}`, 'refresh the list');
   const record = recordOf(entry);
-  // Generation runs have their own tables (inferbench show); these views are the classification ones.
-  return { entry, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) ? null : record };
+  // Generation, training and load runs have their own tables (inferbench show); these views are the classification ones.
+  return { entry, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) || isLoadRecord(record) ? null : record };
 }
 
 /** `?batchSize=8` for core scaling; absent means the view's default (the largest). */

@@ -20,13 +20,14 @@ export interface RunRequest {
   readonly compareWith: number | null;
 }
 
-type Kind =
+export type Kind =
   | 'path'
   | 'models'
   | 'architectures'
   | 'name'
   | 'names'
   | 'ints'
+  | 'numbers'
   | 'threads'
   | 'intOrNull'
   | 'int'
@@ -150,6 +151,9 @@ function checkKind(field: string, kind: Kind, value: unknown): void {
     case 'ints':
       list((v) => typeof v === 'number', 'whole numbers');
       return;
+    case 'numbers':
+      list((v) => typeof v === 'number', 'numbers');
+      return;
     case 'threads':
       list((v) => typeof v === 'number' || v === null, 'whole numbers (null: engine default)');
       return;
@@ -209,7 +213,7 @@ export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void 
 }
 
 /** Runs a CLI resolver, turning its UserError into a FieldError against `field`. */
-function asField<T>(field: string, resolve: () => T): T {
+export function asField<T>(field: string, resolve: () => T): T {
   try {
     return resolve();
   } catch (err) {
@@ -218,7 +222,7 @@ function asField<T>(field: string, resolve: () => T): T {
   }
 }
 
-type Ctx = { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry };
+export type Ctx = { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry };
 
 /**
  * Validates a run request (POST /api/runs) with the same code as
@@ -238,7 +242,8 @@ export function parseGenerateRequest(body: unknown, ctx: Ctx): RunRequest {
   return { config: parseGenerate(fields, ctx), compareWith };
 }
 
-function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: string): { fields: Record<string, unknown>; compareWith: number | null } {
+/** Checks a request body's fields against the command's field list and their JSON types; splits off `compareWith`. */
+export function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: string): { fields: Record<string, unknown>; compareWith: number | null } {
   if (!isObject(body)) fail('body', 'the request body must be a JSON object', `send the ${command} settings as a JSON object`);
   for (const [field, value] of Object.entries(body)) {
     if (field === 'out') fail('out', 'out cannot be set from the dashboard', 'runs are written to the --out folder `inferbench serve` was started with');

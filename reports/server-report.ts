@@ -114,6 +114,12 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
   });
 }
 
+/** `420 – 440`, `420 – none failed up to the search's ceiling`, or `none passed; fails from 0.70`. */
+function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null }): string {
+  if (i.lastPass === null) return `none passed (lowest tried ${rps(i.firstFail)} failed)`;
+  return `${rps(i.lastPass)} – ${i.firstFail === null ? 'none failed' : rps(i.firstFail)}`;
+}
+
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
   const peaks = serverPeakRows(run);
   if (peaks.length === 0) return null;
@@ -131,9 +137,9 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
       cells: [
         { text: p.label, style: 'cyan' },
         { text: p.peakRps === null ? 'none' : formatRate(p.peakRps, ''), style: 'bold' },
-        `${rps(p.interval.lastPass)} – ${p.interval.firstFail === null ? 'none failed' : rps(p.interval.firstFail)}`,
+        intervalText(p.interval),
         p.ci95 ? `${rps(p.ci95.low)} – ${rps(p.ci95.high)}` : p.rounds.length > 1 ? 'n/a' : 'one round',
-        p.rounds.map((r) => `${rps(r.lastPass)}–${r.firstFail === null ? '∞' : rps(r.firstFail)}`).join(', '),
+        p.rounds.map((r) => (r.lastPass === null ? `none ≥ ${rps(r.firstFail)}` : `${rps(r.lastPass)}–${r.firstFail === null ? '∞' : rps(r.firstFail)}`)).join(', '),
         String(p.probes),
       ],
     })),

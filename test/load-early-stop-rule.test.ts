@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { summarizeRequests } from '../src/core/load-summary.js';
 import { VirtualClock } from '../src/scenarios/server/clock.js';
 import { earlyStopRule, failsEarly } from '../src/scenarios/server/early-stop.js';
 import { serveSchedule } from '../src/scenarios/server/serve-loop.js';
@@ -31,4 +32,9 @@ test('early stopping ends a probe once its over-limit count is too high for the 
   assert.equal(handler.calls.length, 2);
   assert.match(served.endedEarly ?? '', /^ended early, failing: 4 of 4 requests over 20 ms/);
   assert.ok(served.samples.scheduledMs.length < 10, `requests that arrived before the stop: ${served.samples.scheduledMs.length}`);
+  // A handful of requests cannot tell a growing queue from noise: the stopped probe is "too short", its stop the reason.
+  const summary = summarizeRequests(served.samples, { durationMs: 5000, minQueries: 100, maxBatch: 1, slo: { percentile: 99, limitMs: 20 }, endedEarly: served.endedEarly, scheduleComplete: served.scheduleComplete });
+  assert.equal(served.scheduleComplete, false);
+  assert.equal(summary.verdict.status, 'too short');
+  assert.match(summary.verdict.reasons[0] ?? '', /^ended early, failing/);
 });

@@ -46,7 +46,7 @@ async function measure(rate: number): Promise<Row> {
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const late = served.samples.enqueueLateMs.filter((v): v is number => v !== null).sort((a, b) => a - b);
-  const summary = summarizeRequests(served.samples, { durationMs: SECONDS * 1000, minQueries: 1, maxBatch: 1, slo: null, endedEarly: served.endedEarly });
+  const summary = summarizeRequests(served.samples, { durationMs: SECONDS * 1000, minQueries: 1, maxBatch: 1, slo: null, endedEarly: served.endedEarly, scheduleComplete: served.scheduleComplete });
   return {
     rate,
     offered: summary.offeredRps,

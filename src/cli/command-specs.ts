@@ -184,7 +184,7 @@ export const LOAD_COMMAND: CommandSpec = {
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'rows the requests carry, one row per request in order, cycled (file, folder or Hub id, as for run); default: the embedded sentiment set' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected' },
     { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows read from the dataset and cycled through; default 256' },
-    { name: 'rates', kind: 'value', arg: '50,100', help: 'offered rates to measure, requests per second (decimals allowed)' },
+    { name: 'rates', kind: 'value', range: 'rates', arg: '50,100', help: 'offered rates to measure, requests per second (decimals allowed)' },
     { name: 'arrival', kind: 'value', arg: 'poisson|constant|gamma', help: 'how arrivals are spaced: Poisson (exponential gaps, LoadGen), constant, or gamma with --burstiness (vLLM); default poisson' },
     { name: 'burstiness', kind: 'value', range: 'burstiness', arg: 'X', help: "gamma shape as vLLM defines it: 1 is Poisson, below 1 burstier, above 1 more even; implies --arrival gamma; default 1" },
     { name: 'seed', kind: 'value', range: 'seed', arg: 'N', help: 'seed of the arrival schedule, drawn in advance (every engine gets the same arrivals; rerun replays them); default 1' },

@@ -1,6 +1,6 @@
 import { UserError } from '../core/errors.js';
 import { parseLatencyGoal } from '../core/latency-goal.js';
-import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord } from '../core/load-results.js';
+import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../core/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
@@ -24,10 +24,12 @@ function progressLine(event: LoadProgress): string | null {
     return `    ${event.key.engine} @ ${formatRate(p.targetRps, ' req/s')}${purpose}: achieved ${formatRate(s.achievedRps, ' req/s')}${goal}, ${s.verdict.status}${p.passed === null ? '' : p.passed ? ' pass' : ' fail'}`;
   }
   const c = event.cell;
+  const interval = (r: PeakRound) =>
+    r.lastPass === null ? `none passed down to ${r.firstFail ?? '–'} req/s` : `last pass ${r.lastPass}, first fail ${r.firstFail ?? `none up to ${r.lastPass}`} req/s`;
   const tail = c.state !== 'completed'
     ? `${c.state}: ${c.reason}`
     : c.peak?.rounds.length
-      ? `peak ${c.peak.acrossRounds ? formatRate(c.peak.acrossRounds.mean, ' req/s') : 'none'} (${c.peak.rounds.map((r) => `${r.lastPass ?? '–'}–${r.firstFail ?? '∞'}`).join(', ')})`
+      ? `peak ${c.peak.acrossRounds ? formatRate(c.peak.acrossRounds.mean, ' req/s') : 'none'} (${c.peak.rounds.map(interval).join('; ')})`
       : `${c.probes.length} rate${c.probes.length === 1 ? '' : 's'} measured`;
   return `[${event.index + 1}/${event.total}] ${c.engine}: ${tail}`;
 }

@@ -37,6 +37,13 @@ export interface SummaryContext {
   readonly slo: LatencyGoal | null;
   /** Why the probe ended before its schedule did, or null. */
   readonly endedEarly: string | null;
+  /**
+   * False when the probe stopped before its last scheduled arrival (an
+   * early stop, Ctrl-C): its few requests cannot tell a growing queue or a
+   * lagging rate from noise, so it is only "too short". A probe cut while
+   * draining its queue had every arrival and is judged in full.
+   */
+  readonly scheduleComplete: boolean;
 }
 
 const rate = (count: number, spanMs: number): number => (count >= 2 && spanMs > 0 ? ((count - 1) * 1000) / spanMs : 0);
@@ -146,13 +153,13 @@ export function loadVerdict(figures: {
 }, context: SummaryContext): LoadVerdict {
   const overloaded: string[] = [];
   const short: string[] = [];
-  if (figures.offeredRps > 0 && figures.achievedRps < (1 - ACHIEVED_RATE_TOLERANCE) * figures.offeredRps) {
+  if (context.scheduleComplete && figures.offeredRps > 0 && figures.achievedRps < (1 - ACHIEVED_RATE_TOLERANCE) * figures.offeredRps) {
     const below = (1 - figures.achievedRps / figures.offeredRps) * 100;
     overloaded.push(`achieved ${fixed(figures.achievedRps)} req/s, ${fixed(below)}% below the offered ${fixed(figures.offeredRps)} req/s (at most ${ACHIEVED_RATE_TOLERANCE * 100}%)`);
   }
   const growth = figures.queueDepth.lastQuarter - figures.queueDepth.firstQuarter;
   const allowed = Math.max(2 * context.maxBatch, QUEUE_GROWTH_SHARE * figures.perQuarter);
-  if (growth > allowed) {
+  if (context.scheduleComplete && growth > allowed) {
     overloaded.push(`the queue grew from ${fixed(figures.queueDepth.firstQuarter)} waiting requests in the first quarter to ${fixed(figures.queueDepth.lastQuarter)} in the last (more than ${fixed(allowed)})`);
   }
   if (context.endedEarly !== null) short.push(context.endedEarly);

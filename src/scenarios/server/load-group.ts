@@ -130,7 +130,7 @@ export async function measureProbe(
     ...(group.signal ? { signal: group.signal } : {}),
   });
   if (served.samples.scheduledMs.length === 0) return null;
-  const summary = summarizeRequests(served.samples, { durationMs: s.durationMs, minQueries: s.minQueries, maxBatch: s.maxBatch, slo: s.slo, endedEarly: served.endedEarly });
+  const summary = summarizeRequests(served.samples, { durationMs: s.durationMs, minQueries: s.minQueries, maxBatch: s.maxBatch, slo: s.slo, endedEarly: served.endedEarly, scheduleComplete: served.scheduleComplete });
   return { round: group.round, targetRps: rateRps, purpose, warmupRequests: served.warmupRequests, endedEarly: served.endedEarly, samples: served.samples, summary, passed: probePassed(summary) };
 }
 

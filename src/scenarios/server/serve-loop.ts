@@ -65,6 +65,8 @@ export interface ServedProbe {
   readonly samples: RequestSamples;
   readonly warmupRequests: number;
   readonly endedEarly: string | null;
+  /** Every scheduled arrival happened before the probe ended (it may still have been cut while draining). */
+  readonly scheduleComplete: boolean;
   /** Engine calls made, warm-up ones included. */
   readonly batches: number;
 }
@@ -205,5 +207,6 @@ export async function serveSchedule<P, O>(options: ServeOptions<P, O>): Promise<
       if (endedEarly !== null) break;
     }
   }
-  return { samples: samplesOf(log, arrivals, warmup, t0, clock.now()), warmupRequests: warmup, endedEarly, batches };
+  const end = clock.now();
+  return { samples: samplesOf(log, arrivals, warmup, t0, end), warmupRequests: warmup, endedEarly, scheduleComplete: lastArrival <= end, batches };
 }

@@ -25,26 +25,26 @@ const modelTitle = (run: LoadRunRecord): string => run.models.map((m) => m.name)
 
 /**
  * The hockey stick: each engine's goal percentile (p99 without a goal)
- * against the throughput it achieved, one point per rate, log latency
- * axis. Flat while the engine keeps up; at the knee the queue builds, the
- * throughput stops growing and latency climbs. Hollow points are not VALID
- * (overloaded or too short); the red line is the goal, a diamond
- * marks each engine's peak (its last passing rate).
+ * against the offered load, one point per rate, log latency axis (see
+ * hockeyStickView). Flat while the engine keeps up; at the knee the queue
+ * builds and latency climbs. Hollow points are not VALID (overloaded or
+ * too short), triangles are lower bounds (requests unfinished); the red
+ * line is the goal, a diamond marks each engine's peak (its last passing rate).
  */
 export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
   const view = hockeyStickView(run);
   const engines = [...new Set(view.points.map((p) => p.engine))];
   const p = `p${view.percentile}`;
-  const values = view.points.map((pt) => ({ ...pt, valid: pt.verdict === 'VALID', label: `${formatRate(pt.targetRps, '')} offered` }));
+  const values = view.points.map((pt) => ({ ...pt, valid: pt.verdict === 'VALID', shape: pt.lowerBound ? 'triangle-up' : 'circle', label: `${formatRate(pt.targetRps, '')} offered` }));
   const subtitle = [
     `${methodLine(run)} · ${machineLine(run)}`,
-    'filled: VALID · hollow: overloaded or too short (latency then a lower bound where requests were unfinished)',
+    'filled: VALID (achieved = offered within 2%) · hollow: overloaded or too short · triangle: a lower bound (requests were unfinished when the probe stopped)',
     ...(view.slo ? [`red line: goal ${p} ≤ ${view.slo.limitMs} ms`] : []),
-    ...view.peaks.map((pk) => `${pk.engine}: peak ${formatRate(pk.peakRps, ' req/s')} offered (diamond: its last passing rate)`),
+    ...view.peaks.map((pk) => `${pk.engine}: peak ${formatRate(pk.peakRps, ' req/s')} (diamond: the last passing rate)`),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   const color = { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } };
-  const x = { field: 'achievedRps', type: 'quantitative', title: 'achieved throughput (requests/s), higher is better', axis: { format: '~s' } };
+  const x = { field: 'targetRps', type: 'quantitative', title: 'offered load (requests/s, log scale: the rate the arrivals were drawn at)', scale: { type: 'log', nice: false }, axis: { format: '~s' } };
   const y = { field: 'latencyMs', type: 'quantitative', title: `${p} latency (ms, log scale), lower is better`, scale: { type: 'log', nice: false, padding: 12 }, axis: { format: '~g' } };
   const layers: unknown[] = [
     { mark: { type: 'line', strokeWidth: 2 }, encoding: { x, y, color, order: { field: 'targetRps', type: 'quantitative' } } },
@@ -52,8 +52,9 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
       mark: { type: 'point', size: 70, strokeWidth: 2 },
       encoding: {
         x, y, color,
+        shape: { field: 'shape', type: 'nominal', scale: { domain: ['circle', 'triangle-up'], range: ['circle', 'triangle-up'] }, legend: null },
         fill: { condition: { test: 'datum.valid', field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' } }, value: 'white' },
-        tooltip: [{ field: 'engine' }, { field: 'label' }, { field: 'achievedRps', format: '.1f' }, { field: 'latencyMs', format: '.2f' }, { field: 'verdict' }],
+        tooltip: [{ field: 'engine' }, { field: 'label' }, { field: 'offeredRps', format: '.1f' }, { field: 'achievedRps', format: '.1f' }, { field: 'latencyMs', format: '.2f' }, { field: 'verdict' }],
       },
     },
   ];
@@ -65,13 +66,13 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
   }
   if (view.peaks.length > 0) {
     const peaks = view.peaks.map((pk) => ({ ...pk, text: `peak ${formatRate(pk.peakRps, '/s')}` }));
-    const at = { x: { field: 'achievedRps', type: 'quantitative' }, y: { field: 'latencyMs', type: 'quantitative' } };
+    const at = { x: { field: 'targetRps', type: 'quantitative' }, y: { field: 'latencyMs', type: 'quantitative' } };
     layers.push(
       { data: { values: peaks }, mark: { type: 'point', shape: 'diamond', size: 260, filled: false, strokeWidth: 2.5 }, encoding: { ...at, color } },
       { data: { values: peaks }, mark: { type: 'text', align: 'left', dx: 10, dy: -10, fontSize: 11, fontWeight: 'bold' }, encoding: { ...at, text: { field: 'text' }, color } },
     );
   }
-  return { ...frame(`${modelTitle(run)} – latency under load: ${p} against throughput`, subtitle), data: { values }, width: 560, height: 340, layer: layers } as unknown as TopLevelSpec;
+  return { ...frame(`${modelTitle(run)} – latency under load: ${p} against offered load`, subtitle), data: { values }, width: 560, height: 340, layer: layers } as unknown as TopLevelSpec;
 }
 
 /** The share of requests at or under each latency, per engine at one rate (see latencyCdfView), with the goal. */

@@ -206,7 +206,7 @@ export function serverPeakRows(run: LoadRunRecord): ServerPeakRow[] {
     });
 }
 
-/** One point of the hockey stick: an engine at one rate, its achieved throughput against the goal percentile. */
+/** One point of the hockey stick: an engine at one offered rate, the goal percentile there. */
 export interface HockeyPoint {
   readonly engine: string;
   readonly targetRps: number;
@@ -220,17 +220,20 @@ export interface HockeyPoint {
 }
 
 /**
- * Latency (the goal's percentile, else p99) against achieved throughput,
- * one line per engine over its rates: flat while the engine keeps up, then
- * a knee where the queue starts to build and latency climbs while the
- * throughput stops growing. With the goal's limit and each engine's peak.
+ * Latency (the goal's percentile, else p99) against the offered rate, one
+ * line per engine over its rates: flat while the engine keeps up (achieved
+ * = offered within 2%: VALID), then a knee where the queue builds and
+ * latency climbs. The x is the rate the arrivals were drawn for, not the
+ * achieved rate: a probe stopped early has no achieved rate to speak of,
+ * and past the knee it is the offered load a user asks about. With the
+ * goal's limit and each engine's peak.
  */
 export function hockeyStickView(run: LoadRunRecord): {
   readonly percentile: number;
   readonly points: readonly HockeyPoint[];
   readonly slo: LatencyGoal | null;
   /** Each engine's peak, drawn at the point of its last passing probe (the first round's). */
-  readonly peaks: readonly { readonly engine: string; readonly peakRps: number; readonly achievedRps: number; readonly latencyMs: number }[];
+  readonly peaks: readonly { readonly engine: string; readonly peakRps: number; readonly targetRps: number; readonly latencyMs: number }[];
   readonly insufficient: string | null;
 } {
   const percentile = chartPercentile(run);
@@ -250,7 +253,7 @@ export function hockeyStickView(run: LoadRunRecord): {
   });
   const peaks = serverPeakRows(run).flatMap((p) => {
     const at = points.find((pt) => pt.engine === p.label && pt.targetRps === p.rounds[0]?.lastPass);
-    return p.peakRps !== null && at ? [{ engine: p.label, peakRps: p.peakRps, achievedRps: at.achievedRps, latencyMs: at.latencyMs }] : [];
+    return p.peakRps !== null && at ? [{ engine: p.label, peakRps: p.peakRps, targetRps: at.targetRps, latencyMs: at.latencyMs }] : [];
   });
   const enough = points.length >= 2;
   return { percentile, points, slo: serverSettings(run).slo, peaks, insufficient: enough ? null : 'fewer than 2 rates were measured, so there is no curve to draw' };
@@ -279,23 +282,26 @@ function cdfPoints(latencies: readonly number[]): { latencyMs: number; share: nu
 
 /**
  * The latency CDF of every engine at one rate: the highest rate every
- * engine measured VALID (else the highest they all measured); when the
- * engines share no rate (a peak search alone), each at its own peak.
+ * engine measured VALID (else, of the rates they all measured, the highest
+ * with the most engines VALID); when the engines share no rate (a peak
+ * search alone), each at its own peak.
  */
 export function latencyCdfView(run: LoadRunRecord): CdfView {
   const rows = serverRateRows(run);
   const engines = [...new Set(rows.map((r) => r.label))];
   if (engines.length === 0) return { rateText: '', series: [], insufficient: 'no rate was measured' };
   const common = [...new Set(rows.map((r) => r.targetRps))].filter((rate) => engines.every((e) => rows.some((r) => r.label === e && r.targetRps === rate)));
-  const allValid = common.filter((rate) => rows.filter((r) => r.targetRps === rate).every((r) => r.summary.verdict.status === 'VALID'));
-  const pick = allValid.length > 0 ? Math.max(...allValid) : common.length > 0 ? Math.max(...common) : null;
+  const validAt = (rate: number) => rows.filter((r) => r.targetRps === rate && r.summary.verdict.status === 'VALID').length;
+  // The highest rate with the most engines VALID: all of them when such a rate exists.
+  const pick = common.length > 0 ? common.reduce((best, rate) => (validAt(rate) > validAt(best) || (validAt(rate) === validAt(best) && rate > best) ? rate : best)) : null;
+  const allValid = pick !== null && validAt(pick) === engines.length;
   const series = engines.flatMap((engine) => {
     const own = rows.filter((r) => r.label === engine);
     const peak = serverPeakRows(run).find((p) => p.label === engine)?.rounds[0]?.lastPass ?? null;
     const row = pick !== null ? own.find((r) => r.targetRps === pick) : own.find((r) => r.targetRps === peak) ?? own[0];
     return row ? [{ engine, targetRps: row.targetRps, points: cdfPoints(row.probes.flatMap((p) => p.samples.latencyMs)) }] : [];
   });
-  const rateText = pick !== null ? `at ${pick} req/s offered${allValid.includes(pick) ? '' : ' (not VALID on every engine)'}` : "at each engine's peak rate";
+  const rateText = pick !== null ? `at ${pick} req/s offered${allValid ? '' : ' (not VALID on every engine)'}` : "at each engine's peak rate";
   return { rateText, series, insufficient: null };
 }
 

@@ -145,6 +145,7 @@ const fixed = (n: number, digits = 1): string => n.toFixed(digits);
 /** The verdict's rule (see LoadVerdict), each failed condition as a reason with its numbers. */
 export function loadVerdict(figures: {
   readonly requests: number;
+  readonly unfinished: number;
   readonly measuredMs: number;
   readonly offeredRps: number;
   readonly achievedRps: number;
@@ -161,6 +162,10 @@ export function loadVerdict(figures: {
   const allowed = Math.max(2 * context.maxBatch, QUEUE_GROWTH_SHARE * figures.perQuarter);
   if (context.scheduleComplete && growth > allowed) {
     overloaded.push(`the queue grew from ${fixed(figures.queueDepth.firstQuarter)} waiting requests in the first quarter to ${fixed(figures.queueDepth.lastQuarter)} in the last (more than ${fixed(allowed)})`);
+  }
+  // Stopped early, most of what arrived still waiting: a backlog no noise explains (typically built up during the warm-up).
+  if (!context.scheduleComplete && figures.unfinished >= 2 && figures.unfinished > figures.requests / 2) {
+    overloaded.push(`${figures.unfinished} of the ${figures.requests} measured requests were still waiting when the probe stopped`);
   }
   if (context.endedEarly !== null) short.push(context.endedEarly);
   if (figures.measuredMs < context.durationMs) short.push(`arrivals spanned ${fixed(figures.measuredMs / 1000, 2)} s, under the minimum ${fixed(context.durationMs / 1000, 2)} s`);
@@ -198,7 +203,7 @@ export function summarizeRequests(s: RequestSamples, context: SummaryContext): L
     batchSizes: batchCounts(s),
     queueDepth,
     slo: context.slo ? sloOutcome(s, context.slo, achievedRps, completedCount) : null,
-    verdict: loadVerdict({ requests: n, measuredMs, offeredRps, achievedRps, queueDepth, perQuarter: depth.perQuarter }, context),
+    verdict: loadVerdict({ requests: n, unfinished: n - completedCount, measuredMs, offeredRps, achievedRps, queueDepth, perQuarter: depth.perQuarter }, context),
   };
 }
 

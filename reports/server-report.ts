@@ -91,6 +91,12 @@ function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
   });
 }
 
+/** The four parts' means; none when no request completed. */
+function partCells(s: LoadSummary): string[] {
+  const parts = [s.parts.queueMs, s.parts.prepareMs, s.parts.engineMs, s.parts.postMs];
+  return s.completedRequests === 0 ? parts.map(() => '–') : parts.map(formatDuration);
+}
+
 function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
   const rows = serverRateRows(run);
   return renderTable({
@@ -100,10 +106,7 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
       cells: [
         ...identity(row),
         latency(row.summary, row.summary.latency.mean),
-        formatDuration(row.summary.parts.queueMs),
-        formatDuration(row.summary.parts.prepareMs),
-        formatDuration(row.summary.parts.engineMs),
-        formatDuration(row.summary.parts.postMs),
+        ...partCells(row.summary),
         String(row.summary.requests),
         String(row.summary.unfinished),
       ],

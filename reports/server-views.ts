@@ -4,29 +4,18 @@
  * stick and CDF charts and the dashboard all read these pure functions.
  * Statistics come from src/core/load-summary.ts and src/core/statistics.ts.
  */
-import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSummary, LoadVerdict, RequestSamples } from '../src/core/load-results.js';
+import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from '../src/core/load-results.js';
 import { latencyPercentiles } from '../src/core/load-summary.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 
-/** The run's settings, as the config recorded them. */
-export interface ServerSettingsView {
-  readonly arrival: string;
-  readonly burstiness: number;
-  readonly seed: number;
-  readonly durationMs: number;
-  readonly minQueries: number;
-  readonly warmupMs: number;
-  readonly maxBatch: number;
-  readonly maxWaitMs: number;
-  readonly slo: LatencyGoal | null;
-  readonly rounds: number;
-}
+/** The run's settings, as the config recorded them, and its rounds. */
+export type ServerSettingsView = LoadSettings & { readonly rounds: number };
 
 export function serverSettings(run: LoadRunRecord): ServerSettingsView {
   const c = run.config as Record<string, unknown>;
-  const s = (c['settings'] ?? {}) as Partial<ServerSettingsView>;
+  const s = (c['settings'] ?? {}) as Partial<LoadSettings>;
   return {
-    arrival: String(s.arrival ?? c['arrival'] ?? 'poisson'),
+    arrival: (s.arrival ?? c['arrival'] ?? 'poisson') as LoadSettings['arrival'],
     burstiness: Number(s.burstiness ?? c['burstiness'] ?? 1),
     seed: Number(s.seed ?? c['seed'] ?? 0),
     durationMs: Number(s.durationMs ?? c['durationMs'] ?? 0),

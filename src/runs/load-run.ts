@@ -4,18 +4,14 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is loaded.
  */
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { goalText } from '../core/latency-goal.js';
-import type { ArrivalProcess, LatencyGoal, LoadCell, LoadRunRecord, LoadSettings } from '../core/load-results.js';
+import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from '../core/load-results.js';
 import { ARRIVAL_PROCESSES } from '../core/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
-import { prepareOutputFolder } from '../core/output-folder.js';
 import type { TextClassification } from '../models/text-classification.js';
-import { resolveColumns } from '../../datasets/columns.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import { datasetSourceString, EMBEDDED_DATASET_NAME, openDataset } from '../../datasets/open-dataset.js';
 import { writeServerFiles } from '../../reports/server-files.js';
 import type { LoadPlan } from '../scenarios/server/load-group.js';
 import { runLoadSweep, type LoadProgress } from '../scenarios/server/load-sweep.js';
@@ -23,9 +19,15 @@ import { loadChildLauncher } from '../launchers/load-launcher.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
+import { openRunInputs } from './run-inputs.js';
 
-/** Everything that defines a load run, resolved, as results.json and the history record it; `rerun` replays it with the same seed. */
-export interface LoadConfig {
+/**
+ * Everything that defines a load run, resolved, as results.json and the
+ * history record it; `rerun` replays it with the same seed. The probe
+ * settings are LoadSettings' fields, but for the batcher's, which stay
+ * null when not given (so `--max-wait` without `--max-batch` can be told).
+ */
+export interface LoadConfig extends Omit<LoadSettings, 'maxBatch' | 'maxWaitMs'> {
   readonly command: 'load';
   /** Model folders or Hub ids; empty means the embedded default. */
   readonly models: readonly string[];
@@ -40,17 +42,10 @@ export interface LoadConfig {
   /** Offered rates to measure, requests per second. */
   readonly rates: readonly number[];
   readonly findPeak: boolean;
-  readonly arrival: ArrivalProcess;
-  readonly burstiness: number;
-  readonly seed: number;
-  readonly durationMs: number;
-  readonly minQueries: number;
-  readonly warmupMs: number;
   /** null: not given (batches of 1, and --max-wait is refused). */
   readonly maxBatch: number | null;
   /** null: not given (0, never wait for a batch to fill). */
   readonly maxWaitMs: number | null;
-  readonly slo: LatencyGoal | null;
   readonly rounds: number;
   readonly out: string;
   readonly png: boolean;
@@ -181,12 +176,7 @@ export function checkLoadConfig(config: LoadConfig, audience: LoadOptionAudience
 /** Runs the load benchmark described by `config` through the run driver; each model × engine round in a child process unless `isolate` is false. */
 export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, audience: LoadOptionAudience = 'field'): Promise<LoadOutcome> {
   checkLoadConfig(config, audience);
-  await prepareOutputFolder(config.out);
-  const registry = hooks.registry ?? defaultRegistry;
-  const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
-  const dataset = await openDataset(config.dataset ?? undefined);
-  const columns = resolveColumns(await dataset.columns(), config.textColumn !== null ? { text: config.textColumn } : {});
-  const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
+  const { registry, requested, dataset, columns, datasetName } = await openRunInputs(config, hooks.registry);
   const rows: DataRow[] = [];
   for await (const row of dataset.take(config.limit)) rows.push(row);
   if (rows.length === 0) throw new UserError(`dataset ${datasetName} has no rows`, 'pass --dataset a file or Hub dataset with rows');

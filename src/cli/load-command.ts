@@ -15,7 +15,7 @@ import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringF
 import { reportRecordedCommand } from './run-exit.js';
 
 function progressLine(event: LoadProgress): string | null {
-  if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warm pass done`;
+  if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warming up`;
   if (event.kind === 'probe') {
     const p = event.probe;
     const s = p.summary;

@@ -44,7 +44,7 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   const color = { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } };
-  const x = { field: 'targetRps', type: 'quantitative', title: 'offered load (requests/s, log scale: the rate the arrivals were drawn at)', scale: { type: 'log', nice: false }, axis: { format: '~s' } };
+  const x = { field: 'targetRps', type: 'quantitative', title: 'offered load (requests/s, log scale: the rate the arrivals were drawn at)', scale: { type: 'log', nice: false }, axis: { format: '~g' } };
   const y = { field: 'latencyMs', type: 'quantitative', title: `${p} latency (ms, log scale), lower is better`, scale: { type: 'log', nice: false, padding: 12 }, axis: { format: '~g' } };
   const layers: unknown[] = [
     { mark: { type: 'line', strokeWidth: 2 }, encoding: { x, y, color, order: { field: 'targetRps', type: 'quantitative' } } },

@@ -119,6 +119,8 @@ export async function writeCellFiles<C, R>(
     readonly columns: readonly CellColumn<C, R>[];
     readonly cells: readonly C[];
     readonly charts: readonly (readonly [string, () => TopLevelSpec])[];
+    /** More data files of the scenario's own (name, render), written after the three and before the charts. */
+    readonly extra?: readonly (readonly [string, () => string | Uint8Array | Promise<Uint8Array>])[];
   },
   fs: WriteFs = nodeFs,
 ): Promise<{ paths: string[]; warnings: string[] }> {
@@ -127,6 +129,7 @@ export async function writeCellFiles<C, R>(
     [CELL_DATA_FILES.json, () => `${JSON.stringify(run, null, 2)}\n`],
     [CELL_DATA_FILES.csv, () => renderCellsCsv(columns, cells, run)],
     [CELL_DATA_FILES.parquet, () => renderCellsParquet(columns, cells, run)],
+    ...(files.extra ?? []),
   ];
   try {
     await fs.mkdir(dir, { recursive: true });

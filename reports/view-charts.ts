@@ -42,7 +42,7 @@ export function frame(title: string, subtitle: readonly string[]): Record<string
 }
 
 /** `AMD EPYC 7B13, 16 cores · node v20 · 2025-11-22 13:40:05 UTC`. */
-export function machineLine(run: RunRecord): string {
+export function machineLine(run: Pick<RunRecord, 'environment'>): string {
   const env = run.environment;
   const gpu = env.gpus.length > 0 ? ` · ${env.gpus.join(', ')}` : '';
   return `${env.cpuModel}, ${env.cores} cores${gpu} · node ${env.node} · ${formatTimestamp(env.date)}`;

@@ -104,3 +104,28 @@ export type {
 } from './core/training-results.js';
 export { renderTrainingReport } from '../reports/training-report.js';
 export { writeTrainingFiles } from '../reports/training-files.js';
+export { executeLoad, loadConfig, checkLoadConfig } from './runs/load-run.js';
+export type { LoadConfig, LoadOutcome, LoadHooks } from './runs/load-run.js';
+export { runLoadSweep } from './scenarios/server/load-sweep.js';
+export type { LoadSweepOptions, LoadProgress } from './scenarios/server/load-sweep.js';
+export { serveSchedule } from './scenarios/server/serve-loop.js';
+export type { BatchHandler, BatcherSettings, ServedProbe } from './scenarios/server/serve-loop.js';
+export { drawSchedule } from './scenarios/server/arrival-schedule.js';
+export { RealClock, VirtualClock } from './scenarios/server/clock.js';
+export type { Clock } from './scenarios/server/clock.js';
+export { parseLatencyGoal } from './core/latency-goal.js';
+export { summarizeRequests } from './core/load-summary.js';
+export type {
+  LoadRunRecord,
+  LoadCell,
+  CompletedLoadCell,
+  LoadProbe,
+  LoadSummary,
+  LoadSettings,
+  LatencyGoal,
+  RequestSamples,
+  ArrivalProcess,
+} from './core/load-results.js';
+export { renderServerReport } from '../reports/server-report.js';
+export { writeServerFiles } from '../reports/server-files.js';
+export { serverRateRows, serverPeakRows, hockeyStickView, latencyCdfView } from '../reports/server-views.js';

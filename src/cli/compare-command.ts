@@ -6,6 +6,8 @@ import { compareRuns, DEFAULT_MIN_EFFECT, describeCoverage } from '../../reports
 import { writeFileAtomically } from '../../reports/write-run.js';
 import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
 import type { GenerationRunRecord } from '../core/generation-results.js';
+import type { LoadRunRecord } from '../core/load-results.js';
+import { compareServerRuns, renderServerComparison } from '../../reports/server-comparison.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 
 /** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
@@ -34,11 +36,13 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (sideA.status === 'rejected') throw sideA.reason;
   if (sideB.status === 'rejected') throw sideB.reason;
   const [a, b] = [sideA.value, sideB.value];
-  const kinds = [a, b].map((r) => ((r.record as { kind?: string }).kind === 'generation' ? 'generate' : 'run'));
+  const commandOf = (kind: string | undefined) => (kind === 'generation' ? 'generate' : kind === 'server' ? 'load' : 'run');
+  const kinds = [a, b].map((r) => commandOf((r.record as { kind?: string }).kind));
   if (kinds[0] !== kinds[1]) {
     throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
   }
   if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord);
+  if (kinds[0] === 'load') return compareLoad(a.record as unknown as LoadRunRecord, b.record as unknown as LoadRunRecord);
   const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
   if (comparison.cells.length === 0) {
     throw new UserError(
@@ -84,5 +88,16 @@ function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord): numb
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(renderGenerationComparison(a, b, pairs, color));
+  return 0;
+}
+
+/** Two load runs: peak-rate ratios and latency ratios at equal rates (see reports/server-comparison.ts). */
+function compareLoad(a: LoadRunRecord, b: LoadRunRecord): number {
+  const cmp = compareServerRuns(a, b);
+  if (cmp.rates.length === 0 && !cmp.peaks.some((p) => p.a !== null && p.b !== null)) {
+    throw new UserError(`load runs ${a.id} and ${b.id} have no engine with a peak or a rate in common`, 'compare runs of the same engines with a shared rate (--rates) or both with --find-peak');
+  }
+  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  process.stdout.write(renderServerComparison(a, b, cmp, color));
   return 0;
 }

@@ -4,7 +4,10 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, isTrainConfig, isTrainingRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
+import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, isLoadConfig, isLoadRecord, isTrainConfig, isTrainingRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
+import { renderServerReport } from '../../reports/server-report.js';
+import { loadConfig } from '../runs/load-run.js';
+import { goalText } from '../core/latency-goal.js';
 import { generateConfig } from '../runs/generate-run.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
@@ -110,7 +113,8 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   if (record && record.cells.length > 0) {
     const text = isGenerationRecord(record)
       ? renderGenerationReport(record, { color: useColor() })
-      : isTrainingRecord(record) ? renderTrainingReport(record, { color: useColor() }) : renderView(record, args);
+      : isTrainingRecord(record) ? renderTrainingReport(record, { color: useColor() })
+      : isLoadRecord(record) ? renderServerReport(record, { color: useColor() }) : renderView(record, args);
     process.stdout.write(`\n${text}\n`);
   }
   return 0;
@@ -132,6 +136,15 @@ function settingLines(c: StoredConfig): string[] {
       `  steps:        ${c.rounds} rounds × (${c.warmSteps} warm + ${c.steps}), ${c.optimizer} lr ${c.learningRate}`,
       `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
       `  dataset:      ${c.dataset ?? 'embedded default'}`,
+    ];
+  }
+  if (isLoadConfig(c)) {
+    return [
+      `  rates:        ${c.rates.length > 0 ? `${c.rates.join(', ')} req/s` : 'none given'}${c.findPeak ? ', peak search' : ''}${c.slo ? `, goal ${goalText(c.slo)}` : ''}`,
+      `  arrivals:     ${c.arrival}${c.arrival === 'gamma' ? ` (burstiness ${c.burstiness})` : ''}, seed ${c.seed}, ${c.warmupMs / 1000} s warm-up + ≥ ${c.durationMs / 1000} s and ${c.minQueries} requests per rate, ${c.rounds} round${c.rounds === 1 ? '' : 's'}`,
+      `  batcher:      max batch ${c.maxBatch ?? 1}, max wait ${c.maxWaitMs ?? 0} ms`,
+      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+      `  dataset:      ${c.dataset ?? 'embedded default'} (${c.limit} rows)`,
     ];
   }
   return [
@@ -182,6 +195,11 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   if (isTrainConfig(entry.config)) {
     const { trainAndReport } = await import('./train-command.js');
     return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
+  }
+  if (isLoadConfig(entry.config)) {
+    // The same seed: the same arrival schedules, so the two runs differ by the machine only.
+    const { loadAndReport } = await import('./load-command.js');
+    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
   }
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });

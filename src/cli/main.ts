@@ -39,6 +39,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./worker-command.js')).workerCommand(args);
     case 'train':
       return (await import('./train-command.js')).trainCommand(args);
+    case 'load':
+      return (await import('./load-command.js')).loadCommand(args);
     case 'engines':
       return (await import('./engines-command.js')).enginesCommand(args);
     case 'list':

@@ -65,6 +65,15 @@ export const OPTION_RANGES = nameTable({
   steps: { flag: '--steps', field: 'steps', min: 1, max: 100_000, integer: true, unit: 'steps' },
   warmSteps: { flag: '--warm-steps', field: 'warmSteps', min: 0, max: 10_000, integer: true, unit: 'steps' },
   learningRate: { flag: '--learning-rate', field: 'learningRate', min: 0, minExclusive: true, max: 1e3, integer: false, unit: '(learning rate)' },
+  // load
+  rates: { flag: '--rates', field: 'rates', min: 0, minExclusive: true, max: 100_000, integer: false, unit: 'requests/s' },
+  burstiness: { flag: '--burstiness', field: 'burstiness', min: 0, minExclusive: true, max: 1000, integer: false, unit: '(gamma shape)' },
+  seed: { flag: '--seed', field: 'seed', min: 0, max: 4_294_967_295, integer: true, unit: '(seed)' },
+  durationMs: { flag: '--duration', field: 'durationMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
+  minQueries: { flag: '--min-queries', field: 'minQueries', min: 1, max: 1_000_000, integer: true, unit: 'requests' },
+  warmupMs: { flag: '--warmup', field: 'warmupMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
+  maxBatch: { flag: '--max-batch', field: 'maxBatch', min: 1, max: 4096, integer: true, unit: 'requests per batch' },
+  maxWaitMs: { flag: '--max-wait', field: 'maxWaitMs', min: 0, max: 60_000, integer: false, unit: 'ms' },
 } satisfies Record<string, OptionRange>);
 
 /** A field name of OPTION_RANGES. */

@@ -251,3 +251,16 @@ export function betweenRoundsOf(means: readonly number[]): {
   const s = computeStatistics(means);
   return { rounds: s.count, means: [...means], mean: s.mean, stdev: s.stdev, ci95: s.ci95 };
 }
+
+/**
+ * P(X ≥ k) for X ~ Binomial(n, q): the regularized incomplete beta
+ * I_q(k, n − k + 1) (the identity LoadGen's early stopping uses, see
+ * mlcommons/inference loadgen/early_stopping.cc). 1 for k ≤ 0, 0 for k > n.
+ */
+export function binomialTailAtLeast(k: number, n: number, q: number): number {
+  if (!Number.isInteger(k) || !Number.isInteger(n) || n < 0) throw new RangeError(`binomial tail needs whole k and n ≥ 0, got k=${k}, n=${n}`);
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`probability must be in 0..1, got ${q}`);
+  if (k <= 0) return 1;
+  if (k > n) return 0;
+  return regularizedIncompleteBeta(q, k, n - k + 1);
+}

@@ -4,17 +4,13 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is measured.
  */
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { TrainOptimizer } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
 import { checkRange } from '../core/option-ranges.js';
-import { prepareOutputFolder } from '../core/output-folder.js';
 import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextClassification } from '../models/text-classification.js';
-import { resolveColumns } from '../../datasets/columns.js';
-import { datasetSourceString, EMBEDDED_DATASET_NAME, openDataset } from '../../datasets/open-dataset.js';
 import { writeTrainingFiles } from '../../reports/training-files.js';
 import { firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
 import {
@@ -25,6 +21,7 @@ import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
 import { trainingChildLauncher } from '../launchers/training-launcher.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
+import { openRunInputs } from './run-inputs.js';
 
 /** Everything that defines a training run, resolved, as results.json records it. */
 export interface TrainConfig {
@@ -107,16 +104,7 @@ export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudie
 /** Runs the training benchmark described by `config` through the run driver; each model × engine in a child process unless `isolate` is false. */
 export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: TrainOptionAudience = 'field'): Promise<TrainOutcome> {
   checkTrainConfig(config, audience);
-  await prepareOutputFolder(config.out);
-  const registry = hooks.registry ?? defaultRegistry;
-  const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
-  const dataset = await openDataset(config.dataset ?? undefined);
-  const available = await dataset.columns();
-  const columns = resolveColumns(available, {
-    ...(config.textColumn !== null ? { text: config.textColumn } : {}),
-    ...(config.labelColumn !== null ? { label: config.labelColumn } : {}),
-  });
-  const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
+  const { registry, requested, dataset, available, columns, datasetName } = await openRunInputs(config, hooks.registry);
   requireLabelColumn(columns, datasetName, available);
   const rows = await firstRows(dataset, (config.warmSteps + config.steps) * Math.max(...config.batchSizes));
   const plan = await planModels({ models: config.models, architectures: config.architectures, dtypes: null, revision: null, registry, dataset, columns });

@@ -12,6 +12,7 @@ import { FieldError } from './field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
 import type { PathGuard } from './path-guard.js';
 import { checkStoredConfig, parseGenerateRequest, parseRunRequest } from './run-request.js';
+import { parseLoadRequest } from './load-request.js';
 import type { RunQueue } from './run-queue.js';
 
 /** What every handler needs; built once by the server. */
@@ -100,6 +101,11 @@ export async function deleteRun(ctx: ApiContext, res: ServerResponse, id: number
 /** Routes `POST /api/generate`: queues an `inferbench generate` run, validated like the CLI's. */
 export function generateRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
   return parts.length === 0 && req.method === 'POST' ? addRun(ctx, req, res, parseGenerateRequest) : null;
+}
+
+/** Routes `POST /api/load`: queues an `inferbench load` run, validated like the CLI's. */
+export function loadRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
+  return parts.length === 0 && req.method === 'POST' ? addRun(ctx, req, res, parseLoadRequest) : null;
 }
 
 /** Routes `/api/runs…`; null when the path is not one of them. */

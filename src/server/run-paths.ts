@@ -1,4 +1,4 @@
-import { isGenerateConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
+import { isGenerateConfig, isLoadConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
 import type { PathGuard } from './path-guard.js';
 
 /**
@@ -11,7 +11,7 @@ import type { PathGuard } from './path-guard.js';
  * what was allowed. Throws the guard's FieldError otherwise.
  */
 export function recheckRunPaths(config: StoredConfig, guard: PathGuard): StoredConfig {
-  if (isTrainConfig(config)) {
+  if (isTrainConfig(config) || isLoadConfig(config)) {
     return { ...config, models: config.models.map((m) => guard.checkModel('model', m)), dataset: config.dataset === null ? null : guard.check('dataset', config.dataset) };
   }
   const model = config.model === null ? null : guard.checkModel('model', config.model);

@@ -5,8 +5,8 @@ import { describeError } from '../core/errors.js';
 import type { RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { executeRecordedGenerate, executeRecordedRun, executeRecordedTrain } from '../runs/history/recorded-run.js';
-import { isGenerateConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
+import { executeRecordedGenerate, executeRecordedLoad, executeRecordedRun, executeRecordedTrain } from '../runs/history/recorded-run.js';
+import { isGenerateConfig, isLoadConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
 
 /** Progress of the run being measured, as the page shows it. */
 export interface LiveProgress {
@@ -166,6 +166,12 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
       const { outcome, nothingMeasured } = isTrainConfig(config)
         ? await executeRecordedTrain(
+            config,
+            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
+            recording,
+          )
+        : isLoadConfig(config)
+        ? await executeRecordedLoad(
             config,
             { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
             recording,

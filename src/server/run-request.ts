@@ -1,7 +1,8 @@
 import { UserError } from '../core/errors.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../runs/classify-run.js';
 import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
-import { isGenerateConfig, isTrainConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { isGenerateConfig, isLoadConfig, isTrainConfig, type StoredConfig, type StoredGenerateConfig } from '../runs/history/history-entry.js';
+import { checkLoadConfig, loadConfig } from '../runs/load-run.js';
 import { checkTrainConfig, trainConfig } from '../runs/train-run.js';
 import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -19,13 +20,14 @@ export interface RunRequest {
   readonly compareWith: number | null;
 }
 
-type Kind =
+export type Kind =
   | 'path'
   | 'models'
   | 'architectures'
   | 'name'
   | 'names'
   | 'ints'
+  | 'numbers'
   | 'threads'
   | 'intOrNull'
   | 'int'
@@ -149,6 +151,9 @@ function checkKind(field: string, kind: Kind, value: unknown): void {
     case 'ints':
       list((v) => typeof v === 'number', 'whole numbers');
       return;
+    case 'numbers':
+      list((v) => typeof v === 'number', 'numbers');
+      return;
     case 'threads':
       list((v) => typeof v === 'number' || v === null, 'whole numbers (null: engine default)');
       return;
@@ -208,7 +213,7 @@ export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void 
 }
 
 /** Runs a CLI resolver, turning its UserError into a FieldError against `field`. */
-function asField<T>(field: string, resolve: () => T): T {
+export function asField<T>(field: string, resolve: () => T): T {
   try {
     return resolve();
   } catch (err) {
@@ -217,7 +222,7 @@ function asField<T>(field: string, resolve: () => T): T {
   }
 }
 
-type Ctx = { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry };
+export type Ctx = { readonly guard: PathGuard; readonly out: string; readonly registry?: EngineRegistry };
 
 /**
  * Validates a run request (POST /api/runs) with the same code as
@@ -237,7 +242,8 @@ export function parseGenerateRequest(body: unknown, ctx: Ctx): RunRequest {
   return { config: parseGenerate(fields, ctx), compareWith };
 }
 
-function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: string): { fields: Record<string, unknown>; compareWith: number | null } {
+/** Checks a request body's fields against the command's field list and their JSON types; splits off `compareWith`. */
+export function checkFields(body: unknown, known: ReadonlyMap<string, Kind>, command: string): { fields: Record<string, unknown>; compareWith: number | null } {
   if (!isObject(body)) fail('body', 'the request body must be a JSON object', `send the ${command} settings as a JSON object`);
   for (const [field, value] of Object.entries(body)) {
     if (field === 'out') fail('out', 'out cannot be set from the dashboard', 'runs are written to the --out folder `inferbench serve` was started with');
@@ -296,6 +302,11 @@ export function checkStoredConfig(config: StoredConfig, ctx: Ctx): StoredConfig 
     const train = trainConfig({ ...checked, out: ctx.out });
     checkTrainConfig(train);
     return train;
+  }
+  if (isLoadConfig(checked)) {
+    const load = loadConfig({ ...checked, out: ctx.out });
+    checkLoadConfig(load);
+    return load;
   }
   return resolveRunConfig({ ...checked, out: ctx.out }, NAMES, ctx.registry);
 }

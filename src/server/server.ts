@@ -4,7 +4,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { generateRoute, getInfo, runRoute, type ApiContext } from './api-routes.js';
+import { generateRoute, getInfo, loadRoute, runRoute, type ApiContext } from './api-routes.js';
 import { HttpError, sendError } from './http-util.js';
 import { PathGuard } from './path-guard.js';
 import { RunQueue } from './run-queue.js';
@@ -89,7 +89,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     let done: Promise<void> | null = null;
     if (head === 'info' && rest.length === 0 && req.method === 'GET') done = getInfo(ctx, res);
     else if (head === 'events' && rest.length === 0 && req.method === 'GET') done = openEventStream(req, res, queue);
-    else done = (head === 'runs' ? runRoute(ctx, req, res, rest) : head === 'generate' ? generateRoute(ctx, req, res, rest) : null) ?? viewRoute(ctx, req, res, parts, url);
+    else done = (head === 'runs' ? runRoute(ctx, req, res, rest) : head === 'generate' ? generateRoute(ctx, req, res, rest) : head === 'load' ? loadRoute(ctx, req, res, rest) : null) ?? viewRoute(ctx, req, res, parts, url);
     if (done === null) throw new HttpError(404, `no API ${req.method ?? 'GET'} ${url.pathname}`);
     await done;
   };

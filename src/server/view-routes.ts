@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunRecord } from '../core/results.js';
-import { isGenerationRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
+import { isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
+import type { LoadRunRecord } from '../core/load-results.js';
+import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
@@ -9,12 +11,13 @@ import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
 
-async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: RunRecord | null }> {
+async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: RunRecord | null; load: LoadRunRecord | null }> {
   const entry = await ctx.store.get(id);
   if (!entry) throw new HttpError(404, `no benchmark with id ${id}`, 'refresh the list');
   const record = recordOf(entry);
-  // Generation runs have their own tables (inferbench show); these views are the classification ones.
-  return { entry, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) ? null : record };
+  // Generation and training runs have their own tables (inferbench show); load runs their own views (server-view-routes.ts).
+  const load = record !== null && isLoadRecord(record) ? record : null;
+  return { entry, load, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) || isLoadRecord(record) ? null : record };
 }
 
 /** `?batchSize=8` for core scaling; absent means the view's default (the largest). */
@@ -42,7 +45,11 @@ function threadsParam(url: URL): number | null | undefined {
  * PNG reports use; the page draws them with vega-embed.
  */
 async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: URL): Promise<void> {
-  const { entry, record } = await requireRecord(ctx, id);
+  const { entry, record, load } = await requireRecord(ctx, id);
+  if (load !== null) {
+    sendJson(res, 200, serverViewsJson(id, entry.state, load));
+    return;
+  }
   if (record === null || record.cells.length === 0) {
     sendJson(res, 200, { id, state: entry.state, available: false });
     return;
@@ -89,6 +96,11 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   const idA = parseId(url.searchParams.get('a'), 'a');
   const idB = parseId(url.searchParams.get('b'), 'b');
   const [a, b] = await Promise.all([requireRecord(ctx, idA), requireRecord(ctx, idB)]);
+  if (a.load !== null && b.load !== null) {
+    sendJson(res, 200, serverComparisonJson(idA, idB, a.load, b.load));
+    return;
+  }
+  if ((a.load === null) !== (b.load === null)) throw new HttpError(409, 'a load run can only be compared with another load run', 'pick two benchmarks of the same command');
   for (const [side, r] of [['a', a], ['b', b]] as const) {
     if (r.record === null) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
   }

@@ -1,11 +1,13 @@
 import { formatRate } from '../../core/units.js';
-import type { HistoryEntry } from './history-entry.js';
+import { isLoadConfig, type HistoryEntry } from './history-entry.js';
 
 /** The best completed cell as one phrase: `onnx-cpu 1.23k items/s at batch 32, 2 threads`. */
 export function headlineText(entry: HistoryEntry): string {
   const h = entry.headline;
   if (!h) return entry.state === 'completed' || entry.state === 'interrupted' ? 'no completed cell' : '';
   const threads = h.requestedThreads === null ? '' : `, ${h.requestedThreads} thread${h.requestedThreads === 1 ? '' : 's'}`;
+  // A load cell's figure is its peak rate, else its highest rate measured (store-schema.ts cellColumns).
+  if (isLoadConfig(entry.config)) return `${h.engine} ${formatRate(h.samplesPerSecond, ' req/s')}${h.batchSize > 1 ? `, batches ≤ ${h.batchSize}` : ''}${threads}`;
   return `${h.engine} ${formatRate(h.samplesPerSecond, ' items/s')} at batch ${h.batchSize}${threads}`;
 }
 

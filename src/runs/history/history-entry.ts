@@ -4,12 +4,14 @@ import type { RunConfig } from '../classify-run.js';
 import type { GenerateConfig } from '../generate-run.js';
 import type { TrainConfig } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
+import type { LoadConfig } from '../load-run.js';
+import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
 
-/** What an entry replays: a `run`, `generate` or `train` config (the last two say so in `command`). */
-export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig;
+/** What an entry replays: a `run`, `generate`, `train` or `load` config (all but `run` say so in `command`). */
+export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig | LoadConfig;
 
 /** True for the config of an `inferbench generate` entry. */
 export function isGenerateConfig(config: StoredConfig): config is StoredGenerateConfig {
@@ -21,9 +23,14 @@ export function isTrainConfig(config: StoredConfig): config is TrainConfig {
   return (config as { command?: unknown }).command === 'train';
 }
 
+/** True for the config of an `inferbench load` entry. */
+export function isLoadConfig(config: StoredConfig): config is LoadConfig {
+  return (config as { command?: unknown }).command === 'load';
+}
+
 /** The command an entry ran, for lists and `show`. */
-export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train' {
-  return isGenerateConfig(config) ? 'generate' : isTrainConfig(config) ? 'train' : 'run';
+export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train' | 'load' {
+  return isGenerateConfig(config) ? 'generate' : isTrainConfig(config) ? 'train' : isLoadConfig(config) ? 'load' : 'run';
 }
 
 /**
@@ -84,7 +91,7 @@ export interface HistoryEntry {
 
 /** A history entry with its cells, enough to rebuild the RunRecord. */
 export interface HistoryDetail extends HistoryEntry {
-  readonly cells: readonly (CellResult | GenerationCell | TrainingCell)[];
+  readonly cells: readonly (CellResult | GenerationCell | TrainingCell | LoadCell)[];
 }
 
 /**
@@ -92,7 +99,7 @@ export interface HistoryDetail extends HistoryEntry {
  * charts still work when the run folder is gone. Null while the run has not
  * started (nothing was recorded yet).
  */
-export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | null {
+export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord | null {
   if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
   const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
   const common = {
@@ -107,22 +114,31 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
   };
   if (isGenerateConfig(entry.config)) return { ...common, kind: 'generation', cells: entry.cells as readonly GenerationCell[] };
   if (isTrainConfig(entry.config)) return { ...common, kind: 'training', cells: entry.cells as readonly TrainingCell[] };
+  if (isLoadConfig(entry.config)) return { ...common, kind: 'server', cells: entry.cells as readonly LoadCell[] };
   return { ...common, cells: entry.cells as readonly CellResult[] };
 }
 
+/** Any kind of run record the history rebuilds. */
+export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord;
+
 /** True for the record of an `inferbench generate` run. */
-export function isGenerationRecord(record: RunRecord | GenerationRunRecord | TrainingRunRecord): record is GenerationRunRecord {
+export function isGenerationRecord(record: AnyRunRecord): record is GenerationRunRecord {
   return (record as { kind?: unknown }).kind === 'generation';
 }
 
 /** True for the record of an `inferbench train` run. */
-export function isTrainingRecord(record: RunRecord | GenerationRunRecord | TrainingRunRecord): record is TrainingRunRecord {
+export function isTrainingRecord(record: AnyRunRecord): record is TrainingRunRecord {
   return (record as { kind?: unknown }).kind === 'training';
+}
+
+/** True for the record of an `inferbench load` run. */
+export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
+  return (record as { kind?: unknown }).kind === 'server';
 }
 
 /** Model name of an entry for lists: the recorded one, else what the config asked for. */
 export function entryModelName(entry: HistoryEntry): string {
-  return entry.models[0]?.name ?? (isTrainConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
+  return entry.models[0]?.name ?? (isTrainConfig(entry.config) || isLoadConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
 }
 
 /** Engines of an entry for lists: the resolved ones once started, else the requested ones. */

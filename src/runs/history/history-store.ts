@@ -1,4 +1,5 @@
 import type { TrainingCell } from '../../core/training-results.js';
+import type { LoadCell } from '../../core/load-results.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { hostname } from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -159,7 +160,7 @@ export class HistoryStore {
   }
 
   /** Stores one measured cell (index `index` of the sweep); `total` is the sweep size when known. */
-  addCell(id: number, index: number, cell: CellResult | GenerationCell | TrainingCell, total: number | null): Promise<void> {
+  addCell(id: number, index: number, cell: CellResult | GenerationCell | TrainingCell | LoadCell, total: number | null): Promise<void> {
     return this.use(async (db) => {
       await db.run(INSERT_CELL, { run: id, idx: index, ...cellColumns(cell) });
       if (total !== null) await db.run('UPDATE runs SET cells_total = $total WHERE id = $id', { id, total });

@@ -7,6 +7,9 @@ import { executeGenerate, type GenerateConfig, type GenerateHooks } from '../gen
 import { executeTrain, type TrainConfig, type TrainHooks, type TrainOptionAudience } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
+import { executeLoad, type LoadConfig, type LoadHooks, type LoadOptionAudience } from '../load-run.js';
+import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
+import type { LoadProgress } from '../../scenarios/server/load-sweep.js';
 import type { DriverHooks, RunOutcome } from '../run-driver.js';
 import type { RunRecordOf } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
@@ -92,6 +95,11 @@ export function replayableTrain(config: TrainConfig): TrainConfig {
   return { ...config, out: resolve(config.out), models: config.models.map((m) => absoluteIfExists(m) ?? m), dataset: absoluteIfExists(config.dataset) };
 }
 
+/** The config of a load run with its folders made absolute (see `replayable`); the seed is kept, so a rerun replays the same arrivals. */
+export function replayableLoad(config: LoadConfig): LoadConfig {
+  return { ...config, out: resolve(config.out), models: config.models.map((m) => absoluteIfExists(m) ?? m), dataset: absoluteIfExists(config.dataset) };
+}
+
 /** Hooks the recorder needs from any scenario's run. */
 type RecordableHooks<C, R, P> = DriverHooks<C, R> & { readonly onProgress?: (event: P) => void };
 
@@ -117,6 +125,12 @@ export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHo
 export function executeRecordedTrain(input: TrainConfig, hooks: TrainHooks, opts: RecordOptions, audience: TrainOptionAudience = 'field'): Promise<RecordedOutcome<TrainingRunRecord>> {
   const config = replayableTrain(input);
   return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, (recorded) => executeTrain(config, { ...hooks, ...recorded }, audience));
+}
+
+/** `executeLoad` plus a history entry, as `executeRecordedRun` does for `run`. */
+export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: RecordOptions, audience: LoadOptionAudience = 'field'): Promise<RecordedOutcome<LoadRunRecord>> {
+  const config = replayableLoad(input);
+  return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, (recorded) => executeLoad(config, { ...hooks, ...recorded }, audience));
 }
 
 /** Ties any scenario's run into the history store (see `executeRecordedRun`). */
@@ -155,7 +169,7 @@ async function recordRun<C extends { readonly state: string }, R extends RunReco
     onCell: async (cell, record) => {
       const index = record.cells.length - 1;
       await writer.write(async () => {
-        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell | TrainingCell, total);
+        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell | TrainingCell | LoadCell, total);
       });
       await hooks.onCell?.(cell, record);
     },

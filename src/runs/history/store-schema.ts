@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellResult } from '../../core/results.js';
 import type { GenerationCell } from '../../core/generation-results.js';
 import type { TrainingCell } from '../../core/training-results.js';
+import type { LoadCell } from '../../core/load-results.js';
 import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 
 /** Bumped when a table changes shape; a newer store is refused rather than misread. */
@@ -129,14 +130,17 @@ export function entryFromRow(row: Row): HistoryEntry {
 /**
  * Column values of one cell row; the whole cell is kept as JSON beside them.
  * For a generation cell the columns hold its time to first token (mean and
- * p95) and its decode tokens per second.
+ * p95) and its decode tokens per second; for a load cell the p50 and p95
+ * latency at its peak rate (else its highest rate) and that rate.
  */
-export function cellColumns(cell: CellResult | GenerationCell | TrainingCell): Record<string, string | number | null> {
+export function cellColumns(cell: CellResult | GenerationCell | TrainingCell | LoadCell): Record<string, string | number | null> {
   const completed = cell.state === 'completed' ? cell : null;
   const figures =
     completed === null
       ? { mean_ms: null, p95_ms: null, samples_per_second: null }
-      : 'ttft' in completed
+      : 'probes' in completed
+        ? loadFigures(completed)
+        : 'ttft' in completed
         ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
         : 'stepTime' in completed
           ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
@@ -150,4 +154,13 @@ export function cellColumns(cell: CellResult | GenerationCell | TrainingCell): R
     ...figures,
     cell: JSON.stringify(cell),
   };
+}
+
+/** A load cell's headline: its peak rate (else its highest passing or measured rate) and the p50 and p95 latency there. */
+function loadFigures(cell: Extract<LoadCell, { state: 'completed' }>): { mean_ms: number | null; p95_ms: number | null; samples_per_second: number | null } {
+  const peak = cell.peak?.acrossRounds?.mean ?? null;
+  const probes = [...cell.probes].sort((a, b) => a.targetRps - b.targetRps);
+  const at = probes.filter((p) => (peak === null ? p.passed !== false : p.targetRps <= peak)).pop() ?? probes[probes.length - 1];
+  if (at === undefined) return { mean_ms: null, p95_ms: null, samples_per_second: null };
+  return { mean_ms: at.summary.latency.p50, p95_ms: at.summary.latency.p95, samples_per_second: peak ?? at.summary.achievedRps };
 }

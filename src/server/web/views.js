@@ -92,6 +92,7 @@ async function renderTab(panel, entry, entries) {
     chart.innerHTML = `<p class="muted">${entry.state === 'queued' ? 'Waiting in the queue.' : 'Nothing measured yet.'}</p>`;
     return;
   }
+  if (views.kind === 'server') return renderServer(panel, views.server, current);
   if (state.tab === 'baseline') {
     below.innerHTML = baselineTable(views.baseline.rows);
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
@@ -109,6 +110,25 @@ async function renderTab(panel, entry, entries) {
     if (v.insufficient) below.innerHTML = `<p class="note">${esc(v.insufficient)}</p>`;
     await embed(chart, v.spec, current);
   }
+}
+
+/** A load run (`inferbench load`): the hockey stick, the peaks and the rate table, then the latency CDF, under every tab but Compare. */
+async function renderServer(panel, server, current) {
+  const chart = panel.querySelector('.chart');
+  const below = panel.querySelector('.below-chart');
+  const peaks = server.peaks
+    .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${p.peakRps === null ? 'none' : `${rate(p.peakRps)}/s`}</td><td class="num">${p.lastPass === null ? '–' : rate(p.lastPass)} – ${p.firstFail === null ? 'none failed' : rate(p.firstFail)}</td></tr>`)
+    .join('');
+  const rows = server.rows
+    .map((r) => `<tr><td>${esc(r.label)}</td><td class="num">${rate(r.rateRps)}</td><td class="num">${rate(r.achievedRps)}</td><td class="num">${duration(r.p50Ms)}</td><td class="num">${duration(r.p99Ms)}</td><td class="num">${duration(r.queueWaitP99Ms)}</td><td>${esc(r.batches)}</td><td class="num">${r.goodputRps === null ? '–' : rate(r.goodputRps)}</td><td title="${esc(r.reasons.join('; '))}">${esc(r.verdict)}${r.passed === null ? '' : r.passed ? ' ✓' : ' ✗'}</td></tr>`)
+    .join('');
+  below.innerHTML =
+    (server.hockeyStick.insufficient ? `<p class="note">${esc(server.hockeyStick.insufficient)}</p>` : '') +
+    (peaks ? `<table class="table"><thead><tr><th>engine</th><th class="num">peak</th><th class="num">last pass – first fail</th></tr></thead><tbody>${peaks}</tbody></table>` : '') +
+    `<table class="table"><thead><tr><th>engine</th><th class="num">rate</th><th class="num">achieved</th><th class="num">p50</th><th class="num">p99</th><th class="num">queue p99</th><th>batches</th><th class="num">goodput</th><th>verdict</th></tr></thead><tbody>${rows}</tbody></table>` +
+    '<div class="chart cdf"></div>';
+  await embed(chart, server.hockeyStick.spec, current);
+  await embed(below.querySelector('.cdf'), server.cdf.spec, current);
 }
 
 async function renderCompare(panel, entry, entries, current) {
@@ -139,7 +159,14 @@ async function renderCompare(panel, entry, entries, current) {
   const rows = data.cells
     .map((c) => `<tr><td>${esc(c.label)}</td><td class="num">${duration(c.aMeanMs)}</td><td class="num">${duration(c.bMeanMs)}</td><td>${esc(c.callText)}</td></tr>`)
     .join('');
-  below.innerHTML = `<p class="muted">A is #${data.a.id}, B is #${data.b.id} (this benchmark).</p><table class="table"><thead><tr><th>cell</th><th class="num">A mean</th><th class="num">B mean</th><th>B vs A</th></tr></thead><tbody>${rows}</tbody></table>`;
+  // Load runs compare their peaks, then a latency percentile at the rates both measured.
+  const figure = data.kind === 'server' ? `p${data.percentile}` : 'mean';
+  const peaks = data.kind === 'server'
+    ? `<table class="table"><thead><tr><th>engine</th><th class="num">A peak</th><th class="num">B peak</th><th class="num">B/A</th></tr></thead><tbody>${data.peaks
+        .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${rate(p.aPeakRps)}</td><td class="num">${rate(p.bPeakRps)}</td><td class="num">${p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '';
+  below.innerHTML = `<p class="muted">A is #${data.a.id}, B is #${data.b.id} (this benchmark).</p>${peaks}<table class="table"><thead><tr><th>cell</th><th class="num">A ${figure}</th><th class="num">B ${figure}</th><th>B vs A</th></tr></thead><tbody>${rows}</tbody></table>`;
   await embed(chart, data.spec, current);
 }
 
@@ -157,6 +184,10 @@ async function refreshViews(panel, entry, entries, change = {}) {
 
 function settingsLine(entry) {
   const c = entry.config;
+  if (c.command === 'load') {
+    const goal = c.slo ? `goal p${c.slo.percentile} ≤ ${c.slo.limitMs} ms` : 'no goal';
+    return [`rates ${c.rates.length > 0 ? c.rates.join(', ') : '–'} req/s${c.findPeak ? ' + peak search' : ''}`, goal, `batch ≤ ${c.maxBatch ?? 1}, wait ≤ ${c.maxWaitMs ?? 0} ms`, `${c.arrival} arrivals, seed ${c.seed}`].join(' · ');
+  }
   const parts = [`batch ${c.batchSizes.join(', ')}`, `cores ${threadsText(c.threads)}`, c.limit === null ? 'all rows' : `${c.limit} rows per cell`];
   if (c.dataset) parts.push(`dataset ${c.dataset}`);
   return parts.join(' · ');

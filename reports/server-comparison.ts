@@ -1,0 +1,95 @@
+/**
+ * `inferbench compare` for two load runs: per engine the ratio of peak
+ * rates (B/A) with each side's interval, and per engine and rate measured
+ * on both sides the ratio of their p99 latency (the goal's percentile when
+ * both runs share one). Pure views, shared by the terminal and the dashboard.
+ * It makes no faster or slower call: a peak is bracketed to the search's
+ * precision, and its interval across rounds is the evidence to read.
+ */
+import type { LoadRunRecord } from '../src/core/load-results.js';
+import { formatDuration, formatRate } from '../src/core/units.js';
+import { renderTable, type TableRow } from './text-table.js';
+import { chartPercentile, percentileOf, serverPeakRows, serverRateRows, type ServerPeakRow } from './server-views.js';
+
+export interface ServerPeakPair {
+  readonly label: string;
+  readonly a: ServerPeakRow | null;
+  readonly b: ServerPeakRow | null;
+  /** B's peak ÷ A's; null unless both found one. */
+  readonly ratio: number | null;
+}
+
+export interface ServerRatePair {
+  readonly label: string;
+  readonly targetRps: number;
+  readonly aMs: number;
+  readonly bMs: number;
+  readonly ratio: number;
+  readonly aVerdict: string;
+  readonly bVerdict: string;
+}
+
+export interface ServerComparison {
+  /** The latency percentile compared at equal rates. */
+  readonly percentile: number;
+  readonly peaks: readonly ServerPeakPair[];
+  readonly rates: readonly ServerRatePair[];
+}
+
+/** Matches engines (and models) by label; rates by the offered rate asked for. */
+export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): ServerComparison {
+  const pa = chartPercentile(a);
+  const percentile = pa === chartPercentile(b) ? pa : 99;
+  const peaksA = serverPeakRows(a);
+  const peaksB = serverPeakRows(b);
+  const labels = [...new Set([...peaksA, ...peaksB].map((p) => p.label))];
+  const peaks = labels.map((label): ServerPeakPair => {
+    const x = peaksA.find((p) => p.label === label) ?? null;
+    const y = peaksB.find((p) => p.label === label) ?? null;
+    return { label, a: x, b: y, ratio: x?.peakRps && y?.peakRps ? y.peakRps / x.peakRps : null };
+  });
+  const rowsB = serverRateRows(b);
+  const rates = serverRateRows(a).flatMap((x): ServerRatePair[] => {
+    const y = rowsB.find((r) => r.label === x.label && r.targetRps === x.targetRps);
+    if (!y) return [];
+    const aMs = percentileOf(x.summary, percentile);
+    const bMs = percentileOf(y.summary, percentile);
+    return [{ label: x.label, targetRps: x.targetRps, aMs, bMs, ratio: aMs > 0 ? bMs / aMs : Number.NaN, aVerdict: x.summary.verdict.status, bVerdict: y.summary.verdict.status }];
+  });
+  return { percentile, peaks, rates };
+}
+
+const peakText = (p: ServerPeakRow | null): string =>
+  p === null ? '–' : p.peakRps === null ? 'none passed' : `${formatRate(p.peakRps, '')} (${p.interval.lastPass ?? '–'}–${p.interval.firstFail ?? '∞'})`;
+
+/** The two tables and the method line. */
+export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: ServerComparison, color = false): string {
+  const lines: string[] = [];
+  if (cmp.peaks.length > 0) {
+    const rows: TableRow[] = cmp.peaks.map((p) => ({ cells: [p.label, peakText(p.a), peakText(p.b), p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`] }));
+    lines.push(...renderTable({
+      title: `PEAK RATE – A ${a.id} vs B ${b.id}`,
+      columns: [{ header: 'engine', align: 'left' }, { header: 'A peak req/s (interval)', align: 'right' }, { header: 'B peak req/s (interval)', align: 'right' }, { header: 'B/A', align: 'right' }],
+      rows,
+      color,
+    }).lines, '');
+  }
+  if (cmp.rates.length > 0) {
+    const p = `p${cmp.percentile}`;
+    const rows: TableRow[] = cmp.rates.map((r) => ({
+      cells: [r.label, formatRate(r.targetRps, ''), formatDuration(r.aMs), formatDuration(r.bMs), Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '–', `${r.aVerdict} / ${r.bVerdict}`],
+    }));
+    lines.push(...renderTable({
+      title: `${p} LATENCY AT EQUAL RATES – A ${a.id} vs B ${b.id}`,
+      columns: [{ header: 'engine', align: 'left' }, { header: 'rate', align: 'right' }, { header: `${p} A`, align: 'right' }, { header: `${p} B`, align: 'right' }, { header: 'B/A', align: 'right' }, { header: 'verdict A / B', align: 'left' }],
+      rows,
+      color,
+    }).lines, '');
+  }
+  lines.push(
+    'No faster/slower call: a peak is known to the search\'s precision (its interval: last passing – first failing rate), and',
+    "latency at one rate to the machine's run-to-run spread; read the ratios with the intervals and verdicts beside them.",
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,178 @@
+/**
+ * Terminal report of `inferbench load`: LATENCY UNDER LOAD (one row per
+ * engine × rate: offered and achieved rate, latency percentiles, queue
+ * wait, batches formed, goodput, share over the goal and the verdict),
+ * TIME PER REQUEST (where a request's time went), PEAK RATE (each engine's
+ * highest rate meeting the goal, with its interval), then every reason a
+ * rate is not VALID. Pure: same record, same text.
+ */
+import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
+import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
+import { goalText } from '../src/core/latency-goal.js';
+import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { batchSizesText, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
+
+const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
+
+const rps = (v: number | null): string => (v === null ? '–' : formatRate(v, ''));
+
+/** A latency, with `≥` when unfinished requests make it a lower bound. */
+function latency(summary: LoadSummary, value: number): string {
+  const censored = summary.latency.censoredFromMs;
+  return `${censored !== null && value >= censored ? '≥' : ''}${formatDuration(value)}`;
+}
+
+function identity(row: ServerRateRow): TableCell[] {
+  const session = row.cell.state === 'skipped' ? undefined : row.cell.session;
+  return [
+    { text: row.label, style: 'cyan' },
+    session ? (session.threads === null ? 'default' : String(session.threads)) : '–',
+    formatRate(row.targetRps, ''),
+  ];
+}
+
+const IDENTITY = [
+  { header: 'engine', align: 'left' as const },
+  { header: 'threads', align: 'right' as const },
+  { header: 'rate', align: 'right' as const },
+];
+
+function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+  const rows = serverRateRows(run);
+  const slo = serverSettings(run).slo;
+  const tableRows: TableRow[] = rows.map((row, i) => {
+    const s = row.summary;
+    const verdict = row.passed === null ? s.verdict.status : `${s.verdict.status}${row.passed ? ' ✓' : ' ✗'}`;
+    return {
+      cells: [
+        ...identity(row),
+        rps(s.offeredRps),
+        rps(s.achievedRps),
+        latency(s, s.latency.p50),
+        latency(s, s.latency.p90),
+        latency(s, s.latency.p95),
+        { text: latency(s, s.latency.p99), style: 'bold' },
+        latency(s, s.latency.p999),
+        formatDuration(s.queueWait.mean),
+        latency(s, s.queueWait.p99),
+        batchSizesText(s),
+        ...(slo ? [rps(s.slo?.goodputRps ?? null), formatPercent(s.slo?.overShare ?? 0)] : []),
+        String(row.rounds),
+        { text: verdict, style: VERDICT_STYLE[s.verdict.status] },
+      ],
+      ruleAbove: i > 0 && rows[i - 1]?.label !== row.label,
+    };
+  });
+  for (const cell of serverFailedCells(run)) {
+    if (cell.state === 'errored' && (cell.probes?.length ?? 0) > 0) continue;
+    tableRows.push({ cells: [{ text: cell.engine, style: 'cyan' }, '–', '–'], rest: { text: `${cell.state}: ${cell.reason}`, style: cell.state === 'errored' ? 'red' : 'yellow' }, ruleAbove: tableRows.length > 0 });
+  }
+  return renderTable({
+    title: 'LATENCY UNDER LOAD – per engine and offered rate (req/s)',
+    columns: [
+      ...IDENTITY,
+      { header: 'offered', align: 'right' },
+      { header: 'achieved', align: 'right' },
+      { header: 'p50', align: 'right' },
+      { header: 'p90', align: 'right' },
+      { header: 'p95', align: 'right' },
+      { header: 'p99', align: 'right' },
+      { header: 'p99.9', align: 'right' },
+      { header: 'queue mean', align: 'right' },
+      { header: 'queue p99', align: 'right' },
+      { header: 'batches (size:calls)', align: 'left' },
+      ...(slo ? [{ header: 'goodput', align: 'right' as const }, { header: `over ${slo.limitMs} ms`, align: 'right' as const }] : []),
+      { header: 'rounds', align: 'right' },
+      { header: 'verdict', align: 'left' },
+    ],
+    rows: tableRows,
+    color,
+    minWidth,
+  });
+}
+
+/** The four parts' means; none when no request completed. */
+function partCells(s: LoadSummary): string[] {
+  const parts = [s.parts.queueMs, s.parts.prepareMs, s.parts.engineMs, s.parts.postMs];
+  return s.completedRequests === 0 ? parts.map(() => '–') : parts.map(formatDuration);
+}
+
+function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+  const rows = serverRateRows(run);
+  return renderTable({
+    title: 'TIME PER REQUEST – means over completed requests',
+    columns: [...IDENTITY, { header: 'latency', align: 'right' }, { header: 'queue wait', align: 'right' }, { header: 'tokenize+collate', align: 'right' }, { header: 'engine', align: 'right' }, { header: 'post-process', align: 'right' }, { header: 'requests', align: 'right' }, { header: 'unfinished', align: 'right' }],
+    rows: rows.map((row, i) => ({
+      cells: [
+        ...identity(row),
+        latency(row.summary, row.summary.latency.mean),
+        ...partCells(row.summary),
+        String(row.summary.requests),
+        String(row.summary.unfinished),
+      ],
+      ruleAbove: i > 0 && rows[i - 1]?.label !== row.label,
+    })),
+    color,
+    minWidth,
+  });
+}
+
+/** `420 – 440`, `420 – none failed up to the search's ceiling`, or `none passed; fails from 0.70`. */
+function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null }): string {
+  if (i.lastPass === null) return `none passed (lowest tried ${rps(i.firstFail)} failed)`;
+  return `${rps(i.lastPass)} – ${i.firstFail === null ? 'none failed' : rps(i.firstFail)}`;
+}
+
+function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+  const peaks = serverPeakRows(run);
+  if (peaks.length === 0) return null;
+  return renderTable({
+    title: `PEAK RATE – highest rate meeting ${goalText(serverSettings(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
+    columns: [
+      { header: 'engine', align: 'left' },
+      { header: 'peak (req/s)', align: 'right' },
+      { header: 'interval: last pass – first fail', align: 'left' },
+      { header: '95% CI across rounds', align: 'left' },
+      { header: 'per round', align: 'left' },
+      { header: 'probes', align: 'right' },
+    ],
+    rows: peaks.map((p) => ({
+      cells: [
+        { text: p.label, style: 'cyan' },
+        { text: p.peakRps === null ? 'none' : formatRate(p.peakRps, ''), style: 'bold' },
+        intervalText(p.interval),
+        p.ci95 ? `${rps(p.ci95.low)} – ${rps(p.ci95.high)}` : p.rounds.length > 1 ? 'n/a' : 'one round',
+        p.rounds.map((r) => (r.lastPass === null ? `none ≥ ${rps(r.firstFail)}` : `${rps(r.lastPass)}–${r.firstFail === null ? '∞' : rps(r.firstFail)}`)).join(', '),
+        String(p.probes),
+      ],
+    })),
+    color,
+    minWidth,
+  });
+}
+
+/** The header, the tables and the notes, as one string. */
+export function renderServerReport(run: LoadRunRecord, options: { color?: boolean } = {}): string {
+  const color = options.color === true;
+  const env = run.environment;
+  const s = serverSettings(run);
+  const arrivals = s.arrival === 'gamma' ? `gamma (burstiness ${s.burstiness})` : s.arrival;
+  const header = [
+    banner('LATENCY UNDER LOAD', 100, color),
+    ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    ...wrap(
+      `open loop: ${arrivals} arrivals drawn in advance (seed ${s.seed}); each rate: ${s.warmupMs / 1000} s of warm-up arrivals, then at least ${s.durationMs / 1000} s and ${s.minQueries} requests measured; ` +
+        `batcher: ${s.maxBatch > 1 ? `up to ${s.maxBatch} requests, waiting at most ${s.maxWaitMs} ms` : 'one request per engine call'}; ` +
+        `${s.slo ? `goal ${goalText(s.slo)}; ` : ''}${s.rounds} round${s.rounds === 1 ? '' : 's'}, each a fresh load`,
+      100,
+    ),
+    ...wrap('latency = completion − scheduled arrival (never from pickup), percentiles by linear interpolation (numpy default) over every measured request; ≥: a lower bound, requests were unfinished; VALID: minimum duration and requests met, achieved within 2% of offered, queue not growing', 100),
+  ];
+  const tables = (minWidth: number) => [loadTable(run, color, minWidth), partsTable(run, color, minWidth), peakTable(run, color, minWidth)].filter((t) => t !== null);
+  const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
+  const notes = serverRateRows(run)
+    .filter((r) => r.summary.verdict.status !== 'VALID')
+    .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+}

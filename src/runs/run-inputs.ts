@@ -1,0 +1,40 @@
+/**
+ * What a per-model scenario (`train`, `load`) opens before it measures,
+ * once: the output folder, the engines asked for (checked by name), the
+ * dataset with its resolved columns, and the name results.json records for
+ * it. Shared so every scenario reports a bad engine, column or path alike.
+ */
+import { defaultRegistry } from '../../engines/registry.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import { prepareOutputFolder } from '../core/output-folder.js';
+import { resolveColumns, type ResolvedColumns } from '../../datasets/columns.js';
+import type { Dataset } from '../../datasets/dataset.js';
+import { datasetSourceString, EMBEDDED_DATASET_NAME, openDataset } from '../../datasets/open-dataset.js';
+
+export interface RunInputs {
+  readonly registry: EngineRegistry;
+  /** Engines asked for by name, or null for every available one. */
+  readonly requested: readonly string[] | null;
+  readonly dataset: Dataset;
+  /** Every column the dataset has, for messages. */
+  readonly available: readonly string[];
+  readonly columns: ResolvedColumns;
+  /** `embedded default (…)` or the path or Hub id as given. */
+  readonly datasetName: string;
+}
+
+export async function openRunInputs(
+  config: { readonly out: string; readonly engines: readonly string[] | null; readonly dataset: string | null; readonly textColumn: string | null; readonly labelColumn?: string | null },
+  registry: EngineRegistry = defaultRegistry,
+): Promise<RunInputs> {
+  await prepareOutputFolder(config.out);
+  const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
+  const dataset = await openDataset(config.dataset ?? undefined);
+  const available = await dataset.columns();
+  const columns = resolveColumns(available, {
+    ...(config.textColumn !== null ? { text: config.textColumn } : {}),
+    ...(config.labelColumn !== null && config.labelColumn !== undefined ? { label: config.labelColumn } : {}),
+  });
+  const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
+  return { registry, requested, dataset, available, columns, datasetName };
+}

@@ -28,7 +28,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows streamed per cell; default 256' },
     { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'untimed batches at least per round; every round first runs one untimed warm pass over every row, this only adds batches when a pass holds fewer; 0: the warm pass alone; default 2' },
     { name: 'rounds', kind: 'value', arg: 'N', help: `independent rounds per cell, each a fresh engine load (a fresh process unless --no-isolate), interleaved across engines; the 95% CI is across round means; the time budget is split across rounds; default ${DEFAULT_ROUNDS}` },
-    { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
+    { name: 'threads', kind: 'value', range: 'threads', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
     { name: 'min-time', kind: 'value', range: 'stop.minTimeMs', arg: 'S', help: `measure each cell for at least S seconds of engine time in all rounds together, in whole passes over the rows; default ${DEFAULT_STOP_RULE.minTimeMs / 1000}` },
     { name: 'min-batches', kind: 'value', range: 'stop.minBatches', arg: 'N', help: `and at least N batches in all rounds together; default ${DEFAULT_STOP_RULE.minBatches}` },
     { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: `at most S seconds of wall time per cell, split evenly across its rounds, warm passes included (a warm pass may take half its round); a cell that cannot finish one timed pass is NOISY and runs one round; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
@@ -46,7 +46,7 @@ export const RUN_COMMAND: CommandSpec = {
   ],
   details:
     'Every number has a range (shown above), checked before anything is loaded; the dashboard API checks the same ranges\n' +
-    '(src/core/option-ranges.ts). --threads is at most 4 × the cores of this machine.\n' +
+    '(src/core/option-ranges.ts).\n' +
     'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
     'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
     'fewer than 2 points is not drawn, and the run says why.\n' +
@@ -126,7 +126,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
     { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell; default 5' },
     { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
-    { name: 'threads', kind: 'value', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the prompt; default: detected (text, sentence, review, content, tweet)' },
     { name: 'limit', kind: 'value', range: 'promptLimit', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },

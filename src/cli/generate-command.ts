@@ -28,7 +28,7 @@ function progressLine(event: GenerationProgress): string | null {
 export async function generateCommand(args: ParsedArgs): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
-  const threads = positiveIntFlag(args, 'threads');
+  const threads = positiveIntFlag(args, 'threads', 'threads');
   const config = generateConfig({
     model: stringFlag(args, 'model') ?? null,
     engines: listFlag(args, 'engines') ?? null,

@@ -62,7 +62,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       split: stringFlag(args, 'split'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
       limit: positiveIntFlag(args, 'limit', 'limit'),
-      threads: positiveIntListFlag(args, 'threads'),
+      threads: positiveIntListFlag(args, 'threads', 'threads'),
       warmupBatches: countFlag(args, 'warmup', 'warmupBatches'),
       rounds: roundsFlag(args),
       textColumn: stringFlag(args, 'text-column'),

@@ -68,7 +68,6 @@ function requestBody() {
   const el = form.elements;
   const body = {
     engines: checkedValues('engine'),
-    threads: [...checkedValues('threads').map((v) => (v === 'default' ? null : Number(v))), ...extras('threads-other')],
     batchSizes: [...checkedValues('batchSizes').map(Number), ...extras('batch-other')],
     limit: numberOrText(el.limit.value),
     warmupBatches: numberOrText(el.warmupBatches.value),
@@ -84,6 +83,9 @@ function requestBody() {
     calibrationRows: numberOrText(el.calibrationRows.value),
     calibrationMethod: el.calibrationMethod.value,
   };
+  // "engine default" is null, as in the API and the CLI's resolver; alone it is the CLI without --threads, so it is not sent.
+  const threads = [...checkedValues('threads').map((v) => (v === 'default' ? null : Number(v))), ...extras('threads-other')];
+  if (!(threads.length === 1 && threads[0] === null)) body.threads = threads;
   const dtypes = el.dtypes.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (dtypes.length > 0) body.dtypes = dtypes;
   for (const name of ['model', 'dataset', 'textColumn', 'labelColumn']) if (el[name].value.trim() !== '') body[name] = el[name].value.trim();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunRecord } from '../core/results.js';
-import { isGenerationRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
+import { entryCommand, isGenerationRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
@@ -8,13 +8,14 @@ import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
+import { generationViews, trainingViews } from './scenario-views.js';
 
-async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: RunRecord | null }> {
+type AnyRecord = NonNullable<ReturnType<typeof recordOf>>;
+
+async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: AnyRecord | null }> {
   const entry = await ctx.store.get(id);
   if (!entry) throw new HttpError(404, `no benchmark with id ${id}`, 'refresh the list');
-  const record = recordOf(entry);
-  // Generation runs have their own tables (inferbench show); these views are the classification ones.
-  return { entry, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) ? null : record };
+  return { entry, record: recordOf(entry) };
 }
 
 /** `?batchSize=8` for core scaling; absent means the view's default (the largest). */
@@ -43,10 +44,14 @@ function threadsParam(url: URL): number | null | undefined {
  */
 async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: URL): Promise<void> {
   const { entry, record } = await requireRecord(ctx, id);
+  const kind = entryCommand(entry.config);
   if (record === null || record.cells.length === 0) {
-    sendJson(res, 200, { id, state: entry.state, available: false });
+    sendJson(res, 200, { id, state: entry.state, kind, available: false });
     return;
   }
+  // Generate and train runs have other cells, and their own tables and charts.
+  if (isGenerationRecord(record)) return sendJson(res, 200, { id, state: entry.state, available: true, ...generationViews(record) });
+  if (isTrainingRecord(record)) return sendJson(res, 200, { id, state: entry.state, available: true, ...trainingViews(record) });
   const batchSize = batchSizeParam(url);
   const threads = threadsParam(url);
   const sizes = batchSizes(record);
@@ -59,6 +64,7 @@ async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: U
   sendJson(res, 200, {
     id,
     state: entry.state,
+    kind,
     available: true,
     baseline: { rows: baselineRows(record), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
     coreScaling: {
@@ -89,11 +95,18 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   const idA = parseId(url.searchParams.get('a'), 'a');
   const idB = parseId(url.searchParams.get('b'), 'b');
   const [a, b] = await Promise.all([requireRecord(ctx, idA), requireRecord(ctx, idB)]);
-  for (const [side, r] of [['a', a], ['b', b]] as const) {
-    if (r.record === null) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
-  }
-  const recA = labelled(a.entry, a.record as RunRecord);
-  const recB = labelled(b.entry, b.record as RunRecord);
+  const records = [a, b].map((r, i) => {
+    const side = i === 0 ? 'a' : 'b';
+    const command = entryCommand(r.entry.config);
+    // Only `run` benchmarks have the per-batch cells this comparison matches; `inferbench compare` takes generate runs.
+    if (command !== 'run') {
+      const fix = command === 'generate' ? 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' : 'pick a `run` benchmark';
+      throw new HttpError(409, `benchmark ${r.entry.id} is a ${command} run; Compare matches the cells of two \`run\` benchmarks`, fix, side);
+    }
+    if (r.record === null || isGenerationRecord(r.record) || isTrainingRecord(r.record)) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
+    return labelled(r.entry, r.record);
+  });
+  const [recA, recB] = records as [RunRecord, RunRecord];
   const comparison = compareRuns(recA, recB);
   const completedBoth = comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed');
   sendJson(res, 200, {

@@ -3,14 +3,8 @@
 // batch-size scaling at a chosen core count) plus a comparison with another
 // benchmark. Chart specs come from the server (the same vega-lite specs the
 // PNG reports use) and are drawn here with vega-embed.
-import { api, duration, entryTitle, esc, rate, shortDate, threadsText } from './api.js';
-
-const TABS = [
-  ['baseline', 'Baseline'],
-  ['core', 'Core scaling'],
-  ['batch', 'Batch-size scaling'],
-  ['compare', 'Compare'],
-];
+import { api, duration, entryKind, entryTitle, esc, rate, shortDate } from './api.js';
+import { renderScenarioTab, settingsLine, TABS_BY_KIND } from './scenario-views.js';
 
 const EMBED_OPTIONS = {
   renderer: 'svg',
@@ -92,7 +86,9 @@ async function renderTab(panel, entry, entries) {
     chart.innerHTML = `<p class="muted">${entry.state === 'queued' ? 'Waiting in the queue.' : 'Nothing measured yet.'}</p>`;
     return;
   }
-  if (state.tab === 'baseline') {
+  if (views.kind === 'generate' || views.kind === 'train') {
+    await renderScenarioTab(state.tab, views, chart, below, (spec) => embed(chart, spec, current));
+  } else if (state.tab === 'baseline') {
     below.innerHTML = baselineTable(views.baseline.rows);
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
     await embed(chart, views.baseline.spec, current);
@@ -155,13 +151,6 @@ async function refreshViews(panel, entry, entries, change = {}) {
   await renderTab(panel, entry, entries);
 }
 
-function settingsLine(entry) {
-  const c = entry.config;
-  const parts = [`batch ${c.batchSizes.join(', ')}`, `cores ${threadsText(c.threads)}`, c.limit === null ? 'all rows' : `${c.limit} rows per cell`];
-  if (c.dataset) parts.push(`dataset ${c.dataset}`);
-  return parts.join(' · ');
-}
-
 function linksLine(entry, entries) {
   const link = (id) => (entries.some((e) => e.id === id) ? `<a href="#/runs/${id}">#${id}</a>` : `#${id} (removed)`);
   const links = [];
@@ -182,13 +171,16 @@ export function progressHtml(entry, live) {
 /** Draws the whole panel for `entry`; `actions` runs menu actions (rerun, cancel, remove). */
 export async function renderDetail(panel, entry, entries, live, actions) {
   if (state.id !== entry.id) Object.assign(state, { id: entry.id, batchSize: null, threads: undefined, compareWith: null, views: null });
+  // Each kind of benchmark has its own tabs; a tab another kind had falls back to this kind's first.
+  const tabs = TABS_BY_KIND[entryKind(entry)] ?? TABS_BY_KIND.run;
+  if (!tabs.some(([id]) => id === state.tab)) state.tab = tabs[0][0];
   const { model, engines } = entryTitle(entry);
   const active = entry.state === 'running' || entry.state === 'queued';
   panel.innerHTML = `
     <div class="detail-head">
       <div>
         <h1>#${entry.id} · ${esc(model)} ${badge(entry.state)}</h1>
-        <p class="meta">${esc(engines)} · ${esc(settingsLine(entry))}</p>
+        <p class="meta">${esc(engines)} · ${esc(settingsLine(entryKind(entry), entry.config))}</p>
         <p class="meta muted">added ${esc(shortDate(entry.createdAt))} from ${esc(entry.source)}${linksLine(entry, entries) ? ` · ${linksLine(entry, entries)}` : ''}</p>
       </div>
       <div class="head-actions">
@@ -199,7 +191,7 @@ export async function renderDetail(panel, entry, entries, live, actions) {
     </div>
     <div class="live">${active ? progressHtml(entry, live) : ''}</div>
     ${entry.error ? `<p class="error-box">${esc(entry.error)}</p>` : ''}
-    <nav class="tabs" role="tablist">${TABS.map(([id, label]) => `<button class="tab" role="tab" data-view="${id}" aria-selected="false">${label}</button>`).join('')}</nav>
+    <nav class="tabs" role="tablist">${tabs.map(([id, label]) => `<button class="tab" role="tab" data-view="${id}" aria-selected="false">${label}</button>`).join('')}</nav>
     <div class="view-controls"></div>
     <div class="chart"></div>
     <div class="below-chart"></div>`;

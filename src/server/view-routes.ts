@@ -3,7 +3,7 @@ import type { RunRecord } from '../core/results.js';
 import { entryCommand, isGenerationRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
-import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
+import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
@@ -130,10 +130,36 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   });
 }
 
+/**
+ * The benchmarks this one can be compared with (`/api/runs/<id>/comparable`):
+ * other `run` benchmarks that share at least one cell with it (the same
+ * identity /api/compare matches on: model, engine, batch size, threads used,
+ * sequence length, host), each with how many, so the picker never offers a
+ * train or generate run, or a run with nothing in common.
+ */
+async function getComparable(ctx: ApiContext, res: ServerResponse, id: number): Promise<void> {
+  const { entry, record } = await requireRecord(ctx, id);
+  const keysOf = (r: AnyRecord | null): Set<string> | null => (r === null || isGenerationRecord(r) || isTrainingRecord(r) ? null : new Set(r.cells.map(cellMatchKey)));
+  const own = keysOf(record);
+  const candidates: { id: number; common: number; cells: number }[] = [];
+  if (own !== null) {
+    for (const other of await ctx.store.list()) {
+      if (other.id === entry.id || other.runId === null || entryCommand(other.config) !== 'run') continue;
+      const detail = await ctx.store.get(other.id);
+      const keys = detail === null ? null : keysOf(recordOf(detail));
+      if (keys === null) continue;
+      const common = [...keys].filter((k) => own.has(k)).length;
+      if (common > 0) candidates.push({ id: other.id, common, cells: keys.size });
+    }
+  }
+  sendJson(res, 200, { id, cells: own?.size ?? 0, candidates });
+}
+
 /** Routes the view and comparison endpoints; null when the path is not one of them. */
 export function viewRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[], url: URL): Promise<void> | null {
   if (req.method !== 'GET') return null;
   if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'views') return getViews(ctx, res, parseId(parts[1]), url);
+  if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'comparable') return getComparable(ctx, res, parseId(parts[1]));
   if (parts.length === 1 && parts[0] === 'compare') return getComparison(ctx, res, url);
   return null;
 }

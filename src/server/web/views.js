@@ -111,16 +111,27 @@ async function renderCompare(panel, entry, entries, current) {
   const controls = panel.querySelector('.view-controls');
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
-  const others = entries.filter((e) => e.id !== entry.id && e.runId !== null);
-  if (state.compareWith === null || !others.some((e) => e.id === state.compareWith)) {
-    const linked = [entry.compareWith, entry.rerunOf].find((id) => others.some((e) => e.id === id));
-    state.compareWith = linked ?? others[0]?.id ?? null;
-  }
-  if (state.compareWith === null) {
-    chart.innerHTML = '<p class="muted">No other benchmark to compare with yet.</p>';
+  chart.innerHTML = '';
+  // Only benchmarks that share a cell with this one: never a train or generate run, never one with nothing in common.
+  const comparable = await api('GET', `/api/runs/${entry.id}/comparable`);
+  if (!current()) return;
+  if (!comparable.ok) {
+    chart.innerHTML = `<p class="error">${esc(comparable.data.error)}</p>`;
     return;
   }
-  controls.innerHTML = select('compare-select', 'Compare with', others.map((e) => ({ value: e.id, label: `#${e.id} · ${entryTitle(e).engines} · ${shortDate(e.createdAt)}` })), state.compareWith);
+  const common = new Map(comparable.data.candidates.map((c) => [c.id, c.common]));
+  const others = entries.filter((e) => common.has(e.id));
+  if (state.compareWith === null || !common.has(state.compareWith)) {
+    // The benchmark it re-ran or was added against, else the one sharing the most cells (the newest of those).
+    const linked = [entry.compareWith, entry.rerunOf].find((id) => common.has(id));
+    const most = Math.max(0, ...common.values());
+    state.compareWith = linked ?? others.find((e) => common.get(e.id) === most)?.id ?? null;
+  }
+  if (state.compareWith === null) {
+    chart.innerHTML = '<p class="muted">No other benchmark shares a cell with this one (the same model, engine, batch size, threads used and sequence length).</p>';
+    return;
+  }
+  controls.innerHTML = select('compare-select', 'Compare with', others.map((e) => ({ value: e.id, label: `#${e.id} · ${entryTitle(e).engines} · ${shortDate(e.createdAt)} · ${common.get(e.id)} of ${comparable.data.cells} cells in common` })), state.compareWith);
   controls.querySelector('select').addEventListener('change', (e) => {
     state.compareWith = Number(e.target.value);
     void renderTab(panel, entry, entries);

@@ -1,12 +1,23 @@
 import { formatRate } from '../../core/units.js';
 import type { HistoryEntry } from './history-entry.js';
 
-/** The best completed cell as one phrase: `onnx-cpu 1.23k items/s at batch 32, 2 threads`. */
+/**
+ * The best completed cell as one phrase with its whole key:
+ * `onnx-cpu 1.23k items/s at batch 32, 2 threads`, led by the model row
+ * when the run has several (`mini · q8: onnx-cpu … at batch 8, seq 8`), so
+ * the figure is never read as another model's, precision's or length's.
+ */
 export function headlineText(entry: HistoryEntry): string {
   const h = entry.headline;
   if (!h) return entry.state === 'completed' || entry.state === 'interrupted' ? 'no completed cell' : '';
-  const threads = h.requestedThreads === null ? '' : `, ${h.requestedThreads} thread${h.requestedThreads === 1 ? '' : 's'}`;
-  return `${h.engine} ${formatRate(h.samplesPerSecond, ' items/s')} at batch ${h.batchSize}${threads}`;
+  const where = [
+    `batch ${h.batchSize}`,
+    h.requestedThreads === null ? null : `${h.requestedThreads} thread${h.requestedThreads === 1 ? '' : 's'}`,
+    h.sequenceLength === null ? null : `seq ${h.sequenceLength}`,
+  ].filter((p) => p !== null);
+  const model = entry.models.length > 1 && h.model !== '' ? `${h.model}: ` : '';
+  const engine = h.host === null ? h.engine : `${h.engine} @ ${h.host}`;
+  return `${model}${engine} ${formatRate(h.samplesPerSecond, ' items/s')} at ${where.join(', ')}`;
 }
 
 /** Cells done out of the sweep size: `3/8`, or `3` while the size is unknown. */

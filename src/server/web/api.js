@@ -66,7 +66,7 @@ export function duration(ms) {
 
 /** What the list calls an entry: its model and engines. */
 export function entryTitle(entry) {
-  const model = entry.models?.[0]?.name ?? entry.config.model ?? entry.config.models?.[0] ?? 'default model';
+  const model = entry.modelName ?? entry.models?.[0]?.name ?? entry.config.model ?? entry.config.models?.[0] ?? 'default model';
   const resolved = entry.recordedConfig?.enginesResolved;
   const engines = Array.isArray(resolved) ? resolved : (entry.config.engines ?? ['every available engine']);
   return { model, engines: engines.join(', ') };

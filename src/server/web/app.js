@@ -18,7 +18,8 @@ function selectedFromHash() {
 function headline(entry) {
   const h = entry.headline;
   if (!h) return '';
-  return `<span title="best throughput: ${esc(h.engine)} at batch ${h.batchSize}">${esc(h.engine)} ${rate(h.samplesPerSecond)}/s · b${h.batchSize}</span>`;
+  const seq = h.sequenceLength === null || h.sequenceLength === undefined ? '' : ` · s${h.sequenceLength}`;
+  return `<span title="best throughput: ${esc(entry.headlineText)}">${esc(h.engine)} ${rate(h.samplesPerSecond)}/s · b${h.batchSize}${seq}</span>`;
 }
 
 function renderList() {

@@ -1,5 +1,5 @@
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
-import type { NothingMeasured } from '../runs/nothing-measured.js';
+import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 

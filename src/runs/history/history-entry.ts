@@ -100,7 +100,9 @@ export interface HistoryDetail extends HistoryEntry {
  */
 export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | null {
   if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
-  const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
+  // A failed entry whose every cell was recorded finished its sweep (it failed for measuring nothing), so it reads as such, not as cut short.
+  const swept = entry.state === 'failed' && entry.cellsTotal !== null && entry.cellsDone === entry.cellsTotal;
+  const state: RunRecord['state'] = entry.state === 'completed' || swept ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
   const common = {
     schemaVersion: 1 as const,
     id: entry.runId,

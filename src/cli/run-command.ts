@@ -1,3 +1,4 @@
+import { notDrawnLines } from '../../reports/cell-files.js';
 import type { ProgressEvent } from '../runs/benchmark-options.js';
 import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
@@ -127,6 +128,6 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
       }, record),
     progressLine: (e) => progressLine(e, showModel),
     render: (record, color) => renderTerminalReport(record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) }),
-    after: (record) => (config.png ? runCharts(record).flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : [])) : []),
+    after: (record) => (config.png ? notDrawnLines(runCharts(record)) : []),
   });
 }

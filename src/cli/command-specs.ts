@@ -6,17 +6,22 @@ import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
+/** The model flags of `run`, which `inspect` reads the same way. */
+const MODEL_FLAG: FlagSpec = { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' };
+const REVISION_FLAG: FlagSpec = { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' };
+const CONFIG_FLAG: FlagSpec = { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' };
+
 export const RUN_COMMAND: CommandSpec = {
   name: 'run',
   summary: 'benchmark a model on every available engine at several batch sizes',
   usage: 'inferbench run [options]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' },
-    { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' },
+    MODEL_FLAG,
+    REVISION_FLAG,
     { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…) plus q8-static, each its own row; fp16, q8, int8, uint8, q4 and q8-static are written from onnx/model.onnx when the model lacks them' },
     { name: 'calibration-rows', kind: 'value', range: 'calibrationRows', arg: 'N', help: 'rows at the start of the dataset that --dtype q8-static is calibrated on; every cell then measures the rows after them; default 128' },
     { name: 'calibration-method', kind: 'value', arg: 'minmax|percentile', help: 'how q8-static turns calibrated activations into ranges: minmax (onnxruntime MinMax) or percentile (99.99% of |x|); default minmax' },
-    { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' },
+    CONFIG_FLAG,
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
@@ -84,10 +89,12 @@ export const ENGINES_COMMAND: CommandSpec = {
 export const INSPECT_COMMAND: CommandSpec = {
   name: 'inspect',
   summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
-  usage: 'inferbench inspect --model DIR [--json]',
+  usage: 'inferbench inspect [--model DIR|ID|FILE.onnx] [--config SPEC] [--json]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx) or an .onnx file' },
-    { name: 'json', kind: 'boolean', help: 'print JSON' },
+    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; default: the embedded tiny BERT', '')}, or an .onnx file; default: the embedded tiny BERT, as for run` },
+    REVISION_FLAG,
+    CONFIG_FLAG,
+    { name: 'json', kind: 'boolean', help: 'print JSON (an array when several models are given)' },
     HELP,
   ],
   details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',

@@ -76,7 +76,20 @@ function shapeOf(spec: ArchitectureSpec): Record<string, number> {
   return { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, positions: c.maxPositions };
 }
 
-async function resolveFolders(opts: ModelPlanOptions): Promise<ResolvedFolder[]> {
+/** The model options a set of folders comes from. */
+type FolderOptions = Pick<ModelPlanOptions, 'models' | 'architectures' | 'dtypes' | 'revision'>;
+
+/**
+ * The folders (or .onnx files) of a command's model options, as `run` reads
+ * them: `--model` folders, files and Hub ids (downloaded), `--config`
+ * architectures (generated), else the embedded default. For commands that
+ * look at models without measuring them (`inspect`).
+ */
+export async function modelFolders(opts: Omit<FolderOptions, 'dtypes'>): Promise<{ readonly name: string; readonly path: string; readonly source: string }[]> {
+  return (await resolveFolders({ ...opts, dtypes: null })).map((f) => ({ name: f.name, path: f.dir, source: f.source }));
+}
+
+async function resolveFolders(opts: FolderOptions): Promise<ResolvedFolder[]> {
   const folders: ResolvedFolder[] = [];
   const onnxFiles = (opts.dtypes ?? ['fp32']).map(dtypeOnnxFile);
   for (const ref of opts.models) {

@@ -1,4 +1,4 @@
-import type { CommandSpec, FlagSpec } from './args.js';
+import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
@@ -47,6 +47,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },
     { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },
     { name: 'serve-models', kind: 'value', arg: 'HOST:PORT', help: 'with --queue: serve local model folders and dataset files to the workers on this address, read-only and by sha256' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
@@ -71,6 +72,7 @@ export const WORKER_COMMAND: CommandSpec = {
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
     { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
     { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins and test engines); never taken from a job' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
@@ -141,6 +143,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
@@ -170,6 +173,7 @@ export const TRAIN_COMMAND: CommandSpec = {
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip step-time.png' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:

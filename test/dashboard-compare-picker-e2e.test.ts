@@ -29,6 +29,11 @@ test('the Compare picker offers only run benchmarks sharing a cell with the open
     assert.equal(await page.locator('#compare-select').inputValue(), '1', 'the one sharing the most cells, though #4 is newer');
     await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
     assert.equal(await page.locator('.below-chart tbody tr').count(), sample.cells.length);
+
+    // A new benchmark is offered the same kind of runs to compare against: no train run.
+    await page.getByRole('button', { name: 'Add benchmark' }).click();
+    const against = await page.locator('#compare-with option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
+    assert.deepEqual(against, ['', '5', '4', '3', '1']);
     assert.deepEqual(errors, [], 'no script errors in the page');
   });
 

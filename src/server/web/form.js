@@ -2,7 +2,7 @@
 // against, several core counts and batch sizes, and the advanced options of
 // `inferbench run`. The server validates everything; its 400 answers name the
 // field, which is highlighted here.
-import { api, esc } from './api.js';
+import { api, entryKind, entryTitle, esc } from './api.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128];
 
@@ -118,7 +118,9 @@ function showError(data) {
 export function openAddDialog(entries) {
   clearErrors();
   const select = document.getElementById('compare-with');
-  select.innerHTML = ['<option value="">None</option>', ...entries.map((e) => `<option value="${e.id}">#${e.id} · ${esc(e.models?.[0]?.name ?? 'default model')} · ${esc(e.state)}</option>`)].join('');
+  // A new `run` benchmark compares only with other `run` benchmarks (not train or generate runs).
+  const runs = entries.filter((e) => entryKind(e) === 'run');
+  select.innerHTML = ['<option value="">None</option>', ...runs.map((e) => `<option value="${e.id}">#${e.id} · ${esc(entryTitle(e).model)} · ${esc(e.state)}</option>`)].join('');
   dialog.showModal();
 }
 

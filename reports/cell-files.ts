@@ -14,7 +14,7 @@ import { formatTimestamp } from '../src/core/units.js';
 import { CHART_FONT } from './chart-spec.js';
 import { csvField } from './csv-report.js';
 import { renderPng } from './png-chart.js';
-import { writeAtomically, type WriteFs } from './write-run.js';
+import { writeAtomically, type RunChart, type WriteFs } from './write-run.js';
 
 /** Parquet type of a column; CSV writes every kind as text. */
 export type ColumnKind = 'string' | 'int' | 'double';
@@ -106,10 +106,16 @@ export function engineBarChartSpec(chart: {
 /** The data files every per-cell scenario writes, under these names. */
 export const CELL_DATA_FILES = { json: 'results.json', csv: 'results.csv', parquet: 'results.parquet' } as const;
 
+/** Lines naming each chart that was not drawn and why (`Not drawn: step-time.png: no cell completed`), as `run` prints them. */
+export function notDrawnLines(charts: readonly RunChart[]): string[] {
+  return charts.flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : []));
+}
+
 /**
  * Writes a run's files, each atomically: the record as results.json and its
  * cells (in the order given) as results.csv and results.parquet from one
- * column list, then the charts. Returns the paths written; a chart that
+ * column list, then the charts that have something to draw (a chart with a
+ * `skipped` reason is not written). Returns the paths written; a chart that
  * fails to render is reported in `warnings` and never costs the data files.
  */
 export async function writeCellFiles<C, R>(
@@ -118,7 +124,7 @@ export async function writeCellFiles<C, R>(
     readonly run: R;
     readonly columns: readonly CellColumn<C, R>[];
     readonly cells: readonly C[];
-    readonly charts: readonly (readonly [string, () => TopLevelSpec])[];
+    readonly charts: readonly RunChart[];
     /** More data files of the scenario's own (name, render), written after the three and before the charts. */
     readonly extra?: readonly (readonly [string, () => string | Uint8Array | Promise<Uint8Array>])[];
   },
@@ -145,15 +151,16 @@ export async function writeCellFiles<C, R>(
     paths.push(target);
   };
   for (const [name, render] of data) await write(name, await render());
-  for (const [name, spec] of files.charts) {
+  for (const chart of files.charts) {
+    if ('skipped' in chart) continue;
     let png: Uint8Array;
     try {
-      png = await renderPng(spec());
+      png = await renderPng(chart.spec);
     } catch (err) {
-      warnings.push(`${name} not written: ${(err as Error).message}`);
+      warnings.push(`${chart.file} not written: ${(err as Error).message}`);
       continue;
     }
-    await write(name, png);
+    await write(chart.file, png);
   }
   return { paths, warnings };
 }

@@ -10,7 +10,7 @@ import { orderedGenerationCells } from './generation-report.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
-import type { WriteFs } from './write-run.js';
+import type { RunChart, WriteFs } from './write-run.js';
 import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
@@ -93,6 +93,17 @@ export function generationChartSpec(run: GenerationRunRecord, metric: 'ttft' | '
   });
 }
 
+/** The charts of a generate run folder: ttft.png and tpot.png, each with something to draw or the reason it is not drawn. */
+export function generationCharts(run: GenerationRunRecord): RunChart[] {
+  const completed = run.cells.filter((c): c is CompletedGenerationCell => c.state === 'completed');
+  return [
+    completed.length > 0 ? { file: GENERATION_FILES.ttftPng, spec: generationChartSpec(run, 'ttft') } : { file: GENERATION_FILES.ttftPng, skipped: 'no cell completed' },
+    completed.some((c) => c.tpot !== null)
+      ? { file: GENERATION_FILES.tpotPng, spec: generationChartSpec(run, 'tpot') }
+      : { file: GENERATION_FILES.tpotPng, skipped: completed.length > 0 ? 'no completed cell generated a token after the first' : 'no cell completed' },
+  ];
+}
+
 /**
  * Writes the run's files, data first and charts last, each atomically.
  * Returns the paths written; a chart that fails to render is reported in
@@ -109,12 +120,7 @@ export async function writeGenerationFiles(
       run,
       columns: COLUMNS,
       cells: orderedGenerationCells(run),
-      charts: options.png
-        ? [
-            [GENERATION_FILES.ttftPng, () => generationChartSpec(run, 'ttft')],
-            [GENERATION_FILES.tpotPng, () => generationChartSpec(run, 'tpot')],
-          ]
-        : [],
+      charts: options.png ? generationCharts(run) : [],
     },
     options.fs,
   );

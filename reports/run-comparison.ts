@@ -318,15 +318,60 @@ export function noisyHostCells(cmp: RunComparison): string[] {
     });
 }
 
-/** `engines onnx-cpu, tfjs-wasm; batch 1, 8; threads 1, 4`: what a run covered, for "nothing in common" messages. */
-export function describeCoverage(run: RunRecord): string {
-  const distinct = <T>(values: T[]): T[] => [...new Set(values)];
-  const engines = distinct(run.cells.map((c) => c.engine));
-  const batches = distinct(run.cells.map((c) => c.batchSize)).sort((x, y) => x - y);
-  const used = distinct(run.cells.map(threadsUsed));
-  const threads = [...used.filter((t): t is number => t !== null).sort((x, y) => x - y).map(String), ...(used.includes(null) ? ['default'] : [])];
-  if (run.cells.length === 0) return 'no cells';
-  return `engines ${engines.join(', ')}; batch ${batches.join(', ')}; threads used ${threads.join(', ')}`;
+/** One part of a cell's identity, read from a run's cells. */
+interface KeyPart {
+  readonly name: string;
+  readonly value: (run: RunRecord, cell: CellResult) => string;
+  /** The value every cell has when the option was not used; not worth saying when both runs share it. */
+  readonly unset?: string;
+}
+
+/** The model row without its precision, and the precision apart, so a run of fp32 and one of q8 read as a precision difference. */
+function variantOf(run: RunRecord, cell: CellResult) {
+  return run.models.find((m) => m.name === cell.model)?.variant ?? null;
+}
+
+const NO_DTYPE = 'no --dtype (onnx/model.onnx)';
+const LOCAL = 'this machine';
+const DATASET_TEXT = 'dataset text';
+
+/** The parts of cellMatchKey, as a user names them. */
+const KEY_PARTS: readonly KeyPart[] = [
+  { name: 'model', value: (run, c) => variantOf(run, c)?.of ?? c.model },
+  { name: 'precision', value: (run, c) => variantOf(run, c)?.dtype ?? NO_DTYPE, unset: NO_DTYPE },
+  { name: 'engine', value: (_run, c) => c.engine },
+  { name: 'batch size', value: (_run, c) => String(c.batchSize) },
+  { name: 'threads used', value: (_run, c) => String(threadsUsed(c) ?? 'default') },
+  { name: 'sequence length', value: (_run, c) => (typeof c.sequenceLength === 'number' ? String(c.sequenceLength) : DATASET_TEXT), unset: DATASET_TEXT },
+  { name: 'worker', value: (_run, c) => c.host?.name ?? LOCAL, unset: LOCAL },
+];
+
+/**
+ * Why two runs share no cell, for the "no cells in common" message: each
+ * part of the cell identity whose values differ between the runs, with both
+ * sides' values, those with no value in common first (each alone explains
+ * it); then what they share. `model: A tiny-bert; B mini · sequence length:
+ * A 8, 16; B dataset text (the same engine onnx-cpu, batch size 1, 8)`.
+ */
+export function describeDifference(a: RunRecord, b: RunRecord): { readonly differ: string; readonly same: string; readonly parts: readonly string[] } {
+  const values = (run: RunRecord, part: KeyPart): string[] => {
+    const all = [...new Set(run.cells.map((c) => part.value(run, c)))];
+    const numbers = all.filter((v) => /^\d+$/.test(v)).sort((x, y) => Number(x) - Number(y));
+    return numbers.length === 0 ? all : [...numbers, ...all.filter((v) => !numbers.includes(v))];
+  };
+  const rows = KEY_PARTS.map((part) => {
+    const [va, vb] = [values(a, part), values(b, part)];
+    const disjoint = !va.some((v) => vb.includes(v));
+    const same = va.length === vb.length && va.every((v) => vb.includes(v));
+    return { part, va, vb, disjoint, same };
+  });
+  const differing = rows.filter((r) => !r.same).sort((x, y) => Number(y.disjoint) - Number(x.disjoint));
+  const shared = rows.filter((r) => r.same && r.va.length > 0 && !(r.va.length === 1 && r.va[0] === r.part.unset));
+  return {
+    differ: differing.map((r) => `${r.part.name}: A ${r.va.join(', ') || 'none'}; B ${r.vb.join(', ') || 'none'}`).join(' · '),
+    same: shared.map((r) => `${r.part.name} ${r.va.join(', ')}`).join(', '),
+    parts: differing.map((r) => r.part.name),
+  };
 }
 
 /** `1.61×` for a speed-up or slow-down, always ≥ 1 so "faster" and "slower" read the same way. */

@@ -6,13 +6,12 @@
  * hockey-stick.png and latency-cdf.png. Written atomically like the other
  * runs' files, data first.
  */
-import type { TopLevelSpec } from 'vega-lite';
 import type { LoadCell, LoadProbe, LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
 import { CELL_DATA_FILES, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 import { formatVersions } from './run-summary.js';
 import { hockeyStickChartSpec, latencyCdfChartSpec } from './server-charts.js';
 import { batchSizesText, hockeyStickView, meanBatchSize, serverProbeRows, serverSettings, type ServerProbeRow } from './server-views.js';
-import type { WriteFs } from './write-run.js';
+import type { RunChart, WriteFs } from './write-run.js';
 
 /** File names inside the run folder. */
 export const SERVER_FILES = {
@@ -132,10 +131,11 @@ function requestRows(run: LoadRunRecord): RequestRow[] {
  * why); one that fails to render is a warning and never costs the data.
  */
 export async function writeServerFiles(run: LoadRunRecord, dir: string, options: { png: boolean; fs?: WriteFs }): Promise<{ paths: string[]; warnings: string[] }> {
-  const charts: (readonly [string, () => TopLevelSpec])[] = [];
+  const charts: RunChart[] = [];
   if (options.png) {
-    if (hockeyStickView(run).insufficient === null) charts.push([SERVER_FILES.hockeyPng, () => hockeyStickChartSpec(run)]);
-    if (run.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0)) charts.push([SERVER_FILES.cdfPng, () => latencyCdfChartSpec(run)]);
+    const insufficient = hockeyStickView(run).insufficient;
+    charts.push(insufficient === null ? { file: SERVER_FILES.hockeyPng, spec: hockeyStickChartSpec(run) } : { file: SERVER_FILES.hockeyPng, skipped: insufficient });
+    if (run.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0)) charts.push({ file: SERVER_FILES.cdfPng, spec: latencyCdfChartSpec(run) });
   }
   return writeCellFiles(
     dir,

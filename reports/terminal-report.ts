@@ -3,6 +3,7 @@
  * transformers benchmark (titled tables, environment block) with mitata's
  * `avg (min … max)` and `p99` columns. Pure: same RunRecord, same text.
  */
+import { nothingMeasured } from '../src/core/nothing-measured.js';
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
 import {
@@ -325,8 +326,11 @@ function pack(items: readonly string[], width: number): string[] {
 
 function header(run: RunRecord, width: number, color: boolean): string[] {
   const env = run.environment;
+  // A sweep that ended without one completed cell failed, as the history and the exit code say.
+  const failed = nothingMeasured(run);
+  const state = failed === null ? run.state : `failed: ${failed.allSkipped ? 'every cell was skipped' : 'no cell completed'}`;
   const lines = [
-    paint(`inferbench ${env.inferbenchVersion}`, 'bold', color) + `  run ${run.id} (${run.state})`,
+    paint(`inferbench ${env.inferbenchVersion}`, 'bold', color) + `  run ${run.id} (${failed === null ? state : paint(state, 'red', color)})`,
     ...pack(
       [
         `cpu: ${env.cpuModel}`,

@@ -9,7 +9,7 @@ import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../
 import { orderedTrainingCells } from './training-report.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
-import type { WriteFs } from './write-run.js';
+import type { RunChart, WriteFs } from './write-run.js';
 import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
@@ -92,6 +92,12 @@ export function trainingChartSpec(run: TrainingRunRecord): TopLevelSpec {
   });
 }
 
+/** The charts of a train run folder: step-time.png, or why it is not drawn (no cell completed), never an empty one. */
+export function trainingCharts(run: TrainingRunRecord): RunChart[] {
+  const completed = run.cells.some((c) => c.state === 'completed');
+  return [completed ? { file: TRAINING_FILES.stepPng, spec: trainingChartSpec(run) } : { file: TRAINING_FILES.stepPng, skipped: 'no cell completed, so there is no step time to draw' }];
+}
+
 /**
  * Writes the run's files, data first and charts last, each atomically.
  * Returns the paths written; a chart that fails to render is reported in
@@ -108,7 +114,7 @@ export async function writeTrainingFiles(
       run,
       columns: COLUMNS,
       cells: orderedTrainingCells(run),
-      charts: options.png ? [[TRAINING_FILES.stepPng, () => trainingChartSpec(run)]] : [],
+      charts: options.png ? trainingCharts(run) : [],
     },
     options.fs,
   );

@@ -26,7 +26,7 @@ test('one sweep runs a Hub id, a local folder and config presets, each in dtype 
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;
   const bases = ['acme/tiny-bert', 'repo', 'tiny', 'hidden=32,layers=1,heads=2,intermediate=64'];
   assert.deepEqual(run.models.map((m) => m.name), bases.flatMap((b) => [`${b} · fp32`, `${b} · q8`]));
-  assert.equal(run.models[0]?.source, 'hub:acme/tiny-bert@main');
+  assert.equal(run.models[0]?.source, 'hub:acme/tiny-bert@main/onnx/model.onnx');
   for (const c of run.cells) {
     assert.equal(c.state, 'completed', JSON.stringify(c));
     if (c.state !== 'completed') continue;

@@ -24,6 +24,8 @@ test('a Hub model without the variant file: q4 is written by inferbench from the
   const q4 = run.models.find((m) => m.name === 'acme/tiny-bert · q4');
   assert.equal(q8?.variant?.quantizedBy, undefined, "the repo's model_quantized.onnx is used as it is");
   assert.equal(q4?.variant?.quantizedBy, 'inferbench');
-  assert.equal(q4?.source, 'hub:acme/tiny-bert@main');
+  assert.equal(q8?.source, 'hub:acme/tiny-bert@main/onnx/model_quantized.onnx', 'each row names the file it loads');
+  assert.match(q4?.source ?? '', /quantized\/[0-9a-f]{64}\/onnx\/model_q4\.onnx$/, "inferbench's file, in its quantize cache");
+  assert.ok(q4?.notes.includes('written from hub:acme/tiny-bert@main/onnx/model.onnx'), q4?.notes.join(' | '));
   for (const m of ['acme/tiny-bert · q8', 'acme/tiny-bert · q4']) assert.equal(run.cells.find((c) => c.model === m)?.state, 'completed', m);
 });

@@ -1,31 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { startTestDashboard } from './fixtures/dashboard.js';
+import type { Page } from 'playwright-core';
+import { NO_DASHBOARD_BROWSER, openDashboardPage, waitForListState, withPageEvidence } from './fixtures/dashboard-page.js';
 import { testOutputDir } from './fixtures/test-cache.js';
-
-const CHROMIUM = process.env['INFERBENCH_CHROMIUM'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Toggles a chip (the checkbox itself is hidden behind its label). */
 async function toggleChip(page: Page, group: string, value: string): Promise<void> {
   await page.locator(`#${group} label.chip:has(input[value="${value}"])`).click();
-}
-
-async function waitForState(page: Page, id: number, state: string): Promise<void> {
-  await page.locator(`.run-item[data-id="${id}"] .badge`, { hasText: state }).waitFor({ timeout: 90_000 });
 }
 
 /** Opens the ⋮ menu of a list entry and picks an action. */
@@ -38,43 +21,12 @@ async function chartDrawn(page: Page): Promise<void> {
   await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
 }
 
-test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}; install Debian's chromium package (.ci/run does) to run the browser test` }, async (t) => {
+test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   const out = testOutputDir('dashboard-e2e');
-  const dash = await startTestDashboard(join(out, 'runs'));
-  const { chromium } = await import('playwright-core');
-  const profile = mkdtempSync(join(tmpdir(), 'inferbench-chromium-'));
-  let context: BrowserContext;
-  try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, viewport: { width: 1400, height: 1000 } });
-  } catch (err) {
-    await dash.close();
-    throw err;
-  }
-  // The browser goes first, so its event stream is not cut under it.
-  t.after(async () => {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-    await dash.close();
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  const errors: string[] = [];
-  const foreign: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (msg) => {
-    // The 400 of the deliberately bad batch size is logged by the browser; it is expected.
-    if (msg.type() === 'error' && !/status of 400/.test(msg.text())) errors.push(msg.text());
-  });
-  page.on('request', (req) => {
-    if (!req.url().startsWith(dash.url) && !req.url().startsWith('data:') && !req.url().startsWith('blob:')) foreign.push(req.url());
-  });
-
-  // On a failure, keep a picture of the page and its errors next to the test output.
-  try {
-    await steps();
-  } catch (err) {
-    await page.screenshot({ path: join(out, 'failure.png'), fullPage: true }).catch(() => undefined);
-    throw new Error(`${(err as Error).message}\npage errors: ${errors.join(' | ') || 'none'}\nscreenshot: ${join(out, 'failure.png')}`);
-  }
+  // The 400 of the deliberately bad batch size is logged by the browser; it is expected.
+  const session = await openDashboardPage(t, join(out, 'runs'), /status of 400/);
+  const { dash, page, errors, foreign } = session;
+  await withPageEvidence(session, out, steps);
 
   async function steps(): Promise<void> {
   await page.goto(dash.url);
@@ -108,7 +60,7 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   await page.fill('#batch-other', '');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
 
-  await waitForState(page, 1, 'completed');
+  await waitForListState(page, 1, 'completed');
   await page.locator('.detail-head h1', { hasText: '#1' }).waitFor();
   assert.match((await page.locator('.detail .meta').first().textContent()) ?? '', /batch 1, 2 · cores 1, 2 · 8 rows per cell/);
 
@@ -132,7 +84,7 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
 
   // Re-run from the list menu: a new entry linked to the first.
   await menuAction(page, 1, 'Re-run benchmark');
-  await waitForState(page, 2, 'completed');
+  await waitForListState(page, 2, 'completed');
   await page.locator('.run-item[data-id="2"]', { hasText: 're-run of #1' }).waitFor();
 
   // Compare the two: the comparative graph and the per-cell calls.

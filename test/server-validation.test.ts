@@ -23,7 +23,7 @@ test('every run request field is validated like the CLI options; a bad one gets 
     ['batch sizes as a string', { batchSizes: '1,8' }, 'batchSizes', /non-empty list of whole numbers/],
     ['empty batch sizes', { batchSizes: [] }, 'batchSizes', /non-empty list/],
     ['negative core count', { threads: [1, -2] }, 'threads', /threads must be a positive integer, got -2/],
-    ['too many cores', { threads: [100000] }, 'threads', /above 4 × the \d+ cores/],
+    ['too many cores', { threads: [100000] }, 'threads', /threads must be a whole number from 1 to \d+ threads \(4 × the \d+ cores of this machine\), got 100000/],
     ['unknown engine', { engines: ['onnx-gpu9000'] }, 'engines', /unknown engine "onnx-gpu9000" in engines/],
     ['limit 0', { limit: 0 }, 'limit', /limit must be a positive integer/],
     ['warmup -1', { warmupBatches: -1 }, 'warmupBatches', /warmupBatches must be a whole number/],

@@ -14,6 +14,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { libraryLogsWanted } from '../../src/core/library-logs.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 
@@ -67,8 +68,8 @@ export async function importNative(tf: Tf, pkg: string, threads: number | null):
     loaded = threadsFromEnvironment();
     return loaded;
   }
-  // TF's C++ logging (CPU feature banner) would land in every report; warnings and errors still show.
-  process.env['TF_CPP_MIN_LOG_LEVEL'] ??= '2';
+  // TF's C++ logging would land in every report; errors still show, and --verbose shows everything (see core/library-logs.ts).
+  if (!libraryLogsWanted()) process.env['TF_CPP_MIN_LOG_LEVEL'] ??= '2';
   if (threads !== null) {
     process.env['TF_NUM_INTRAOP_THREADS'] = String(threads);
     process.env['TF_NUM_INTEROP_THREADS'] = String(threads);

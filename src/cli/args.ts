@@ -15,6 +15,13 @@ export interface FlagSpec {
 }
 
 /** Parsed command line: flag values by name and the positional arguments. */
+/**
+ * `--verbose` on the commands that load engines: the engines' native
+ * libraries keep their own log lines (libtensorflow's start-up banners),
+ * which are otherwise left out of the output (core/library-logs.ts).
+ */
+export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: "also print the engines' native libraries' own log lines (libtensorflow's start-up and INFO lines), which are left out otherwise" };
+
 export interface ParsedArgs {
   readonly flags: Readonly<Record<string, string | true>>;
   readonly positionals: readonly string[];

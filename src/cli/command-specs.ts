@@ -1,4 +1,4 @@
-import type { CommandSpec, FlagSpec } from './args.js';
+import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
@@ -6,17 +6,22 @@ import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
+/** The model flags of `run`, which `inspect` reads the same way. */
+const MODEL_FLAG: FlagSpec = { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' };
+const REVISION_FLAG: FlagSpec = { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' };
+const CONFIG_FLAG: FlagSpec = { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' };
+
 export const RUN_COMMAND: CommandSpec = {
   name: 'run',
   summary: 'benchmark a model on every available engine at several batch sizes',
   usage: 'inferbench run [options]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' },
-    { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' },
+    MODEL_FLAG,
+    REVISION_FLAG,
     { name: 'dtype', kind: 'value', arg: 'fp32,q8', help: 'precision variants as transformers.js names them (fp32, fp16, q8, q4, int8, uint8, q4f16, bnb4…) plus q8-static, each its own row; fp16, q8, int8, uint8, q4 and q8-static are written from onnx/model.onnx when the model lacks them' },
     { name: 'calibration-rows', kind: 'value', range: 'calibrationRows', arg: 'N', help: 'rows at the start of the dataset that --dtype q8-static is calibrated on; every cell then measures the rows after them; default 128' },
     { name: 'calibration-method', kind: 'value', arg: 'minmax|percentile', help: 'how q8-static turns calibrated activations into ranges: minmax (onnxruntime MinMax) or percentile (99.99% of |x|); default minmax' },
-    { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' },
+    CONFIG_FLAG,
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
@@ -28,7 +33,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows streamed per cell; default 256' },
     { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'untimed batches at least per round; every round first runs one untimed warm pass over every row, this only adds batches when a pass holds fewer; 0: the warm pass alone; default 2' },
     { name: 'rounds', kind: 'value', arg: 'N', help: `independent rounds per cell, each a fresh engine load (a fresh process unless --no-isolate), interleaved across engines; the 95% CI is across round means; the time budget is split across rounds; default ${DEFAULT_ROUNDS}` },
-    { name: 'threads', kind: 'value', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
+    { name: 'threads', kind: 'value', range: 'threads', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },
     { name: 'min-time', kind: 'value', range: 'stop.minTimeMs', arg: 'S', help: `measure each cell for at least S seconds of engine time in all rounds together, in whole passes over the rows; default ${DEFAULT_STOP_RULE.minTimeMs / 1000}` },
     { name: 'min-batches', kind: 'value', range: 'stop.minBatches', arg: 'N', help: `and at least N batches in all rounds together; default ${DEFAULT_STOP_RULE.minBatches}` },
     { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: `at most S seconds of wall time per cell, split evenly across its rounds, warm passes included (a warm pass may take half its round); a cell that cannot finish one timed pass is NOISY and runs one round; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
@@ -42,11 +47,12 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },
     { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },
     { name: 'serve-models', kind: 'value', arg: 'HOST:PORT', help: 'with --queue: serve local model folders and dataset files to the workers on this address, read-only and by sha256' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
     'Every number has a range (shown above), checked before anything is loaded; the dashboard API checks the same ranges\n' +
-    '(src/core/option-ranges.ts). --threads is at most 4 × the cores of this machine.\n' +
+    '(src/core/option-ranges.ts).\n' +
     'Writes results.json (config, environment, every cell with raw samples), results.csv and the charts comparison.png,\n' +
     'core-scaling.png (with --threads 1,2,4), batch-scaling.png and latency-distribution.png; a chart whose view has\n' +
     'fewer than 2 points is not drawn, and the run says why.\n' +
@@ -66,6 +72,7 @@ export const WORKER_COMMAND: CommandSpec = {
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
     { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
     { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins and test engines); never taken from a job' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
@@ -84,10 +91,12 @@ export const ENGINES_COMMAND: CommandSpec = {
 export const INSPECT_COMMAND: CommandSpec = {
   name: 'inspect',
   summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
-  usage: 'inferbench inspect --model DIR [--json]',
+  usage: 'inferbench inspect [--model DIR|ID|FILE.onnx] [--config SPEC] [--json]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx) or an .onnx file' },
-    { name: 'json', kind: 'boolean', help: 'print JSON' },
+    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; default: the embedded tiny BERT', '')}, or an .onnx file; default: the embedded tiny BERT, as for run` },
+    REVISION_FLAG,
+    CONFIG_FLAG,
+    { name: 'json', kind: 'boolean', help: 'print JSON (an array when several models are given)' },
     HELP,
   ],
   details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
@@ -126,7 +135,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
     { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell; default 5' },
     { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
-    { name: 'threads', kind: 'value', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the prompt; default: detected (text, sentence, review, content, tweet)' },
     { name: 'limit', kind: 'value', range: 'promptLimit', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },
@@ -134,6 +143,7 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:
@@ -163,6 +173,7 @@ export const TRAIN_COMMAND: CommandSpec = {
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip step-time.png' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:

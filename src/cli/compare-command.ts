@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
-import { compareRuns, DEFAULT_MIN_EFFECT, describeCoverage } from '../../reports/run-comparison.js';
+import { compareRuns, DEFAULT_MIN_EFFECT, describeDifference } from '../../reports/run-comparison.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
 import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
 import type { GenerationRunRecord } from '../core/generation-results.js';
@@ -45,9 +45,11 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (kinds[0] === 'load') return compareLoad(a.record as unknown as LoadRunRecord, b.record as unknown as LoadRunRecord);
   const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
   if (comparison.cells.length === 0) {
+    const why = describeDifference(a.record, b.record);
+    const parts = why.parts.length > 1 ? `${why.parts.slice(0, -1).join(', ')} and ${why.parts.at(-1)}` : (why.parts[0] ?? 'combination of settings');
     throw new UserError(
-      `runs ${a.record.id} and ${b.record.id} have no cells in common`,
-      `compare runs of the same model, engines, batch sizes and thread counts (A has ${describeCoverage(a.record)}; B has ${describeCoverage(b.record)})`,
+      `runs ${a.record.id} and ${b.record.id} have no cells in common: they differ in ${why.differ || 'how their settings combine'}${why.same ? ` (the same ${why.same})` : ''}`,
+      `measure one run with the other's ${parts} (or a run covering both), then compare`,
     );
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];

@@ -6,6 +6,8 @@ import { reportRecordedCommand } from './run-exit.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generation-report.js';
+import { generationCharts } from '../../reports/generation-files.js';
+import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 
@@ -28,7 +30,7 @@ function progressLine(event: GenerationProgress): string | null {
 export async function generateCommand(args: ParsedArgs): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
-  const threads = positiveIntFlag(args, 'threads');
+  const threads = positiveIntFlag(args, 'threads', 'threads');
   const config = generateConfig({
     model: stringFlag(args, 'model') ?? null,
     engines: listFlag(args, 'engines') ?? null,
@@ -69,5 +71,6 @@ export function generateAndReport(config: GenerateConfig, links: { readonly reru
       }, record),
     progressLine,
     render: (record, color) => renderGenerationReport(record, { color }),
+    after: (record) => (config.png ? notDrawnLines(generationCharts(record)) : []),
   });
 }

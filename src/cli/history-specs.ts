@@ -1,4 +1,4 @@
-import type { CommandSpec, FlagSpec } from './args.js';
+import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };
@@ -29,8 +29,8 @@ export const SHOW_COMMAND: CommandSpec = {
 export const RERUN_COMMAND: CommandSpec = {
   name: 'rerun',
   summary: 'run a benchmark of the history again with the same settings, as a new entry linked to it',
-  usage: 'inferbench rerun <id> [--out DIR]',
-  flags: [OUT, HELP],
+  usage: 'inferbench rerun <id> [--out DIR] [--verbose]',
+  flags: [OUT, VERBOSE_FLAG, HELP],
 };
 
 export const RM_COMMAND: CommandSpec = {
@@ -51,6 +51,7 @@ export const SERVE_COMMAND: CommandSpec = {
     OUT,
     { name: 'root', kind: 'value', arg: 'DIR', help: 'folder model and dataset paths are resolved in and must stay inside; default the current folder' },
     { name: 'allow', kind: 'value', arg: 'DIR,DIR', help: 'more folders model and dataset paths may point into' },
+    VERBOSE_FLAG,
     HELP,
   ],
   details:

@@ -1,6 +1,6 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
-import { UserError } from '../core/errors.js';
-import { stringFlag, type ParsedArgs } from './args.js';
+import { parseArchitectures } from '../models/generated/arch-parse.js';
+import { repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 
 function dimsText(v: InspectedValue): string {
   return v.dims ? `[${v.dims.map((d) => d ?? '?').join(', ')}]` : '(no shape declared)';
@@ -41,11 +41,26 @@ export function renderInspection(r: ModelInspection): string {
   ].join('\n');
 }
 
-/** `inferbench inspect --model DIR`: the model's ops and which engines can run it. */
+/**
+ * `inferbench inspect`: the model's ops and which engines can run it, for the
+ * same models `run` takes (`--model` folders, files and Hub ids, `--config`
+ * architectures, else the embedded default), each in turn.
+ */
 export async function inspectCommand(args: ParsedArgs): Promise<number> {
-  const model = stringFlag(args, 'model');
-  if (model === undefined) throw new UserError('inspect needs --model', 'write inferbench inspect --model <Hugging Face folder or .onnx file>');
-  const result = await inspectModel(model);
-  process.stdout.write(args.flags['json'] === true ? `${JSON.stringify(result, null, 2)}\n` : renderInspection(result));
+  const { modelFolders } = await import('../runs/model-plan.js');
+  const folders = await modelFolders({
+    models: repeatedFlag(args, 'model') ?? [],
+    architectures: parseArchitectures(repeatedFlag(args, 'config') ?? []),
+    revision: stringFlag(args, 'revision') ?? null,
+  });
+  const results: ModelInspection[] = [];
+  for (const folder of folders) results.push(await inspectModel(folder.path));
+  if (args.flags['json'] === true) {
+    process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
+    return 0;
+  }
+  // Several models: each under its name, as run's rows call it.
+  const text = results.map((r, i) => (results.length === 1 ? '' : `== ${folders[i]?.name} (${folders[i]?.source})\n`) + renderInspection(r));
+  process.stdout.write(text.join('\n'));
   return 0;
 }

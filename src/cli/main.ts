@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { UserError } from '../core/errors.js';
 import { parseArgs } from './args.js';
+import { VERBOSE_ENV } from '../core/library-logs.js';
 import { COMMANDS, commandHelp, mainHelp } from './command-specs.js';
 
 /**
@@ -28,6 +29,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(commandHelp(spec));
     return 0;
   }
+  // Before any engine loads, in this process and (inherited) every child it starts.
+  if (args.flags['verbose'] === true) process.env[VERBOSE_ENV] = '1';
   switch (spec.name) {
     case 'run':
       return (await import('./run-command.js')).runCommand(args);

@@ -1,3 +1,4 @@
+import { notDrawnLines } from '../../reports/cell-files.js';
 import type { ProgressEvent } from '../runs/benchmark-options.js';
 import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
@@ -62,7 +63,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       split: stringFlag(args, 'split'),
       batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
       limit: positiveIntFlag(args, 'limit', 'limit'),
-      threads: positiveIntListFlag(args, 'threads'),
+      threads: positiveIntListFlag(args, 'threads', 'threads'),
       warmupBatches: countFlag(args, 'warmup', 'warmupBatches'),
       rounds: roundsFlag(args),
       textColumn: stringFlag(args, 'text-column'),
@@ -127,6 +128,6 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
       }, record),
     progressLine: (e) => progressLine(e, showModel),
     render: (record, color) => renderTerminalReport(record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) }),
-    after: (record) => (config.png ? runCharts(record).flatMap((chart) => ('skipped' in chart ? [`Not drawn: ${chart.file}: ${chart.skipped}`] : [])) : []),
+    after: (record) => (config.png ? notDrawnLines(runCharts(record)) : []),
   });
 }

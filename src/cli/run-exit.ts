@@ -1,5 +1,5 @@
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
-import type { NothingMeasured } from '../runs/nothing-measured.js';
+import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
 
@@ -13,7 +13,7 @@ export function reportNothingMeasured(empty: NothingMeasured | null): number {
   const what = empty.allSkipped ? 'every cell was skipped' : 'no cell completed';
   process.stderr.write(`inferbench: error: nothing was measured: ${what}
 ${empty.reasons.map((r) => `  ${r}
-`).join('')}  fix: change the settings named above (the files above record every cell and why)
+`).join('')}  fix: ${empty.fix ?? 'change the settings named above'} (the files above record every cell and why)
 `);
   return empty.allSkipped ? 2 : 1;
 }
@@ -66,6 +66,8 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly render: (record: R, color: boolean) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
+  /** A fix of the command's own for a run that measured nothing, or null for the general one. */
+  readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
 }): Promise<number> {
   const ctrlC = interruptOnCtrlC(command.unit);
   let recorded: RecordedOutcome<R>;
@@ -83,7 +85,9 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   } finally {
     ctrlC.release();
   }
-  const { outcome, entryId, nothingMeasured } = recorded;
+  const { outcome, entryId } = recorded;
+  const fix = recorded.nothingMeasured ? await command.nothingMeasuredFix?.(outcome.record) : null;
+  const nothingMeasured = recorded.nothingMeasured && fix ? { ...recorded.nothingMeasured, fix } : recorded.nothingMeasured;
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(`${command.render(outcome.record, color)}\n`);
   return finishRecordedRun({

@@ -4,10 +4,12 @@ import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
-import { trainConfig, type TrainConfig } from '../runs/train-run.js';
+import { trainConfig, trainingEnginesFix, type TrainConfig } from '../runs/train-run.js';
 import { executeRecordedTrain } from '../runs/history/recorded-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { renderTrainingReport } from '../../reports/training-report.js';
+import { trainingCharts } from '../../reports/training-files.js';
+import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 
@@ -86,5 +88,7 @@ export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: 
       }, record, 'flag'),
     progressLine,
     render: (record, color) => renderTrainingReport(record, { color }),
+    after: (record) => (config.png ? notDrawnLines(trainingCharts(record)) : []),
+    nothingMeasuredFix: (record) => trainingEnginesFix(record),
   });
 }

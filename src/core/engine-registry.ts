@@ -104,6 +104,21 @@ export class EngineRegistry {
     }
   }
 
+  /**
+   * Ids whose engine object has `capability` (a method such as
+   * `loadTrainer`), read without probing, so asking starts no browser and
+   * fixes no thread pool. Failing factories have none.
+   */
+  async idsWith(capability: 'loadTrainer' | 'loadGenerator'): Promise<string[]> {
+    const out: string[] = [];
+    for (const id of this.ids()) {
+      const factory = this.factories.get(id);
+      const engine = factory ? await factory().catch(() => null) : null;
+      if (engine && typeof engine[capability] === 'function') out.push(id);
+    }
+    return out;
+  }
+
   /** Probes all engines (sequentially: probes import native modules and spawn nvidia-smi). */
   async statusAll(ids: readonly string[] = this.ids()): Promise<EngineStatus[]> {
     const out: EngineStatus[] = [];

@@ -10,6 +10,7 @@
  * milliseconds); a flag that takes another unit (`--min-time` in seconds)
  * names its scale, so the message speaks the unit the user typed.
  */
+import { availableParallelism } from 'node:os';
 import { UserError } from './errors.js';
 import { lookupName, nameTable } from './name-lookup.js';
 
@@ -33,9 +34,17 @@ export interface OptionRange {
   readonly flagScale?: number;
   /** Unit of the flag's values when it differs from the field's. */
   readonly flagUnit?: string;
+  /** Where the maximum comes from when it is not a fixed number, e.g. `4 × the 2 cores of this machine`. */
+  readonly maxBasis?: string;
 }
 
 const HOUR_MS = 3_600_000;
+
+/**
+ * More intra-op threads than 4 × the cores only oversubscribes the machine;
+ * the bound is this machine's, so the CLI, the API and `--help` all say it.
+ */
+const CORES = availableParallelism();
 
 /**
  * Every ranged option, by field name. Bounds are generous enough for any
@@ -46,7 +55,7 @@ export const OPTION_RANGES = nameTable({
   batchSizes: { flag: '--batch-sizes', field: 'batchSizes', min: 1, max: 4096, integer: true, unit: 'rows per batch' },
   limit: { flag: '--limit', field: 'limit', min: 1, max: 10_000_000, integer: true, unit: 'rows' },
   warmupBatches: { flag: '--warmup', field: 'warmupBatches', min: 0, max: 10_000, integer: true, unit: 'batches' },
-  threads: { flag: '--threads', field: 'threads', min: 1, max: 1024, integer: true, unit: 'threads' },
+  threads: { flag: '--threads', field: 'threads', min: 1, max: 4 * CORES, integer: true, unit: 'threads', maxBasis: `4 × the ${CORES} cores of this machine` },
   rounds: { flag: '--rounds', field: 'rounds', min: 1, max: 100, integer: true, unit: 'rounds' },
   calibrationRows: { flag: '--calibration-rows', field: 'calibrationRows', min: 1, max: 1_000_000, integer: true, unit: 'rows' },
   sequenceLengths: { flag: '--sequence-lengths', field: 'sequenceLengths', min: 1, max: 65_536, integer: true, unit: 'tokens' },
@@ -99,7 +108,8 @@ export function rangeText(range: OptionRange, audience: RangeAudience = 'field')
   const unit = audience === 'flag' ? (range.flagUnit ?? range.unit) : range.unit;
   const low = range.minExclusive ? `above ${show(range.min / scale)}` : `${show(range.min / scale)}`;
   const kind = range.integer ? 'a whole number' : 'a number';
-  return range.minExclusive ? `${kind} ${low} and at most ${show(range.max / scale)} ${unit}` : `${kind} from ${low} to ${show(range.max / scale)} ${unit}`;
+  const basis = range.maxBasis === undefined ? '' : ` (${range.maxBasis})`;
+  return range.minExclusive ? `${kind} ${low} and at most ${show(range.max / scale)} ${unit}${basis}` : `${kind} from ${low} to ${show(range.max / scale)} ${unit}${basis}`;
 }
 
 /**
@@ -131,5 +141,5 @@ export function flagRangeHelp(field: RangedOption): string {
   const scale = range.flagScale ?? 1;
   const unit = range.flagUnit ?? range.unit;
   const low = range.minExclusive ? `>${show(range.min / scale)}` : show(range.min / scale);
-  return `range ${low}–${show(range.max / scale)}${unit.startsWith('(') ? '' : ` ${unit}`}`;
+  return `range ${low}–${show(range.max / scale)}${unit.startsWith('(') ? '' : ` ${unit}`}${range.maxBasis === undefined ? '' : ` (${range.maxBasis})`}`;
 }

@@ -5,6 +5,7 @@
  * promise never rejects for a child failure, so the sweep goes on.
  */
 import { fork } from 'node:child_process';
+import { forwardStderr, libraryLogsWanted } from '../core/library-logs.js';
 
 /** Child → parent messages of any scenario. */
 export type ForkedChildMessage<Key, Result> =
@@ -46,7 +47,10 @@ export const PARENT_LIFELINE_FD = 4;
 
 export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    // The engine's native library logs while it loads (libtensorflow's banners); its stderr passes through a filter unless --verbose.
+    const filtered = !libraryLogsWanted();
+    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', filtered ? 'pipe' : 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const stderrDone = filtered && child.stderr ? forwardStderr(child.stderr, process.stderr) : Promise.resolve();
     const lifeline = child.stdio[PARENT_LIFELINE_FD];
     // A pipe error here (the child gone first) is not ours to report; the exit handler does.
     lifeline?.on('error', () => undefined);
@@ -84,6 +88,7 @@ export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, h
           const where = current === id ? ' while measuring this cell' : ' before this cell ran';
           await hooks.onResult(spec.failed(key, fatal ?? `isolated process ${exitText(code, sig)}${where}`));
         }
+        await stderrDone;
         resolve();
       });
     });

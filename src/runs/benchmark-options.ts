@@ -1,8 +1,8 @@
-import { availableParallelism } from 'node:os';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import { requirePositiveInteger } from '../core/number-checks.js';
+import { checkRange } from '../core/option-ranges.js';
 export { requirePositiveInteger } from '../core/number-checks.js';
 import type { CellResult } from '../core/results.js';
 import type { TensorMap } from '../core/tensor.js';
@@ -164,13 +164,10 @@ export function resolveBenchmarkOptions(
   const threadList = options.threads === undefined || options.threads === null ? [null] : typeof options.threads === 'number' ? [options.threads] : options.threads;
   if (threadList.length === 0) throw new UserError(`${names.threads ?? 'threads'} is empty`, 'give at least one thread count, or leave it out for the engine default');
   const threads = [...new Set(threadList)];
-  const maxThreads = availableParallelism() * 4;
   for (const t of threads) {
     if (t === null) continue;
     requirePositiveInteger(t, names.threads ?? 'threads');
-    if (t > maxThreads) {
-      throw new UserError(`${names.threads ?? 'threads'} ${t} is above 4 × the ${availableParallelism()} cores of this machine`, `use at most ${maxThreads} threads`);
-    }
+    checkRange('threads', t, 'field', { name: names.threads ?? 'threads' });
   }
   const stop: StopRule = { ...DEFAULT_STOP_RULE, ...options.stop };
   for (const [k, v] of Object.entries(stop)) {

@@ -21,6 +21,7 @@ import { ensureGeneratedModel } from '../models/generated/generated-model.js';
 import { ensureVariantFile } from '../models/generated/variants.js';
 import { ensureQuantizedVariant, type QuantizeOutcome } from '../models/quantize/quantize-cache.js';
 import { isWritableDtype } from '../models/quantize/variant-writers.js';
+import { sizeInversionNote } from '../models/quantize/graph-storage.js';
 import type { CalibrationPlan } from './calibration-rows.js';
 import { createHash } from 'node:crypto';
 import type { Dataset, DataRow } from '../../datasets/dataset.js';
@@ -75,7 +76,20 @@ function shapeOf(spec: ArchitectureSpec): Record<string, number> {
   return { hidden: c.hiddenSize, layers: c.numLayers, heads: c.numHeads, intermediate: c.intermediateSize, vocab: c.vocabSize, positions: c.maxPositions };
 }
 
-async function resolveFolders(opts: ModelPlanOptions): Promise<ResolvedFolder[]> {
+/** The model options a set of folders comes from. */
+type FolderOptions = Pick<ModelPlanOptions, 'models' | 'architectures' | 'dtypes' | 'revision'>;
+
+/**
+ * The folders (or .onnx files) of a command's model options, as `run` reads
+ * them: `--model` folders, files and Hub ids (downloaded), `--config`
+ * architectures (generated), else the embedded default. For commands that
+ * look at models without measuring them (`inspect`).
+ */
+export async function modelFolders(opts: Omit<FolderOptions, 'dtypes'>): Promise<{ readonly name: string; readonly path: string; readonly source: string }[]> {
+  return (await resolveFolders({ ...opts, dtypes: null })).map((f) => ({ name: f.name, path: f.dir, source: f.source }));
+}
+
+async function resolveFolders(opts: FolderOptions): Promise<ResolvedFolder[]> {
   const folders: ResolvedFolder[] = [];
   const onnxFiles = (opts.dtypes ?? ['fp32']).map(dtypeOnnxFile);
   for (const ref of opts.models) {
@@ -142,12 +156,13 @@ function calibrationBatches(fp32: TextClassification, texts: readonly string[]):
 async function variantFile(folder: ResolvedFolder, dtype: ModelDtype, opts: ModelPlanOptions): Promise<VariantFile> {
   const file = dtypeOnnxFile(dtype);
   const own = { dir: folder.dir, file, skip: null, quantized: null };
+  // A generated folder's variants are all inferbench's, written by this run or an earlier one (which tagged how in the file).
+  if (folder.generated && dtype !== 'fp32' && dtype !== 'q8-static' && isWritableDtype(dtype)) {
+    const made = await ensureVariantFile(folder.dir, dtype);
+    return 'skip' in made ? { ...own, skip: made.skip } : { ...own, quantized: { method: made.method, calibration: null } };
+  }
   if (dtype !== 'q8-static' && existsSync(join(folder.dir, file))) return own;
   if (!isWritableDtype(dtype)) return { ...own, skip: `${file} not found in ${folder.source}` };
-  if (folder.generated && dtype !== 'q8-static') {
-    const made = await ensureVariantFile(folder.dir, dtype);
-    return 'skip' in made ? { ...own, skip: made.skip } : { ...own, quantized: { method: 'written beside the generated model', calibration: null } };
-  }
   const fp32File = dtypeOnnxFile('fp32');
   if (!existsSync(join(folder.dir, fp32File)) && folder.hub) {
     const { downloadModel } = await import('../hub/model-download.js');
@@ -182,7 +197,7 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
   const rows: { dtype: ModelDtype; made: VariantFile; model: TextClassification | null }[] = [];
   for (const dtype of dtypes) {
     const made = await variantFile(folder, dtype, opts);
-    const model = made.skip ? null : await new TextClassification(made.dir, { name: `${folder.name} · ${dtype}`, onnxFile: made.file, precision: dtypePrecision(dtype), source: folder.source }).init();
+    const model = made.skip ? null : await new TextClassification(made.dir, { name: `${folder.name} · ${dtype}`, onnxFile: made.file, precision: dtypePrecision(dtype), source: variantSource(folder, made) }).init();
     rows.push({ dtype, made, model });
   }
   const fp32File = dtypeOnnxFile('fp32');
@@ -202,7 +217,9 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
     }
     const name = `${folder.name} · ${r.dtype}`;
     const q = r.made.quantized;
-    if (q && q.method !== 'written beside the generated model') notes.push(`quantized by inferbench: ${q.method}`);
+    if (q) notes.push(`quantized by inferbench: ${q.method}`);
+    // A variant in the quantize cache names the graph it was written from, which its source path no longer shows.
+    if (q && r.made.dir !== folder.dir) notes.push(`written from ${folder.hub ? `${folder.source}/${dtypeOnnxFile('fp32')}` : join(folder.dir, dtypeOnnxFile('fp32'))}`);
     const variant = { of: folder.name, dtype: r.dtype, file: r.made.file, parity, ...(q ? { quantizedBy: 'inferbench' as const, method: q.method, calibration: q.calibration } : {}) };
     if (!r.model) {
       out.push({ model: null, skipReason: r.made.skip, info: { name, source: folder.source, sizeBytes: 0, notes: [`not run: ${r.made.skip}`], variant, architecture: folder.architecture } });
@@ -211,7 +228,39 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
     const info = await r.model.info();
     out.push({ model: r.model, skipReason: null, info: { ...info, notes: [...info.notes, ...notes], variant, architecture: folder.architecture } });
   }
-  return out;
+  return explainSizeInversions(out, rows);
+}
+
+/**
+ * The file a variant row loads, as its source: inferbench's own file where
+ * it wrote one (the quantize cache, or beside a model it generated), else
+ * the model's file, named by its Hub repo when it came from one.
+ */
+function variantSource(folder: ResolvedFolder, made: VariantFile): string {
+  if (folder.hub && made.quantized === null) return `${folder.source}/${made.file}`;
+  return join(made.dir, made.file);
+}
+
+const WEIGHT_BITS: Readonly<Record<string, number>> = { fp32: 32, fp16: 16, int8: 8, int4: 4 };
+
+/**
+ * A note on each row that is larger on disk than a row of more bits per
+ * weight (q4 above q8 on a small model), saying why from both files.
+ */
+async function explainSizeInversions(out: PlannedModel[], rows: readonly { dtype: ModelDtype; made: VariantFile; model: TextClassification | null }[]): Promise<PlannedModel[]> {
+  const stored = rows.map((r, i) => ({ dtype: r.dtype, bits: WEIGHT_BITS[dtypePrecision(r.dtype)] ?? null, path: join(r.made.dir, r.made.file), sizeBytes: r.model ? (out[i]?.info.sizeBytes ?? 0) : 0 }));
+  return Promise.all(
+    out.map(async (planned, i) => {
+      const low = stored[i];
+      if (!low || low.sizeBytes === 0) return planned;
+      for (const high of stored) {
+        // Only an explanation: a file that cannot be read again leaves the row without it, its figures unchanged.
+        const note = high.sizeBytes > 0 ? await sizeInversionNote(low, high).catch(() => null) : null;
+        if (note !== null) return { ...planned, info: { ...planned.info, notes: [...planned.info.notes, note] } };
+      }
+      return planned;
+    }),
+  );
 }
 
 /**

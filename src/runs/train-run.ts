@@ -4,7 +4,8 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is measured.
  */
-import type { EngineRegistry } from '../core/engine-registry.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import type { TrainOptimizer } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
 import { checkRange } from '../core/option-ranges.js';
@@ -144,5 +145,26 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
       write: (record, dir, options) => writeTrainingFiles(record, dir, options),
     },
     hooks,
+  );
+}
+
+/**
+ * The fix of a train run that measured nothing because none of its engines
+ * can train: the engines that can (their objects have `loadTrainer`), each
+ * as available here or with what it needs. Null when some cell was skipped
+ * for another reason, which the general fix covers.
+ */
+export async function trainingEnginesFix(record: TrainingRunRecord, registry: EngineRegistry = defaultRegistry): Promise<string | null> {
+  const trainers = await registry.idsWith('loadTrainer');
+  if (!record.cells.every((c) => c.state === 'skipped' && !trainers.includes(c.engine))) return null;
+  if (trainers.length === 0) return 'no engine registered here can train (none has Engine.loadTrainer)';
+  const statuses = await registry.statusAll(trainers);
+  const ready = statuses.filter((s) => s.availability.available).map((s) => s.id);
+  const not = statuses.filter((s) => !s.availability.available).map((s) => `${s.id} (${unavailableText(s)})`);
+  const asked = [...new Set(record.cells.map((c) => c.engine))].join(', ');
+  return (
+    `${asked} cannot train; ` +
+    (ready.length > 0 ? `pass --engines ${ready.join(',')}, the engines that can train here` : 'no engine that can train is available here') +
+    (not.length > 0 ? `${ready.length > 0 ? '; also' : ':'} ${not.join('; ')}` : '')
   );
 }

@@ -6,7 +6,8 @@ import { DEFAULT_BATCH_SIZES, DEFAULT_LIMIT, DEFAULT_WARMUP_BATCHES } from '../r
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { DEFAULT_CALIBRATION_ROWS } from '../runs/classify-run.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import type { HistorySource } from '../runs/history/history-entry.js';
+import { entryModelName, type HistorySource } from '../runs/history/history-entry.js';
+import { headlineText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { FieldError } from './field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
@@ -51,7 +52,9 @@ export async function getInfo(ctx: ApiContext, res: ServerResponse): Promise<voi
 
 /** Every entry newest first, with the live progress of the one being measured. */
 export async function listRuns(ctx: ApiContext, res: ServerResponse): Promise<void> {
-  sendJson(res, 200, { entries: await ctx.store.list(), current: ctx.queue.current() });
+  // The names `inferbench list` prints, so the page labels entries and their best figure the same way.
+  const entries = (await ctx.store.list()).map((e) => ({ ...e, modelName: entryModelName(e), headlineText: headlineText(e) }));
+  sendJson(res, 200, { entries, current: ctx.queue.current() });
 }
 
 export async function getRun(ctx: ApiContext, res: ServerResponse, id: number): Promise<void> {

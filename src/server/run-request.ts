@@ -200,7 +200,8 @@ export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void 
   const check = (field: string, value: unknown): void => {
     if (!Object.hasOwn(OPTION_RANGES, field) || value === null) return;
     try {
-      for (const item of Array.isArray(value) ? value : [value]) checkRange(field, item, 'field');
+      // A null item is the engine default (`threads: [null, 2]`), as the CLI's resolver reads it; the kind check allowed it.
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== null) checkRange(field, item, 'field');
     } catch (err) {
       if (err instanceof UserError) throw new FieldError(field, err.message, err.fix);
       throw err;

@@ -1,23 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RunRecord } from '../core/results.js';
-import { isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
-import type { LoadRunRecord } from '../core/load-results.js';
+import { entryCommand, isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
+import { serverPeakRows } from '../../reports/server-views.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
-import { acrossRounds, compareRuns, ratioText } from '../../reports/run-comparison.js';
+import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
+import { generationViews, trainingViews } from './scenario-views.js';
 
-async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: RunRecord | null; load: LoadRunRecord | null }> {
+type AnyRecord = NonNullable<ReturnType<typeof recordOf>>;
+
+async function requireRecord(ctx: ApiContext, id: number): Promise<{ entry: HistoryDetail; record: AnyRecord | null }> {
   const entry = await ctx.store.get(id);
   if (!entry) throw new HttpError(404, `no benchmark with id ${id}`, 'refresh the list');
-  const record = recordOf(entry);
-  // Generation and training runs have their own tables (inferbench show); load runs their own views (server-view-routes.ts).
-  const load = record !== null && isLoadRecord(record) ? record : null;
-  return { entry, load, record: record === null || isGenerationRecord(record) || isTrainingRecord(record) || isLoadRecord(record) ? null : record };
+  return { entry, record: recordOf(entry) };
 }
 
 /** `?batchSize=8` for core scaling; absent means the view's default (the largest). */
@@ -45,15 +45,20 @@ function threadsParam(url: URL): number | null | undefined {
  * PNG reports use; the page draws them with vega-embed.
  */
 async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: URL): Promise<void> {
-  const { entry, record, load } = await requireRecord(ctx, id);
-  if (load !== null) {
-    sendJson(res, 200, serverViewsJson(id, entry.state, load));
+  const { entry, record } = await requireRecord(ctx, id);
+  const kind = entryCommand(entry.config);
+  // Load runs have their own views (server-view-routes.ts).
+  if (record !== null && isLoadRecord(record)) {
+    sendJson(res, 200, serverViewsJson(id, entry.state, record));
     return;
   }
   if (record === null || record.cells.length === 0) {
-    sendJson(res, 200, { id, state: entry.state, available: false });
+    sendJson(res, 200, { id, state: entry.state, kind, available: false });
     return;
   }
+  // Generate and train runs have other cells, and their own tables and charts.
+  if (isGenerationRecord(record)) return sendJson(res, 200, { id, state: entry.state, available: true, ...generationViews(record) });
+  if (isTrainingRecord(record)) return sendJson(res, 200, { id, state: entry.state, available: true, ...trainingViews(record) });
   const batchSize = batchSizeParam(url);
   const threads = threadsParam(url);
   const sizes = batchSizes(record);
@@ -66,6 +71,7 @@ async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: U
   sendJson(res, 200, {
     id,
     state: entry.state,
+    kind,
     available: true,
     baseline: { rows: baselineRows(record), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
     coreScaling: {
@@ -96,16 +102,27 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   const idA = parseId(url.searchParams.get('a'), 'a');
   const idB = parseId(url.searchParams.get('b'), 'b');
   const [a, b] = await Promise.all([requireRecord(ctx, idA), requireRecord(ctx, idB)]);
-  if (a.load !== null && b.load !== null) {
-    sendJson(res, 200, serverComparisonJson(idA, idB, a.load, b.load));
+  if (a.record !== null && b.record !== null && isLoadRecord(a.record) && isLoadRecord(b.record)) {
+    sendJson(res, 200, serverComparisonJson(idA, idB, a.record, b.record));
     return;
   }
-  if ((a.load === null) !== (b.load === null)) throw new HttpError(409, 'a load run can only be compared with another load run', 'pick two benchmarks of the same command');
-  for (const [side, r] of [['a', a], ['b', b]] as const) {
-    if (r.record === null) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
-  }
-  const recA = labelled(a.entry, a.record as RunRecord);
-  const recB = labelled(b.entry, b.record as RunRecord);
+  const records = [a, b].map((r, i) => {
+    const side = i === 0 ? 'a' : 'b';
+    const command = entryCommand(r.entry.config);
+    // Only `run` benchmarks have the per-batch cells this comparison matches; `inferbench compare` takes generate runs, load runs compare with load runs.
+    if (command !== 'run') {
+      const fix =
+        command === 'generate'
+          ? 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`'
+          : command === 'load'
+            ? 'pick two load benchmarks'
+            : 'pick a `run` benchmark';
+      throw new HttpError(409, `benchmark ${r.entry.id} is a ${command} run; Compare matches the cells of two \`run\` benchmarks${command === 'load' ? ' or of two load benchmarks' : ''}`, fix, side);
+    }
+    if (r.record === null || isGenerationRecord(r.record) || isTrainingRecord(r.record) || isLoadRecord(r.record)) throw new HttpError(409, `benchmark ${r.entry.id} has not started yet`, 'compare it once it has run', side);
+    return labelled(r.entry, r.record);
+  });
+  const [recA, recB] = records as [RunRecord, RunRecord];
   const comparison = compareRuns(recA, recB);
   const completedBoth = comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed');
   sendJson(res, 200, {
@@ -129,10 +146,40 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   });
 }
 
+/**
+ * The benchmarks this one can be compared with (`/api/runs/<id>/comparable`):
+ * other `run` benchmarks that share at least one cell with it (the same
+ * identity /api/compare matches on: model, engine, batch size, threads used,
+ * sequence length, host), each with how many, so the picker never offers a
+ * train or generate run, or a run with nothing in common; for a load run,
+ * other load runs sharing an engine.
+ */
+async function getComparable(ctx: ApiContext, res: ServerResponse, id: number): Promise<void> {
+  const { entry, record } = await requireRecord(ctx, id);
+  // Load runs match by engine label, as compareServerRuns pairs them; run benchmarks by compare's cell key.
+  const keysOf = (r: AnyRecord | null): Set<string> | null =>
+    r === null || isGenerationRecord(r) || isTrainingRecord(r) ? null : isLoadRecord(r) ? new Set(serverPeakRows(r).map((p) => p.label)) : new Set(r.cells.map(cellMatchKey));
+  const own = keysOf(record);
+  const command = entryCommand(entry.config);
+  const candidates: { id: number; common: number; cells: number }[] = [];
+  if (own !== null) {
+    for (const other of await ctx.store.list()) {
+      if (other.id === entry.id || other.runId === null || entryCommand(other.config) !== command) continue;
+      const detail = await ctx.store.get(other.id);
+      const keys = detail === null ? null : keysOf(recordOf(detail));
+      if (keys === null) continue;
+      const common = [...keys].filter((k) => own.has(k)).length;
+      if (common > 0) candidates.push({ id: other.id, common, cells: keys.size });
+    }
+  }
+  sendJson(res, 200, { id, cells: own?.size ?? 0, candidates });
+}
+
 /** Routes the view and comparison endpoints; null when the path is not one of them. */
 export function viewRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[], url: URL): Promise<void> | null {
   if (req.method !== 'GET') return null;
   if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'views') return getViews(ctx, res, parseId(parts[1]), url);
+  if (parts.length === 3 && parts[0] === 'runs' && parts[2] === 'comparable') return getComparable(ctx, res, parseId(parts[1]));
   if (parts.length === 1 && parts[0] === 'compare') return getComparison(ctx, res, url);
   return null;
 }

@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { dtypeOnnxFile, type ModelDtype } from '../../core/dtypes.js';
-import { readOnnxModel, writeOnnxModel } from '../quantize/onnx-file.js';
+import { readOnnxModel, variantMethodOf, writeOnnxModel } from '../quantize/onnx-file.js';
 import { isWritableDtype, VariantRefused, writeVariantGraph, WRITABLE_DTYPES } from '../quantize/variant-writers.js';
 import { exists } from './generated-model.js';
 
@@ -22,23 +22,25 @@ export function generatableDtypes(): ModelDtype[] {
  * Makes sure `<dir>/onnx/model<suffix>.onnx` exists for a generated model
  * folder, writing it from `onnx/model.onnx` on first use (under a temporary
  * name, then renamed, so an interrupted write never leaves a truncated graph
- * that a later run would load). Returns the path, or a reason when this
- * dtype cannot be generated.
+ * that a later run would load). Returns the path and how it was written
+ * (read back from the file's metadata when an earlier run wrote it), or a
+ * reason when this dtype cannot be generated.
  */
-export async function ensureVariantFile(dir: string, dtype: ModelDtype): Promise<{ path: string } | { skip: string }> {
+export async function ensureVariantFile(dir: string, dtype: ModelDtype): Promise<{ path: string; method: string } | { skip: string }> {
   const file = dtypeOnnxFile(dtype);
   const path = join(dir, file);
-  if (await exists(path)) return { path };
+  if (await exists(path)) return { path, method: variantMethodOf((await readOnnxModel(path)).model) ?? 'written by an earlier inferbench, which did not record how' };
   if (!isWritableDtype(dtype) || dtype === 'q8-static') {
     return { skip: `${file}: inferbench generates only ${generatableDtypes().join(', ')} variants beside its generated models` };
   }
   const loaded = await readOnnxModel(join(dir, dtypeOnnxFile('fp32')));
+  let method: string;
   try {
-    writeVariantGraph(loaded, dtype);
+    method = writeVariantGraph(loaded, dtype);
   } catch (err) {
     if (err instanceof VariantRefused) return { skip: err.message };
     throw err;
   }
   await writeOnnxModel(loaded.model, path, loaded.dir);
-  return { path };
+  return { path, method };
 }

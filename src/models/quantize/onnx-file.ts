@@ -189,6 +189,11 @@ export function tagVariant(model: ModelProto, dtype: string, method: string): vo
   model.metadataProps = props;
 }
 
+/** The method tagVariant recorded in a model, or null for a file inferbench did not write. */
+export function variantMethodOf(model: ModelProto): string | null {
+  return model.metadataProps?.find((p) => p.key === 'inferbench.variant_method')?.value ?? null;
+}
+
 /** The file operations writing needs; tests pass one that fails (ENOSPC) to check nothing partial is left. */
 export interface ModelWriteFs {
   open(path: string): Promise<{ write(data: Uint8Array): Promise<void>; close(): Promise<void> }>;

@@ -46,11 +46,17 @@ export const HISTORY_STATES: readonly HistoryState[] = ['queued', 'running', 'co
 /** Where a run was started from, so a list can tell CLI runs from dashboard ones. */
 export type HistorySource = 'cli' | 'api' | 'web';
 
-/** The best completed cell of a run, as one figure a list can show. */
+/** The best completed cell of a run, as one figure a list can show, with the whole key of its cell. */
 export interface HeadlineFigure {
+  /** The cell's model row: the model, `--config` architecture or precision variant (`tiny-bert · q8`). */
+  readonly model: string;
   readonly engine: string;
   readonly batchSize: number;
   readonly requestedThreads: number | null;
+  /** Fixed sequence length of the cell (`--sequence-lengths`); null for dataset text. */
+  readonly sequenceLength: number | null;
+  /** Queue worker that measured it (`run --queue`); null for a local cell. */
+  readonly host: string | null;
   readonly samplesPerSecond: number;
 }
 
@@ -101,7 +107,9 @@ export interface HistoryDetail extends HistoryEntry {
  */
 export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord | null {
   if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
-  const state: RunRecord['state'] = entry.state === 'completed' ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
+  // A failed entry whose every cell was recorded finished its sweep (it failed for measuring nothing), so it reads as such, not as cut short.
+  const swept = entry.state === 'failed' && entry.cellsTotal !== null && entry.cellsDone === entry.cellsTotal;
+  const state: RunRecord['state'] = entry.state === 'completed' || swept ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
   const common = {
     schemaVersion: 1 as const,
     id: entry.runId,
@@ -136,9 +144,22 @@ export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
   return (record as { kind?: unknown }).kind === 'server';
 }
 
-/** Model name of an entry for lists: the recorded one, else what the config asked for. */
+/**
+ * Model name of an entry for lists: the recorded rows, else what the config
+ * asked for. Precision variants of one model are named together
+ * (`tiny-bert · fp32, q8, q4`), so a run of several is never labelled by its
+ * first row alone.
+ */
 export function entryModelName(entry: HistoryEntry): string {
-  return entry.models[0]?.name ?? (isTrainConfig(entry.config) || isLoadConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
+  if (entry.models.length === 0) return (isTrainConfig(entry.config) || isLoadConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
+  const variants = new Map<string, string[]>();
+  for (const m of entry.models) {
+    const of = m.variant?.of ?? m.name;
+    const dtypes = variants.get(of) ?? [];
+    if (m.variant) dtypes.push(m.variant.dtype);
+    variants.set(of, dtypes);
+  }
+  return [...variants].map(([of, dtypes]) => (dtypes.length > 0 ? `${of} · ${dtypes.join(', ')}` : of)).join('; ');
 }
 
 /** Engines of an entry for lists: the resolved ones once started, else the requested ones. */

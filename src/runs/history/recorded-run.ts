@@ -17,7 +17,7 @@ import type { CellResult, RunRecord } from '../../core/results.js';
 import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import { OWNER_TOKEN } from './owner.js';
-import { nothingMeasured, type NothingMeasured } from '../nothing-measured.js';
+import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 
 /** How a run is tied into the history. */
 export interface RecordOptions {

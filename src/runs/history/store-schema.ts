@@ -71,11 +71,11 @@ export async function ensureSchema(db: DuckDBConnection, file: string): Promise<
 /** Columns a list reads: everything but the cells, plus the cell count and the best cell. */
 export const ENTRY_SELECT = `
   SELECT r.*, coalesce(d.done, 0)::INTEGER AS cells_done,
-         h.engine AS h_engine, h.batch_size AS h_batch, h.requested_threads AS h_threads, h.samples_per_second AS h_sps
+         h.engine AS h_engine, h.batch_size AS h_batch, h.requested_threads AS h_threads, h.samples_per_second AS h_sps, h.cell AS h_cell
   FROM runs r
   LEFT JOIN (SELECT run, count(*) AS done FROM cells GROUP BY run) d ON d.run = r.id
   LEFT JOIN (
-    SELECT run, engine, batch_size, requested_threads, samples_per_second FROM cells
+    SELECT run, engine, batch_size, requested_threads, samples_per_second, cell FROM cells
     WHERE state = 'completed' AND samples_per_second IS NOT NULL
     QUALIFY row_number() OVER (PARTITION BY run ORDER BY samples_per_second DESC, idx) = 1
   ) h ON h.run = r.id`;
@@ -100,8 +100,20 @@ function json<T>(row: Row, key: string, fallback: T): T {
 /** Turns a row of ENTRY_SELECT into a HistoryEntry. */
 export function entryFromRow(row: Row): HistoryEntry {
   const sps = num(row, 'h_sps');
+  // The rest of the best cell's key (model row, sequence length, host) is in its JSON.
+  const key = json<{ model?: string; sequenceLength?: number | null; host?: { name?: string } }>(row, 'h_cell', {});
   const headline: HeadlineFigure | null =
-    sps === null ? null : { engine: str(row, 'h_engine') ?? '', batchSize: num(row, 'h_batch') ?? 0, requestedThreads: num(row, 'h_threads'), samplesPerSecond: sps };
+    sps === null
+      ? null
+      : {
+          model: key.model ?? '',
+          engine: str(row, 'h_engine') ?? '',
+          batchSize: num(row, 'h_batch') ?? 0,
+          requestedThreads: num(row, 'h_threads'),
+          sequenceLength: typeof key.sequenceLength === 'number' ? key.sequenceLength : null,
+          host: key.host?.name ?? null,
+          samplesPerSecond: sps,
+        };
   return {
     id: Number(row['id']),
     runId: str(row, 'run_id'),

@@ -18,7 +18,8 @@ function selectedFromHash() {
 function headline(entry) {
   const h = entry.headline;
   if (!h) return '';
-  return `<span title="best throughput: ${esc(h.engine)} at batch ${h.batchSize}">${esc(h.engine)} ${rate(h.samplesPerSecond)}/s · b${h.batchSize}</span>`;
+  const seq = h.sequenceLength === null || h.sequenceLength === undefined ? '' : ` · s${h.sequenceLength}`;
+  return `<span title="best throughput: ${esc(entry.headlineText)}">${esc(h.engine)} ${rate(h.samplesPerSecond)}/s · b${h.batchSize}${seq}</span>`;
 }
 
 function renderList() {
@@ -115,7 +116,13 @@ async function showSelected() {
     detail.innerHTML = '<div class="placeholder">Select a benchmark, or add one.</div>';
     return;
   }
-  await renderDetail(detail, entry, page.entries, page.live?.id === entry.id ? page.live : null, act);
+  try {
+    await renderDetail(detail, entry, page.entries, page.live?.id === entry.id ? page.live : null, act);
+  } catch (err) {
+    // Never leave the previous benchmark on screen under this one's name: say what failed instead.
+    detail.innerHTML = `<p class="error-box">Benchmark #${entry.id} could not be shown: ${esc(err.message)}</p>`;
+    throw err;
+  }
 }
 
 async function refresh() {
@@ -160,6 +167,8 @@ function listenForEvents() {
 }
 
 async function main() {
+  // Live updates first: whatever the engine probe or the first drawing meets, the page stays connected.
+  listenForEvents();
   document.addEventListener('click', closeMenus);
   window.addEventListener('hashchange', () => void showSelected());
   initForm(async (id) => {
@@ -179,7 +188,6 @@ async function main() {
     toast(info.data.error, 'error');
   }
   await refresh();
-  listenForEvents();
 }
 
 void main();

@@ -2,7 +2,7 @@
 // against, several core counts and batch sizes, and the advanced options of
 // `inferbench run`. The server validates everything; its 400 answers name the
 // field, which is highlighted here.
-import { api, esc } from './api.js';
+import { api, entryKind, entryTitle, esc } from './api.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128];
 
@@ -68,7 +68,6 @@ function requestBody() {
   const el = form.elements;
   const body = {
     engines: checkedValues('engine'),
-    threads: [...checkedValues('threads').map((v) => (v === 'default' ? null : Number(v))), ...extras('threads-other')],
     batchSizes: [...checkedValues('batchSizes').map(Number), ...extras('batch-other')],
     limit: numberOrText(el.limit.value),
     warmupBatches: numberOrText(el.warmupBatches.value),
@@ -84,6 +83,9 @@ function requestBody() {
     calibrationRows: numberOrText(el.calibrationRows.value),
     calibrationMethod: el.calibrationMethod.value,
   };
+  // "engine default" is null, as in the API and the CLI's resolver; alone it is the CLI without --threads, so it is not sent.
+  const threads = [...checkedValues('threads').map((v) => (v === 'default' ? null : Number(v))), ...extras('threads-other')];
+  if (!(threads.length === 1 && threads[0] === null)) body.threads = threads;
   const dtypes = el.dtypes.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (dtypes.length > 0) body.dtypes = dtypes;
   for (const name of ['model', 'dataset', 'textColumn', 'labelColumn']) if (el[name].value.trim() !== '') body[name] = el[name].value.trim();
@@ -116,7 +118,9 @@ function showError(data) {
 export function openAddDialog(entries) {
   clearErrors();
   const select = document.getElementById('compare-with');
-  select.innerHTML = ['<option value="">None</option>', ...entries.map((e) => `<option value="${e.id}">#${e.id} · ${esc(e.models?.[0]?.name ?? 'default model')} · ${esc(e.state)}</option>`)].join('');
+  // A new `run` benchmark compares only with other `run` benchmarks (not train or generate runs).
+  const runs = entries.filter((e) => entryKind(e) === 'run');
+  select.innerHTML = ['<option value="">None</option>', ...runs.map((e) => `<option value="${e.id}">#${e.id} · ${esc(entryTitle(e).model)} · ${esc(e.state)}</option>`)].join('');
   dialog.showModal();
 }
 

@@ -3,14 +3,8 @@
 // batch-size scaling at a chosen core count) plus a comparison with another
 // benchmark. Chart specs come from the server (the same vega-lite specs the
 // PNG reports use) and are drawn here with vega-embed.
-import { api, duration, entryTitle, esc, rate, shortDate, threadsText } from './api.js';
-
-const TABS = [
-  ['baseline', 'Baseline'],
-  ['core', 'Core scaling'],
-  ['batch', 'Batch-size scaling'],
-  ['compare', 'Compare'],
-];
+import { api, duration, entryKind, entryTitle, esc, rate, shortDate } from './api.js';
+import { renderScenarioTab, settingsLine, TABS_BY_KIND } from './scenario-views.js';
 
 const EMBED_OPTIONS = {
   renderer: 'svg',
@@ -93,7 +87,9 @@ async function renderTab(panel, entry, entries) {
     return;
   }
   if (views.kind === 'server') return renderServer(panel, views.server, current);
-  if (state.tab === 'baseline') {
+  if (views.kind === 'generate' || views.kind === 'train') {
+    await renderScenarioTab(state.tab, views, chart, below, (spec) => embed(chart, spec, current));
+  } else if (state.tab === 'baseline') {
     below.innerHTML = baselineTable(views.baseline.rows);
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
     await embed(chart, views.baseline.spec, current);
@@ -135,16 +131,27 @@ async function renderCompare(panel, entry, entries, current) {
   const controls = panel.querySelector('.view-controls');
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
-  const others = entries.filter((e) => e.id !== entry.id && e.runId !== null);
-  if (state.compareWith === null || !others.some((e) => e.id === state.compareWith)) {
-    const linked = [entry.compareWith, entry.rerunOf].find((id) => others.some((e) => e.id === id));
-    state.compareWith = linked ?? others[0]?.id ?? null;
-  }
-  if (state.compareWith === null) {
-    chart.innerHTML = '<p class="muted">No other benchmark to compare with yet.</p>';
+  chart.innerHTML = '';
+  // Only benchmarks that share a cell with this one: never a train or generate run, never one with nothing in common.
+  const comparable = await api('GET', `/api/runs/${entry.id}/comparable`);
+  if (!current()) return;
+  if (!comparable.ok) {
+    chart.innerHTML = `<p class="error">${esc(comparable.data.error)}</p>`;
     return;
   }
-  controls.innerHTML = select('compare-select', 'Compare with', others.map((e) => ({ value: e.id, label: `#${e.id} · ${entryTitle(e).engines} · ${shortDate(e.createdAt)}` })), state.compareWith);
+  const common = new Map(comparable.data.candidates.map((c) => [c.id, c.common]));
+  const others = entries.filter((e) => common.has(e.id));
+  if (state.compareWith === null || !common.has(state.compareWith)) {
+    // The benchmark it re-ran or was added against, else the one sharing the most cells (the newest of those).
+    const linked = [entry.compareWith, entry.rerunOf].find((id) => common.has(id));
+    const most = Math.max(0, ...common.values());
+    state.compareWith = linked ?? others.find((e) => common.get(e.id) === most)?.id ?? null;
+  }
+  if (state.compareWith === null) {
+    chart.innerHTML = '<p class="muted">No other benchmark shares a cell with this one (the same model, engine, batch size, threads used and sequence length).</p>';
+    return;
+  }
+  controls.innerHTML = select('compare-select', 'Compare with', others.map((e) => ({ value: e.id, label: `#${e.id} · ${entryTitle(e).engines} · ${shortDate(e.createdAt)} · ${common.get(e.id)} of ${comparable.data.cells} cells in common` })), state.compareWith);
   controls.querySelector('select').addEventListener('change', (e) => {
     state.compareWith = Number(e.target.value);
     void renderTab(panel, entry, entries);
@@ -182,17 +189,6 @@ async function refreshViews(panel, entry, entries, change = {}) {
   await renderTab(panel, entry, entries);
 }
 
-function settingsLine(entry) {
-  const c = entry.config;
-  if (c.command === 'load') {
-    const goal = c.slo ? `goal p${c.slo.percentile} ≤ ${c.slo.limitMs} ms` : 'no goal';
-    return [`rates ${c.rates.length > 0 ? c.rates.join(', ') : '–'} req/s${c.findPeak ? ' + peak search' : ''}`, goal, `batch ≤ ${c.maxBatch ?? 1}, wait ≤ ${c.maxWaitMs ?? 0} ms`, `${c.arrival} arrivals, seed ${c.seed}`].join(' · ');
-  }
-  const parts = [`batch ${c.batchSizes.join(', ')}`, `cores ${threadsText(c.threads)}`, c.limit === null ? 'all rows' : `${c.limit} rows per cell`];
-  if (c.dataset) parts.push(`dataset ${c.dataset}`);
-  return parts.join(' · ');
-}
-
 function linksLine(entry, entries) {
   const link = (id) => (entries.some((e) => e.id === id) ? `<a href="#/runs/${id}">#${id}</a>` : `#${id} (removed)`);
   const links = [];
@@ -213,13 +209,16 @@ export function progressHtml(entry, live) {
 /** Draws the whole panel for `entry`; `actions` runs menu actions (rerun, cancel, remove). */
 export async function renderDetail(panel, entry, entries, live, actions) {
   if (state.id !== entry.id) Object.assign(state, { id: entry.id, batchSize: null, threads: undefined, compareWith: null, views: null });
+  // Each kind of benchmark has its own tabs; a tab another kind had falls back to this kind's first.
+  const tabs = TABS_BY_KIND[entryKind(entry)] ?? TABS_BY_KIND.run;
+  if (!tabs.some(([id]) => id === state.tab)) state.tab = tabs[0][0];
   const { model, engines } = entryTitle(entry);
   const active = entry.state === 'running' || entry.state === 'queued';
   panel.innerHTML = `
     <div class="detail-head">
       <div>
         <h1>#${entry.id} · ${esc(model)} ${badge(entry.state)}</h1>
-        <p class="meta">${esc(engines)} · ${esc(settingsLine(entry))}</p>
+        <p class="meta">${esc(engines)} · ${esc(settingsLine(entryKind(entry), entry.config))}</p>
         <p class="meta muted">added ${esc(shortDate(entry.createdAt))} from ${esc(entry.source)}${linksLine(entry, entries) ? ` · ${linksLine(entry, entries)}` : ''}</p>
       </div>
       <div class="head-actions">
@@ -230,7 +229,7 @@ export async function renderDetail(panel, entry, entries, live, actions) {
     </div>
     <div class="live">${active ? progressHtml(entry, live) : ''}</div>
     ${entry.error ? `<p class="error-box">${esc(entry.error)}</p>` : ''}
-    <nav class="tabs" role="tablist">${TABS.map(([id, label]) => `<button class="tab" role="tab" data-view="${id}" aria-selected="false">${label}</button>`).join('')}</nav>
+    <nav class="tabs" role="tablist">${tabs.map(([id, label]) => `<button class="tab" role="tab" data-view="${id}" aria-selected="false">${label}</button>`).join('')}</nav>
     <div class="view-controls"></div>
     <div class="chart"></div>
     <div class="below-chart"></div>`;

@@ -20,6 +20,8 @@ export interface NothingMeasured {
   readonly reasons: readonly string[];
   /** True when every cell was skipped (a setting that cannot run here, a user mistake) rather than errored. */
   readonly allSkipped: boolean;
+  /** The fix, when the command knows a better one than "change the settings named above" (train: the engines that can train). */
+  readonly fix?: string;
 }
 
 /** Checks a finished run's record; see NothingMeasured. */

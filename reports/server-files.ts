@@ -125,18 +125,21 @@ function requestRows(run: LoadRunRecord): RequestRow[] {
   return serverProbeRows(run).flatMap((row) => (row.probe ? row.probe.samples.scheduledMs.map((_t, i) => ({ cell: row.cell, probe: row.probe as LoadProbe, i })) : []));
 }
 
+/** The charts of a load run folder: the hockey stick (or why it is not drawn) and, once a probe ran, the latency CDF. */
+export function serverCharts(run: LoadRunRecord): RunChart[] {
+  const insufficient = hockeyStickView(run).insufficient;
+  const hockey: RunChart = insufficient === null ? { file: SERVER_FILES.hockeyPng, spec: hockeyStickChartSpec(run) } : { file: SERVER_FILES.hockeyPng, skipped: insufficient };
+  const probed = run.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0);
+  return probed ? [hockey, { file: SERVER_FILES.cdfPng, spec: latencyCdfChartSpec(run) }] : [hockey];
+}
+
 /**
  * Writes the run's files, data first and charts last, each atomically.
  * A chart whose view has too little to draw is left out (the report says
  * why); one that fails to render is a warning and never costs the data.
  */
 export async function writeServerFiles(run: LoadRunRecord, dir: string, options: { png: boolean; fs?: WriteFs }): Promise<{ paths: string[]; warnings: string[] }> {
-  const charts: RunChart[] = [];
-  if (options.png) {
-    const insufficient = hockeyStickView(run).insufficient;
-    charts.push(insufficient === null ? { file: SERVER_FILES.hockeyPng, spec: hockeyStickChartSpec(run) } : { file: SERVER_FILES.hockeyPng, skipped: insufficient });
-    if (run.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0)) charts.push({ file: SERVER_FILES.cdfPng, spec: latencyCdfChartSpec(run) });
-  }
+  const charts = options.png ? serverCharts(run) : [];
   return writeCellFiles(
     dir,
     {

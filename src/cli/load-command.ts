@@ -9,8 +9,8 @@ import { executeRecordedLoad } from '../runs/history/recorded-run.js';
 import { loadConfig, type LoadConfig } from '../runs/load-run.js';
 import type { LoadProgress } from '../scenarios/server/load-sweep.js';
 import { renderServerReport } from '../../reports/server-report.js';
-import { hockeyStickView } from '../../reports/server-views.js';
-import { SERVER_FILES } from '../../reports/server-files.js';
+import { notDrawnLines } from '../../reports/cell-files.js';
+import { serverCharts } from '../../reports/server-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 
@@ -110,9 +110,6 @@ export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: nu
       }, record, 'flag'),
     progressLine,
     render: (record: LoadRunRecord, color) => renderServerReport(record, { color }),
-    after: (record) => {
-      const hockey = hockeyStickView(record);
-      return config.png && hockey.insufficient !== null ? [`Not drawn: ${SERVER_FILES.hockeyPng}: ${hockey.insufficient}`] : [];
-    },
+    after: (record) => (config.png ? notDrawnLines(serverCharts(record)) : []),
   });
 }

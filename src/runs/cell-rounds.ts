@@ -16,8 +16,8 @@ interface CellState {
   readonly key: CellKey;
   readonly figures: RoundFigures[];
   failure: ErroredCell | SkippedCell | null;
-  /** Warm-pass outputs and labels of the first round, for parity and accuracy. */
-  first: { readonly outputs: RowOutputs | null; readonly labels: readonly unknown[] } | null;
+  /** Warm-pass outputs of the first round, for parity. */
+  first: { readonly outputs: RowOutputs | null } | null;
   /** Ctrl-C stopped a round of this cell before any timed batch. */
   interrupted: boolean;
   recorded: boolean;
@@ -70,21 +70,16 @@ export class CellRounds {
       s.interrupted = true;
       return;
     }
-    if (s.figures.length === 0) s.first = { outputs: measured.outputs, labels: measured.labels };
+    if (s.figures.length === 0) s.first = { outputs: measured.outputs };
     s.figures.push(measured.figures);
   }
 
   /** The first round's warm-pass outputs of a cell, or why there are none. */
-  firstOutputs(key: CellKey): { readonly outputs: RowOutputs; readonly labels: readonly unknown[] } | { readonly missing: string } {
+  firstOutputs(key: CellKey): { readonly outputs: RowOutputs } | { readonly missing: string } {
     const s = this.state(key);
-    if (s.first?.outputs) return { outputs: s.first.outputs, labels: s.first.labels };
+    if (s.first?.outputs) return { outputs: s.first.outputs };
     if (s.failure) return { missing: `${s.failure.state}: ${s.failure.reason}` };
     return { missing: 'not measured (interrupted)' };
-  }
-
-  /** Labels of a cell's first round, for accuracy. */
-  firstLabels(key: CellKey): readonly unknown[] {
-    return this.state(key).first?.labels ?? [];
   }
 
   /** A cell is finished when it failed or will run no more rounds. */

@@ -7,7 +7,7 @@
  */
 import { describeError } from '../core/errors.js';
 import type { EngineSession } from '../core/engine-session.js';
-import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from '../core/parity.js';
+import { compareOutputs, type RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
 import { referencePass, type MeasureContext } from '../scenarios/classify/measure-cell.js';
 
@@ -62,13 +62,13 @@ export class ParityReference {
   }
 
   /**
-   * Adds parity with the reference and accuracy against labels to a
-   * completed cell; the reference engine's own cells carry no parity.
+   * Adds parity with the reference to a completed cell; the reference
+   * engine's own cells carry none. (Accuracy is the cell's own, counted over
+   * a whole pass when its rounds were assembled.)
    */
-  withQuality(cell: CellResult, first: { readonly outputs: RowOutputs; readonly labels: readonly unknown[] } | null, reference: ReferenceOutputs | 'self' | 'off'): CellResult {
+  withParity(cell: CellResult, first: { readonly outputs: RowOutputs } | null, reference: ReferenceOutputs | 'self' | 'off'): CellResult {
     if (cell.state !== 'completed') return cell;
-    const accuracy = first && first.labels.length > 0 ? accuracyAgainstLabels(first.outputs, first.labels) : null;
-    const base: CompletedCell = { ...cell, accuracy };
+    const base: CompletedCell = cell;
     if (reference === 'self') return { ...base, parity: null };
     // Parity turned off on purpose (--reference none) is not a failure to report on every cell.
     if (reference === 'off') return { ...base, parity: null };

@@ -43,7 +43,12 @@ export function pairGenerationCells(a: GenerationRunRecord, b: GenerationRunReco
 /** `onnx-cpu batch 1 prompt 8 new 4 (2 threads)` for the cells of one side that found no match, or an empty list. */
 function unmatched(run: GenerationRunRecord, pairs: readonly GenerationCellPair[], side: 'a' | 'b'): string[] {
   const paired = new Set(pairs.map((p) => p[side]));
-  return run.cells.filter((c) => !paired.has(c)).map((c) => `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens} (${generationThreadsUsed(c) ?? 'default'} threads)`);
+  return run.cells
+    .filter((c) => !paired.has(c))
+    .map((c) => {
+      const t = generationThreadsUsed(c);
+      return `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens} (${t === null ? 'default threads' : `${t} thread${t === 1 ? '' : 's'}`})`;
+    });
 }
 
 function ratio(a: number | undefined, b: number | undefined): string {

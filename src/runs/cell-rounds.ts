@@ -16,7 +16,7 @@ interface CellState {
   readonly key: CellKey;
   readonly figures: RoundFigures[];
   failure: ErroredCell | SkippedCell | null;
-  /** Warm-pass outputs of the first round, for parity. */
+  /** Warm-pass outputs for parity: the first round's, or a later round's that saw more rows (a first warm pass cut short on a busy machine). */
   first: { readonly outputs: RowOutputs | null } | null;
   /** Ctrl-C stopped a round of this cell before any timed batch. */
   interrupted: boolean;
@@ -70,11 +70,12 @@ export class CellRounds {
       s.interrupted = true;
       return;
     }
-    if (s.figures.length === 0) s.first = { outputs: measured.outputs };
+    const rows = (o: RowOutputs | null | undefined): number => o?.rows.length ?? -1;
+    if (s.figures.length === 0 || rows(measured.outputs) > rows(s.first?.outputs)) s.first = { outputs: measured.outputs };
     s.figures.push(measured.figures);
   }
 
-  /** The first round's warm-pass outputs of a cell, or why there are none. */
+  /** A cell's warm-pass outputs kept for parity (see `first`), or why there are none. */
   firstOutputs(key: CellKey): { readonly outputs: RowOutputs } | { readonly missing: string } {
     const s = this.state(key);
     if (s.first?.outputs) return { outputs: s.first.outputs };

@@ -3,12 +3,13 @@ import { resolveBenchmarkOptions, type BenchmarkOptions, type ResolvedBenchmarkO
 import type { Engine } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
 import { failedRound, measureRound, type MeasuredRound, type Prepare } from '../scenarios/classify/measure-cell.js';
+import type { RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult } from '../core/results.js';
 import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
 import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
-import { exportFor, measureContext, prepareData, prepareFn, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { measureContext, prepareData, prepareFn, referenceSource, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
 import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
 import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
 import { childProcessLauncher } from '../launchers/child-runner.js';
@@ -120,13 +121,14 @@ export class Benchmark {
     const total = allKeys.length;
     const book = this.book(allKeys, (await data.rowSet()).rows);
     const cells: CellResult[] = [];
-    const parity = new ParityReference(reference, this.options.parity.tolerance);
     const sampler = new RssSampler();
+    const settings = this.settings(data);
+    const source = reference === null ? null : referenceSource(model, reference, data, prepare, settings, { registry: this.options.registry, sampler, signal: this.options.signal });
+    const parity = new ParityReference(reference, this.options.parity.tolerance, source);
     const nodeLauncher = this.launcher(model);
     const inBrowser = browserLauncher();
-    const settings = this.settings(data);
     const flush = async (aborted: boolean) => {
-      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await this.withParity(key, cell, book, loads, parity, model, data, prepare, sampler), total);
+      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await parity.check(cell, this.ownOutputs(book, key), this.referenceOutputs(book, loads, key, reference)), total);
     };
     try {
       for (let round = 0; round < this.options.rounds; round++) {
@@ -182,33 +184,16 @@ export class Benchmark {
     });
   }
 
-  /** Parity against the reference (from the sweep or its own pass) and accuracy, for a finished cell. */
-  private async withParity(
-    key: CellKey,
-    cell: CellResult,
-    book: CellRounds,
-    loads: readonly Load[],
-    parity: ParityReference,
-    model: BenchmarkModel,
-    data: PreparedData,
-    prepare: Prepare,
-    sampler: RssSampler,
-  ): Promise<CellResult> {
-    if (cell.state !== 'completed') return cell;
+  /** A cell's warm-pass outputs kept for parity, or null when it kept none. */
+  private ownOutputs(book: CellRounds, key: CellKey): { readonly outputs: RowOutputs } | null {
     const first = book.firstOutputs(key);
-    const own = 'outputs' in first ? first : null;
-    const reference = parity.reference;
-    if (reference === null) return parity.withParity(cell, own, 'off');
-    if (key.engine === reference) return parity.withParity(cell, own, 'self');
-    const refLoad = loads.find((l) => l.engineId === reference);
-    const refKey = refLoad?.keys.find((k) => k.batchSize === key.batchSize);
-    const fromSweep: ReferenceOutputs | null = refKey ? book.firstOutputs(refKey) : null;
-    const outputs = await parity.outputsAt(key.batchSize, fromSweep, {
-      load: () => exportFor(model, reference, null, this.options.registry),
-      context: () => measureContext(data, prepare, this.settings(data), { sampler, loadMs: 0, signal: this.options.signal, round: 0, noiseBase: null }),
-      modelName: model.name,
-    });
-    return parity.withParity(cell, own, outputs);
+    return 'outputs' in first ? first : null;
+  }
+
+  /** The reference engine's own outputs at `key`'s batch size when it is in the sweep (or why it has none); null when it is not in the sweep. */
+  private referenceOutputs(book: CellRounds, loads: readonly Load[], key: CellKey, reference: string | null): ReferenceOutputs | null {
+    const refKey = loads.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
+    return refKey ? book.firstOutputs(refKey) : null;
   }
 
   /** True for engines that declare they run in a browser page: their groups go to the browser launcher whatever `isolate` says (Chromium is its own process). */

@@ -171,6 +171,33 @@ export async function loadTimed(
   return { session, loadMs: performance.now() - started, phases: phases === null ? null : withImportBefore(phases, probed - started) };
 }
 
+/** What the parity reference engine needs to run its own untimed pass when it is not in the sweep. */
+export interface ReferenceSource {
+  readonly load: () => Promise<EngineSession>;
+  readonly context: (key: CellKey) => MeasureContext;
+  readonly modelName: string;
+}
+
+/**
+ * How `reference` runs a pass of its own over the sweep's rows: loaded in
+ * this process on first use (no load group: it is never timed), fed by the
+ * same rows and input builder as every cell.
+ */
+export function referenceSource(
+  model: BenchmarkModel,
+  reference: string,
+  data: PreparedData,
+  prepare: Prepare,
+  settings: MeasureSettings,
+  run: { readonly registry: EngineRegistry; readonly sampler: RssSampler; readonly signal: AbortSignal | undefined },
+): ReferenceSource {
+  return {
+    load: () => exportFor(model, reference, null, run.registry),
+    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, loadMs: 0, signal: run.signal, round: 0, noiseBase: null }),
+    modelName: model.name,
+  };
+}
+
 /**
  * Loads one engine at one thread count and measures one round of every key
  * (batch size) on it, handing each round to `hooks`. A load failure becomes

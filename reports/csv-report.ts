@@ -119,6 +119,9 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
   { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
   // The unit of work and the two scopes: what engine time and end to end cover on this row, and their per-pass figures from the round means.
+  // total_ms's 95% interval across rounds (ci95_* × pass_batches).
+  viewed('total_ci95_low_ms', (r) => r.engineTime?.passCi95?.low),
+  viewed('total_ci95_high_ms', (r) => r.engineTime?.passCi95?.high),
   viewed('pass_rows', (r) => r.pass?.rows),
   viewed('pass_batches', (r) => r.pass?.batches),
   viewed('partial_pass', (r) => r.partial),

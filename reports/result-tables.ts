@@ -103,6 +103,8 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   accuracy: 'float',
   forward_mean_ms: 'float',
   speedup_vs_fp32: 'float',
+  total_ci95_low_ms: 'float',
+  total_ci95_high_ms: 'float',
   pass_rows: 'int',
   pass_batches: 'int',
   partial_pass: 'string',

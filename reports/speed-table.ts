@@ -34,6 +34,13 @@ function passText(ms: number | null | undefined, row: BaselineRow): string {
   return ms === null || ms === undefined ? '–' : formatDuration(ms);
 }
 
+/** The engine-time interval's half-width as a share of the mean: `±12%`; `–` with one round. */
+function intervalText(row: BaselineRow): string {
+  const ci = row.interval;
+  if (ci === null || row.meanMs === null || !(row.meanMs > 0)) return '–';
+  return `±${((ci.halfWidth / row.meanMs) * 100).toFixed(ci.halfWidth / row.meanMs >= 0.1 ? 0 : 1)}%`;
+}
+
 /** VALID or NOISY, then PARTIAL, then the parity marker in red: never dropped, so wrong answers show at any width. */
 function checkCell(row: BaselineRow): TableCell {
   if (row.state !== 'completed') return '';
@@ -64,6 +71,8 @@ function speedColumns(run: RunRecord, rows: readonly BaselineRow[]): SpeedColumn
     { header: 'batches/pass', align: 'right', identity: false, dropOrder: 0, value: (r) => measured(r, (x) => (x.pass ? String(x.pass.batches) : '–')) },
     { header: 'total', align: 'right', identity: false, dropOrder: 0, value: (r) => measured(r, (x) => passText(x.engineTime?.passMs, x)) },
     { header: 'avg', align: 'right', identity: false, dropOrder: 0, value: (r) => ({ text: measured(r, (x) => formatDuration(x.meanMs ?? 0)), style: 'bold' }) },
+    // The 95% interval of total and avg alike (total = avg × batches of a pass), as a share of the mean.
+    { header: '±95%', align: 'right', identity: false, dropOrder: 9, value: (r) => measured(r, intervalText) },
     { header: '(min … max)', align: 'left', identity: false, dropOrder: 6, value: (r) => measured(r, minMax) },
     { header: 'p50', align: 'right', identity: false, dropOrder: 5, value: (r) => measured(r, (x) => formatDuration(x.latency?.p50 ?? 0)) },
     { header: 'p99', align: 'right', identity: false, dropOrder: 8, value: (r) => measured(r, (x) => formatDuration(x.latency?.p99 ?? 0)) },
@@ -115,7 +124,7 @@ export function speedFootnotes(run: RunRecord): string[] {
   const pipeline = rows.some((r) => r.engineTime?.covers.startsWith("the pipeline's"));
   const plain = rows.some((r) => r.engineTime !== null && !r.engineTime.covers.startsWith("the pipeline's"));
   const lines = [
-    'batches/pass: batches of one pass over the rows (the last may be short); total: engine time of one pass = avg × batches/pass; avg: engine time per batch, the mean of round means (what the 95% CI is centred on); samples/s: rows of one pass ÷ total. ' +
+    'batches/pass: batches of one pass over the rows (the last may be short); total: engine time of one pass = avg × batches/pass; avg: engine time per batch, the mean of round means; ±95%: the half-width of their 95% CI across rounds, centred on them; samples/s: rows of one pass ÷ total. ' +
       '(min … max), p50 and p99 pool every batch of every round. A cell without a whole pass has no total, no samples/s and no ratio: it saw other rows.',
     'engine time: ' +
       [

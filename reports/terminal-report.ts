@@ -10,7 +10,7 @@ import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } fro
 import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
-import { baselineRows } from './views.js';
+import { baselineRows, threadsUsed } from './views.js';
 import { placementLine } from './placement-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
@@ -67,13 +67,15 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
       return { text: found.state, style: STATE_STYLE[found.state] };
     });
     const processes = [...new Set(same.map((c) => processOf.get(c) ?? null).filter((p) => p !== null))];
+    const threads = [...new Set(same.filter((c) => c.state !== 'skipped').map((c) => threadsUsed(c) ?? 'default'))].join(' / ') || '–';
     const seq: TableCell[] = withSeq ? [String(sequenceOf(cell) ?? 'text')] : [];
     const proc: TableCell[] = withProcess ? [processes.length > 0 ? { text: processes.join(' / '), style: processes.includes('browser renderer') ? 'yellow' : 'dim' } : '?'] : [];
-    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, ...seq, ...proc, ...values] });
+    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, threads, ...seq, ...proc, ...values] });
   }
   const columns: Column[] = [
     { header: 'model', align: 'left' },
     { header: 'engine', align: 'left' },
+    { header: 'threads', align: 'right' },
     ...(withSeq ? [{ header: 'seq', align: 'right' } satisfies Column] : []),
     ...(withProcess ? [{ header: 'process', align: 'left' } satisfies Column] : []),
     ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),

@@ -135,6 +135,8 @@ function scalingTable(
   const columns: FitColumn<ScalingRow>[] = [
     { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.series, style: 'cyan' }) },
     { header: xHeader, align: 'right', dropOrder: 0, value: (r) => String(r.x) },
+    // The threads each engine reported using: the axis (core scaling) is the request, the engines may have used other counts.
+    { header: xHeader === 'threads' ? 'used' : 'threads', align: 'right', dropOrder: 0, value: measured((p) => (p.threads === null ? 'default' : String(p.threads))) },
     { header: 'samples/s', align: 'right', dropOrder: 0, value: measured((p) => ({ text: formatRate(p.samplesPerSecond), style: 'bold' })) },
     ...extra,
     { header: 'p99', align: 'right', dropOrder: 0, value: measured((p) => formatDuration(p.p99Ms)) },

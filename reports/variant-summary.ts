@@ -85,6 +85,8 @@ export interface VariantComparisonRow {
   readonly engine: string;
   readonly batchSize: number;
   readonly requestedThreads: number | null;
+  /** Threads the engine reported using. */
+  readonly threads: number | null;
   readonly sequenceLength: number | null;
   readonly sizeBytes: number;
   /** Size ÷ the fp32 graph's; null without an fp32 row. */
@@ -122,6 +124,7 @@ export function variantComparison(run: RunRecord): VariantComparisonRow[] {
       engine: cell.engine,
       batchSize: cell.batchSize,
       requestedThreads: cell.requestedThreads,
+      threads: cellFigures(cell).threads,
       sequenceLength: cell.sequenceLength ?? null,
       sizeBytes: model.sizeBytes,
       sizeRatio: fp32 && fp32.sizeBytes > 0 && model.sizeBytes > 0 ? model.sizeBytes / fp32.sizeBytes : null,

@@ -51,7 +51,7 @@ test('the QUANTIZATION table and chart answer the seed question: size ratio, spe
   }
   const text = renderTerminalReport(run);
   assert.match(text, /QUANTIZATION – each variant against fp32/);
-  assert.match(text, /q8 +onnx-cpu +1 +100 B +0\.25× +2\.00× +88\.0% +−2\.0 pt +96\.9% +inferbench/);
+  assert.match(text, /q8 +onnx-cpu +8 +1 +100 B +0\.25× +2\.00× +88\.0% +−2\.0 pt +96\.9% +inferbench/);
 
   const spec = quantizationChartSpec(run) as unknown as { hconcat: { data: { values: Record<string, unknown>[] } }[] };
   assert.equal(spec.hconcat.length, 2, 'speed-up and accuracy side by side');

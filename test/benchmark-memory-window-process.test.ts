@@ -30,8 +30,8 @@ test('an in-process sweep records its process and what ran before each batch siz
   assert.match(text, /INFERENCE – MEMORY \(peak RSS of the timed loop\)/u);
   assert.match(text, /MEMORY – GROWTH \(timed loop\)/u);
   const pivot = text.slice(text.indexOf('INFERENCE – MEMORY'), text.indexOf('MEMORY – GROWTH'));
-  assert.match(pivot, /mock +in-process /u);
-  assert.match(pivot, /browser-mock +browser renderer /u);
+  assert.match(pivot, /mock +1 +in-process /u);
+  assert.match(pivot, /browser-mock +1 +browser renderer /u);
   const growth = text.slice(text.indexOf('MEMORY – GROWTH'));
   assert.match(growth, /process +ran before +before loop/u);
   assert.match(growth, /mock +1 +1 +in-process +– /u, 'batch 1 was the first on its load');

@@ -5,6 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells } from './run-summary.js';
+import { type BaselineRow, baselineRows } from './views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
 
 /** Font used in every chart; installed system-wide so resvg finds it. */
@@ -30,92 +31,141 @@ export function missingCells(run: RunRecord): string[] {
 }
 
 const BROWSER_RUNTIME = 'browser (headless Chromium)';
+const ENGINE_SEGMENT = 'engine time';
+const REST_SEGMENT = 'callbacks and read-back (pipeline: its own tokenization and post-processing)';
+const PREPARE_SEGMENT = 'item callback (tokenize, collate)';
+
+/** A bar segment, an error bar or a gap label of one cell. */
+interface CellMarks {
+  readonly segments: Record<string, unknown>[];
+  readonly errors: Record<string, unknown>[];
+  readonly gaps: Record<string, unknown>[];
+}
 
 /**
- * Grouped bars of total engine time per engine at each batch size, one
- * group per batch size. Only completed cells are drawn; the subtitle names
- * the errored and skipped ones so an absent bar is never mistaken for zero.
- * The axis unit (ms or s) is picked from the largest bar and named on the axis.
+ * The time to stream every row once (one pass), per engine at each batch
+ * size: the seed's "total duration", as a stacked bar of engine time and the
+ * time around it (the item callback and read-back; for a pipeline engine the
+ * rest of its own call), each with its 95% interval across rounds as an
+ * error bar. Every figure is the mean of round means × batches of a pass
+ * (views.ts), so a fast engine is never drawn with more work than a slow
+ * one. A cell without a whole pass has no bar: a label in its place says
+ * why. The subtitle names the errored and skipped cells, so an absent bar is
+ * never mistaken for zero, and the threads each engine reported.
  */
 export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   const label = engineLabeller(run);
   const models = modelOrder(run);
-  const completed = orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed');
+  const rows = baselineRows(run);
+  const cells = orderedCells(run);
+  const done = cells.flatMap((c, i) => (c.state === 'completed' ? [{ cell: c, row: rows[i] as BaselineRow }] : []));
   // Node engines first, then browser engines, in each batch group: the two runtimes side by side.
   const runtimeOf = (c: CompletedCell): 'node' | 'browser' => (c.session.browser ? 'browser' : 'node');
-  const mixed = new Set(completed.map(runtimeOf)).size > 1 || completed.some((c) => runtimeOf(c) === 'browser');
-  const engines = [...new Set([...completed].sort((a, b) => Number(runtimeOf(a) === 'browser') - Number(runtimeOf(b) === 'browser')).map(label))];
-  const batches = batchSizes(run).filter((b) => completed.some((c) => c.batchSize === b));
-  const maxMs = Math.max(0, ...completed.map((c) => c.totalMs));
+  const mixed = done.some(({ cell }) => runtimeOf(cell) === 'browser');
+  const engines = [...new Set([...done].sort((a, b) => Number(runtimeOf(a.cell) === 'browser') - Number(runtimeOf(b.cell) === 'browser')).map(({ cell }) => label(cell)))];
+  const batches = batchSizes(run).filter((b) => done.some(({ cell }) => cell.batchSize === b));
+  const topOf = (r: BaselineRow): number => r.endToEnd?.passCi95?.high ?? r.endToEnd?.passMs ?? (r.engineTime?.passMs ?? 0) + (r.prepare?.passMs ?? 0);
+  const maxMs = Math.max(0, ...done.map(({ row }) => (row.partial !== null ? 0 : Math.max(topOf(row), row.engineTime?.passCi95?.high ?? 0))));
   const [unit, divisor] = maxMs >= 1000 ? ['s', 1000] : ['ms', 1];
-  const values = completed.map((c) => ({
-    model: c.model,
-    engine: label(c),
-    batch: c.batchSize,
-    total: c.totalMs / divisor,
-    // A bar for wrong answers says so on the bar itself.
-    label: c.parity?.withinTolerance === false ? `${formatDuration(c.totalMs)} ✗ PARITY` : formatDuration(c.totalMs),
-    labelColor: c.parity?.withinTolerance === false ? '#c62828' : '#333333',
-    mean: formatDuration(c.latency.mean),
-    runtime: runtimeOf(c) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}`,
-  }));
+  const marks: CellMarks = { segments: [], errors: [], gaps: [] };
+  for (const { cell, row } of done) {
+    const at = { model: cell.model, engine: label(cell), batch: cell.batchSize, runtime: runtimeOf(cell) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}` };
+    const engine = row.engineTime;
+    if (row.partial !== null || engine?.passMs === null || engine?.passMs === undefined) {
+      marks.gaps.push({ ...at, text: `no bar: ${row.partial ?? 'pass length not recorded'}` });
+      continue;
+    }
+    const enginePass = engine.passMs;
+    const total = row.endToEnd?.passMs ?? enginePass + (row.prepare?.passMs ?? 0);
+    const rest = row.endToEnd ? REST_SEGMENT : PREPARE_SEGMENT;
+    const wrong = row.parityOk === false;
+    const text = `${formatDuration(total)} (engine ${formatDuration(enginePass)})${wrong ? ' ✗ PARITY' : ''}`;
+    const tip = { total: formatDuration(total), engineTotal: formatDuration(enginePass), mean: formatDuration(row.meanMs ?? 0), threads: row.threads === null ? 'default' : String(row.threads) };
+    // The label sits above the bar and both error bars, so no line crosses it.
+    const labelAt = Math.max(total, engine.passCi95?.high ?? 0, row.endToEnd?.passCi95?.high ?? 0) / divisor;
+    marks.segments.push({ ...at, ...tip, segment: ENGINE_SEGMENT, y0: 0, y1: enginePass / divisor, label: '', labelAt, labelColor: '#333333' });
+    marks.segments.push({ ...at, ...tip, segment: rest, y0: enginePass / divisor, y1: Math.max(enginePass, total) / divisor, label: text, labelAt, labelColor: wrong ? '#c62828' : '#333333' });
+    // The engine interval left of the bar's centre, the end-to-end one right of it, so the two never overlap.
+    if (engine.passCi95) marks.errors.push({ ...at, which: 'engine', low: Math.max(0, engine.passCi95.low) / divisor, high: engine.passCi95.high / divisor });
+    const e2eCi = row.endToEnd?.passCi95;
+    if (e2eCi) marks.errors.push({ ...at, which: 'end-to-end', low: Math.max(0, e2eCi.low) / divisor, high: e2eCi.high / divisor });
+  }
+  const segments = [ENGINE_SEGMENT, ...[REST_SEGMENT, PREPARE_SEGMENT].filter((x) => marks.segments.some((m) => m['segment'] === x))];
   const env = run.environment;
+  const threads = [...new Set(done.map(({ cell, row }) => `${label(cell)} ${row.threads ?? 'default'}`))];
+  const anyPipeline = done.some(({ row }) => row.engineTime?.covers.startsWith("the pipeline's"));
   const subtitle = [
-    `engine time over ${describeItems(completed)}, tokenization excluded · ${env.cpuModel}, ${env.cores} cores · ` +
-      `node ${env.node} · ${formatTimestamp(env.date)}`,
+    `one pass = every row once (${describeRows(done.map(({ row }) => row))}) · bar: end to end, split into engine time and the callbacks and read-back around it · mean of round means × batches of a pass`,
+    'error bars: 95% CI across rounds, engine time left of centre, end to end right of it · label: end to end (engine time)',
+    `engine time: the engine call, inputs in to outputs in host memory${anyPipeline ? "; transformers-js: its pipeline's own forward, the rest of its call (tokenization, post-processing) in the upper segment" : ''}`,
+    `threads read back: ${threads.join(' · ')} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
     ...(mixed ? ['in each batch group: Node engines first, then browser engines (headless Chromium, outlined bars)'] : []),
     ...missingCells(run).map((line) => `not shown, ${line}`),
+    ...(marks.gaps.length > 0 ? [`no bar where a cell saw no whole pass (it saw other rows): ${marks.gaps.map((g) => `${String(g['engine'])} batch ${String(g['batch'])}`).join(', ')}`] : []),
   ];
-  if (completed.length === 0) subtitle.unshift('no cell completed, so there is nothing to draw');
+  if (done.length === 0) subtitle.unshift('no cell completed, so there is nothing to draw');
 
-  const encoding = {
-    x: {
-      field: 'batch',
-      type: 'ordinal' as const,
-      title: 'batch size',
-      sort: batches,
-      axis: { labelAngle: 0, labelExpr: "'batch ' + datum.label" },
-    },
-    xOffset: { field: 'engine', type: 'nominal' as const, sort: engines },
-    y: {
-      field: 'total',
-      type: 'quantitative' as const,
-      title: `total engine time (${unit}), lower is better`,
-      axis: { format: ',~r' },
-    },
-    color: {
-      field: 'engine',
-      type: 'nominal' as const,
-      sort: engines,
-      scale: { scheme: 'tableau10' },
-      legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' },
-    },
-    tooltip: [
-      { field: 'engine', type: 'nominal' as const },
-      { field: 'batch', type: 'ordinal' as const },
-      { field: 'label', title: 'total' },
-      { field: 'mean', title: 'mean per batch' },
-      ...(mixed ? [{ field: 'runtime', type: 'nominal' as const }] : []),
-    ],
-  };
+  const x = { field: 'batch', type: 'ordinal' as const, title: 'batch size', sort: batches, axis: { labelAngle: 0, labelExpr: "'batch ' + datum.label" }, scale: { domain: batches } };
+  const xOffset = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines } };
+  const yScale = { domain: [0, (maxMs / divisor) * 1.5] };
+  const color = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' } };
   // Browser bars are outlined, with a legend of their own, so a reader tells the runtimes apart without reading names.
-  const runtimeStroke = {
-    stroke: { field: 'runtime', type: 'nominal' as const, scale: { domain: [`Node ${run.environment.node}`, BROWSER_RUNTIME], range: ['#00000000', '#222222'] }, legend: { title: 'runtime', orient: 'right' as const, symbolType: 'square', symbolFillColor: '#bbbbbb' } },
-    strokeWidth: { value: 1.5 },
-  };
+  const runtimeStroke = mixed
+    ? {
+        stroke: { field: 'runtime', type: 'nominal' as const, scale: { domain: [`Node ${run.environment.node}`, BROWSER_RUNTIME], range: ['#00000000', '#222222'] }, legend: { title: 'runtime', orient: 'right' as const, symbolType: 'square', symbolFillColor: '#bbbbbb' } },
+        strokeWidth: { value: 1.5 },
+      }
+    : {};
   const layer = [
-    { mark: { type: 'bar' as const, cornerRadiusEnd: 2 }, ...(mixed ? { encoding: runtimeStroke } : {}) },
     {
+      transform: [{ filter: { field: 'kind', equal: 'segment' } }],
+      mark: { type: 'bar' as const },
+      encoding: {
+        x,
+        xOffset,
+        y: { field: 'y0', type: 'quantitative' as const, title: `time of one pass (${unit}), lower is better`, axis: { format: ',~r' }, scale: yScale },
+        y2: { field: 'y1' },
+        color,
+        opacity: { field: 'segment', type: 'ordinal' as const, sort: segments, scale: { domain: segments, range: segments.map((x) => (x === ENGINE_SEGMENT ? 1 : 0.4)) }, legend: { title: 'segment', orient: 'bottom' as const, symbolType: 'square', labelLimit: 520 } },
+        tooltip: [
+          { field: 'engine', type: 'nominal' as const },
+          { field: 'batch', type: 'ordinal' as const },
+          { field: 'threads', title: 'threads read back' },
+          { field: 'total', title: 'one pass, end to end' },
+          { field: 'engineTotal', title: 'one pass, engine time' },
+          { field: 'mean', title: 'engine time per batch (mean of round means)' },
+        ],
+        ...runtimeStroke,
+      },
+    },
+    {
+      transform: [{ filter: { field: 'kind', equal: 'segment' } }, { filter: "datum.label !== ''" }],
       mark: { type: 'text' as const, angle: 270, align: 'left' as const, baseline: 'middle' as const, dx: 4, fontSize: 10 },
-      encoding: { text: { field: 'label' }, color: { field: 'labelColor', type: 'nominal' as const, scale: null } },
+      encoding: { x, xOffset, y: { field: 'labelAt', type: 'quantitative' as const, scale: yScale }, text: { field: 'label' }, color: { field: 'labelColor', type: 'nominal' as const, scale: null } },
+    },
+    {
+      // Each bar's band split in two (its own xOffset scale): the engine interval in the left half, end to end in the right.
+      transform: [{ filter: { field: 'kind', equal: 'error' } }, { calculate: "datum.engine + ' | ' + datum.which", as: 'slot' }],
+      mark: { type: 'rule' as const, color: '#222222', strokeWidth: 1.5 },
+      encoding: {
+        x,
+        xOffset: { field: 'slot', type: 'nominal' as const, scale: { domain: engines.flatMap((e) => [`${e} | engine`, `${e} | end-to-end`]) } },
+        y: { field: 'low', type: 'quantitative' as const, scale: yScale },
+        y2: { field: 'high' },
+      },
+    },
+    {
+      transform: [{ filter: { field: 'kind', equal: 'gap' } }],
+      mark: { type: 'text' as const, angle: 270, align: 'left' as const, baseline: 'middle' as const, dx: 4, fontSize: 10, color: '#b35c00' },
+      encoding: { x, xOffset, y: { datum: 0, type: 'quantitative' as const, scale: yScale }, text: { field: 'text' } },
     },
   ];
-  // Wide enough that bars, not margins, fill the picture; 24 px per bar at least.
-  const size = { width: Math.max(560, batches.length * (engines.length + 1) * 24), height: 320 };
+  // Wide enough that bars, not margins, fill the picture; 26 px per bar at least.
+  const size = { width: Math.max(560, batches.length * (engines.length + 1) * 26), height: 360 };
   const common = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
-      text: `${models.join(', ')} – total duration per engine and batch size, lower is better`,
+      text: `${models.join(', ')} – time to stream every row once, per engine and batch size, lower is better`,
       subtitle,
       anchor: 'start' as const,
       fontSize: 15,
@@ -123,22 +173,25 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
       subtitleColor: '#555555',
       offset: 14,
     },
-    data: { values },
     background: 'white',
     padding: 16,
     config: { font: CHART_FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12 } },
   };
-  if (models.length <= 1) return { ...common, ...size, encoding, layer } as TopLevelSpec;
-  return {
-    ...common,
-    facet: { column: { field: 'model', type: 'nominal', title: null, sort: models } },
-    spec: { ...size, encoding, layer },
-  } as TopLevelSpec;
+  const data = {
+    values: [
+      ...marks.segments.map((m) => ({ ...m, kind: 'segment' })),
+      ...marks.errors.map((m) => ({ ...m, kind: 'error' })),
+      ...marks.gaps.map((m) => ({ ...m, kind: 'gap' })),
+    ],
+  };
+  const resolve = { scale: { xOffset: 'independent' } };
+  if (models.length <= 1) return { ...common, data, ...size, layer, resolve } as TopLevelSpec;
+  return { ...common, data, facet: { column: { field: 'model', type: 'nominal', title: null, sort: models } }, spec: { ...size, layer, resolve } } as TopLevelSpec;
 }
 
-/** `96 items per cell` when every cell measured the same count, else `each cell's items`. */
-function describeItems(cells: readonly CompletedCell[]): string {
-  const counts = new Set(cells.map((c) => c.itemsTotal));
+/** `256 rows` when every cell's pass holds the same rows, else `each cell's rows`. */
+function describeRows(rows: readonly BaselineRow[]): string {
+  const counts = new Set(rows.flatMap((r) => (r.pass ? [r.pass.rows] : [])));
   const [only] = counts;
-  return counts.size === 1 && only !== undefined ? `${only} items per cell` : "each cell's items";
+  return counts.size === 1 && only !== undefined ? `${only} rows` : "each cell's rows";
 }

@@ -81,7 +81,7 @@ export function renderRunComparison(
   const tally =
     `B is faster in ${count('faster')}, slower in ${count('slower')} and shows no significant difference in ` +
     `${count('no significant difference')} of ${cmp.cells.length} common cells` +
-    (count('not compared') > 0 ? `; ${count('not compared')} could not be compared (errored or skipped)` : '') +
+    (count('not compared') > 0 ? `; ${count('not compared')} could not be compared (the result column says why: errored, skipped, part of a pass, different rows)` : '') +
     (cmp.onlyInA.length + cmp.onlyInB.length > 0 ? `; ${cmp.onlyInA.length} cells only in A, ${cmp.onlyInB.length} only in B` : '') +
     '.';
   const lines = [
@@ -90,10 +90,12 @@ export function renderRunComparison(
     '',
     ...table.lines,
     ...wrap(tally, Math.max(table.width, 60)),
-    ...wrap(
-      'B/A: ratio of mean engine time per batch (below 1: B is faster). Method: ' + compareMethodText(cmp.minEffect),
-      Math.max(table.width, 60),
-    ).map((l) => paint(l, 'dim', color)),
+    ...[
+      'B/A: ratio of engine time per batch, mean of round means (below 1: B is faster; a pipeline engine\'s own forward). Cells whose row fingerprints differ (dataset, --limit, calibration rows) are not compared.',
+      `Method: ${compareMethodText(cmp.minEffect)}`,
+    ]
+      .flatMap((text) => wrap(text, Math.max(table.width, 60)))
+      .map((l) => paint(l, 'dim', color)),
   ];
   const noisy = noisyHostCells(cmp);
   if (noisy.length > 0) {

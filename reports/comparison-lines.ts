@@ -1,44 +1,61 @@
 /**
- * The "X× faster" lines under the speed table: the fastest engine at each
- * model and batch size against the others that saw the same rows in whole
- * passes, called faster only when the round means support it (Welch's test
- * and the minimum effect, as `compare`); cells that did not see whole
- * passes are named with why, never ranked.
+ * The "X× faster" lines under the speed table, one per model, batch size
+ * and scope: the fastest engine against the others that saw the same rows
+ * in whole passes, by the mean of round means, called faster only when the
+ * round means support it (Welch's test and the minimum effect, as
+ * `compare`). Each line names its scope (engine time, or end to end), says
+ * what a pipeline engine's engine time is, and says when the engines ran at
+ * different thread counts; cells without a whole pass are named with why.
  */
 import type { RunRecord } from '../src/core/results.js';
 import { formatRatio } from '../src/core/units.js';
-import { compareEngines, engineLabeller, modelOrder } from './run-summary.js';
-import { callDifference, roundMeansOf } from './run-comparison.js';
+import { modelOrder } from './run-summary.js';
+import { callDifference } from './run-comparison.js';
 import { paint, wrap } from './text-table.js';
-import { parityOk } from './views.js';
-import { PARITY_MARKER } from './terminal-views.js';
+import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from './views.js';
 
-/** One wrapped line (or a few) per compared model and batch size. */
+const SCOPE_NAME: Record<ScopeComparison['scope'], string> = { engine: 'engine time', 'end-to-end': 'end to end' };
+
+function threadWord(n: number | null): string {
+  return n === null ? 'default threads' : `${n} thread${n === 1 ? '' : 's'}`;
+}
+
+/** `2 threads against 1`, when the two engines ran at different thread counts; empty otherwise. */
+export function threadsAgainst(a: number | null, b: number | null): string {
+  if (a === b) return '';
+  return b === null || a === null ? `${threadWord(a)} against ${threadWord(b)}` : `${threadWord(a)} against ${b}`;
+}
+
+/** One wrapped line (or a few) per compared model, batch size and scope. */
 export function comparisonLines(run: RunRecord, width: number, color: boolean): string[] {
-  const comparisons = compareEngines(run);
   const prefixModel = modelOrder(run).length > 1;
-  const label = engineLabeller(run);
-  const failed = new Set(run.cells.filter((c) => parityOk(c) === false).map((c) => `${c.model}\u0000${c.batchSize}\u0000${label(c)}`));
-  return comparisons.flatMap((c) => {
-    const skippedText = (c.notCompared ?? []).map((n) => `${n.label} not compared (${n.why}; not the same rows as whole passes)`).join('; ');
-    if (c.fastest === null || c.others.length === 0) {
-      const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
+  const name = (c: ComparedCell, scope: ScopeComparison['scope']): string => {
+    const wrong = parityOk(c.cell) === false ? ` (${PARITY_MARKER})` : '';
+    // In the engine scope a pipeline's figure is its own forward, not its whole call: the sentence says so.
+    const forward = scope === 'engine' && c.covers === PIPELINE_FORWARD ? " (its pipeline's forward)" : '';
+    return `${c.label}${forward}${wrong}`;
+  };
+  return engineComparisons(run).flatMap((c) => {
+    const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength !== null ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}${c.host !== null ? ` @ ${c.host}` : ''}, ${SCOPE_NAME[c.scope]}`;
+    const skippedText = c.notCompared.map((n) => `${n.label} not compared (${n.why})`).join('; ');
+    const fastest = c.fastest;
+    if (fastest === null || c.others.length === 0) {
       return wrap(`${where}: ${skippedText}`, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
     }
-    const fastest = c.fastest;
-    const mark = (name: string): string => (failed.has(`${c.model}\u0000${c.batchSize}\u0000${name}`) ? `${name} (${PARITY_MARKER})` : name);
     // "X× faster" only where the rounds support it: the same Welch test on round means as `compare`.
     const others = c.others.map((o) => {
-      if (formatRatio(o.ratio) === '1.0×') return `about as fast as ${mark(o.label)}`;
-      const evidence = callDifference(roundMeansOf(fastest.cell), roundMeansOf(o.cell));
-      if (evidence.call === 'slower') return `${formatRatio(o.ratio)} faster than ${mark(o.label)}`;
-      return `not shown faster than ${mark(o.label)} (${formatRatio(o.ratio)} in the mean; ${evidence.note})`;
+      const threads = threadsAgainst(fastest.threads, o.threads);
+      const note = threads === '' ? '' : ` (${threads})`;
+      if (formatRatio(o.ratio) === '1.0×') return `about as fast as ${name(o, c.scope)}${note}`;
+      const evidence = callDifference(fastest.roundMeans, o.roundMeans);
+      if (evidence.call === 'slower') return `${formatRatio(o.ratio)} faster than ${name(o, c.scope)}${note}`;
+      return `not shown faster than ${name(o, c.scope)} (${formatRatio(o.ratio)} in the mean; ${evidence.note}${threads === '' ? '' : `; ${threads}`})`;
     });
-    const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}`;
-    const text = `${where}: ${mark(fastest.label)} is ${others.join(', ')}${skippedText ? `; ${skippedText}` : ''}`;
+    const lead = name(fastest, c.scope);
+    const text = `${where}: ${lead} is ${others.join(', ')}${skippedText ? `; ${skippedText}` : ''}`;
     return wrap(text, width - 4).map((line, i) => {
       const shown = i === 0 ? line : `    ${line}`;
-      return i === 0 ? shown.replace(fastest.label, paint(fastest.label, 'green', color)) : shown;
+      return i === 0 ? shown.replace(lead, paint(lead, 'green', color)) : shown;
     });
   });
 }

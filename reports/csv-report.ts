@@ -7,7 +7,7 @@ import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.j
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
-import { parityOk, reportedInterval } from './views.js';
+import { type BaselineRow, baselineRows, parityOk } from './views.js';
 
 /** One value of a result row: what CSV, Parquet and Arrow all write. */
 export type ResultField = string | number | null | undefined;
@@ -15,7 +15,7 @@ type Field = ResultField;
 
 interface CsvColumn {
   readonly name: string;
-  readonly value: (cell: CellResult, run: RunRecord) => Field;
+  readonly value: (cell: CellResult, run: RunRecord, row: BaselineRow) => Field;
 }
 
 /** A measurement field: empty unless the cell completed. */
@@ -28,8 +28,9 @@ function optional(name: string, f: (c: CompletedCell) => Field): CsvColumn {
   return { name, value: (cell) => (cell.state === 'completed' ? f(cell) : null) };
 }
 
-function meanOf(values: readonly number[] | undefined): number | null {
-  return values === undefined || values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+/** A figure of the cell's view row (views.ts derives every per-pass, scope and estimator figure): empty unless the cell completed. */
+function viewed(name: string, f: (r: BaselineRow) => Field): CsvColumn {
+  return { name, value: (cell, _run, row) => (cell.state === 'completed' ? f(row) : null) };
 }
 
 /**
@@ -65,28 +66,33 @@ const COLUMNS: readonly CsvColumn[] = [
   measured('warmup_batches', (c) => c.warmupBatches),
   measured('measured_batches', (c) => c.latency.count),
   measured('items', (c) => c.itemsTotal),
-  measured('total_ms', (c) => c.totalMs),
-  measured('mean_ms', (c) => c.latency.mean),
-  measured('min_ms', (c) => c.latency.min),
-  measured('max_ms', (c) => c.latency.max),
-  measured('stdev_ms', (c) => c.latency.stdev),
-  optional('cv', (c) => c.latency.cv),
+  // Engine time of one pass over the rows (mean_ms × pass_batches); empty for a cell that saw no whole pass. total_ms ÷ mean_ms = pass_batches.
+  viewed('total_ms', (r) => r.engineTime?.passMs),
+  // Engine time per batch: the mean of round means, the figure ci95_* is centred on (a pipeline engine's own forward).
+  viewed('mean_ms', (r) => r.meanMs),
+  // min, max, stdev, cv and the percentiles pool every batch of every round.
+  viewed('min_ms', (r) => r.latency?.min),
+  viewed('max_ms', (r) => r.latency?.max),
+  viewed('stdev_ms', (r) => r.latency?.stdev),
+  viewed('cv', (r) => r.latency?.cv),
   optional('rounds', (c) => c.rounds?.length),
   // Across round means (Student t, rounds − 1 df) when the record has rounds; across batches in older records.
-  optional('ci95_low_ms', (c) => reportedInterval(c)?.low),
-  optional('ci95_high_ms', (c) => reportedInterval(c)?.high),
-  optional('ci95_across', (c) => reportedInterval(c)?.across),
-  measured('p50_ms', (c) => c.latency.p50),
-  measured('p90_ms', (c) => c.latency.p90),
-  optional('p95_ms', (c) => c.latency.p95),
-  measured('p99_ms', (c) => c.latency.p99),
-  measured('samples_per_s', (c) => c.samplesPerSecond),
-  measured('prepare_mean_ms', (c) => c.prepare.mean),
-  measured('load_ms', (c) => c.loadMs),
+  viewed('ci95_low_ms', (r) => r.interval?.low),
+  viewed('ci95_high_ms', (r) => r.interval?.high),
+  viewed('ci95_across', (r) => r.interval?.across),
+  viewed('p50_ms', (r) => r.latency?.p50),
+  viewed('p90_ms', (r) => r.latency?.p90),
+  viewed('p95_ms', (r) => r.latency?.p95),
+  viewed('p99_ms', (r) => r.latency?.p99),
+  // Rows of one pass per second of total_ms; empty without a whole pass.
+  viewed('samples_per_s', (r) => r.samplesPerSecond),
+  viewed('prepare_mean_ms', (r) => r.prepare?.meanMs),
+  // The session create alone when the engine reported its load phases (import_ms and placement_probe_ms apart), else the whole load.
+  viewed('load_ms', (r) => r.loadMs),
   optional('first_batch_ms', (c) => c.coldStart?.firstBatchMs),
   optional('first_pass_ms', (c) => c.firstPass?.ms),
-  optional('warmup_mean_ms', (c) => meanOf(c.samples.warmupMs)),
-  measured('peak_rss_bytes', (c) => c.peakRssBytes),
+  viewed('warmup_mean_ms', (r) => r.warmupMeanMs),
+  measured('peak_rss_bytes', (c) => c.memory?.peakRssBytes ?? c.peakRssBytes),
   { name: 'forward_mean_ms', value: (c) => (c.state === 'completed' ? c.forward?.mean : null) },
   { name: 'speedup_vs_fp32', value: (c, run) => speedupOverFp32(run)(c) },
   optional('baseline_rss_bytes', (c) => c.memory?.baselineRssBytes),
@@ -112,6 +118,34 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
   { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
   { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
+  // The unit of work and the two scopes: what engine time and end to end cover on this row, and their per-pass figures from the round means.
+  // total_ms's 95% interval across rounds (ci95_* × pass_batches).
+  viewed('total_ci95_low_ms', (r) => r.engineTime?.passCi95?.low),
+  viewed('total_ci95_high_ms', (r) => r.engineTime?.passCi95?.high),
+  viewed('pass_rows', (r) => r.pass?.rows),
+  viewed('pass_batches', (r) => r.pass?.batches),
+  viewed('partial_pass', (r) => r.partial),
+  viewed('engine_scope', (r) => r.engineTime?.covers),
+  viewed('e2e_scope', (r) => r.endToEnd?.covers),
+  viewed('e2e_total_ms', (r) => r.endToEnd?.passMs),
+  viewed('e2e_mean_ms', (r) => r.endToEnd?.meanMs),
+  viewed('e2e_ci95_low_ms', (r) => r.endToEnd?.ci95?.low),
+  viewed('e2e_ci95_high_ms', (r) => r.endToEnd?.ci95?.high),
+  viewed('e2e_samples_per_s', (r) => r.endToEnd?.samplesPerSecond),
+  viewed('prepare_total_ms', (r) => r.prepare?.passMs),
+  // Accuracy's rows: every labelled row of one whole pass; when the engine saw fewer, accuracy is empty and accuracy_seen_rows says how many.
+  viewed('accuracy_rows', (r) => r.accuracyRows?.counted),
+  viewed('accuracy_seen_rows', (r) => r.accuracyRows?.seen),
+  viewed('accuracy_pass_rows', (r) => r.accuracyRows?.of),
+  viewed('parity_rows', (r) => r.parity?.rows),
+  viewed('rows_count', (r) => r.rowSet?.rows),
+  viewed('rows_sha256', (r) => r.rowSet?.sha256),
+  // Cold start per load: true on the batch size measured first after its load; the other batch sizes found the engine warm.
+  viewed('cold_after_load', (r) => (r.coldAfterLoad === null ? null : String(r.coldAfterLoad))),
+  viewed('import_ms', (r) => r.importMs),
+  viewed('placement_probe_ms', (r) => r.placementProbeMs),
+  viewed('memory_isolation', (r) => r.memoryProcess),
+  viewed('memory_ran_before', (r) => (r.ranBefore === null ? null : r.ranBefore.join(';'))),
   // Whose RSS the memory columns are when the engine ran outside this process (a browser cell's renderer); empty: this process.
   optional('rss_process', (c) => c.memory?.process?.label),
   // Filled in distributed runs only (`run --queue`), empty otherwise: the worker that measured the cell, its machine fingerprint and how often its job was retried.
@@ -142,7 +176,8 @@ export function csvField(value: Field): string {
  * three files never disagree on a column or a value.
  */
 export function resultRows(run: RunRecord): ResultField[][] {
-  return orderedCells(run).map((cell) => COLUMNS.map((c) => c.value(cell, run)));
+  const rows = baselineRows(run);
+  return orderedCells(run).map((cell, i) => COLUMNS.map((c) => c.value(cell, run, rows[i] as BaselineRow)));
 }
 
 /**

@@ -16,8 +16,20 @@ export interface GenerationCellPair {
   readonly b: GenerationCell;
 }
 
-const keyOf = (c: GenerationCell): string =>
-  `${c.model}|${c.engine}|${c.batchSize}|${c.promptLength}|${c.newTokens}|${c.requestedThreads === null ? 'default' : c.requestedThreads}`;
+/** Threads the generation cell ran with: read back from its session, else the request. */
+export function generationThreadsUsed(c: GenerationCell): number | null {
+  return c.state !== 'skipped' && c.session !== undefined && c.session.threads !== null ? c.session.threads : c.requestedThreads;
+}
+
+/**
+ * The identity a generation cell is matched on: model, engine, batch,
+ * prompt length, new tokens and the threads actually used (as `run`'s
+ * compare), so a cell is never set against one that ran at another thread count.
+ */
+const keyOf = (c: GenerationCell): string => {
+  const threads = generationThreadsUsed(c);
+  return `${c.model}|${c.engine}|${c.batchSize}|${c.promptLength}|${c.newTokens}|${threads === null ? 'default' : threads}`;
+};
 
 /** The cells of `a` that `b` also has, in `a`'s order. */
 export function pairGenerationCells(a: GenerationRunRecord, b: GenerationRunRecord): GenerationCellPair[] {
@@ -26,6 +38,17 @@ export function pairGenerationCells(a: GenerationRunRecord, b: GenerationRunReco
     const other = inB.get(keyOf(c));
     return other ? [{ key: keyOf(c), a: c, b: other }] : [];
   });
+}
+
+/** `onnx-cpu batch 1 prompt 8 new 4 (2 threads)` for the cells of one side that found no match, or an empty list. */
+function unmatched(run: GenerationRunRecord, pairs: readonly GenerationCellPair[], side: 'a' | 'b'): string[] {
+  const paired = new Set(pairs.map((p) => p[side]));
+  return run.cells
+    .filter((c) => !paired.has(c))
+    .map((c) => {
+      const t = generationThreadsUsed(c);
+      return `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens} (${t === null ? 'default threads' : `${t} thread${t === 1 ? '' : 's'}`})`;
+    });
 }
 
 function ratio(a: number | undefined, b: number | undefined): string {
@@ -42,6 +65,7 @@ export function renderGenerationComparison(a: GenerationRunRecord, b: Generation
     return {
       cells: [
         ca.engine,
+        String(generationThreadsUsed(ca) ?? 'default'),
         String(ca.batchSize),
         String(ca.promptLength),
         String(ca.newTokens),
@@ -56,6 +80,7 @@ export function renderGenerationComparison(a: GenerationRunRecord, b: Generation
   });
   const headers: [string, 'left' | 'right'][] = [
     ['engine', 'left'],
+    ['threads', 'right'],
     ['batch', 'right'],
     ['prompt', 'right'],
     ['new', 'right'],
@@ -72,8 +97,13 @@ export function renderGenerationComparison(a: GenerationRunRecord, b: Generation
     rows,
     color,
   });
+  const onlyA = unmatched(a, pairs, 'a');
+  const onlyB = unmatched(b, pairs, 'b');
   return [
     ...table.lines,
+    'Cells are matched on engine, batch, prompt length, new tokens and the threads each engine reported using.',
+    ...(onlyA.length > 0 ? [`warning: only in A (no cell of B ran them at the same threads): ${onlyA.join(', ')}`] : []),
+    ...(onlyB.length > 0 ? [`warning: only in B (no cell of A ran them at the same threads): ${onlyB.join(', ')}`] : []),
     'No faster/slower call: each generation cell is one load measured in one stretch of time, so it holds no',
     "evidence of the drift between two runs. Treat ratios within the machine's run-to-run spread as noise.",
     '',

@@ -5,11 +5,12 @@
  * Local runs have no hosts, and none of this is shown for them.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CellResult, CompletedCell, EnvironmentInfo, RunRecord } from '../src/core/results.js';
+import type { EnvironmentInfo, RunRecord } from '../src/core/results.js';
 import { formatBytes, formatRate } from '../src/core/units.js';
 import { CHART_FONT } from './chart-spec.js';
-import { batchSizes, engineOrder, hasHosts, hostOrder, modelOrder, orderedCells } from './run-summary.js';
+import { hasHosts, hostOrder, modelOrder } from './run-summary.js';
 import { renderTable, type Column, type TableCell, type TableRow } from './text-table.js';
+import { baselineRows, type BaselineRow } from './views.js';
 
 /** One worker as the run config recorded it. */
 interface RecordedWorker {
@@ -24,11 +25,28 @@ export function recordedWorkers(run: RunRecord): RecordedWorker[] {
   return Array.isArray(queue?.workers) ? (queue.workers as RecordedWorker[]).filter((w) => typeof w?.name === 'string') : [];
 }
 
-const rate = (c: CellResult | undefined): TableCell => {
-  if (!c) return '';
-  if (c.state === 'completed') return formatRate(c.samplesPerSecond);
-  return { text: c.state, style: c.state === 'errored' ? 'red' : 'yellow' };
+/** samples/s of one cell with the main tables' flags; a cell without a whole pass has no figure, only its flag. */
+const rate = (r: BaselineRow | undefined): TableCell => {
+  if (!r) return '';
+  if (r.state !== 'completed') return { text: r.state, style: r.state === 'errored' ? 'red' : 'yellow' };
+  const value = r.samplesPerSecond === null ? 'n/a' : formatRate(r.samplesPerSecond);
+  const text = [value, ...r.flags].join(' ');
+  return r.flags.length === 0 ? text : { text, style: r.parityOk === false ? 'red' : 'yellow' };
 };
+
+/** Every part of a cell's key but its host: the rows of SAMPLES/S BY HOST. */
+function keyWithoutHost(r: BaselineRow): string {
+  return [r.model, r.engine, r.threads ?? 'default', r.batchSize, r.sequenceLength ?? ''].join('\u0000');
+}
+
+function threadsLabel(t: number | null): string {
+  return t === null ? 'default' : String(t);
+}
+
+/** `onnx-cpu · 2 threads · seq 128`: a chart series, naming every part of the key that varies. */
+function seriesName(r: BaselineRow, multiModel: boolean, multiSeq: boolean): string {
+  return [multiModel ? r.model : null, r.engine, `${threadsLabel(r.threads)} thread${r.threads === 1 ? '' : 's'}`, multiSeq && r.sequenceLength !== null ? `seq ${r.sequenceLength}` : null].filter((p) => p !== null).join(' · ');
+}
 
 /** HOSTS (the machines) and SAMPLES/S BY HOST (engine × batch rows, one column per host); empty for a local run. */
 export function hostSections(run: RunRecord, minWidth: number, color: boolean): string[] {
@@ -55,48 +73,67 @@ export function hostSections(run: RunRecord, minWidth: number, color: boolean): 
   });
   const machineColumns: Column[] = ['host', 'machine', 'cpu', 'gpu', 'os · runtime', 'completed', 'retried'].map((header) => ({ header, align: header === 'completed' || header === 'retried' ? 'right' : 'left' }));
   const multiModel = modelOrder(run).length > 1;
-  const rows: TableRow[] = [];
-  for (const model of modelOrder(run)) {
-    for (const batch of batchSizes(run)) {
-      for (const engine of engineOrder(run)) {
-        const same = run.cells.filter((c) => c.model === model && c.engine === engine && c.batchSize === batch && c.host);
-        if (same.length === 0) continue;
-        rows.push({
-          cells: [...(multiModel ? [model] : []), { text: engine, style: 'cyan' }, String(batch), ...hosts.map((h) => rate(same.find((c) => c.host?.name === h)))],
-          ruleAbove: rows.length > 0 && engine === engineOrder(run).find((e) => run.cells.some((c) => c.model === model && c.engine === e && c.batchSize === batch)),
-        });
-      }
-    }
-  }
-  const columns: Column[] = [...(multiModel ? [{ header: 'model', align: 'left' } as const] : []), { header: 'engine', align: 'left' }, { header: 'batch', align: 'right' }, ...hosts.map((h): Column => ({ header: h, align: 'right' }))];
+  const viewRows = baselineRows(run).filter((r) => r.key.host !== null);
+  const withSeq = viewRows.some((r) => r.sequenceLength !== null);
+  // One row per cell key (model, engine, threads read back, batch, sequence length), one column per host: no two cells share a row.
+  const keys = [...new Set(viewRows.map(keyWithoutHost))];
+  const rows: TableRow[] = keys.map((key, i) => {
+    const same = viewRows.filter((r) => keyWithoutHost(r) === key);
+    const first = same[0] as BaselineRow;
+    const previous = i > 0 ? viewRows.find((r) => keyWithoutHost(r) === keys[i - 1]) : undefined;
+    return {
+      cells: [
+        ...(multiModel ? [first.model] : []),
+        { text: first.engine, style: 'cyan' as const },
+        threadsLabel(first.threads),
+        String(first.batchSize),
+        ...(withSeq ? [first.sequenceLength === null ? 'text' : String(first.sequenceLength)] : []),
+        ...hosts.map((h) => rate(same.find((r) => r.key.host === h))),
+      ],
+      ruleAbove: previous !== undefined && (previous.batchSize !== first.batchSize || previous.model !== first.model),
+    };
+  });
+  const columns: Column[] = [
+    ...(multiModel ? [{ header: 'model', align: 'left' } as const] : []),
+    { header: 'engine', align: 'left' },
+    { header: 'threads', align: 'right' },
+    { header: 'batch', align: 'right' },
+    ...(withSeq ? [{ header: 'seq', align: 'right' } as const] : []),
+    ...hosts.map((h): Column => ({ header: h, align: 'right' })),
+  ];
   return [
     ...renderTable({ title: 'HOSTS', columns: machineColumns, rows: machineRows, color, minWidth }).lines,
     'Each host is a queue worker (inferbench worker --name); "machine" is its fingerprint id: equal ids, alike machines.',
     '',
     ...renderTable({ title: 'SAMPLES/S BY HOST', columns, rows, color, minWidth }).lines,
-    'Items per second of engine time; each host measured its rounds back to back (no interleaving across hosts).',
+    'Rows of one pass per second of engine time per pass (mean of round means), threads as each engine reported them, with the main tables\' flags (NOISY, PARTIAL: no whole pass so no figure, ✗ PARITY); each host measured its rounds back to back (no interleaving across hosts).',
   ];
 }
 
 /** Grouped bars of samples/s per engine per host, one panel per batch size; null for a local run. */
 export function hostChartSpec(run: RunRecord): TopLevelSpec | null {
   if (!hasHosts(run)) return null;
-  const completed = orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed' && c.host !== undefined);
+  const rows = baselineRows(run).filter((r) => r.key.host !== null);
   const multiModel = modelOrder(run).length > 1;
-  const engines = [...new Set(completed.map((c) => (multiModel ? `${c.model} ${c.engine}` : c.engine)))];
-  const values = completed.map((c) => ({
-    host: c.host?.name ?? '',
-    engine: multiModel ? `${c.model} ${c.engine}` : c.engine,
-    batch: `batch ${c.batchSize}`,
-    samplesPerSecond: c.samplesPerSecond,
-    label: formatRate(c.samplesPerSecond),
+  const multiSeq = new Set(rows.map((r) => r.sequenceLength)).size > 1;
+  const drawn = rows.filter((r) => r.state === 'completed' && r.samplesPerSecond !== null);
+  const engines = [...new Set(drawn.map((r) => seriesName(r, multiModel, multiSeq)))];
+  const batches = [...new Set(rows.map((r) => r.batchSize))].sort((x, y) => x - y);
+  const values = drawn.map((r) => ({
+    host: r.key.host ?? '',
+    engine: seriesName(r, multiModel, multiSeq),
+    batch: `batch ${r.batchSize}`,
+    samplesPerSecond: r.samplesPerSecond,
+    label: [formatRate(r.samplesPerSecond ?? 0), ...r.flags].join(' '),
   }));
-  const missing = run.cells.filter((c) => c.host && c.state !== 'completed').map((c) => `${c.engine} @ ${c.host?.name} batch ${c.batchSize} (${c.state})`);
+  const missing = rows
+    .filter((r) => r.state !== 'completed' || r.samplesPerSecond === null)
+    .map((r) => `${seriesName(r, multiModel, multiSeq)} @ ${r.key.host} batch ${r.batchSize} (${r.state !== 'completed' ? r.state : (r.partial ?? 'no whole pass')})`);
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
       text: 'samples/s per engine per host, higher is better',
-      subtitle: [`hosts: ${hostOrder(run).join(', ')} · items per second of engine time`, ...(missing.length ? [`not shown: ${missing.join(', ')}`] : [])],
+      subtitle: [`hosts: ${hostOrder(run).join(', ')} · rows of one pass per second of engine time per pass (mean of round means), threads as read back`, ...(missing.length ? [`not shown: ${missing.join(', ')}`] : [])],
       anchor: 'start',
       fontSize: 15,
       subtitleFontSize: 11,
@@ -106,7 +143,7 @@ export function hostChartSpec(run: RunRecord): TopLevelSpec | null {
     background: 'white',
     padding: 16,
     config: { font: CHART_FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 12 } },
-    facet: { column: { field: 'batch', type: 'nominal', title: null, sort: batchSizes(run).map((b) => `batch ${b}`) } },
+    facet: { column: { field: 'batch', type: 'nominal', title: null, sort: batches.map((b) => `batch ${b}`) } },
     spec: {
       width: Math.max(160, hostOrder(run).length * (engines.length + 1) * 22),
       height: 280,

@@ -40,7 +40,7 @@ export function quantizationChartSpec(run: RunRecord): TopLevelSpec {
     layer: [{ mark: { type: 'bar', cornerRadiusEnd: 2 } }, { mark: { type: 'text', dy: -6, fontSize: 10 }, encoding: { text: { field: 'text' }, color: { value: '#333333' } } }],
   });
   const subtitle = [
-    `speed-up: fp32 mean engine time ÷ the variant's, same engine, batch, threads and length (above 1× is faster) · ${machineLine(run)}`,
+    `speed-up: fp32 engine time per batch (mean of round means) ÷ the variant's, same engine, batch, threads and length (above 1× is faster; none without a whole pass) · ${machineLine(run)}`,
     "accuracy: the variant's accuracy against the labels minus fp32's on the same engine and rows, in points (below 0 is a drop)",
   ];
   const gap = quantizationChartGap(run);

@@ -25,6 +25,7 @@ export function quantizationTable(run: RunRecord, minWidth: number, color: boole
       ...(multiModel ? [r.of] : []),
       r.dtype,
       r.engine,
+      r.threads === null ? 'default' : String(r.threads),
       String(r.batchSize),
       ...(withSeq ? [r.sequenceLength === null ? '–' : String(r.sequenceLength)] : []),
       formatBytes(r.sizeBytes),
@@ -40,6 +41,7 @@ export function quantizationTable(run: RunRecord, minWidth: number, color: boole
     ...(multiModel ? [{ header: 'model', align: 'left' } satisfies Column] : []),
     { header: 'variant', align: 'left' },
     { header: 'engine', align: 'left' },
+    { header: 'threads', align: 'right' },
     { header: 'batch', align: 'right' },
     ...(withSeq ? [{ header: 'seq', align: 'right' } satisfies Column] : []),
     { header: 'size', align: 'right' },
@@ -53,7 +55,7 @@ export function quantizationTable(run: RunRecord, minWidth: number, color: boole
   const calibration = run.config['calibration'] as { rows: number; method: string } | null | undefined;
   return [
     ...renderTable({ title: 'QUANTIZATION – each variant against fp32', columns, rows: tableRows, color, minWidth }).lines,
-    'Speed-up: the fp32 row\'s mean engine time ÷ the variant\'s on the same engine, batch, threads and length. Accuracy vs fp32: the variant\'s accuracy − fp32\'s on the same engine and batch, in points (− is worse).',
+    'Speed-up: the fp32 row\'s engine time per batch (mean of round means) ÷ the variant\'s on the same engine, batch, threads and length; none where either cell saw no whole pass. Accuracy vs fp32: the variant\'s accuracy − fp32\'s on the same engine and batch, in points (− is worse).',
     'argmax = fp32: rows where the variant predicts fp32\'s class (onnx-cpu, the parity rows). "inferbench": written from onnx/model.onnx (method in MODEL SIZE notes).',
     ...(calibration ? [`q8-static was calibrated on the first ${calibration.rows} dataset rows (${calibration.method}); every cell measured the rows after them.`] : []),
   ];

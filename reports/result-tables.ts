@@ -103,6 +103,30 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   accuracy: 'float',
   forward_mean_ms: 'float',
   speedup_vs_fp32: 'float',
+  total_ci95_low_ms: 'float',
+  total_ci95_high_ms: 'float',
+  pass_rows: 'int',
+  pass_batches: 'int',
+  partial_pass: 'string',
+  engine_scope: 'string',
+  e2e_scope: 'string',
+  e2e_total_ms: 'float',
+  e2e_mean_ms: 'float',
+  e2e_ci95_low_ms: 'float',
+  e2e_ci95_high_ms: 'float',
+  e2e_samples_per_s: 'float',
+  prepare_total_ms: 'float',
+  accuracy_rows: 'int',
+  accuracy_seen_rows: 'int',
+  accuracy_pass_rows: 'int',
+  parity_rows: 'int',
+  rows_count: 'int',
+  rows_sha256: 'string',
+  cold_after_load: 'string',
+  import_ms: 'float',
+  placement_probe_ms: 'float',
+  memory_isolation: 'string',
+  memory_ran_before: 'string',
 };
 
 /** Columns of the samples table, in order. */
@@ -116,6 +140,9 @@ export const SAMPLE_COLUMNS: readonly { readonly name: string; readonly kind: Co
   { name: 'run_ms', kind: 'float' },
   { name: 'prepare_ms', kind: 'float' },
   { name: 'items', kind: 'int' },
+  // The pipeline's own forward inside run_ms (transformers-js rows; empty elsewhere), and end to end (empty in older records).
+  { name: 'forward_ms', kind: 'float' },
+  { name: 'end_to_end_ms', kind: 'float' },
 ];
 
 function clean(value: ResultField): string | number | null {
@@ -145,7 +172,10 @@ export function samplesTable(run: RunRecord): ResultTable {
   for (const cell of orderedCells(run)) {
     if (cell.state !== 'completed') continue;
     cell.samples.runMs.forEach((runMs, index) => {
-      const row = [run.id, cell.model, cell.engine, cell.batchSize, cell.requestedThreads, index, runMs, cell.samples.prepareMs[index] ?? null, cell.samples.items[index] ?? null];
+      const row = [
+        run.id, cell.model, cell.engine, cell.batchSize, cell.requestedThreads, index, runMs, cell.samples.prepareMs[index] ?? null, cell.samples.items[index] ?? null,
+        cell.samples.forwardMs?.[index] ?? null, cell.samples.endToEndMs?.[index] ?? null,
+      ];
       row.forEach((v, c) => values[c]?.push(clean(v)));
       rowCount++;
     });

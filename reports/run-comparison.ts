@@ -13,7 +13,9 @@
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
 import { computeStatistics, ratioInterval95, welchTTest, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
-import { describeThreads, parityOk } from './views.js';
+import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './views.js';
+
+export { threadsUsed } from './views.js';
 import { HIGH_LOAD_PER_CORE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 /** What B did relative to A: called only when the rounds support it (see the module comment). */
@@ -109,22 +111,18 @@ export function latencyOf(cell: CompletedCell): SampleStatistics {
 }
 
 /**
- * The mean engine time per batch of each independent round: the
- * between-round figures when recorded, else each round's own mean, else
- * (a record from before rounds) the cell's one mean as a single round.
+ * The mean engine time per batch of each independent round (a pipeline
+ * engine's own forward; views.ts), or (a record from before rounds) the
+ * cell's one mean as a single round.
  */
 export function roundMeansOf(cell: CompletedCell): readonly number[] {
-  const between = cell.betweenRounds?.means;
-  if (between !== undefined && between.length > 0) return between;
-  const rounds = cell.rounds?.map((r) => r.meanMs);
-  if (rounds !== undefined && rounds.length > 0) return rounds;
-  return [latencyOf(cell).mean];
+  return cellFigures(cell).engine.roundMeans;
 }
 
-/** Mean of the round means with its 95% interval across rounds (null for one round), for tables and charts. */
+/** Mean of the round means with its 95% interval across rounds (null for one round), for tables and charts: the engine scope of views.ts. */
 export function acrossRounds(cell: CompletedCell): { readonly rounds: number; readonly mean: number; readonly ci95: Interval | null } {
-  const s = computeStatistics(roundMeansOf(cell));
-  return { rounds: s.count, mean: s.mean, ci95: s.ci95 };
+  const e = cellFigures(cell).engine;
+  return { rounds: e.roundMeans.length, mean: e.meanMs, ci95: cell.rounds ? e.ci95 : computeStatistics(e.roundMeans).ci95 };
 }
 
 /** The outcome of testing B's round means against A's. */
@@ -165,11 +163,6 @@ export function callDifference(a: readonly number[], b: readonly number[], minEf
 /** `0.031`, `<0.001`: enough digits to judge against α without false precision. */
 export function formatP(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
-}
-
-/** Threads the cell ran with: read back from its session when it has one, else what was requested. */
-export function threadsUsed(cell: CellResult): number | null {
-  return cell.state !== 'skipped' && cell.session !== undefined && cell.session.threads !== null ? cell.session.threads : cell.requestedThreads;
 }
 
 function sequenceLengthOf(cell: CellResult): number | null {
@@ -214,8 +207,40 @@ export function hostNoiseOf(cell: CellResult): string | null {
  */
 function unfitReason(cell: CompletedCell, side: 'A' | 'B'): string | null {
   if (cell.interrupted === true) return `interrupted in ${side}`;
-  if (cell.rounds?.some((r) => r.passes < 1)) return `part of a pass in ${side}: not the same rows`;
+  if (partialPass(cell) !== null) return `part of a pass in ${side}: not the same rows`;
   return null;
+}
+
+/** `256 rows (sha256 1a2b3c4d)`, or what the run config says of the rows when the record predates fingerprints. */
+function rowsText(cell: CompletedCell, run: RunRecord): string {
+  if (cell.rowSet) return `${cell.rowSet.rows} rows (sha256 ${cell.rowSet.sha256.slice(0, 8)})`;
+  const rows = rowsOfConfig(run);
+  return `${rows.limit === null ? 'all rows' : `--limit ${rows.limit}`} of ${rows.dataset}${rows.skipped > 0 ? ` after ${rows.skipped} calibration rows` : ''}`;
+}
+
+/** What a run's config says of the rows its cells streamed: the dataset (and its subset and split), the row limit and the rows skipped for calibration. */
+function rowsOfConfig(run: RunRecord): { readonly dataset: string; readonly limit: number | null; readonly skipped: number } {
+  const config = run.config;
+  const text = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : JSON.stringify(v));
+  const dataset = [text(config['datasetResolved'] ?? config['dataset']) || 'the embedded dataset', text(config['datasetConfig']), text(config['split'])].filter((p) => p !== '').join(' ');
+  const limit = typeof config['limit'] === 'number' ? config['limit'] : null;
+  const calibration = config['calibration'] as { readonly rows?: unknown } | null | undefined;
+  return { dataset, limit, skipped: typeof calibration?.rows === 'number' ? calibration.rows : 0 };
+}
+
+/**
+ * Why two cells cannot be set against each other although they match: they
+ * streamed different rows (another dataset, --limit, calibration skip or
+ * sequence policy), told by each cell's row fingerprint, or by the run
+ * configs for records from before fingerprints. Null when the rows are the same.
+ */
+export function differentRows(a: CompletedCell, runA: RunRecord, b: CompletedCell, runB: RunRecord): string | null {
+  if (a.rowSet && b.rowSet) {
+    if (a.rowSet.rows === b.rowSet.rows && a.rowSet.sha256 === b.rowSet.sha256) return null;
+  } else if (JSON.stringify(rowsOfConfig(runA)) === JSON.stringify(rowsOfConfig(runB))) {
+    return null;
+  }
+  return `different rows: A ${rowsText(a, runA)}, B ${rowsText(b, runB)}`;
 }
 
 function meanRatio(a: readonly number[], b: readonly number[]): number | null {
@@ -223,7 +248,7 @@ function meanRatio(a: readonly number[], b: readonly number[]): number | null {
   return a.length > 0 && b.length > 0 && mean(a) > 0 ? mean(b) / mean(a) : null;
 }
 
-function compareCell(a: CellResult, b: CellResult, label: string, minEffect: number): CellComparison {
+function compareCell(a: CellResult, b: CellResult, label: string, minEffect: number, runs: { readonly a: RunRecord; readonly b: RunRecord }): CellComparison {
   const base = {
     model: a.model,
     engine: a.engine,
@@ -256,6 +281,9 @@ function compareCell(a: CellResult, b: CellResult, label: string, minEffect: num
   }
   const ra = roundMeansOf(a);
   const rb = roundMeansOf(b);
+  // Cells that streamed other rows measured other work: no ratio, no call, and why.
+  const rows = differentRows(a, runs.a, b, runs.b);
+  if (rows !== null) return { ...base, roundsA: ra.length, roundsB: rb.length, ratio: null, ratioCi: null, p: null, call: 'not compared', note: rows };
   const unfit = [unfitReason(a, 'A'), unfitReason(b, 'B')].filter((r): r is string => r !== null);
   if (unfit.length > 0) {
     return { ...base, roundsA: ra.length, roundsB: rb.length, ratio: meanRatio(ra, rb), ratioCi: null, p: null, call: 'not compared', note: unfit.join(', ') };
@@ -302,7 +330,7 @@ export function compareRuns(a: RunRecord, b: RunRecord, options: { readonly minE
     }
     matched.add(key);
     usedInB.add(other);
-    cells.push(compareCell(cell, other, label(cell), minEffect));
+    cells.push(compareCell(cell, other, label(cell), minEffect, { a, b }));
   }
   const onlyInB = orderedCells(b).filter((c) => !usedInB.has(c));
   return { a, b, minEffect, cells, onlyInA, onlyInB };

@@ -1,9 +1,9 @@
 /**
- * Shapes a RunRecord once for every renderer: row order, engine labels and
- * the engine-vs-engine comparison. Terminal, CSV and chart all read these, so
- * they never disagree on which engine won or in which order rows appear.
+ * Shapes a RunRecord once for every renderer: row order and engine labels.
+ * Terminal, CSV and chart all read these, so they never disagree on the
+ * order rows appear in (the figures themselves come from views.ts).
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import type { CellResult, RunRecord } from '../src/core/results.js';
 import type { SessionDescription } from '../src/core/engine-session.js';
 
 /** Models in the order the run lists them, then any only seen in cells. */
@@ -93,19 +93,6 @@ export function displayState(cell: CellResult): CellResult['state'] | 'interrupt
   return cell.state === 'completed' && cell.interrupted ? 'interrupted' : cell.state;
 }
 
-/**
- * Why a completed cell's mean cannot be set beside others', or null when it
- * can: every round must have timed whole passes over the rows, so every row
- * weighs the same in every engine's mean.
- */
-export function notComparable(cell: CompletedCell): string | null {
-  const short = cell.rounds?.find((r) => r.passes < 1);
-  if (!short) return null;
-  // The verdict knows the length of a pass (from the row count); the round alone only knows what it saw.
-  const stated = cell.verdict?.reasons.find((r) => /^saw \d+ of .+ batches of one pass/.test(r));
-  return stated ? stated.replace(/ \(raise --max-time\)$/, '') : `saw ${short.runMs.length} batches, not one whole pass`;
-}
-
 /** The session a cell reports, if it got far enough to load one. */
 export function sessionOf(cell: CellResult): SessionDescription | undefined {
   return cell.state === 'skipped' ? undefined : cell.session;
@@ -116,74 +103,4 @@ export function formatVersions(versions: Readonly<Record<string, string>>, separ
   return Object.entries(versions)
     .map(([name, version]) => `${name}@${version}`)
     .join(separator);
-}
-
-/** A slower engine and how many times slower it was, for the `faster than` lines. */
-export interface EngineRatio {
-  readonly label: string;
-  readonly meanMs: number;
-  readonly cell: CompletedCell;
-  /** How many times slower than the fastest engine (≥ 1). */
-  readonly ratio: number;
-}
-
-/** The fastest engine at one model and batch size, against every other completed one. */
-export interface BatchComparison {
-  readonly model: string;
-  /** Fixed sequence length of the compared cells; null for dataset text. */
-  readonly sequenceLength?: number | null;
-  readonly batchSize: number;
-  /** Null when fewer than two cells could be compared (then `notCompared` says why). */
-  readonly fastest: { readonly label: string; readonly meanMs: number; readonly cell: CompletedCell } | null;
-  /** Slower engines, least slow first. */
-  readonly others: readonly EngineRatio[];
-  /** Completed cells left out because they did not see the same rows in whole passes, with why. */
-  readonly notCompared?: readonly { readonly label: string; readonly why: string }[];
-}
-
-/**
- * Compares engines by mean per-batch engine latency of completed cells at the
- * same model and batch size. Per-batch latency (not total) is used so a cell
- * that measured fewer batches is not flattered. Batch sizes where fewer than
- * two engines completed are left out: there is nothing to compare. Cells
- * that did not see the same rows in whole passes are not ranked; they are
- * listed in `notCompared` with why.
- */
-export function compareEngines(run: RunRecord): BatchComparison[] {
-  const label = engineLabeller(run);
-  const out: BatchComparison[] = [];
-  for (const model of modelOrder(run)) {
-    for (const batchSize of batchSizes(run)) for (const sequenceLength of sequenceLengths(run)) {
-      const all = run.cells.filter(
-        (c): c is CompletedCell =>
-          c.state === 'completed' && c.model === model && c.batchSize === batchSize && sequenceOf(c) === sequenceLength,
-      );
-      // Only cells that saw the same rows in whole passes are set side by side; the others are named with why.
-      const completed = all.filter((c) => notComparable(c) === null);
-      const notCompared = all.flatMap((c) => {
-        const why = notComparable(c);
-        return why === null ? [] : [{ label: label(c), why }];
-      });
-      if (completed.length < 2) {
-        if (notCompared.length > 0 && all.length >= 2) {
-          const only = completed[0];
-          out.push({ model, ...(sequenceLength === null ? {} : { sequenceLength }), batchSize, fastest: only ? { label: label(only), meanMs: only.latency.mean, cell: only } : null, others: [], notCompared });
-        }
-        continue;
-      }
-      const ranked = completed
-        .map((c) => ({ label: label(c), meanMs: c.latency.mean, cell: c }))
-        .sort((a, b) => a.meanMs - b.meanMs);
-      const [fastest, ...rest] = ranked as [(typeof ranked)[number], ...typeof ranked];
-      out.push({
-        model,
-        ...(sequenceLength === null ? {} : { sequenceLength }),
-        batchSize,
-        fastest,
-        others: rest.map((r) => ({ ...r, ratio: fastest.meanMs > 0 ? r.meanMs / fastest.meanMs : Infinity })),
-        ...(notCompared.length > 0 ? { notCompared } : {}),
-      });
-    }
-  }
-  return out;
 }

@@ -4,38 +4,20 @@
  * `avg (min … max)` and `p99` columns. Pure: same RunRecord, same text.
  */
 import { nothingMeasured } from '../src/core/nothing-measured.js';
-import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import type { RunRecord } from '../src/core/results.js';
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
-import {
-  compareEngines,
-  displayState,
-  engineLabeller,
-  batchSizes,
-  engineOrder,
-  formatVersions,
-  modelOrder,
-  orderedCells,
-  sequenceOf,
-  sessionOf,
-} from './run-summary.js';
-import { formatSpeedup, hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32, speedupOverFp32 } from './variant-summary.js';
-import { banner, type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { formatBytes, formatDuration, formatRate, formatRatio, formatTimestamp } from '../src/core/units.js';
-import {
-  coldStartSection,
-  memoryDetailSection,
-  PARITY_MARKER,
-  paritySection,
-  parityWarningLines,
-  scalingSections,
-  statisticsSection,
-} from './terminal-views.js';
-import { parityOk } from './views.js';
+import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
+import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from './variant-summary.js';
+import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
+import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
+import { baselineRows, threadsUsed } from './views.js';
 import { placementLine } from './placement-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
+import { speedFootnotes, speedTable, STATE_STYLE } from './speed-table.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -52,145 +34,6 @@ const DEFAULT_WIDTH = 160;
 /** The environment header wraps sooner than tables: short lines scan faster. */
 const HEADER_WIDTH = 100;
 
-const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
-
-interface SpeedColumn extends Column {
-  /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */
-  readonly dropOrder: number;
-  /** Identity columns are filled for every row; measurement columns only for completed cells. */
-  readonly identity: boolean;
-  readonly value: (cell: CellResult) => TableCell;
-}
-
-function threadsText(cell: CellResult): string {
-  const actual = sessionOf(cell)?.threads;
-  const requested = cell.requestedThreads;
-  if (actual === undefined) return requested === null ? '–' : String(requested);
-  if (actual === null) return requested === null ? 'default' : `? (asked ${requested})`;
-  return requested !== null && requested !== actual ? `${actual} (asked ${requested})` : String(actual);
-}
-
-function completed(cell: CellResult, f: (c: CompletedCell) => string): string {
-  return cell.state === 'completed' ? f(cell) : '';
-}
-
-function speedColumns(run: RunRecord, label: (cell: CellResult) => string): SpeedColumn[] {
-  const singleModel = modelOrder(run).length <= 1;
-  const minMax = (c: CompletedCell): string =>
-    `(${formatDuration(c.latency.min).padStart(7)} … ${formatDuration(c.latency.max).padStart(7)})`;
-  const speedup = speedupOverFp32(run);
-  const optional: SpeedColumn[] = [
-    ...(hasSequenceLengths(run)
-      ? [{ header: 'seq', align: 'right', identity: true, dropOrder: 0, value: (c) => String(sequenceOf(c) ?? 'text') } satisfies SpeedColumn]
-      : []),
-    ...(run.cells.some((c) => c.state === 'completed' && c.forward)
-      ? [{ header: 'forward', align: 'right', identity: false, dropOrder: 0, value: (c) => completed(c, (x) => (x.forward ? formatDuration(x.forward.mean) : '')) } satisfies SpeedColumn]
-      : []),
-    ...(hasVariants(run)
-      ? [{ header: 'vs fp32', align: 'right', identity: false, dropOrder: 0, value: (c) => formatSpeedup(speedup(c)) } satisfies SpeedColumn]
-      : []),
-  ];
-  return withOptionalColumns(baseSpeedColumns(run, singleModel, label, minMax), optional);
-}
-
-/** Inserts `seq` after `batch`, `forward` after `avg` and `vs fp32` after `samples/s`. */
-function withOptionalColumns(base: SpeedColumn[], optional: SpeedColumn[]): SpeedColumn[] {
-  const out: SpeedColumn[] = [];
-  for (const col of base) {
-    out.push(col);
-    if (col.header === 'batch') out.push(...optional.filter((c) => c.header === 'seq'));
-    if (col.header === 'avg') out.push(...optional.filter((c) => c.header === 'forward'));
-    if (col.header === 'samples/s') out.push(...optional.filter((c) => c.header === 'vs fp32'));
-  }
-  return out;
-}
-
-function baseSpeedColumns(run: RunRecord, singleModel: boolean, label: (cell: CellResult) => string, minMax: (c: CompletedCell) => string): SpeedColumn[] {
-  return [
-    { header: 'model', align: 'left', identity: true, dropOrder: singleModel ? 6 : 0, value: (c) => c.model },
-    { header: 'engine', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: label(c), style: 'cyan' }) },
-    { header: 'backend', align: 'left', identity: true, dropOrder: 2, value: (c) => sessionOf(c)?.backend ?? '–' },
-    { header: 'threads', align: 'right', identity: true, dropOrder: 3, value: threadsText },
-    { header: 'prec', align: 'left', identity: true, dropOrder: 1, value: (c) => sessionOf(c)?.precision ?? '–' },
-    { header: 'batch', align: 'right', identity: true, dropOrder: 0, value: (c) => String(c.batchSize) },
-    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (c) => ({ text: displayState(c), style: STATE_STYLE[displayState(c)] }) },
-    ...(hasChecks(run) ? [checkColumn()] : []),
-    { header: 'total', align: 'right', identity: false, dropOrder: 8, value: (c) => completed(c, (x) => formatDuration(x.totalMs)) },
-    {
-      header: 'avg',
-      align: 'right',
-      identity: false,
-      dropOrder: 0,
-      value: (c) => ({ text: completed(c, (x) => formatDuration(x.latency.mean)), style: 'bold' }),
-    },
-    { header: '(min … max)', align: 'left', identity: false, dropOrder: 7, value: (c) => completed(c, minMax) },
-    { header: 'p50', align: 'right', identity: false, dropOrder: 4, value: (c) => completed(c, (x) => formatDuration(x.latency.p50)) },
-    { header: 'p99', align: 'right', identity: false, dropOrder: 0, value: (c) => completed(c, (x) => formatDuration(x.latency.p99)) },
-    {
-      header: 'samples/s',
-      align: 'right',
-      identity: false,
-      dropOrder: 0,
-      value: (c) => completed(c, (x) => formatRate(x.samplesPerSecond)),
-    },
-    { header: 'prepare', align: 'right', identity: false, dropOrder: 5, value: (c) => completed(c, (x) => formatDuration(x.prepare.mean)) },
-  ];
-}
-
-/** Whether any cell carries a verdict or a parity result (records from before issue 6 have neither). */
-function hasChecks(run: RunRecord): boolean {
-  return run.cells.some((c) => c.state === 'completed' && (c.verdict !== undefined || (c.parity !== undefined && c.parity !== null)));
-}
-
-/** VALID or NOISY, then the parity marker in red: never dropped, so wrong answers show at any width. */
-function checkColumn(): SpeedColumn {
-  return {
-    header: 'check',
-    align: 'left',
-    identity: false,
-    dropOrder: 0,
-    value: (c) => {
-      if (c.state !== 'completed') return '';
-      if (parityOk(c) === false) return { text: c.verdict?.status === 'NOISY' ? `NOISY ${PARITY_MARKER}` : PARITY_MARKER, style: 'red' };
-      return c.verdict ? { text: c.verdict.status, style: c.verdict.status === 'VALID' ? 'green' : 'yellow' } : '';
-    },
-  };
-}
-
-function speedRows(cells: readonly CellResult[], columns: readonly SpeedColumn[]): TableRow[] {
-  const identityCount = columns.filter((c) => c.identity).length;
-  if (cells.length === 0) return [{ cells: [], rest: { text: 'no cell ran', style: 'yellow' } }];
-  // With several engines, each sequence length is its own block; with one, blocks are batch sizes as without --sequence-lengths.
-  const multiEngine = new Set(cells.map((c) => c.engine)).size > 1;
-  return cells.map((cell, i) => {
-    const previous = cells[i - 1];
-    const ruleAbove =
-      previous !== undefined &&
-      (previous.batchSize !== cell.batchSize || previous.model !== cell.model || (multiEngine && sequenceOf(previous) !== sequenceOf(cell)));
-    if (cell.state === 'completed') return { cells: columns.map((c) => c.value(cell)), ruleAbove };
-    return {
-      cells: columns.slice(0, identityCount).map((c) => c.value(cell)),
-      rest: { text: cell.reason, style: STATE_STYLE[cell.state] },
-      ruleAbove,
-    };
-  });
-}
-
-/** The speed table, dropping optional columns until it fits `width`. */
-function speedTable(run: RunRecord, width: number, color: boolean): { lines: string[]; width: number; truncated: boolean } {
-  const label = engineLabeller(run);
-  const cells = orderedCells(run);
-  let columns = speedColumns(run, label);
-  for (;;) {
-    const table = renderTable({ title: 'INFERENCE – SPEED', columns, rows: speedRows(cells, columns), color });
-    const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= width || droppable.length === 0) return table;
-    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
-    columns = columns.filter((c) => c !== first);
-  }
-}
-
-
 function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
   const label = engineLabeller(run);
   const lines = ['Reasons in full:'];
@@ -204,13 +47,15 @@ function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
   return lines;
 }
 
-/** Peak RSS pivoted to engine × batch size, so growth with batch size reads along a row. */
+/** Peak RSS of the timed loop pivoted to engine × batch size, so growth with batch size reads along a row; each row says whose process it is. */
 function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[] {
   const label = engineLabeller(run);
   const batches = batchSizes(run);
   const rows: TableRow[] = [];
   const seen = new Set<string>();
   const withSeq = hasSequenceLengths(run);
+  const processOf = new Map(baselineRows(run).map((r, i) => [orderedCells(run)[i], r.memoryProcess]));
+  const withProcess = [...processOf.values()].some((p) => p !== null && p !== undefined);
   for (const cell of orderedCells(run)) {
     const key = `${cell.model}\u0000${label(cell)}\u0000${sequenceOf(cell)}`;
     if (seen.has(key)) continue;
@@ -219,25 +64,32 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
     const values = batches.map((b): TableCell => {
       const found = same.find((c) => c.batchSize === b);
       if (found === undefined) return '';
-      if (found.state === 'completed') return formatBytes(found.peakRssBytes);
+      if (found.state === 'completed') return formatBytes(found.memory?.peakRssBytes ?? found.peakRssBytes);
       return { text: found.state, style: STATE_STYLE[found.state] };
     });
+    const processes = [...new Set(same.map((c) => processOf.get(c) ?? null).filter((p) => p !== null))];
+    const threads = [...new Set(same.filter((c) => c.state !== 'skipped').map((c) => threadsUsed(c) ?? 'default'))].join(' / ') || '–';
     const seq: TableCell[] = withSeq ? [String(sequenceOf(cell) ?? 'text')] : [];
-    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, ...seq, ...values] });
+    const proc: TableCell[] = withProcess ? [processes.length > 0 ? { text: processes.join(' / '), style: processes.includes('browser renderer') ? 'yellow' : 'dim' } : '?'] : [];
+    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, threads, ...seq, ...proc, ...values] });
   }
   const columns: Column[] = [
     { header: 'model', align: 'left' },
     { header: 'engine', align: 'left' },
+    { header: 'threads', align: 'right' },
     ...(withSeq ? [{ header: 'seq', align: 'right' } satisfies Column] : []),
+    ...(withProcess ? [{ header: 'process', align: 'left' } satisfies Column] : []),
     ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),
   ];
-  const table = renderTable({ title: 'INFERENCE – MEMORY', columns, rows, color, minWidth });
+  const table = renderTable({ title: 'INFERENCE – MEMORY (peak RSS of the timed loop)', columns, rows, color, minWidth });
   const foreign = run.cells.some((c) => c.state === 'completed' && c.memory?.process !== undefined);
   return [
     ...table.lines,
-    foreign
-      ? 'Peak resident set size of the process the engine ran in while the cell ran: this Node process, or for a browser cell its Chromium renderer (MEMORY – GROWTH names it).'
-      : 'Peak resident set size of the whole process while the cell ran.',
+    'Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
+      (foreign ? ' (this Node process, or for a browser row its Chromium renderer: not comparable with whole Node processes)' : '') +
+      (withProcess ? '; process: isolated (a fresh child per load), in-process (the measuring process, beside other engines) or browser renderer' : '') +
+      '. Later batch sizes of a load run after earlier ones in the same process' +
+      (run.cells.some((c) => c.state === 'completed' && c.memory?.ranBefore !== undefined) ? ' (the growth table below says which).' : '.'),
   ];
 }
 
@@ -352,25 +204,14 @@ function header(run: RunRecord, width: number, color: boolean): string[] {
 
 function footnotes(run: RunRecord, width: number): string[] {
   const extra: string[] = [];
-  if (hasVariants(run)) {
-    extra.push('"vs fp32": the fp32 row\'s mean engine time ÷ this row\'s, same engine, batch, threads and sequence length (above 1× is faster). Parity vs fp32 compares each variant\'s outputs with the fp32 graph\'s on the same rows.');
-  }
-  if (run.cells.some((c) => c.state === 'completed' && c.forward)) {
-    extra.push('"forward": mean raw ONNX session.run time inside each pipeline call (transformers-js rows); avg − forward is the pipeline\'s own tokenization, tensor wrapping and post-processing.');
-  }
   if (hasSequenceLengths(run)) extra.push('"seq": fixed length of synthetic input ids (--sequence-lengths) instead of tokenized dataset text.');
   return [
+    ...speedFootnotes(run).flatMap((line) => wrap(line, width)),
     ...extra.flatMap((line) => wrap(line, width)),
-    ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}.`, width),
+    ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}, pooled over every batch of every round.`, width),
     ...wrap(
       '95% CI of mean: Student t interval across the round means (rounds − 1 degrees of freedom; each round a fresh load), ' +
-        'the spread a re-run sees; percentiles and cv (stdev / mean) pool the batches of every round. ' +
-        'VALID or NOISY: whether the cell met its stop rule and its rounds agree within ±5%.',
-      width,
-    ),
-    ...wrap(
-      'Engine time (total, avg, min, max, p50, p99, samples/s) runs from inputs handed to the engine until outputs are ' +
-        'readable in host memory; it excludes tokenization and collation, which "prepare" shows as the mean per batch.',
+        'the spread a re-run sees. VALID or NOISY: whether the cell met its stop rule and its rounds agree within ±5%; PARTIAL: no whole pass.',
       width,
     ),
   ];

@@ -5,6 +5,7 @@
  * model-size and parity cells of the MODEL SIZE table.
  */
 import type { CellResult, ModelInfo, RunRecord } from '../src/core/results.js';
+import { cellFigures } from './cell-figures.js';
 import { formatBytes, formatRatio } from '../src/core/units.js';
 
 /** True when any cell ran on fixed-length synthetic inputs. */
@@ -24,9 +25,10 @@ function fp32RowOf(run: RunRecord, model: ModelInfo): ModelInfo | undefined {
 }
 
 /**
- * fp32 mean latency ÷ this cell's mean latency for the same engine, batch
- * size, requested threads and sequence length; null when either cell did not
- * complete or the model has no fp32 row. Above 1 means the variant is faster.
+ * fp32 engine time per batch ÷ this cell's (means of round means, views.ts)
+ * for the same engine, batch size, requested threads and sequence length;
+ * null when either cell did not complete or saw no whole pass (other rows),
+ * or the model has no fp32 row. Above 1 means the variant is faster.
  */
 export function speedupOverFp32(run: RunRecord): (cell: CellResult) => number | null {
   const models = new Map(run.models.map((m) => [m.name, m]));
@@ -44,7 +46,10 @@ export function speedupOverFp32(run: RunRecord): (cell: CellResult) => number | 
         c.requestedThreads === cell.requestedThreads &&
         (c.sequenceLength ?? null) === (cell.sequenceLength ?? null),
     );
-    return ref?.state === 'completed' && cell.latency.mean > 0 ? ref.latency.mean / cell.latency.mean : null;
+    if (ref?.state !== 'completed') return null;
+    const [mine, theirs] = [cellFigures(cell), cellFigures(ref)];
+    if (mine.partial !== null || theirs.partial !== null || !(mine.engine.meanMs > 0)) return null;
+    return theirs.engine.meanMs / mine.engine.meanMs;
   };
 }
 
@@ -80,6 +85,8 @@ export interface VariantComparisonRow {
   readonly engine: string;
   readonly batchSize: number;
   readonly requestedThreads: number | null;
+  /** Threads the engine reported using. */
+  readonly threads: number | null;
   readonly sequenceLength: number | null;
   readonly sizeBytes: number;
   /** Size ÷ the fp32 graph's; null without an fp32 row. */
@@ -117,6 +124,7 @@ export function variantComparison(run: RunRecord): VariantComparisonRow[] {
       engine: cell.engine,
       batchSize: cell.batchSize,
       requestedThreads: cell.requestedThreads,
+      threads: cellFigures(cell).threads,
       sequenceLength: cell.sequenceLength ?? null,
       sizeBytes: model.sizeBytes,
       sizeRatio: fp32 && fp32.sizeBytes > 0 && model.sizeBytes > 0 ? model.sizeBytes / fp32.sizeBytes : null,

@@ -15,6 +15,7 @@ import {
   batchScalingView,
   coreScalingView,
   describeThreads,
+  isPipeline,
   latencyDistributionView,
   type ScalingPoint,
   type ScalingSeries,
@@ -59,11 +60,17 @@ function flagOf(p: ScalingPoint, markNoisy: boolean): { flag: string; flagColor:
   return { flag: parts.join(' · '), flagColor: p.parityOk === false ? RED : ORANGE };
 }
 
+/** What every engine-time figure on a chart covers, true for every row it sits over. */
+export function engineScopeText(run: RunRecord): string {
+  const pipeline = run.cells.some((c) => c.state === 'completed' && isPipeline(c));
+  return `engine time (the engine call${pipeline ? "; transformers-js: its pipeline's own forward" : ''}), mean of round means`;
+}
+
 /** `no figures: tfjs-wasm at 2, 4 threads (skipped)` lines, so a missing point is never read as a dip. */
 function gapLines(series: readonly ScalingSeries[], unit: (x: number[]) => string): string[] {
   const parts: string[] = [];
   for (const s of series) {
-    for (const state of ['errored', 'skipped'] as const) {
+    for (const state of ['errored', 'skipped', 'partial'] as const) {
       const xs = s.gaps.filter((g) => g.state === state).map((g) => g.x);
       if (xs.length > 0) parts.push(`${s.label} at ${unit(xs)} (${state})`);
     }
@@ -187,7 +194,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
   const view = coreScalingView(run, opts);
   const batch = view.fixed.batchSize;
   const subtitle = [
-    `batch ${batch ?? '–'} · samples/s over engine time, tokenization excluded · ${machineLine(run)}`,
+    `batch ${batch ?? '–'} · samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · ${machineLine(run)}`,
     ...gapLines(view.series, threadsUnit),
     ...flagLines(view.series, threadsUnit),
   ];
@@ -217,7 +224,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   const threads = describeThreads(view.fixed.threads);
   const { unit, divisor } = durationUnit(Math.max(0, ...view.series.flatMap((s) => s.points.map((p) => p.p99Ms))));
   const subtitle = [
-    `engine time per batch, tokenization excluded · ${machineLine(run)}`,
+    `samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · p99 pools every batch · ${machineLine(run)}`,
     ...gapLines(view.series, batchUnit),
     ...flagLines(view.series, batchUnit),
   ];
@@ -248,11 +255,13 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
   );
   const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
   const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map((b) => `${b.label} at batch ${b.batchSize}`);
+  const partial = view.boxes.filter((b) => b.partial !== null).map((b) => `${b.label} at batch ${b.batchSize} (${b.partial})`);
   const subtitle = [
     `box: 25th–75th percentile · white line and number above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`,
-    'one log scale per batch size',
+    `one log scale per batch size · ${engineScopeText(run).replace(', mean of round means', '')}, every batch of every round pooled`,
     ...missingCells(run).map((line) => `not shown, ${line}`),
     ...(noisy.length > 0 ? [`NOISY: ${noisy.join(', ')}`] : []),
+    ...(partial.length > 0 ? [`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`] : []),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {
@@ -269,7 +278,7 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
         y: {
           field: 't',
           type: 'quantitative',
-          title: `engine time per batch (${unit}, log scale)`,
+          title: `engine time per batch, every batch of every round (${unit}, log scale)`,
           scale: { type: 'log', nice: false, padding: 18 },
           axis: { format: '~g', tickCount: 12 },
         },
@@ -315,7 +324,10 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const calls = rows.map((c) => {
     const noisy = [c.verdictA === 'NOISY' ? 'A' : '', c.verdictB === 'NOISY' ? 'B' : ''].filter((s) => s !== '');
     const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
-    const call = c.call === 'no significant difference' ? 'no significant difference' : `B ${ratioText(c.ratio)} ${c.call} (p ${c.p === null ? '?' : c.p < 0.001 ? '<0.001' : `= ${c.p.toFixed(3)}`})`;
+    const call =
+      c.call === 'no significant difference' ? 'no significant difference'
+      : c.call === 'not compared' ? `not compared: ${c.note ?? ''}`
+      : `B ${ratioText(c.ratio)} ${c.call} (p ${c.p === null ? '?' : c.p < 0.001 ? '<0.001' : `= ${c.p.toFixed(3)}`})`;
     const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
     return {
       cell: c.label,

@@ -1,16 +1,77 @@
 /**
- * The dashboard's views of one RunRecord, as plain data: the baseline table,
- * core scaling (samples/s against threads at a fixed batch size), batch
- * scaling (samples/s and p99 against batch size at a fixed thread count) and
- * the latency distribution. Pure functions, so the terminal, the PNG charts
- * and a web dashboard with user-picked fixed values all show the same numbers.
+ * The views of one RunRecord, as plain data: the baseline table (one row per
+ * cell), the engine-against-engine comparisons, core and batch scaling and
+ * the latency distribution (scaling-views.ts). Pure functions, so the
+ * terminal, the CSV/Parquet/Arrow files, the PNG charts and the web
+ * dashboard all show the same numbers.
+ *
+ * This is the one place where a cell's figures are derived (cell-figures.ts
+ * underneath): per-pass totals, the two scopes (engine and end to end), the
+ * one estimator (mean of round means), partial-pass marks and the threads
+ * read back. Each row carries the full cell key (model, variant, engine,
+ * threads read back, batch, sequence length, host), so a renderer can name
+ * any cell without looking it up again.
  */
-import type { CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/core/results.js';
+import type { AccuracyRows, CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RowFingerprint, RunRecord } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells, sessionOf } from './run-summary.js';
+import { cellFigures, parityOk, type PassShape, type Scope, type ScopeFigures, type ScopeInterval, threadsUsed } from './cell-figures.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
 
-/** Every figure of one cell a table row needs; optional record fields become null when absent (old records). */
+export {
+  cellFigures,
+  ENGINE_CALL,
+  isPipeline,
+  parityOk,
+  partialPass,
+  PIPELINE_END_TO_END,
+  PIPELINE_FORWARD,
+  PLAIN_END_TO_END,
+  scopeOf,
+  scopeRounds,
+  threadsUsed,
+  type CellFigures,
+  type PassShape,
+  type Scope,
+  type ScopeFigures,
+  type ScopeInterval,
+} from './cell-figures.js';
+export * from './scaling-views.js';
+
+/** Everything that tells one cell from another, with the threads the engine reported using. */
+export interface ViewCellKey {
+  readonly model: string;
+  /** The precision variant (`--dtype`) of the model, when the row is one. */
+  readonly variant: string | null;
+  readonly engine: string;
+  /** Threads read back from the engine (the request when it reported none). */
+  readonly threads: number | null;
+  readonly requestedThreads: number | null;
+  readonly batchSize: number;
+  readonly sequenceLength: number | null;
+  /** The queue worker that measured the cell; null in local runs. */
+  readonly host: string | null;
+}
+
+/** The full key of a cell in `run`. */
+export function viewCellKey(run: RunRecord, cell: CellResult): ViewCellKey {
+  return {
+    model: cell.model,
+    variant: run.models.find((m) => m.name === cell.model)?.variant?.dtype ?? null,
+    engine: cell.engine,
+    threads: threadsUsed(cell),
+    requestedThreads: cell.requestedThreads,
+    batchSize: cell.batchSize,
+    sequenceLength: sequenceOf(cell),
+    host: cell.host?.name ?? null,
+  };
+}
+
+/** Whose memory a row's RSS is: a fresh child process per load, this process beside other engines, or a browser's renderer. */
+export type MemoryProcess = 'isolated' | 'in-process' | 'browser renderer' | null;
+
+/** Every figure of one cell a table row needs; what an old record lacks is null. */
 export interface BaselineRow {
+  readonly key: ViewCellKey;
   readonly model: string;
   readonly engine: string;
   /** Engine as the other reports name it (threads added when an engine ran at several settings). */
@@ -23,18 +84,40 @@ export interface BaselineRow {
   readonly state: CellResult['state'];
   /** Why an errored or skipped cell has no figures. */
   readonly reason: string | null;
+  /** Engine-scope percentiles, min, max, stdev and cv, pooled over every batch of every round. */
   readonly latency: SampleStatistics | null;
+  /** Engine time per batch: the mean of round means (the estimator of every mean, total and ratio). */
+  readonly meanMs: number | null;
+  /** Rows of one pass per second of engine time per pass; null without a whole pass. */
   readonly samplesPerSecond: number | null;
+  /** The engine scope: the model call; for a pipeline engine, its own forward. */
+  readonly engineTime: ScopeFigures | null;
+  /** End to end: callbacks, engine and read-back; for a pipeline engine, its whole call. Null in older records. */
+  readonly endToEnd: ScopeFigures | null;
+  /** The item callback (tokenize, collate, wrap) per batch and per pass. */
+  readonly prepare: { readonly meanMs: number; readonly passMs: number | null } | null;
+  readonly pass: PassShape | null;
+  /** Why the cell has no whole pass ("saw 45 of 256 batches of one pass"); null when it has. */
+  readonly partial: string | null;
   readonly verdict: CellVerdict | null;
   readonly memory: CellMemory | null;
+  readonly memoryProcess: MemoryProcess;
+  /** Batch sizes measured before this one on the same load and process; null in older records. */
+  readonly ranBefore: readonly number[] | null;
+  /** The session create alone when the engine reported its load phases, else the whole load (`loadIsWhole`). */
   readonly loadMs: number | null;
+  readonly loadIsWhole: boolean;
+  readonly importMs: number | null;
+  readonly placementProbeMs: number | null;
   readonly firstBatchMs: number | null;
+  /** True when this batch size was the first measured after its load (its first batch is cold); false: the engine was warm; null: not recorded. */
+  readonly coldAfterLoad: boolean | null;
   /** The untimed warm pass over every row (first round); null in records from before it existed. */
   readonly firstPassMs: number | null;
   /** Rounds the figures come from; null in records from before rounds. */
   readonly rounds: number | null;
-  /** The reported 95% CI of the mean: across round means when the record has rounds, else across batches (older records). */
-  readonly interval: ReportedInterval | null;
+  /** The engine-scope 95% CI of the mean. */
+  readonly interval: ScopeInterval | null;
   /** Ctrl-C cut this cell short; its figures are kept but never VALID. */
   readonly interrupted: boolean;
   /** Why parity was not computed, when it should have been. */
@@ -45,28 +128,24 @@ export interface BaselineRow {
   readonly parity: CellParity | null;
   /** false when outputs differ from the reference beyond tolerance; null when not checked. */
   readonly parityOk: boolean | null;
+  /** Accuracy over one whole pass; null without labels or when the engine did not see every row. */
   readonly accuracy: number | null;
+  readonly accuracyRows: AccuracyRows | null;
+  /** `n/a (saw 95 of 256 rows)` when accuracy is null because the engine did not see every row; else null. */
+  readonly accuracyNote: string | null;
+  readonly rowSet: RowFingerprint | null;
+  /** Marks every table shows beside the figures: `✗ PARITY`, `NOISY`, `PARTIAL`, `interrupted`. */
+  readonly flags: readonly string[];
 }
 
-/** A 95% confidence interval of the mean and what it was computed across. */
-export interface ReportedInterval {
-  readonly low: number;
-  readonly high: number;
-  readonly halfWidth: number;
-  /** `rounds`: Student t on round means (what a re-run sees); `batches`: per-batch samples of one run (records before rounds). */
-  readonly across: 'rounds' | 'batches';
-}
+/** The marker every report puts on a cell whose outputs disagree with the reference. */
+export const PARITY_MARKER = '✗ PARITY';
+/** The marker of a cell that saw no whole pass. */
+export const PARTIAL_MARKER = 'PARTIAL';
 
-/** The interval every report shows for a completed cell: across rounds when it has two or more, else none for one round, else (old records) across batches. */
-export function reportedInterval(cell: CompletedCell): ReportedInterval | null {
-  if (cell.betweenRounds) return cell.betweenRounds.ci95 ? { ...cell.betweenRounds.ci95, across: 'rounds' } : null;
-  return cell.latency.ci95 ? { ...cell.latency.ci95, across: 'batches' } : null;
-}
-
-/** Whether a completed cell's outputs agreed with the reference; null when not checked. */
-export function parityOk(cell: CellResult): boolean | null {
-  if (cell.state !== 'completed' || cell.parity === undefined || cell.parity === null) return null;
-  return cell.parity.withinTolerance;
+/** The reported 95% CI of a completed cell's engine-time mean (across rounds; across batches in records before rounds). */
+export function reportedInterval(cell: CompletedCell): ScopeInterval | null {
+  return cellFigures(cell).engine.ci95;
 }
 
 /** Completed cells whose outputs differ from the reference beyond tolerance, in report order. */
@@ -74,253 +153,174 @@ export function parityFailures(run: RunRecord): CompletedCell[] {
   return orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed' && parityOk(c) === false);
 }
 
+/** The marks of a cell, in the order tables show them. */
+export function cellFlags(cell: CellResult): string[] {
+  if (cell.state !== 'completed') return [];
+  return [
+    parityOk(cell) === false ? PARITY_MARKER : '',
+    cell.verdict?.status === 'NOISY' ? 'NOISY' : '',
+    cellFigures(cell).partial !== null ? PARTIAL_MARKER : '',
+    cell.interrupted === true ? 'interrupted' : '',
+  ].filter((f) => f !== '');
+}
+
 function mean(values: readonly number[] | undefined): number | null {
   if (values === undefined || values.length === 0) return null;
   return values.reduce((a, b) => a + b, 0) / values.length;
 }
+
+function memoryProcessOf(cell: CompletedCell): MemoryProcess {
+  if (cell.memory?.process !== undefined) return 'browser renderer';
+  return cell.memory?.isolation ?? null;
+}
+
+function accuracyNote(cell: CompletedCell): string | null {
+  const rows = cell.accuracyRows;
+  if (!rows || rows.seen >= rows.of || (cell.accuracy ?? null) !== null) return null;
+  return `n/a (saw ${rows.seen} of ${rows.of} rows)`;
+}
+
+/** The figures of a completed cell as a row. */
+function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
+  const f = cellFigures(cell);
+  const phases = cell.coldStart?.phases;
+  return {
+    latency: f.engine.pooled,
+    meanMs: f.engine.meanMs,
+    samplesPerSecond: f.engine.samplesPerSecond,
+    engineTime: f.engine,
+    endToEnd: f.endToEnd,
+    prepare: f.prepare,
+    pass: f.pass,
+    partial: f.partial,
+    verdict: cell.verdict ?? null,
+    memory: cell.memory ?? null,
+    memoryProcess: memoryProcessOf(cell),
+    ranBefore: cell.memory?.ranBefore ?? null,
+    loadMs: phases ? phases.createMs : (cell.coldStart?.loadMs ?? cell.loadMs),
+    loadIsWhole: phases === undefined,
+    importMs: phases?.importMs ?? null,
+    placementProbeMs: phases?.placementProbeMs ?? null,
+    firstBatchMs: cell.coldStart?.firstBatchMs ?? null,
+    coldAfterLoad: cell.coldStart?.afterLoad ?? null,
+    firstPassMs: cell.firstPass?.ms ?? null,
+    rounds: cell.rounds?.length ?? null,
+    interval: f.engine.ci95,
+    interrupted: cell.interrupted === true,
+    parityUnavailable: cell.parityUnavailable ?? null,
+    warmupBatches: cell.warmupBatches,
+    warmupMeanMs: mean(cell.samples.warmupMs),
+    parity: cell.parity ?? null,
+    parityOk: parityOk(cell),
+    accuracy: cell.accuracy ?? null,
+    accuracyRows: cell.accuracyRows ?? null,
+    accuracyNote: accuracyNote(cell),
+    rowSet: cell.rowSet ?? null,
+    flags: cellFlags(cell),
+  };
+}
+
+const NO_FIGURES = {
+  latency: null, meanMs: null, samplesPerSecond: null, engineTime: null, endToEnd: null, prepare: null, pass: null, partial: null,
+  verdict: null, memory: null, memoryProcess: null, ranBefore: null, loadMs: null, loadIsWhole: false, importMs: null, placementProbeMs: null,
+  firstBatchMs: null, coldAfterLoad: null, firstPassMs: null, rounds: null, interval: null, interrupted: false, parityUnavailable: null,
+  warmupBatches: null, warmupMeanMs: null, parity: null, parityOk: null, accuracy: null, accuracyRows: null, accuracyNote: null, rowSet: null, flags: [],
+} as const;
 
 /** One row per cell in report order; `threads` keeps only cells run at that requested setting. */
 export function baselineRows(run: RunRecord, opts: { readonly threads?: number | null } = {}): BaselineRow[] {
   const label = engineLabeller(run);
   return orderedCells(run)
     .filter((c) => opts.threads === undefined || c.requestedThreads === opts.threads)
-    .map((cell): BaselineRow => {
-      const done = cell.state === 'completed' ? cell : null;
-      return {
-        model: cell.model,
-        engine: cell.engine,
-        label: label(cell),
-        requestedThreads: cell.requestedThreads,
-        threads: sessionOf(cell)?.threads ?? null,
-        batchSize: cell.batchSize,
-        sequenceLength: done?.sequenceLength ?? null,
-        state: cell.state,
-        reason: cell.state === 'completed' ? null : cell.reason,
-        latency: done?.latency ?? null,
-        samplesPerSecond: done?.samplesPerSecond ?? null,
-        verdict: done?.verdict ?? null,
-        memory: done?.memory ?? null,
-        loadMs: done ? (done.coldStart?.loadMs ?? done.loadMs) : null,
-        firstBatchMs: done?.coldStart?.firstBatchMs ?? null,
-        firstPassMs: done?.firstPass?.ms ?? null,
-        rounds: done?.rounds?.length ?? null,
-        interval: done ? reportedInterval(done) : null,
-        interrupted: done?.interrupted === true,
-        parityUnavailable: done?.parityUnavailable ?? null,
-        warmupBatches: done?.warmupBatches ?? null,
-        warmupMeanMs: mean(done?.samples.warmupMs),
-        parity: done?.parity ?? null,
-        parityOk: parityOk(cell),
-        accuracy: done?.accuracy ?? null,
-      };
-    });
+    .map((cell): BaselineRow => ({
+      key: viewCellKey(run, cell),
+      model: cell.model,
+      engine: cell.engine,
+      label: label(cell),
+      requestedThreads: cell.requestedThreads,
+      threads: cell.state === 'skipped' ? null : (cell.session?.threads ?? null),
+      batchSize: cell.batchSize,
+      sequenceLength: sequenceOf(cell),
+      state: cell.state,
+      reason: cell.state === 'completed' ? null : cell.reason,
+      ...(cell.state === 'completed' ? completedRow(cell) : NO_FIGURES),
+    }));
 }
 
-/** One measured point of a scaling curve. */
-export interface ScalingPoint {
-  /** Threads (core scaling) or batch size (batch scaling). */
-  readonly x: number;
-  readonly samplesPerSecond: number;
+/** One engine of a comparison: its scope's mean of round means and the threads it ran with. */
+export interface ComparedCell {
+  readonly label: string;
+  readonly cell: CompletedCell;
+  readonly threads: number | null;
   readonly meanMs: number;
-  readonly p99Ms: number;
-  /** samples/s relative to the series' first point (fewest threads, smallest batch). */
-  readonly gain: number;
-  readonly verdict: CellVerdict['status'] | null;
-  readonly parityOk: boolean | null;
+  readonly roundMeans: readonly number[];
+  /** What the scope covers on this cell (a pipeline's forward, a plain engine's call…). */
+  readonly covers: string;
 }
 
-/** A point the sweep asked for that has no figures, with why. */
-export interface ScalingGap {
-  readonly x: number;
-  readonly state: 'errored' | 'skipped';
-  readonly reason: string;
-}
-
-/** One curve: an engine (per model and sequence length when a run has several). */
-export interface ScalingSeries {
-  readonly label: string;
+/** The fastest engine at one model, batch size, sequence length and host, in one scope, against every other comparable one. */
+export interface ScopeComparison {
+  readonly scope: Scope;
   readonly model: string;
-  readonly engine: string;
-  readonly sequenceLength: number | null;
-  /** Ascending x. */
-  readonly points: readonly ScalingPoint[];
-  readonly gaps: readonly ScalingGap[];
-}
-
-/** A scaling view: its fixed value, the x values measured, the curves, and why it cannot be drawn when it cannot. */
-export interface ScalingView<Fixed> {
-  readonly fixed: Fixed;
-  /** Distinct x values with at least one completed cell, ascending. */
-  readonly xs: readonly number[];
-  readonly series: readonly ScalingSeries[];
-  /** Null when some curve has 2 points or more; otherwise what is missing and how to get it. */
-  readonly insufficient: string | null;
-}
-
-function sequenceLengthOf(cell: CellResult): number | null {
-  return cell.state === 'completed' ? (cell.sequenceLength ?? null) : null;
-}
-
-/**
- * Names a curve by engine, adding the model or sequence length only when the
- * run has several, and never the thread count (an axis or a fixed value here).
- */
-export function seriesLabeller(run: RunRecord): (cell: CellResult) => string {
-  const multiModel = modelOrder(run).length > 1;
-  const multiSeq = new Set(run.cells.map(sequenceLengthOf)).size > 1;
-  return (cell) => {
-    const seq = sequenceLengthOf(cell);
-    const parts = [multiModel ? `${cell.model} ` : '', cell.engine, multiSeq && seq !== null ? ` (seq ${seq})` : '', cell.host ? ` @ ${cell.host.name}` : ''];
-    return parts.join('');
-  };
-}
-
-function scalingSeries(run: RunRecord, cells: readonly CellResult[], xOf: (c: CellResult) => number | null): ScalingSeries[] {
-  const label = seriesLabeller(run);
-  const byLabel = new Map<string, CellResult[]>();
-  for (const cell of cells) {
-    if (xOf(cell) === null) continue;
-    byLabel.set(label(cell), [...(byLabel.get(label(cell)) ?? []), cell]);
-  }
-  return [...byLabel].map(([name, group]) => {
-    const completed = group
-      .filter((c): c is CompletedCell => c.state === 'completed')
-      .sort((a, b) => (xOf(a) as number) - (xOf(b) as number));
-    const first = completed[0]?.samplesPerSecond ?? 0;
-    const sample = group[0] as CellResult;
-    return {
-      label: name,
-      model: sample.model,
-      engine: sample.engine,
-      sequenceLength: sequenceLengthOf(completed[0] ?? sample),
-      points: completed.map((c) => ({
-        x: xOf(c) as number,
-        samplesPerSecond: c.samplesPerSecond,
-        meanMs: c.latency.mean,
-        p99Ms: c.latency.p99,
-        gain: first > 0 ? c.samplesPerSecond / first : NaN,
-        verdict: c.verdict?.status ?? null,
-        parityOk: parityOk(c),
-      })),
-      gaps: group
-        .filter((c): c is Exclude<CellResult, CompletedCell> => c.state !== 'completed')
-        .map((c) => ({ x: xOf(c) as number, state: c.state, reason: c.reason }))
-        .sort((a, b) => a.x - b.x),
-    };
-  });
-}
-
-function distinctSorted(values: Iterable<number>): number[] {
-  return [...new Set(values)].sort((a, b) => a - b);
-}
-
-function completedCells(run: RunRecord): CompletedCell[] {
-  return orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed');
-}
-
-/** Requested thread settings in sweep order (null is the engine default). */
-export function threadSettings(run: RunRecord): (number | null)[] {
-  const seen: (number | null)[] = [];
-  for (const cell of run.cells) if (!seen.includes(cell.requestedThreads)) seen.push(cell.requestedThreads);
-  return seen;
-}
-
-/** How a thread setting reads in titles: `4 threads`, `1 thread`, `engine-default threads`. */
-export function describeThreads(threads: number | null): string {
-  return threads === null ? 'engine-default threads' : `${threads} thread${threads === 1 ? '' : 's'}`;
-}
-
-/** Core scaling's default fixed batch size: the largest with a completed cell (null when none completed). */
-export function defaultCoreScalingBatchSize(run: RunRecord): number | null {
-  const sizes = distinctSorted(completedCells(run).map((c) => c.batchSize));
-  return sizes[sizes.length - 1] ?? null;
-}
-
-/** Batch scaling's default fixed thread setting: the one with the most completed cells, first in sweep order on a tie. */
-export function defaultBatchScalingThreads(run: RunRecord): number | null {
-  const done = completedCells(run);
-  let best: number | null = null;
-  let bestCount = -1;
-  for (const threads of threadSettings(run)) {
-    const count = done.filter((c) => c.requestedThreads === threads).length;
-    if (count > bestCount) [best, bestCount] = [threads, count];
-  }
-  return best;
-}
-
-/**
- * samples/s against requested threads at one batch size, one curve per
- * engine. Cells run at the engine default (no requested count) have no place
- * on a thread axis and are left out.
- */
-export function coreScalingView(run: RunRecord, opts: { readonly batchSize?: number } = {}): ScalingView<{ batchSize: number | null }> {
-  const batchSize = opts.batchSize ?? defaultCoreScalingBatchSize(run);
-  const cells = orderedCells(run).filter((c) => c.batchSize === batchSize);
-  const series = scalingSeries(run, cells, (c) => c.requestedThreads);
-  const xs = distinctSorted(series.flatMap((s) => s.points.map((p) => p.x)));
-  let insufficient: string | null = null;
-  if (!series.some((s) => s.points.length >= 2)) {
-    const counts = threadSettings(run).filter((t) => t !== null);
-    const where = batchSize === null ? 'no cell completed' : `at batch ${batchSize}`;
-    insufficient =
-      counts.length < 2
-        ? `core scaling needs 2 or more thread counts; this run measured ${counts.length === 0 ? 'only engine-default threads' : describeThreads(counts[0] ?? null)} (sweep them with --threads 1,2,4)`
-        : `core scaling needs one engine completed at 2 or more thread counts ${where}; none did`;
-  }
-  return { fixed: { batchSize }, xs, series, insufficient };
-}
-
-/** samples/s and p99 against batch size at one requested thread setting, one curve per engine. */
-export function batchScalingView(run: RunRecord, opts: { readonly threads?: number | null } = {}): ScalingView<{ threads: number | null }> {
-  const threads = opts.threads === undefined ? defaultBatchScalingThreads(run) : opts.threads;
-  const cells = orderedCells(run).filter((c) => c.requestedThreads === threads);
-  const series = scalingSeries(run, cells, (c) => c.batchSize);
-  const xs = distinctSorted(series.flatMap((s) => s.points.map((p) => p.x)));
-  let insufficient: string | null = null;
-  if (!series.some((s) => s.points.length >= 2)) {
-    insufficient =
-      batchSizes(run).length < 2
-        ? `batch scaling needs 2 or more batch sizes; this run measured batch ${batchSizes(run).join(', ') || 'none'} (pass e.g. --batch-sizes 1,8,32)`
-        : `batch scaling needs one engine completed at 2 or more batch sizes with ${describeThreads(threads)}; none did`;
-  }
-  return { fixed: { threads }, xs, series, insufficient };
-}
-
-/** The raw per-batch engine times of one cell, for a box plot. */
-export interface LatencyBox {
-  readonly label: string;
-  readonly model: string;
-  readonly engine: string;
-  readonly requestedThreads: number | null;
   readonly batchSize: number;
-  readonly samplesMs: readonly number[];
-  readonly verdict: CellVerdict['status'] | null;
+  readonly sequenceLength: number | null;
+  readonly host: string | null;
+  /** Null when fewer than two cells could be compared (then `notCompared` says why). */
+  readonly fastest: ComparedCell | null;
+  /** Slower engines, least slow first, with how many times slower (≥ 1). */
+  readonly others: readonly (ComparedCell & { readonly ratio: number })[];
+  /** Completed cells left out, with why (no whole pass; no figures of this scope). */
+  readonly notCompared: readonly { readonly label: string; readonly why: string }[];
 }
 
-/** Every completed cell's raw samples, grouped later by batch size because batch sizes differ in scale. */
-export interface LatencyDistributionView {
-  readonly boxes: readonly LatencyBox[];
-  readonly batchSizes: readonly number[];
-  readonly insufficient: string | null;
-}
-
-/** Box-plot data from the raw samples of every completed cell, labelled as the other reports label engines. */
-export function latencyDistributionView(run: RunRecord): LatencyDistributionView {
+/**
+ * Engines set against each other per model, batch size, sequence length and
+ * host, in each scope, by the mean of round means. Cells without a whole
+ * pass saw other rows and are never ranked: they are listed with why. A
+ * group with fewer than two ranked cells is only kept when it has such a
+ * note to show.
+ */
+export function engineComparisons(run: RunRecord): ScopeComparison[] {
   const label = engineLabeller(run);
-  const multiModel = modelOrder(run).length > 1;
-  const boxes = completedCells(run).map((c) => ({
-    label: multiModel ? `${c.model} ${label(c)}` : label(c),
-    model: c.model,
-    engine: c.engine,
-    requestedThreads: c.requestedThreads,
-    batchSize: c.batchSize,
-    samplesMs: c.samples.runMs,
-    verdict: c.verdict?.status ?? null,
-  }));
-  const total = boxes.reduce((n, b) => n + b.samplesMs.length, 0);
-  return {
-    boxes,
-    batchSizes: distinctSorted(boxes.map((b) => b.batchSize)),
-    insufficient: total < 2 ? `a latency distribution needs 2 or more measured batches; this run has ${total}` : null,
-  };
+  const hosts = [...new Set(run.cells.map((c) => c.host?.name ?? null))];
+  const out: ScopeComparison[] = [];
+  for (const model of modelOrder(run)) {
+    for (const batchSize of batchSizes(run)) {
+      for (const sequenceLength of sequenceLengths(run)) {
+        for (const host of hosts) {
+          const all = run.cells.filter(
+            (c): c is CompletedCell => c.state === 'completed' && c.model === model && c.batchSize === batchSize && sequenceOf(c) === sequenceLength && (c.host?.name ?? null) === host,
+          );
+          if (all.length < 2) continue;
+          for (const scope of ['engine', 'end-to-end'] as const) {
+            const notCompared: { label: string; why: string }[] = [];
+            const ranked: ComparedCell[] = [];
+            for (const cell of all) {
+              const f = cellFigures(cell);
+              const figures = scope === 'engine' ? f.engine : f.endToEnd;
+              if (f.partial !== null) notCompared.push({ label: label(cell), why: `${f.partial}; not the same rows as whole passes` });
+              else if (figures === null) notCompared.push({ label: label(cell), why: 'no end-to-end figures in this record' });
+              else ranked.push({ label: label(cell), cell, threads: f.threads, meanMs: figures.meanMs, roundMeans: figures.roundMeans, covers: figures.covers });
+            }
+            // The partial-pass notes are said once, under the engine scope.
+            const notes = scope === 'engine' ? notCompared : notCompared.filter((n) => !n.why.includes('not the same rows'));
+            if (ranked.length < 2 && (notes.length === 0 || scope === 'end-to-end')) continue;
+            ranked.sort((a, b) => a.meanMs - b.meanMs);
+            const [fastest, ...rest] = ranked;
+            out.push({
+              scope,
+              model,
+              batchSize,
+              sequenceLength,
+              host,
+              fastest: fastest ?? null,
+              others: fastest ? rest.map((r) => ({ ...r, ratio: fastest.meanMs > 0 ? r.meanMs / fastest.meanMs : Infinity })) : [],
+              notCompared: notes,
+            });
+          }
+        }
+      }
+    }
+  }
+  return out;
 }

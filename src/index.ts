@@ -50,8 +50,32 @@ export { resolveColumns } from '../datasets/columns.js';
 export type { ResolvedColumns } from '../datasets/columns.js';
 export { renderTerminalReport } from '../reports/terminal-report.js';
 export { writeRunFiles } from '../reports/write-run.js';
-export { baselineRows, coreScalingView, batchScalingView, latencyDistributionView, defaultCoreScalingBatchSize, defaultBatchScalingThreads, parityFailures } from '../reports/views.js';
-export type { BaselineRow, ScalingView, ScalingSeries, ScalingPoint, ScalingGap, LatencyDistributionView, LatencyBox } from '../reports/views.js';
+export {
+  baselineRows,
+  cellFigures,
+  engineComparisons,
+  viewCellKey,
+  coreScalingView,
+  batchScalingView,
+  latencyDistributionView,
+  defaultCoreScalingBatchSize,
+  defaultBatchScalingThreads,
+  parityFailures,
+} from '../reports/views.js';
+export type {
+  BaselineRow,
+  CellFigures,
+  ScopeFigures,
+  Scope,
+  ScopeComparison,
+  ViewCellKey,
+  ScalingView,
+  ScalingSeries,
+  ScalingPoint,
+  ScalingGap,
+  LatencyDistributionView,
+  LatencyBox,
+} from '../reports/views.js';
 export { coreScalingChartSpec, batchScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
 export { compareRuns, callDifference, intervalsOverlap, roundMeansOf, DEFAULT_MIN_EFFECT, COMPARE_ALPHA } from '../reports/run-comparison.js';
 export type { RunComparison, CellComparison, ComparisonCall, DifferenceCall } from '../reports/run-comparison.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Benchmark } from '../src/runs/benchmark.js';
 import type { RunRecord } from '../src/core/results.js';
-import { compareEngines } from '../reports/run-summary.js';
+import { engineComparisons } from '../reports/views.js';
 import { CharModel } from './fixtures/char-model.js';
 import { loggedEngines } from './fixtures/logged-engines.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';
@@ -23,7 +23,7 @@ test('a cell that cannot finish one timed pass within --max-time is NOISY, says 
   assert.equal(loads.filter((l) => l === 'fast').length, 3);
 
   const run: RunRecord = { ...buildSampleRun(), cells };
-  const [comparison] = compareEngines(run);
+  const [comparison] = engineComparisons(run);
   assert.equal(comparison?.others.length, 0, 'no "× faster" between cells that saw different rows');
   assert.match(JSON.stringify(comparison?.notCompared), /slow.*saw \d+ of 40 batches of one pass/);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OutputRecorder, accuracyAgainstLabels, compareOutputs } from '../src/core/parity.js';
+import { AccuracyTally, OutputRecorder, compareOutputs } from '../src/core/parity.js';
 
 function logits(values: number[][]) {
   return { logits: { dtype: 'float32' as const, dims: [values.length, 2], data: Float32Array.from(values.flat()) } };
@@ -32,8 +32,10 @@ test('identical outputs are within tolerance; NaN is never within tolerance', ()
 });
 
 test('accuracy counts argmax equal to numeric labels and ignores rows without one', () => {
-  const r = new OutputRecorder();
-  r.add(logits([[0, 1], [3, 1], [0, 2]]), 3);
-  assert.equal(accuracyAgainstLabels(r.result(), [1, 1, 'x']), 0.5);
-  assert.equal(accuracyAgainstLabels(r.result(), [null, undefined]), null);
+  const t = new AccuracyTally();
+  t.add(logits([[0, 1], [3, 1], [0, 2]]), [1, 1, 'x']);
+  assert.deepEqual(t.count(), { seen: 3, counted: 2, correct: 1 });
+  const none = new AccuracyTally();
+  none.add(logits([[0, 1], [3, 1]]), [null, undefined]);
+  assert.deepEqual(none.count(), { seen: 2, counted: 0, correct: 0 });
 });

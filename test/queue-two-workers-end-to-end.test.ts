@@ -33,7 +33,7 @@ test('a coordinator and two named workers: --on-each-worker puts both hosts in o
     assert.ok(queue.workers.every((w) => /^[0-9a-f]{12}$/.test(w.id) && w.environment.cores > 0));
     // One table with a column per host.
     assert.match(r.stdout, /SAMPLES\/S BY HOST/);
-    assert.match(r.stdout, /engine\s+batch\s+box-a\s+box-b/);
+    assert.match(r.stdout, /engine\s+threads\s+batch\s+box-a\s+box-b/);
     assert.match(r.stdout, /onnx-wasm @ box-b/);
     assert.match(readFileSync(join(out, runId!, 'results.csv'), 'utf8').split('\n')[0] ?? '', /,host,host_id,host_retries\r?$/);
     const show = await runCli(['show', '1', '--out', out]);

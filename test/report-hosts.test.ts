@@ -19,7 +19,7 @@ test('a run with hosts gets a HOSTS table, samples/s per host side by side, host
   const text = hostSections(run, 80, false).join('\n');
   assert.match(text, /HOSTS/);
   assert.match(text, /t4\s+000000000000/);
-  assert.match(text, /engine\s+batch\s+cpu-box\s+t4/, 'one column per host, sorted');
+  assert.match(text, /engine\s+threads\s+batch\s+cpu-box\s+t4/, 'one column per host, sorted');
   assert.match(renderCsv(run).split('\n')[0] ?? '', /,host,host_id,host_retries\r?$/);
   const chart = runCharts(run).find((c) => c.file === 'hosts.png');
   assert.ok(chart && 'spec' in chart, 'hosts.png is drawn');

@@ -21,8 +21,8 @@ test('a cell whose outputs differ beyond tolerance is flagged in the terminal an
   }
   const text = renderTerminalReport(run);
   assert.match(text, /OUTPUT PARITY & ACCURACY/u);
-  assert.match(text, /tfjs-wasm +1 +8 +onnx-cpu +0\.0312 +1\.0e-4 +95\.8% +47\.9% +✗ PARITY/u);
-  assert.match(text, /onnx-wasm +1 +8 +onnx-cpu +2\.4e-6 +1\.0e-4 +100% +51\.0% +✓ ok/u);
+  assert.match(text, /tfjs-wasm +1 +8 +onnx-cpu +0\.0312 +1\.0e-4 +95\.8% \(96 rows\) +47\.9% +✗ PARITY/u);
+  assert.match(text, /onnx-wasm +1 +8 +onnx-cpu +2\.4e-6 +1\.0e-4 +100% \(96 rows\) +51\.0% +✓ ok/u);
   assert.ok(renderTerminalReport(run, { color: true }).includes('\u001b[31m✗ PARITY'), 'red when colour is on');
   assert.equal(text.match(/warning: ✗ PARITY/gu)?.length, 1, 'only the failing cell is warned about');
 

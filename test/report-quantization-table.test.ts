@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CellResult, CompletedCell, ModelInfo, RunRecord } from '../src/core/results.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
+import { betweenRoundsOf, computeStatistics } from '../src/core/statistics.js';
 import { variantComparison } from '../reports/variant-summary.js';
 import { renderTerminalReport } from '../reports/terminal-report.js';
 import { quantizationChartSpec } from '../reports/quantization-chart.js';
@@ -14,7 +15,11 @@ function variantRun(): RunRecord {
   const cpu = base.cells.filter((c): c is CompletedCell => c.state === 'completed' && c.engine === 'onnx-cpu');
   const cells: CellResult[] = [
     ...cpu.map((c) => ({ ...c, model: 'm · fp32', accuracy: 0.9 })),
-    ...cpu.map((c) => ({ ...c, model: 'm · q8', accuracy: 0.88, latency: { ...c.latency, mean: c.latency.mean / 2 } })),
+    // Half the time: the raw samples and round means halved, so every figure the views derive halves too.
+    ...cpu.map((c) => {
+      const runMs = c.samples.runMs.map((ms) => ms / 2);
+      return { ...c, model: 'm · q8', accuracy: 0.88, samples: { ...c.samples, runMs }, latency: computeStatistics(runMs), betweenRounds: betweenRoundsOf((c.betweenRounds?.means ?? []).map((m) => m / 2)) };
+    }),
   ];
   const model = (dtype: string, sizeBytes: number, extra: Partial<NonNullable<ModelInfo['variant']>> = {}): ModelInfo => ({
     name: `m · ${dtype}`,
@@ -46,7 +51,7 @@ test('the QUANTIZATION table and chart answer the seed question: size ratio, spe
   }
   const text = renderTerminalReport(run);
   assert.match(text, /QUANTIZATION – each variant against fp32/);
-  assert.match(text, /q8 +onnx-cpu +1 +100 B +0\.25× +2\.00× +88\.0% +−2\.0 pt +96\.9% +inferbench/);
+  assert.match(text, /q8 +onnx-cpu +8 +1 +100 B +0\.25× +2\.00× +88\.0% +−2\.0 pt +96\.9% +inferbench/);
 
   const spec = quantizationChartSpec(run) as unknown as { hconcat: { data: { values: Record<string, unknown>[] } }[] };
   assert.equal(spec.hconcat.length, 2, 'speed-up and accuracy side by side');

@@ -15,11 +15,11 @@ test('terminal report shows statistics with CI and verdict, core and batch scali
   assert.match(text, /onnx-wasm +4 +1 +96 +5\.34 ms .* 20\.9% +NOISY/u);
   assert.ok(text.includes(`NOISY onnx-wasm (4 threads), batch 1: ${NOISY_CELL.reasons.join('; ')}`));
   // Core scaling: samples/s, speed-up and efficiency against threads; gaps keep their reason.
-  assert.match(text, /onnx-cpu +4 +928\/s +3\.2× +81\.2% +36\.6 ms/u);
+  assert.match(text, /onnx-cpu +4 +4 +928\/s +3\.2× +81\.2% +36\.6 ms/u);
   assert.match(text, /onnx-wasm +4 +errored: RangeError/u);
   assert.match(text, /tfjs-wasm +2 +skipped: tfjs-wasm is single-threaded/u);
   // Batch scaling: samples/s and p99 against batch size at the fixed thread count.
-  assert.match(text, /tfjs-wasm +8 +195\/s +1\.8× +41\.0 ms +42\.4 ms +✗ PARITY/u);
+  assert.match(text, /tfjs-wasm +8 +1 +195\/s +1\.8× +41\.0 ms +42\.4 ms +✗ PARITY/u);
   // Memory growth over the post-load baseline, the sampling rate, and tfjs's own count.
   assert.match(text, /tfjs-wasm +1 +32 +327 MiB +379 MiB +\+52\.0 MiB +189 Hz +212 +18\.8 MiB/u);
   // Cold start apart from the steady state, with warmup reported apart too.

@@ -22,7 +22,7 @@ test('terminal report shows every table, engine, failure reason and the fastest 
   assert.ok(text.includes('weights are seeded random'));
   assert.ok(text.includes('onnxruntime-node@1.30.0'));
   assert.ok(text.includes('Hyndman-Fan type 7'));
-  assert.ok(text.includes('excludes tokenization'));
+  assert.ok(text.includes('(tokenization excluded)'));
   assert.ok(!text.includes('\u001b['), 'no ANSI codes unless color is on');
 
   // The ratio is checked against the fixture's own means, not a hard-coded expectation alone.
@@ -30,12 +30,15 @@ test('terminal report shows every table, engine, failure reason and the fastest 
     (run.cells.find((c) => c.engine === engine && c.batchSize === 8 && c.state === 'completed') as CompletedCell).latency.mean;
   const ratio = (mean('tfjs-cpu') / mean('onnx-cpu')).toFixed(1);
   assert.equal(ratio, '12.0');
+  const joined = text.replace(/\n {4}/gu, ' ');
   assert.ok(
-    text.includes('batch 8: onnx-cpu is 3.1× faster than tfjs-wasm, 4.0× faster than onnx-wasm, 12.0× faster than tfjs-cpu'),
+    joined.includes(
+      'batch 8, engine time: onnx-cpu is 3.1× faster than tfjs-wasm (8 threads against 1), 4.0× faster than onnx-wasm (8 threads against 1), 12.0× faster than tfjs-cpu (8 threads against default threads)',
+    ),
     text,
   );
   // Only onnx-cpu and tfjs-wasm completed at batch 32.
-  assert.ok(text.includes('batch 32: onnx-cpu is 3.1× faster than tfjs-wasm\n'));
+  assert.ok(text.includes('batch 32, engine time: onnx-cpu is 3.1× faster than tfjs-wasm (8 threads against 1)\n'));
 });
 
 test('terminal report says nothing about speed ratios when only one engine completed', () => {

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
-import type { EngineSession, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
+import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
@@ -72,7 +73,12 @@ class OrtNodeSession implements EngineSession {
     private readonly session: OrtRunner & { release(): Promise<void> },
     private readonly Tensor: OrtTensorCtor,
     private readonly description: SessionDescription,
+    private readonly phases: LoadPhases,
   ) {}
+
+  loadPhases(): LoadPhases {
+    return this.phases;
+  }
 
   async run(inputs: Parameters<EngineSession['run']>[0]) {
     const outputs = await this.session.run(toOrtFeeds(this.Tensor, inputs));
@@ -125,7 +131,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
     },
 
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-      const ort = await import('onnxruntime-node');
+      const clock = new LoadPhaseClock();
+      const ort = await clock.time('importMs', () => import('onnxruntime-node'));
       const threads = options.threads ?? availableParallelism();
       const requested = PROVIDER_NAMES[device];
       const executionProviders = device === 'cpu' ? ['cpu'] : [{ name: device, deviceId: 0 }];
@@ -140,12 +147,12 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       let placement: ProviderPlacement | undefined;
       let placementError: string | undefined;
       try {
-        placement = await profilePlacement(ort as unknown as OrtNodeLike, onnxPath, sessionOptions as object, requested);
+        placement = await clock.time('placementProbeMs', () => profilePlacement(ort as unknown as OrtNodeLike, onnxPath, sessionOptions as object, requested));
       } catch (err) {
         placementError = (err as Error).message.split('\n')[0];
       }
       // A provider that cannot load fails here, whatever the profiling pass did.
-      const session = await ort.InferenceSession.create(onnxPath, sessionOptions);
+      const session = await clock.time('createMs', () => ort.InferenceSession.create(onnxPath, sessionOptions));
       if (placement !== undefined && device !== 'cpu') {
         const problem = noGpuNodes(placement, requested);
         if (problem !== null) {
@@ -162,7 +169,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         notes: [...PROVIDER_NOTES[device], ...(placementError === undefined ? [] : [`placement not read from ORT's profiler: ${placementError}`])],
         ...(placement === undefined ? {} : { placement }),
       };
-      return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description);
+      return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases());
     },
   };
 }

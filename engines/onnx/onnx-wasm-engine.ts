@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
+import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 
@@ -36,7 +37,8 @@ export function createOnnxWasmEngine(): Engine {
     },
 
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-      const ort = await import('onnxruntime-web');
+      const clock = new LoadPhaseClock();
+      const ort = await clock.time('importMs', () => import('onnxruntime-web'));
       const threads = options.threads ?? 1;
       if (initialisedThreads !== undefined && initialisedThreads !== threads) {
         throw new CellSkip(
@@ -46,8 +48,9 @@ export function createOnnxWasmEngine(): Engine {
       ort.env.wasm.numThreads = threads;
       ort.env.wasm.simd = true;
       // Read the bytes ourselves: onnxruntime-web treats a string as a URL to fetch.
-      const bytes = new Uint8Array(await readFile(onnxPath));
-      const session = await ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+      // The first create in a process also starts the wasm runtime (compile and instantiate): counted as create.
+      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }));
+      const phases = clock.phases();
       initialisedThreads = threads;
       // onnxruntime-web lowers numThreads to 1 when the host cannot run wasm threads; report what it kept.
       const actualThreads = typeof ort.env.wasm.numThreads === 'number' && ort.env.wasm.numThreads > 0 ? ort.env.wasm.numThreads : threads;
@@ -67,6 +70,7 @@ export function createOnnxWasmEngine(): Engine {
         // onnxruntime-web copies inputs into the wasm heap and outputs out of it inside run(): engine work, still timed.
         prepareCall: (inputs) => preparedOrtCall(session as unknown as OrtRunner, Tensor, inputs),
         describe: () => description,
+        loadPhases: () => phases,
         dispose: () => session.release(),
       };
     },

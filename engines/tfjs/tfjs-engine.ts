@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
-import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
+import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from './onnx-model.js';
@@ -114,7 +115,12 @@ class TfjsSession implements EngineSession {
     private readonly executor: TfjsGraphExecutor,
     private readonly description: SessionDescription,
     private readonly backendName: string,
+    private readonly phases: LoadPhases,
   ) {}
+
+  loadPhases(): LoadPhases {
+    return this.phases;
+  }
 
   /** tfjs-core has one global backend; another session may have switched it since load, so switch back (a string compare when nothing changed). */
   async run(inputs: TensorMap): Promise<TensorMap> {
@@ -250,12 +256,15 @@ class TfjsEngine implements Engine {
   }
 
   async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-    const { tf, description, backend, model } = await this.prepare(onnxPath, options);
-    const { TfjsGraphExecutor } = await import('./graph-executor.js');
-    // Weights become tensors of the active backend, so it must be ours while the executor is built.
-    await activate(tf, backend);
-    const executor = new TfjsGraphExecutor(model);
-    return new TfjsSession(tf, executor, withPrecision(description, executor.quantizedNotes, options), backend);
+    const clock = new LoadPhaseClock();
+    const { tf, description, backend, model } = await this.prepare(onnxPath, options, clock);
+    const executor = await clock.time('createMs', async () => {
+      const { TfjsGraphExecutor } = await import('./graph-executor.js');
+      // Weights become tensors of the active backend, so it must be ours while the executor is built.
+      await activate(tf, backend);
+      return new TfjsGraphExecutor(model);
+    });
+    return new TfjsSession(tf, executor, withPrecision(description, executor.quantizedNotes, options), backend, clock.phases());
   }
 
   /**
@@ -272,7 +281,11 @@ class TfjsEngine implements Engine {
   }
 
   /** Everything load and loadTrainer share: thread checks, backend activation, device read-back, the parsed graph and the row description. */
-  private async prepare(onnxPath: string, options: ResolvedSessionOptions): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
+  private async prepare(
+    onnxPath: string,
+    options: ResolvedSessionOptions,
+    clock = new LoadPhaseClock(),
+  ): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
     const { spec } = this;
     const native = spec.tfName === 'tensorflow';
     const before = nativeThreads();
@@ -289,15 +302,18 @@ class TfjsEngine implements Engine {
       );
     }
     // libtensorflow is loaded here rather than probed in a child: this import is what sizes its pools.
-    const availability = native && !before ? await this.loadableNative(options.threads) : await this.probe();
-    if (!availability.available) throw new CellSkip(`${spec.id} is not available: ${availability.reason}`);
-    const tf = await importBackend(spec, options.threads);
-    await activate(tf, spec.tfName);
+    const tf = await clock.time('importMs', async () => {
+      const availability = native && !before ? await this.loadableNative(options.threads) : await this.probe();
+      if (!availability.available) throw new CellSkip(`${spec.id} is not available: ${availability.reason}`);
+      const imported = await importBackend(spec, options.threads);
+      await activate(imported, spec.tfName);
+      return imported;
+    });
     // libtensorflow without CUDA runs on the CPU silently; read the device it took before loading anything.
     const device = spec.tfName === 'tensorflow' ? nativeDevice(tf.backend() as NativeBackendLike, this.target.backend === 'node-gpu') : null;
     if (device !== null && !device.ok) throw new Error(device.reason);
-    const { readOnnxModel } = await import('./onnx-model.js');
-    const model = await readOnnxModel(onnxPath);
+    // Parsing the graph and (in load) building the executor are the session create.
+    const model = await clock.time('createMs', async () => (await import('./onnx-model.js')).readOnnxModel(onnxPath));
     await activate(tf, spec.tfName);
     const backend = tf.getBackend();
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)'];

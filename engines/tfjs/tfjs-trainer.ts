@@ -37,11 +37,20 @@ export function checkLogits(logits: tf.Tensor, outputName: string, batch: number
   }
 }
 
+/** The tensor with the fewest elements: reading it back waits for the backend's queued work at the least copying cost. */
+function smallest<T extends tf.Tensor>(tensors: readonly T[]): T | undefined {
+  return tensors.reduce<T | undefined>((a, t) => (a === undefined || t.size < a.size ? t : a), undefined);
+}
+
 /**
- * A TrainableGraph with a loss and an optimizer. The cpu, wasm and
- * libtensorflow backends all execute eagerly and synchronously, so the time
- * until the forward function returns its loss is the forward pass, the rest
- * of tf.variableGrads is the backward pass, and applyGradients is the update.
+ * A TrainableGraph with a loss and an optimizer. Each phase's clock is read
+ * only once its results exist: on an asynchronous backend (webgl, webgpu)
+ * an op returns as soon as its kernel is queued, so a clock read after the
+ * call alone would time the dispatch. The forward phase reads the loss back
+ * before its clock stops; the backward phase reads the smallest gradient
+ * back, and the update the smallest weight, as they are (no extra kernel:
+ * the old `tf.sum` over a weight put a reduction inside the update's time).
+ * A backend runs its queued work in order, so one read waits for all of it.
  */
 export class TfjsTrainer implements EngineTrainer {
   private optimizer: tf.Optimizer;
@@ -74,27 +83,24 @@ export class TfjsTrainer implements EngineTrainer {
     const vars = [...this.graph.variables.values()];
     let forwardEnd = 0;
     let peakEngineBytes = 0;
+    let loss = Number.NaN;
     const start = performance.now();
     const { value, grads } = tf.variableGrads(() => {
       const logits = this.graph.forward(inputs, this.outputName);
       checkLogits(logits, this.outputName, labels.length, labels);
-      const loss = meanCrossEntropy(logits, labels);
+      const lossTensor = meanCrossEntropy(logits, labels);
+      // variableGrads takes a synchronous function: the loss is read back synchronously, so the clock stops when it exists.
+      loss = lossTensor.dataSync()[0] as number;
       forwardEnd = performance.now();
       // Every forward intermediate is alive here, kept for the backward pass.
       peakEngineBytes = tf.memory().numBytes;
-      return loss;
+      return lossTensor;
     }, vars);
-    const loss = (await value.data())[0] as number;
+    await smallest(Object.values(grads))?.data();
     const backwardEnd = performance.now();
     peakEngineBytes = Math.max(peakEngineBytes, tf.memory().numBytes);
     this.optimizer.applyGradients(grads);
-    // Reading one updated weight waits for the update on every backend.
-    const probe = vars[0];
-    if (probe) {
-      const sum = tf.sum(probe);
-      await sum.data();
-      sum.dispose();
-    }
+    await smallest(vars)?.data();
     const updateEnd = performance.now();
     value.dispose();
     tf.dispose(Object.values(grads));

@@ -3,7 +3,8 @@ import type { Availability, Engine, EngineGenerator, ResolvedSessionOptions } fr
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
-import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
+import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
@@ -13,7 +14,7 @@ import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 import type { Device } from './session-readback.js';
 
 const PACKAGE = '@huggingface/transformers';
-export const PIPELINE_NOTE = 'includes tokenization and post-processing (text-classification pipeline end to end)';
+export const PIPELINE_NOTE = "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)";
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
 interface OrtSessionLike extends TransformersJsSessionLike {
@@ -53,8 +54,13 @@ class TransformersJsSession implements EngineSession {
     private readonly pipe: PipelineLike,
     session: OrtSessionLike,
     private readonly description: SessionDescription,
+    private readonly phases: LoadPhases,
   ) {
     this.timing = instrument(session);
+  }
+
+  loadPhases(): LoadPhases {
+    return this.phases;
   }
 
   async run(inputs: TensorMap): Promise<TensorMap> {
@@ -95,7 +101,7 @@ export function createTransformersJsEngine(device: Device): Engine {
     target: { family: 'onnx', device },
     // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
     trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
-    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, tokenization and post-processing included`,
+    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
 
     async probe(): Promise<Availability> {
       const version = installedVersion(PACKAGE);
@@ -120,19 +126,22 @@ export function createTransformersJsEngine(device: Device): Engine {
 
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const { folder, dtype } = pipelineTarget(onnxPath);
-      const { env, pipeline, LogLevel } = await import('@huggingface/transformers');
+      const clock = new LoadPhaseClock();
+      const { env, pipeline, LogLevel } = await clock.time('importMs', () => import('@huggingface/transformers'));
       env.allowRemoteModels = false;
       env.allowLocalModels = true;
       env.logLevel = LogLevel.ERROR;
       const threads = options.threads ?? availableParallelism();
       // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
       const sessionOptions = transformersSessionOptions(device, threads);
-      const pipe = (await pipeline('text-classification', folder, {
-        local_files_only: true,
-        device,
-        dtype: dtype as never,
-        session_options: sessionOptions,
-      } as never)) as unknown as PipelineLike;
+      const pipe = (await clock.time('createMs', () =>
+        pipeline('text-classification', folder, {
+          local_files_only: true,
+          device,
+          dtype: dtype as never,
+          session_options: sessionOptions,
+        } as never),
+      )) as unknown as PipelineLike;
       const session = pipe.model.sessions['model'];
       if (!session) {
         await pipe.dispose();
@@ -140,12 +149,15 @@ export function createTransformersJsEngine(device: Device): Engine {
       }
       let description: SessionDescription;
       try {
-        description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE, '"forward" is the raw ONNX session.run inside each pipeline call']);
+        // describeLoaded builds the untimed placement-profiling session: its own phase, not the load.
+        description = await clock.time('placementProbeMs', () =>
+          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE]),
+        );
       } catch (err) {
         await pipe.dispose();
         throw err;
       }
-      return new TransformersJsSession(pipe, session, description);
+      return new TransformersJsSession(pipe, session, description, clock.phases());
     },
   };
 }

@@ -86,7 +86,7 @@ function minEffectFlag(args: ParsedArgs): number {
 function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord): number {
   const pairs = pairGenerationCells(a, b);
   if (pairs.length === 0) {
-    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts');
+    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts, run at the same thread counts (cells match on the threads each engine reported using)');
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(renderGenerationComparison(a, b, pairs, color));

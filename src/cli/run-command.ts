@@ -11,9 +11,17 @@ import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
-import type { RunRecord } from '../core/results.js';
+import type { CompletedCell, RunRecord } from '../core/results.js';
+import { cellFigures } from '../../reports/views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
+
+/** `302 ms engine time per pass (256 batches)`, or what the cell saw when it has no whole pass. */
+function passLine(c: CompletedCell): string {
+  const f = cellFigures(c);
+  if (f.engine.passMs === null || f.pass === null) return `no whole pass (${f.partial ?? `${c.samples.runMs.length} batches`}), ${formatDuration(f.engine.meanMs)} mean`;
+  return `${formatDuration(f.engine.passMs)} engine time per pass (${f.pass.batches} batches)`;
+}
 
 function progressLine(event: ProgressEvent, showModel: boolean): string | null {
   if (event.kind === 'cell-start') return null;
@@ -28,7 +36,7 @@ function progressLine(event: ProgressEvent, showModel: boolean): string | null {
   const seq = c.sequenceLength ? ` seq ${c.sequenceLength}` : '';
   const rounds = c.state === 'completed' && c.rounds ? ` in ${c.rounds.length} ${c.rounds.length === 1 ? 'round' : 'rounds'}` : '';
   const state = c.state === 'completed' ? (c.interrupted ? ', interrupted' : '') + (c.verdict ? `, ${c.verdict.status}` : '') : '';
-  const tail = c.state === 'completed' ? `${formatDuration(c.totalMs)} engine time, ${c.samples.runMs.length} batches${rounds}${state}` : `${c.state}: ${c.reason}`;
+  const tail = c.state === 'completed' ? `${passLine(c)}${rounds}${state}` : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${model}${c.engine}${threads} batch ${c.batchSize}${seq}: ${tail}`;
 }
 

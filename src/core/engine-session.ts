@@ -83,6 +83,22 @@ export interface ProviderPlacement {
 }
 
 /**
+ * A load in its parts, as the engine timed them: the package import (cold
+ * only in a fresh process), an untimed placement-profiling session where
+ * the engine builds one (onnxruntime-node, transformers.js), and the create
+ * of the session that is measured. `load` in the reports is `createMs`, so
+ * isolated, in-process and browser loads compare alike.
+ */
+export interface LoadPhases {
+  /** Import of the engine's packages during this load; 0 when already imported in this process; null when not timed apart. */
+  readonly importMs: number | null;
+  /** The placement-profiling session and its dummy run; null when the engine builds none. */
+  readonly placementProbeMs: number | null;
+  /** The measured session's create (browser engines: the page's session build). */
+  readonly createMs: number;
+}
+
+/**
  * A loaded model on one engine. `run` resolves only once the outputs are in
  * host memory, so timing it measures real work even on asynchronous engines.
  */
@@ -104,6 +120,12 @@ export interface EngineSession {
    */
   innerForwardMs?(): number | null;
   describe(): SessionDescription;
+  /**
+   * How long each part of this session's load took, as the engine timed it
+   * (import, placement probe, create). Optional: without it the reports
+   * show the whole load and say so.
+   */
+  loadPhases?(): LoadPhases;
   dispose(): Promise<void>;
   /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
   memory?(): { numTensors: number; numBytes: number };
@@ -157,6 +179,8 @@ export interface TimedCall {
   readonly startedAt: number;
   readonly endedAt: number;
   readonly outputs: TensorMap;
+  /** Time to read the outputs back into host tensors after the clock stopped (0 when `run` returned them inside the timed region). */
+  readonly readBackMs: number;
 }
 
 /** A batch whose feeds are ready: `run()` times only the engine call. */
@@ -178,12 +202,14 @@ export function readyCall(session: EngineSession, inputs: TensorMap): ReadyCall 
       if (call === undefined) {
         const startedAt = performance.now();
         const outputs = await session.run(inputs);
-        return { startedAt, endedAt: performance.now(), outputs };
+        return { startedAt, endedAt: performance.now(), outputs, readBackMs: 0 };
       }
       const startedAt = performance.now();
       await call.run();
       const endedAt = call.elapsedMs ? startedAt + call.elapsedMs() : performance.now();
-      return { startedAt, endedAt, outputs: call.outputs() };
+      const readStart = performance.now();
+      const outputs = call.outputs();
+      return { startedAt, endedAt, outputs, readBackMs: performance.now() - readStart };
     },
   };
 }

@@ -32,6 +32,8 @@ export interface GenerationSample {
   readonly generatedTokens: number;
   /** Peak RSS at each token (the kernel's high-water mark), since the cell's warmup ended when peakRssScope is 'since-reset'. */
   readonly rssBytesPerToken: readonly number[];
+  /** The exact peak RSS read when the call returned (per-token readings may be up to 2 ms old); absent in older records. */
+  readonly peakRssBytes?: number;
   readonly peakRssScope: 'since-reset' | 'process';
   /** GPU memory in use at each token; null without a GPU. */
   readonly gpuBytesPerToken: readonly (number | null)[] | null;

@@ -94,17 +94,49 @@ export function compareOutputs(reference: RowOutputs, candidate: RowOutputs, ref
   return { reference: referenceId, maxAbsDiff, argmaxAgreement: agree / rows, tolerance, withinTolerance: maxAbsDiff <= tolerance, rows };
 }
 
-/** Fraction of rows whose predicted class (argmax of the primary output) equals the label; null without usable labels. */
-export function accuracyAgainstLabels(outputs: RowOutputs, labels: readonly unknown[]): number | null {
-  const primary = primaryOutput(outputs.names);
-  let total = 0;
-  let correct = 0;
-  outputs.rows.forEach((row, i) => {
-    const label = labels[i];
-    const value = typeof label === 'number' ? label : typeof label === 'string' && /^\d+$/.test(label) ? Number(label) : null;
-    if (value === null || !row[primary]?.length) return;
-    total++;
-    if (argmax(row[primary] as number[]) === value) correct++;
-  });
-  return total > 0 ? correct / total : null;
+/** A label as a class index: a number, or a string of digits; null when it names no class index. */
+function classIndex(label: unknown): number | null {
+  return typeof label === 'number' ? label : typeof label === 'string' && /^\d+$/.test(label) ? Number(label) : null;
+}
+
+/** What an accuracy count saw: rows with outputs, rows with a usable label, and how many of those the argmax got right. */
+export interface AccuracyCount {
+  readonly seen: number;
+  readonly counted: number;
+  readonly correct: number;
+}
+
+/**
+ * Counts, over every row given, how often the predicted class (argmax of
+ * the primary output: `logits`, else the first output with a batch axis)
+ * equals the row's label. It keeps three counters, not the outputs, so it
+ * can run over every row of a pass whatever the parity row cap.
+ */
+export class AccuracyTally {
+  private seen = 0;
+  private counted = 0;
+  private correct = 0;
+
+  add(outputs: TensorMap, labels: readonly unknown[]): void {
+    const batchRows = labels.length;
+    const names = Object.keys(outputs)
+      .filter((n) => outputs[n]?.dims[0] === batchRows && outputs[n]?.dtype !== 'bool')
+      .sort();
+    const primary = names.length > 0 ? outputs[names[primaryOutput(names)] as string] : undefined;
+    this.seen += batchRows;
+    if (!primary || primary.data.length === 0) return;
+    const width = primary.data.length / batchRows;
+    for (let r = 0; r < batchRows; r++) {
+      const label = classIndex(labels[r]);
+      if (label === null) continue;
+      let best = 0;
+      for (let i = 1; i < width; i++) if (Number(primary.data[r * width + i]) > Number(primary.data[r * width + best])) best = i;
+      this.counted++;
+      if (best === label) this.correct++;
+    }
+  }
+
+  count(): AccuracyCount {
+    return { seen: this.seen, counted: this.counted, correct: this.correct };
+  }
 }

@@ -1,4 +1,6 @@
-import type { SessionDescription } from './engine-session.js';
+import type { LoadPhases, SessionDescription } from './engine-session.js';
+
+export type { LoadPhases } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
 
 /** Identifies one cell of a sweep: one engine at one batch size for one model. */
@@ -36,6 +38,13 @@ export interface CellSamples {
   readonly items: number[];
   /** Raw model forward time inside each measured engine call, for pipeline engines (`EngineSession.innerForwardMs`). */
   readonly forwardMs?: number[];
+  /**
+   * End to end per measured batch: for plain engines the item callback
+   * (tokenize, collate, wrap), the engine call and reading its outputs back;
+   * for pipeline engines (transformers.js) the pipeline call, which
+   * tokenizes and post-processes itself. Absent in records from before it.
+   */
+  readonly endToEndMs?: number[];
 }
 
 export interface CompletedCell extends CellKey {
@@ -53,11 +62,15 @@ export interface CompletedCell extends CellKey {
   readonly prepare: SampleStatistics;
   /** Statistics of `samples.forwardMs`: the raw forward inside a pipeline engine's calls; absent on plain engines. */
   readonly forward?: SampleStatistics;
-  /** Sum of engine time over measured batches. */
+  /**
+   * Sum of the timed call over every measured batch of every round: a raw
+   * sum whose size depends on how many passes the stop rule allowed, so no
+   * report shows it; the per-pass total is derived in reports/views.ts.
+   */
   readonly totalMs: number;
   /** Items measured in all. */
   readonly itemsTotal: number;
-  /** itemsTotal per second of engine time. */
+  /** itemsTotal per second of the timed call, pooled over every batch (raw; reports derive samples/s from round means). */
   readonly samplesPerSecond: number;
   /** Peak resident set size of the process seen during this cell. */
   readonly peakRssBytes: number;
@@ -65,14 +78,20 @@ export interface CompletedCell extends CellKey {
   readonly verdict?: CellVerdict;
   /** Memory measured while the timed loop ran. */
   readonly memory?: CellMemory;
-  /** Load time and first-batch latency of the first round, before any warmup. */
-  readonly coldStart?: { readonly loadMs: number; readonly firstBatchMs: number };
+  /** Load time and first-batch latency of the first round, before any warmup (see `ColdStart`). */
+  readonly coldStart?: ColdStart;
   /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
   readonly parity?: CellParity | null;
   /** Why `parity` is null when it should have been checked, e.g. "reference onnx-cpu failed to load: …". */
   readonly parityUnavailable?: string;
-  /** Fraction of rows whose argmax equals the dataset label; null without labels. */
+  /** Fraction of rows whose argmax equals the dataset label; null without labels, or when the engine did not see every row of a pass (`accuracyRows` says how many it saw). */
   readonly accuracy?: number | null;
+  /** The rows accuracy was counted on: every row of one pass (`seen === of`), or only `seen` of them, when accuracy is null. Absent in older records. */
+  readonly accuracyRows?: AccuracyRows;
+  /** One pass over the rows at this batch size: rows and batches (the last may be short). Absent in older records. */
+  readonly pass?: { readonly rows: number; readonly batches: number };
+  /** Which rows this cell streamed: their count and a content hash, so `compare` can tell cells that saw other data. Absent in older records. */
+  readonly rowSet?: RowFingerprint;
   /**
    * Every independent round of this cell, in the order they ran, with its
    * raw samples; `samples` and `latency` pool them. Absent in runs recorded
@@ -106,6 +125,47 @@ export interface CellRound {
   readonly firstPassMs: number;
   /** Signs of a noisy machine around this round (see `HostNoise`). */
   readonly noise?: { readonly before: HostNoise; readonly after: HostNoise };
+  /** The pipeline's own forward per timed batch, for pipeline engines (see `CellSamples.forwardMs`). */
+  readonly forwardMs?: number[];
+  /** End to end per timed batch (see `CellSamples.endToEndMs`). */
+  readonly endToEndMs?: number[];
+  /** This round's load and first batch, and what ran before it on the same load (see `ColdStart`). */
+  readonly coldStart?: ColdStart;
+}
+
+/**
+ * Where a cell's cold figures come from. A load group measures its batch
+ * sizes one after another on one loaded session, so only the first batch
+ * size measured after the load sees a cold engine; later ones find it warm.
+ */
+export interface ColdStart {
+  /** The session create alone when the engine reported its load phases, else everything `exportFor` did. */
+  readonly loadMs: number;
+  /** The first batch at this batch size; cold only when `afterLoad` is true. */
+  readonly firstBatchMs: number;
+  /** True when this batch size was the first measured after the load; absent in older records. */
+  readonly afterLoad?: boolean;
+  /** Batch sizes measured earlier on the same load, in order (empty when `afterLoad`). */
+  readonly measuredBefore?: readonly number[];
+  /** The load in its parts, when the engine reported them. */
+  readonly phases?: LoadPhases;
+}
+
+/** Accuracy's rows: counted (labelled rows), seen and the rows of one pass. */
+export interface AccuracyRows {
+  /** Rows with a usable label whose prediction was counted. */
+  readonly counted: number;
+  /** Rows the engine produced outputs for in the pass used. */
+  readonly seen: number;
+  /** Rows of one whole pass. */
+  readonly of: number;
+}
+
+/** A content hash of the rows a cell streamed (texts in order), and their count. */
+export interface RowFingerprint {
+  readonly rows: number;
+  /** sha256 hex of the rows' texts in order, each followed by a NUL. */
+  readonly sha256: string;
 }
 
 /** Load average and CPU steal read from the OS, to flag a busy or oversubscribed machine. */
@@ -153,6 +213,10 @@ export interface CellMemory {
   readonly process?: { readonly label: string; readonly detail: string };
   /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
   readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
+  /** How the engine was run: in a fresh child process per load, or in the measuring process beside others (`--no-isolate`, `Benchmark` default). Absent in older records. */
+  readonly isolation?: 'isolated' | 'in-process';
+  /** Batch sizes measured before this one on the same load, in the same process: their allocations are in `baselineRssBytes`. Absent in older records. */
+  readonly ranBefore?: readonly number[];
   /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */
   readonly gpuBytes?: number | null;
 }

@@ -35,6 +35,7 @@ serveForkedJob<IsolatedJob, CellKey, MeasuredRound>(
         registry: defaultRegistry,
         signal: io.signal,
         round: job.round,
+        isolation: 'isolated',
       },
       { onStart: io.start, onMeasured: io.result },
     );

@@ -3,13 +3,14 @@ import { resolveBenchmarkOptions, type BenchmarkOptions, type ResolvedBenchmarkO
 import type { Engine } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
 import { failedRound, measureRound, type MeasuredRound, type Prepare } from '../scenarios/classify/measure-cell.js';
+import type { RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult } from '../core/results.js';
 import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
 import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
-import { exportFor, measureContext, prepareData, prepareFn, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
-import { batchSizeSkip, countRows } from '../scenarios/classify/batch-size-check.js';
+import { measureContext, prepareData, prepareFn, referenceSource, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
 import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
 import { childProcessLauncher } from '../launchers/child-runner.js';
 import { browserLauncher } from '../launchers/browser/browser-launcher.js';
@@ -56,7 +57,8 @@ export class Benchmark {
     const threads = this.options.threads.length === 1 ? (this.options.threads[0] ?? null) : null;
     const modelName = options.model?.name ?? options.name;
     const keys = this.options.batchSizes.map((b) => this.key(modelName, options.name, b, threads));
-    const book = this.book(keys, await countRows(data.dataset));
+    const rowSet = await data.rowSet();
+    const book = this.book(keys, rowSet.rows);
     const cells: CellResult[] = [];
     const total = keys.length;
     const started = performance.now();
@@ -71,19 +73,23 @@ export class Benchmark {
     const loadMs = performance.now() - started;
     const sampler = new RssSampler();
     const noiseBase = readHostNoise(null).cpu;
+    const phases = loaded.loadPhases?.() ?? null;
+    // One session serves every round here, so only the very first batch size measured finds it cold.
+    const measuredBefore: number[] = [];
     try {
       for (let round = 0; round < this.options.rounds && !this.options.signal?.aborted; round++) {
         for (const key of rotated(keys, round)) {
           if (!book.wants(key, round) || this.options.signal?.aborted) continue;
           this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds });
-          const context = measureContext(data, prepare, this.settings(data), { sampler, loadMs, signal: this.options.signal, round, noiseBase });
-          this.roundDone(book, await measureRound(key, loaded, context), round, cells.length, total);
+          const run = { sampler, loadMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
+          this.roundDone(book, await measureRound(key, loaded, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
+          measuredBefore.push(key.batchSize);
         }
       }
       const parity = new ParityReference(null, this.options.parity.tolerance);
       for (const { key, cell } of book.takeReady(this.options.signal?.aborted === true)) {
         const first = book.firstOutputs(key);
-        await this.record(cells, parity.withQuality(cell, 'outputs' in first ? first : null, 'self'), total);
+        await this.record(cells, parity.withParity(cell, 'outputs' in first ? first : null, 'self'), total);
       }
     } finally {
       await sampler.dispose();
@@ -113,15 +119,16 @@ export class Benchmark {
     );
     const allKeys = loads.flatMap((l) => l.keys);
     const total = allKeys.length;
-    const book = this.book(allKeys, await countRows(data.dataset));
+    const book = this.book(allKeys, (await data.rowSet()).rows);
     const cells: CellResult[] = [];
-    const parity = new ParityReference(reference, this.options.parity.tolerance);
     const sampler = new RssSampler();
+    const settings = this.settings(data);
+    const source = reference === null ? null : referenceSource(model, reference, data, prepare, settings, { registry: this.options.registry, sampler, signal: this.options.signal });
+    const parity = new ParityReference(reference, this.options.parity.tolerance, source);
     const nodeLauncher = this.launcher(model);
     const inBrowser = browserLauncher();
-    const settings = this.settings(data);
     const flush = async (aborted: boolean) => {
-      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await this.withParity(key, cell, book, loads, parity, model, data, prepare, sampler), total);
+      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await parity.check(cell, this.ownOutputs(book, key), this.referenceOutputs(book, loads, key, reference)), total);
     };
     try {
       for (let round = 0; round < this.options.rounds; round++) {
@@ -177,33 +184,16 @@ export class Benchmark {
     });
   }
 
-  /** Parity against the reference (from the sweep or its own pass) and accuracy, for a finished cell. */
-  private async withParity(
-    key: CellKey,
-    cell: CellResult,
-    book: CellRounds,
-    loads: readonly Load[],
-    parity: ParityReference,
-    model: BenchmarkModel,
-    data: PreparedData,
-    prepare: Prepare,
-    sampler: RssSampler,
-  ): Promise<CellResult> {
-    if (cell.state !== 'completed') return cell;
+  /** A cell's warm-pass outputs kept for parity, or null when it kept none. */
+  private ownOutputs(book: CellRounds, key: CellKey): { readonly outputs: RowOutputs } | null {
     const first = book.firstOutputs(key);
-    const own = 'outputs' in first ? first : null;
-    const reference = parity.reference;
-    if (reference === null) return parity.withQuality(cell, own, 'off');
-    if (key.engine === reference) return parity.withQuality(cell, own, 'self');
-    const refLoad = loads.find((l) => l.engineId === reference);
-    const refKey = refLoad?.keys.find((k) => k.batchSize === key.batchSize);
-    const fromSweep: ReferenceOutputs | null = refKey ? book.firstOutputs(refKey) : null;
-    const outputs = await parity.outputsAt(key.batchSize, fromSweep, {
-      load: () => exportFor(model, reference, null, this.options.registry),
-      context: () => measureContext(data, prepare, this.settings(data), { sampler, loadMs: 0, signal: this.options.signal, round: 0, noiseBase: null }),
-      modelName: model.name,
-    });
-    return parity.withQuality(cell, own, outputs);
+    return 'outputs' in first ? first : null;
+  }
+
+  /** The reference engine's own outputs at `key`'s batch size when it is in the sweep (or why it has none); null when it is not in the sweep. */
+  private referenceOutputs(book: CellRounds, loads: readonly Load[], key: CellKey, reference: string | null): ReferenceOutputs | null {
+    const refKey = loads.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
+    return refKey ? book.firstOutputs(refKey) : null;
   }
 
   /** True for engines that declare they run in a browser page: their groups go to the browser launcher whatever `isolate` says (Chromium is its own process). */

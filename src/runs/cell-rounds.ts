@@ -16,8 +16,8 @@ interface CellState {
   readonly key: CellKey;
   readonly figures: RoundFigures[];
   failure: ErroredCell | SkippedCell | null;
-  /** Warm-pass outputs and labels of the first round, for parity and accuracy. */
-  first: { readonly outputs: RowOutputs | null; readonly labels: readonly unknown[] } | null;
+  /** Warm-pass outputs for parity: the first round's, or a later round's that saw more rows (a first warm pass cut short on a busy machine). */
+  first: { readonly outputs: RowOutputs | null } | null;
   /** Ctrl-C stopped a round of this cell before any timed batch. */
   interrupted: boolean;
   recorded: boolean;
@@ -70,21 +70,17 @@ export class CellRounds {
       s.interrupted = true;
       return;
     }
-    if (s.figures.length === 0) s.first = { outputs: measured.outputs, labels: measured.labels };
+    const rows = (o: RowOutputs | null | undefined): number => o?.rows.length ?? -1;
+    if (s.figures.length === 0 || rows(measured.outputs) > rows(s.first?.outputs)) s.first = { outputs: measured.outputs };
     s.figures.push(measured.figures);
   }
 
-  /** The first round's warm-pass outputs of a cell, or why there are none. */
-  firstOutputs(key: CellKey): { readonly outputs: RowOutputs; readonly labels: readonly unknown[] } | { readonly missing: string } {
+  /** A cell's warm-pass outputs kept for parity (see `first`), or why there are none. */
+  firstOutputs(key: CellKey): { readonly outputs: RowOutputs } | { readonly missing: string } {
     const s = this.state(key);
-    if (s.first?.outputs) return { outputs: s.first.outputs, labels: s.first.labels };
+    if (s.first?.outputs) return { outputs: s.first.outputs };
     if (s.failure) return { missing: `${s.failure.state}: ${s.failure.reason}` };
     return { missing: 'not measured (interrupted)' };
-  }
-
-  /** Labels of a cell's first round, for accuracy. */
-  firstLabels(key: CellKey): readonly unknown[] {
-    return this.state(key).first?.labels ?? [];
   }
 
   /** A cell is finished when it failed or will run no more rounds. */

@@ -7,19 +7,13 @@
  */
 import { describeError } from '../core/errors.js';
 import type { EngineSession } from '../core/engine-session.js';
-import { accuracyAgainstLabels, compareOutputs, type RowOutputs } from '../core/parity.js';
+import { compareOutputs, type RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
-import { referencePass, type MeasureContext } from '../scenarios/classify/measure-cell.js';
+import { referencePass } from '../scenarios/classify/measure-cell.js';
+import type { ReferenceSource } from '../scenarios/classify/load-group.js';
 
 /** Reference outputs, or the reason there are none. */
 export type ReferenceOutputs = { readonly outputs: RowOutputs } | { readonly missing: string };
-
-/** What the reference needs to run its own pass when it is not in the sweep. */
-export interface ReferenceSource {
-  readonly load: () => Promise<EngineSession>;
-  readonly context: (key: CellKey) => MeasureContext;
-  readonly modelName: string;
-}
 
 export class ParityReference {
   private session: Promise<{ session: EngineSession } | { error: string }> | undefined;
@@ -29,17 +23,34 @@ export class ParityReference {
     /** Reference engine id; null when parity is off. */
     readonly reference: string | null,
     private readonly tolerance: number,
+    /** How the reference runs its own pass when it is not in the sweep; null when it cannot (then cells say so). */
+    private readonly source: ReferenceSource | null = null,
   ) {}
 
   /**
-   * Reference outputs at a batch size: `fromSweep` when the reference
-   * engine is in the sweep, else an untimed pass on it through `source`.
+   * A finished cell with its parity: against `fromSweep` (the reference
+   * engine's own cell at this batch size) when the reference is in the
+   * sweep, else against an untimed pass on it. The reference's own cells,
+   * and every cell when parity is off, carry none.
    */
-  async outputsAt(batchSize: number, fromSweep: ReferenceOutputs | null, source: ReferenceSource): Promise<ReferenceOutputs> {
+  async check(cell: CellResult, own: { readonly outputs: RowOutputs } | null, fromSweep: ReferenceOutputs | null): Promise<CellResult> {
+    if (cell.state !== 'completed') return cell;
+    if (this.reference === null) return this.withParity(cell, own, 'off');
+    if (cell.engine === this.reference) return this.withParity(cell, own, 'self');
+    return this.withParity(cell, own, await this.outputsAt(cell.batchSize, fromSweep));
+  }
+
+  /**
+   * Reference outputs at a batch size: `fromSweep` when the reference
+   * engine is in the sweep, else an untimed pass on it through the source.
+   */
+  private async outputsAt(batchSize: number, fromSweep: ReferenceOutputs | null): Promise<ReferenceOutputs> {
     const reference = this.reference as string;
     if (fromSweep) return 'outputs' in fromSweep ? fromSweep : { missing: `reference ${reference} has no outputs at batch ${batchSize} (${fromSweep.missing})` };
     const cached = this.cache.get(batchSize);
     if (cached) return cached;
+    const source = this.source;
+    if (source === null) return { missing: `reference ${reference} is not in the sweep and cannot run a pass of its own here` };
     this.session ??= source.load().then(
       (session) => ({ session }),
       (err: unknown) => ({ error: describeError(err) }),
@@ -62,13 +73,13 @@ export class ParityReference {
   }
 
   /**
-   * Adds parity with the reference and accuracy against labels to a
-   * completed cell; the reference engine's own cells carry no parity.
+   * Adds parity with the reference to a completed cell; the reference
+   * engine's own cells carry none. (Accuracy is the cell's own, counted over
+   * a whole pass when its rounds were assembled.)
    */
-  withQuality(cell: CellResult, first: { readonly outputs: RowOutputs; readonly labels: readonly unknown[] } | null, reference: ReferenceOutputs | 'self' | 'off'): CellResult {
+  withParity(cell: CellResult, first: { readonly outputs: RowOutputs } | null, reference: ReferenceOutputs | 'self' | 'off'): CellResult {
     if (cell.state !== 'completed') return cell;
-    const accuracy = first && first.labels.length > 0 ? accuracyAgainstLabels(first.outputs, first.labels) : null;
-    const base: CompletedCell = { ...cell, accuracy };
+    const base: CompletedCell = cell;
     if (reference === 'self') return { ...base, parity: null };
     // Parity turned off on purpose (--reference none) is not a failure to report on every cell.
     if (reference === 'off') return { ...base, parity: null };

@@ -76,8 +76,7 @@ installPage<readonly string[]>({
       precision: spec.dtype === 'fp32' ? 'fp32' : 'unknown',
       versions: { '@huggingface/transformers': String(e.version ?? 'unknown') },
       notes: [
-        'includes tokenization and post-processing (text-classification pipeline end to end)',
-        '"forward" is the raw ONNX session.run inside each pipeline call',
+        "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)",
         `crossOriginIsolated ${caps.crossOriginIsolated}; onnxruntime-web wasm threads ${threads ?? 'n/a'}`,
         `wasm SIMD ${caps.simd ? 'on' : 'off'}`,
         'runtime start-up is inside the pipeline build (transformers.js starts onnxruntime-web itself)',

@@ -1,5 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellResult } from '../../core/results.js';
+import type { CellResult, CompletedCell } from '../../core/results.js';
+import { cellFigures } from '../../../reports/views.js';
 import type { GenerationCell } from '../../core/generation-results.js';
 import type { TrainingCell } from '../../core/training-results.js';
 import type { LoadCell } from '../../core/load-results.js';
@@ -139,6 +140,12 @@ export function entryFromRow(row: Row): HistoryEntry {
   };
 }
 
+/** A classification cell's headline: engine time per batch (mean of round means), pooled p95, and samples/s per pass (null without a whole pass); views.ts derives them. */
+function classifyFigures(cell: CompletedCell): { mean_ms: number; p95_ms: number; samples_per_second: number | null } {
+  const e = cellFigures(cell).engine;
+  return { mean_ms: e.meanMs, p95_ms: e.pooled.p95, samples_per_second: e.samplesPerSecond };
+}
+
 /**
  * Column values of one cell row; the whole cell is kept as JSON beside them.
  * For a generation cell the columns hold its time to first token (mean and
@@ -156,7 +163,7 @@ export function cellColumns(cell: CellResult | GenerationCell | TrainingCell | L
         ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
         : 'stepTime' in completed
           ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
-          : { mean_ms: completed.latency.mean, p95_ms: completed.latency.p95, samples_per_second: completed.samplesPerSecond };
+          : classifyFigures(completed);
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,

@@ -5,14 +5,6 @@
  * with the fix before anything loads.
  */
 import type { CellKey, SkippedCell } from '../../core/results.js';
-import type { Dataset } from '../../../datasets/dataset.js';
-
-/** Rows the cells will stream (after the dataset callback and the limit). */
-export async function countRows(dataset: Dataset): Promise<number> {
-  let n = 0;
-  for await (const _row of dataset) n++;
-  return n;
-}
 
 /** The skipped cell for a batch size larger than the rows, or null when the batch size can run. */
 export function batchSizeSkip(key: CellKey, rows: number): SkippedCell | null {

@@ -8,7 +8,8 @@ import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
 import { UserError } from '../../core/errors.js';
-import type { CellKey } from '../../core/results.js';
+import type { CellKey, LoadPhases, RowFingerprint } from '../../core/results.js';
+import { withImportBefore } from '../../core/load-phases.js';
 import { readHostNoise } from '../../core/host-noise.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
@@ -16,6 +17,7 @@ import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow, Dataset } from '../../../datasets/dataset.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
+import { rowFingerprint } from '../../../datasets/row-fingerprint.js';
 import { RssSampler } from '../rss-sampler.js';
 import { failedRound, measureRound, type MeasureContext, type MeasuredRound, type Prepare } from './measure-cell.js';
 
@@ -29,6 +31,8 @@ export interface GroupHooks {
 export interface PreparedData {
   readonly dataset: Dataset;
   readonly columns: ResolvedColumns;
+  /** The count and content hash of the rows every cell streams; computed on first use (one extra read of the rows), then kept. */
+  readonly rowSet: () => Promise<RowFingerprint>;
 }
 
 /** Where the rows come from and how they are cut, as the user gave it. */
@@ -65,6 +69,8 @@ export interface LoadGroup {
   readonly signal: AbortSignal | undefined;
   /** Which round of its cells this load measures, from 0: every round is a fresh load. */
   readonly round: number;
+  /** Set by the launcher: a fresh child process for this load, or this process beside others. Absent: in-process. */
+  readonly isolation?: 'isolated' | 'in-process';
 }
 
 export { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
@@ -86,7 +92,9 @@ export async function prepareData(source: DataSource, needTextColumn: boolean): 
         // Accuracy still needs the label column when the user builds inputs themselves.
         label: source.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
       };
-  for await (const _row of dataset.take(1)) return { dataset, columns };
+  let rowSet: Promise<RowFingerprint> | undefined;
+  const text = columns.text;
+  for await (const _row of dataset.take(1)) return { dataset, columns, rowSet: () => (rowSet ??= rowFingerprint(dataset, text)) };
   throw new UserError(`dataset ${dataset.name} has no rows after the dataset callback`, 'check the filter in datasetProcessCallback, or use a dataset with rows');
 }
 
@@ -106,7 +114,18 @@ export function measureContext(
   data: PreparedData,
   prepare: Prepare,
   settings: MeasureSettings,
-  run: { readonly sampler: RssSampler; readonly loadMs: number; readonly signal: AbortSignal | undefined; readonly round: number; readonly noiseBase: MeasureContext['noiseBase'] },
+  run: {
+    readonly sampler: RssSampler;
+    readonly loadMs: number;
+    readonly signal: AbortSignal | undefined;
+    readonly round: number;
+    readonly noiseBase: MeasureContext['noiseBase'];
+    /** Batch sizes measured before on the same load (empty for the first one after it). */
+    readonly measuredBefore?: readonly number[];
+    readonly phases?: LoadPhases | null;
+    readonly isolation?: 'isolated' | 'in-process';
+    readonly rowSet?: RowFingerprint | null;
+  },
 ): MeasureContext {
   return {
     dataset: data.dataset,
@@ -120,14 +139,63 @@ export function measureContext(
     signal: run.signal,
     round: run.round,
     noiseBase: run.noiseBase,
+    measuredBefore: run.measuredBefore ?? [],
+    phases: run.phases ?? null,
+    isolation: run.isolation ?? 'in-process',
+    rowSet: run.rowSet ?? null,
   };
 }
 
 /** Loads `model` on one engine through the export method of the engine's family. */
 export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
+  return (await loadTimed(model, engineRef, threads, registry)).session;
+}
+
+/**
+ * `exportFor` with its parts timed: the engine's probe (which imports its
+ * package, cold only in a fresh process) apart from the session load, whose
+ * own parts the session reports (`loadPhases`). `loadMs` is the whole.
+ */
+export async function loadTimed(
+  model: BenchmarkModel,
+  engineRef: string | Engine,
+  threads: number | null,
+  registry: EngineRegistry,
+): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: LoadPhases | null }> {
+  const started = performance.now();
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
+  const probed = performance.now();
   const opts = { threads, engine, registry };
-  return engine.target.family === 'onnx' ? model.exportToOnnx(engine.target.device, opts) : model.exportToTfjs(engine.target.backend, opts);
+  const session = await (engine.target.family === 'onnx' ? model.exportToOnnx(engine.target.device, opts) : model.exportToTfjs(engine.target.backend, opts));
+  const phases = session.loadPhases?.() ?? null;
+  return { session, loadMs: performance.now() - started, phases: phases === null ? null : withImportBefore(phases, probed - started) };
+}
+
+/** What the parity reference engine needs to run its own untimed pass when it is not in the sweep. */
+export interface ReferenceSource {
+  readonly load: () => Promise<EngineSession>;
+  readonly context: (key: CellKey) => MeasureContext;
+  readonly modelName: string;
+}
+
+/**
+ * How `reference` runs a pass of its own over the sweep's rows: loaded in
+ * this process on first use (no load group: it is never timed), fed by the
+ * same rows and input builder as every cell.
+ */
+export function referenceSource(
+  model: BenchmarkModel,
+  reference: string,
+  data: PreparedData,
+  prepare: Prepare,
+  settings: MeasureSettings,
+  run: { readonly registry: EngineRegistry; readonly sampler: RssSampler; readonly signal: AbortSignal | undefined },
+): ReferenceSource {
+  return {
+    load: () => exportFor(model, reference, null, run.registry),
+    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, loadMs: 0, signal: run.signal, round: 0, noiseBase: null }),
+    modelName: model.name,
+  };
 }
 
 /**
@@ -138,16 +206,18 @@ export async function exportFor(model: BenchmarkModel, engineRef: string | Engin
  */
 export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Promise<void> {
   const noiseBase = readHostNoise(null).cpu;
-  const started = performance.now();
-  let session: EngineSession;
+  let loaded: Awaited<ReturnType<typeof loadTimed>>;
   try {
-    session = await exportFor(group.model, group.engine, group.threads, group.registry);
+    loaded = await loadTimed(group.model, group.engine, group.threads, group.registry);
   } catch (err) {
     for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
   }
-  const loadMs = performance.now() - started;
+  const { session, loadMs, phases } = loaded;
   const sampler = new RssSampler();
+  // Read once per load, before any timing: the rows every key of the group streams.
+  const rowSet = await group.data.rowSet();
+  const measuredBefore: number[] = [];
   try {
     for (const key of group.keys) {
       if (group.signal?.aborted) {
@@ -155,8 +225,19 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
         continue;
       }
       hooks.onStart(key);
-      const context = measureContext(group.data, group.prepare, group.settings, { sampler, loadMs, signal: group.signal, round: group.round, noiseBase });
+      const context = measureContext(group.data, group.prepare, group.settings, {
+        sampler,
+        loadMs,
+        signal: group.signal,
+        round: group.round,
+        noiseBase,
+        measuredBefore: [...measuredBefore],
+        phases,
+        isolation: group.isolation ?? 'in-process',
+        rowSet,
+      });
       await hooks.onMeasured(await measureRound(key, session, context));
+      measuredBefore.push(key.batchSize);
     }
   } finally {
     await sampler.dispose();

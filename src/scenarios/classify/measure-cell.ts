@@ -1,7 +1,7 @@
 import { CellSkip, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
-import { OutputRecorder, type RowOutputs } from '../../core/parity.js';
-import type { CellKey, CellMemory, CellRound, ErroredCell, SkippedCell } from '../../core/results.js';
+import { AccuracyTally, OutputRecorder, type AccuracyCount, type RowOutputs } from '../../core/parity.js';
+import type { CellKey, CellMemory, CellRound, ColdStart, ErroredCell, LoadPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
 import type { RssSampler, RssWindow } from '../rss-sampler.js';
 import { readyCall, runTimed, type EngineSession, type ReadyCall, type ResidentMemoryProbe, type SessionDescription } from '../../core/engine-session.js';
 import { passDecision, type StopRule } from '../../core/stop-rule.js';
@@ -34,6 +34,14 @@ export interface MeasureContext {
   readonly round: number;
   /** CPU counters read before the engine loaded, so the first "before" reading has a steal share too. */
   readonly noiseBase: CpuTimes | null;
+  /** Batch sizes measured earlier on this load: empty when this one is the first after it, so its first batch is cold. */
+  readonly measuredBefore: readonly number[];
+  /** The load's parts as the engine timed them; null when it did not. */
+  readonly phases: LoadPhases | null;
+  /** How the launcher ran this load. */
+  readonly isolation: 'isolated' | 'in-process';
+  /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */
+  readonly rowSet: RowFingerprint | null;
 }
 
 /** One round's figures, as the parent needs them to assemble the cell. */
@@ -59,11 +67,14 @@ export interface RoundFigures {
   /** Ctrl-C stopped this round after some timed batches; they are kept. */
   readonly interrupted: boolean;
   readonly memory: CellMemory;
+  /** Predictions against labels over the rows the warm pass saw; `complete` when it saw every row of a pass. */
+  readonly accuracy: AccuracyCount & { readonly complete: boolean };
+  readonly rowSet: RowFingerprint | null;
 }
 
 /** What one round of one cell produced: figures, a failure, or nothing because Ctrl-C came before any timed batch. */
 export type MeasuredRound =
-  | { readonly kind: 'measured'; readonly key: CellKey; readonly figures: RoundFigures; readonly outputs: RowOutputs | null; readonly labels: readonly unknown[] }
+  | { readonly kind: 'measured'; readonly key: CellKey; readonly figures: RoundFigures; readonly outputs: RowOutputs | null }
   | { readonly kind: 'failed'; readonly key: CellKey; readonly cell: ErroredCell | SkippedCell }
   | { readonly kind: 'interrupted'; readonly key: CellKey };
 
@@ -79,17 +90,21 @@ export function failedRound(key: CellKey, err: unknown, session?: SessionDescrip
   return { kind: 'failed', key, cell: cell.state === 'errored' && session ? { ...cell, session } : cell };
 }
 
-/** Outputs and labels kept from the warm pass for parity and accuracy. */
+/**
+ * What the warm pass keeps: outputs of its first rows for parity (up to the
+ * parity row cap), and an accuracy count over every row it sees, so every
+ * engine's accuracy is over the same rows: one whole pass.
+ */
 class FirstPassKeeper {
   readonly recorder: OutputRecorder;
-  readonly labels: unknown[] = [];
+  readonly accuracy = new AccuracyTally();
   constructor(private readonly ctx: MeasureContext) {
     this.recorder = new OutputRecorder(ctx.parityRows);
   }
   add(outputs: TensorMap, rows: readonly DataRow[]): void {
-    if (this.recorder.rows.length >= this.ctx.parityRows) return;
-    this.recorder.add(outputs, rows.length);
-    if (this.ctx.labelColumn) for (const r of rows) this.labels.push(r[this.ctx.labelColumn]);
+    const label = this.ctx.labelColumn;
+    this.accuracy.add(outputs, label ? rows.map((r) => r[label]) : rows.map(() => null));
+    if (this.recorder.rows.length < this.ctx.parityRows) this.recorder.add(outputs, rows.length);
   }
 }
 
@@ -122,10 +137,10 @@ async function warmPass(key: CellKey, session: EngineSession, ctx: MeasureContex
  * The reference engine's outputs and labels over the rows at one batch size:
  * a warm pass alone, for when the reference engine is not in the sweep.
  */
-export async function referencePass(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<{ outputs: RowOutputs; labels: readonly unknown[] } | null> {
+export async function referencePass(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<{ outputs: RowOutputs } | null> {
   const keeper = new FirstPassKeeper(ctx);
   const warm = await warmPass(key, session, ctx, keeper, Infinity);
-  return warm === 'interrupted' ? null : { outputs: keeper.recorder.result(), labels: keeper.labels };
+  return warm === 'interrupted' ? null : { outputs: keeper.recorder.result() };
 }
 
 /**
@@ -145,6 +160,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
   const prepareMs: number[] = [];
   const items: number[] = [];
   const forwardMs: number[] = [];
+  const endToEndMs: number[] = [];
   let sampling = false;
   try {
     // The warm pass: every row once, untimed for the statistics. It may use half the round's time;
@@ -213,17 +229,19 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
                 partialPass = true;
               } else {
                 // Drop the unfinished pass so every row keeps the same weight in the mean.
-                for (const a of [runMs, prepareMs, items]) a.length = passStart;
+                for (const a of [runMs, prepareMs, items, endToEndMs]) a.length = passStart;
                 forwardMs.length = Math.min(forwardMs.length, passStart);
               }
               break measuring;
             }
             // Input wrapping happened in readyCall (counted as preparation); output read-back comes after endedAt.
-            const { startedAt, endedAt } = await batch.call.run();
+            const { startedAt, endedAt, readBackMs } = await batch.call.run();
             const forward = session.innerForwardMs?.();
             if (typeof forward === 'number') forwardMs.push(forward);
             prepareMs.push(batch.prepareMs);
             runMs.push(endedAt - startedAt);
+            // End to end: a pipeline's call tokenizes and post-processes itself; a plain engine needs the item callback before it.
+            endToEndMs.push(endedAt - startedAt + readBackMs + (typeof forward === 'number' ? 0 : batch.prepareMs));
             items.push(batch.rows);
           }
         }
@@ -242,6 +260,14 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     if (runMs.length === 0) return { kind: 'interrupted', key };
     const after = readHostNoise(before.cpu);
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
+    const coldStart: ColdStart = {
+      loadMs: ctx.loadMs,
+      firstBatchMs: warmupMs[0] ?? 0,
+      afterLoad: ctx.measuredBefore.length === 0,
+      measuredBefore: ctx.measuredBefore,
+      ...(ctx.phases ? { phases: ctx.phases } : {}),
+    };
+    const pipeline = forwardMs.length === runMs.length;
     return {
       kind: 'measured',
       key,
@@ -256,6 +282,9 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           loadMs: ctx.loadMs,
           firstPassMs,
           noise: { before: before.noise, after: after.noise },
+          ...(pipeline ? { forwardMs } : {}),
+          endToEndMs,
+          coldStart,
         },
         session: session.describe(),
         warmupMs,
@@ -272,10 +301,13 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           ...rss,
           engine: session.memory ? session.memory() : null,
           gpuBytes: gpuMemoryOfProcess(),
+          isolation: ctx.isolation,
+          ranBefore: ctx.measuredBefore,
         },
+        accuracy: { ...keeper.accuracy.count(), complete: !warmPassCut },
+        rowSet: ctx.rowSet,
       },
       outputs: ctx.parityRows > 0 ? keeper.recorder.result() : null,
-      labels: keeper.labels,
     };
   } catch (err) {
     if (sampling) ctx.sampler.end();

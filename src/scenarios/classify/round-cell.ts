@@ -5,7 +5,7 @@
  * an isolated one and `Benchmark.execute` all assemble cells the same way.
  */
 import { hostNoiseWarnings } from '../../core/host-noise.js';
-import type { CellKey, CompletedCell } from '../../core/results.js';
+import type { AccuracyRows, CellKey, CompletedCell } from '../../core/results.js';
 import { betweenRoundsOf, computeStatistics, throughput } from '../../core/statistics.js';
 import { verdictOfRounds, type StopRule } from '../../core/stop-rule.js';
 import type { RoundFigures } from './measure-cell.js';
@@ -27,6 +27,21 @@ function passShare(seen: number, r: RoundFigures, batchSize: number, rows: numbe
   return rows !== undefined ? { seen, of: Math.ceil(rows / batchSize), exact: true } : { seen, of: r.batchesPerPass, exact: r.batchesPerPassKnown };
 }
 
+/**
+ * Accuracy over one whole pass: the first round whose warm pass saw every
+ * row; when none did, null with how many rows the engine saw, so no engine's
+ * accuracy is over fewer rows than another's.
+ */
+function accuracyOf(rounds: readonly RoundFigures[], rows: number | undefined): { accuracy: number | null; accuracyRows: AccuracyRows } {
+  const whole = rounds.find((r) => r.accuracy.complete);
+  if (whole) {
+    const a = whole.accuracy;
+    return { accuracy: a.counted > 0 ? a.correct / a.counted : null, accuracyRows: { counted: a.counted, seen: a.seen, of: rows ?? a.seen } };
+  }
+  const most = rounds.reduce((a, r) => (r.accuracy.seen > a.accuracy.seen ? r : a));
+  return { accuracy: null, accuracyRows: { counted: most.accuracy.counted, seen: most.accuracy.seen, of: rows ?? most.accuracy.seen } };
+}
+
 /** The completed cell of `rounds` (at least one, in the order they ran). */
 export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts: AssembleOptions): CompletedCell {
   const first = rounds[0];
@@ -35,6 +50,7 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
   const prepareMs = rounds.flatMap((r) => r.round.prepareMs);
   const items = rounds.flatMap((r) => r.round.items);
   const forwardMs = rounds.flatMap((r) => r.forwardMs);
+  const endToEndMs = rounds.flatMap((r) => r.round.endToEndMs ?? []);
   const latency = computeStatistics(runMs);
   const itemsTotal = items.reduce((a, b) => a + b, 0);
   const betweenRounds = betweenRoundsOf(rounds.map((r) => r.round.meanMs));
@@ -44,6 +60,7 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
   const cut = rounds.find((r) => r.warmPassCut);
   const interrupted = opts.interrupted || rounds.some((r) => r.interrupted);
   const peak = rounds.reduce((a, r) => (r.memory.peakRssBytes > a.memory.peakRssBytes ? r : a), first);
+  const pass = opts.rows !== undefined ? { rows: opts.rows, batches: Math.ceil(opts.rows / key.batchSize) } : first.firstPass.items > 0 && !first.warmPassCut ? { rows: first.firstPass.items, batches: first.firstPass.batches } : null;
   const verdict = verdictOfRounds({
     latency,
     betweenRounds,
@@ -62,7 +79,7 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     session: first.session,
     loadMs: first.round.loadMs,
     warmupBatches: first.warmupMs.length,
-    samples: { runMs, prepareMs, items, warmupMs: first.warmupMs, ...(hasForward ? { forwardMs } : {}) },
+    samples: { runMs, prepareMs, items, warmupMs: first.warmupMs, ...(hasForward ? { forwardMs } : {}), ...(endToEndMs.length === runMs.length ? { endToEndMs } : {}) },
     latency,
     prepare: computeStatistics(prepareMs),
     ...(hasForward ? { forward: computeStatistics(forwardMs) } : {}),
@@ -72,10 +89,13 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     peakRssBytes: peak.memory.peakRssBytes,
     verdict,
     memory: peak.memory,
-    coldStart: { loadMs: first.round.loadMs, firstBatchMs: first.firstBatchMs },
+    coldStart: first.round.coldStart ?? { loadMs: first.round.loadMs, firstBatchMs: first.firstBatchMs },
     rounds: rounds.map((r) => r.round),
     betweenRounds,
     firstPass: first.firstPass,
+    ...(pass ? { pass } : {}),
+    ...(first.rowSet ? { rowSet: first.rowSet } : {}),
+    ...accuracyOf(rounds, pass?.rows),
     ...(interrupted ? { interrupted: true } : {}),
   };
 }

@@ -95,6 +95,7 @@ function sampleOf(m: GenerationMeasurement): GenerationSample {
     totalMs: m.totalMs,
     generatedTokens: m.newTokens,
     rssBytesPerToken: m.rssBytesPerToken,
+    peakRssBytes: m.peakRssBytes,
     peakRssScope: m.peakRssScope,
     gpuBytesPerToken: m.gpuBytesPerToken,
   };
@@ -113,7 +114,8 @@ export function summarizeGenerationCell(key: GenerationCellKey, samples: readonl
     tpot: rest.length > 0 ? computeStatistics(rest) : null,
     decodeTokensPerSecond: restTotal > 0 ? (key.batchSize * rest.length * 1000) / restTotal : null,
     prefillTokensPerSecond: ttft.total > 0 ? (key.batchSize * key.promptLength * samples.length * 1000) / ttft.total : 0,
-    peakRssBytes: Math.max(...samples.flatMap((s) => s.rssBytesPerToken)),
+    // The exact reading at the end of each call as well as the per-token ones: a per-token reading may be up to 2 ms stale.
+    peakRssBytes: Math.max(...samples.flatMap((s) => [...s.rssBytesPerToken, ...(s.peakRssBytes === undefined ? [] : [s.peakRssBytes])])),
     peakGpuBytes: gpu.length > 0 ? Math.max(...gpu) : null,
     earlyStops: samples.filter((s) => s.generatedTokens < key.newTokens).length,
   };

@@ -56,14 +56,17 @@ function baselineTable(rows) {
   if (rows.length === 0) return '<p class="muted">No cell measured yet.</p>';
   const body = rows
     .map((r) => {
+      // Every figure comes from the server's view rows (reports/views.ts): engine time per batch as the mean of round means,
+      // one pass as the unit, threads read back; a cell without a whole pass has no total and no samples/s.
       const l = r.latency;
+      const flags = (r.flags ?? []).filter((f) => f !== '✗ PARITY' && f !== 'NOISY');
       const figures = r.state === 'completed'
-        ? `<td class="num">${duration(l.mean)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td>${esc(r.verdict?.status ?? '')}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
-        : `<td colspan="5" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
-      return `<tr><td>${esc(r.label)}</td><td class="num">${r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
+        ? `<td class="num">${r.partial ? 'n/a' : duration(r.engineTime?.passMs)}</td><td class="num">${duration(r.meanMs)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td class="num">${r.partial ? 'n/a' : duration(r.endToEnd?.passMs)}</td><td>${esc([r.verdict?.status ?? '', ...flags].join(' '))}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
+        : `<td colspan="7" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
+      return `<tr><td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
     })
     .join('');
-  return `<table class="table"><thead><tr><th>engine</th><th class="num">cores</th><th class="num">batch</th><th class="num">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="table"><thead><tr><th>engine</th><th class="num">threads</th><th class="num">batch</th><th class="num" title="engine time of one pass over the rows">total / pass</th><th class="num" title="engine time per batch, mean of round means">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th class="num" title="end to end: callbacks, engine and read-back (a pipeline's whole call)">e2e / pass</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function select(id, label, options, value) {

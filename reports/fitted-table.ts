@@ -1,0 +1,84 @@
+/**
+ * The per-cell terminal tables' shared parts: a table that drops its least
+ * important columns until it fits the terminal, and the identity columns
+ * every per-cell table starts with (model, engine, threads read back, batch,
+ * sequence length, host), so no table names a cell less fully than another.
+ */
+import type { CellResult, RunRecord } from '../src/core/results.js';
+import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
+import type { BaselineRow } from './views.js';
+
+export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };
+
+/** A column that can be dropped (lowest `dropOrder` first, 0 never) when the table is too wide. */
+export interface FitColumn<Row> extends Column {
+  readonly dropOrder: number;
+  readonly value: (row: Row) => TableCell;
+}
+
+export interface FitOptions<Row> {
+  readonly title: string;
+  readonly columns: readonly FitColumn<Row>[];
+  readonly rows: readonly Row[];
+  /** A group key per row; a dashed rule separates groups. */
+  readonly group?: (row: Row) => string;
+  /** Text spanning the measurement columns for rows that have none (errored, skipped). */
+  readonly rest?: (row: Row) => TableCell | undefined;
+  /** Columns kept for rows with `rest`. */
+  readonly identityCount?: number;
+  readonly width: number;
+  readonly minWidth: number;
+  readonly color: boolean;
+}
+
+/** Renders a table, dropping optional columns until it fits `width`. */
+export function fittedTable<Row>(o: FitOptions<Row>): string[] {
+  let columns = [...o.columns];
+  for (;;) {
+    const rows: TableRow[] = o.rows.map((row, i) => {
+      const previous = o.rows[i - 1];
+      const ruleAbove = o.group !== undefined && previous !== undefined && o.group(previous) !== o.group(row);
+      const rest = o.rest?.(row);
+      if (rest === undefined) return { cells: columns.map((c) => c.value(row)), ruleAbove };
+      return { cells: columns.slice(0, o.identityCount ?? 0).map((c) => c.value(row)), rest, ruleAbove };
+    });
+    const table = renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width) });
+    const droppable = columns.filter((c) => c.dropOrder > 0);
+    if (table.width <= o.width || droppable.length === 0) return table.lines;
+    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
+    columns = columns.filter((c) => c !== first);
+  }
+}
+
+/** Threads as the engine reported them; the request beside them when it differs, `?` when nothing was read back. */
+export function threadsText(row: { readonly requestedThreads: number | null; readonly threads: number | null; readonly state?: CellResult['state'] }): string {
+  const { threads, requestedThreads: asked } = row;
+  if (threads === null) return asked === null ? (row.state === 'skipped' ? '–' : 'default') : `? (asked ${asked})`;
+  return asked !== null && asked !== threads ? `${threads} (asked ${asked})` : String(threads);
+}
+
+/** A failed row's text across the measurement columns. */
+export function failedRest(row: BaselineRow): TableCell | undefined {
+  return row.state === 'completed' ? undefined : { text: `${row.state}: ${row.reason ?? ''}`, style: STATE_STYLE[row.state] };
+}
+
+/** Identity columns shared by the per-cell tables: never dropped. */
+export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): FitColumn<BaselineRow>[] {
+  const multiModel = new Set(run.cells.map((c) => c.model)).size > 1;
+  const hasSeq = rows.some((r) => r.sequenceLength !== null);
+  const hasHost = rows.some((r) => r.key.host !== null);
+  return [
+    ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
+    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.engine, style: 'cyan' }) },
+    ...(hasHost ? [{ header: 'host', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
+    { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
+    { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },
+    ...(hasSeq ? [{ header: 'seq', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (r.sequenceLength === null ? '–' : String(r.sequenceLength)) }] : []),
+  ];
+}
+
+/** Flags as one table cell: red for wrong outputs, yellow otherwise. */
+export function flagsCell(flags: readonly string[]): TableCell {
+  if (flags.length === 0) return '';
+  return { text: flags.join(' '), style: flags.some((f) => f.startsWith('✗')) ? 'red' : 'yellow' };
+}

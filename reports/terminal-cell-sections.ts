@@ -1,0 +1,176 @@
+/**
+ * The per-cell terminal tables besides the statistics: memory growth with
+ * the window and process each figure covers, cold start once per load, and
+ * output parity and accuracy with the rows each was computed on. Each reads
+ * the rows of views.ts.
+ */
+import type { RunRecord } from '../src/core/results.js';
+import { formatBytes, formatDifference, formatDuration, formatPercent } from '../src/core/units.js';
+import { engineLabeller } from './run-summary.js';
+import { paint, type TableCell, wrap } from './text-table.js';
+import { type FitColumn, fittedTable, identityColumns } from './fitted-table.js';
+import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from './views.js';
+
+const dur = (v: number | null): string => (v === null ? '–' : formatDuration(v));
+const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;
+
+/** `batch 1, 8` for the batch sizes run before on the same load; `–` for none; `?` when not recorded. */
+function ranBeforeText(r: BaselineRow): string {
+  if (r.ranBefore === null) return '?';
+  return r.ranBefore.length === 0 ? '–' : `batch ${r.ranBefore.join(', ')}`;
+}
+
+/** RSS before the timed loop, its growth during it, engine and GPU memory; only when the record has them. */
+export function memoryDetailSection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
+  const rows = baselineRows(run).filter((r) => r.memory !== null);
+  if (rows.length === 0) return [];
+  const hasEngine = rows.some((r) => r.memory?.engine);
+  const hasGpu = rows.some((r) => r.memory?.gpuBytes !== undefined && r.memory?.gpuBytes !== null);
+  const hasProcess = rows.some((r) => r.memoryProcess !== null);
+  const hasRanBefore = rows.some((r) => r.ranBefore !== null);
+  const mem = (f: (m: NonNullable<BaselineRow['memory']>) => string) => (r: BaselineRow) => (r.memory === null ? '' : f(r.memory));
+  const columns: FitColumn<BaselineRow>[] = [
+    ...identityColumns(run, rows),
+    ...(hasProcess ? [{ header: 'process', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.memoryProcess ?? '?' }] : []),
+    ...(hasRanBefore ? [{ header: 'ran before', align: 'left' as const, dropOrder: 0, value: ranBeforeText }] : []),
+    { header: 'before loop', align: 'right', dropOrder: 2, value: mem((m) => formatBytes(m.baselineRssBytes)) },
+    { header: 'peak', align: 'right', dropOrder: 3, value: mem((m) => formatBytes(m.peakRssBytes)) },
+    { header: 'growth', align: 'right', dropOrder: 0, value: mem((m) => `+${formatBytes(m.growthBytes)}`) },
+    { header: 'sampled', align: 'right', dropOrder: 1, value: mem((m) => (m.peakSource === 'kernel' ? 'kernel peak' : `${Math.round(m.sampleHz)} Hz`)) },
+    ...(hasEngine
+      ? [
+          { header: 'tensors', align: 'right' as const, dropOrder: 4, value: mem((m) => (m.engine ? String(m.engine.numTensors) : '–')) },
+          { header: 'engine bytes', align: 'right' as const, dropOrder: 0, value: mem((m) => (m.engine ? formatBytes(m.engine.numBytes) : '–')) },
+        ]
+      : []),
+    ...(hasGpu
+      ? [{ header: 'GPU', align: 'right' as const, dropOrder: 0, value: mem((m) => (m.gpuBytes === null || m.gpuBytes === undefined ? '–' : formatBytes(m.gpuBytes))) }]
+      : []),
+  ];
+  const lines = fittedTable({ title: 'MEMORY – GROWTH (timed loop)', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color });
+  return [
+    ...lines,
+    ...wrap(
+      'before loop: RSS once the model is loaded and this batch size\'s warm pass ran, just before the timed loop' +
+        (hasRanBefore ? ', including what the batch sizes under "ran before" allocated earlier on the same load in the same process' : '') +
+        '; growth: peak RSS during the timed loop minus that' +
+        (hasProcess ? '; process: isolated (a fresh child process per load), in-process (the measuring process, beside every other engine: --no-isolate, or the Benchmark API\'s default) or browser renderer (the Chromium renderer that ran the page, GPU process not included)' : '') +
+        (hasEngine ? '; tensors and engine bytes: the engine\'s own count (tfjs tf.memory())' : '') +
+        (hasGpu ? '; GPU: this process\'s peak GPU memory from nvidia-smi' : '') +
+        '.',
+      width,
+    ),
+  ];
+}
+
+/**
+ * Cold start once per load: the batch size measured first after a load gets
+ * its load (in parts), its cold first batch and its first pass; later batch
+ * sizes on the same load get their first batch as "engine warm".
+ */
+export function coldStartSection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
+  const loadOf = (r: BaselineRow): string => `${r.model}\u0000${r.key.host}\u0000${r.sequenceLength}\u0000${r.engine}\u0000${r.requestedThreads}`;
+  const completed = baselineRows(run).filter((r) => r.state === 'completed');
+  // Rows of one load together, in the order the load measured its batch sizes.
+  const loads = [...new Set(completed.map(loadOf))];
+  const rows = [...completed].sort((a, b) => loads.indexOf(loadOf(a)) - loads.indexOf(loadOf(b)) || a.batchSize - b.batchSize);
+  if (rows.length === 0) return [];
+  const perLoad = rows.some((r) => r.coldAfterLoad !== null);
+  // A row carries the load's figures when it was first after the load, or when the record cannot tell (older records).
+  const ownsLoad = (r: BaselineRow): boolean => r.coldAfterLoad !== false;
+  const onLoad = (f: (r: BaselineRow) => string) => (r: BaselineRow) => (ownsLoad(r) ? f(r) : '');
+  const whole = rows.some((r) => r.loadIsWhole && ownsLoad(r));
+  const columns: FitColumn<BaselineRow>[] = [
+    ...identityColumns(run, rows),
+    ...(rows.some((r) => r.importMs !== null) ? [{ header: 'import', align: 'right' as const, dropOrder: 0, value: onLoad((r) => dur(r.importMs)) }] : []),
+    ...(rows.some((r) => r.placementProbeMs !== null) ? [{ header: 'probe', align: 'right' as const, dropOrder: 0, value: onLoad((r) => dur(r.placementProbeMs)) }] : []),
+    { header: 'load', align: 'right', dropOrder: 0, value: onLoad((r) => `${dur(r.loadMs)}${r.loadIsWhole && perLoad ? '*' : ''}`) },
+    ...(rows.some((r) => r.firstBatchMs !== null)
+      ? [
+          {
+            header: perLoad ? 'first batch (cold)' : 'first batch',
+            align: 'right' as const,
+            dropOrder: 0,
+            value: (r: BaselineRow): TableCell => (ownsLoad(r) ? { text: dur(r.firstBatchMs), style: 'bold' } : ''),
+          },
+        ]
+      : []),
+    ...(perLoad ? [{ header: 'first batch at this size (engine warm)', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (ownsLoad(r) ? '' : dur(r.firstBatchMs)) }] : []),
+    ...(rows.some((r) => r.firstPassMs !== null) ? [{ header: 'first pass', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => dur(r.firstPassMs) }] : []),
+    { header: 'warmup', align: 'right', dropOrder: 2, value: (r) => (r.warmupBatches === null ? '–' : `${r.warmupBatches} batches`) },
+    ...(rows.some((r) => r.warmupMeanMs !== null) ? [{ header: 'warmup mean', align: 'right' as const, dropOrder: 1, value: (r: BaselineRow) => dur(r.warmupMeanMs) }] : []),
+    { header: 'steady mean', align: 'right', dropOrder: 0, value: (r) => dur(r.meanMs) },
+  ];
+  const note = perLoad
+    ? 'Each load (a fresh process per round when isolated) measures its batch sizes one after another; its figures are shown once, on the batch size measured first after it (first round). ' +
+      'load: the session create alone; import: the engine\'s package import and probe (near 0 when this process had imported it already); ' +
+      'probe: the untimed placement-profiling session and its dummy run (onnxruntime-node, transformers.js); first batch (cold): the first run after the load; ' +
+      'first batch at this size (engine warm): the first batch at a later batch size on the same loaded engine; first pass: the untimed warm pass over every row at this batch size (first round). None is in the statistics above.' +
+      (whole ? ' load*: the whole load, import and probe included (the engine did not report its parts).' : '')
+    : rows.some((r) => r.firstPassMs !== null)
+      ? 'load: model into the engine; first batch: the first run at this batch size on its load (cold only for the first batch size measured after the load); first pass: the untimed warm pass over every row, of the first round; none is in the statistics above.'
+      : 'load: model into the engine; first batch: the first run at this batch size on its load, before warmup; neither is in the statistics above.';
+  return [...fittedTable({ title: 'COLD START (per load)', columns, rows, group: loadOf, width, minWidth, color }), ...wrap(note, width)];
+}
+
+/** Output parity against the reference engine and accuracy against labels, with the rows each covers; only when the record has them. */
+export function paritySection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
+  const rows = baselineRows(run).filter((r) => r.state === 'completed' && (r.parity !== null || r.accuracy !== null || r.accuracyNote !== null || r.parityUnavailable !== null));
+  if (rows.length === 0) return [];
+  const references = new Set(rows.flatMap((r) => (r.parity === null ? [] : [r.parity.reference])));
+  const par = (f: (p: NonNullable<BaselineRow['parity']>) => string) => (r: BaselineRow) => (r.parity === null ? '–' : f(r.parity));
+  const accuracy = (r: BaselineRow): string => {
+    if (r.accuracyNote !== null) return r.accuracyNote;
+    if (r.accuracy === null) return '–';
+    return r.accuracyRows ? `${formatPercent(r.accuracy)} (${rowsWord(r.accuracyRows.counted)})` : formatPercent(r.accuracy);
+  };
+  const columns: FitColumn<BaselineRow>[] = [
+    ...identityColumns(run, rows),
+    { header: 'reference', align: 'left', dropOrder: 1, value: par((p) => p.reference) },
+    { header: 'max |diff|', align: 'right', dropOrder: 0, value: par((p) => formatDifference(p.maxAbsDiff)) },
+    { header: 'tolerance', align: 'right', dropOrder: 2, value: par((p) => formatDifference(p.tolerance)) },
+    { header: 'argmax agree', align: 'right', dropOrder: 0, value: par((p) => `${formatPercent(p.argmaxAgreement)} (${rowsWord(p.rows)})`) },
+    { header: 'accuracy', align: 'right', dropOrder: 0, value: accuracy },
+    {
+      header: 'parity',
+      align: 'left',
+      dropOrder: 0,
+      value: (r) =>
+        r.parityOk === null
+          ? r.parityUnavailable !== null
+            ? { text: 'unavailable', style: 'yellow' }
+            : { text: references.has(r.engine) || r.engine === (run.config['parity'] as { reference?: unknown } | undefined)?.reference ? 'reference' : 'not checked', style: 'dim' }
+          : r.parityOk ? { text: '✓ ok', style: 'green' } : { text: PARITY_MARKER, style: 'red' },
+    },
+  ];
+  const lines = fittedTable({ title: 'OUTPUT PARITY & ACCURACY', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color });
+  lines.push(
+    ...wrap(
+      'argmax agree: rows whose predicted class equals the reference\'s, over the first rows of each engine\'s warm pass (both engines\' outputs, up to the parity row cap). ' +
+        'accuracy: predicted class against the label over every row of one whole pass (the rows counted are those with a label), so it is over the same rows on every engine; "n/a (saw k of N rows)" when the engine did not see them all.',
+      width,
+    ),
+  );
+  // One line per distinct reason, naming the cells it applies to, so a missing reference is impossible to miss.
+  const why = new Map<string, string[]>();
+  for (const r of rows) if (r.parityUnavailable !== null) why.set(r.parityUnavailable, [...(why.get(r.parityUnavailable) ?? []), `${r.label} batch ${r.batchSize}`]);
+  for (const [reason, cells] of why) lines.push(...wrap(`parity unavailable (${cells.join(', ')}): ${reason}`, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'yellow', color)));
+  return lines;
+}
+
+/**
+ * One red warning per cell whose outputs differ from the reference beyond
+ * tolerance, naming engine, batch, difference and tolerance: a fast engine
+ * that returns wrong answers must be impossible to miss.
+ */
+export function parityWarningLines(run: RunRecord, width: number, color: boolean): string[] {
+  const label = engineLabeller(run);
+  return parityFailures(run).flatMap((cell) => {
+    const p = cell.parity as NonNullable<typeof cell.parity>;
+    const text =
+      `warning: ${PARITY_MARKER} ${label(cell)}, batch ${cell.batchSize}: outputs differ from ${p.reference} by ` +
+      `${formatDifference(p.maxAbsDiff)}, over the tolerance ${formatDifference(p.tolerance)} ` +
+      `(argmax agrees on ${formatPercent(p.argmaxAgreement)} of ${p.rows} rows); its speed is for wrong answers`;
+    return wrap(text, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'red', color));
+  });
+}

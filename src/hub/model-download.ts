@@ -6,11 +6,11 @@
  * snapshot folder is then an ordinary Hugging Face model folder that every
  * engine, transformers.js and Python tools read as is.
  */
-import { mkdir, rename, symlink, unlink, copyFile } from 'node:fs/promises';
+import { rename, symlink, unlink, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { terminalProgress, type DownloadProgress } from './download-progress.js';
-import { cachedFileSize, readRef, repoCacheDir, snapshotPath, writeRef, writeStreamAtomic } from './hub-cache.js';
+import { cachedFileSize, makeHubFolder, readRef, repoCacheDir, snapshotPath, writeRef, writeStreamAtomic } from './hub-cache.js';
 import { resolveHubEnv, type HubEnv } from './hub-env.js';
 import { HubHttpError, hubFetch, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from './hub-fetch.js';
 
@@ -42,7 +42,7 @@ export function resolveUrl(env: HubEnv, id: string, revision: string, file: stri
 
 /** Links the snapshot path to its blob (relative, as huggingface_hub does); copies where links are not allowed. */
 async function linkSnapshot(blob: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeHubFolder(dirname(target));
   const temp = `${target}.link-${process.pid}`;
   await unlink(temp).catch(() => undefined);
   try {

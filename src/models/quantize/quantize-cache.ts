@@ -9,7 +9,8 @@
  * temporary name then renamed: its presence means the variant is complete.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { sha256OfFile } from '../../core/regular-file.js';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -57,19 +58,13 @@ export type QuantizeOutcome =
   | { readonly dir: string; readonly file: string; readonly method: string; readonly fromCache: boolean; readonly calibration: { rows: number; method: CalibrationMethod } | null }
   | { readonly skip: string };
 
-async function fileHash(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /** The cache key of a request: source bytes, dtype, writer version, calibration. */
 async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ v: QUANTIZER_VERSION, dtype: req.dtype, calibration: req.calibration ? { rows: req.calibration.rows, method: req.calibration.method, texts: req.calibration.rowsHash } : null }));
-  hash.update(await fileHash(source));
+  hash.update(await sha256OfFile(source));
   const data = `${source}_data`;
-  if (existsSync(data)) hash.update(await fileHash(data));
+  if (existsSync(data)) hash.update(await sha256OfFile(data));
   return hash.digest('hex');
 }
 

@@ -27,8 +27,8 @@ test('a worker refuses anything but an inferbench job of the declared schema, wi
     );
     for (const job of bad) await queue.add('load-group', job.data, { jobId: job.id });
     await allFailed;
-    assert.match(failed.get('shell') ?? '', /refused by worker strict: not an inferbench job \(job schema is null, not inferbench\.load-group\/1\)/);
-    assert.match(failed.get('code') ?? '', /not an inferbench job \(field "runId" is missing or malformed\)/);
+    assert.match(failed.get('shell') ?? '', /refused by worker strict: not an inferbench job \(job schema is not inferbench\.load-group\/1\)/);
+    assert.match(failed.get('code') ?? '', /not an inferbench job \(field "code" is not a field of the schema\)/);
     assert.match(worker.log(), /job shell refused: not an inferbench job/);
     assert.match(worker.log(), /job code refused: not an inferbench job/);
   } finally {
@@ -48,8 +48,8 @@ test('the schema check names an unknown field and a path that climbs out of a se
     stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
   assert.equal(parseQueueJob(job).ok, true);
-  assert.deepEqual(parseQueueJob({ ...job, shell: 'rm -rf /' }), { ok: false, reason: 'unknown field "shell"' });
+  assert.deepEqual(parseQueueJob({ ...job, shell: 'rm -rf /' }), { ok: false, reason: 'field "shell" is not a field of the schema' });
   const climbing = { ...job, model: { kind: 'files', manifest: { ...manifest, files: [{ path: '../../etc/passwd', sha256: 'b'.repeat(64), size: 1 }] } } };
-  assert.deepEqual(parseQueueJob(climbing), { ok: false, reason: 'field "model" is missing or malformed' });
-  assert.deepEqual(parseQueueJob({ ...job, model: { kind: 'module', path: '/tmp/x.js' } }), { ok: false, reason: 'field "model" is missing or malformed' });
+  assert.deepEqual(parseQueueJob(climbing), { ok: false, reason: 'field "model.manifest.files[0].path" must be a relative path of plain names joined by "/"' });
+  assert.deepEqual(parseQueueJob({ ...job, model: { kind: 'module', path: '/tmp/x.js' } }), { ok: false, reason: 'field "model.kind" must be one of default, hub, architecture, files' });
 });

@@ -4,6 +4,7 @@ import { readModelJson, requireModelFolder } from './model-folder.js';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
+import { isHubName } from '../hub/hub-id.js';
 import type { ModelInfo } from '../core/results.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { Precision } from '../core/engine-session.js';
@@ -62,7 +63,7 @@ export function looksLikePath(ref: string): boolean {
 
 /** A Hub model id: `name` (legacy canonical) or `org/name`, of the characters the Hub allows. */
 export function isHubModelId(ref: string): boolean {
-  return !looksLikePath(ref) && /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/.test(ref) && !ref.includes('..') && !ref.includes('--');
+  return !looksLikePath(ref) && isHubName(ref);
 }
 
 /**

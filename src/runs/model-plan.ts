@@ -45,6 +45,8 @@ export interface PlannedModel {
 export interface ModelPlanOptions {
   /** `--model` values: local folders or Hub ids; empty means the embedded default (unless architectures are given). */
   readonly models: readonly string[];
+  /** Every `models` entry is a Hub id, never read as a local path: a worker's job names no file of its disk. */
+  readonly hubOnly?: boolean;
   readonly architectures: readonly ArchitectureSpec[];
   /** `--dtype`; null runs each model's `onnx/model.onnx` only. */
   readonly dtypes: readonly ModelDtype[] | null;
@@ -79,7 +81,7 @@ async function resolveFolders(opts: ModelPlanOptions): Promise<ResolvedFolder[]>
   const folders: ResolvedFolder[] = [];
   const onnxFiles = (opts.dtypes ?? ['fp32']).map(dtypeOnnxFile);
   for (const ref of opts.models) {
-    if (!looksLikePath(ref) && !existsSync(ref) && isHubModelId(ref)) {
+    if (opts.hubOnly === true || (!looksLikePath(ref) && !existsSync(ref) && isHubModelId(ref))) {
       const { downloadModel } = await import('../hub/model-download.js');
       const revision = opts.revision ?? 'main';
       const dir = await downloadModel(ref, { revision, onnxFiles, requireOnnx: false });

@@ -22,6 +22,8 @@ import { JOB_SCHEMA, type DatasetRequest, type FileManifest, type ModelRequest, 
 import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
+import { isHubRepoId } from '../hub/hub-id.js';
+import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { RunConfig } from './run-config.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
@@ -54,6 +56,12 @@ function engineReason(w: WorkerInfo, engine: string): string | null {
   const e = w.engines.find((x) => x.id === engine);
   if (e?.available) return null;
   return e?.reason ?? 'not an engine this worker knows';
+}
+
+/** A Hub id as workers accept it (org/name, the only form that can never be a path on their disk), or a UserError saying so. */
+function sendableHubId(id: string, what: string): string {
+  if (isHubRepoId(id)) return id;
+  throw new UserError(`${what} ${id} cannot be sent to workers: they accept a Hub id only as org/name`, `pass the ${what}'s full Hub id with its organisation (e.g. openai-community/gpt2)`);
 }
 
 /** A connected queue with its workers, for one run. */
@@ -121,7 +129,7 @@ export class QueueSweep {
     if (source.startsWith('hub:')) {
       const ref = source.slice(4);
       const at = ref.lastIndexOf('@');
-      return { kind: 'hub', id: at > 0 ? ref.slice(0, at) : ref, revision: at > 0 ? ref.slice(at + 1) : null };
+      return { kind: 'hub', id: sendableHubId(at > 0 ? ref.slice(0, at) : ref, 'model'), revision: at > 0 ? ref.slice(at + 1) : null };
     }
     const spec = config.architectures.find((a) => source === `generated: ${a.name}`);
     if (spec) return { kind: 'architecture', spec };
@@ -132,7 +140,7 @@ export class QueueSweep {
   private async datasetRequest(config: QueueSweepConfig): Promise<DatasetRequest> {
     if (config.dataset === null) return { kind: 'embedded' };
     if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.manifest(resolve(config.dataset), 'dataset') };
-    return { kind: 'hub', id: config.dataset };
+    return { kind: 'hub', id: sendableHubId(config.dataset.startsWith(HUB_PREFIX) ? config.dataset.slice(HUB_PREFIX.length).replace(/\/+$/u, '') : config.dataset, 'dataset') };
   }
 
   private prepared: { rowsHash: string; dataset: DatasetRequest; models: Map<PlannedModel, { request: ModelRequest; hash: string }> } | null = null;

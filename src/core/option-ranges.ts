@@ -53,6 +53,7 @@ export const OPTION_RANGES = nameTable({
   'stop.minTimeMs': { flag: '--min-time', field: 'stop.minTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   'stop.maxTimeMs': { flag: '--max-time', field: 'stop.maxTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   'stop.minBatches': { flag: '--min-batches', field: 'stop.minBatches', min: 1, max: 1_000_000, integer: true, unit: 'batches' },
+  workerTimeoutMs: { flag: '--worker-timeout', field: 'workerTimeoutMs', min: 1000, max: 7 * 24 * HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   maxCv: { flag: '--max-cv', field: 'maxCv', min: 0, minExclusive: true, max: 100, integer: false, unit: '(fraction)' },
   'parity.tolerance': { flag: '--tolerance', field: 'parity.tolerance', min: 0, max: 1e6, integer: false, unit: '(absolute difference)' },
   // generate

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxNs } from 'onnx-proto';
 import { halfToFloat } from '../../src/core/tensor.js';
-import { readRegularFile } from '../../src/core/regular-file.js';
 
 const { onnx } = onnxProto;
 
@@ -260,8 +260,7 @@ export function parseOnnxModel(bytes: Uint8Array, readExternal: ExternalReader |
 
 /** Reads and decodes an ONNX file, resolving external weight files next to it. */
 export async function readOnnxModel(path: string): Promise<OnnxModel> {
-  // Not a regular file (a FIFO would block forever): refused by name before reading.
-  const bytes = await readRegularFile(path);
+  const bytes = await readFile(path);
   const dir = dirname(resolve(path));
   const files = new Map<string, Uint8Array>();
   const external: ExternalReader = (location, offset, length) => {

@@ -5,7 +5,11 @@
  * or the binary named by INFERBENCH_CHROMIUM.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ENV = 'INFERBENCH_CHROMIUM';
@@ -110,8 +114,38 @@ export interface BrowserLike {
   newBrowserCDPSession(): Promise<{ send(method: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number; cpuTime: number }[] }> }>;
 }
 
+/** util-linux's setpriv, where it is: it sets the kernel's parent-death signal before it execs a program. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
+
+/**
+ * An executable that starts `path` with the kernel's parent-death signal
+ * (SIGKILL when this Node process dies, even by SIGKILL), or `path` itself
+ * where setpriv is missing. Playwright spawns the executable it is given
+ * with its own arguments, so the setpriv prefix lives in a two-line script
+ * in the inferbench cache (user-owned, never a shared temp folder). Without
+ * it, Chromium only shut down after noticing its pipe had closed: more than
+ * a second on a loaded machine.
+ */
+async function deathBound(path: string): Promise<string> {
+  if (!SETPRIV) return path;
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const script = `#!/bin/sh\nexec ${quote(SETPRIV)} --pdeathsig KILL -- ${quote(path)} "$@"\n`;
+  const dir = await cacheFolder(defaultCacheRoot(), 'bin');
+  const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
+  if (!existsSync(file)) {
+    const temp = `${file}.${process.pid}`;
+    await writeFile(temp, script, { mode: 0o755 });
+    await rename(temp, file);
+  }
+  return file;
+}
+
 /** Starts headless Chromium through playwright-core, imported only now (it is not needed by Node engines). */
 export async function launchChromium(path: string): Promise<BrowserLike> {
   const { chromium } = await import('playwright-core');
-  return (await chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_FLAGS] })) as unknown as BrowserLike;
+  const launch = (executablePath: string) => chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+  const bound = await deathBound(path).catch(() => path);
+  // A cache on a noexec file system cannot run the script: Chromium is then started as is.
+  const browser = bound === path ? await launch(path) : await launch(bound).catch(() => launch(path));
+  return browser as unknown as BrowserLike;
 }

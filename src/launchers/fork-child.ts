@@ -4,7 +4,8 @@
  * an early exit into a failed cell for every key it did not finish. The
  * promise never rejects for a child failure, so the sweep goes on.
  */
-import { fork } from 'node:child_process';
+import { fork, type ForkOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** Child → parent messages of any scenario. */
 export type ForkedChildMessage<Key, Result> =
@@ -44,9 +45,25 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  */
 export const PARENT_LIFELINE_FD = 4;
 
+/** util-linux's setpriv, where it is (every Debian and most Linux systems have it). */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
+
+/**
+ * How a child is started so that it dies with its parent. The lifeline
+ * (lifeline.ts) only works while the child's event loop runs, and a
+ * training step or a tfjs batch can hold it for seconds. Where setpriv
+ * exists, the child is started through `setpriv --pdeathsig KILL`, which
+ * sets the kernel's parent-death signal (prctl PR_SET_PDEATHSIG) and execs
+ * Node in place: the kernel kills the child the moment its parent dies,
+ * whatever it is doing. Elsewhere the lifeline alone watches.
+ */
+function startOptions(): Pick<ForkOptions, 'execPath' | 'execArgv'> {
+  return SETPRIV ? { execPath: SETPRIV, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...process.execArgv] } : {};
+}
+
 export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const child = fork(spec.entry, [], { ...startOptions(), stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
     const lifeline = child.stdio[PARENT_LIFELINE_FD];
     // A pipe error here (the child gone first) is not ours to report; the exit handler does.
     lifeline?.on('error', () => undefined);

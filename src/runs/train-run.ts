@@ -16,7 +16,7 @@ import type { TextClassification } from '../models/text-classification.js';
 import { resolveColumns } from '../../datasets/columns.js';
 import { datasetSourceString, EMBEDDED_DATASET_NAME, openDataset } from '../../datasets/open-dataset.js';
 import { writeTrainingFiles } from '../../reports/training-files.js';
-import { firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
+import { checkTrainingLabels, firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,
   runTrainingSweep, type TrainingProgress,
@@ -117,11 +117,16 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
     ...(config.labelColumn !== null ? { label: config.labelColumn } : {}),
   });
   const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
-  requireLabelColumn(columns, datasetName, available);
+  const labelColumn = requireLabelColumn(columns, datasetName, available);
   const rows = await firstRows(dataset, (config.warmSteps + config.steps) * Math.max(...config.batchSizes));
   const plan = await planModels({ models: config.models, architectures: config.architectures, dtypes: null, revision: null, registry, dataset, columns });
   const models = plan.map((p) => p.model).filter((m): m is TextClassification => m !== null);
-  return driveRun<TrainingCell, TrainingRunRecord>(
+  // Before anything trains: a label outside a model's classes wrapped or blamed the model's logits.
+  for (const model of models) checkTrainingLabels(rows, rows.distinct, labelColumn, model.labels);
+  const repeated = rows.distinct < rows.length
+    ? [`dataset ${datasetName} has ${rows.distinct} row${rows.distinct === 1 ? '' : 's'}; the ${rows.length} rows the steps need (steps × largest batch size) repeat ${rows.distinct === 1 ? 'it' : 'them'}, each about ${Math.ceil(rows.length / rows.distinct)} times`]
+    : [];
+  const outcome = await driveRun<TrainingCell, TrainingRunRecord>(
     {
       kind: 'training',
       out: config.out,
@@ -136,6 +141,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
         datasetResolved: datasetName,
         labelColumnResolved: columns.label,
         rowsUsed: rows.length,
+        rowsDistinct: rows.distinct,
       }),
       sweep: (engines, record) => runTrainingSweep({
         models, engines,
@@ -157,4 +163,5 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
     },
     hooks,
   );
+  return { ...outcome, warnings: [...repeated, ...outcome.warnings] };
 }

@@ -29,6 +29,9 @@ export function defaultCacheRoot(): string {
   return join(homedir(), '.cache', 'inferbench');
 }
 
+/** The cache cannot hold folders: not a problem of one cell or model, so it ends the run with its fix. */
+export class CacheUnusable extends UserError {}
+
 /**
  * Makes `<root>/<parts…>` (parts are inferbench's own names, never a job's)
  * and answers its path; a cache that cannot hold folders (read-only,
@@ -41,7 +44,7 @@ export async function cacheFolder(root: string, ...parts: readonly string[]): Pr
     return await makeFolders(dir);
   } catch (err) {
     if (!(err instanceof FolderRefused)) throw err;
-    throw new UserError(
+    throw new CacheUnusable(
       `cannot use the inferbench cache: ${err.dir} ${err.reason === 'it is a file, not a folder' ? 'is a file, not a folder' : `cannot be created (${err.reason})`}`,
       `set ${CACHE_ENV} to a folder you can write to (now ${resolve(root)})`,
     );

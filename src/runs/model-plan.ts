@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import { CacheUnusable } from '../core/cache-root.js';
 import { describeError } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
 import { TextClassification, isHubModelId, looksLikePath } from '../models/text-classification.js';
@@ -126,7 +127,7 @@ interface VariantFile {
   readonly file: string;
   readonly skip: string | null;
   /** Set when inferbench wrote the file (quantize cache or beside a generated model): how. */
-  readonly quantized: { readonly method: string; readonly calibration: { rows: number; method: string } | null } | null;
+  readonly quantized: { readonly method: string; readonly calibration: { rows: number; method: string } | null; readonly rebuilt?: string } | null;
 }
 
 /** Model inputs of the calibration rows, tokenized by the fp32 model, in batches of 8. */
@@ -173,10 +174,12 @@ async function variantFile(folder: ResolvedFolder, dtype: ModelDtype, opts: Mode
     }
     outcome = await ensureQuantizedVariant({ sourceDir: folder.dir, dtype, ...(calibration ? { calibration } : {}) });
   } catch (err) {
+    // A cache that cannot hold folders fails every variant alike: the run ends with its fix (INFERBENCH_CACHE).
+    if (err instanceof CacheUnusable) throw err;
     return { ...own, skip: `could not write ${file}: ${describeError(err)}` };
   }
   if ('skip' in outcome) return { ...own, skip: outcome.skip };
-  return { dir: outcome.dir, file: outcome.file, skip: null, quantized: { method: outcome.method, calibration: outcome.calibration } };
+  return { dir: outcome.dir, file: outcome.file, skip: null, quantized: { method: outcome.method, calibration: outcome.calibration, ...(outcome.rebuilt ? { rebuilt: outcome.rebuilt } : {}) } };
 }
 
 /** Variant rows of one folder, parity measured against its fp32 graph on onnx-cpu when both exist. */
@@ -205,6 +208,7 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
     const name = `${folder.name} · ${r.dtype}`;
     const q = r.made.quantized;
     if (q && q.method !== 'written beside the generated model') notes.push(`quantized by inferbench: ${q.method}`);
+    if (q?.rebuilt) notes.push(`the cached variant was damaged (${q.rebuilt}); written again`);
     const variant = { of: folder.name, dtype: r.dtype, file: r.made.file, parity, ...(q ? { quantizedBy: 'inferbench' as const, method: q.method, calibration: q.calibration } : {}) };
     if (!r.model) {
       out.push({ model: null, skipReason: r.made.skip, info: { name, source: folder.source, sizeBytes: 0, notes: [`not run: ${r.made.skip}`], variant, architecture: folder.architecture } });

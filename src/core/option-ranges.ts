@@ -117,6 +117,18 @@ export function checkRange(field: RangedOption | string, value: unknown, audienc
   return value;
 }
 
+/**
+ * The largest value of `field` that is at most `bound` and inside its
+ * range, or null when none is: what a fix may suggest when a value is too
+ * large for something else (the dataset's rows, the model's context), so
+ * the suggestion passes both that check and the range.
+ */
+export function largestAllowed(field: RangedOption, bound: number): number | null {
+  const range: OptionRange = OPTION_RANGES[field];
+  const value = Math.min(range.integer ? Math.floor(bound) : bound, range.max);
+  return (range.minExclusive ? value > range.min : value >= range.min) ? value : null;
+}
+
 /** Help text for a flag's range, e.g. `1–4096 rows per batch`. */
 export function flagRangeHelp(field: RangedOption): string {
   const range: OptionRange = OPTION_RANGES[field];

@@ -10,6 +10,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
+import { parentDeathPrefix } from '../../src/core/parent-death.js';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ENV = 'INFERBENCH_CHROMIUM';
@@ -114,22 +115,20 @@ export interface BrowserLike {
   newBrowserCDPSession(): Promise<{ send(method: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number; cpuTime: number }[] }> }>;
 }
 
-/** util-linux's setpriv, where it is: it sets the kernel's parent-death signal before it execs a program. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
-
 /**
  * An executable that starts `path` with the kernel's parent-death signal
- * (SIGKILL when this Node process dies, even by SIGKILL), or `path` itself
- * where setpriv is missing. Playwright spawns the executable it is given
+ * (SIGKILL when this Node process dies, even by SIGKILL; core/parent-death.ts),
+ * or `path` itself where setpriv cannot set it. Playwright spawns the executable it is given
  * with its own arguments, so the setpriv prefix lives in a two-line script
  * in the inferbench cache (user-owned, never a shared temp folder). Without
  * it, Chromium only shut down after noticing its pipe had closed: more than
  * a second on a loaded machine.
  */
 async function deathBound(path: string): Promise<string> {
-  if (!SETPRIV) return path;
+  const prefix = parentDeathPrefix();
+  if (!prefix) return path;
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `#!/bin/sh\nexec ${quote(SETPRIV)} --pdeathsig KILL -- ${quote(path)} "$@"\n`;
+  const script = `#!/bin/sh\nexec ${[...prefix, path].map(quote).join(' ')} "$@"\n`;
   const dir = await cacheFolder(defaultCacheRoot(), 'bin');
   const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
   if (!existsSync(file)) {

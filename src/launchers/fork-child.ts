@@ -5,7 +5,7 @@
  * promise never rejects for a child failure, so the sweep goes on.
  */
 import { fork, type ForkOptions } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { parentDeathPrefix } from '../core/parent-death.js';
 
 /** Child → parent messages of any scenario. */
 export type ForkedChildMessage<Key, Result> =
@@ -45,20 +45,17 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  */
 export const PARENT_LIFELINE_FD = 4;
 
-/** util-linux's setpriv, where it is (every Debian and most Linux systems have it). */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
-
 /**
  * How a child is started so that it dies with its parent. The lifeline
  * (lifeline.ts) only works while the child's event loop runs, and a
- * training step or a tfjs batch can hold it for seconds. Where setpriv
- * exists, the child is started through `setpriv --pdeathsig KILL`, which
- * sets the kernel's parent-death signal (prctl PR_SET_PDEATHSIG) and execs
- * Node in place: the kernel kills the child the moment its parent dies,
- * whatever it is doing. Elsewhere the lifeline alone watches.
+ * training step or a tfjs batch can hold it for seconds; where setpriv can
+ * set the kernel's parent-death signal (core/parent-death.ts), the child is
+ * started through it, and Node is exec'd in place. Elsewhere the lifeline
+ * alone watches.
  */
 function startOptions(): Pick<ForkOptions, 'execPath' | 'execArgv'> {
-  return SETPRIV ? { execPath: SETPRIV, execArgv: ['--pdeathsig', 'KILL', '--', process.execPath, ...process.execArgv] } : {};
+  const prefix = parentDeathPrefix();
+  return prefix ? { execPath: prefix[0] as string, execArgv: [...prefix.slice(1), process.execPath, ...process.execArgv] } : {};
 }
 
 export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {

@@ -5,7 +5,7 @@
  * time per engine and batch size). Written atomically like the other runs'.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
+import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../src/core/training-results.js';
 import { orderedTrainingCells } from './training-report.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
@@ -39,7 +39,8 @@ const COLUMNS: readonly TrainingColumn[] = [
   { name: 'versions', kind: 'string', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
   { name: 'batch_size', kind: 'int', value: (c) => c.batchSize },
   { name: 'sequence_length', kind: 'int', value: (c) => c.sequenceLength },
-  { name: 'state', kind: 'string', value: (c) => c.state },
+  // `interrupted`: Ctrl-C cut a completed cell short; its figures are kept, never VALID (as run's CSV).
+  { name: 'state', kind: 'string', value: (c) => trainingStateShown(c) },
   { name: 'reason', kind: 'string', value: (c) => (c.state === 'completed' ? null : c.reason) },
   { name: 'out_of_memory', kind: 'int', value: (c) => (c.state === 'errored' ? (c.outOfMemory ? 1 : 0) : null) },
   measured('optimizer', 'string', (c) => c.training.optimizer),

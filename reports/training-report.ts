@@ -4,11 +4,11 @@
  * TRAIN – MEMORY (peak RSS and the engine's tensor bytes) and TRAIN – LOSS
  * (first and last loss). Pure: same record, same text.
  */
-import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
+import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../src/core/training-results.js';
 import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 
-const STATE_STYLE: Record<TrainingCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
+const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 
 interface ReportColumn extends Column {
   readonly value: (cell: CompletedTrainingCell) => TableCell;
@@ -41,7 +41,7 @@ function identity(cell: TrainingCell, models: number): TableCell[] {
     threads,
     String(cell.batchSize),
     cell.sequenceLength === null ? 'padded' : String(cell.sequenceLength),
-    { text: cell.state, style: STATE_STYLE[cell.state] },
+    { text: trainingStateShown(cell), style: STATE_STYLE[trainingStateShown(cell)] },
   ];
 }
 

@@ -1,36 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI } from './fixtures/cli.js';
+import { alive, descendantsOf } from './fixtures/process-tree.js';
 import { testOutputDir, useTestCache } from './fixtures/test-cache.js';
-
-/** Pids of live processes whose parent is `ppid` and whose command line mentions `marker`. */
-function childrenOf(ppid: number, marker: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join('/proc', entry, 'stat'), 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === ppid && readFileSync(join('/proc', entry, 'cmdline'), 'utf8').includes(marker)) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
-}
-
-/** True while `pid` exists and is not a zombie waiting to be reaped. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 test('an isolated engine child dies within 500 ms when its parent is killed with SIGKILL', async (t) => {
   if (process.platform !== 'linux') {
@@ -53,7 +27,7 @@ test('an isolated engine child dies within 500 ms when its parent is killed with
   const deadline = Date.now() + 60_000;
   // The kill lands as soon as the child appears, while it imports its engine: the old IPC 'disconnect' watch was not in place yet.
   while (child === undefined && Date.now() < deadline) {
-    child = childrenOf(pid, 'cell-child.js')[0];
+    child = descendantsOf(pid, 'cell-child.js')[0];
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(child !== undefined, `no isolated child appeared: ${stderr}`);

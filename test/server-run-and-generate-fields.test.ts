@@ -44,7 +44,8 @@ test('the dashboard API accepts the run fields the CLI has (dtypes, sequenceLeng
 
   const badGen = await call(dash.url, 'POST', '/api/generate', { promptLengths: [0] });
   assert.equal(badGen.status, 400);
-  assert.match(badGen.body.error, /promptLengths must be a positive integer/);
+  assert.equal(badGen.body.field, 'promptLengths');
+  assert.match(badGen.body.error, /promptLengths must be a whole number from 1 to 65536 tokens, got 0/);
   const runFieldOnGenerate = await call(dash.url, 'POST', '/api/generate', { dtypes: ['fp32'] });
   assert.equal(runFieldOnGenerate.status, 400);
   assert.equal(runFieldOnGenerate.body.field, 'dtypes');

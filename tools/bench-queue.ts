@@ -82,18 +82,18 @@ async function queueOverhead(url: string): Promise<void> {
   try {
     await coordinator.waitForWorkers(['noop-worker'], 10_000);
     // Warm up connections and the worker's loop.
-    await coordinator.runJobs([noopJob('warm')], { onOutcome: async () => undefined, drainTimeoutMs: 1000 });
+    await coordinator.runJobs([noopJob('warm')], { onOutcome: async () => undefined, drainTimeoutMs: 1000, workerTimeoutMs: 60_000 });
     const started = performance.now();
     let arrived = 0;
     await coordinator.runJobs(
       Array.from({ length: JOBS }, () => noopJob('batch')),
-      { onOutcome: async () => void arrived++, drainTimeoutMs: 1000 },
+      { onOutcome: async () => void arrived++, drainTimeoutMs: 1000, workerTimeoutMs: 60_000 },
     );
     const perJob = (performance.now() - started) / JOBS;
     const trips: number[] = [];
     for (let i = 0; i < 30; i++) {
       const t = performance.now();
-      await coordinator.runJobs([noopJob(`single-${i}`)], { onOutcome: async () => undefined, drainTimeoutMs: 1000 });
+      await coordinator.runJobs([noopJob(`single-${i}`)], { onOutcome: async () => undefined, drainTimeoutMs: 1000, workerTimeoutMs: 60_000 });
       trips.push(performance.now() - t);
     }
     const mean = trips.reduce((a, b) => a + b, 0) / trips.length;

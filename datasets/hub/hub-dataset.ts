@@ -1,5 +1,6 @@
 import { UserError } from '../../src/core/errors.js';
 import { resolveHubEnv, type HubEnv } from '../../src/hub/hub-env.js';
+import { isHubName, isHubRepoId } from '../../src/hub/hub-id.js';
 import type { HubFetchOptions } from '../../src/hub/hub-fetch.js';
 import { Dataset } from '../dataset.js';
 import { readParquetBatches, readParquetColumns } from '../parquet-reader.js';
@@ -13,8 +14,6 @@ export const HUB_PREFIX = 'hf://datasets/';
 /** Extensions of data files: `org/data.csv` is a missing local file, not a Hub id. */
 const FILE_EXTENSIONS = /\.(parquet|arrow|feather|jsonl|ndjson|json|csv|tsv|txt)$/iu;
 
-const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/u;
-
 /**
  * Whether a source that is not a local path names a Hub dataset: `org/name`
  * as on the Hub (or `hf://datasets/org/name`). Data-file extensions are left
@@ -22,7 +21,7 @@ const HUB_ID = /^[A-Za-z0-9][\w.-]*\/[\w.-]+$/u;
  */
 export function looksLikeHubId(source: string): boolean {
   if (source.startsWith(HUB_PREFIX)) return true;
-  return HUB_ID.test(source) && !FILE_EXTENSIONS.test(source) && !source.includes('..');
+  return isHubRepoId(source) && !FILE_EXTENSIONS.test(source);
 }
 
 /** Settings of a Hub dataset: which config and split, and the Hub to ask. */
@@ -46,7 +45,7 @@ export interface HubDatasetOptions {
  */
 export async function openHubDataset(source: string, options: HubDatasetOptions = {}): Promise<Dataset> {
   const id = source.startsWith(HUB_PREFIX) ? source.slice(HUB_PREFIX.length).replace(/\/+$/u, '') : source;
-  if (!HUB_ID.test(id) && !/^[A-Za-z0-9][\w.-]*$/u.test(id)) {
+  if (!isHubName(id)) {
     throw new UserError(`"${source}" is not a Hugging Face dataset id`, 'Write it as org/name, e.g. stanfordnlp/imdb, or pass a local path.');
   }
   const env = resolveHubEnv(process.env, options.hub);

@@ -37,7 +37,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
   let availability: Promise<Availability> | undefined;
 
   async function doProbe(): Promise<Availability> {
-    const chromium = findChromium();
+    const chromium = await findChromium();
     if ('reason' in chromium) return { available: false, reason: chromium.reason, enable: chromium.enable };
     const missing = missingAssets(spec.entry, spec.packages);
     if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, esbuild and the runtimes as dependencies)' };

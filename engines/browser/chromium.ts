@@ -4,7 +4,13 @@
  * inferbench never downloads a browser: it uses Debian's /usr/bin/chromium
  * or the binary named by INFERBENCH_CHROMIUM.
  */
-import { accessSync, constants } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
+import { parentDeathPrefix } from '../../src/core/parent-death.js';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ENV = 'INFERBENCH_CHROMIUM';
@@ -31,16 +37,73 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 ];
 
 /** The Chromium binary to use, or why there is none. */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): { readonly path: string } | { readonly reason: string; readonly enable: string } {
+export type ChromiumFound = { readonly path: string; readonly version: string } | { readonly reason: string; readonly enable: string };
+
+/** How long `chromium --version` may take (Debian's wrapper answers in about a second). */
+const VERSION_TIMEOUT_MS = 15_000;
+
+/** Memoised per binary: the answer does not change within a process. */
+const probed = new Map<string, Promise<ChromiumFound>>();
+
+/**
+ * The Chromium binary (INFERBENCH_CHROMIUM, else Debian's), checked before
+ * anything is launched: it must be executable and answer `--version` with a
+ * Chromium or Chrome version within VERSION_TIMEOUT_MS. `/bin/false`, `/bin/ls`
+ * or a script that hangs is named with the cause, instead of a Playwright
+ * error ("browser has been closed") or a three-minute launch timeout.
+ */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<ChromiumFound> {
   const fromEnv = env[CHROMIUM_ENV];
   const path = fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_CHROMIUM;
+  const named = path === fromEnv ? `${CHROMIUM_ENV}=${path}` : path;
   try {
     accessSync(path, constants.X_OK);
-    return { path };
   } catch {
     const where = path === fromEnv ? `${CHROMIUM_ENV}=${path} is not an executable file` : `no Chromium at ${DEFAULT_CHROMIUM}`;
-    return { reason: where, enable: CHROMIUM_ENABLE };
+    return Promise.resolve({ reason: where, enable: CHROMIUM_ENABLE });
   }
+  let found = probed.get(path);
+  if (!found) {
+    found = askVersion(path).then((answer) => ('version' in answer ? { path, version: answer.version } : { reason: `${named} is not a working Chromium: ${answer.problem}`, enable: CHROMIUM_ENABLE }));
+    probed.set(path, found);
+  }
+  return found;
+}
+
+/** Runs `<path> --version` in its own process group, killed whole after the bound (a wrapper's children included). */
+function askVersion(path: string): Promise<{ readonly version: string } | { readonly problem: string }> {
+  return new Promise((resolve) => {
+    let out = '';
+    let settled = false;
+    const finish = (answer: { version: string } | { problem: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    const child = spawn(path, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      finish({ problem: `\`${path} --version\` did not answer within ${VERSION_TIMEOUT_MS / 1000} s` });
+    }, VERSION_TIMEOUT_MS);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.length > 4096) child.kill('SIGKILL');
+    });
+    child.stderr.resume();
+    child.on('error', (err) => finish({ problem: `it could not be started (${err.message})` }));
+    child.on('close', (code, signal) => {
+      const version = /\b(?:Chromium|Google Chrome|Chrome|HeadlessChrome)\s+(\d+(?:\.\d+)*)/u.exec(out);
+      if (version && code === 0) return finish({ version: version[1] as string });
+      const said = out.trim().split('\n')[0]?.slice(0, 80) ?? '';
+      if (code !== 0) return finish({ problem: `\`${path} --version\` ${signal ? `was killed by ${signal}` : `exited with code ${code}`}` });
+      return finish({ problem: `\`${path} --version\` printed ${said === '' ? 'nothing' : JSON.stringify(said)}, not a Chromium version` });
+    });
+  });
 }
 
 /** The parts of playwright-core's Browser used here. */
@@ -52,8 +115,36 @@ export interface BrowserLike {
   newBrowserCDPSession(): Promise<{ send(method: 'SystemInfo.getProcessInfo'): Promise<{ processInfo: { type: string; id: number; cpuTime: number }[] }> }>;
 }
 
+/**
+ * An executable that starts `path` with the kernel's parent-death signal
+ * (SIGKILL when this Node process dies, even by SIGKILL; core/parent-death.ts),
+ * or `path` itself where setpriv cannot set it. Playwright spawns the executable it is given
+ * with its own arguments, so the setpriv prefix lives in a two-line script
+ * in the inferbench cache (user-owned, never a shared temp folder). Without
+ * it, Chromium only shut down after noticing its pipe had closed: more than
+ * a second on a loaded machine.
+ */
+async function deathBound(path: string): Promise<string> {
+  const prefix = parentDeathPrefix();
+  if (!prefix) return path;
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const script = `#!/bin/sh\nexec ${[...prefix, path].map(quote).join(' ')} "$@"\n`;
+  const dir = await cacheFolder(defaultCacheRoot(), 'bin');
+  const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
+  if (!existsSync(file)) {
+    const temp = `${file}.${process.pid}`;
+    await writeFile(temp, script, { mode: 0o755 });
+    await rename(temp, file);
+  }
+  return file;
+}
+
 /** Starts headless Chromium through playwright-core, imported only now (it is not needed by Node engines). */
 export async function launchChromium(path: string): Promise<BrowserLike> {
   const { chromium } = await import('playwright-core');
-  return (await chromium.launch({ executablePath: path, headless: true, args: [...CHROMIUM_FLAGS] })) as unknown as BrowserLike;
+  const launch = (executablePath: string) => chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
+  const bound = await deathBound(path).catch(() => path);
+  // A cache on a noexec file system cannot run the script: Chromium is then started as is.
+  const browser = bound === path ? await launch(path) : await launch(bound).catch(() => launch(path));
+  return browser as unknown as BrowserLike;
 }

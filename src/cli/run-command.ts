@@ -103,12 +103,17 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
   const onEach = args.flags['on-each-worker'] === true;
   const workers = listFlag(args, 'workers');
   const serve = stringFlag(args, 'serve-models');
+  const workerTimeout = numberFlag(args, 'worker-timeout', 'workerTimeoutMs');
   if (url === undefined) {
-    if (onEach || workers || serve) throw new UserError('--on-each-worker, --workers and --serve-models need --queue', 'add --queue redis://HOST:PORT, or drop them for a local run');
+    if (onEach || workers || serve || workerTimeout !== undefined) throw new UserError('--on-each-worker, --workers, --serve-models and --worker-timeout need --queue', 'add --queue redis://HOST:PORT, or drop them for a local run');
     return undefined;
   }
   if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each load in a fresh child process');
-  return { url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null };
+  return {
+    url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null,
+    ...(workerTimeout !== undefined ? { workerTimeoutMs: workerTimeout * 1000 } : {}),
+    onNotice: (line) => process.stderr.write(`inferbench: ${line}\n`),
+  };
 }
 
 /**

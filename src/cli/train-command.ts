@@ -22,7 +22,7 @@ function progressLine(event: TrainingProgress): string | null {
   const c = event.cell;
   const where = `${c.engine} batch ${c.batchSize}${c.sequenceLength === null ? '' : ` seq ${c.sequenceLength}`}`;
   const tail = c.state === 'completed'
-    ? `step ${formatDuration(c.stepTime.mean)}, loss ${c.training.firstLoss.toFixed(4)} → ${c.training.lastLoss.toFixed(4)}`
+    ? `step ${formatDuration(c.stepTime.mean)}, loss ${c.training.firstLoss.toFixed(4)} → ${c.training.lastLoss.toFixed(4)}${c.interrupted ? ', interrupted' : ''}`
     : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }

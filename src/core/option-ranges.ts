@@ -62,6 +62,7 @@ export const OPTION_RANGES = nameTable({
   'stop.minTimeMs': { flag: '--min-time', field: 'stop.minTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   'stop.maxTimeMs': { flag: '--max-time', field: 'stop.maxTimeMs', min: 0, max: HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   'stop.minBatches': { flag: '--min-batches', field: 'stop.minBatches', min: 1, max: 1_000_000, integer: true, unit: 'batches' },
+  workerTimeoutMs: { flag: '--worker-timeout', field: 'workerTimeoutMs', min: 1000, max: 7 * 24 * HOUR_MS, integer: false, unit: 'ms', flagScale: 1000, flagUnit: 's' },
   maxCv: { flag: '--max-cv', field: 'maxCv', min: 0, minExclusive: true, max: 100, integer: false, unit: '(fraction)' },
   'parity.tolerance': { flag: '--tolerance', field: 'parity.tolerance', min: 0, max: 1e6, integer: false, unit: '(absolute difference)' },
   // generate
@@ -133,6 +134,18 @@ export function checkRange(field: RangedOption | string, value: unknown, audienc
     throw new UserError(`${name} must be ${rangeText(range, audience)}, got ${shown}`, `pass ${name} ${rangeText(range, audience)}`);
   }
   return value;
+}
+
+/**
+ * The largest value of `field` that is at most `bound` and inside its
+ * range, or null when none is: what a fix may suggest when a value is too
+ * large for something else (the dataset's rows, the model's context), so
+ * the suggestion passes both that check and the range.
+ */
+export function largestAllowed(field: RangedOption, bound: number): number | null {
+  const range: OptionRange = OPTION_RANGES[field];
+  const value = Math.min(range.integer ? Math.floor(bound) : bound, range.max);
+  return (range.minExclusive ? value > range.min : value >= range.min) ? value : null;
 }
 
 /** Help text for a flag's range, e.g. `1–4096 rows per batch`. */

@@ -56,6 +56,8 @@ export interface TrainingLosses {
 
 export interface CompletedTrainingCell extends TrainingCellKey {
   readonly state: 'completed';
+  /** Ctrl-C cut the cell short (a round stopped mid-way, or rounds missing): its figures are kept, reports show it as `interrupted`, as run's. */
+  readonly interrupted?: boolean;
   readonly session: SessionDescription;
   readonly loadMs: number;
   readonly warmSteps: number;
@@ -97,6 +99,11 @@ export interface SkippedTrainingCell extends TrainingCellKey {
 }
 
 export type TrainingCell = CompletedTrainingCell | ErroredTrainingCell | SkippedTrainingCell;
+
+/** A training cell's state as reports show it: a completed cell that Ctrl-C cut short reads `interrupted`, as in run. */
+export function trainingStateShown(cell: TrainingCell): TrainingCell['state'] | 'interrupted' {
+  return cell.state === 'completed' && cell.interrupted === true ? 'interrupted' : cell.state;
+}
 
 /** Everything one `inferbench train` produced; every report renders from it alone. */
 export interface TrainingRunRecord extends RunRecordOf<TrainingCell> {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { UserError } from '../core/errors.js';
+import { FolderRefused, makeFolders } from '../core/folders.js';
 import type { HubEnv } from './hub-env.js';
 
 /** Kinds of Hub repository; the cache folder of each starts with its plural. */
@@ -56,6 +57,20 @@ export async function writeRef(repoDir: string, revision: string, commit: string
   await writeFileAtomic(join(repoDir, 'refs', ...revision.split('/')), commit);
 }
 
+/**
+ * Makes a folder of the Hugging Face cache (never `mkdir -p`, which loops
+ * forever where a file system answers ENOENT); a refusal names the folder,
+ * the cause and the variables that move the cache.
+ */
+export async function makeHubFolder(dir: string): Promise<void> {
+  try {
+    await makeFolders(dir);
+  } catch (err) {
+    if (!(err instanceof FolderRefused)) throw err;
+    throw new UserError(`cannot use the Hugging Face cache: ${err.dir} cannot be created (${err.reason})`, 'set HF_HUB_CACHE (or HF_HOME) to a folder you can write to');
+  }
+}
+
 /** A temporary name beside `target`, so the final rename stays on one file system. */
 function tempPathFor(target: string): string {
   return `${target}.incomplete-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -68,7 +83,7 @@ function tempPathFor(target: string): string {
  * truncated file under the real name.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeHubFolder(dirname(target));
   const temp = tempPathFor(target);
   try {
     await writeFile(temp, data);
@@ -87,7 +102,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
  * retry. Returns the number of bytes written.
  */
 export async function writeStreamAtomic(target: string, chunks: AsyncIterable<Uint8Array>, expectedBytes?: number): Promise<number> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeHubFolder(dirname(target));
   const temp = tempPathFor(target);
   const out = createWriteStream(temp);
   // Listened to from the start: a write still in flight when a cut download destroys the stream reports

@@ -6,11 +6,12 @@
  * snapshot folder is then an ordinary Hugging Face model folder that every
  * engine, transformers.js and Python tools read as is.
  */
-import { mkdir, rename, symlink, unlink, copyFile } from 'node:fs/promises';
+import { rename, symlink, unlink, copyFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { isHubName, isHubRevision } from './hub-id.js';
 import { terminalProgress, type DownloadProgress } from './download-progress.js';
-import { cachedFileSize, readRef, repoCacheDir, snapshotPath, writeRef, writeStreamAtomic } from './hub-cache.js';
+import { cachedFileSize, makeHubFolder, readRef, repoCacheDir, snapshotPath, writeRef, writeStreamAtomic } from './hub-cache.js';
 import { resolveHubEnv, type HubEnv } from './hub-env.js';
 import { HubHttpError, hubFetch, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from './hub-fetch.js';
 
@@ -42,7 +43,7 @@ export function resolveUrl(env: HubEnv, id: string, revision: string, file: stri
 
 /** Links the snapshot path to its blob (relative, as huggingface_hub does); copies where links are not allowed. */
 async function linkSnapshot(blob: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeHubFolder(dirname(target));
   const temp = `${target}.link-${process.pid}`;
   await unlink(temp).catch(() => undefined);
   try {
@@ -106,6 +107,9 @@ async function offlineSnapshot(env: HubEnv, id: string, revision: string): Promi
 export async function downloadModel(id: string, options: ModelDownloadOptions): Promise<string> {
   const env = resolveHubEnv(process.env, options.hub);
   const revision = options.revision ?? 'main';
+  // Both name folders of the Hub cache (models--org--name/refs/<revision>): nothing that could climb out of it.
+  if (!isHubName(id)) throw new UserError(`"${id}" is not a Hugging Face model id`, 'write it as org/name, e.g. Xenova/distilbert-base-uncased-finetuned-sst-2-english');
+  if (!isHubRevision(revision)) throw new UserError(`revision "${revision}" is not a branch, tag or commit name`, 'pass --revision main, a tag, or a commit hash');
   const repo: HubRepoRef = { type: 'model', id };
   const repoDir = repoCacheDir(env, 'model', id);
   const progress = options.progress ?? terminalProgress();

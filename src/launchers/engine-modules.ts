@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Engine } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
-import { UserError } from '../core/errors.js';
+import { describeError, UserError } from '../core/errors.js';
 
 /**
  * Registers the engines that plug-in modules export as `engines`. A module
@@ -11,9 +12,16 @@ import { UserError } from '../core/errors.js';
  * so plug-in and test engines work with isolation too.
  */
 export async function registerEngineModules(paths: readonly string[], registry: EngineRegistry = defaultRegistry): Promise<void> {
+  const fix = 'pass --engine-module the path of a JavaScript module that exports `engines` (an array of Engine objects)';
   for (const p of paths) {
     const path = isAbsolute(p) ? p : resolve(p);
-    const mod = (await import(pathToFileURL(path).href)) as { engines?: unknown };
+    if (!existsSync(path)) throw new UserError(`engine module ${path} does not exist`, fix);
+    let mod: { engines?: unknown };
+    try {
+      mod = (await import(pathToFileURL(path).href)) as { engines?: unknown };
+    } catch (err) {
+      throw new UserError(`engine module ${path} could not be loaded: ${describeError(err)}`, fix);
+    }
     if (!Array.isArray(mod.engines)) throw new UserError(`engine module ${path} exports no \`engines\` array`, 'export const engines: Engine[] = [...]');
     for (const e of mod.engines as Engine[]) registry.register(e);
   }

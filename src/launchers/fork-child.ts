@@ -4,8 +4,9 @@
  * an early exit into a failed cell for every key it did not finish. The
  * promise never rejects for a child failure, so the sweep goes on.
  */
-import { fork } from 'node:child_process';
+import { fork, type ForkOptions } from 'node:child_process';
 import { forwardStderr, libraryLogsWanted } from '../core/library-logs.js';
+import { parentDeathPrefix } from '../core/parent-death.js';
 
 /** Child → parent messages of any scenario. */
 export type ForkedChildMessage<Key, Result> =
@@ -45,11 +46,24 @@ function exitText(code: number | null, signal: NodeJS.Signals | null): string {
  */
 export const PARENT_LIFELINE_FD = 4;
 
+/**
+ * How a child is started so that it dies with its parent. The lifeline
+ * (lifeline.ts) only works while the child's event loop runs, and a
+ * training step or a tfjs batch can hold it for seconds; where setpriv can
+ * set the kernel's parent-death signal (core/parent-death.ts), the child is
+ * started through it, and Node is exec'd in place. Elsewhere the lifeline
+ * alone watches.
+ */
+function startOptions(): Pick<ForkOptions, 'execPath' | 'execArgv'> {
+  const prefix = parentDeathPrefix();
+  return prefix ? { execPath: prefix[0] as string, execArgv: [...prefix.slice(1), process.execPath, ...process.execArgv] } : {};
+}
+
 export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, hooks: ForkedHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     // The engine's native library logs while it loads (libtensorflow's banners); its stderr passes through a filter unless --verbose.
     const filtered = !libraryLogsWanted();
-    const child = fork(spec.entry, [], { stdio: ['ignore', 'inherit', filtered ? 'pipe' : 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const child = fork(spec.entry, [], { ...startOptions(), stdio: ['ignore', 'inherit', filtered ? 'pipe' : 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
     const stderrDone = filtered && child.stderr ? forwardStderr(child.stderr, process.stderr) : Promise.resolve();
     const lifeline = child.stdio[PARENT_LIFELINE_FD];
     // A pipe error here (the child gone first) is not ours to report; the exit handler does.

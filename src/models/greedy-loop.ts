@@ -7,6 +7,7 @@
  * and the engines compare on the same work.
  */
 import { UserError } from '../core/errors.js';
+import { largestAllowed } from '../core/option-ranges.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostDType, HostTensor, TensorMap } from '../core/tensor.js';
 import { requireNewTokens, tokenRows, type GenerateArgs, type GenerationModelLike } from '../core/generate-args.js';
@@ -146,19 +147,22 @@ export class GreedyGenerator implements GenerationModelLike {
 /**
  * A prompt that does not fit the context, alone or with the tokens to
  * generate, is a user error naming both lengths: engines would otherwise
- * fail with an index error deep inside the position embedding.
+ * fail with an index error deep inside the position embedding. The fix is
+ * computed from the same bound, so following it passes this check.
  */
 export function checkContext(promptLength: number, maxNewTokens: number, contextLength: number): void {
+  if (promptLength + maxNewTokens <= contextLength) return;
+  const longestPrompt = largestAllowed('promptLengths', contextLength - maxNewTokens);
+  const mostNew = largestAllowed('newTokens', contextLength - Math.min(promptLength, contextLength));
+  const fix = [
+    ...(longestPrompt !== null ? [`use prompts of at most ${longestPrompt} tokens with ${maxNewTokens} new tokens`] : []),
+    ...(mostNew !== null ? [`generate at most ${mostNew} new tokens from ${promptLength}-token prompts`] : []),
+  ].join(', or ') || `use shorter prompts and fewer new tokens: together at most ${contextLength}`;
   if (promptLength > contextLength) {
-    throw new UserError(
-      `the prompt has ${promptLength} tokens, longer than the model's context of ${contextLength} tokens`,
-      `use prompts of at most ${contextLength - 1} tokens (leaving room for new tokens)`,
-    );
+    throw new UserError(`the prompt has ${promptLength} tokens, longer than the model's context of ${contextLength} tokens`, fix);
   }
-  if (promptLength + maxNewTokens > contextLength) {
-    throw new UserError(
-      `the prompt of ${promptLength} tokens plus ${maxNewTokens} new tokens is ${promptLength + maxNewTokens}, longer than the model's context of ${contextLength} tokens`,
-      `keep prompt length + new tokens ≤ ${contextLength}`,
-    );
-  }
+  throw new UserError(
+    `the prompt of ${promptLength} tokens plus ${maxNewTokens} new tokens is ${promptLength + maxNewTokens}, longer than the model's context of ${contextLength} tokens`,
+    fix,
+  );
 }

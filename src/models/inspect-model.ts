@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { notRegularFile } from '../core/regular-file.js';
 import { join, resolve } from 'node:path';
 import { defaultRegistry } from '../../engines/registry.js';
 import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
@@ -48,7 +49,12 @@ export function resolveOnnxPath(pathOrDir: string): string {
   if (!existsSync(path)) {
     throw new UserError(`model ${path} does not exist`, 'pass --model a Hugging Face folder with onnx/model.onnx, or an .onnx file');
   }
-  if (statSync(path).isFile()) return path;
+  const info = statSync(path);
+  if (!info.isDirectory()) {
+    // Checked here, before the reader (which is bundled for the browser page too) opens it: a FIFO would block for ever.
+    if (!info.isFile()) throw notRegularFile(path, info);
+    return path;
+  }
   const candidates = [join(path, 'onnx', 'model.onnx'), join(path, 'model.onnx')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) {
@@ -57,6 +63,8 @@ export function resolveOnnxPath(pathOrDir: string): string {
       'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
     );
   }
+  const foundInfo = statSync(found);
+  if (!foundInfo.isFile()) throw notRegularFile(found, foundInfo);
   return found;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { UserError } from '../core/errors.js';
+import { readRegularFileSync } from '../core/regular-file.js';
 
 /**
  * Refuses a --model path that is missing or is a file. A file is the
@@ -22,4 +23,24 @@ export function requireModelFolder(dir: string, fix: string): void {
     );
   }
   throw new UserError(`--model ${dir} is a file, not a folder`, fix);
+}
+
+/**
+ * A JSON file of a model folder (config, tokenizer); a file that is not a
+ * regular file (a FIFO would block forever) or not JSON is a UserError
+ * naming it.
+ */
+export function readModelJson<T>(path: string): T {
+  let text: string;
+  try {
+    text = readRegularFileSync(path, 'utf8');
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
+  }
 }

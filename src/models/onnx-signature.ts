@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import onnxProto from 'onnx-proto';
 import type { HostDType } from '../core/tensor.js';
 import type { InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
+import { readRegularFile } from '../core/regular-file.js';
 
 const { onnx } = onnxProto;
 
@@ -31,13 +31,18 @@ function toSpec(v: onnxProto.onnx.IValueInfoProto): InputSpec {
  * (with or without token_type_ids, say) is never guessed from its family.
  */
 export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
+  // Not a regular file (a FIFO would block forever): refused by name before reading.
+  const bytes = await readRegularFile(path);
+  const fix = 'export the model again (e.g. with optimum-cli export onnx)';
+  if (bytes.length === 0) throw new UserError(`${path} is empty (0 bytes), not an ONNX model`, fix);
   let model: onnxProto.onnx.ModelProto;
   try {
-    model = onnx.ModelProto.decode(new Uint8Array(await readFile(path)));
+    model = onnx.ModelProto.decode(new Uint8Array(bytes));
   } catch (err) {
-    throw new UserError(`${path} is not a readable ONNX model: ${(err as Error).message}`, 'export the model again (e.g. with optimum-cli export onnx)');
+    throw new UserError(`${path} is not a readable ONNX model: ${(err as Error).message}`, fix);
   }
   const graph = model.graph;
+  if (!graph || (graph.input ?? []).length === 0) throw new UserError(`${path} holds no ONNX graph with inputs (${bytes.length} bytes)`, fix);
   const initializers = new Set((graph?.initializer ?? []).map((t) => t.name));
   return {
     inputs: (graph?.input ?? []).filter((v) => !initializers.has(v.name ?? '')).map(toSpec),

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { requireModelFolder } from './model-folder.js';
+import { readModelJson, requireModelFolder } from './model-folder.js';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
+import { isHubName } from '../hub/hub-id.js';
 import type { ModelInfo } from '../core/results.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { Precision } from '../core/engine-session.js';
@@ -27,14 +28,6 @@ interface HfConfig {
 interface TokenizerConfig {
   readonly model_max_length?: number;
   readonly pad_token?: string | { content: string };
-}
-
-function readJson<T>(path: string): T {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch (err) {
-    throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
-  }
 }
 
 /** Options of a TextClassification model. */
@@ -70,7 +63,7 @@ export function looksLikePath(ref: string): boolean {
 
 /** A Hub model id: `name` (legacy canonical) or `org/name`, of the characters the Hub allows. */
 export function isHubModelId(ref: string): boolean {
-  return !looksLikePath(ref) && /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/.test(ref) && !ref.includes('..') && !ref.includes('--');
+  return !looksLikePath(ref) && isHubName(ref);
 }
 
 /**
@@ -98,10 +91,10 @@ function readFolder(dir: string, onnxFile: string): LoadedFolder {
       'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
     );
   }
-  const config = readJson<HfConfig>(join(dir, 'config.json'));
-  const tokenizerJson = readJson<object>(join(dir, 'tokenizer.json'));
+  const config = readModelJson<HfConfig>(join(dir, 'config.json'));
+  const tokenizerJson = readModelJson<object>(join(dir, 'tokenizer.json'));
   const tokCfgPath = join(dir, 'tokenizer_config.json');
-  const tokenizerConfig = existsSync(tokCfgPath) ? readJson<TokenizerConfig>(tokCfgPath) : {};
+  const tokenizerConfig = existsSync(tokCfgPath) ? readModelJson<TokenizerConfig>(tokCfgPath) : {};
   const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
   const padToken = typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : tokenizerConfig.pad_token?.content;
   const padId = (padToken ? tokenizer.token_to_id(padToken) : undefined) ?? 0;

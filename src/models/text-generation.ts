@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
 import type { EngineGenerator } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
-import { requireModelFolder } from './model-folder.js';
+import { readModelJson, requireModelFolder } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession } from '../core/engine-session.js';
@@ -34,14 +34,6 @@ interface HfDecoderConfig {
   readonly head_dim?: number;
   readonly eos_token_id?: number | number[];
   readonly inferbench?: { readonly randomWeights?: boolean };
-}
-
-function readJson<T>(path: string): T {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as T;
-  } catch (err) {
-    throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
-  }
 }
 
 function asList(v: number | number[] | undefined): number[] {
@@ -78,7 +70,7 @@ export class TextGeneration extends BenchmarkModel {
         'export the model in transformers.js layout, e.g. `optimum-cli export onnx --task text-generation-with-past --model <id> <dir>` and move the decoder to <dir>/onnx/model.onnx',
       );
     }
-    this.config = readJson<HfDecoderConfig>(join(this.dir, 'config.json'));
+    this.config = readModelJson<HfDecoderConfig>(join(this.dir, 'config.json'));
     const architectures = this.config.architectures ?? [];
     if (architectures.length > 0 && !architectures.some((a) => GENERATION_HEAD.test(a))) {
       throw new UserError(
@@ -87,11 +79,11 @@ export class TextGeneration extends BenchmarkModel {
       );
     }
     const generationConfigPath = join(this.dir, 'generation_config.json');
-    const generationConfig = existsSync(generationConfigPath) ? readJson<{ eos_token_id?: number | number[] }>(generationConfigPath) : {};
+    const generationConfig = existsSync(generationConfigPath) ? readModelJson<{ eos_token_id?: number | number[] }>(generationConfigPath) : {};
     this.eosTokenIds = asList(generationConfig.eos_token_id ?? this.config.eos_token_id);
     const tokCfgPath = join(this.dir, 'tokenizer_config.json');
-    const tokenizerConfig = existsSync(tokCfgPath) ? readJson<{ model_max_length?: number }>(tokCfgPath) : {};
-    this.tokenizer = new Tokenizer(readJson<object>(join(this.dir, 'tokenizer.json')), tokenizerConfig);
+    const tokenizerConfig = existsSync(tokCfgPath) ? readModelJson<{ model_max_length?: number }>(tokCfgPath) : {};
+    this.tokenizer = new Tokenizer(readModelJson<object>(join(this.dir, 'tokenizer.json')), tokenizerConfig);
     const limits = [this.config.n_positions, this.config.max_position_embeddings, tokenizerConfig.model_max_length].filter(
       (n): n is number => typeof n === 'number' && n > 0 && n < 1e7,
     );

@@ -5,6 +5,7 @@
  * nothing to measure, which is refused before any model is loaded.
  */
 import { UserError } from '../core/errors.js';
+import { largestAllowed } from '../core/option-ranges.js';
 import type { CalibrationMethod } from '../models/quantize/calibrate.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
@@ -25,9 +26,13 @@ export async function checkCalibrationRows(dataset: Dataset, columns: ResolvedCo
     if (seen++ < rows) texts.push(textOf(row, columns.text));
   }
   if (seen <= rows) {
+    // The suggestion passes this same check: below the dataset's rows, and inside the option's range.
+    const most = largestAllowed('calibrationRows', seen - 1);
     throw new UserError(
-      `${flag} ${rows} is not below the ${seen} rows of dataset ${dataset.name}: q8-static calibrates on the first ${rows} rows and measures the rows after them, so none would be left`,
-      `lower ${flag} to ${Math.max(1, seen - 1)} or fewer (the default is 128), or use a larger dataset`,
+      `${flag} ${rows} is not below the ${seen} row${seen === 1 ? '' : 's'} of dataset ${dataset.name}: q8-static calibrates on the first ${rows} rows and measures the rows after them, so none would be left`,
+      most !== null
+        ? `lower ${flag} to ${most} or fewer (the default is 128), or use a larger dataset`
+        : `use a dataset with at least 2 rows (q8-static calibrates on one and measures the next), or leave out q8-static`,
     );
   }
   return { rows, method, texts };

@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import { CacheUnusable } from '../core/cache-root.js';
 import { describeError } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
 import { TextClassification, isHubModelId, looksLikePath } from '../models/text-classification.js';
@@ -46,6 +47,8 @@ export interface PlannedModel {
 export interface ModelPlanOptions {
   /** `--model` values: local folders or Hub ids; empty means the embedded default (unless architectures are given). */
   readonly models: readonly string[];
+  /** Every `models` entry is a Hub id, never read as a local path: a worker's job names no file of its disk. */
+  readonly hubOnly?: boolean;
   readonly architectures: readonly ArchitectureSpec[];
   /** `--dtype`; null runs each model's `onnx/model.onnx` only. */
   readonly dtypes: readonly ModelDtype[] | null;
@@ -77,7 +80,7 @@ function shapeOf(spec: ArchitectureSpec): Record<string, number> {
 }
 
 /** The model options a set of folders comes from. */
-type FolderOptions = Pick<ModelPlanOptions, 'models' | 'architectures' | 'dtypes' | 'revision'>;
+type FolderOptions = Pick<ModelPlanOptions, 'models' | 'hubOnly' | 'architectures' | 'dtypes' | 'revision'>;
 
 /**
  * The folders (or .onnx files) of a command's model options, as `run` reads
@@ -93,7 +96,7 @@ async function resolveFolders(opts: FolderOptions): Promise<ResolvedFolder[]> {
   const folders: ResolvedFolder[] = [];
   const onnxFiles = (opts.dtypes ?? ['fp32']).map(dtypeOnnxFile);
   for (const ref of opts.models) {
-    if (!looksLikePath(ref) && !existsSync(ref) && isHubModelId(ref)) {
+    if (opts.hubOnly === true || (!looksLikePath(ref) && !existsSync(ref) && isHubModelId(ref))) {
       const { downloadModel } = await import('../hub/model-download.js');
       const revision = opts.revision ?? 'main';
       const dir = await downloadModel(ref, { revision, onnxFiles, requireOnnx: false });
@@ -138,7 +141,7 @@ interface VariantFile {
   readonly file: string;
   readonly skip: string | null;
   /** Set when inferbench wrote the file (quantize cache or beside a generated model): how. */
-  readonly quantized: { readonly method: string; readonly calibration: { rows: number; method: string } | null } | null;
+  readonly quantized: { readonly method: string; readonly calibration: { rows: number; method: string } | null; readonly rebuilt?: string } | null;
 }
 
 /** Model inputs of the calibration rows, tokenized by the fp32 model, in batches of 8. */
@@ -186,10 +189,12 @@ async function variantFile(folder: ResolvedFolder, dtype: ModelDtype, opts: Mode
     }
     outcome = await ensureQuantizedVariant({ sourceDir: folder.dir, dtype, ...(calibration ? { calibration } : {}) });
   } catch (err) {
+    // A cache that cannot hold folders fails every variant alike: the run ends with its fix (INFERBENCH_CACHE).
+    if (err instanceof CacheUnusable) throw err;
     return { ...own, skip: `could not write ${file}: ${describeError(err)}` };
   }
   if ('skip' in outcome) return { ...own, skip: outcome.skip };
-  return { dir: outcome.dir, file: outcome.file, skip: null, quantized: { method: outcome.method, calibration: outcome.calibration } };
+  return { dir: outcome.dir, file: outcome.file, skip: null, quantized: { method: outcome.method, calibration: outcome.calibration, ...(outcome.rebuilt ? { rebuilt: outcome.rebuilt } : {}) } };
 }
 
 /** Variant rows of one folder, parity measured against its fp32 graph on onnx-cpu when both exist. */
@@ -217,9 +222,10 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
     }
     const name = `${folder.name} · ${r.dtype}`;
     const q = r.made.quantized;
-    if (q) notes.push(`quantized by inferbench: ${q.method}`);
+    if (q && q.method !== 'written beside the generated model') notes.push(`quantized by inferbench: ${q.method}`);
     // A variant in the quantize cache names the graph it was written from, which its source path no longer shows.
     if (q && r.made.dir !== folder.dir) notes.push(`written from ${folder.hub ? `${folder.source}/${dtypeOnnxFile('fp32')}` : join(folder.dir, dtypeOnnxFile('fp32'))}`);
+    if (q?.rebuilt) notes.push(`the cached variant was damaged (${q.rebuilt}); written again`);
     const variant = { of: folder.name, dtype: r.dtype, file: r.made.file, parity, ...(q ? { quantizedBy: 'inferbench' as const, method: q.method, calibration: q.calibration } : {}) };
     if (!r.model) {
       out.push({ model: null, skipReason: r.made.skip, info: { name, source: folder.source, sizeBytes: 0, notes: [`not run: ${r.made.skip}`], variant, architecture: folder.architecture } });

@@ -12,6 +12,7 @@ import { UserError } from '../core/errors.js';
 import type { CellHost, CellResult } from '../core/results.js';
 import { parseDtypes } from '../core/dtypes.js';
 import { datasetSourceString, openDataset } from '../../datasets/open-dataset.js';
+import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
 import { fetchManifest } from '../launchers/queue/file-fetch.js';
 import { hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
@@ -33,7 +34,8 @@ export interface JobRunnerContext {
 async function datasetSource(job: QueueJob, cacheRoot: string): Promise<string | undefined> {
   const options = { ...(job.datasetConfig !== null ? { config: job.datasetConfig } : {}), ...(job.split !== null ? { split: job.split } : {}) };
   if (job.dataset.kind === 'embedded') return undefined;
-  const source = job.dataset.kind === 'hub' ? job.dataset.id : await fetchManifest(job.dataset.manifest, cacheRoot);
+  // A Hub id goes to the Hub as one (the hf:// prefix), never to a path of this disk.
+  const source = job.dataset.kind === 'hub' ? `${HUB_PREFIX}${job.dataset.id}` : await fetchManifest(job.dataset.manifest, cacheRoot, 'dataset.manifest');
   return datasetSourceString(source, options);
 }
 
@@ -48,9 +50,10 @@ export async function runQueueJob(job: QueueJob, retries: number, ctx: JobRunner
   }
   const columns = resolveColumns(await opened.columns(), { text: job.textColumn ?? undefined, label: job.labelColumn ?? undefined });
   const m = job.model;
-  const models = m.kind === 'hub' ? [m.id] : m.kind === 'files' ? [await fetchManifest(m.manifest, ctx.cacheRoot)] : [];
+  const models = m.kind === 'hub' ? [m.id] : m.kind === 'files' ? [await fetchManifest(m.manifest, ctx.cacheRoot, 'model.manifest')] : [];
   const plan = await planModels({
     models,
+    hubOnly: m.kind === 'hub',
     architectures: m.kind === 'architecture' ? [m.spec] : [],
     dtypes: job.dtype === null ? null : parseDtypes([job.dtype]),
     revision: m.kind === 'hub' ? m.revision : null,

@@ -22,6 +22,8 @@ import { JOB_SCHEMA, type DatasetRequest, type FileManifest, type ModelRequest, 
 import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
+import { isHubRepoId } from '../hub/hub-id.js';
+import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { RunConfig } from './run-config.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
@@ -39,7 +41,14 @@ export interface QueueRunOptions {
   readonly waitForWorkersMs?: number;
   /** How long Ctrl-C waits for jobs running on workers; default 60 s. */
   readonly drainTimeoutMs?: number;
+  /** How long jobs wait for a worker that may run them to be alive (`--worker-timeout`); default DEFAULT_WORKER_TIMEOUT_MS. */
+  readonly workerTimeoutMs?: number;
+  /** Lines for the user while the sweep waits (no worker alive, and for how long). */
+  readonly onNotice?: (line: string) => void;
 }
+
+/** Default of `--worker-timeout`: time for a worker to be restarted (a pod rescheduled) before its cells are given up. */
+export const DEFAULT_WORKER_TIMEOUT_MS = 300_000;
 
 /** The run options a queue sweep reads. */
 export type QueueSweepConfig = Pick<
@@ -50,22 +59,35 @@ export type QueueSweepConfig = Pick<
 
 const hostOf = (w: WorkerInfo): CellHost => ({ name: w.name, id: w.id });
 
+/** What the record keeps of a worker: its registry entry without the heartbeat. */
+const fingerprint = ({ name, id, environment, engines, concurrency }: WorkerInfo): Record<string, unknown> => ({ name, id, environment, engines, concurrency });
+
 function engineReason(w: WorkerInfo, engine: string): string | null {
   const e = w.engines.find((x) => x.id === engine);
   if (e?.available) return null;
   return e?.reason ?? 'not an engine this worker knows';
 }
 
+/** A Hub id as workers accept it (org/name, the only form that can never be a path on their disk), or a UserError saying so. */
+function sendableHubId(id: string, what: string): string {
+  if (isHubRepoId(id)) return id;
+  throw new UserError(`${what} ${id} cannot be sent to workers: they accept a Hub id only as org/name`, `pass the ${what}'s full Hub id with its organisation (e.g. openai-community/gpt2)`);
+}
+
 /** A connected queue with its workers, for one run. */
 export class QueueSweep {
   private server: FileServer | null = null;
   private readonly manifests = new Map<string, FileManifest>();
+  /** The fingerprints the record keeps: the workers present at the start, and any that joined and sent cells (a replacement). */
+  private readonly recordedWorkers: Record<string, unknown>[];
 
   private constructor(
     private readonly coordinator: QueueCoordinator,
     readonly workers: readonly WorkerInfo[],
     private readonly options: QueueRunOptions,
-  ) {}
+  ) {
+    this.recordedWorkers = workers.map(fingerprint);
+  }
 
   /** Connects (a UserError naming the masked URL when Redis is unreachable) and waits for the workers. */
   static async open(options: QueueRunOptions): Promise<QueueSweep> {
@@ -92,8 +114,17 @@ export class QueueSweep {
     return {
       url: this.coordinator.address.masked,
       onEachWorker: this.options.onEachWorker,
-      workers: this.workers.map(({ name, id, environment, engines, concurrency }) => ({ name, id, environment, engines, concurrency })),
+      // The same list the sweep extends when a worker that joined later sends cells, so its HOSTS row has its machine.
+      workers: this.recordedWorkers,
     };
+  }
+
+  /** Adds the fingerprint of a worker that sent cells but was not there at the start (it replaced one that died). */
+  private async recordHost(cell: CellResult): Promise<void> {
+    const name = cell.host?.name;
+    if (name === undefined || this.recordedWorkers.some((w) => w['name'] === name)) return;
+    const joined = await this.coordinator.registered().then((all) => all.find((w) => w.name === name), () => undefined);
+    if (joined) this.recordedWorkers.push(fingerprint(joined));
   }
 
   /** Engines unavailable on any worker, with the worker named, for the record's `unavailableEngines`. */
@@ -121,7 +152,7 @@ export class QueueSweep {
     if (source.startsWith('hub:')) {
       const ref = source.slice(4);
       const at = ref.lastIndexOf('@');
-      return { kind: 'hub', id: at > 0 ? ref.slice(0, at) : ref, revision: at > 0 ? ref.slice(at + 1) : null };
+      return { kind: 'hub', id: sendableHubId(at > 0 ? ref.slice(0, at) : ref, 'model'), revision: at > 0 ? ref.slice(at + 1) : null };
     }
     const spec = config.architectures.find((a) => source === `generated: ${a.name}`);
     if (spec) return { kind: 'architecture', spec };
@@ -132,7 +163,7 @@ export class QueueSweep {
   private async datasetRequest(config: QueueSweepConfig): Promise<DatasetRequest> {
     if (config.dataset === null) return { kind: 'embedded' };
     if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.manifest(resolve(config.dataset), 'dataset') };
-    return { kind: 'hub', id: config.dataset };
+    return { kind: 'hub', id: sendableHubId(config.dataset.startsWith(HUB_PREFIX) ? config.dataset.slice(HUB_PREFIX.length).replace(/\/+$/u, '') : config.dataset, 'dataset') };
   }
 
   private prepared: { rowsHash: string; dataset: DatasetRequest; models: Map<PlannedModel, { request: ModelRequest; hash: string }> } | null = null;
@@ -211,6 +242,7 @@ export class QueueSweep {
     const total = immediate.length + jobs.length * config.batchSizes.length;
     let index = 0;
     const save = async (cell: CellResult): Promise<void> => {
+      await this.recordHost(cell);
       await record(cell);
       onProgress?.({ kind: 'cell-done', index: index++, total, cell });
     };
@@ -218,6 +250,8 @@ export class QueueSweep {
     await this.coordinator.runJobs(jobs, {
       signal: run.signal,
       drainTimeoutMs: this.options.drainTimeoutMs ?? 60_000,
+      workerTimeoutMs: this.options.workerTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS,
+      ...(this.options.onNotice ? { onNotice: this.options.onNotice } : {}),
       onOutcome: async (job, outcome) => {
         for (const cell of cellsOf(job, outcome, this.workers)) await save(cell);
       },

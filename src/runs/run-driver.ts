@@ -7,10 +7,10 @@
  */
 import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
-import { describeError, hasErrorCode, UserError } from '../core/errors.js';
+import { describeError, UserError } from '../core/errors.js';
+import { FolderRefused, makeFolders } from '../core/folders.js';
 import type { EnvironmentInfo, ModelInfo, RunRecord, RunRecordOf } from '../core/results.js';
 import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 /** What a finished (or interrupted) run produced, for either kind of run record. */
@@ -102,9 +102,9 @@ export function newRunId(now: Date = new Date()): string {
 export async function createRunDir(out: string, id: string): Promise<string> {
   const dir = resolve(out, id);
   try {
-    await mkdir(dir, { recursive: true });
+    await makeFolders(dir);
   } catch (err) {
-    const why = hasErrorCode(err, 'ENOSPC') ? 'the disk is full' : (err as Error).message;
+    const why = err instanceof FolderRefused ? err.reason : (err as Error).message;
     throw new UserError(`cannot create the output folder ${dir}: ${why}`, 'pass --out a writable folder with free space');
   }
   return dir;

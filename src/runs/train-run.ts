@@ -13,7 +13,7 @@ import type { TrainingCell, TrainingRunRecord } from '../core/training-results.j
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextClassification } from '../models/text-classification.js';
 import { writeTrainingFiles } from '../../reports/training-files.js';
-import { firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
+import { checkTrainingLabels, firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,
   runTrainingSweep, type TrainingProgress,
@@ -106,11 +106,16 @@ export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudie
 export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: TrainOptionAudience = 'field'): Promise<TrainOutcome> {
   checkTrainConfig(config, audience);
   const { registry, requested, dataset, available, columns, datasetName } = await openRunInputs(config, hooks.registry);
-  requireLabelColumn(columns, datasetName, available);
+  const labelColumn = requireLabelColumn(columns, datasetName, available);
   const rows = await firstRows(dataset, (config.warmSteps + config.steps) * Math.max(...config.batchSizes));
   const plan = await planModels({ models: config.models, architectures: config.architectures, dtypes: null, revision: null, registry, dataset, columns });
   const models = plan.map((p) => p.model).filter((m): m is TextClassification => m !== null);
-  return driveRun<TrainingCell, TrainingRunRecord>(
+  // Before anything trains: a label outside a model's classes wrapped or blamed the model's logits.
+  for (const model of models) checkTrainingLabels(rows, rows.distinct, labelColumn, model.labels);
+  const repeated = rows.distinct < rows.length
+    ? [`dataset ${datasetName} has ${rows.distinct} row${rows.distinct === 1 ? '' : 's'}; the ${rows.length} rows the steps need (steps × largest batch size) repeat ${rows.distinct === 1 ? 'it' : 'them'}, each about ${Math.ceil(rows.length / rows.distinct)} times`]
+    : [];
+  const outcome = await driveRun<TrainingCell, TrainingRunRecord>(
     {
       kind: 'training',
       out: config.out,
@@ -125,6 +130,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
         datasetResolved: datasetName,
         labelColumnResolved: columns.label,
         rowsUsed: rows.length,
+        rowsDistinct: rows.distinct,
       }),
       sweep: (engines, record) => runTrainingSweep({
         models, engines,
@@ -146,6 +152,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
     },
     hooks,
   );
+  return { ...outcome, warnings: [...repeated, ...outcome.warnings] };
 }
 
 /**

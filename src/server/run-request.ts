@@ -129,54 +129,65 @@ function checkObject(field: string, value: unknown, keys: readonly string[], typ
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= MAX_TEXT;
 
-/** Checks the JSON type of one field; values are checked by the CLI's own resolvers afterwards. */
-function checkKind(field: string, kind: Kind, value: unknown): void {
-  const list = (each: (v: unknown) => boolean, what: string) => {
-    if (!Array.isArray(value) || value.length === 0 || !value.every(each)) fail(field, `${field} must be a non-empty list of ${what}, got ${JSON.stringify(value)}`, `e.g. ${field}: [1, 8]`);
-  };
+/** Candidate values a fix shows as `e.g. field: …`, by field, then by kind; the first one the field's own check accepts is shown. */
+const FIELD_EXAMPLES: Readonly<Record<string, unknown>> = nameTable({
+  engines: ['onnx-cpu', 'tfjs-node'],
+  dtypes: ['fp32', 'q8'],
+  models: ['Xenova/distilbert-base-uncased-finetuned-sst-2-english'],
+  architectures: ['bert-base'],
+  threads: [1, 2],
+  newTokens: [32],
+  promptLengths: [32, 128],
+});
+const KIND_EXAMPLES: Readonly<Partial<Record<Kind, unknown>>> = { ints: [1, 8], threads: [1, 2], intOrNull: 256, int: 2, number: 2 };
+
+/** What is wrong with the JSON type of one field, or null; values are checked by the CLI's own resolvers afterwards. */
+function kindProblem(field: string, kind: Kind, value: unknown): { message: string; fix?: string } | null {
+  const list = (each: (v: unknown) => boolean, what: string) =>
+    !Array.isArray(value) || value.length === 0 || !value.every(each) ? { message: `${field} must be a non-empty list of ${what}, got ${JSON.stringify(value)}` } : null;
   switch (kind) {
     case 'path':
     case 'name':
-      if (value !== null && !isText(value)) fail(field, `${field} must be a non-empty string or null`, 'leave it empty for the default');
-      return;
+      return value !== null && !isText(value) ? { message: `${field} must be a non-empty string or null`, fix: 'leave it empty for the default' } : null;
     case 'models':
-      list(isText, 'model folders or Hub ids');
-      return;
+      return list(isText, 'model folders or Hub ids');
     case 'architectures':
-      list(isText, 'architecture specs (a preset, key=value pairs or a JSON file)');
-      return;
+      return list(isText, 'architecture specs (a preset, key=value pairs or a JSON file)');
     case 'names':
-      if (value !== null) list((v) => typeof v === 'string' && v.length <= 100, 'names');
-      return;
+      return value !== null ? list((v) => typeof v === 'string' && v.length <= 100, 'names') : null;
     case 'ints':
-      list((v) => typeof v === 'number', 'whole numbers');
-      return;
+      return list((v) => typeof v === 'number', 'whole numbers');
     case 'numbers':
-      list((v) => typeof v === 'number', 'numbers');
-      return;
+      return list((v) => typeof v === 'number', 'numbers');
     case 'threads':
-      list((v) => typeof v === 'number' || v === null, 'whole numbers (null: engine default)');
-      return;
+      return list((v) => typeof v === 'number' || v === null, 'whole numbers (null: engine default)');
     case 'intOrNull':
-      if (value !== null && typeof value !== 'number') fail(field, `${field} must be a number or null`, `e.g. ${field}: 256`);
-      return;
+      return value !== null && typeof value !== 'number' ? { message: `${field} must be a number or null` } : null;
     case 'int':
     case 'number':
-      if (typeof value !== 'number') fail(field, `${field} must be a number, got ${JSON.stringify(value)}`, `e.g. ${field}: 2`);
-      return;
+      return typeof value !== 'number' ? { message: `${field} must be a number, got ${JSON.stringify(value)}` } : null;
     case 'boolean':
-      if (typeof value !== 'boolean') fail(field, `${field} must be true or false`, 'send a JSON boolean');
-      return;
+      return typeof value !== 'boolean' ? { message: `${field} must be true or false`, fix: 'send a JSON boolean' } : null;
     case 'id':
-      if (value !== null && !(typeof value === 'number' && Number.isInteger(value) && value > 0)) fail(field, `${field} must be a benchmark id or null`, 'pick a benchmark from the list');
-      return;
+      return value !== null && !(typeof value === 'number' && Number.isInteger(value) && value > 0) ? { message: `${field} must be a benchmark id or null`, fix: 'pick a benchmark from the list' } : null;
     case 'stop':
-      checkObject(field, value, STOP_FIELDS, 'number');
-      return;
     case 'parity':
-      checkObject(field, value, PARITY_FIELDS, 'mixed');
-      return;
+      return null;
   }
+}
+
+/**
+ * Checks the JSON type of one field. A fix that shows an example shows one
+ * this same check accepts for this field (`engines: [1, 8]` was suggested
+ * for engines), so following it never fails here again.
+ */
+function checkKind(field: string, kind: Kind, value: unknown): void {
+  if (kind === 'stop') return checkObject(field, value, STOP_FIELDS, 'number');
+  if (kind === 'parity') return checkObject(field, value, PARITY_FIELDS, 'mixed');
+  const found = kindProblem(field, kind, value);
+  if (!found) return;
+  const shown = [lookupName(FIELD_EXAMPLES, field), KIND_EXAMPLES[kind]].find((v) => v !== undefined && kindProblem(field, kind, v) === null);
+  fail(field, found.message, found.fix ?? (shown !== undefined ? `e.g. ${field}: ${JSON.stringify(shown)}` : `send ${field} as the type named above`));
 }
 
 /** Which field a resolveRunConfig message is about, when probing one group of options. */
@@ -285,9 +296,14 @@ function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerat
   const config = generateConfig({ ...partial, model, dataset, out: ctx.out });
   const engines = config.engines;
   if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
-  // The context length is the model's and is checked when the run starts; every other rule is the CLI's.
-  asField('body', () => resolveGenerationSweep(config, Number.POSITIVE_INFINITY, { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs' }));
+  // Ranges first, then each list alone through the CLI's resolver, so a mistake is reported against its own field (not "body").
   checkFieldRanges(fields);
+  const names = { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs' };
+  for (const group of ['batchSizes', 'promptLengths', 'newTokens', 'runs', 'warmupRuns'] as const) {
+    if (partial[group] !== undefined) asField(group, () => resolveGenerationSweep({ [group]: partial[group] }, Number.POSITIVE_INFINITY, names));
+  }
+  // The context length is the model's and is checked when the run starts; every other rule is the CLI's.
+  asField('body', () => resolveGenerationSweep(config, Number.POSITIVE_INFINITY, names));
   return { ...config, command: 'generate' };
 }
 

@@ -111,7 +111,7 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
     return failAll(group.keys, hooks, err);
   }
   if (!isBrowserEngine(engine)) return measureLoadGroup(group, hooks);
-  const chromium = findChromium();
+  const chromium = await findChromium();
   if ('reason' in chromium) return failAll(group.keys, hooks, new CellSkip(`${chromium.reason} (${chromium.enable})`));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const id = `${engine.id}\u0000${group.threads}`;

@@ -14,7 +14,7 @@ import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
 import { queueJobId, type QueueJob } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';
-import { liveWorkers, QUEUE_NAME, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
+import { liveWorkers, QUEUE_NAME, registeredWorkers, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
 
 /** How often the coordinator looks for jobs whose workers are gone. */
 const WATCHDOG_MS = 5000;
@@ -32,6 +32,15 @@ export interface JobHooks {
   readonly signal?: AbortSignal | undefined;
   /** How long Ctrl-C waits for jobs already running on workers. */
   readonly drainTimeoutMs: number;
+  /** How long jobs wait for a worker that may run them to be alive (`--worker-timeout`); then their cells are errored. */
+  readonly workerTimeoutMs: number;
+  /** A line for the user while jobs wait: no worker is alive (and how long it waits), or one is back. */
+  readonly onNotice?: (line: string) => void;
+}
+
+/** Whether the coordinator is waiting for a worker to come back, and since when. */
+interface Stranding {
+  since: number | null;
 }
 
 export class QueueCoordinator {
@@ -103,8 +112,9 @@ export class QueueCoordinator {
     events.on('failed', ({ jobId, failedReason }) => deliver(jobId, () => ({ kind: 'failed', reason: failedReason })));
     const onEnd = () => fail?.(redisLost(this.address, 'the connection closed and could not be re-opened'));
     this.redis.on('end', onEnd);
-    // A job nobody can take any more (the workers it is meant for stopped sending heartbeats) would wait forever.
-    const watchdog = setInterval(() => void this.orphans(pending, deliver).catch(() => undefined), WATCHDOG_MS);
+    // A job nobody can take any more (the workers it may run on stopped sending heartbeats) would wait forever.
+    const stranding: Stranding = { since: null };
+    const watchdog = setInterval(() => void this.watchWorkers(pending, deliver, stranding, hooks).catch(() => undefined), WATCHDOG_MS);
     const onAbort = () => void this.interrupt(pending, deliver, hooks.drainTimeoutMs);
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -122,20 +132,40 @@ export class QueueCoordinator {
     }
   }
 
-  /** Fails the waiting jobs whose workers (the ones named, else every one) are gone, naming them. */
-  private async orphans(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void): Promise<void> {
+  /**
+   * While jobs are pending: when no worker that may run one of them is
+   * alive (none sent a heartbeat for STALE_AFTER_MS), says so and how long
+   * it waits; if none came back within `workerTimeoutMs`, withdraws those
+   * jobs and fails them with that reason, whether a worker had taken them
+   * (it died mid-job, and nobody is left to notice its stalled lock) or not.
+   */
+  private async watchWorkers(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void, stranding: Stranding, hooks: JobHooks): Promise<void> {
     if (pending.size === 0) return;
-    const live = new Set((await liveWorkers(this.redis)).map((w) => w.name));
-    for (const [id, job] of [...pending]) {
-      const allowed = job.workers;
-      const gone = allowed !== null ? (allowed.some((n) => live.has(n)) ? null : `worker ${allowed.join(', ')}`) : live.size === 0 ? 'every worker' : null;
-      if (gone === null) continue;
-      const state = await (await this.queue.getJob(id))?.getState().catch(() => 'unknown');
-      // An active job is left to BullMQ's stalled-job check; only waiting ones are withdrawn here.
-      if (state === 'active') continue;
-      await this.queue.remove(id).catch(() => 0);
-      deliver(id, () => ({ kind: 'failed', reason: `${gone} stopped sending heartbeats (none for ${STALE_AFTER_MS / 1000} s) before running it` }));
+    const registered = await registeredWorkers(this.redis);
+    const now = Date.now();
+    const live = new Set(registered.filter((w) => now - w.heartbeat < STALE_AFTER_MS).map((w) => w.name));
+    const stranded = [...pending].filter(([, job]) => !(job.workers ?? [...live]).some((n) => live.has(n)));
+    const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
+    if (stranded.length === 0) {
+      if (stranding.since !== null) hooks.onNotice?.(`a worker is alive again on ${this.address.masked}; the jobs go on`);
+      stranding.since = null;
+      return;
     }
+    if (stranding.since === null) {
+      stranding.since = now;
+      const last = Math.max(...registered.map((w) => w.heartbeat), 0);
+      const heard = last > 0 ? `the last heartbeat came ${seconds(now - last)} ago` : 'none is registered';
+      const who = live.size === 0 ? 'no worker is alive' : `no worker that may run ${stranded.length} of the pending jobs is alive`;
+      hooks.onNotice?.(`${who} on ${this.address.masked} (${heard}); waiting up to ${seconds(hooks.workerTimeoutMs)} (--worker-timeout) for one to come back, then their cells are recorded as errored`);
+      return;
+    }
+    if (now - stranding.since < hooks.workerTimeoutMs) return;
+    for (const [id, job] of stranded) {
+      await this.queue.remove(id).catch(() => 0);
+      const who = job.workers !== null ? `worker ${job.workers.join(', ')}` : 'every worker';
+      deliver(id, () => ({ kind: 'failed', reason: `no worker alive for ${seconds(hooks.workerTimeoutMs)} (--worker-timeout): ${who} stopped sending heartbeats, none came back` }));
+    }
+    stranding.since = null;
   }
 
   /** Ctrl-C: remove what no worker took yet, wait for the rest up to the timeout, then give up on them. */
@@ -154,6 +184,11 @@ export class QueueCoordinator {
       await this.queue.remove(id).catch(() => 0);
       deliver(id, () => ({ kind: 'interrupted', reason: `not recorded: still running on a worker ${Math.round(timeoutMs / 1000)} s after Ctrl-C` }));
     }
+  }
+
+  /** Every worker entry in the registry, live or not (a replacement's fingerprint for the record). */
+  registered(): Promise<WorkerInfo[]> {
+    return registeredWorkers(this.redis);
   }
 
   async close(): Promise<void> {

@@ -6,21 +6,14 @@
  * regenerate the generated models byte for byte and stream the same rows.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { sha256OfFile } from '../../core/regular-file.js';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import type { FileManifest } from './job-schema.js';
 
-/** sha256 of one file, streamed. */
-export function hashFile(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash('sha256');
-    createReadStream(path)
-      .on('data', (d) => hash.update(d))
-      .on('error', reject)
-      .on('end', () => resolve(hash.digest('hex')));
-  });
-}
+/** sha256 of one regular file, streamed (anything else, a FIFO say, is refused before reading). */
+export const hashFile = sha256OfFile;
 
 async function listFiles(root: string): Promise<string[]> {
   const out: string[] = [];

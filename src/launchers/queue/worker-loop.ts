@@ -13,9 +13,10 @@
  * last completes the job with the reasons, and the coordinator records the
  * cells as skipped (or errored) with each worker's reason.
  */
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describeError } from '../../core/errors.js';
+import { GuardedWorker, unreadableReason } from './guarded-worker.js';
 import { parseQueueJob, type QueueJob } from './job-schema.js';
 import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
 import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
@@ -51,8 +52,16 @@ export interface RunningWorker {
 /** Whether every worker that may run a job (its list, else every live one) has refused it: then nobody will. */
 function everyoneRefused(allowed: readonly string[] | null, live: readonly string[], refused: Readonly<Record<string, string>>): boolean {
   const candidates = allowed ?? live;
-  return candidates.every((name) => name in refused || !live.includes(name));
+  return candidates.every((name) => Object.hasOwn(refused, name) || !live.includes(name));
 }
+
+/** A refusal as it is stored and logged: one line, no control characters, bounded (the next worker re-checks the job against the schema). */
+function oneLine(reason: string): string {
+  return reason.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/gu, ' ').slice(0, 4000);
+}
+
+/** A job's id as logged: ids come from whoever wrote the job, so one line and bounded. */
+const idOf = (job: Job): string => oneLine(String(job.id ?? '?')).slice(0, 128);
 
 /** How long a refused job waits before it is offered again, so other workers get their turn. */
 function bounceDelayMs(): number {
@@ -76,28 +85,33 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
   const heartbeat = setInterval(() => void registerWorker(redis, info).catch(() => undefined), HEARTBEAT_MS);
 
   const refuse = async (job: Job, data: QueueJob, reason: string, skip: boolean, token: string | undefined): Promise<JobOutcome> => {
-    const refused = { ...data.refused, [info.name]: reason };
+    const refused = { ...data.refused, [info.name]: oneLine(reason) };
     const updated: QueueJob = { ...data, refused };
     await job.updateData(updated);
     if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), refused)) {
-      log(`job ${job.id}: refused by every worker (${Object.keys(refused).join(', ')}); reported back`);
+      log(`job ${idOf(job)}: refused by every worker (${Object.keys(refused).join(', ')}); reported back; here: ${oneLine(reason)}`);
       return { kind: 'refused', refused, skip };
     }
-    log(`job ${job.id}: refused here (${reason}); offered to the other workers`);
+    log(`job ${idOf(job)}: refused here (${oneLine(reason)}); offered to the other workers`);
     await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
     throw new DelayedError();
   };
 
-  const worker = new Worker(
+  const worker = new GuardedWorker(
     QUEUE_NAME,
     async (job: Job, token?: string): Promise<JobOutcome> => {
+      const unreadable = unreadableReason(job);
+      if (unreadable !== null) {
+        log(`job ${idOf(job)} refused: not an inferbench job (${unreadable}); failed`);
+        throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${unreadable})`);
+      }
       const parsed = parseQueueJob(job.data);
       if (!parsed.ok) {
-        log(`job ${job.id ?? '?'} refused: not an inferbench job (${parsed.reason})`);
+        log(`job ${idOf(job)} refused: not an inferbench job (${parsed.reason})`);
         throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
       }
       const data = parsed.job;
-      if ((data.workers !== null && !data.workers.includes(info.name)) || info.name in data.refused) {
+      if ((data.workers !== null && !data.workers.includes(info.name)) || Object.hasOwn(data.refused, info.name)) {
         // Not ours (meant for other workers, or one we already refused): back to the queue for the others.
         if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
         await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
@@ -106,10 +120,10 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
       const engine = info.engines.find((e) => e.id === data.engine);
       if (!engine?.available) return refuse(job, data, `${data.engine} is unavailable on worker ${info.name}: ${engine?.reason ?? 'not an engine this inferbench knows'}`, true, token);
       const retries = job.stalledCounter ?? 0;
-      log(`job ${job.id}: ${data.row} on ${data.engine}${data.threads === null ? '' : ` threads ${data.threads}`} at batch ${data.batchSizes.join(', ')}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
+      log(`job ${idOf(job)}: ${data.row} on ${data.engine}${data.threads === null ? '' : ` threads ${data.threads}`} at batch ${data.batchSizes.join(', ')}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
       try {
         const cells = await options.run(data, retries);
-        log(`job ${job.id}: done, ${cells.length} cells posted back`);
+        log(`job ${idOf(job)}: done, ${cells.length} cells posted back`);
         return { kind: 'cells', worker: info.name, cells };
       } catch (err) {
         if (err instanceof DelayedError) throw err;

@@ -51,11 +51,37 @@ export async function unregisterWorker(redis: Redis, name: string): Promise<void
   await redis.hdel(REGISTRY_KEY, name);
 }
 
+/**
+ * A registry entry as a worker wrote it, or null for anything else: the
+ * registry is a plain Redis hash anyone with access can write, and one
+ * entry that is not JSON (or not a worker) must not stop the coordinator
+ * or a new worker.
+ */
+export function parseWorkerEntry(key: string, text: string): WorkerInfo | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const w = value as Partial<Record<keyof WorkerInfo, unknown>>;
+  const ok = w.name === key && typeof w.id === 'string' && typeof w.heartbeat === 'number' && typeof w.concurrency === 'number' &&
+    typeof w.environment === 'object' && w.environment !== null && Array.isArray(w.engines) &&
+    w.engines.every((e: unknown) => typeof e === 'object' && e !== null && typeof (e as WorkerEngine).id === 'string' && typeof (e as WorkerEngine).available === 'boolean');
+  return ok ? (value as WorkerInfo) : null;
+}
+
+/** Every worker entry that parses, fresh or not, by name. */
+export async function registeredWorkers(redis: Redis): Promise<WorkerInfo[]> {
+  const all = await redis.hgetall(REGISTRY_KEY);
+  return Object.entries(all)
+    .map(([key, text]) => parseWorkerEntry(key, text))
+    .filter((w): w is WorkerInfo => w !== null)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
 /** Workers whose heartbeat is fresh, by name. */
 export async function liveWorkers(redis: Redis, now = Date.now()): Promise<WorkerInfo[]> {
-  const all = await redis.hgetall(REGISTRY_KEY);
-  return Object.values(all)
-    .map((text) => JSON.parse(text) as WorkerInfo)
-    .filter((w) => now - w.heartbeat < STALE_AFTER_MS)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  return (await registeredWorkers(redis)).filter((w) => now - w.heartbeat < STALE_AFTER_MS);
 }

@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { validateBertConfig, type BertLikeConfig } from './bert-config.js';
 import { BERT_GRAPH_VERSION, buildBertOnnx, INITIALIZER_RANGE } from './bert-graph.js';
 import { buildTokenizerConfig, buildTokenizerJson, buildWordPieceVocab } from './wordpiece.js';
 import { hasErrorCode, UserError } from '../../core/errors.js';
+import { cacheFolder, defaultCacheRoot } from '../../core/cache-root.js';
 
 /** Folder name prefix when the caller gives none. */
 export const DEFAULT_MODEL_NAME = 'tiny-bert-sentiment';
@@ -31,18 +31,8 @@ export interface GenerateModelOptions {
   readonly padVocabulary?: boolean;
 }
 
-/**
- * Where inferbench keeps generated files: `$INFERBENCH_CACHE`, else
- * `$XDG_CACHE_HOME/inferbench`, else `~/.cache/inferbench`. Read on every
- * call so tests and users can redirect it through the environment.
- */
-export function defaultCacheRoot(): string {
-  const explicit = process.env['INFERBENCH_CACHE'];
-  if (explicit) return explicit;
-  const xdg = process.env['XDG_CACHE_HOME'];
-  if (xdg) return join(xdg, 'inferbench');
-  return join(homedir(), '.cache', 'inferbench');
-}
+/** Where inferbench keeps generated files (see core/cache-root.ts); re-exported for the modules that import it from here. */
+export { defaultCacheRoot } from '../../core/cache-root.js';
 
 /** Hugging Face `config.json` of the generated model, plus the `inferbench` provenance block reports show. */
 function configJson(cfg: BertLikeConfig, configHash: string): Record<string, unknown> {
@@ -138,18 +128,9 @@ export interface CachedFolderSpec {
  * run would take as complete. Shared by every model inferbench generates.
  */
 export async function ensureCachedFolder(spec: CachedFolderSpec): Promise<string> {
-  const modelsDir = join(spec.cacheRoot, 'models');
-  const target = join(modelsDir, `${spec.name}-${spec.hash}`);
+  const target = join(spec.cacheRoot, 'models', `${spec.name}-${spec.hash}`);
   if (await exists(join(target, spec.marker))) return target;
-
-  try {
-    await mkdir(modelsDir, { recursive: true });
-  } catch (err) {
-    throw new UserError(
-      `Cannot create the model cache folder ${modelsDir}: ${(err as Error).message}`,
-      'Set INFERBENCH_CACHE to a writable folder.',
-    );
-  }
+  const modelsDir = await cacheFolder(spec.cacheRoot, 'models');
   const temp = await mkdtemp(join(modelsDir, `.${spec.name}-${spec.hash}.partial-`));
   try {
     for (const [relative, data] of Object.entries(spec.files())) {

@@ -21,6 +21,7 @@ import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as OnnxTypes } from 'onnx-proto';
+import { readRegularFile } from '../../core/regular-file.js';
 
 const { onnx } = onnxProto;
 
@@ -130,7 +131,7 @@ export function floatValues(t: TensorProto, dir: string): Float32Array {
 
 /** Reads and decodes a model file; its tensor bytes are views into the file buffer, external data is read lazily. */
 export async function readOnnxModel(path: string): Promise<LoadedModel> {
-  const bytes = await fsp.readFile(path);
+  const bytes = await readRegularFile(path);
   const model = onnx.ModelProto.decode(bytes);
   const locations = new Set<string>();
   for (const t of model.graph?.initializer ?? []) {

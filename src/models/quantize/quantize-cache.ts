@@ -5,12 +5,15 @@
  * version and, for static quantization, the calibration rows and method. The
  * folder is a model folder of its own (config and tokenizer files copied,
  * `onnx/model<suffix>.onnx`), so every engine, transformers.js included,
- * loads it like the original. The graph file is written last, under a
- * temporary name then renamed: its presence means the variant is complete.
+ * loads it like the original. quantize.json is written last, with the
+ * graph's size and sha256: its presence means the variant is complete, and
+ * a graph that no longer matches it (cut short) is written again.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { sha256OfFile } from '../../core/regular-file.js';
+import { copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cacheFolder } from '../../core/cache-root.js';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { dtypeOnnxFile } from '../../core/dtypes.js';
@@ -54,22 +57,55 @@ export interface QuantizeRequest {
 
 /** A variant ready in the cache, or why there is none. */
 export type QuantizeOutcome =
-  | { readonly dir: string; readonly file: string; readonly method: string; readonly fromCache: boolean; readonly calibration: { rows: number; method: CalibrationMethod } | null }
+  | {
+    readonly dir: string; readonly file: string; readonly method: string; readonly fromCache: boolean; readonly calibration: { rows: number; method: CalibrationMethod } | null;
+    /** Why the cached variant could not be used and was written again (truncated graph, corrupt quantize.json). */
+    readonly rebuilt?: string;
+  }
   | { readonly skip: string };
 
-async function fileHash(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+/** quantize.json: how the variant was made, and the sizes and sha256 of what was written, checked on every reuse. */
+interface VariantMeta {
+  readonly method: string;
+  readonly calibration: { rows: number; method: CalibrationMethod } | null;
+  readonly graphBytes: number;
+  readonly graphSha256: string;
+  /** Bytes of `<file>_data` when the weights went to external data, else null. */
+  readonly dataBytes: number | null;
+}
+
+const sizeOf = (path: string): Promise<number | null> => stat(path).then((s) => (s.isFile() ? s.size : null), () => null);
+
+/**
+ * The cached variant's record, when the files on disk are the ones it
+ * describes; `{ stale }` with the reason when they are not (a graph cut
+ * short, a quantize.json that is not JSON or comes from before sizes were
+ * recorded); null when nothing is cached. quantize.json is written last, so
+ * a complete one vouches for the graph's bytes.
+ */
+async function cachedVariant(target: string, metaPath: string): Promise<{ meta: VariantMeta } | { stale: string } | null> {
+  if (!existsSync(metaPath)) return existsSync(target) ? { stale: 'it has no quantize.json (its writing was cut short)' } : null;
+  let meta: Partial<VariantMeta>;
+  try {
+    meta = JSON.parse(await readFile(metaPath, 'utf8')) as Partial<VariantMeta>;
+  } catch {
+    return { stale: `${metaPath} is not valid JSON` };
+  }
+  if (typeof meta?.graphSha256 !== 'string' || typeof meta.graphBytes !== 'number' || typeof meta.method !== 'string') return { stale: `${metaPath} does not record the graph's size and sha256` };
+  const bytes = await sizeOf(target);
+  if (bytes !== meta.graphBytes) return { stale: `the cached graph ${target} has ${bytes ?? 0} of its ${meta.graphBytes} bytes` };
+  if (meta.dataBytes != null && (await sizeOf(`${target}_data`)) !== meta.dataBytes) return { stale: `the cached graph's external data ${target}_data is not the size written` };
+  if ((await sha256OfFile(target)) !== meta.graphSha256) return { stale: `the cached graph ${target} does not match the sha256 written` };
+  return { meta: meta as VariantMeta };
 }
 
 /** The cache key of a request: source bytes, dtype, writer version, calibration. */
 async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ v: QUANTIZER_VERSION, dtype: req.dtype, calibration: req.calibration ? { rows: req.calibration.rows, method: req.calibration.method, texts: req.calibration.rowsHash } : null }));
-  hash.update(await fileHash(source));
+  hash.update(await sha256OfFile(source));
   const data = `${source}_data`;
-  if (existsSync(data)) hash.update(await fileHash(data));
+  if (existsSync(data)) hash.update(await sha256OfFile(data));
   return hash.digest('hex');
 }
 
@@ -104,10 +140,10 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
   const dir = join(quantizedCacheRoot(req.cacheRoot), await cacheKey(source, req));
   const target = join(dir, file);
   const metaPath = join(dir, 'quantize.json');
-  if (existsSync(target) && existsSync(metaPath)) {
-    const meta = JSON.parse(await readFile(metaPath, 'utf8')) as { method: string; calibration: { rows: number; method: CalibrationMethod } | null };
-    return { dir, file, method: meta.method, fromCache: true, calibration: meta.calibration };
-  }
+  const cached = await cachedVariant(target, metaPath);
+  if (cached && 'meta' in cached) return { dir, file, method: cached.meta.method, fromCache: true, calibration: cached.meta.calibration };
+  // A damaged entry is the cache's own problem, not the user's model: it is written again, and the row says so.
+  if (cached) await rm(dir, { recursive: true, force: true });
   const loaded = await readOnnxModel(source);
   let calibration: { rows: number; method: CalibrationMethod } | null = null;
   let method: string;
@@ -116,7 +152,7 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
       if (!req.calibration) throw new Error('q8-static needs calibration rows');
       const activations = [...new Set(linearOps(new GraphIndex(loaded.model)).map((op) => op.activation))];
       if (activations.length === 0) throw new VariantRefused('nothing to quantize: the graph has no MatMul or Gemm with a constant float32 weight');
-      await mkdir(dir, { recursive: true });
+      await cacheFolder(dir);
       const { ranges, rows } = await calibrateRanges(loaded, activations, req.calibration.batches, req.calibration.engine, req.calibration.method, join(dir, `calibration-${randomBytes(4).toString('hex')}.onnx`));
       calibration = { rows, method: req.calibration.method };
       method = writeVariantGraph(loaded, 'q8-static', { ranges, description: `${rows} rows (${req.calibration.method})` });
@@ -127,15 +163,16 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
     if (err instanceof VariantRefused) return { skip: err.message };
     throw err;
   }
-  await mkdir(join(dir, 'onnx'), { recursive: true });
+  await cacheFolder(dir, 'onnx');
   await copyModelFiles(req.sourceDir, dir);
-  const meta = { source, dtype: req.dtype, method, calibration, quantizerVersion: QUANTIZER_VERSION, writtenAt: new Date().toISOString() };
-  await writeFile(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
-  try {
-    await writeOnnxModel(loaded.model, target, loaded.dir, { ...(req.fs ? { fs: req.fs } : {}), ...(req.externalDataAbove !== undefined ? { externalDataAbove: req.externalDataAbove } : {}) });
-  } catch (err) {
-    await rm(metaPath, { force: true });
-    throw err;
-  }
-  return { dir, file, method, fromCache: false, calibration };
+  await writeOnnxModel(loaded.model, target, loaded.dir, { ...(req.fs ? { fs: req.fs } : {}), ...(req.externalDataAbove !== undefined ? { externalDataAbove: req.externalDataAbove } : {}) });
+  const meta: VariantMeta & Record<string, unknown> = {
+    source, dtype: req.dtype, method, calibration, quantizerVersion: QUANTIZER_VERSION, writtenAt: new Date().toISOString(),
+    graphBytes: (await sizeOf(target)) ?? 0, graphSha256: await sha256OfFile(target), dataBytes: await sizeOf(`${target}_data`),
+  };
+  // Last, under a temporary name renamed into place: its presence means the variant is complete.
+  const temp = `${metaPath}.partial-${randomBytes(4).toString('hex')}`;
+  await writeFile(temp, `${JSON.stringify(meta, null, 2)}\n`);
+  await rename(temp, metaPath);
+  return { dir, file, method, fromCache: false, calibration, ...(cached ? { rebuilt: cached.stale } : {}) };
 }

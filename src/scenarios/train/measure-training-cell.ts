@@ -17,6 +17,7 @@ import type { CompletedTrainingCell, ErroredTrainingCell, SkippedTrainingCell, T
 import type { SessionDescription } from '../../core/engine-session.js';
 import type { TrainOptimizer } from '../../core/engine.js';
 import type { TrainingBatch } from './training-batches.js';
+import { nextTurn } from '../../core/event-loop.js';
 
 /** What one round of one cell runs. */
 export interface TrainingRoundPlan {
@@ -27,6 +28,8 @@ export interface TrainingRoundPlan {
   /** Which round, from 0: its steps are logged with it, and a failure names the step's place in the cell. */
   readonly round: number;
   readonly loadMs: number;
+  /** Ctrl-C: the round stops after the step in progress, keeping the steps measured so far. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** What the cell as a whole was asked for, to assemble it from its rounds. */
@@ -55,6 +58,8 @@ export type TrainingRound =
     readonly rssResetWorked: boolean;
     /** Host load per core and CPU steal read around the round, for the verdict's warnings (as `run`). */
     readonly noise: { readonly before: HostNoise; readonly after: HostNoise };
+    /** Ctrl-C stopped the round before its last step: the cell is recorded as interrupted. */
+    readonly cut?: boolean;
   }
   | { readonly kind: 'failed'; readonly key: TrainingCellKey; readonly round: number; readonly cell: ErroredTrainingCell | SkippedTrainingCell }
   | { readonly kind: 'interrupted'; readonly key: TrainingCellKey; readonly round: number };
@@ -77,6 +82,7 @@ export async function measureTrainingRound(trainer: EngineTrainer, plan: Trainin
   const perRound = warmSteps + steps;
   const log: TrainingStep[] = [];
   let rssResetWorked = true;
+  let cut = false;
   const before = readHostNoise(null);
   try {
     await trainer.reset();
@@ -95,6 +101,14 @@ export async function measureTrainingRound(trainer: EngineTrainer, plan: Trainin
         engineMemoryBefore: engineBefore, engineMemoryAfter: trainer.memory?.() ?? null,
         engineBytesInStep: result.peakEngineBytes ?? null,
       });
+      // Let Ctrl-C (relayed over IPC) and the parent lifeline in between steps, untimed: a synchronous engine never yields on its own.
+      await nextTurn();
+      if (plan.signal?.aborted && index + 1 < perRound) {
+        // A round cut before any measured step says nothing about the step time: as if it had not begun.
+        if (!log.some((s) => !s.warm)) return { kind: 'interrupted', key, round };
+        cut = true;
+        break;
+      }
     }
   } catch (err) {
     // Bad input (output not logits over the labels) is the same on every engine: it ends the run with its fix.
@@ -116,7 +130,7 @@ export async function measureTrainingRound(trainer: EngineTrainer, plan: Trainin
     };
   }
   const noise = { before: before.noise, after: readHostNoise(before.cpu).noise };
-  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), loadMs: plan.loadMs, rssResetWorked, noise };
+  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), loadMs: plan.loadMs, rssResetWorked, noise, ...(cut ? { cut } : {}) };
 }
 
 /** The errored cell of a round's failure, its losses preceded by those of the rounds before it. */
@@ -139,6 +153,8 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
   const perRound = warmSteps + steps;
   const log = rounds.flatMap((r) => r.steps);
   const roundsDone = rounds.length;
+  // Fewer rounds than planned, or a round Ctrl-C cut short: interrupted, as run records a cell Ctrl-C cut.
+  const interrupted = roundsDone < plan.rounds || rounds.some((r) => r.cut === true);
   const measured = log.filter((s) => !s.warm);
   const stepTime = computeStatistics(measured.map((s) => s.stepMs));
   const means = rounds.map((r) => computeStatistics(r.steps.filter((s) => !s.warm).map((s) => s.stepMs)).mean);
@@ -152,7 +168,7 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
     stoppedAtMax: false,
     partialPass: null,
     warmPassCut: null,
-    interrupted: roundsDone < plan.rounds,
+    interrupted,
     warnings: hostNoiseWarnings(rounds.map((r) => ({ index: r.round, noise: r.noise }))),
   });
   const afters = log.map((s) => s.engineMemoryAfter).filter((m): m is NonNullable<typeof m> => m !== null);
@@ -161,6 +177,7 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
   return {
     ...key,
     state: 'completed',
+    ...(interrupted ? { interrupted } : {}),
     session: first.session,
     // Every round is a fresh load; the first is the cold one, as run's cold start.
     loadMs: first.loadMs,

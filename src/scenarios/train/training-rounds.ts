@@ -46,7 +46,10 @@ export class TrainingRounds {
   /** Adds one round's outcome. */
   add(result: TrainingRound): void {
     const s = this.state(result.key);
-    if (result.kind === 'measured') s.rounds.push(result);
+    if (result.kind === 'measured') {
+      s.rounds.push(result);
+      if (result.cut === true) s.interrupted = true;
+    }
     else if (result.kind === 'interrupted') s.interrupted = true;
     else s.failure ??= failedTrainingCell(s.rounds, result.cell);
   }

@@ -126,7 +126,7 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
         batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
         cache.set(cacheKey, batches);
       }
-      await hooks.onRound(await measureTrainingRound(loaded.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: loaded.loadMs }));
+      await hooks.onRound(await measureTrainingRound(loaded.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: loaded.loadMs, signal: group.signal }));
     }
   } finally {
     await loaded.trainer.dispose();

@@ -1,0 +1,214 @@
+/**
+ * ONNX graph → TensorFlow graph. Each ONNX node is lowered by the table of
+ * its op (lower-*.ts) into TF ops that tfjs-converter's executor and
+ * TensorFlow both run; initializers and Constant nodes become Const nodes
+ * (made when first read, so values used only as axes leave none behind);
+ * graph inputs become Placeholders with dynamic dims (-1) where ONNX names
+ * a symbol; graph outputs are Identity nodes named after them.
+ */
+import type { OnnxDType, OnnxModel, OnnxNode, OnnxTensor } from '../../../engines/tfjs/onnx-model.js';
+import { onnxDTypeFromCode } from '../../../engines/tfjs/onnx-model.js';
+import { topologicalOrder } from '../../../engines/tfjs/graph-executor.js';
+import { NodeAttributes } from '../../../engines/tfjs/op-values.js';
+import { ExportRefused, tensorInts, type LowerContext, type Lowering, type TfValue } from './lower-context.js';
+import { ELEMENTWISE_LOWERINGS } from './lower-elementwise.js';
+import { NN_LOWERINGS } from './lower-nn.js';
+import { SHAPE_LOWERINGS } from './lower-shape.js';
+import { probeRanks } from './rank-probe.js';
+import { TfGraphBuilder, shape, type, type TfDataType, type TfExportTarget, type TfGraph, type TfSignatureEntry, type TfTensorValue } from './tf-graph.js';
+
+/** Every ONNX op (default domain) the exporter maps to TensorFlow ops. */
+export const TF_LOWERINGS: ReadonlyMap<string, Lowering> = new Map(Object.entries({ ...ELEMENTWISE_LOWERINGS, ...SHAPE_LOWERINGS, ...NN_LOWERINGS }));
+
+/** Ops of quantized graphs: the exporter writes float graphs only. */
+const QUANTIZED = new Set(['QuantizeLinear', 'DequantizeLinear', 'DynamicQuantizeLinear', 'MatMulInteger', 'QLinearMatMul', 'ConvInteger', 'QLinearConv', 'MatMulNBits']);
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** The TF dtype an ONNX dtype is written as, or why it is not. */
+function tfDType(dtype: OnnxDType, target: TfExportTarget, what: string): TfDataType {
+  switch (dtype) {
+    case 'float32': return 'DT_FLOAT';
+    case 'int32': return 'DT_INT32';
+    case 'int64': return target === 'saved-model' ? 'DT_INT64' : 'DT_INT32';
+    case 'bool': return 'DT_BOOL';
+    default: throw new ExportRefused(`${what} has dtype ${dtype}; the exporter writes float32, int32, int64 and bool graphs only (quantized and fp16 graphs are refused)`);
+  }
+}
+
+/** The ONNX dtype of each output of `node`, from its inputs' dtypes and attributes. */
+function outputDtypes(node: OnnxNode, inputs: readonly (OnnxDType | undefined)[]): OnnxDType[] {
+  const attrs = new NodeAttributes(node.attributes);
+  const first = inputs[0] ?? 'float32';
+  switch (node.opType) {
+    case 'Shape': case 'Size': case 'ArgMax': case 'ArgMin': return ['int64'];
+    case 'Cast': return [onnxDTypeFromCode(attrs.int('to', 1))];
+    case 'Equal': case 'Less': case 'LessOrEqual': case 'Greater': case 'GreaterOrEqual': case 'Not': case 'And': case 'Or': case 'Xor': case 'IsNaN': case 'IsInf':
+      return ['bool'];
+    case 'ConstantOfShape': return [attrs.tensor('value')?.dtype ?? 'float32'];
+    case 'Where': return [inputs[1] ?? 'float32'];
+    case 'Dropout': return [first, 'bool'];
+    case 'LayerNormalization': return [first, 'float32', 'float32'];
+    default: return node.outputs.map(() => first);
+  }
+}
+
+/** The value of a Constant node (its `value` tensor, or value_float(s)/value_int(s)). */
+function constantValue(node: OnnxNode): OnnxTensor {
+  const attrs = new NodeAttributes(node.attributes);
+  const t = attrs.tensor('value');
+  if (t) return { ...t, name: node.outputs[0] ?? t.name };
+  const name = node.outputs[0] ?? node.name;
+  if (attrs.has('value_float')) return { name, dtype: 'float32', dims: [], data: Float32Array.of(attrs.float('value_float', 0)) };
+  if (attrs.has('value_int')) return { name, dtype: 'int64', dims: [], data: BigInt64Array.of(BigInt(attrs.int('value_int', 0))) };
+  const floats = node.attributes.get('value_floats');
+  if (floats?.type === 'floats') return { name, dtype: 'float32', dims: [floats.value.length], data: Float32Array.from(floats.value) };
+  const list = attrs.ints('value_ints');
+  if (list) return { name, dtype: 'int64', dims: [list.length], data: BigInt64Array.from(list, (v) => BigInt(v)) };
+  throw new ExportRefused(`ONNX node ${node.name} (Constant) has no value the exporter reads (value, value_float(s), value_int(s))`);
+}
+
+/** What the export wrote besides the graph: notes for the reader (saturated constants). */
+export interface ConvertNotes {
+  readonly saturated: string[];
+}
+
+/** An ONNX tensor as a TF constant; int64 beyond int32 saturates in a GraphModel (Slice's INT64_MAX ends) and is noted. */
+function tfTensor(t: OnnxTensor, target: TfExportTarget, notes: ConvertNotes): TfTensorValue {
+  const dtype = tfDType(t.dtype, target, `constant '${t.name}'`);
+  const dims = [...t.dims];
+  const { data } = t;
+  if (dtype === 'DT_FLOAT') return { dtype, dims, data: data instanceof Float32Array ? data : Float32Array.from(data as ArrayLike<number>) };
+  if (dtype === 'DT_BOOL') return { dtype, dims, data: Uint8Array.from(data as ArrayLike<number>, (v) => (v ? 1 : 0)) };
+  if (dtype === 'DT_INT64') return { dtype, dims, data: data instanceof BigInt64Array ? data : BigInt64Array.from(data as ArrayLike<number>, (v) => BigInt(v)) };
+  const out = new Int32Array(data.length);
+  let saturated = false;
+  for (let i = 0; i < data.length; i++) {
+    const n = Number(data[i]);
+    out[i] = Math.min(INT32_MAX, Math.max(INT32_MIN, n));
+    if (out[i] !== n) saturated = true;
+  }
+  if (saturated) notes.saturated.push(t.name);
+  return { dtype, dims, data: out };
+}
+
+/** The result: the TF graph and what the reader should know about it. */
+export interface ConvertResult {
+  readonly graph: TfGraph;
+  readonly notes: ConvertNotes;
+  /** ONNX op types with their counts, as exported. */
+  readonly onnxOps: Readonly<Record<string, number>>;
+}
+
+/**
+ * Lowers `model` for `target`. Throws ExportRefused, naming op and node,
+ * for anything it cannot write faithfully; nothing is written then.
+ */
+export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, producer: string): Promise<ConvertResult> {
+  const order = topologicalOrder(model);
+  const foreign = order.find((n) => (n.domain && n.domain !== 'ai.onnx') || QUANTIZED.has(n.opType));
+  if (foreign) {
+    const label = foreign.domain && foreign.domain !== 'ai.onnx' ? `${foreign.domain}.${foreign.opType}` : foreign.opType;
+    throw new ExportRefused(QUANTIZED.has(foreign.opType) || foreign.opType === 'MatMulNBits'
+      ? `quantized graph (${label}, node ${foreign.name}): the exporter writes float graphs only; export the fp32 model`
+      : `no TensorFlow mapping for ONNX op ${label} (node ${foreign.name})`);
+  }
+  const unmapped = order.find((n) => n.opType !== 'Constant' && !TF_LOWERINGS.has(n.opType));
+  if (unmapped) throw new ExportRefused(`no TensorFlow mapping for ONNX op ${unmapped.opType} (node ${unmapped.name})`);
+  for (const v of [...model.inputs, ...model.outputs]) tfDType(v.dtype, target, `graph ${model.inputs.includes(v) ? 'input' : 'output'} '${v.name}'`);
+
+  const probe = await probeRanks(model);
+  const b = new TfGraphBuilder();
+  const notes: ConvertNotes = { saturated: [] };
+  const values = new Map<string, TfValue>();
+  const onnxTypes = new Map<string, OnnxDType>();
+  const index: TfDataType = target === 'saved-model' ? 'DT_INT64' : 'DT_INT32';
+
+  /** A constant whose Const node is made on first read. */
+  const lazyConstant = (t: OnnxTensor): TfValue => {
+    let ref: string | undefined;
+    const tensor = tfTensor(t, target, notes);
+    return { get ref() { return (ref ??= b.constant(tensor, t.name)); }, dtype: tensor.dtype, rank: t.dims.length, constant: t };
+  };
+
+  const inputs: TfSignatureEntry[] = model.inputs.map((v) => {
+    const dtype = tfDType(v.dtype, target, `graph input '${v.name}'`);
+    const dims = (v.dims ?? []).map((d) => (typeof d === 'number' ? d : -1));
+    const ref = b.op('Placeholder', [], { dtype: type(dtype), shape: shape(dims) }, v.name);
+    values.set(v.name, { ref, dtype, rank: probe.ranks.get(v.name) ?? dims.length });
+    onnxTypes.set(v.name, v.dtype);
+    return { key: v.name, tensor: `${ref}:0`, dtype, shape: dims };
+  });
+  for (const [name, t] of model.initializers) {
+    values.set(name, lazyConstant(t));
+    onnxTypes.set(name, t.dtype);
+  }
+
+  const counts: Record<string, number> = {};
+  for (const node of order) {
+    counts[node.opType] = (counts[node.opType] ?? 0) + 1;
+    if (node.opType === 'Constant') {
+      const t = constantValue(node);
+      values.set(node.outputs[0] ?? '', lazyConstant(t));
+      onnxTypes.set(node.outputs[0] ?? '', t.dtype);
+      continue;
+    }
+    const lowering = TF_LOWERINGS.get(node.opType) as Lowering;
+    const inTypes = node.inputs.map((n) => (n ? onnxTypes.get(n) : undefined));
+    const outTypes = outputDtypes(node, inTypes);
+    const input = (i: number): TfValue | undefined => {
+      const name = node.inputs[i];
+      if (!name) return undefined;
+      const v = values.get(name);
+      if (!v) throw new ExportRefused(`ONNX node ${node.name} (${node.opType}) reads '${name}', which nothing produced`);
+      return v;
+    };
+    const ctx: LowerContext = {
+      node,
+      b,
+      attrs: new NodeAttributes(node.attributes),
+      opset: model.opset,
+      target,
+      index,
+      input(i) {
+        const v = input(i);
+        if (!v) throw new ExportRefused(`ONNX node ${node.name} (${node.opType}): input ${i} is required but missing`);
+        return v;
+      },
+      optional: input,
+      constInts: (i) => tensorInts(input(i)?.constant),
+      probedInts: (i) => probe.ints.get(node.inputs[i] ?? ''),
+      outRank(j) {
+        const r = probe.ranks.get(node.outputs[j] ?? '');
+        if (r === undefined) throw new ExportRefused(`ONNX node ${node.name} (${node.opType}): the rank of output ${j} is unknown`);
+        return r;
+      },
+      outDtype: (j) => tfDType(outTypes[j] ?? 'float32', target, `output ${j} of ONNX node ${node.name} (${node.opType})`),
+      constantOf: (t) => b.constant(tfTensor(t, target, notes), t.name),
+      hint: (suffix) => (suffix ? `${node.name}/${suffix}` : node.name),
+    };
+    let refs: string[];
+    try {
+      refs = lowering(ctx);
+    } catch (err) {
+      if (err instanceof ExportRefused) throw err;
+      throw new ExportRefused(`ONNX node ${node.name} (${node.opType}) could not be lowered: ${(err as Error).message}`);
+    }
+    node.outputs.forEach((o, j) => {
+      const ref = refs[j];
+      if (!o || ref === undefined) return;
+      values.set(o, { ref, dtype: ctx.outDtype(j), rank: probe.ranks.get(o) ?? null });
+      onnxTypes.set(o, outTypes[j] ?? 'float32');
+    });
+  }
+
+  const outputs: TfSignatureEntry[] = model.outputs.map((v) => {
+    const value = values.get(v.name);
+    if (!value) throw new ExportRefused(`graph output '${v.name}' is produced by no node`);
+    const ref = b.op('Identity', [value.ref], { T: type(value.dtype) }, v.name);
+    const dims = v.dims ? v.dims.map((d) => (typeof d === 'number' ? d : -1)) : new Array<number>(value.rank ?? 0).fill(-1);
+    return { key: v.name, tensor: `${ref}:0`, dtype: value.dtype, shape: dims };
+  });
+  return { graph: { target, nodes: b.nodes, inputs, outputs, producer }, notes, onnxOps: counts };
+}

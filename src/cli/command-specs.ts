@@ -86,13 +86,33 @@ export const INSPECT_COMMAND: CommandSpec = {
   summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
   usage: 'inferbench inspect --model DIR [--json]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx) or an .onnx file' },
+    { name: 'model', kind: 'value', arg: 'DIR', help: 'Hugging Face model folder (onnx/model.onnx), an .onnx file, or a folder with a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb)' },
     { name: 'json', kind: 'boolean', help: 'print JSON' },
     HELP,
   ],
-  details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
+  details:
+    'tfjs translator engines list the ONNX ops their graph translation lacks; the GraphModel and SavedModel engines say whether\n' +
+    'the exporter maps the graph; ONNX Runtime engines say whether they are available. For a GraphModel or SavedModel folder:\n' +
+    'its signature, its TensorFlow ops, and which engines run that format.',
 };
 
+export const EXPORT_COMMAND: CommandSpec = {
+  name: 'export',
+  summary: "write a model's ONNX graph as a tfjs GraphModel or a TensorFlow SavedModel, to run on tfjs's own executors",
+  usage: 'inferbench export --model DIR|ID --format graph-model|saved-model --out DIR',
+  flags: [
+    { name: 'model', kind: 'value', arg: 'DIR|ID', help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name)' },
+    { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of a --model Hub id; default main' },
+    { name: 'format', kind: 'value', arg: 'graph-model|saved-model', help: 'graph-model: model.json + weight shards for tfjs-converter\'s loadGraphModel; saved-model: saved_model.pb for tf.node.loadSavedModel and TensorFlow' },
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder to write (must not exist, or be empty); it becomes a model folder: config and tokenizer are copied beside the graph' },
+    HELP,
+  ],
+  details:
+    'The exporter maps each ONNX op to TensorFlow ops in TypeScript (no Python); batch and sequence dims stay dynamic.\n' +
+    'A GraphModel holds int64 as int32 (tfjs has no int64); a SavedModel keeps int64. An op with no mapping, or a quantized\n' +
+    'graph, is refused with the op and the node. `inferbench run --model DIR` then runs the folder on tfjs-<backend>-graph-model\n' +
+    'or tfjs-node-saved-model; the run engines export on their own (into the cache) when a model has only an ONNX graph.',
+};
 
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
@@ -173,7 +193,7 @@ export const TRAIN_COMMAND: CommandSpec = {
     'training API, so ONNX Runtime and transformers.js cells are skipped with that reason. Ctrl-C keeps what was measured.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, TRAIN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, TRAIN_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

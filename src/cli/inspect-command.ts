@@ -1,5 +1,6 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
 import { UserError } from '../core/errors.js';
+import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { stringFlag, type ParsedArgs } from './args.js';
 
 function dimsText(v: InspectedValue): string {
@@ -30,7 +31,9 @@ export function renderInspection(r: ModelInspection): string {
   const engines = r.engines.map((e) => `  ${e.engine.padEnd(width)}  ${e.canRun ? 'yes' : `no: ${e.reason}`}`);
   return [
     `model    ${r.path} (${(r.sizeBytes / 1024).toFixed(1)} KiB)`,
-    `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`,
+    r.format === 'onnx'
+      ? `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`
+      : `format   ${FORMAT_LABEL[r.format]}${r.producer ? ` (${r.producer})` : ''}`,
     `inputs   ${values(r.inputs)}`,
     `outputs  ${values(r.outputs)}`,
     `ops      ${r.nodeCount} nodes, ${r.ops.length} op types`,
@@ -44,7 +47,7 @@ export function renderInspection(r: ModelInspection): string {
 /** `inferbench inspect --model DIR`: the model's ops and which engines can run it. */
 export async function inspectCommand(args: ParsedArgs): Promise<number> {
   const model = stringFlag(args, 'model');
-  if (model === undefined) throw new UserError('inspect needs --model', 'write inferbench inspect --model <Hugging Face folder or .onnx file>');
+  if (model === undefined) throw new UserError('inspect needs --model', 'write inferbench inspect --model <Hugging Face folder, .onnx file, or a folder with a tfjs model.json or a saved_model.pb>');
   const result = await inspectModel(model);
   process.stdout.write(args.flags['json'] === true ? `${JSON.stringify(result, null, 2)}\n` : renderInspection(result));
   return 0;

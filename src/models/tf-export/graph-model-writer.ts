@@ -28,6 +28,8 @@ function jsonAttr(a: TfAttr): unknown {
     case 'b': return { b: a.value };
     case 'shape': return { shape: jsonShape(a.value) };
     case 'list_i': return { list: { i: a.value.map(String) } };
+    // Protobuf's JSON form writes bytes as base64.
+    case 'list_s': return { list: { s: a.value.map((v) => Buffer.from(v, 'utf8').toString('base64')) } };
     // The value lives in the weights; the node says only what it is.
     case 'tensor': return { tensor: { dtype: a.value.dtype, tensorShape: jsonShape(a.value.dims) } };
   }

@@ -50,6 +50,13 @@ export interface LowerContext {
   outDtype(j: number): TfDataType;
   /** A Const node of an ONNX tensor the lowering derived (a pre-transposed weight), written by the target's dtype rules. */
   constantOf(t: OnnxTensor): string;
+  /**
+   * A tensor made once per graph under `key` (the leading dims of a
+   * MatMul input several projections read): later lowerings reuse it.
+   */
+  shared(key: string, make: () => string): string;
+  /** The constant 1-D bias an `Add` after this MatMul adds, folded into it by the converter (onnx-to-tf.ts); undefined otherwise. */
+  readonly bias?: TfValue;
   /** A node-name hint under this node's name. */
   hint(suffix?: string): string;
 }

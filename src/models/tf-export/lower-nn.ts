@@ -8,16 +8,51 @@
 import type { OnnxTensor } from '../../../engines/tfjs/onnx-model.js';
 import { ExportRefused, asIndex, axisOf, castTo, rankOf, tAttr, type LowerContext, type Lowering, type TfValue } from './lower-context.js';
 import { axesOf, concatVectors, shapeOf, sliceVector } from './lower-shape.js';
-import { bool, int, type, type TfDataType } from './tf-graph.js';
+import { bool, float, int, strings, type, type TfDataType } from './tf-graph.js';
 
-/** MatMul of 2-D operands, else BatchMatMulV2 (which broadcasts batch dims as ONNX's MatMul does). */
+/**
+ * A linear layer (a constant 2-D weight) as TF's Dense layers run it: the
+ * input's leading dims flattened into rows, one 2-D MatMul with the layer's
+ * bias when the converter folded one in (BiasAdd, which TensorFlow's
+ * optimizer fuses into the MatMul; in a GraphModel the _FusedMatMul that
+ * tensorflowjs_converter writes), and the leading dims restored. One 2-D
+ * product is what the backends' fast kernels take: tfjs's batched matMul
+ * with a broadcast weight runs one small product per batch row.
+ */
+function linear(x: LowerContext, a: TfValue, rank: number, w: TfValue, dims: readonly number[]): string {
+  const [k, n] = dims as [number, number];
+  const dt = a.dtype;
+  const rows = rank === 2 ? a.ref : x.b.op('Reshape', [a.ref, x.b.int32([-1, k], x.hint('rows_shape'))], { T: type(dt), Tshape: type('DT_INT32') }, x.hint('rows'));
+  const flags = { transpose_a: bool(false), transpose_b: bool(false) };
+  let out: string;
+  if (x.bias && x.target === 'graph-model') {
+    out = x.b.op('_FusedMatMul', [rows, w.ref, x.bias.ref], { T: type(dt), num_args: int(1), fused_ops: strings(['BiasAdd']), epsilon: float(0), leakyrelu_alpha: float(0.2), ...flags }, x.hint());
+  } else {
+    out = x.b.op('MatMul', [rows, w.ref], { T: type(dt), ...flags }, x.hint());
+    if (x.bias) out = x.b.op('BiasAdd', [out, x.bias.ref], { T: type(dt) }, x.hint('bias'));
+  }
+  if (rank === 2) return out;
+  // The same input feeds several projections (Q, K, V): their output shape is computed once.
+  const target = x.shared(`linear-shape|${a.ref}|${n}`, () => {
+    const lead = sliceVector(x, shapeOf(x, a.ref, dt, 'lead_shape'), x.index, 0, -1, 'lead_dims');
+    return concatVectors(x, [lead, x.b.ints([n], x.index, x.hint('width'))], x.index, 'out_shape');
+  });
+  return x.b.op('Reshape', [out, target], { T: type(dt), Tshape: type(x.index) }, x.hint('unflattened'));
+}
+
+/** MatMul: a linear layer (constant 2-D weight) as `linear`; else MatMul of 2-D operands or BatchMatMulV2 (which broadcasts batch dims as ONNX does). */
 const matMul: Lowering = (x) => {
   const ra = rankOf(x, 0);
   const rb = rankOf(x, 1);
   if (ra < 2 || rb < 2) throw new ExportRefused(`ONNX node ${x.node.name} (MatMul): 1-D operands are not exported (ranks ${ra} and ${rb})`);
-  const [a, b] = [x.input(0).ref, x.input(1).ref];
-  if (ra === 2 && rb === 2) return [x.b.op('MatMul', [a, b], { ...tAttr(x), transpose_a: bool(false), transpose_b: bool(false) }, x.hint())];
-  return [x.b.op('BatchMatMulV2', [a, b], { ...tAttr(x), adj_x: bool(false), adj_y: bool(false) }, x.hint())];
+  const weight = x.input(1);
+  if (rb === 2 && weight.constant) return [linear(x, x.input(0), ra, weight, weight.constant.dims)];
+  const [a, b] = [x.input(0).ref, weight.ref];
+  let out = ra === 2 && rb === 2
+    ? x.b.op('MatMul', [a, b], { ...tAttr(x), transpose_a: bool(false), transpose_b: bool(false) }, x.hint())
+    : x.b.op('BatchMatMulV2', [a, b], { ...tAttr(x), adj_x: bool(false), adj_y: bool(false) }, x.hint());
+  if (x.bias) out = x.b.op('AddV2', [out, x.bias.ref], tAttr(x), x.hint('bias'));
+  return [out];
 };
 
 /** A 2-D ONNX tensor transposed, for weights written the way MatMul reads them. */

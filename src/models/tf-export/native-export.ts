@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readOnnxModel } from '../../../engines/tfjs/onnx-model.js';
 import { inferbenchVersion } from '../../core/package-info.js';
@@ -29,7 +29,7 @@ export const NATIVE_FILE: Readonly<Record<NativeFormat, string>> = { 'graph-mode
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
-export const NATIVE_EXPORTER_VERSION = 1;
+export const NATIVE_EXPORTER_VERSION = 2;
 
 export function isNativeFormat(s: string): s is NativeFormat {
   return (NATIVE_FORMATS as readonly string[]).includes(s);
@@ -99,10 +99,33 @@ function modelFolderOf(onnxPath: string): string {
 }
 
 /**
- * `format` of the ONNX graph at `onnxPath`, from the cache or written now.
- * The folder is written under a temporary name and renamed when complete,
- * so a folder under its final name is always whole.
+ * Writes a model folder holding `format` of the ONNX graph at `onnxPath`
+ * into `dir`: the source folder's config and tokenizer, then the graph
+ * files. Written under a temporary name beside `dir` and renamed when
+ * complete, so `dir` is either whole or absent; `dir` must not exist yet
+ * (or be an empty folder). Another writer finishing the same `dir` first
+ * wins when `shared` (the cache).
  */
+export async function writeModelFolder(onnxPath: string, format: NativeFormat, dir: string, shared = false): Promise<Omit<NativeExport, 'fromCache'>> {
+  const partial = `${dir}.partial-${randomBytes(4).toString('hex')}`;
+  try {
+    await mkdir(partial, { recursive: true });
+    // Config and tokenizer first, so the graph files written after them win any name clash.
+    await copyModelFiles(modelFolderOf(onnxPath), partial);
+    const written = await writeNativeModel(onnxPath, format, partial);
+    if (existsSync(dir) && !shared) await rmdir(dir);
+    try {
+      await rename(partial, dir);
+    } catch (err) {
+      if (!(shared && existsSync(join(dir, EXPORT_META_FILE)))) throw err;
+    }
+    return { ...written, dir, file: join(dir, NATIVE_FILE[format]) };
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+}
+
+/** `format` of the ONNX graph at `onnxPath`, from the cache or written now (writeModelFolder). */
 export async function ensureNativeExport(onnxPath: string, format: NativeFormat, cacheRoot?: string): Promise<NativeExport> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ v: NATIVE_EXPORTER_VERSION, format }));
@@ -114,20 +137,6 @@ export async function ensureNativeExport(onnxPath: string, format: NativeFormat,
     const meta = JSON.parse(await readFile(metaPath, 'utf8')) as ExportMeta;
     return { format, dir, file: join(dir, NATIVE_FILE[format]), source: onnxPath, nodes: meta.nodes, notes: meta.notes, fromCache: true };
   }
-  const partial = `${dir}.partial-${randomBytes(4).toString('hex')}`;
-  try {
-    await mkdir(partial, { recursive: true });
-    // Config and tokenizer first, so the graph files written after them win any name clash.
-    await copyModelFiles(modelFolderOf(onnxPath), partial);
-    const written = await writeNativeModel(onnxPath, format, partial);
-    try {
-      await rename(partial, dir);
-    } catch (err) {
-      // Another process finished the same export first: theirs is as good.
-      if (!existsSync(metaPath)) throw err;
-    }
-    return { ...written, dir, file: join(dir, NATIVE_FILE[format]), fromCache: false };
-  } finally {
-    await rm(partial, { recursive: true, force: true });
-  }
+  await mkdir(nativeCacheRoot(cacheRoot), { recursive: true });
+  return { ...(await writeModelFolder(onnxPath, format, dir, true)), fromCache: false };
 }

@@ -93,6 +93,31 @@ function tfTensor(t: OnnxTensor, target: TfExportTarget, notes: ConvertNotes): T
   return { dtype, dims, data: out };
 }
 
+/**
+ * MatMuls of a linear layer whose only reader is an `Add` of a constant
+ * 1-D float bias as wide as the weight: the exporter writes them as one
+ * MatMul with BiasAdd (lower-nn.ts `linear`), as a TF Dense layer is.
+ */
+function foldedBiases(model: OnnxModel, order: readonly OnnxNode[]): Map<OnnxNode, { add: OnnxNode; bias: string }> {
+  const constants = new Map<string, OnnxTensor>(model.initializers);
+  for (const n of order) if (n.opType === 'Constant' && n.outputs[0]) constants.set(n.outputs[0], constantValue(n));
+  const readers = new Map<string, OnnxNode[]>();
+  for (const n of order) for (const i of n.inputs) if (i) readers.set(i, [...(readers.get(i) ?? []), n]);
+  const outputs = new Set(model.outputs.map((o) => o.name));
+  const folded = new Map<OnnxNode, { add: OnnxNode; bias: string }>();
+  for (const n of order) {
+    const weight = constants.get(n.inputs[1] ?? '');
+    const out = n.outputs[0] ?? '';
+    const users = readers.get(out) ?? [];
+    const add = users[0];
+    if (n.opType !== 'MatMul' || weight?.dims.length !== 2 || outputs.has(out) || users.length !== 1 || add?.opType !== 'Add') continue;
+    const other = add.inputs[0] === out ? add.inputs[1] : add.inputs[0];
+    const bias = constants.get(other ?? '');
+    if (bias?.dtype === 'float32' && bias.dims.length === 1 && bias.dims[0] === weight.dims[1] && weight.dtype === 'float32') folded.set(n, { add, bias: other as string });
+  }
+  return folded;
+}
+
 /** The result: the TF graph and what the reader should know about it. */
 export interface ConvertResult {
   readonly graph: TfGraph;
@@ -102,21 +127,33 @@ export interface ConvertResult {
 }
 
 /**
+ * Why `model` cannot be exported for `target`, without converting it: a
+ * node of another domain or a quantized op, an op with no mapping, or a
+ * graph input or output of a dtype the format cannot hold; null when the
+ * exporter maps every node (what `inspect` reports for the native engines).
+ */
+export function exportRefusal(model: OnnxModel, target: TfExportTarget): string | null {
+  const label = (n: OnnxNode): string => (n.domain && n.domain !== 'ai.onnx' ? `${n.domain}.${n.opType}` : n.opType);
+  const quantized = model.nodes.find((n) => QUANTIZED.has(n.opType));
+  if (quantized) return `quantized graph (${label(quantized)}, node ${quantized.name}): the exporter writes float graphs only; export the fp32 model`;
+  const unmapped = model.nodes.find((n) => (n.domain && n.domain !== 'ai.onnx') || (n.opType !== 'Constant' && !TF_LOWERINGS.has(n.opType)));
+  if (unmapped) return `no TensorFlow mapping for ONNX op ${label(unmapped)} (node ${unmapped.name})`;
+  try {
+    for (const v of [...model.inputs, ...model.outputs]) tfDType(v.dtype, target, `graph ${model.inputs.includes(v) ? 'input' : 'output'} '${v.name}'`);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return null;
+}
+
+/**
  * Lowers `model` for `target`. Throws ExportRefused, naming op and node,
  * for anything it cannot write faithfully; nothing is written then.
  */
 export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, producer: string): Promise<ConvertResult> {
   const order = topologicalOrder(model);
-  const foreign = order.find((n) => (n.domain && n.domain !== 'ai.onnx') || QUANTIZED.has(n.opType));
-  if (foreign) {
-    const label = foreign.domain && foreign.domain !== 'ai.onnx' ? `${foreign.domain}.${foreign.opType}` : foreign.opType;
-    throw new ExportRefused(QUANTIZED.has(foreign.opType) || foreign.opType === 'MatMulNBits'
-      ? `quantized graph (${label}, node ${foreign.name}): the exporter writes float graphs only; export the fp32 model`
-      : `no TensorFlow mapping for ONNX op ${label} (node ${foreign.name})`);
-  }
-  const unmapped = order.find((n) => n.opType !== 'Constant' && !TF_LOWERINGS.has(n.opType));
-  if (unmapped) throw new ExportRefused(`no TensorFlow mapping for ONNX op ${unmapped.opType} (node ${unmapped.name})`);
-  for (const v of [...model.inputs, ...model.outputs]) tfDType(v.dtype, target, `graph ${model.inputs.includes(v) ? 'input' : 'output'} '${v.name}'`);
+  const refused = exportRefusal(model, target);
+  if (refused !== null) throw new ExportRefused(refused);
 
   const probe = await probeRanks(model);
   const b = new TfGraphBuilder();
@@ -145,9 +182,14 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
     onnxTypes.set(name, t.dtype);
   }
 
+  const biases = foldedBiases(model, order);
+  const absorbed = new Set([...biases.values()].map((f) => f.add));
+  const shared = new Map<string, string>();
   const counts: Record<string, number> = {};
   for (const node of order) {
     counts[node.opType] = (counts[node.opType] ?? 0) + 1;
+    // An Add folded into its MatMul: its output was set when the MatMul was lowered.
+    if (absorbed.has(node)) continue;
     if (node.opType === 'Constant') {
       const t = constantValue(node);
       values.set(node.outputs[0] ?? '', lazyConstant(t));
@@ -186,6 +228,12 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
       },
       outDtype: (j) => tfDType(outTypes[j] ?? 'float32', target, `output ${j} of ONNX node ${node.name} (${node.opType})`),
       constantOf: (t) => b.constant(tfTensor(t, target, notes), t.name),
+      shared(key, make) {
+        let ref = shared.get(key);
+        if (ref === undefined) shared.set(key, (ref = make()));
+        return ref;
+      },
+      ...(biases.has(node) ? { bias: values.get(biases.get(node)?.bias ?? '') } : {}),
       hint: (suffix) => (suffix ? `${node.name}/${suffix}` : node.name),
     };
     let refs: string[];
@@ -195,7 +243,9 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
       if (err instanceof ExportRefused) throw err;
       throw new ExportRefused(`ONNX node ${node.name} (${node.opType}) could not be lowered: ${(err as Error).message}`);
     }
-    node.outputs.forEach((o, j) => {
+    const folded = biases.get(node);
+    const outputs = folded ? folded.add.outputs : node.outputs;
+    outputs.forEach((o, j) => {
       const ref = refs[j];
       if (!o || ref === undefined) return;
       values.set(o, { ref, dtype: ctx.outDtype(j), rank: probe.ranks.get(o) ?? null });

@@ -32,6 +32,7 @@ function attrMessage(a: TfAttr): AttrMessage {
     case 'b': return { b: a.value };
     case 'shape': return { shape: shapeMessage(a.value) };
     case 'list_i': return { list: { i: [...a.value] } };
+    case 'list_s': return { list: { s: a.value.map((v) => new TextEncoder().encode(v)) } };
     case 'tensor':
       return { tensor: { dtype: TF_DATA_TYPE_CODES[a.value.dtype], tensor_shape: shapeMessage(a.value.dims), tensor_content: tensorBytes(a.value) } };
   }

@@ -31,6 +31,7 @@ export type TfAttr =
   /** A shape: -1 for a dynamic dim. */
   | { readonly kind: 'shape'; readonly value: readonly number[] }
   | { readonly kind: 'list_i'; readonly value: readonly number[] }
+  | { readonly kind: 'list_s'; readonly value: readonly string[] }
   | { readonly kind: 'tensor'; readonly value: TfTensorValue };
 
 /** A NodeDef: `inputs` are `node` or `node:index` references. */
@@ -157,6 +158,9 @@ export function float(value: number): TfAttr {
 }
 export function ints(value: readonly number[]): TfAttr {
   return { kind: 'list_i', value };
+}
+export function strings(value: readonly string[]): TfAttr {
+  return { kind: 'list_s', value };
 }
 export function shape(value: readonly number[]): TfAttr {
   return { kind: 'shape', value };

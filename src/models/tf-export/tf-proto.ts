@@ -126,7 +126,7 @@ export interface TensorMessage {
   bool_val?: boolean[];
 }
 export interface AttrMessage {
-  list?: { i?: number[]; type?: number[] };
+  list?: { i?: number[]; s?: Uint8Array[]; type?: number[] };
   s?: Uint8Array;
   i?: number;
   f?: number;

@@ -19,9 +19,9 @@ export function axesOf(x: LowerContext, inputOpset: number, inputIndex: number, 
   return values;
 }
 
-/** `Shape(v)` as an `x.index` vector. */
+/** `Shape(v)` as an `x.index` vector, made once per tensor however many lowerings read it. */
 export function shapeOf(x: LowerContext, ref: string, dtype: TfDataType, suffix = 'shape'): string {
-  return x.b.op('Shape', [ref], { T: type(dtype), out_type: type(x.index) }, x.hint(suffix));
+  return x.shared(`shape|${ref}`, () => x.b.op('Shape', [ref], { T: type(dtype), out_type: type(x.index) }, x.hint(suffix)));
 }
 
 /** `v[begin:end]` of a 1-D tensor with constant bounds (end null: to the end), or one element as a scalar when `scalar`. */
@@ -70,8 +70,16 @@ const reshape: Lowering = (x) => {
     return [x.b.op('Reshape', [v.ref, fixed], { T: type(v.dtype), Tshape: type(x.index) }, x.hint())];
   }
   if (allowZero || !constant.includes(0)) return [x.b.op('Reshape', [v.ref, x.b.int32(constant, x.hint('shape'))], { T: type(v.dtype), Tshape: type('DT_INT32') }, x.hint())];
+  // Runs of copied dims are one slice of Shape(x) each, runs of given dims one constant: [0, 0, 2, 64] is Shape(x)[0:2] ++ [2, 64].
   const dims = shapeOf(x, v.ref, v.dtype, 'input_shape');
-  const pieces = constant.map((d, i) => (d === 0 ? sliceVector(x, dims, x.index, i, i + 1, `dim${i}`) : x.b.ints([d], x.index, x.hint(`dim${i}`))));
+  const pieces: string[] = [];
+  for (let i = 0; i < constant.length; ) {
+    let j = i;
+    const copied = constant[i] === 0;
+    while (j < constant.length && (constant[j] === 0) === copied) j++;
+    pieces.push(copied ? sliceVector(x, dims, x.index, i, j, `dims${i}`) : x.b.ints(constant.slice(i, j), x.index, x.hint(`dims${i}`)));
+    i = j;
+  }
   const target = concatVectors(x, pieces, x.index, 'shape');
   return [x.b.op('Reshape', [v.ref, target], { T: type(v.dtype), Tshape: type(x.index) }, x.hint())];
 };

@@ -29,7 +29,7 @@ export const NATIVE_FILE: Readonly<Record<NativeFormat, string>> = { 'graph-mode
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
-export const NATIVE_EXPORTER_VERSION = 2;
+export const NATIVE_EXPORTER_VERSION = 3;
 
 export function isNativeFormat(s: string): s is NativeFormat {
   return (NATIVE_FORMATS as readonly string[]).includes(s);

@@ -39,6 +39,8 @@ function toTfjs(tf: Tf, name: string, t: HostTensor): Tensor {
 
 async function toHost(t: Tensor): Promise<HostTensor> {
   const data = await t.data();
+  // tfjs-node hands a SavedModel's int64 output back as a BigInt64Array under dtype 'int32'.
+  if ((data as unknown) instanceof BigInt64Array) return hostTensor('int64', t.shape, data as unknown as BigInt64Array);
   if (t.dtype === 'int32') return hostTensor('int32', t.shape, data as Int32Array);
   if (t.dtype === 'bool') return hostTensor('bool', t.shape, Uint8Array.from(data as Uint8Array));
   return hostTensor('float32', t.shape, data as Float32Array);
@@ -164,7 +166,7 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
 /** The part of tfjs-node's TFSavedModel the session uses. */
 interface SavedModelLike {
   readonly sessionId: number;
-  readonly signature: { inputs: Record<string, { tfDtype: string }>; outputs: Record<string, unknown> };
+  readonly signature: { inputs: Record<string, { tfDtype: string }>; outputs: Record<string, { tfDtype: string }> };
   predict(inputs: NamedTensors): NamedTensors | Tensor | Tensor[];
   dispose(): void;
 }
@@ -189,17 +191,24 @@ export async function loadSavedModelSession(prepared: PreparedBackend, pkg: stri
   const sessions = node.getNumOfSavedModels();
   const inputKeys = Object.keys(model.signature.inputs);
   const outputKeys = Object.keys(model.signature.outputs);
+  const int64Outputs = outputKeys.filter((k) => model.signature.outputs[k]?.tfDtype === 'DT_INT64');
   const int64Inputs = inputKeys.filter((k) => model.signature.inputs[k]?.tfDtype === 'DT_INT64');
   const description: SessionDescription = {
     ...prepared.description,
     executor: SAVED_MODEL_EXECUTOR,
     notes: [
       `SavedModel run by tf.node.loadSavedModel: one TF_SessionRun per batch (TensorFlow session ${model.sessionId}, ${sessions - before >= 1 ? 'new' : 'shared'}), TensorFlow's graph optimizer, kernels and thread pools`,
-      ...(int64Inputs.length > 0 ? [`int64 graph (TensorFlow computes in it); tfjs-node feeds ${int64Inputs.join(', ')} as int32 tensors it widens to int64 on each call`] : []),
+      ...(int64Inputs.length > 0 ? [`int64 inputs ${int64Inputs.join(', ')}: tfjs-node widens the int32 feeds on each call (negative values are refused: it does not sign-extend them)`] : []),
+      ...(int64Outputs.length > 0 ? [`int64 outputs ${int64Outputs.join(', ')} read back from tfjs-node's BigInt64Array`] : []),
       ...(prepared.description.notes ?? []),
     ],
   };
   const execute: Execute = (feeds) => {
+    for (const name of int64Inputs) {
+      // tfjs-node's int32 → int64 widening drops the sign: -1 would arrive as 4294967295, so a wrong answer is refused instead.
+      const data = (feeds[name] as Tensor).dataSync();
+      if (data.some((v) => (v as number) < 0)) throw new Error(`input '${name}' holds negative values, which tfjs-node 4.22 feeds to an int64 SavedModel input without sign extension; export the model with int32 inputs (inferbench export does)`);
+    }
     const result = model.predict(feeds);
     if (result instanceof tf.Tensor) return { [outputKeys[0] as string]: result };
     if (Array.isArray(result)) return Object.fromEntries(outputKeys.map((k, i) => [k, result[i] as Tensor]));

@@ -69,6 +69,35 @@ const cast: Lowering = (x) => {
 
 const identity: Lowering = (x) => [x.input(0).ref];
 
+/** Elu: TF's has alpha 1; another alpha scales its negative part: max(x, 0) + alpha·min(elu(x), 0). */
+const elu: Lowering = (x) => {
+  const v = x.input(0);
+  const out = x.b.op('Elu', [v.ref], tAttr(x), x.hint(''));
+  const alpha = x.attrs.float('alpha', 1);
+  if (alpha === 1) return [out];
+  const c = (n: number, s: string): string => x.b.constant({ dtype: 'DT_FLOAT', dims: [], data: Float32Array.of(n) }, x.hint(s));
+  const negative = x.b.op('Mul', [x.b.op('Minimum', [out, c(0, 'zero')], tAttr(x), x.hint('negative_part')), c(alpha, 'alpha')], tAttr(x), x.hint('scaled'));
+  return [x.b.op('AddV2', [x.b.op('Maximum', [v.ref, c(0, 'zero')], tAttr(x), x.hint('positive_part')), negative], tAttr(x), x.hint('sum'))];
+};
+
+/** LeakyRelu with ONNX's default slope 0.01 (TF's default is 0.2, so it is always written). */
+const leakyRelu: Lowering = (x) => [x.b.op('LeakyRelu', [x.input(0).ref], { ...tAttr(x), alpha: { kind: 'f', value: x.attrs.float('alpha', 0.01) } }, x.hint())];
+
+/** IsInf, with ONNX's detect_positive / detect_negative narrowing it to one sign. */
+const isInf: Lowering = (x) => {
+  const v = x.input(0);
+  const inf = x.b.op('IsInf', [v.ref], tAttr(x), x.hint(''));
+  const pos = x.attrs.int('detect_positive', 1) === 1;
+  const neg = x.attrs.int('detect_negative', 1) === 1;
+  if (pos && neg) return [inf];
+  const zero = x.b.constant({ dtype: 'DT_FLOAT', dims: [], data: Float32Array.of(0) }, x.hint('zero'));
+  const side = x.b.op(pos ? 'Greater' : 'Less', [v.ref, zero], tAttr(x), x.hint('sign'));
+  return [pos || neg ? x.b.op('LogicalAnd', [inf, side], {}, x.hint('one_sign')) : x.b.op('LogicalAnd', [inf, x.b.op('LogicalNot', [inf], {}, x.hint('none'))], {}, x.hint('none_set'))];
+};
+
+/** Mod: integer Mod with fmod=0 takes the divisor's sign, as TF's FloorMod does; fmod=1 (C fmod) truncates, as TruncateMod. */
+const mod: Lowering = (x) => [x.b.op(x.attrs.int('fmod', 0) === 1 ? 'TruncateMod' : 'FloorMod', [x.input(0).ref, x.input(1).ref], tAttr(x), x.hint())];
+
 /** Clip(x, min?, max?) as Maximum then Minimum (inputs since opset 11, attributes before). */
 const clip: Lowering = (x: LowerContext) => {
   const v = x.input(0);
@@ -102,4 +131,8 @@ export const ELEMENTWISE_LOWERINGS: Readonly<Record<string, Lowering>> = {
   Cast: cast,
   Identity: identity,
   Clip: clip,
+  LeakyRelu: leakyRelu,
+  Elu: elu,
+  IsInf: isInf,
+  Mod: mod,
 };

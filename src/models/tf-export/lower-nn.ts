@@ -139,16 +139,27 @@ const layerNorm: Lowering = (x) => {
 };
 
 /** ReduceMean/Sum/Max/Min/Prod: axes from the attribute or (opset 18, ReduceSum 13) the input; none means all axes. */
-function reduce(op: string): Lowering {
+function reduce(op: string, axesInputOpset = op === 'Sum' ? 13 : 18): Lowering {
   return (x) => {
     const v = x.input(0);
-    const axes = axesOf(x, op === 'Sum' ? 13 : 18, 1);
+    const axes = axesOf(x, axesInputOpset, 1);
     const keep = x.attrs.int('keepdims', 1) === 1;
     if (axes !== undefined && axes.length === 0 && x.attrs.int('noop_with_empty_axes', 0) === 1) return [v.ref];
     const axesRef = axes !== undefined && axes.length > 0
       ? x.b.int32(axes, x.hint('axes'))
       : x.b.int32(Array.from({ length: rankOf(x, 0) }, (_, i) => i), x.hint('all_axes'));
     return [x.b.op(op, [v.ref, axesRef], { T: type(v.dtype), Tidx: type('DT_INT32'), keep_dims: bool(keep) }, x.hint())];
+  };
+}
+
+/** ReduceSumSquare and ReduceL2: Square, then Sum (ReduceSum's axes rules), then Sqrt for L2. */
+function squares(l2: boolean): Lowering {
+  const sum = reduce('Sum', 18);
+  return (x) => {
+    const v = x.input(0);
+    const squared = x.b.op('Square', [v.ref], { T: type(v.dtype) }, x.hint('squared'));
+    const [summed] = sum({ ...x, input: (i) => (i === 0 ? { ...v, ref: squared } : x.input(i)) });
+    return [l2 ? x.b.op('Sqrt', [summed as string], { T: type(v.dtype) }, x.hint('l2')) : (summed as string)];
   };
 }
 
@@ -221,6 +232,16 @@ const gatherElements: Lowering = (x) => {
   return [x.b.op('GatherNd', [data.ref, packed], { Tparams: type(data.dtype), Tindices: type(x.index) }, x.hint())];
 };
 
+/** ScatterND without reduction: TensorScatterUpdate (indices' last axis indexes data's leading dims, as in ONNX). */
+const scatterNd: Lowering = (x) => {
+  if (x.attrs.string('reduction', 'none') !== 'none') throw new ExportRefused(`ONNX node ${x.node.name} (ScatterND): reduction=${x.attrs.string('reduction', 'none')} is not exported`);
+  const indices = x.input(1);
+  return [x.b.op('TensorScatterUpdate', [x.input(0).ref, indices.ref, x.input(2).ref], { T: type(x.input(0).dtype), Tindices: type(indices.dtype === 'DT_INT64' ? 'DT_INT64' : 'DT_INT32') }, x.hint())];
+};
+
+/** Size: the element count as a scalar of the index dtype. */
+const size: Lowering = (x) => [x.b.op('Size', [x.input(0).ref], { T: type(x.input(0).dtype), out_type: type(x.index) }, x.hint())];
+
 /** Dropout at inference: the input unchanged (and an all-true mask when asked). */
 const dropout: Lowering = (x) => {
   if (x.node.outputs.length < 2 || !x.node.outputs[1]) return [x.input(0).ref];
@@ -249,6 +270,10 @@ export const NN_LOWERINGS: Readonly<Record<string, Lowering>> = {
   ReduceMax: reduce('Max'),
   ReduceMin: reduce('Min'),
   ReduceProd: reduce('Prod'),
+  ReduceSumSquare: squares(false),
+  ReduceL2: squares(true),
+  ScatterND: scatterNd,
+  Size: size,
   ArgMax: argReduce('ArgMax'),
   ArgMin: argReduce('ArgMin'),
   CumSum: cumSum,

@@ -29,7 +29,7 @@ export const NATIVE_FILE: Readonly<Record<NativeFormat, string>> = { 'graph-mode
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
-export const NATIVE_EXPORTER_VERSION = 3;
+export const NATIVE_EXPORTER_VERSION = 5;
 
 export function isNativeFormat(s: string): s is NativeFormat {
   return (NATIVE_FORMATS as readonly string[]).includes(s);
@@ -66,8 +66,10 @@ export async function writeNativeModel(onnxPath: string, format: NativeFormat, d
   const producer = `inferbench ${inferbenchVersion()} (ONNX opset ${model.opset}${model.producer ? `, from ${model.producer}` : ''})`;
   const { graph, notes, onnxOps } = await convertOnnxToTf(model, format, producer);
   const noteLines = [
-    format === 'graph-model' ? 'int64 tensors written as int32 (tfjs has no int64)' : 'int64 kept as int64 (TensorFlow computes in it)',
+    format === 'graph-model' ? 'int64 tensors written as int32 (tfjs has no int64)' : 'int64 kept as int64 inside the graph (TensorFlow computes in it)',
     ...(notes.saturated.length > 0 ? [`int64 constants beyond int32 saturated (Slice bounds past the end): ${notes.saturated.join(', ')}`] : []),
+    ...(notes.widenedInputs.length > 0 ? [`int64 inputs ${notes.widenedInputs.join(', ')} are fed as int32 and widened to int64 in the graph (tfjs has no int64; tfjs-node 4.22 widens int32 feeds to an int64 signature without sign extension)`] : []),
+    ...(notes.narrowedOutputs.length > 0 ? [`int64 outputs ${notes.narrowedOutputs.join(', ')} leave the graph as int32 (tfjs has no int64)`] : []),
   ];
   await mkdir(dir, { recursive: true });
   if (format === 'graph-model') {

@@ -69,9 +69,17 @@ function constantValue(node: OnnxNode): OnnxTensor {
   throw new ExportRefused(`ONNX node ${node.name} (Constant) has no value the exporter reads (value, value_float(s), value_int(s))`);
 }
 
-/** What the export wrote besides the graph: notes for the reader (saturated constants). */
+/** What the export wrote besides the graph: notes for the reader (saturated constants, int64 inputs and outputs at the signature). */
 export interface ConvertNotes {
   readonly saturated: string[];
+  readonly widenedInputs: string[];
+  readonly narrowedOutputs: string[];
+}
+
+/** An int64 graph output as int32 (a Cast: indices, counts and ids fit; a value beyond int32 would wrap, so the export notes every such output). */
+function int64Output(b: TfGraphBuilder, ref: string, name: string, notes: ConvertNotes): string {
+  notes.narrowedOutputs.push(name);
+  return b.op('Cast', [ref], { SrcT: type('DT_INT64'), DstT: type('DT_INT32'), Truncate: { kind: 'b', value: false } }, `${name}/int32`);
 }
 
 /** An ONNX tensor as a TF constant; int64 beyond int32 saturates in a GraphModel (Slice's INT64_MAX ends) and is noted. */
@@ -157,7 +165,7 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
 
   const probe = await probeRanks(model);
   const b = new TfGraphBuilder();
-  const notes: ConvertNotes = { saturated: [] };
+  const notes: ConvertNotes = { saturated: [], widenedInputs: [], narrowedOutputs: [] };
   const values = new Map<string, TfValue>();
   const onnxTypes = new Map<string, OnnxDType>();
   const index: TfDataType = target === 'saved-model' ? 'DT_INT64' : 'DT_INT32';
@@ -172,10 +180,15 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
   const inputs: TfSignatureEntry[] = model.inputs.map((v) => {
     const dtype = tfDType(v.dtype, target, `graph input '${v.name}'`);
     const dims = (v.dims ?? []).map((d) => (typeof d === 'number' ? d : -1));
-    const ref = b.op('Placeholder', [], { dtype: type(dtype), shape: shape(dims) }, v.name);
-    values.set(v.name, { ref, dtype, rank: probe.ranks.get(v.name) ?? dims.length });
+    // tfjs has no int64: tfjs-node feeds an int64 signature input from an int32 tensor it widens without sign extension
+    // (-1 arrives as 4294967295). An int64 input is therefore fed as int32 and widened inside the graph, exactly.
+    const fed: TfDataType = dtype === 'DT_INT64' ? 'DT_INT32' : dtype;
+    const ref = b.op('Placeholder', [], { dtype: type(fed), shape: shape(dims) }, v.name);
+    const widened = fed === dtype ? ref : b.op('Cast', [ref], { SrcT: type(fed), DstT: type(dtype), Truncate: { kind: 'b', value: false } }, `${v.name}/int64`);
+    if (fed !== dtype) notes.widenedInputs.push(v.name);
+    values.set(v.name, { ref: widened, dtype, rank: probe.ranks.get(v.name) ?? dims.length });
     onnxTypes.set(v.name, v.dtype);
-    return { key: v.name, tensor: `${ref}:0`, dtype, shape: dims };
+    return { key: v.name, tensor: `${ref}:0`, dtype: fed, shape: dims };
   });
   for (const [name, t] of model.initializers) {
     values.set(name, lazyConstant(t));
@@ -254,10 +267,15 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
   }
 
   const outputs: TfSignatureEntry[] = model.outputs.map((v) => {
-    const value = values.get(v.name);
-    if (!value) throw new ExportRefused(`graph output '${v.name}' is produced by no node`);
+    const produced = values.get(v.name);
+    if (!produced) throw new ExportRefused(`graph output '${v.name}' is produced by no node`);
+    // tfjs has no int64: tfjs-node hands an int64 output back as a BigInt64Array under dtype 'int32', warning on every
+    // call. Int64 outputs therefore leave the graph as int32; int64 stays everywhere inside.
+    const value = produced.dtype === 'DT_INT64' ? { ...produced, dtype: 'DT_INT32' as const, ref: int64Output(b, produced.ref, v.name, notes) } : produced;
     const ref = b.op('Identity', [value.ref], { T: type(value.dtype) }, v.name);
-    const dims = v.dims ? v.dims.map((d) => (typeof d === 'number' ? d : -1)) : new Array<number>(value.rank ?? 0).fill(-1);
+    // The declared dims, unless the probe measured another rank (ONNX Runtime does not check outputs' declared shapes; TF does).
+    const declared = v.dims?.map((d) => (typeof d === 'number' ? d : -1));
+    const dims = declared && (value.rank === null || declared.length === value.rank) ? declared : new Array<number>(value.rank ?? 0).fill(-1);
     return { key: v.name, tensor: `${ref}:0`, dtype: value.dtype, shape: dims };
   });
   return { graph: { target, nodes: b.nodes, inputs, outputs, producer }, notes, onnxOps: counts };

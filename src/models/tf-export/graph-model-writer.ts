@@ -54,7 +54,8 @@ function shardName(i: number, n: number): string {
   return `group1-shard${i + 1}of${n}.bin`;
 }
 
-export function graphModelFiles(graph: TfGraph, generatedBy: string): GraphModelFiles {
+/** The files of `graph` as a GraphModel, its weights cut into shards of at most `shardBytes` (tests use small shards). */
+export function graphModelFiles(graph: TfGraph, generatedBy: string, shardBytes = SHARD_BYTES): GraphModelFiles {
   if (graph.target !== 'graph-model') throw new Error('a GraphModel is written from a graph exported for graph-model (int64 as int32)');
   const weights: { name: string; shape: number[]; dtype: string }[] = [];
   const chunks: Uint8Array[] = [];
@@ -75,9 +76,9 @@ export function graphModelFiles(graph: TfGraph, generatedBy: string): GraphModel
     all.set(c, offset);
     offset += c.length;
   }
-  const count = Math.max(1, Math.ceil(total / SHARD_BYTES));
+  const count = Math.max(1, Math.ceil(total / shardBytes));
   const shards = new Map<string, Uint8Array>();
-  for (let i = 0; i < count; i++) shards.set(shardName(i, count), all.subarray(i * SHARD_BYTES, Math.min(total, (i + 1) * SHARD_BYTES)));
+  for (let i = 0; i < count; i++) shards.set(shardName(i, count), all.subarray(i * shardBytes, Math.min(total, (i + 1) * shardBytes)));
   const modelJson = {
     format: 'graph-model',
     generatedBy,

@@ -20,6 +20,7 @@ import type { EngineSession, SessionDescription } from '../../src/core/engine-se
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 import { activate, packageVersion, type PreparedBackend, type Tf } from './tfjs-backend.js';
 import { int64ToInt32 } from './op-values.js';
+import { interOpThreadsReadBack } from './native-library.js';
 
 type Tensor = import('@tensorflow/tfjs-core').Tensor;
 type NamedTensors = Record<string, Tensor>;
@@ -186,7 +187,11 @@ export async function loadSavedModelSession(prepared: PreparedBackend, pkg: stri
   const node = mod.node ?? mod.default?.node;
   if (!node) throw new Error(`${pkg} has no tf.node namespace (loadSavedModel)`);
   const before = node.getNumOfSavedModels();
+  const poolBefore = interOpThreadsReadBack();
   const model = await node.loadSavedModel(dirname(savedModelPbPath), ['serve'], 'serving_default');
+  // A TensorFlow session runs on the process's session inter-op pool (its tf_Compute threads), made by the first session loaded.
+  const poolAfter = interOpThreadsReadBack();
+  const pool = poolBefore !== null && poolAfter !== null ? (poolAfter > poolBefore ? `its inter-op pool: ${poolAfter - poolBefore} tf_Compute thread(s) (read back)` : 'the process\'s session inter-op pool, made by an earlier session') : 'session pools not readable here';
   // Read back: the binding holds one more TF session, and the model has its id.
   const sessions = node.getNumOfSavedModels();
   const inputKeys = Object.keys(model.signature.inputs);
@@ -197,7 +202,7 @@ export async function loadSavedModelSession(prepared: PreparedBackend, pkg: stri
     ...prepared.description,
     executor: SAVED_MODEL_EXECUTOR,
     notes: [
-      `SavedModel run by tf.node.loadSavedModel: one TF_SessionRun per batch (TensorFlow session ${model.sessionId}, ${sessions - before >= 1 ? 'new' : 'shared'}), TensorFlow's graph optimizer, kernels and thread pools`,
+      `SavedModel run by tf.node.loadSavedModel: one TF_SessionRun per batch (TensorFlow session ${model.sessionId}, ${sessions - before >= 1 ? 'new' : 'shared'}), TensorFlow's graph optimizer, kernels and thread pools; ${pool}`,
       ...(int64Inputs.length > 0 ? [`int64 inputs ${int64Inputs.join(', ')}: tfjs-node widens the int32 feeds on each call (negative values are refused: it does not sign-extend them)`] : []),
       ...(int64Outputs.length > 0 ? [`int64 outputs ${int64Outputs.join(', ')} read back from tfjs-node's BigInt64Array`] : []),
       ...(prepared.description.notes ?? []),

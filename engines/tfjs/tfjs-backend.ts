@@ -240,12 +240,25 @@ export class TfjsBackendHost {
       const pools = nativeThreads() as NativeThreads;
       threads = pools.intraOp;
       notes.push(threadsNote(pools));
+      notes.push(oneDnnNote());
       const tensorflow = libtensorflowVersion(tf);
       if (tensorflow) versions['libtensorflow'] = tensorflow;
     }
     const description: SessionDescription = { engine: engineId, backend: device?.ok ? device.backend : tf.getBackend(), threads, precision: 'fp32', versions, notes };
     return { tf, description, backend: tf.getBackend(), native };
   }
+}
+
+/**
+ * Whether TensorFlow runs its oneDNN kernels and graph rewrites (on by
+ * default on x86 Linux since 2.9; TF_ENABLE_ONEDNN_OPTS=0 turns them off,
+ * read by libtensorflow once at load): they change which kernels run and
+ * their rounding.
+ */
+function oneDnnNote(): string {
+  const env = process.env['TF_ENABLE_ONEDNN_OPTS'];
+  if (env === undefined) return 'oneDNN kernels on (TensorFlow\'s default on x86; TF_ENABLE_ONEDNN_OPTS unset)';
+  return `oneDNN kernels ${env === '0' || env.toLowerCase() === 'false' ? 'off' : 'on'} (TF_ENABLE_ONEDNN_OPTS=${env} at load)`;
 }
 
 /**

@@ -18,6 +18,11 @@
  * system, all threads) beside it. Each run is timed around `session.run`:
  * feeds converted, forward, outputs read back to the host.
  *
+ * A third child repeats the tfjs-node rows at 1 thread with TensorFlow's
+ * oneDNN kernels off (TF_ENABLE_ONEDNN_OPTS=0, read by libtensorflow at
+ * load; on is its default on x86), which is most of the SavedModel's gap at
+ * batch 1: what a deployer can set, shown beside what TensorFlow does by default.
+ *
  * Env: BENCH_ROWS (default 64), BENCH_ROUNDS (5), BENCH_BATCH_SIZES (1,32).
  */
 import { spawnSync } from 'node:child_process';
@@ -59,7 +64,7 @@ interface Row {
 }
 
 /** The child: every row of one thread setting in this process; prints one JSON line. */
-async function child(threads: number | null): Promise<void> {
+async function child(threads: number | null, wasmAndCpu: boolean): Promise<void> {
   const model = await defaultClassifier();
   const columns = resolveColumns(await (await openDataset()).columns());
   const load = async (label: string, engine: ReturnType<typeof createTfjsEngine>, format: 'onnx' | 'graph-model' | 'saved-model', t: number | null): Promise<Row> => ({
@@ -73,7 +78,7 @@ async function child(threads: number | null): Promise<void> {
     await load('tfjs-node translator', createTfjsEngine('node'), 'onnx', threads),
     await load('onnx-cpu', createOnnxNodeEngine('cpu'), 'onnx', threads),
   ];
-  if (threads === 1) {
+  if (wasmAndCpu) {
     rows.push(
       await load('tfjs-wasm translator', createTfjsEngine('wasm'), 'onnx', null),
       await load('tfjs-wasm GraphModel', createNativeTfjsEngine('wasm', 'graph-model'), 'graph-model', null),
@@ -105,9 +110,10 @@ interface ChildResult {
   readonly results: Record<string, Record<string, { wall: number; cpu: number }>>;
 }
 
-function runChild(threads: number | null): ChildResult {
+function runChild(threads: number | null, options: { wasmAndCpu?: boolean; env?: Record<string, string> } = {}): ChildResult {
   const script = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, [script, '--threads', threads === null ? 'default' : String(threads)], { encoding: 'utf8', env: { ...process.env, TF_CPP_MIN_LOG_LEVEL: '2' }, maxBuffer: 16 * 1024 * 1024 });
+  const args = [script, '--threads', threads === null ? 'default' : String(threads), ...(options.wasmAndCpu ? ['--wasm-and-cpu'] : [])];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, TF_CPP_MIN_LOG_LEVEL: '2', ...options.env }, maxBuffer: 16 * 1024 * 1024 });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   try {
     return JSON.parse(line) as ChildResult;
@@ -136,17 +142,19 @@ function table(title: string, result: ChildResult, labels: readonly string[], re
 const flag = process.argv.indexOf('--threads');
 if (flag >= 0) {
   const value = process.argv[flag + 1];
-  await child(value === 'default' ? null : Number(value));
+  await child(value === 'default' ? null : Number(value), process.argv.includes('--wasm-and-cpu'));
 } else {
   const model = await defaultClassifier();
   console.log(`bench:tfjs-native — ${model.name}, ${ROWS} rows, batch sizes ${BATCH_SIZES.join(', ')}, ${ROUNDS} rounds (rows rotated each round); median over rounds of mean ms per batch, wall (process CPU)`);
   console.log(`load average ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);
-  const one = runChild(1);
+  const one = runChild(1, { wasmAndCpu: true });
   const dflt = runChild(null);
+  const noOneDnn = runChild(1, { env: { TF_ENABLE_ONEDNN_OPTS: '0' } });
   const node = ['tfjs-node SavedModel', 'tfjs-node GraphModel', 'tfjs-node translator', 'onnx-cpu'];
   const threadsOf = (r: ChildResult): string => node.map((l) => `${l} ${r.described[l]?.threads ?? 'default'}`).join(', ');
   table(`tfjs-node against onnx-cpu, 1 thread (threads read back: ${threadsOf(one)}); ×ref: wall ÷ onnx-cpu`, one, node, 'onnx-cpu');
   table(`tfjs-node against onnx-cpu, each engine's default threads (read back: ${threadsOf(dflt)}); ×ref: wall ÷ onnx-cpu`, dflt, node, 'onnx-cpu');
+  table(`tfjs-node with TensorFlow's oneDNN kernels off (TF_ENABLE_ONEDNN_OPTS=0), 1 thread; ×ref: wall ÷ onnx-cpu`, noOneDnn, node, 'onnx-cpu');
   table('tfjs-wasm: translator against the GraphModel executor (single-threaded in Node); ×ref: wall ÷ translator', one, ['tfjs-wasm translator', 'tfjs-wasm GraphModel'], 'tfjs-wasm translator');
   table('tfjs-cpu: translator against the GraphModel executor; ×ref: wall ÷ translator', one, ['tfjs-cpu translator', 'tfjs-cpu GraphModel'], 'tfjs-cpu translator');
   console.log(`\nload average ${loadavg()[0]?.toFixed(2)} after`);

@@ -32,31 +32,11 @@ import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createNativeTfjsEngine } from '../engines/tfjs/native-engine.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { defaultClassifier, openDataset, resolveColumns, type EngineSession, type TensorMap } from '../src/index.js';
+import { median, pass, type PassTime } from './bench-passes.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 64);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const BATCH_SIZES = (process.env['BENCH_BATCH_SIZES'] ?? '1,32').split(',').map(Number);
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-interface PassTime {
-  readonly wall: number;
-  readonly cpu: number;
-}
-
-/** One pass over `batches` (mean ms per batch), after one untimed run of the first batch. */
-async function pass(session: EngineSession, batches: readonly TensorMap[]): Promise<PassTime> {
-  await session.run(batches[0] as TensorMap);
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (const b of batches) await session.run(b);
-  const c = process.cpuUsage(c0);
-  return { wall: (performance.now() - t0) / batches.length, cpu: (c.user + c.system) / 1000 / batches.length };
-}
 
 interface Row {
   readonly label: string;
@@ -96,7 +76,7 @@ async function child(threads: number | null, wasmAndCpu: boolean): Promise<void>
       // Rotated each round, so no row always runs right after another.
       for (let i = 0; i < rows.length; i++) {
         const row = rows[(i + round) % rows.length] as Row;
-        times.get(row.label)?.push(await pass(row.session, batches));
+        times.get(row.label)?.push(await pass(row.session, batches, 1));
       }
     }
     results[String(batchSize)] = Object.fromEntries([...times].map(([label, t]) => [label, { wall: median(t.map((x) => x.wall)), cpu: median(t.map((x) => x.cpu)) }]));

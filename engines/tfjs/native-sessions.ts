@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
-import { activate, packageVersion, type PreparedBackend, type Tf } from './tfjs-backend.js';
+import { activate, packageVersion, tfjsMemory, type PreparedBackend, type Tf } from './tfjs-backend.js';
 import { int64ToInt32 } from './op-values.js';
 import { interOpThreadsReadBack } from './native-library.js';
 
@@ -91,8 +91,7 @@ class NativeSession implements EngineSession {
   }
 
   memory(): { numTensors: number; numBytes: number } {
-    const m = this.tf.memory();
-    return { numTensors: m.numTensors, numBytes: m.numBytes };
+    return tfjsMemory(this.tf);
   }
 
   async dispose(): Promise<void> {

@@ -86,6 +86,12 @@ export async function activate(tf: Tf, name: string): Promise<void> {
   if (!ok || tf.getBackend() !== name) throw new Error(`tfjs backend '${name}' failed to initialise (active: ${tf.getBackend()})`);
 }
 
+/** tfjs's own account of live tensors and bytes, reported beside RSS by every tfjs session. */
+export function tfjsMemory(tf: Tf): { numTensors: number; numBytes: number } {
+  const m = tf.memory();
+  return { numTensors: m.numTensors, numBytes: m.numBytes };
+}
+
 /** A backend made ready for one session: tfjs with it active, and the row's description of it. */
 export interface PreparedBackend {
   readonly tf: Tf;

@@ -3,7 +3,7 @@ import type { EngineSession, SessionDescription } from '../../src/core/engine-se
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from './onnx-model.js';
-import { TfjsBackendHost, activate, type Tf } from './tfjs-backend.js';
+import { TfjsBackendHost, activate, tfjsMemory, type Tf } from './tfjs-backend.js';
 
 /** The executor every row of these engines names. */
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
@@ -29,8 +29,7 @@ class TfjsSession implements EngineSession {
 
   /** tfjs's own account of live tensors and bytes, reported beside RSS. */
   memory(): { numTensors: number; numBytes: number } {
-    const m = this.tf.memory();
-    return { numTensors: m.numTensors, numBytes: m.numBytes };
+    return tfjsMemory(this.tf);
   }
 
   async dispose(): Promise<void> {

@@ -14,7 +14,7 @@ import { ExportRefused, tensorInts, type LowerContext, type Lowering, type TfVal
 import { ELEMENTWISE_LOWERINGS } from './lower-elementwise.js';
 import { NN_LOWERINGS } from './lower-nn.js';
 import { SHAPE_LOWERINGS } from './lower-shape.js';
-import { probeRanks } from './rank-probe.js';
+import { ProbeFailed, probeRanks } from './rank-probe.js';
 import { TfGraphBuilder, shape, type, type TfDataType, type TfExportTarget, type TfGraph, type TfSignatureEntry, type TfTensorValue } from './tf-graph.js';
 
 /** Every ONNX op (default domain) the exporter maps to TensorFlow ops. */
@@ -163,7 +163,13 @@ export async function convertOnnxToTf(model: OnnxModel, target: TfExportTarget, 
   const refused = exportRefusal(model, target);
   if (refused !== null) throw new ExportRefused(refused);
 
-  const probe = await probeRanks(model);
+  let probe: Awaited<ReturnType<typeof probeRanks>>;
+  try {
+    probe = await probeRanks(model);
+  } catch (err) {
+    if (err instanceof ProbeFailed) throw new ExportRefused(`cannot measure the graph's ranks: ${err.message}`);
+    throw err;
+  }
   const b = new TfGraphBuilder();
   const notes: ConvertNotes = { saturated: [], widenedInputs: [], narrowedOutputs: [] };
   const values = new Map<string, TfValue>();

@@ -19,12 +19,21 @@ import { runStep } from '../../../engines/tfjs/run-plan.js';
 /** Sizes given to the graph's symbolic dims, in order of first appearance: small, distinct, and not 1 (a 1 could be squeezed or broadcast away). */
 const PROBE_SIZES = [2, 3, 5, 7, 11, 13];
 
-/** One size per symbolic dim; `past + sequence` style sums (decoders with past) are evaluated from their terms. */
+/**
+ * One size per symbolic dim; `past + sequence` style sums (decoders with
+ * past) are evaluated from their terms, and a `total_sequence_length` (the
+ * name optimum and transformers.js give a decoder's mask length) is its past
+ * length plus its sequence length, as those exporters mean it.
+ */
 function probeDims(inputs: readonly OnnxValueInfo[]): Map<string, number[]> {
   const symbols = new Map<string, number>();
+  const names = inputs.flatMap((v) => (v.dims ?? []).filter((d): d is string => typeof d === 'string'));
+  const past = names.find((n) => /past/i.test(n) && !n.includes('+'));
+  const sequence = names.find((n) => /seq/i.test(n) && !/past|total/i.test(n) && !n.includes('+'));
   const sizeOf = (symbol: string): number => {
     const terms = symbol.split('+').map((s) => s.trim());
     if (terms.length > 1) return terms.reduce((sum, t) => sum + (/^\d+$/.test(t) ? Number(t) : sizeOf(t)), 0);
+    if (/total/i.test(symbol) && sequence !== undefined) return (past !== undefined ? sizeOf(past) : 0) + sizeOf(sequence);
     let n = symbols.get(symbol);
     if (n === undefined) {
       n = PROBE_SIZES[symbols.size % PROBE_SIZES.length] as number;
@@ -39,6 +48,11 @@ function probeDims(inputs: readonly OnnxValueInfo[]): Map<string, number[]> {
 function zeros(v: OnnxValueInfo, dims: readonly number[]): tf.Tensor {
   const dtype = v.dtype === 'bool' ? 'bool' : v.dtype.startsWith('float') || v.dtype === 'bfloat16' ? 'float32' : 'int32';
   return tf.zeros([...dims], dtype);
+}
+
+/** The probe could not run the graph; the message says on what and why. */
+export class ProbeFailed extends Error {
+  override readonly name = 'ProbeFailed';
 }
 
 /** What the probe run measured, by value name. */
@@ -72,8 +86,14 @@ export async function probeRanks(model: OnnxModel): Promise<ProbeResult> {
       for (const [name, t] of model.initializers) values.set(name, valueFromOnnxTensor(t));
       for (const node of topologicalOrder(model)) {
         const handler = opHandlerFor(node.opType, node.domain);
-        if (!handler) throw new Error(`ONNX node ${node.name} (${node.opType}) has no translator handler to measure ranks with`);
-        const outs = runStep({ node, handler, attrs: new NodeAttributes(node.attributes), ctx: { node, opset: model.opset } }, (n) => values.get(n));
+        if (!handler) throw new ProbeFailed(`ONNX node ${node.name} (${node.opType}) has no translator handler to measure ranks with`);
+        let outs: Value[];
+        try {
+          outs = runStep({ node, handler, attrs: new NodeAttributes(node.attributes), ctx: { node, opset: model.opset } }, (n) => values.get(n));
+        } catch (err) {
+          const fed = [...dims].map(([name, d]) => `${name} [${d.join(', ')}]`).join(', ');
+          throw new ProbeFailed(`the graph did not run on the probe's feeds (${fed}; dims named alike are equal, other names independent): ${(err as Error).message}`);
+        }
         node.outputs.forEach((o, i) => {
           const v = outs[i];
           if (o && v !== undefined) values.set(o, v);

@@ -43,6 +43,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'model', value: (c) => c.model },
   { name: 'engine', value: (c) => c.engine },
   { name: 'backend', value: (c) => sessionOf(c)?.backend },
+  // What ran the model on that backend (tfjs: inferbench's translator, tfjs-converter's GraphModel executor, a TensorFlow session).
+  { name: 'executor', value: (c) => sessionOf(c)?.executor },
   { name: 'threads', value: (c) => sessionOf(c)?.threads },
   { name: 'requested_threads', value: (c) => c.requestedThreads },
   { name: 'precision', value: (c) => sessionOf(c)?.precision },

@@ -37,6 +37,7 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   model: 'string',
   engine: 'string',
   backend: 'string',
+  executor: 'string',
   threads: 'int',
   requested_threads: 'int',
   precision: 'string',

@@ -126,6 +126,7 @@ function engineDescriptions(run: RunRecord): string[] {
     const distinct = (values: string[]): string => [...new Set(values)].join(' / ');
     const versions = distinct(sessions.map((s) => formatVersions(s.versions, ', ')));
     const backend = distinct(sessions.map((s) => s.backend));
+    const executors = distinct(sessions.flatMap((s) => (s.executor ? [s.executor] : [])));
     const threads = distinct(sessions.map((s) => (s.threads === null ? 'engine default' : String(s.threads))));
     const precision = distinct(sessions.map((s) => s.precision));
     const notes = [...new Set(sessions.flatMap((s) => s.notes ?? []))];
@@ -134,7 +135,7 @@ function engineDescriptions(run: RunRecord): string[] {
     const placements = [...new Set(sessions.flatMap((s) => (s.placement ? [placementLine(s.placement)] : [])))];
     const page = sessions.find((s) => s.browser !== undefined);
     const pageLines = page?.browser ? browserLines(page.browser, page.threads).map((l) => `      ${l}`) : [];
-    return [`  - ${engine}: ${versions} · backend ${backend} · threads ${threads} · ${precision}${noteText}`, ...placements.map((p) => `      placement: ${p}`), ...pageLines];
+    return [`  - ${engine}: ${versions} · backend ${backend}${executors ? ` · executor ${executors}` : ''} · threads ${threads} · ${precision}${noteText}`, ...placements.map((p) => `      placement: ${p}`), ...pageLines];
   });
 }
 

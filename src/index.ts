@@ -27,8 +27,8 @@ export type { BenchmarkOptions, ResolvedBenchmarkOptions, ProgressEvent, DataIte
 export { EngineRegistry, registerEngine, unavailableText } from './core/engine-registry.js';
 export { defaultRegistry, BUILTIN_ENGINE_FACTORIES, ENGINE_IDS, asEngineId } from '../engines/registry.js';
 export type { EngineFactory, EngineStatus } from './core/engine-registry.js';
-export { engineIdFor } from './core/engine.js';
-export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, Availability, ResolvedSessionOptions } from './core/engine.js';
+export { engineIdFor, formatOf } from './core/engine.js';
+export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, TfjsExecutor, ModelFormat, Availability, ResolvedSessionOptions } from './core/engine.js';
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';

@@ -36,4 +36,8 @@ test('inspect names the ops the tfjs translator lacks, per tfjs engine, while ON
   assert.equal(tfjsCpu?.reason, 'unsupported ONNX op Hardmax (node hard_max_1)');
   assert.deepEqual(tfjsCpu?.unsupportedOps, ['Hardmax ×1']);
   assert.equal(report.engines.find((e) => e.engine === 'onnx-cpu')?.canRun, true);
+  // The GraphModel and SavedModel engines run an export of the graph: the exporter's refusal is their reason.
+  const graphModel = report.engines.find((e) => e.engine === 'tfjs-cpu-graph-model');
+  assert.equal(graphModel?.canRun, false);
+  assert.equal(graphModel?.reason, 'cannot be exported as a tfjs GraphModel: no TensorFlow mapping for ONNX op Hardmax (node hard_max_1)');
 });

@@ -2,27 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
-import type { TensorMap } from '../src/index.js';
-import { hfFixtureArchs, loadHfFixture, maxDiffFromReference } from './fixtures/hf-fixtures.js';
+import { hfFixtureArchs, loadHfFixture, maxDiffBetween as maxDiff, maxDiffFromReference } from './fixtures/hf-fixtures.js';
 import { tfjsNodeSkip } from './fixtures/tfjs-node.js';
 
 const TOLERANCE = 1e-4;
 const skip = await tfjsNodeSkip();
-
-/** Largest |a - b| over every output of `reference`; a missing output or other dims fails. */
-function maxDiff(reference: TensorMap, candidate: TensorMap): number {
-  let max = 0;
-  for (const [name, want] of Object.entries(reference)) {
-    const got = candidate[name];
-    assert.ok(got, `output ${name} is missing`);
-    assert.deepEqual(got.dims, want.dims, `output ${name} dims`);
-    for (let i = 0; i < want.data.length; i++) {
-      const d = Math.abs(Number(got.data[i]) - Number(want.data[i]));
-      if (!(d <= max)) max = Number.isNaN(d) ? Infinity : d;
-    }
-  }
-  return max;
-}
 
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: tfjs-node (libtensorflow) matches onnx-cpu and PyTorch within ${TOLERANCE}`, { skip }, async (t) => {

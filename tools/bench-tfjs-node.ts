@@ -24,6 +24,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { defaultClassifier, openDataset, resolveColumns, type EngineSession, type TensorMap } from '../src/index.js';
+import { median, pass, type PassTime } from './bench-passes.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 128);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
@@ -33,29 +34,6 @@ const BATCH_SIZES = (process.env['BENCH_BATCH_SIZES'] ?? '1,32').split(',').map(
 interface Binding {
   executeOp(...args: unknown[]): unknown;
   createTensor(...args: unknown[]): unknown;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-interface PassTime {
-  /** Mean wall-clock ms per batch. */
-  readonly wall: number;
-  /** Mean process CPU ms (user + system, all threads) per batch: the work done, without time spent waiting for a core. */
-  readonly cpu: number;
-}
-
-/** One pass over `batches`, after two untimed runs of the first batch. */
-async function pass(session: EngineSession, batches: readonly TensorMap[]): Promise<PassTime> {
-  for (let i = 0; i < 2; i++) await session.run(batches[0] as TensorMap);
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (const b of batches) await session.run(b);
-  const c = process.cpuUsage(c0);
-  return { wall: (performance.now() - t0) / batches.length, cpu: (c.user + c.system) / 1000 / batches.length };
 }
 
 /**

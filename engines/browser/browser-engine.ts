@@ -4,7 +4,8 @@
  * them a page (`loadIn`); `load` alone says so. Everything a row records
  * about the page is read back in it, never assumed from what was asked.
  */
-import type { Availability, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { basename, dirname } from 'node:path';
+import { formatOf, type Availability, type ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, Precision } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
@@ -71,11 +72,15 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
       return Promise.reject(new Error(`${spec.id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct load`));
     },
     async loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      // A GraphModel is model.json plus its shards: the folder is served, and the page fetches model.json from it.
+      const graphModel = formatOf(spec.target) === 'graph-model';
+      const folder = graphModel ? host.serveFolder(dirname(onnxPath)) : null;
       const request: PageLoadRequest = {
         runtime: spec.runtime,
         backend: spec.backend,
         threads: options.threads,
-        modelUrl: host.serveFile(onnxPath),
+        modelUrl: folder ? `${folder.root}${folder.name}/${basename(onnxPath)}` : host.serveFile(onnxPath),
+        ...(graphModel ? { executor: 'graph-model' as const } : {}),
         warmupModelUrl: `${host.origin}${WARMUP_PATH}`,
         assets: assetUrls(host.origin, spec.runtime, spec.backend),
         ...(spec.runtime === 'transformers' ? { pipeline: pipelineOf(host, onnxPath) } : {}),
@@ -98,6 +103,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
         {
           engine: spec.id,
           backend: loaded.backend,
+          ...(loaded.executor ? { executor: loaded.executor } : {}),
           threads: loaded.threads,
           precision,
           versions: { ...versionsOf(spec.packages), ...loaded.versions, chromium: host.browserVersion.replace(/^\D+/, '') },

@@ -73,6 +73,18 @@ export const BROWSER_ENGINE_SPECS: readonly BrowserEngineSpec[] = [
     packages: [...TF, '@tensorflow/tfjs-backend-webgpu'],
     needs: 'webgpu',
   },
+  ...(['wasm', 'webgl', 'webgpu'] as const).map(
+    (backend): BrowserEngineSpec => ({
+      id: `browser-tfjs-${backend}-graph-model`,
+      description: `TensorFlow.js ${backend === 'wasm' ? 'wasm backend, threaded + SIMD' : backend === 'webgl' ? 'WebGL backend' : 'WebGPU backend'} in headless Chromium, running a tfjs GraphModel (model.json) with tfjs-converter's executor`,
+      target: { family: 'tfjs', backend: 'wasm', executor: 'graph-model' },
+      runtime: 'tfjs',
+      backend,
+      entry: `page-tfjs-${backend}`,
+      packages: [...TF, `@tensorflow/tfjs-backend-${backend}`, '@tensorflow/tfjs-converter'],
+      needs: backend === 'wasm' ? null : backend === 'webgl' ? 'webgl2' : 'webgpu',
+    }),
+  ),
   {
     id: 'browser-transformers-js',
     description: 'transformers.js text-classification pipeline in headless Chromium on onnxruntime-web wasm, tokenization and post-processing included',

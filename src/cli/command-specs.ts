@@ -94,15 +94,35 @@ export const INSPECT_COMMAND: CommandSpec = {
   summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
   usage: 'inferbench inspect [--model DIR|ID|FILE.onnx] [--config SPEC] [--json]',
   flags: [
-    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; default: the embedded tiny BERT', '')}, or an .onnx file; default: the embedded tiny BERT, as for run` },
+    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; default: the embedded tiny BERT', '')}, an .onnx file, or a folder with a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb); default: the embedded tiny BERT, as for run` },
     REVISION_FLAG,
     CONFIG_FLAG,
     { name: 'json', kind: 'boolean', help: 'print JSON (an array when several models are given)' },
     HELP,
   ],
-  details: 'tfjs engines list the ONNX ops their graph translation lacks; ONNX Runtime engines say whether they are available.',
+  details:
+    'tfjs translator engines list the ONNX ops their graph translation lacks; the GraphModel and SavedModel engines say whether\n' +
+    'the exporter maps the graph; ONNX Runtime engines say whether they are available. For a GraphModel or SavedModel folder:\n' +
+    'its signature, its TensorFlow ops, and which engines run that format.',
 };
 
+export const EXPORT_COMMAND: CommandSpec = {
+  name: 'export',
+  summary: "write a model's ONNX graph as a tfjs GraphModel or a TensorFlow SavedModel, to run on tfjs's own executors",
+  usage: 'inferbench export --model DIR|ID --format graph-model|saved-model --out DIR',
+  flags: [
+    { name: 'model', kind: 'value', arg: 'DIR|ID', help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name)' },
+    { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of a --model Hub id; default main' },
+    { name: 'format', kind: 'value', arg: 'graph-model|saved-model', help: 'graph-model: model.json + weight shards for tfjs-converter\'s loadGraphModel; saved-model: saved_model.pb for tf.node.loadSavedModel and TensorFlow' },
+    { name: 'out', kind: 'value', arg: 'DIR', help: 'folder to write (must not exist, or be empty); it becomes a model folder: config and tokenizer are copied beside the graph' },
+    HELP,
+  ],
+  details:
+    'The exporter maps each ONNX op to TensorFlow ops in TypeScript (no Python); batch and sequence dims stay dynamic.\n' +
+    'A GraphModel holds int64 as int32 (tfjs has no int64); a SavedModel keeps int64. An op with no mapping, or a quantized\n' +
+    'graph, is refused with the op and the node. `inferbench run --model DIR` then runs the folder on tfjs-<backend>-graph-model\n' +
+    'or tfjs-node-saved-model; the run engines export on their own (into the cache) when a model has only an ONNX graph.',
+};
 
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
@@ -222,7 +242,7 @@ export const LOAD_COMMAND: CommandSpec = {
     'scenario=server), samples.parquet (one row per request), hockey-stick.png and latency-cdf.png.',
 };
 
-export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, TRAIN_COMMAND, LOAD_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, ...HISTORY_COMMANDS];
+export const COMMANDS: readonly CommandSpec[] = [RUN_COMMAND, GENERATE_COMMAND, TRAIN_COMMAND, LOAD_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
 
 /** Help text of one command. */
 export function commandHelp(spec: CommandSpec): string {

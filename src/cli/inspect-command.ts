@@ -1,4 +1,5 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
+import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 
@@ -30,7 +31,9 @@ export function renderInspection(r: ModelInspection): string {
   const engines = r.engines.map((e) => `  ${e.engine.padEnd(width)}  ${e.canRun ? 'yes' : `no: ${e.reason}`}`);
   return [
     `model    ${r.path} (${(r.sizeBytes / 1024).toFixed(1)} KiB)`,
-    `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`,
+    r.format === 'onnx'
+      ? `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`
+      : `format   ${FORMAT_LABEL[r.format]}${r.producer ? ` (${r.producer})` : ''}`,
     `inputs   ${values(r.inputs)}`,
     `outputs  ${values(r.outputs)}`,
     `ops      ${r.nodeCount} nodes, ${r.ops.length} op types`,

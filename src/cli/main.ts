@@ -58,6 +58,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./serve-command.js')).serveCommand(args);
     case 'inspect':
       return (await import('./inspect-command.js')).inspectCommand(args);
+    case 'export':
+      return (await import('./export-command.js')).exportCommand(args);
     default:
       throw new Error(`command ${spec.name} has no handler`);
   }

@@ -13,6 +13,12 @@ export interface SessionDescription {
   readonly engine: string;
   /** Execution provider or backend in use, e.g. `cpu`, `cuda`, `wasm`, `tensorflow`. */
   readonly backend: string;
+  /**
+   * What ran the model on that backend, where engines differ in it (the
+   * tfjs engines: `inferbench ONNX translator`, `tfjs-converter GraphModel`,
+   * `TensorFlow session (SavedModel)`), read from the object that ran.
+   */
+  readonly executor?: string;
   /** Intra-op threads in use; null when the engine does not expose or control them. */
   readonly threads: number | null;
   readonly precision: Precision;

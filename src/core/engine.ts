@@ -12,10 +12,27 @@ export type OnnxDevice = 'cpu' | 'cuda' | 'tensorrt' | 'wasm';
 /** Backends of `BenchmarkModel.exportToTfjs`. */
 export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu';
 
-/** Which export method of a model an engine serves. */
+/**
+ * What runs a model on a tfjs backend: inferbench's ONNX translator (the
+ * ONNX file, op by op as tfjs ops), tfjs-converter's GraphModel executor
+ * (`loadGraphModel` on a model.json), or a TensorFlow session
+ * (`tf.node.loadSavedModel` on a SavedModel, tfjs-node only). It decides
+ * which file the engine loads.
+ */
+export type TfjsExecutor = 'translator' | 'graph-model' | 'saved-model';
+
+/** Which export method of a model an engine serves; a tfjs engine without `executor` is the translator. */
 export type EngineTarget =
   | { readonly family: 'onnx'; readonly device: OnnxDevice }
-  | { readonly family: 'tfjs'; readonly backend: TfjsBackend };
+  | { readonly family: 'tfjs'; readonly backend: TfjsBackend; readonly executor?: TfjsExecutor };
+
+/** The model file format an engine loads: the ONNX graph, a tfjs GraphModel's model.json, or a SavedModel's saved_model.pb. */
+export type ModelFormat = 'onnx' | 'graph-model' | 'saved-model';
+
+/** The format of `target`'s engine. */
+export function formatOf(target: EngineTarget): ModelFormat {
+  return target.family === 'tfjs' && target.executor !== undefined && target.executor !== 'translator' ? target.executor : 'onnx';
+}
 
 /**
  * Result of probing an engine. An unavailable engine always says why and how
@@ -101,9 +118,11 @@ export interface Engine {
   /** Imports the backing package and checks hardware. Called once by the registry. */
   probe(): Promise<Availability>;
   /**
-   * Loads an ONNX file into a session. Throws `CellSkip` when this graph
-   * cannot run here (unsupported op, threads not controllable) and any other
-   * error when loading fails.
+   * Loads a model file into a session: the ONNX file, or for a tfjs engine
+   * with a native executor the file of its format (`formatOf(target)`:
+   * model.json, saved_model.pb). Throws `CellSkip` when this graph cannot
+   * run here (unsupported op, threads not controllable) and any other error
+   * when loading fails.
    */
   load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
   /** Engines with a generation loop of their own load decoders here; the others run inferbench's greedy loop over `load`. */
@@ -118,7 +137,9 @@ export interface Engine {
   readonly trainingUnsupported?: string;
 }
 
-/** Engine id served by an export call, the inverse of `Engine.target`. */
+/** Engine id served by an export call, the inverse of `Engine.target` (`tfjs-node-saved-model` for the SavedModel executor). */
 export function engineIdFor(target: EngineTarget): EngineId {
-  return target.family === 'onnx' ? `onnx-${target.device}` : `tfjs-${target.backend}`;
+  if (target.family === 'onnx') return `onnx-${target.device}`;
+  const format = formatOf(target);
+  return format === 'onnx' ? `tfjs-${target.backend}` : `tfjs-${target.backend}-${format}`;
 }

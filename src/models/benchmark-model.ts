@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { Engine, OnnxDevice, TfjsBackend } from '../core/engine.js';
-import { engineIdFor } from '../core/engine.js';
+import type { Engine, ModelFormat, OnnxDevice, TfjsBackend, TfjsExecutor } from '../core/engine.js';
+import { engineIdFor, formatOf } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
 import { CellSkip } from '../core/errors.js';
@@ -27,6 +27,14 @@ export interface ExportOptions {
   /** Registry to look engines up in; defaults to the shared one. */
   readonly registry?: EngineRegistry;
 }
+
+/** What `exportToTfjs` takes besides the common options: which tfjs executor (default: inferbench's translator). */
+export interface TfjsExportOptions extends ExportOptions {
+  readonly executor?: TfjsExecutor;
+}
+
+/** Format names as sentences say them. */
+export const FORMAT_LABEL: Readonly<Record<ModelFormat, string>> = { onnx: 'ONNX graph', 'graph-model': 'tfjs GraphModel', 'saved-model': 'TensorFlow SavedModel' };
 
 /**
  * A model under test. Subclass it to benchmark your own model: say what the
@@ -58,9 +66,15 @@ export abstract class BenchmarkModel {
     return this.loadOn(options.engine ?? engineIdFor({ family: 'onnx', device }), options);
   }
 
-  /** TensorFlow.js session; by default the ONNX graph translated to tfjs ops. */
-  exportToTfjs(backend: TfjsBackend, options: ExportOptions = {}): Promise<EngineSession> {
-    return this.loadOn(options.engine ?? engineIdFor({ family: 'tfjs', backend }), options);
+  /**
+   * TensorFlow.js session: by default the ONNX graph translated to tfjs
+   * ops; with `executor` 'graph-model' a GraphModel on tfjs-converter's
+   * executor, with 'saved-model' a SavedModel in a TensorFlow session
+   * (tfjs-node), each exported from the ONNX graph unless the model brings
+   * its own (`nativeModelPath`).
+   */
+  exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
+    return this.loadOn(options.engine ?? engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options);
   }
 
   /**
@@ -78,9 +92,38 @@ export abstract class BenchmarkModel {
     return { name: this.name, source: path, sizeBytes: size, notes: [] };
   }
 
-  /** The one path all export methods share: find the engine, then load the graph into it. */
+  /**
+   * A tfjs GraphModel's model.json or a SavedModel's saved_model.pb that the
+   * model brings itself; null (the default) has them exported from the ONNX
+   * graph when an engine needs one.
+   */
+  nativeModelPath(_format: Exclude<ModelFormat, 'onnx'>): string | null | Promise<string | null> {
+    return null;
+  }
+
+  /**
+   * The file an engine of `format` loads: the ONNX graph, or the model in a
+   * tfjs format, the model's own (`nativeModelPath`) or exported from the
+   * ONNX graph into the cache (tf-export/native-export.ts). A graph the
+   * exporter refuses (an op with no TensorFlow mapping, a quantized graph)
+   * is a CellSkip with the reason.
+   */
+  async modelFile(format: ModelFormat): Promise<string> {
+    if (format === 'onnx') return this.onnxPath();
+    const own = await this.nativeModelPath(format);
+    if (own !== null) return own;
+    const [{ ensureNativeExport }, { ExportRefused }] = await Promise.all([import('./tf-export/native-export.js'), import('./tf-export/lower-context.js')]);
+    try {
+      return (await ensureNativeExport(await this.onnxPath(), format)).file;
+    } catch (err) {
+      if (err instanceof ExportRefused) throw new CellSkip(`${this.name} cannot be exported as a ${FORMAT_LABEL[format]}: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** The one path all export methods share: find the engine, then load the file of its format into it. */
   protected async loadOn(engine: Engine | string, options: ExportOptions): Promise<EngineSession> {
     const resolved = typeof engine === 'string' ? await (options.registry ?? defaultRegistry).require(engine) : engine;
-    return resolved.load(await this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
+    return resolved.load(await this.modelFile(formatOf(resolved.target)), { threads: options.threads ?? null, precision: this.precision });
   }
 }

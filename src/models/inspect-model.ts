@@ -2,8 +2,11 @@ import { existsSync, statSync } from 'node:fs';
 import { notRegularFile } from '../core/regular-file.js';
 import { join, resolve } from 'node:path';
 import { defaultRegistry } from '../../engines/registry.js';
-import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
+import { formatOf, type ModelFormat } from '../core/engine.js';
+import { unavailableText, type EngineRegistry, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
+import { FORMAT_LABEL } from './benchmark-model.js';
+import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
 
 /** A graph input or output as `inspect` reports it. */
 export interface InspectedValue {
@@ -19,22 +22,25 @@ export interface EngineVerdict {
   readonly canRun: boolean;
   /** Null when it can run; otherwise the reason (engine unavailable, or ops the tfjs translator lacks). */
   readonly reason: string | null;
-  /** For tfjs engines: op types the translator lacks, each with its count (empty when every op is translated). */
+  /** For tfjs translator engines: op types the translator lacks, each with its count (empty when every op is translated). */
   readonly unsupportedOps?: readonly string[];
 }
 
 /** Everything `inferbench inspect` prints about a model. */
 export interface ModelInspection {
+  /** The graph file read: an ONNX file, a tfjs GraphModel's model.json or a SavedModel's saved_model.pb. */
+  readonly format: ModelFormat;
   readonly path: string;
   readonly sizeBytes: number;
-  readonly irVersion: number;
-  /** Default-domain (ai.onnx) opset. */
-  readonly opset: number;
+  /** ONNX IR version; null for the tfjs formats. */
+  readonly irVersion: number | null;
+  /** Default-domain (ai.onnx) opset; null for the tfjs formats. */
+  readonly opset: number | null;
   readonly producer: string;
   readonly inputs: readonly InspectedValue[];
   readonly outputs: readonly InspectedValue[];
   readonly nodeCount: number;
-  /** Op types with counts, most used first; non-default domains are prefixed (com.microsoft.FastGelu). */
+  /** Op types with counts, most used first; non-default domains are prefixed (com.microsoft.FastGelu); TF op names for the tfjs formats. */
   readonly ops: readonly { readonly op: string; readonly count: number }[];
   readonly engines: readonly EngineVerdict[];
 }
@@ -46,6 +52,18 @@ export interface ModelInspection {
  */
 export function resolveOnnxPath(pathOrDir: string): string {
   const path = resolve(pathOrDir);
+  return findOnnx(path) ?? noOnnx(path);
+}
+
+function noOnnx(path: string): never {
+  throw new UserError(
+    `model folder ${path} has no ONNX file (looked for ${join(path, 'onnx', 'model.onnx')} and ${join(path, 'model.onnx')})`,
+    'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
+  );
+}
+
+/** The ONNX file of a path (see resolveOnnxPath), or null for a folder without one. */
+function findOnnx(path: string): string | null {
   if (!existsSync(path)) {
     throw new UserError(`model ${path} does not exist`, 'pass --model a Hugging Face folder with onnx/model.onnx, or an .onnx file');
   }
@@ -57,15 +75,48 @@ export function resolveOnnxPath(pathOrDir: string): string {
   }
   const candidates = [join(path, 'onnx', 'model.onnx'), join(path, 'model.onnx')];
   const found = candidates.find((c) => existsSync(c));
-  if (!found) {
-    throw new UserError(
-      `model folder ${path} has no ONNX file (looked for ${candidates.join(' and ')})`,
-      'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
-    );
-  }
+  if (found === undefined) return null;
   const foundInfo = statSync(found);
   if (!foundInfo.isFile()) throw notRegularFile(found, foundInfo);
   return found;
+}
+
+/** The verdict for one engine: unavailable here, refused by `problem` (null: it can run), with extra fields. */
+function verdict(status: EngineStatus, problem: string | null, extra: Partial<EngineVerdict> = {}): EngineVerdict {
+  if (!status.availability.available) return { engine: status.id, canRun: false, reason: unavailableText(status), ...extra };
+  return { engine: status.id, canRun: problem === null, reason: problem, ...extra };
+}
+
+/**
+ * A folder with a tfjs GraphModel or a SavedModel and no ONNX graph: its
+ * signature and TF ops, and which engines run that format (the others need
+ * an ONNX graph, or the other format).
+ */
+async function inspectNative(path: string, registry: EngineRegistry): Promise<ModelInspection> {
+  const formats = nativeFormatsIn(path);
+  const first = formats[0];
+  if (first === undefined) noOnnx(path);
+  const sig = await readNativeSignature(path, first);
+  const engines: EngineVerdict[] = [];
+  for (const status of await registry.statusAll()) {
+    const format = status.engine ? formatOf(status.engine.target) : 'onnx';
+    const problem = formats.includes(format as never) ? null : `needs ${format === 'onnx' ? 'an ONNX graph' : `a ${FORMAT_LABEL[format]}`}; ${path} holds a ${formats.map((f) => FORMAT_LABEL[f]).join(' and a ')}`;
+    engines.push(verdict(status, problem));
+  }
+  const value = (v: (typeof sig.inputs)[number]): InspectedValue => ({ name: v.name, dtype: v.dtype, dims: v.shape.map((d) => (typeof d === 'number' ? d : d)) });
+  return {
+    format: first,
+    path: sig.file,
+    sizeBytes: statSync(sig.file).size,
+    irVersion: null,
+    opset: null,
+    producer: sig.producer,
+    inputs: sig.inputs.map(value),
+    outputs: sig.outputs.map(value),
+    nodeCount: sig.nodeCount,
+    ops: sig.ops,
+    engines,
+  };
 }
 
 /**
@@ -75,10 +126,15 @@ export function resolveOnnxPath(pathOrDir: string): string {
  * Loads no weights into any engine.
  */
 export async function inspectModel(pathOrDir: string, registry: EngineRegistry = defaultRegistry): Promise<ModelInspection> {
-  const path = resolveOnnxPath(pathOrDir);
-  const [{ readOnnxModel, listOps }, { tfjsCoverage }] = await Promise.all([
+  const resolved = resolve(pathOrDir);
+  if (!existsSync(resolved)) resolveOnnxPath(resolved);
+  const onnx = findOnnx(resolved);
+  if (onnx === null) return inspectNative(resolved, registry);
+  const path = onnx;
+  const [{ readOnnxModel, listOps }, { tfjsCoverage }, { exportRefusal }] = await Promise.all([
     import('../../engines/tfjs/onnx-model.js'),
     import('../../engines/tfjs/op-table.js'),
+    import('./tf-export/onnx-to-tf.js'),
   ]);
   let model: Awaited<ReturnType<typeof readOnnxModel>>;
   try {
@@ -91,19 +147,18 @@ export async function inspectModel(pathOrDir: string, registry: EngineRegistry =
     ...coverage.unsupported.map((u) => `unsupported ONNX op ${u.op}${u.count > 1 ? ` ×${u.count}` : ''} (node ${u.firstNode})`),
     ...coverage.dtypeProblems,
   ];
+  // The native engines run an export of the graph: the exporter's own refusal is their verdict.
+  const exportProblems: Partial<Record<ModelFormat, string | null>> = { 'graph-model': exportRefusal(model, 'graph-model'), 'saved-model': exportRefusal(model, 'saved-model') };
   const engines: EngineVerdict[] = [];
   for (const status of await registry.statusAll()) {
-    const tfjs = status.engine?.target.family === 'tfjs';
-    const base = tfjs ? { unsupportedOps: coverage.unsupported.map((u) => `${u.op} ×${u.count}`) } : {};
-    if (!status.availability.available) {
-      engines.push({ engine: status.id, canRun: false, reason: unavailableText(status), ...base });
-    } else if (tfjs && tfjsProblems.length > 0) {
-      engines.push({ engine: status.id, canRun: false, reason: tfjsProblems.join('; '), ...base });
-    } else {
-      engines.push({ engine: status.id, canRun: true, reason: null, ...base });
-    }
+    const format = status.engine ? formatOf(status.engine.target) : 'onnx';
+    const translator = status.engine?.target.family === 'tfjs' && format === 'onnx';
+    const exported = exportProblems[format];
+    if (translator) engines.push(verdict(status, tfjsProblems.length > 0 ? tfjsProblems.join('; ') : null, { unsupportedOps: coverage.unsupported.map((u) => `${u.op} ×${u.count}`) }));
+    else engines.push(verdict(status, exported ? `cannot be exported as a ${FORMAT_LABEL[format]}: ${exported}` : null));
   }
   return {
+    format: 'onnx',
     path,
     sizeBytes: statSync(path).size,
     irVersion: model.irVersion,

@@ -1,8 +1,8 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { readModelJson, requireModelFolder } from './model-folder.js';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { BenchmarkModel, type InputSpec } from './benchmark-model.js';
+import { BenchmarkModel, FORMAT_LABEL, type InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
 import { isHubName } from '../hub/hub-id.js';
 import type { ModelInfo } from '../core/results.js';
@@ -10,6 +10,9 @@ import type { TensorMap } from '../core/tensor.js';
 import type { Precision } from '../core/engine-session.js';
 import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
+import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
+import { CellSkip } from '../core/errors.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 
@@ -49,6 +52,10 @@ export interface TextClassificationOptions {
 /** What reading a model folder gives; set once the folder exists locally. */
 interface LoadedFolder {
   readonly dir: string;
+  /** False for a folder that brings only a tfjs GraphModel or a SavedModel. */
+  readonly hasOnnx: boolean;
+  /** The tfjs formats the folder brings itself (model.json, saved_model.pb). */
+  readonly nativeFormats: readonly NativeFormat[];
   readonly tokenizer: Tokenizer;
   readonly padId: number;
   readonly config: HfConfig;
@@ -82,13 +89,17 @@ export function cutForTokens(text: string, maxLength: number): string {
 }
 
 function readFolder(dir: string, onnxFile: string): LoadedFolder {
-  requireModelFolder(dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx, or a Hub id such as org/name');
-  const required = REQUIRED_MODEL_FILES.map((f) => (f === 'onnx/model.onnx' ? onnxFile : f));
+  requireModelFolder(dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx (or a tfjs model.json or a saved_model.pb), or a Hub id such as org/name');
+  const hasOnnx = existsSync(join(dir, onnxFile));
+  // A folder's own model.json or saved_model.pb is the fp32 model's; a precision variant's engines export from its ONNX file.
+  const nativeFormats = onnxFile !== 'onnx/model.onnx' ? [] : nativeFormatsIn(dir);
+  // A folder with a tfjs GraphModel or a SavedModel needs no ONNX graph.
+  const required = REQUIRED_MODEL_FILES.filter((f) => f !== 'onnx/model.onnx' || nativeFormats.length === 0).map((f) => (f === 'onnx/model.onnx' ? onnxFile : f));
   const missing = required.filter((f) => !existsSync(join(dir, f)));
   if (missing.length > 0) {
     throw new UserError(
-      `model folder ${dir} is missing ${missing.map((f) => join(dir, f)).join(', ')}`,
-      'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/',
+      `model folder ${dir} is missing ${missing.map((f) => join(dir, f)).join(', ')}${nativeFormats.length === 0 && missing.includes(onnxFile) ? ' (and has no tfjs model.json or saved_model.pb instead)' : ''}`,
+      'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/; a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb) beside config.json and tokenizer.json works too',
     );
   }
   const config = readModelJson<HfConfig>(join(dir, 'config.json'));
@@ -105,7 +116,20 @@ function readFolder(dir: string, onnxFile: string): LoadedFolder {
   const labels = Object.keys(id2label)
     .sort((a, b) => Number(a) - Number(b))
     .map((k) => id2label[k] ?? k);
-  return { dir, tokenizer, padId, config, labels, maxLength: limits.length > 0 ? Math.min(...limits) : 512 };
+  return { dir, hasOnnx, nativeFormats, tokenizer, padId, config, labels, maxLength: limits.length > 0 ? Math.min(...limits) : 512 };
+}
+
+/** Bytes of a native model's files: model.json and its shards, or saved_model.pb and variables/. */
+function nativeFilesSize(dir: string, format: NativeFormat): number {
+  const file = join(dir, NATIVE_FILE[format]);
+  let total = statSync(file).size;
+  if (format === 'graph-model') {
+    const manifest = (JSON.parse(readFileSync(file, 'utf8')) as { weightsManifest?: { paths: string[] }[] }).weightsManifest ?? [];
+    for (const p of manifest.flatMap((g) => g.paths)) total += existsSync(join(dir, p)) ? statSync(join(dir, p)).size : 0;
+  } else if (existsSync(join(dir, 'variables'))) {
+    for (const f of readdirSync(join(dir, 'variables'))) total += statSync(join(dir, 'variables', f)).size;
+  }
+  return total;
 }
 
 /**
@@ -184,9 +208,22 @@ export class TextClassification extends BenchmarkModel {
       const dir = await downloadModel(this.hubId, { revision: this.revision ?? 'main', onnxFiles: this.hubFiles });
       this.folder = readFolder(dir, this.onnxFile);
     }
-    this.inputs = (await readOnnxSignature(this.onnxPath())).inputs;
+    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    this.inputs = hasOnnx ? (await readOnnxSignature(this.onnxPath())).inputs : [...(await readNativeSignature(dir, nativeFormats[0] as NativeFormat)).inputs];
     this.initialised = true;
     return this;
+  }
+
+  /** The tfjs formats the folder brings itself; an engine of another format gets a CellSkip with the reason. */
+  get nativeFormats(): readonly NativeFormat[] {
+    return this.loaded.nativeFormats;
+  }
+
+  override nativeModelPath(format: NativeFormat): string | null {
+    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    if (nativeFormats.includes(format)) return join(dir, NATIVE_FILE[format]);
+    if (hasOnnx) return null;
+    throw new CellSkip(`${this.name} has no ${FORMAT_LABEL[format]} and no ONNX graph to export one from (${dir} holds a ${nativeFormats.map((f) => FORMAT_LABEL[f]).join(' and a ')})`);
   }
 
   /** Lets an isolated child process re-create this model (and graph variant) from its folder. */
@@ -201,8 +238,14 @@ export class TextClassification extends BenchmarkModel {
     };
   }
 
+  /** The ONNX graph; a folder that brings only tfjs formats has none, and the engines that need one skip with the reason. */
   onnxPath(): string {
-    return join(this.dir, this.onnxFile);
+    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    if (!hasOnnx) {
+      const engines = nativeFormats.map((f) => (f === 'graph-model' ? 'tfjs-<backend>-graph-model' : 'tfjs-node-saved-model')).join(' and ');
+      throw new CellSkip(`${this.name} has no ONNX graph: ${dir} holds only a ${nativeFormats.map((f) => FORMAT_LABEL[f]).join(' and a ')}, which ${engines} run`);
+    }
+    return join(dir, this.onnxFile);
   }
 
   /** True when the folder was generated by inferbench with random weights. */
@@ -210,11 +253,12 @@ export class TextClassification extends BenchmarkModel {
     return this.loaded.config.inferbench?.randomWeights === true;
   }
 
-  /** Size on disk counts the graph file and its external-data file (`model.onnx_data`) when there is one. */
+  /** Size on disk counts the graph file and its external-data file (`model.onnx_data`), or a native folder's graph and weight files. */
   override async info(): Promise<ModelInfo> {
-    const base = await super.info();
-    const external = `${this.onnxPath()}_data`;
-    const sizeBytes = base.sizeBytes + (existsSync(external) ? statSync(external).size : 0);
+    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    const base = hasOnnx ? await super.info() : { name: this.name, source: dir, sizeBytes: nativeFilesSize(dir, nativeFormats[0] as NativeFormat), notes: [] };
+    const external = hasOnnx ? `${this.onnxPath()}_data` : '';
+    const sizeBytes = base.sizeBytes + (hasOnnx && existsSync(external) ? statSync(external).size : 0);
     const notes = this.randomWeights
       ? ['weights are seeded random (generated by inferbench): speed is real, labels are meaningless']
       : [];

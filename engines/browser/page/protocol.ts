@@ -30,8 +30,10 @@ export interface PageLoadRequest {
   readonly backend: 'wasm' | 'webgl' | 'webgpu';
   /** Threads asked for; null leaves the runtime's own default. */
   readonly threads: number | null;
-  /** URL of the ONNX graph on the loopback server. */
+  /** URL of the ONNX graph on the loopback server, or of a GraphModel's model.json (`executor` graph-model). */
   readonly modelUrl: string;
+  /** tfjs pages: run a GraphModel with tfjs-converter's executor instead of translating the ONNX graph. */
+  readonly executor?: 'graph-model';
   /** URL of a one-node ONNX graph, loaded first so the runtime's start-up is timed apart from the model's session build. */
   readonly warmupModelUrl: string;
   /** Where the runtime's own files are served (module URL, wasm folder). */
@@ -66,6 +68,8 @@ export interface PageLoadResult {
   /** Threads actually used: crossOriginIsolated and the runtime's own count; null on GPU backends. */
   readonly threads: number | null;
   readonly precision: 'fp32' | 'fp16' | 'unknown';
+  /** What runs the model (tfjs pages: inferbench's translator or tfjs-converter's GraphModel executor). */
+  readonly executor?: string;
   readonly versions: Readonly<Record<string, string>>;
   readonly notes: readonly string[];
   /** Runtime start-up: wasm compile, backend init (WebGL context, WebGPU device), timed on the one-node graph. */

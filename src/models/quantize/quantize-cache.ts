@@ -109,8 +109,8 @@ async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Copies the folder's small top-level files (config, tokenizer) so the cache folder is a model folder too. */
-async function copyModelFiles(from: string, to: string): Promise<void> {
+/** Copies the folder's small top-level files (config, tokenizer) so a cache folder is a model folder too. */
+export async function copyModelFiles(from: string, to: string): Promise<void> {
   for (const name of await readdir(from)) {
     const src = join(from, name);
     // stat follows links: a Hub snapshot's files are links into its blobs.

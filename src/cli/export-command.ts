@@ -1,0 +1,60 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CellSkip, UserError } from '../core/errors.js';
+import { FORMAT_LABEL } from '../models/benchmark-model.js';
+import { TextClassification } from '../models/text-classification.js';
+import { ExportRefused } from '../models/tf-export/lower-context.js';
+import { NATIVE_FORMATS, isNativeFormat, writeModelFolder } from '../models/tf-export/native-export.js';
+import { stringFlag, type ParsedArgs } from './args.js';
+
+/** Which engines run each format, for the line that says what to do next. */
+const ENGINES = { 'graph-model': 'tfjs-node-graph-model,tfjs-wasm-graph-model,tfjs-cpu-graph-model', 'saved-model': 'tfjs-node-saved-model' } as const;
+
+/**
+ * `inferbench export --model DIR|ID --format graph-model|saved-model --out
+ * DIR`: the model's ONNX graph as a tfjs GraphModel or a SavedModel, in a
+ * new model folder (config and tokenizer beside it). The folder appears
+ * only once complete; an existing non-empty --out is never touched.
+ */
+export async function exportCommand(args: ParsedArgs): Promise<number> {
+  const ref = stringFlag(args, 'model');
+  const format = stringFlag(args, 'format');
+  const out = stringFlag(args, 'out');
+  const usage = 'write inferbench export --model <folder or Hub id> --format graph-model|saved-model --out <new folder>';
+  if (ref === undefined) throw new UserError('export needs --model', usage);
+  if (format === undefined) throw new UserError('export needs --format', usage);
+  if (!isNativeFormat(format)) throw new UserError(`--format ${format} is not a format inferbench exports`, `use one of: ${NATIVE_FORMATS.join(', ')}`);
+  if (out === undefined) throw new UserError('export needs --out', usage);
+  const target = resolve(out);
+  if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
+    throw new UserError(`--out ${target} already exists and is not an empty folder`, 'name a new folder (or an empty one): export never overwrites files');
+  }
+  const revision = stringFlag(args, 'revision');
+  const model = await new TextClassification(ref, revision ? { revision } : {}).init();
+  let onnxPath: string;
+  try {
+    onnxPath = model.onnxPath();
+  } catch (err) {
+    if (err instanceof CellSkip) throw new UserError(`nothing to export: ${err.message}`, 'export takes a model folder with onnx/model.onnx; this one already holds a tfjs format');
+    throw err;
+  }
+  let written;
+  try {
+    written = await writeModelFolder(onnxPath, format, target);
+  } catch (err) {
+    if (err instanceof ExportRefused) {
+      throw new UserError(`cannot export ${model.name} as a ${FORMAT_LABEL[format]}: ${err.message}`, 'run the ONNX graph on ONNX Runtime or on the tfjs translator engines (tfjs-node, tfjs-wasm, tfjs-cpu) instead; a quantized graph exports from its fp32 model');
+    }
+    throw err;
+  }
+  process.stdout.write(
+    [
+      `wrote a ${FORMAT_LABEL[format]} of ${model.name} to ${written.dir}`,
+      `  ${written.file} (${written.nodes} TensorFlow nodes), from ${onnxPath}`,
+      ...written.notes.map((n) => `  note: ${n}`),
+      `run it: inferbench run --model ${written.dir} --engines ${ENGINES[format]}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}

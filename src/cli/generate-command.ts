@@ -17,7 +17,7 @@ function progressLine(event: GenerationProgress): string | null {
   const where = `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}`;
   const tail =
     c.state === 'completed'
-      ? `TTFT ${formatDuration(c.ttft.mean)}, TPOT ${c.tpot ? formatDuration(c.tpot.mean) : 'n/a'}`
+      ? `TTFT ${formatDuration(c.ttft.mean)}, TPOT ${c.tpot ? formatDuration(c.tpot.mean) : 'n/a'}${c.verdict ? `, ${c.verdict.status}` : ''}`
       : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }
@@ -38,6 +38,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
     newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),
     runs: positiveIntFlag(args, 'runs', 'runs'),
+    rounds: positiveIntFlag(args, 'rounds', 'rounds'),
     warmupRuns: countFlag(args, 'warmup', 'warmupRuns'),
     threads: threads ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,

@@ -141,7 +141,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     'p < 0.05 AND |B/A − 1| ≥ --min-effect; otherwise "no significant difference", with why. A run recorded before\n' +
     'rounds existed counts as one round and can never support a call. Cells measured on a noisy host (load per core\n' +
     "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
-    'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call.',
+    'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +
+    "side's TTFT and TPOT per matched cell with its 95% interval across rounds.",
 };
 
 export const GENERATE_COMMAND: CommandSpec = {
@@ -169,6 +170,8 @@ export const GENERATE_COMMAND: CommandSpec = {
     HELP,
   ],
   details:
+    'Each cell runs --rounds rounds, each a fresh engine load with its own warmup and --runs timed calls, interleaved\n' +
+    "across engines as in run; TTFT and TPOT get a 95% CI across round means and a VALID/NOISY verdict by run's rule.\n" +
     'Writes results.json (config, environment, every cell with raw per-token times), results.csv, results.parquet,\n' +
     'ttft.png and tpot.png. Ctrl-C stops after the current call and still writes what was measured.',
 };

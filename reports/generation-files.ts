@@ -67,6 +67,7 @@ const COLUMNS: readonly GenerationColumn[] = [
   measured('tpot_ci95_high_ms', 'double', (c) => c.betweenRounds?.tpot?.ci95?.high ?? null),
   { name: 'verdict', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.status : null) },
   { name: 'verdict_reasons', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.reasons.join('; ') : null) },
+  { name: 'verdict_warnings', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.warnings?.join('; ') : null) },
   measured('decode_tokens_per_s', 'double', (c) => c.decodeTokensPerSecond),
   measured('prefill_tokens_per_s', 'double', (c) => c.prefillTokensPerSecond),
   measured('peak_rss_bytes', 'double', (c) => c.peakRssBytes),

@@ -126,6 +126,9 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const noisy = orderedGenerationCells(run).filter((c): c is CompletedGenerationCell => c.state === 'completed' && c.verdict?.status === 'NOISY');
-  const notes = noisy.flatMap((c) => wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}`, 120));
+  const notes = noisy.flatMap((c) => {
+    const warnings = c.verdict?.warnings ?? [];
+    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, 120);
+  });
   return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
 }

@@ -40,6 +40,8 @@ test('generate measures each cell in rounds: round means of TTFT and TPOT, the s
   assert.deepEqual(rounds.tpot, betweenRoundsOf(tpotMeans));
   assert.ok(rounds.ttft.ci95 && rounds.tpot?.ci95, 'two rounds give an interval');
   assert.match(cell.verdict?.status ?? '', /^(VALID|NOISY)$/);
+  // Host noise read around each round's timed calls, as run's rounds have it.
+  assert.deepEqual(cell.hostNoise?.map((n) => n.round), [0, 1]);
 
   // Terminal: the interval, the rounds and the verdict in both latency tables.
   const ttftTable = r.stdout.split('TIME TO FIRST TOKEN')[1]?.split('TIME PER OUTPUT TOKEN')[0] ?? '';

@@ -49,6 +49,19 @@ test('a generation cell is judged by run\'s rule on TTFT and TPOT round means: r
   assert.deepEqual(valid.verdict, { status: 'VALID', reasons: [] });
   assert.equal(valid.samples.length, 4);
 
+  // A busy host in round 2 rides along as run's warning; it does not decide the verdict.
+  const quiet = { loadPerCore: 0.2, stealShare: 0 };
+  const busy = { loadPerCore: 3, stealShare: 0 };
+  const warned = assembleGenerationCell(
+    [
+      { ...roundCell([call(0, 10, 2)]), hostNoise: [{ round: 0, before: quiet, after: quiet }] },
+      { ...roundCell([call(1, 10, 2)]), hostNoise: [{ round: 1, before: quiet, after: busy }] },
+    ],
+    { roundsPlanned: 2, interrupted: false },
+  );
+  assert.equal(warned.verdict?.status, 'VALID');
+  assert.deepEqual(warned.verdict?.warnings, ['host busy in round 2: load 3.00 per core (above 1)']);
+
   // Ctrl-C after the first of two rounds: run's interrupted reason, once, and never VALID.
   const cut = assembleGenerationCell([roundCell([call(0, 10, 2)])], { roundsPlanned: 2, interrupted: false });
   assert.equal(cut.interrupted, true);

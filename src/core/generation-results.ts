@@ -4,7 +4,7 @@
  * number of new tokens; it keeps every raw per-token time so any statistic
  * can be recomputed from results.json alone.
  */
-import type { BetweenRounds, CellVerdict, RunRecordOf } from './results.js';
+import type { BetweenRounds, CellVerdict, HostNoise, RunRecordOf } from './results.js';
 import type { SessionDescription } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
 
@@ -68,6 +68,8 @@ export interface CompletedGenerationCell extends GenerationCellKey {
   readonly betweenRounds?: { readonly ttft: BetweenRounds; readonly tpot: BetweenRounds | null };
   /** VALID or NOISY by `run`'s rule on both TTFT and TPOT (src/core/stop-rule.ts); absent in records from before rounds. */
   readonly verdict?: CellVerdict;
+  /** Host noise read before and after each round's timed calls (as run's rounds record it); shown as verdict warnings. */
+  readonly hostNoise?: readonly { readonly round: number; readonly before: HostNoise; readonly after: HostNoise }[];
   /** Set when Ctrl-C stopped this cell before its last round: its rounds so far are kept, and it is never VALID. */
   readonly interrupted?: boolean;
 }

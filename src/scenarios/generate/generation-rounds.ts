@@ -7,6 +7,7 @@
  * (`betweenRoundsOf`, `verdictOfRounds`). This file holds the bookkeeping of
  * which rounds each cell has, and the assembly of its record once it has them.
  */
+import { hostNoiseWarnings } from '../../core/host-noise.js';
 import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
 import type { CellVerdict } from '../../core/results.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
@@ -43,7 +44,7 @@ export function generationBetweenRounds(samples: readonly GenerationSample[]): N
 export function generationVerdict(
   figures: { readonly ttft: SampleStatistics; readonly tpot: SampleStatistics | null },
   betweenRounds: NonNullable<CompletedGenerationCell['betweenRounds']>,
-  opts: { readonly roundsPlanned: number; readonly interrupted: boolean },
+  opts: { readonly roundsPlanned: number; readonly interrupted: boolean; readonly warnings?: readonly string[] },
 ): CellVerdict {
   const judge = (latency: SampleStatistics, rounds: typeof betweenRounds.ttft) =>
     verdictOfRounds({
@@ -61,7 +62,8 @@ export function generationVerdict(
   const ttft = judge(figures.ttft, betweenRounds.ttft);
   const tpot = figures.tpot && betweenRounds.tpot ? judge(figures.tpot, betweenRounds.tpot) : [];
   const reasons = [...new Set([...ttft.map((r) => (tpot.includes(r) ? r : `TTFT ${r}`)), ...tpot.map((r) => (ttft.includes(r) ? r : `TPOT ${r}`))])];
-  return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons };
+  const warnings = opts.warnings ?? [];
+  return { status: reasons.length === 0 ? 'VALID' : 'NOISY', reasons, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
 /** The completed cell of its rounds' cells (each one round, in round order): statistics over every call, interval and verdict across rounds. */
@@ -72,6 +74,9 @@ export function assembleGenerationCell(rounds: readonly CompletedGenerationCell[
   const summary = summarizeGenerationCell(key, rounds.flatMap((r) => r.samples));
   const betweenRounds = generationBetweenRounds(summary.samples);
   const interrupted = opts.interrupted || rounds.length < opts.roundsPlanned;
+  const hostNoise = rounds.flatMap((r) => r.hostNoise ?? []);
+  // Host noise rides along as warnings, as on run's verdict: when it mattered, the rounds disagree and that decides.
+  const warnings = hostNoiseWarnings(hostNoise.map((n) => ({ index: n.round, noise: n })));
   return {
     state: 'completed',
     session: first.session,
@@ -80,7 +85,8 @@ export function assembleGenerationCell(rounds: readonly CompletedGenerationCell[
     warmupRuns: first.warmupRuns,
     ...summary,
     betweenRounds,
-    verdict: generationVerdict(summary, betweenRounds, { roundsPlanned: opts.roundsPlanned, interrupted }),
+    verdict: generationVerdict(summary, betweenRounds, { roundsPlanned: opts.roundsPlanned, interrupted, warnings }),
+    ...(hostNoise.length > 0 ? { hostNoise } : {}),
     ...(interrupted ? { interrupted: true } : {}),
   };
 }

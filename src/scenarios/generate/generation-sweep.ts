@@ -10,6 +10,7 @@ import { defaultRegistry } from '../../../engines/registry.js';
 import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
 import { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
+import { readHostNoise } from '../../core/host-noise.js';
 import { rotated } from '../../core/round-order.js';
 import { DEFAULT_ROUNDS } from '../../core/stop-rule.js';
 import { GenerationRounds } from './generation-rounds.js';
@@ -174,12 +175,14 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
         }
         // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
         wrapper.resetPeakMemory();
+        const before = readHostNoise(null);
         const samples: GenerationSample[] = [];
         for (let run = 0; run < sweep.runs; run++) {
           if (group.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
           samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement, group.round));
         }
-        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples) });
+        const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise });
       } catch (err) {
         await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
       }

@@ -54,11 +54,15 @@ export interface EngineBar {
   readonly mean: number;
   readonly p90: number;
   readonly label: string;
+  /** The 95% interval of the mean across rounds, drawn as an error bar; absent with one round. */
+  readonly low?: number;
+  readonly high?: number;
 }
 
 /**
  * Bars of one statistic per engine, grouped by configuration, with p90 as a
- * tick. `missing` names the cells not drawn, so a missing bar is never read as 0.
+ * tick and, where bars carry one, the 95% interval across rounds as an error
+ * bar. `missing` names the cells not drawn, so a missing bar is never read as 0.
  */
 export function engineBarChartSpec(chart: {
   readonly title: string;
@@ -75,7 +79,7 @@ export function engineBarChartSpec(chart: {
     title: {
       text: chart.title,
       subtitle: [
-        `bar = mean, tick = p90 · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
+        `bar = mean, tick = p90${bars.some((b) => b.low !== undefined) ? ', whisker = 95% CI of the mean across rounds' : ''} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
         ...(bars.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
         ...chart.missing.slice(0, 6).map((m) => `not shown: ${m}`),
       ],
@@ -96,6 +100,13 @@ export function engineBarChartSpec(chart: {
     layer: [
       { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: { field: 'mean', type: 'quantitative', title: chart.yTitle, axis: { format: ',~r' } } } },
       { mark: { type: 'tick', thickness: 2 }, encoding: { y: { field: 'p90', type: 'quantitative' }, color: { value: '#333333' } } },
+      ...(bars.some((b) => b.low !== undefined && b.high !== undefined)
+        ? [{
+          transform: [{ filter: 'isValid(datum.low) && isValid(datum.high)' }],
+          mark: { type: 'errorbar', ticks: true, thickness: 1.5 },
+          encoding: { y: { field: 'low', type: 'quantitative', title: chart.yTitle }, y2: { field: 'high' }, color: { value: '#000000' } },
+        }]
+        : []),
     ],
     background: 'white',
     padding: 16,

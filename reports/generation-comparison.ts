@@ -1,9 +1,10 @@
 /**
  * `inferbench compare` for two generation runs: matching cells side by side
- * with their TTFT and TPOT means and the ratio B/A. It makes no faster or
- * slower call: a generation cell is one load measured in one stretch of
- * time, so its calls carry no evidence about the drift between two runs,
- * and a call from them would claim a precision the data does not have.
+ * with their TTFT and TPOT means and the ratio B/A; the chart
+ * (generation-comparison-chart.ts) adds each side's interval across rounds.
+ * It makes no faster or slower call: records from before rounds hold one
+ * load measured in one stretch of time, which carries no evidence about the
+ * drift between two runs, so the ratio stands without a test.
  */
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
 import { formatDuration } from '../src/core/units.js';
@@ -104,8 +105,8 @@ export function renderGenerationComparison(a: GenerationRunRecord, b: Generation
     'Cells are matched on engine, batch, prompt length, new tokens and the threads each engine reported using.',
     ...(onlyA.length > 0 ? [`warning: only in A (no cell of B ran them at the same threads): ${onlyA.join(', ')}`] : []),
     ...(onlyB.length > 0 ? [`warning: only in B (no cell of A ran them at the same threads): ${onlyB.join(', ')}`] : []),
-    'No faster/slower call: each generation cell is one load measured in one stretch of time, so it holds no',
-    "evidence of the drift between two runs. Treat ratios within the machine's run-to-run spread as noise.",
+    "No faster/slower call is made for generation cells: set the ratios against each side's 95% interval across rounds",
+    "(in the chart) and treat ratios within the machine's run-to-run spread as noise.",
     '',
   ].join('\n');
 }

@@ -44,18 +44,30 @@ const COLUMNS: readonly GenerationColumn[] = [
   { name: 'batch_size', kind: 'int', value: (c) => c.batchSize },
   { name: 'prompt_length', kind: 'int', value: (c) => c.promptLength },
   { name: 'new_tokens', kind: 'int', value: (c) => c.newTokens },
-  { name: 'state', kind: 'string', value: (c) => c.state },
+  // `interrupted`: Ctrl-C stopped a completed cell before its last round; its rounds are kept, never VALID (as run's CSV).
+  { name: 'state', kind: 'string', value: (c) => (c.state === 'completed' && c.interrupted ? 'interrupted' : c.state) },
   { name: 'reason', kind: 'string', value: (c) => (c.state === 'completed' ? null : c.reason) },
   measured('runs', 'int', (c) => c.samples.length),
+  measured('rounds', 'int', (c) => c.betweenRounds?.ttft.rounds ?? 1),
   measured('warmup_runs', 'int', (c) => c.warmupRuns),
   measured('ttft_mean_ms', 'double', (c) => c.ttft.mean),
   measured('ttft_p50_ms', 'double', (c) => c.ttft.p50),
   measured('ttft_p90_ms', 'double', (c) => c.ttft.p90),
   measured('ttft_p99_ms', 'double', (c) => c.ttft.p99),
+  // 95% interval of the mean of round means (betweenRoundsOf, as run's ci95_*); empty with one round.
+  measured('ttft_round_mean_ms', 'double', (c) => c.betweenRounds?.ttft.mean ?? null),
+  measured('ttft_ci95_low_ms', 'double', (c) => c.betweenRounds?.ttft.ci95?.low ?? null),
+  measured('ttft_ci95_high_ms', 'double', (c) => c.betweenRounds?.ttft.ci95?.high ?? null),
   measured('tpot_mean_ms', 'double', (c) => c.tpot?.mean ?? null),
   measured('tpot_p50_ms', 'double', (c) => c.tpot?.p50 ?? null),
   measured('tpot_p90_ms', 'double', (c) => c.tpot?.p90 ?? null),
   measured('tpot_p99_ms', 'double', (c) => c.tpot?.p99 ?? null),
+  measured('tpot_round_mean_ms', 'double', (c) => c.betweenRounds?.tpot?.mean ?? null),
+  measured('tpot_ci95_low_ms', 'double', (c) => c.betweenRounds?.tpot?.ci95?.low ?? null),
+  measured('tpot_ci95_high_ms', 'double', (c) => c.betweenRounds?.tpot?.ci95?.high ?? null),
+  { name: 'verdict', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.status : null) },
+  { name: 'verdict_reasons', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.reasons.join('; ') : null) },
+  { name: 'verdict_warnings', kind: 'string', value: (c) => (c.state === 'completed' ? c.verdict?.warnings?.join('; ') : null) },
   measured('decode_tokens_per_s', 'double', (c) => c.decodeTokensPerSecond),
   measured('prefill_tokens_per_s', 'double', (c) => c.prefillTokensPerSecond),
   measured('peak_rss_bytes', 'double', (c) => c.peakRssBytes),
@@ -79,7 +91,8 @@ export function generationChartSpec(run: GenerationRunRecord, metric: 'ttft' | '
   const configOf = (c: GenerationCell) => `batch ${c.batchSize} · prompt ${c.promptLength} · new ${c.newTokens}`;
   const values = completed.map((c) => {
     const s = metric === 'ttft' ? c.ttft : c.tpot;
-    return { engine: c.engine, config: configOf(c), mean: s?.mean ?? 0, p90: s?.p90 ?? 0, label: formatDuration(s?.mean ?? 0) };
+    const ci = (metric === 'ttft' ? c.betweenRounds?.ttft : c.betweenRounds?.tpot)?.ci95;
+    return { engine: c.engine, config: configOf(c), mean: s?.mean ?? 0, p90: s?.p90 ?? 0, label: formatDuration(s?.mean ?? 0), ...(ci ? { low: ci.low, high: ci.high } : {}) };
   });
   const missing = cells.filter((c) => c.state !== 'completed').map((c) => `${c.engine} (${configOf(c)}): ${c.state}`);
   const title = metric === 'ttft' ? 'Time to first token (prefill + first sample)' : 'Time per output token after the first';

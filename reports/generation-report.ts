@@ -4,9 +4,10 @@
  * layout of the classification report. Pure: same record, same text.
  */
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
+import type { BetweenRounds } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
 import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
+import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../src/core/units.js';
 
 const STATE_STYLE: Record<GenerationCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
 
@@ -51,17 +52,34 @@ const IDENTITY_COLUMNS: readonly Column[] = [
   { header: 'state', align: 'left' },
 ];
 
-function percentileColumns(pick: (c: CompletedGenerationCell) => SampleStatistics | null): ReportColumn[] {
+/** `4.1 – 4.6 ms` across rounds, '–' with one round (or a record from before rounds). */
+function intervalText(rounds: BetweenRounds | null | undefined): string {
+  return rounds?.ci95 ? formatDurationRange(rounds.ci95.low, rounds.ci95.high) : '–';
+}
+
+/** VALID or NOISY by run's rule (Ctrl-C-cut cells say so); '–' for records from before rounds. */
+function verdictCell(c: CompletedGenerationCell): TableCell {
+  if (!c.verdict) return '–';
+  return { text: `${c.verdict.status}${c.interrupted ? ' (interrupted)' : ''}`, style: c.verdict.status === 'VALID' ? 'green' : 'yellow' };
+}
+
+function percentileColumns(
+  pick: (c: CompletedGenerationCell) => SampleStatistics | null,
+  rounds: (c: CompletedGenerationCell) => BetweenRounds | null | undefined,
+): ReportColumn[] {
   const f = (g: (s: SampleStatistics) => number) => (c: CompletedGenerationCell) => {
     const s = pick(c);
     return s ? formatDuration(g(s)) : 'n/a';
   };
   return [
     { header: 'mean', align: 'right', value: (c) => ({ text: f((s) => s.mean)(c), style: 'bold' }) },
+    { header: '95% CI across rounds', align: 'right', value: (c) => intervalText(rounds(c)) },
+    { header: 'rounds', align: 'right', value: (c) => String(rounds(c)?.rounds ?? 1) },
     { header: 'p50', align: 'right', value: f((s) => s.p50) },
     { header: 'p90', align: 'right', value: f((s) => s.p90) },
     { header: 'p99', align: 'right', value: f((s) => s.p99) },
     { header: 'n', align: 'right', value: (c) => String(pick(c)?.count ?? 0) },
+    { header: 'verdict', align: 'left', value: verdictCell },
   ];
 }
 
@@ -94,13 +112,23 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
     ...(model?.notes ?? []).map((n) => `note: ${n}`),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
     `TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`,
+    ...wrap(
+      'mean and percentiles over every measured call (TTFT) or later token (TPOT) of every round; 95% CI across rounds = interval of the mean of round means, ' +
+        "each round a fresh engine load; verdict by run's rule on both (CI within ±5% of the mean, CV within 100%)",
+      100,
+    ),
   ];
   const tables = (minWidth: number) => [
-    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft), color, minWidth),
-    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot), color, minWidth),
+    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft, (c) => c.betweenRounds?.ttft), color, minWidth),
+    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot, (c) => c.betweenRounds?.tpot), color, minWidth),
     table('THROUGHPUT AND PEAK MEMORY', run, THROUGHPUT_COLUMNS, color, minWidth),
   ];
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, ''])].join('\n').trimEnd();
+  const noisy = orderedGenerationCells(run).filter((c): c is CompletedGenerationCell => c.state === 'completed' && c.verdict?.status === 'NOISY');
+  const notes = noisy.flatMap((c) => {
+    const warnings = c.verdict?.warnings ?? [];
+    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, 120);
+  });
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
 }

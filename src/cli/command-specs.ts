@@ -141,7 +141,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     'p < 0.05 AND |B/A − 1| ≥ --min-effect; otherwise "no significant difference", with why. A run recorded before\n' +
     'rounds existed counts as one round and can never support a call. Cells measured on a noisy host (load per core\n' +
     "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
-    'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call.',
+    'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +
+    "side's TTFT and TPOT per matched cell with its 95% interval across rounds.",
 };
 
 export const GENERATE_COMMAND: CommandSpec = {
@@ -154,7 +155,8 @@ export const GENERATE_COMMAND: CommandSpec = {
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
     { name: 'prompt-lengths', kind: 'value', range: 'promptLengths', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
-    { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell; default 5' },
+    { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell in each round; default 3' },
+    { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds per cell, each a fresh engine load; the 95% CI and the VALID/NOISY verdict are across round means; default 3' },
     { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
     { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
@@ -168,6 +170,8 @@ export const GENERATE_COMMAND: CommandSpec = {
     HELP,
   ],
   details:
+    'Each cell runs --rounds rounds, each a fresh engine load with its own warmup and --runs timed calls, interleaved\n' +
+    "across engines as in run; TTFT and TPOT get a 95% CI across round means and a VALID/NOISY verdict by run's rule.\n" +
     'Writes results.json (config, environment, every cell with raw per-token times), results.csv, results.parquet,\n' +
     'ttft.png and tpot.png. Ctrl-C stops after the current call and still writes what was measured.',
 };

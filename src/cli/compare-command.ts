@@ -9,6 +9,7 @@ import type { GenerationRunRecord } from '../core/generation-results.js';
 import type { LoadRunRecord } from '../core/load-results.js';
 import { compareServerRuns, renderServerComparison } from '../../reports/server-comparison.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
+import type { TopLevelSpec } from 'vega-lite';
 
 /** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
 const DEFAULT_OUT = 'inferbench-out';
@@ -41,7 +42,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (kinds[0] !== kinds[1]) {
     throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
   }
-  if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord);
+  if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord, { out, png: args.flags['no-png'] !== true });
   if (kinds[0] === 'load') return compareLoad(a.record as unknown as LoadRunRecord, b.record as unknown as LoadRunRecord);
   const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
   if (comparison.cells.length === 0) {
@@ -60,16 +61,19 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
     process.stdout.write('\nNot drawn: the comparison chart, because no cell completed in both runs.\n');
     return 0;
   }
-  const [{ runComparisonChartSpec }, { renderPng }] = await Promise.all([
-    import('../../reports/view-charts.js'),
-    import('../../reports/png-chart.js'),
-  ]);
+  const { runComparisonChartSpec } = await import('../../reports/view-charts.js');
+  await writeComparisonPng(out, a.record.id, b.record.id, runComparisonChartSpec(a.record, b.record, comparison));
+  return 0;
+}
+
+/** Renders `spec` to `<out>/compare-<A>-vs-<B>.png`, atomically, and says where it went. */
+async function writeComparisonPng(out: string, idA: string, idB: string, spec: TopLevelSpec): Promise<void> {
+  const { renderPng } = await import('../../reports/png-chart.js');
   // Ids come from files the user passed; keep only characters safe in a file name.
   const safe = (id: string): string => id.replace(/[^\w.-]/gu, '_');
-  const target = path.resolve(out, `compare-${safe(a.record.id)}-vs-${safe(b.record.id)}.png`);
-  await writeFileAtomically(target, await renderPng(runComparisonChartSpec(a.record, b.record, comparison)));
+  const target = path.resolve(out, `compare-${safe(idA)}-vs-${safe(idB)}.png`);
+  await writeFileAtomically(target, await renderPng(spec));
   process.stdout.write(`\nWrote:\n  ${target}\n`);
-  return 0;
 }
 
 /** `--min-effect X`: a fraction below 1, so "5%" typed as 5 is caught rather than silently never calling anything. */
@@ -82,14 +86,21 @@ function minEffectFlag(args: ParsedArgs): number {
   return value;
 }
 
-/** Two generation runs: matching cells with their TTFT/TPOT ratios (see reports/generation-comparison.ts). */
-function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord): number {
+/** Two generation runs: matching cells with their TTFT/TPOT ratios (see reports/generation-comparison.ts), and their chart. */
+async function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord, opts: { readonly out: string; readonly png: boolean }): Promise<number> {
   const pairs = pairGenerationCells(a, b);
   if (pairs.length === 0) {
     throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts, run at the same thread counts (cells match on the threads each engine reported using)');
   }
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   process.stdout.write(renderGenerationComparison(a, b, pairs, color));
+  if (!opts.png) return 0;
+  const chart = await import('../../reports/generation-comparison-chart.js');
+  if (!chart.canDrawGenerationComparison(pairs)) {
+    process.stdout.write('\nNot drawn: the comparison chart, because no cell completed in both runs.\n');
+    return 0;
+  }
+  await writeComparisonPng(opts.out, a.id, b.id, chart.generationComparisonChartSpec(a, b, pairs));
   return 0;
 }
 

@@ -2,6 +2,7 @@ import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
 import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
+import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
@@ -11,13 +12,16 @@ import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 
+const whereOf = (c: GenerationCellKey): string => `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}`;
+
+/** A line as each round of a cell starts (cells are recorded only after their last round), then one per recorded cell. */
 function progressLine(event: GenerationProgress): string | null {
-  if (event.kind === 'cell-start') return null;
+  if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${whereOf(event.key)}…`;
   const c = event.cell;
-  const where = `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}`;
+  const where = whereOf(c);
   const tail =
     c.state === 'completed'
-      ? `TTFT ${formatDuration(c.ttft.mean)}, TPOT ${c.tpot ? formatDuration(c.tpot.mean) : 'n/a'}`
+      ? `TTFT ${formatDuration(c.ttft.mean)}, TPOT ${c.tpot ? formatDuration(c.tpot.mean) : 'n/a'}${c.verdict ? `, ${c.verdict.status}` : ''}`
       : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${where}: ${tail}`;
 }
@@ -38,6 +42,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
     newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),
     runs: positiveIntFlag(args, 'runs', 'runs'),
+    rounds: positiveIntFlag(args, 'rounds', 'rounds'),
     warmupRuns: countFlag(args, 'warmup', 'warmupRuns'),
     threads: threads ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,

@@ -4,7 +4,7 @@
  * number of new tokens; it keeps every raw per-token time so any statistic
  * can be recomputed from results.json alone.
  */
-import type { RunRecordOf } from './results.js';
+import type { BetweenRounds, CellVerdict, HostNoise, RunRecordOf } from './results.js';
 import type { SessionDescription } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
 
@@ -28,6 +28,8 @@ export interface GenerationSample {
   readonly restTokenMs: readonly number[];
   /** Whole call. */
   readonly totalMs: number;
+  /** Round this call was measured in, from 0 (each round is a fresh engine load); absent in records from before rounds (one round). */
+  readonly round?: number;
   /** Tokens actually generated per row (fewer than asked when every row hit EOS early). */
   readonly generatedTokens: number;
   /** Peak RSS at each token (the kernel's high-water mark), since the cell's warmup ended when peakRssScope is 'since-reset'. */
@@ -58,6 +60,18 @@ export interface CompletedGenerationCell extends GenerationCellKey {
   readonly peakGpuBytes: number | null;
   /** Calls that stopped on EOS before newTokens (possible only when the output length is not fixed). */
   readonly earlyStops: number;
+  /**
+   * TTFT and TPOT across rounds: each round's mean (TTFT over its calls, TPOT
+   * over every later token of its calls) is one observation, with the 95%
+   * interval of `betweenRoundsOf`. Absent in records from before rounds.
+   */
+  readonly betweenRounds?: { readonly ttft: BetweenRounds; readonly tpot: BetweenRounds | null };
+  /** VALID or NOISY by `run`'s rule on both TTFT and TPOT (src/core/stop-rule.ts); absent in records from before rounds. */
+  readonly verdict?: CellVerdict;
+  /** Host noise read before and after each round's timed calls (as run's rounds record it); shown as verdict warnings. */
+  readonly hostNoise?: readonly { readonly round: number; readonly before: HostNoise; readonly after: HostNoise }[];
+  /** Set when Ctrl-C stopped this cell before its last round: its rounds so far are kept, and it is never VALID. */
+  readonly interrupted?: boolean;
 }
 
 export interface ErroredGenerationCell extends GenerationCellKey {

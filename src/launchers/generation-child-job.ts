@@ -19,7 +19,7 @@ serveForkedJob<GenerationChildJob, GenerationCellKey, GenerationCell>(
     await registerEngineModules(job.engineModules);
     const model = job.modelDir ? await new TextGeneration(job.modelDir).init() : await defaultGenerator();
     await measureGenerationGroup(
-      { model, engine: job.engine, threads: job.threads, keys: job.keys, sweep: job.sweep, texts: job.texts, registry: defaultRegistry, signal: io.signal },
+      { model, engine: job.engine, round: job.round, threads: job.threads, keys: job.keys, sweep: job.sweep, texts: job.texts, registry: defaultRegistry, signal: io.signal },
       { onStart: io.start, onCell: io.result },
     );
   },

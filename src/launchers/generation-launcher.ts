@@ -15,6 +15,8 @@ export interface GenerationChildJob {
   /** Decoder folder; null for the embedded default decoder. */
   readonly modelDir: string | null;
   readonly engine: string;
+  /** Which round of its keys this load measures, from 0. */
+  readonly round: number;
   readonly threads: number | null;
   readonly keys: readonly GenerationCellKey[];
   readonly sweep: ResolvedGenerationSweep;
@@ -24,7 +26,7 @@ export interface GenerationChildJob {
 
 const keyId = (k: GenerationCellKey): string => `${k.engine}|${k.batchSize}|${k.promptLength}|${k.newTokens}`;
 
-/** A group runner that forks one child per engine load. */
+/** A group runner that forks one child per engine load (one per engine and round). */
 export function generationChildLauncher(source: { readonly modelDir: string | null; readonly engineModules?: readonly string[] }): GenerationGroupRunner {
   return (group, hooks) =>
     forkChild<GenerationChildJob, GenerationCellKey, GenerationCell>(
@@ -33,6 +35,7 @@ export function generationChildLauncher(source: { readonly modelDir: string | nu
         job: {
           modelDir: source.modelDir,
           engine: group.engine,
+          round: group.round,
           threads: group.threads,
           keys: group.keys,
           sweep: group.sweep,

@@ -28,7 +28,10 @@ export interface GenerateConfig {
   readonly batchSizes?: readonly number[];
   readonly promptLengths?: readonly number[];
   readonly newTokens?: readonly number[];
+  /** Measured calls per cell in each round. */
   readonly runs?: number;
+  /** Rounds per cell, each a fresh engine load (default 3, as `run`). */
+  readonly rounds?: number;
   readonly warmupRuns?: number;
   readonly threads: number | null;
   /** Prompts dataset; null means the embedded default prompts. */
@@ -86,6 +89,7 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
     promptLengths: '--prompt-lengths',
     newTokens: '--new-tokens',
     runs: '--runs',
+    rounds: '--rounds',
   });
   const isolate = config.isolate ?? true;
   return driveRun<GenerationCell, GenerationRunRecord>(
@@ -135,6 +139,7 @@ export function generateConfig(partial: Partial<GenerateConfig>): GenerateConfig
     ...(partial.promptLengths ? { promptLengths: partial.promptLengths } : {}),
     ...(partial.newTokens ? { newTokens: partial.newTokens } : {}),
     ...(partial.runs !== undefined ? { runs: partial.runs } : {}),
+    ...(partial.rounds !== undefined ? { rounds: partial.rounds } : {}),
     ...(partial.warmupRuns !== undefined ? { warmupRuns: partial.warmupRuns } : {}),
     threads: partial.threads ?? null,
     dataset: partial.dataset ?? null,

@@ -298,8 +298,8 @@ function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerat
   if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
   // Ranges first, then each list alone through the CLI's resolver, so a mistake is reported against its own field (not "body").
   checkFieldRanges(fields);
-  const names = { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs' };
-  for (const group of ['batchSizes', 'promptLengths', 'newTokens', 'runs', 'warmupRuns'] as const) {
+  const names = { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs', rounds: 'rounds' };
+  for (const group of ['batchSizes', 'promptLengths', 'newTokens', 'runs', 'rounds', 'warmupRuns'] as const) {
     if (partial[group] !== undefined) asField(group, () => resolveGenerationSweep({ [group]: partial[group] }, Number.POSITIVE_INFINITY, names));
   }
   // The context length is the model's and is checked when the run starts; every other rule is the CLI's.

@@ -6,6 +6,7 @@
  * view-routes.ts; these runs have other cells, so they get their own.
  */
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
+import type { BetweenRounds } from '../core/results.js';
 import type { SampleStatistics } from '../core/statistics.js';
 import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
 import { generationChartSpec } from '../../reports/generation-files.js';
@@ -23,6 +24,10 @@ interface Figures {
 
 function figures(s: SampleStatistics | null): Figures | null {
   return s === null ? null : { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
+}
+
+function interval(rounds: BetweenRounds | null | undefined): { readonly low: number; readonly high: number } | null {
+  return rounds?.ci95 ? { low: rounds.ci95.low, high: rounds.ci95.high } : null;
 }
 
 /** What every row says about its cell: which one it is, what ran, and how it ended. */
@@ -52,6 +57,10 @@ export function generationViews(run: GenerationRunRecord) {
       newTokens: c.newTokens,
       ttft: c.state === 'completed' ? figures(c.ttft) : null,
       tpot: c.state === 'completed' ? figures(c.tpot) : null,
+      // The 95% interval of the mean across rounds (as the terminal table's); null with one round or an older record.
+      ttftCi95: c.state === 'completed' ? interval(c.betweenRounds?.ttft) : null,
+      tpotCi95: c.state === 'completed' ? interval(c.betweenRounds?.tpot) : null,
+      verdict: c.state === 'completed' ? (c.verdict?.status ?? null) : null,
       decodeTokensPerSecond: c.state === 'completed' ? c.decodeTokensPerSecond : null,
       peakRssBytes: c.state === 'completed' ? c.peakRssBytes : null,
     })),

@@ -1,15 +1,20 @@
 /**
  * Sweeps a text-generation model over engines × batch sizes × prompt lengths
- * × new-token counts. Each engine is loaded once; each cell warms up with
- * generate() calls at full output length, then times `runs` calls through
- * BenchmarkWrapper. A failing cell is recorded with its reason and the sweep
- * goes on, as in the classification sweep.
+ * × new-token counts, in interleaved rounds as `run` does: round r loads
+ * every engine afresh, in an order rotated by r, and each of its cells warms
+ * up with generate() calls at full output length, then times `runs` calls
+ * through BenchmarkWrapper. A failing cell is recorded with its reason and
+ * the sweep goes on, as in the classification sweep.
  */
 import { defaultRegistry } from '../../../engines/registry.js';
 import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
 import { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
-import { computeStatistics } from '../../core/statistics.js';
+import { readHostNoise } from '../../core/host-noise.js';
+import { rotated } from '../../core/round-order.js';
+import { DEFAULT_ROUNDS } from '../../core/stop-rule.js';
+import { GenerationRounds } from './generation-rounds.js';
+import { summarizeGenerationCell } from './generation-summary.js';
 import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from '../../core/generate-args.js';
@@ -21,12 +26,15 @@ import type { TextGeneration } from '../../models/text-generation.js';
 export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
 export const DEFAULT_PROMPT_LENGTHS: readonly number[] = [32, 128];
 export const DEFAULT_NEW_TOKENS: readonly number[] = [32];
-export const DEFAULT_GENERATION_RUNS = 5;
+/** Measured calls per cell in each round (9 over the default 3 rounds). */
+export const DEFAULT_GENERATION_RUNS = 3;
+
+export { summarizeGenerationCell };
 export const DEFAULT_GENERATION_WARMUP = 1;
 
 /** Progress of a generation sweep, for a CLI line. */
 export type GenerationProgress =
-  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: GenerationCellKey }
+  | { readonly kind: 'cell-start'; readonly index: number; readonly total: number; readonly key: GenerationCellKey; readonly round: number; readonly rounds: number }
   | { readonly kind: 'cell-done'; readonly index: number; readonly total: number; readonly cell: GenerationCell };
 
 export interface GenerationSweepOptions {
@@ -34,8 +42,10 @@ export interface GenerationSweepOptions {
   readonly batchSizes?: readonly number[];
   readonly promptLengths?: readonly number[];
   readonly newTokens?: readonly number[];
-  /** Measured generate() calls per cell. */
+  /** Measured generate() calls per cell in each round. */
   readonly runs?: number;
+  /** Rounds per cell, each a fresh engine load; the interval and the verdict are across round means. Default 3, as `run`. */
+  readonly rounds?: number;
   /** generate() calls at full output length before measuring. */
   readonly warmupRuns?: number;
   readonly threads?: number | null;
@@ -58,6 +68,7 @@ export interface ResolvedGenerationSweep {
   readonly promptLengths: readonly number[];
   readonly newTokens: readonly number[];
   readonly runs: number;
+  readonly rounds: number;
   readonly warmupRuns: number;
   readonly fixedLength: boolean;
 }
@@ -68,9 +79,9 @@ export interface ResolvedGenerationSweep {
  * prompt that cannot fit fails before any engine loads, naming both lengths.
  */
 export function resolveGenerationSweep(
-  options: Pick<GenerationSweepOptions, 'batchSizes' | 'promptLengths' | 'newTokens' | 'runs' | 'warmupRuns' | 'fixedLength'>,
+  options: Pick<GenerationSweepOptions, 'batchSizes' | 'promptLengths' | 'newTokens' | 'runs' | 'rounds' | 'warmupRuns' | 'fixedLength'>,
   contextLength: number,
-  names: { batchSizes?: string; promptLengths?: string; newTokens?: string; runs?: string } = {},
+  names: { batchSizes?: string; promptLengths?: string; newTokens?: string; runs?: string; rounds?: string } = {},
 ): ResolvedGenerationSweep {
   const list = (values: readonly number[] | undefined, fallback: readonly number[], name: string, check: (v: unknown, n: string) => number) => {
     const out = [...new Set(values ?? fallback)];
@@ -83,16 +94,18 @@ export function resolveGenerationSweep(
   const newTokens = list(options.newTokens, DEFAULT_NEW_TOKENS, names.newTokens ?? 'maxNewTokens', requireNewTokens);
   checkContext(Math.max(...promptLengths), Math.max(...newTokens), contextLength);
   const runs = requirePositiveInteger(options.runs ?? DEFAULT_GENERATION_RUNS, names.runs ?? 'runs');
+  const rounds = requirePositiveInteger(options.rounds ?? DEFAULT_ROUNDS, names.rounds ?? 'rounds');
   const warmupRuns = options.warmupRuns ?? DEFAULT_GENERATION_WARMUP;
   if (!Number.isInteger(warmupRuns) || warmupRuns < 0) throw new UserError(`warmup must be a whole number ≥ 0, got ${warmupRuns}`, 'pass 0 to disable warmup');
-  return { batchSizes, promptLengths, newTokens, runs, warmupRuns, fixedLength: options.fixedLength ?? true };
+  return { batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, fixedLength: options.fixedLength ?? true };
 }
 
-function sampleOf(m: GenerationMeasurement): GenerationSample {
+function sampleOf(m: GenerationMeasurement, round: number): GenerationSample {
   return {
     firstTokenMs: m.firstTokenMs,
     restTokenMs: m.restTokenMs,
     totalMs: m.totalMs,
+    round,
     generatedTokens: m.newTokens,
     rssBytesPerToken: m.rssBytesPerToken,
     peakRssBytes: m.peakRssBytes,
@@ -101,30 +114,12 @@ function sampleOf(m: GenerationMeasurement): GenerationSample {
   };
 }
 
-/** Aggregates the calls of one cell: TTFT over calls, TPOT over every later token, rates over totals. */
-export function summarizeGenerationCell(key: GenerationCellKey, samples: readonly GenerationSample[]): Omit<CompletedGenerationCell, 'state' | 'session' | 'loadMs' | 'warmupRuns'> {
-  const ttft = computeStatistics(samples.map((s) => s.firstTokenMs));
-  const rest = samples.flatMap((s) => s.restTokenMs);
-  const restTotal = rest.reduce((a, b) => a + b, 0);
-  const gpu = samples.flatMap((s) => s.gpuBytesPerToken ?? []).filter((v): v is number => v !== null);
-  return {
-    ...key,
-    samples,
-    ttft,
-    tpot: rest.length > 0 ? computeStatistics(rest) : null,
-    decodeTokensPerSecond: restTotal > 0 ? (key.batchSize * rest.length * 1000) / restTotal : null,
-    prefillTokensPerSecond: ttft.total > 0 ? (key.batchSize * key.promptLength * samples.length * 1000) / ttft.total : 0,
-    // The exact reading at the end of each call as well as the per-token ones: a per-token reading may be up to 2 ms stale.
-    peakRssBytes: Math.max(...samples.flatMap((s) => [...s.rssBytesPerToken, ...(s.peakRssBytes === undefined ? [] : [s.peakRssBytes])])),
-    peakGpuBytes: gpu.length > 0 ? Math.max(...gpu) : null,
-    earlyStops: samples.filter((s) => s.generatedTokens < key.newTokens).length,
-  };
-}
-
-/** One engine load of a generation sweep: every key (batch × prompt length × new tokens) on one engine. */
+/** One engine load of a generation sweep: one round of every key (batch × prompt length × new tokens) on one engine. */
 export interface GenerationGroup {
   readonly model: TextGeneration;
   readonly engine: string;
+  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  readonly round: number;
   readonly threads: number | null;
   readonly keys: readonly GenerationCellKey[];
   readonly sweep: ResolvedGenerationSweep;
@@ -180,12 +175,14 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
         }
         // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
         wrapper.resetPeakMemory();
+        const before = readHostNoise(null);
         const samples: GenerationSample[] = [];
         for (let run = 0; run < sweep.runs; run++) {
           if (group.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
-          samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement));
+          samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement, group.round));
         }
-        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples) });
+        const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise });
       } catch (err) {
         await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
       }
@@ -197,8 +194,11 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
 }
 
 /**
- * Runs the sweep, one group per engine, through `options.runGroup` (this
- * process by default); returns every cell, completed or not.
+ * Runs the sweep in interleaved rounds through `options.runGroup` (this
+ * process by default): round r loads every engine afresh, in an order
+ * rotated by r, so minute-to-minute drift on a shared machine falls on every
+ * engine alike. A cell is recorded once its last round is in, in sweep
+ * order; returns every cell, completed or not.
  */
 export async function runGenerationSweep(model: TextGeneration, options: GenerationSweepOptions): Promise<GenerationCell[]> {
   await model.init();
@@ -210,24 +210,32 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
   const combos = sweep.batchSizes.flatMap((batchSize) =>
     sweep.promptLengths.flatMap((promptLength) => sweep.newTokens.map((newTokens) => ({ batchSize, promptLength, newTokens }))),
   );
+  const groups = options.engines.map((engine) => ({ engine, keys: combos.map((c): GenerationCellKey => ({ model: model.name, engine, ...c, requestedThreads: threads })) }));
+  const book = new GenerationRounds(groups.flatMap((g) => g.keys), sweep.rounds);
   const total = options.engines.length * combos.length;
   const cells: GenerationCell[] = [];
-  const record = async (cell: GenerationCell): Promise<void> => {
-    cells.push(cell);
-    options.onProgress?.({ kind: 'cell-done', index: cells.length - 1, total, cell });
-    await options.onCell?.(cell, cells);
-  };
-  for (const engine of options.engines) {
-    const keys = combos.map((c) => ({ model: model.name, engine, ...c, requestedThreads: threads }));
-    if (options.signal?.aborted) {
-      for (const key of keys) await record({ ...key, state: 'skipped', reason: INTERRUPTED });
-      continue;
+  const record = async (aborted: boolean): Promise<void> => {
+    for (const cell of book.takeReady(aborted)) {
+      cells.push(cell);
+      options.onProgress?.({ kind: 'cell-done', index: cells.length - 1, total, cell });
+      await options.onCell?.(cell, cells);
     }
-    await runGroup(
-      { model, engine, threads, keys, sweep, texts: options.texts, registry, signal: options.signal },
-      { onStart: (key) => options.onProgress?.({ kind: 'cell-start', index: cells.length, total, key }), onCell: record },
-    );
+  };
+  for (let round = 0; round < sweep.rounds && !options.signal?.aborted; round++) {
+    for (const g of rotated(groups, round)) {
+      const keys = g.keys.filter((k) => book.wants(k, round));
+      if (keys.length === 0) continue;
+      await runGroup(
+        { model, engine: g.engine, round, threads, keys, sweep, texts: options.texts, registry, signal: options.signal },
+        {
+          onStart: (key) => options.onProgress?.({ kind: 'cell-start', index: cells.length, total, key, round, rounds: sweep.rounds }),
+          onCell: async (cell) => book.add(cell),
+        },
+      );
+      await record(false);
+    }
   }
+  await record(true);
   return cells;
 }
 

@@ -74,13 +74,21 @@ function generationTable(rows) {
     [['cores', coresText], ['batch', (r) => r.batchSize], ['prompt', (r) => r.promptLength], ['new', (r) => r.newTokens]],
     [
       ['TTFT mean', (r) => duration(r.ttft?.mean)],
+      ['TTFT 95% CI', (r) => ciText(r.ttftCi95)],
       ['TTFT p90', (r) => duration(r.ttft?.p90)],
       ['TPOT mean', (r) => duration(r.tpot?.mean)],
+      ['TPOT 95% CI', (r) => ciText(r.tpotCi95)],
       ['TPOT p90', (r) => duration(r.tpot?.p90)],
       ['decode tokens/s', (r) => rate(r.decodeTokensPerSecond)],
       ['peak RSS', (r) => bytes(r.peakRssBytes)],
+      ['verdict', (r) => r.verdict ?? '–'],
     ],
   );
+}
+
+/** The 95% interval of the mean across rounds, `low – high`; '–' with one round. */
+function ciText(ci) {
+  return ci ? `${duration(ci.low)} – ${duration(ci.high)}` : '–';
 }
 
 function trainingTable(rows) {

@@ -36,6 +36,7 @@ export {
   type ScopeInterval,
 } from './cell-figures.js';
 export * from './scaling-views.js';
+export { cellName, cellNamer, plannedKeys, varyingKeys, type NamedCell, type VaryingKeys } from './cell-names.js';
 
 /** Everything that tells one cell from another, with the threads the engine reported using. */
 export interface ViewCellKey {

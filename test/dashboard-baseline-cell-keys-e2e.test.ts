@@ -52,6 +52,13 @@ test('the Baseline table of a several-model, several-precision run names model, 
     assert.equal(new Set(rows).size, 32, `every row is its own cell:\n${rows.join('\n')}`);
     assert.ok(rows.includes('hidden=32,layers=1|q8|16|onnx-wasm|2|2'), rows.join('\n'));
 
+    // The latency chart's axis names each cell whole, not cut to a shared "tiny-bert (embedded defau…".
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    const ticks = await page.locator('.chart svg .role-axis-label text').allTextContents();
+    const cut = ticks.filter((l) => l.endsWith('…'));
+    assert.deepEqual(cut, [], `axis labels are whole: ${ticks.join(' | ')}`);
+    await page.screenshot({ path: join(out, 'dashboard-baseline.png'), fullPage: true });
+
     await page.getByRole('tab', { name: 'Batch-size scaling' }).click();
     await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
     const legend = page.locator('.chart svg .role-legend').first();

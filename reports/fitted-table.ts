@@ -7,6 +7,7 @@
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
 import type { BaselineRow } from './views.js';
+import { varyingKeys } from './cell-names.js';
 
 export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };
 
@@ -64,9 +65,11 @@ export function failedRest(row: BaselineRow): TableCell | undefined {
 
 /** Identity columns shared by the per-cell tables: never dropped. */
 export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): FitColumn<BaselineRow>[] {
-  const multiModel = new Set(run.cells.map((c) => c.model)).size > 1;
+  // The same rule as every line that names a cell (cell-names.ts); seq shows whenever inputs were fixed lengths.
+  const varying = varyingKeys(run.cells);
+  const multiModel = varying.model;
   const hasSeq = rows.some((r) => r.sequenceLength !== null);
-  const hasHost = rows.some((r) => r.key.host !== null);
+  const hasHost = varying.host;
   return [
     ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
     { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.engine, style: 'cyan' }) },

@@ -6,7 +6,8 @@
  */
 import type { RunRecord } from '../src/core/results.js';
 import { formatBytes, formatDifference, formatDuration, formatPercent } from '../src/core/units.js';
-import { engineLabeller } from './run-summary.js';
+import { orderedCells } from './run-summary.js';
+import { cellNamer, groupByReason } from './cell-names.js';
 import { paint, type TableCell, wrap } from './text-table.js';
 import { type FitColumn, fittedTable, identityColumns } from './fitted-table.js';
 import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from './views.js';
@@ -152,9 +153,9 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
     ),
   );
   // One line per distinct reason, naming the cells it applies to, so a missing reference is impossible to miss.
-  const why = new Map<string, string[]>();
-  for (const r of rows) if (r.parityUnavailable !== null) why.set(r.parityUnavailable, [...(why.get(r.parityUnavailable) ?? []), `${r.label} batch ${r.batchSize}`]);
-  for (const [reason, cells] of why) lines.push(...wrap(`parity unavailable (${cells.join(', ')}): ${reason}`, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'yellow', color)));
+  const name = cellNamer(run);
+  const unavailable = orderedCells(run).filter((c) => c.state === 'completed' && (c.parityUnavailable ?? null) !== null);
+  for (const { reason, cells } of groupByReason(unavailable, (c) => (c.state === 'completed' ? (c.parityUnavailable ?? '') : ''), name)) lines.push(...wrap(`parity unavailable (${cells.join('; ')}): ${reason}`, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'yellow', color)));
   return lines;
 }
 
@@ -164,11 +165,11 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
  * that returns wrong answers must be impossible to miss.
  */
 export function parityWarningLines(run: RunRecord, width: number, color: boolean): string[] {
-  const label = engineLabeller(run);
+  const name = cellNamer(run);
   return parityFailures(run).flatMap((cell) => {
     const p = cell.parity as NonNullable<typeof cell.parity>;
     const text =
-      `warning: ${PARITY_MARKER} ${label(cell)}, batch ${cell.batchSize}: outputs differ from ${p.reference} by ` +
+      `warning: ${PARITY_MARKER} ${name(cell)}: outputs differ from ${p.reference} by ` +
       `${formatDifference(p.maxAbsDiff)}, over the tolerance ${formatDifference(p.tolerance)} ` +
       `(argmax agrees on ${formatPercent(p.argmaxAgreement)} of ${p.rows} rows); its speed is for wrong answers`;
     return wrap(text, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'red', color));

@@ -18,6 +18,7 @@ import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
 import { speedFootnotes, speedTable, STATE_STYLE } from './speed-table.js';
+import { cellNamer, groupByReason } from './cell-names.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
@@ -34,15 +35,18 @@ const DEFAULT_WIDTH = 160;
 /** The environment header wraps sooner than tables: short lines scan faster. */
 const HEADER_WIDTH = 100;
 
+/** Why cells have no figures, each distinct reason once with the cells it applies to (the speed table cut them short). */
 function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
-  const label = engineLabeller(run);
+  const name = cellNamer(run);
+  const failed = orderedCells(run).flatMap((c) => (c.state === 'completed' ? [] : [c]));
   const lines = ['Reasons in full:'];
-  for (const cell of orderedCells(run)) {
-    if (cell.state === 'completed') continue;
-    const head = `  ${label(cell)}, batch ${cell.batchSize} (${cell.state}): `;
-    const [first = '', ...rest] = wrap(cell.reason, Math.max(40, width - head.length));
-    const styledHead = head.replace(cell.state, paint(cell.state, STATE_STYLE[cell.state], color));
+  for (const g of groupByReason(failed, (c) => `${c.state}\u0000${c.reason}`, name)) {
+    const [state = '', reason = ''] = g.reason.split('\u0000');
+    const head = g.cells.length === 1 ? `  ${g.cells[0]} (${state}): ` : `  ${g.cells.length} cells (${state}): `;
+    const [first = '', ...rest] = wrap(reason, Math.max(40, width - head.length));
+    const styledHead = head.replace(`(${state})`, `(${paint(state, STATE_STYLE[state as keyof typeof STATE_STYLE], color)})`);
     lines.push(styledHead + first, ...rest.map((l) => ' '.repeat(head.length) + l));
+    if (g.cells.length > 1) lines.push(...wrap(g.cells.join('; '), width - 6).map((l) => `      ${l}`));
   }
   return lines;
 }

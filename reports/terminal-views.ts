@@ -5,7 +5,8 @@
  * the numbers match the charts and a web dashboard exactly.
  */
 import type { RunRecord } from '../src/core/results.js';
-import { engineLabeller } from './run-summary.js';
+import { orderedCells } from './run-summary.js';
+import { cellNamer, groupByReason } from './cell-names.js';
 import { paint, type TableCell, wrap } from './text-table.js';
 import { formatDuration, formatDurationRange, formatPercent, formatRate, formatRatio } from '../src/core/units.js';
 import { failedRest, type FitColumn, fittedTable, flagsCell, identityColumns, STATE_STYLE } from './fitted-table.js';
@@ -81,18 +82,29 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
       width,
     ),
   );
-  const label = engineLabeller(run);
-  for (const cell of run.cells) {
-    if (cell.state !== 'completed' || !cell.verdict) continue;
-    const warnings = cell.verdict.warnings ?? [];
-    if (cell.verdict.status !== 'NOISY' && warnings.length === 0) continue;
-    const word = cell.verdict.status === 'NOISY' ? 'NOISY' : 'note';
-    const head = `${word} ${label(cell)}, batch ${cell.batchSize}: `;
-    const reasons = cell.verdict.status === 'NOISY' ? [cell.verdict.reasons.length > 0 ? cell.verdict.reasons.join('; ') : 'no reason recorded'] : [];
-    const text = [...reasons, ...warnings.map((w) => `warning: ${w}`)].join('; ');
-    lines.push(...wrap(head + text, width - 4).map((l, i) => (i === 0 ? l.replace(word, paint(word, 'yellow', color)) : `    ${l}`)));
-  }
+  lines.push(...verdictLines(run, width, color));
   return lines;
+}
+
+/**
+ * NOISY reasons and verdict warnings, each distinct text once with the cells
+ * it applies to (named by what varies in the run), so a sweep whose cells
+ * share a reason prints it once rather than once per cell.
+ */
+function verdictLines(run: RunRecord, width: number, color: boolean): string[] {
+  const name = cellNamer(run);
+  const items: { word: string; text: string; cell: string }[] = [];
+  for (const cell of orderedCells(run)) {
+    if (cell.state !== 'completed' || !cell.verdict) continue;
+    if (cell.verdict.status === 'NOISY') items.push({ word: 'NOISY', text: cell.verdict.reasons.length > 0 ? cell.verdict.reasons.join('; ') : 'no reason recorded', cell: name(cell) });
+    for (const w of cell.verdict.warnings ?? []) items.push({ word: 'note', text: `warning: ${w}`, cell: name(cell) });
+  }
+  return groupByReason(items, (i) => `${i.word}\u0000${i.text}`, (i) => i.cell).flatMap((g) => {
+    const [word = '', text = ''] = g.reason.split('\u0000');
+    const head = g.cells.length === 1 ? `${word} ${g.cells[0]}: ${text}` : `${word} (${g.cells.length} cells): ${text}`;
+    const styled = wrap(head, width - 4).map((l, i) => (i === 0 ? l.replace(word, paint(word, 'yellow', color)) : `    ${l}`));
+    return g.cells.length === 1 ? styled : [...styled, ...wrap(g.cells.join('; '), width - 4).map((l) => `    ${l}`)];
+  });
 }
 
 function pointFlags(p: ScalingPoint): TableCell {

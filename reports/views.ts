@@ -36,10 +36,14 @@ export {
   type ScopeInterval,
 } from './cell-figures.js';
 export * from './scaling-views.js';
+export { cellName, cellNamer, plannedKeys, varyingKeys, type NamedCell, type VaryingKeys } from './cell-names.js';
 
 /** Everything that tells one cell from another, with the threads the engine reported using. */
 export interface ViewCellKey {
+  /** The row's model name, its precision variant included (`tiny · q8`). */
   readonly model: string;
+  /** The model a variant belongs to (`tiny`); the model itself when the row is no variant. */
+  readonly baseModel: string;
   /** The precision variant (`--dtype`) of the model, when the row is one. */
   readonly variant: string | null;
   readonly engine: string;
@@ -54,15 +58,38 @@ export interface ViewCellKey {
 
 /** The full key of a cell in `run`. */
 export function viewCellKey(run: RunRecord, cell: CellResult): ViewCellKey {
+  const variant = run.models.find((m) => m.name === cell.model)?.variant ?? null;
   return {
     model: cell.model,
-    variant: run.models.find((m) => m.name === cell.model)?.variant?.dtype ?? null,
+    baseModel: variant?.of ?? cell.model,
+    variant: variant?.dtype ?? null,
     engine: cell.engine,
     threads: threadsUsed(cell),
     requestedThreads: cell.requestedThreads,
     batchSize: cell.batchSize,
     sequenceLength: sequenceOf(cell),
     host: cell.host?.name ?? null,
+  };
+}
+
+/** Which key columns a table of these rows needs: only the parts of the key that differ between them. */
+export interface KeyColumns {
+  readonly model: boolean;
+  readonly variant: boolean;
+  readonly sequenceLength: boolean;
+  readonly threads: boolean;
+  readonly host: boolean;
+}
+
+/** The key columns of a run's per-cell tables (the dashboard's among them), from its rows' keys. */
+export function keyColumns(keys: readonly ViewCellKey[]): KeyColumns {
+  const varies = (f: (k: ViewCellKey) => unknown): boolean => new Set(keys.map(f)).size > 1;
+  return {
+    model: varies((k) => k.baseModel),
+    variant: keys.some((k) => k.variant !== null) && varies((k) => k.variant),
+    sequenceLength: varies((k) => k.sequenceLength),
+    threads: varies((k) => k.requestedThreads),
+    host: keys.some((k) => k.host !== null),
   };
 }
 

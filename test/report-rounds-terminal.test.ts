@@ -21,7 +21,7 @@ test('reports show the first pass, rounds, the interrupted state and why parity 
   const text = renderTerminalReport(run, { width: 200 });
   assert.match(text, /first pass/);
   assert.match(text, /b +.*1 +interrupted/u, text);
-  assert.match(text, /parity unavailable \(a batch 1, b batch 1\): reference missing-ref failed to load: no such file onnx\/model\.onnx/);
+  assert.match(text, /parity unavailable \(a, batch 1; b, batch 1\): reference missing-ref failed to load: no such file onnx\/model\.onnx/);
   assert.match(text, /b, batch 1: .*saw 3 of 8 batches of one pass/u, 'the X× faster line says why b is not compared');
   const [header, ...rows] = parseCsv(renderCsv(run));
   const col = (name: string) => (header ?? []).indexOf(name);

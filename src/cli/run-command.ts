@@ -12,7 +12,7 @@ import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
-import { cellFigures } from '../../reports/views.js';
+import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
 
@@ -23,21 +23,18 @@ function passLine(c: CompletedCell): string {
   return `${formatDuration(f.engine.passMs)} engine time per pass (${f.pass.batches} batches)`;
 }
 
-function progressLine(event: ProgressEvent, showModel: boolean): string | null {
+/** One progress line, naming the cell by what varies in the sweep (cell-names.ts), as every report line does. */
+function progressLine(event: ProgressEvent, varying: VaryingKeys): string | null {
   if (event.kind === 'cell-start') return null;
   if (event.kind === 'round-done') {
-    const threads = event.requestedThreads === null ? '' : ` threads ${event.requestedThreads}`;
     const tail = event.meanMs === null ? 'no timed batches' : `${formatDuration(event.meanMs)} mean over ${event.batches} batches (${event.passes} whole ${event.passes === 1 ? 'pass' : 'passes'})`;
-    return `  round ${event.round + 1}/${event.rounds} ${event.engine}${threads} batch ${event.batchSize}: ${tail}`;
+    return `  round ${event.round + 1}/${event.rounds} ${cellName(event, varying)}: ${tail}`;
   }
   const c = event.cell;
-  const threads = c.requestedThreads === null ? '' : ` threads ${c.requestedThreads}`;
-  const model = showModel ? `${c.model}: ` : '';
-  const seq = c.sequenceLength ? ` seq ${c.sequenceLength}` : '';
   const rounds = c.state === 'completed' && c.rounds ? ` in ${c.rounds.length} ${c.rounds.length === 1 ? 'round' : 'rounds'}` : '';
   const state = c.state === 'completed' ? (c.interrupted ? ', interrupted' : '') + (c.verdict ? `, ${c.verdict.status}` : '') : '';
   const tail = c.state === 'completed' ? `${passLine(c)}${rounds}${state}` : `${c.state}: ${c.reason}`;
-  return `[${event.index + 1}/${event.total}] ${model}${c.engine}${threads} batch ${c.batchSize}${seq}: ${tail}`;
+  return `[${event.index + 1}/${event.total}] ${cellName(c, varying)}: ${tail}`;
 }
 
 /** `--rounds` as given (a number, even a bad one), so the option check names the flag and the fix. */
@@ -122,7 +119,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * entry it repeats). Shared by `run` and `rerun`.
  */
 export function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions): Promise<number> {
-  let showModel = false;
+  let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
   return reportRecordedCommand<RunRecord, ProgressEvent>({
     unit: 'batch',
     out: config.out,
@@ -132,14 +129,14 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
         ...hooks,
         ...(queue ? { queue } : {}),
         onStart: (r) => {
-          showModel = r.models.length > 1;
+          varying = plannedKeys({ models: r.models.length, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
           const engines = (r.config['enginesResolved'] as string[]).join(', ');
           const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;
           const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
           process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
         },
       }, record),
-    progressLine: (e) => progressLine(e, showModel),
+    progressLine: (e) => progressLine(e, varying),
     render: (record, color) => renderTerminalReport(record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) }),
     after: (record) => (config.png ? notDrawnLines(runCharts(record)) : []),
   });

@@ -29,6 +29,9 @@ export type ProgressEvent =
       readonly kind: 'round-done';
       readonly index: number;
       readonly total: number;
+      readonly model: string;
+      /** Fixed sequence length of the cell (`--sequence-lengths`), set by the sweep; absent on dataset text. */
+      readonly sequenceLength?: number | null;
       readonly engine: string;
       readonly batchSize: number;
       readonly requestedThreads: number | null;

@@ -172,6 +172,7 @@ export class Benchmark {
       kind: 'round-done',
       index,
       total,
+      model: measured.key.model,
       engine: measured.key.engine,
       batchSize: measured.key.batchSize,
       requestedThreads: measured.key.requestedThreads,

@@ -28,6 +28,12 @@ export function withSequenceLength(cell: CellResult, sequenceLength: number | nu
   return sequenceLength === null ? cell : { ...cell, sequenceLength };
 }
 
+/** A progress event naming its cell's sequence length, as the recorded cell does. */
+function withSequenceLengthEvent(event: ProgressEvent, sequenceLength: number | null): ProgressEvent {
+  if (sequenceLength === null || event.kind === 'cell-start') return event;
+  return event.kind === 'cell-done' ? { ...event, cell: withSequenceLength(event.cell, sequenceLength) } : { ...event, sequenceLength };
+}
+
 /** Measures every planned model (× sequence length) on every engine, in order. */
 export async function sweepModels(plan: readonly PlannedModel[], options: SweepOptions): Promise<void> {
   let offset = 0;
@@ -35,7 +41,7 @@ export async function sweepModels(plan: readonly PlannedModel[], options: SweepO
   const lengths: readonly (number | null)[] = options.sequenceLengths ?? [null];
   const benchmark = new Benchmark({
     ...options.benchmark,
-    onProgress: (event) => options.onProgress?.({ ...event, index: offset + event.index, total }),
+    onProgress: (event) => options.onProgress?.(withSequenceLengthEvent({ ...event, index: offset + event.index, total }, currentSeq)),
     onCell: async (cell) => options.record(withSequenceLength(cell, currentSeq)),
   });
   const { threads, batchSizes } = benchmark.options;

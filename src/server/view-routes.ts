@@ -3,7 +3,7 @@ import type { RunRecord } from '../core/results.js';
 import { entryCommand, isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
 import { serverPeakRows } from '../../reports/server-views.js';
-import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
+import { baselineRows, keyColumns, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
@@ -68,12 +68,13 @@ async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: U
   const core = coreScalingView(record, batchSize === undefined ? {} : { batchSize });
   const batch = batchScalingView(record, threads === undefined ? {} : { threads });
   const latency = latencyDistributionView(record);
+  const rows = baselineRows(record);
   sendJson(res, 200, {
     id,
     state: entry.state,
     kind,
     available: true,
-    baseline: { rows: baselineRows(record), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
+    baseline: { rows, columns: keyColumns(rows.map((r) => r.key)), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
     coreScaling: {
       options: sizes,
       fixed: core.fixed.batchSize,

@@ -9,7 +9,9 @@ import { renderScenarioTab, settingsLine, TABS_BY_KIND } from './scenario-views.
 const EMBED_OPTIONS = {
   renderer: 'svg',
   actions: { export: true, source: false, compiled: false, editor: false },
-  config: { mark: { tooltip: true } },
+  // Labels are cell names (model, precision, engine, length): vega's default limits cut them to one shared prefix
+  // ("tiny-bert (embedded defau…"), so the page shows them whole; a wide chart scrolls inside its box.
+  config: { mark: { tooltip: true }, legend: { labelLimit: 0 }, axis: { labelLimit: 0 } },
 };
 
 /** What the panel remembers between refreshes of the same entry. */
@@ -34,15 +36,37 @@ function threadLabel(threads) {
   return threads === null ? 'engine default' : `${threads} core${threads === 1 ? '' : 's'}`;
 }
 
+/** The spec with every legend under its plot in two columns, for a page too narrow for legends on the right. */
+function legendsBelow(spec) {
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === 'legend' && v !== null && typeof v === 'object' ? { ...v, orient: 'bottom', direction: 'vertical', columns: 2 } : walk(v);
+    return out;
+  };
+  return walk(spec);
+}
+
 async function embed(container, spec, current) {
   if (!current()) return;
   container.innerHTML = '';
   if (!spec) return;
   // vega-embed styles its target as an inline block the chart's width; the outer box scrolls.
-  const target = document.createElement('div');
-  container.append(target);
+  const draw = async (s) => {
+    const target = document.createElement('div');
+    container.append(target);
+    const result = await window.vegaEmbed(target, s, EMBED_OPTIONS);
+    return { target, result };
+  };
   try {
-    const result = await window.vegaEmbed(target, spec, EMBED_OPTIONS);
+    let { target, result } = await draw(spec);
+    // A legend on the right of a chart wider than the page would be scrolled out of sight: draw it below instead.
+    if (current() && target.scrollWidth > container.clientWidth) {
+      result.finalize();
+      target.remove();
+      ({ target, result } = await draw(legendsBelow(spec)));
+    }
     if (!current()) {
       result.finalize();
       target.remove();
@@ -52,8 +76,16 @@ async function embed(container, spec, current) {
   }
 }
 
-function baselineTable(rows) {
+/** The key columns a run's rows differ in (the server's keyColumns): model, variant, sequence length; the engine label names threads and host. */
+const KEY_COLUMNS = [
+  ['model', 'model', (k) => k.baseModel ?? k.model],
+  ['variant', 'variant', (k) => k.variant ?? '–'],
+  ['sequenceLength', 'seq', (k) => k.sequenceLength ?? 'text'],
+];
+
+function baselineTable(rows, columns = {}) {
   if (rows.length === 0) return '<p class="muted">No cell measured yet.</p>';
+  const keys = KEY_COLUMNS.filter(([name]) => columns[name]);
   const body = rows
     .map((r) => {
       // Every figure comes from the server's view rows (reports/views.ts): engine time per batch as the mean of round means,
@@ -63,10 +95,12 @@ function baselineTable(rows) {
       const figures = r.state === 'completed'
         ? `<td class="num">${r.partial ? 'n/a' : duration(r.engineTime?.passMs)}</td><td class="num">${duration(r.meanMs)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td class="num">${r.partial ? 'n/a' : duration(r.endToEnd?.passMs)}</td><td>${esc([r.verdict?.status ?? '', ...flags].join(' '))}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
         : `<td colspan="7" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
-      return `<tr><td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
+      const keyCells = keys.map(([name, , value]) => `<td class="${name === 'sequenceLength' ? 'num' : ''}">${esc(String(value(r.key)))}</td>`).join('');
+      return `<tr>${keyCells}<td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
     })
     .join('');
-  return `<table class="table"><thead><tr><th>engine</th><th class="num">threads</th><th class="num">batch</th><th class="num" title="engine time of one pass over the rows">total / pass</th><th class="num" title="engine time per batch, mean of round means">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th class="num" title="end to end: callbacks, engine and read-back (a pipeline's whole call)">e2e / pass</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+  const keyHeads = keys.map(([name, header]) => `<th class="${name === 'sequenceLength' ? 'num' : ''}">${header}</th>`).join('');
+  return `<table class="table"><thead><tr>${keyHeads}<th>engine</th><th class="num">threads</th><th class="num">batch</th><th class="num" title="engine time of one pass over the rows">total / pass</th><th class="num" title="engine time per batch, mean of round means">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th class="num" title="end to end: callbacks, engine and read-back (a pipeline's whole call)">e2e / pass</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function select(id, label, options, value) {
@@ -93,7 +127,7 @@ async function renderTab(panel, entry, entries) {
   if (views.kind === 'generate' || views.kind === 'train') {
     await renderScenarioTab(state.tab, views, chart, below, (spec) => embed(chart, spec, current));
   } else if (state.tab === 'baseline') {
-    below.innerHTML = baselineTable(views.baseline.rows);
+    below.innerHTML = baselineTable(views.baseline.rows, views.baseline.columns);
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
     await embed(chart, views.baseline.spec, current);
   } else if (state.tab === 'core') {

@@ -186,7 +186,9 @@ function checkKind(field: string, kind: Kind, value: unknown): void {
   if (kind === 'parity') return checkObject(field, value, PARITY_FIELDS, 'mixed');
   const found = kindProblem(field, kind, value);
   if (!found) return;
-  const shown = [lookupName(FIELD_EXAMPLES, field), KIND_EXAMPLES[kind]].find((v) => v !== undefined && kindProblem(field, kind, v) === null);
+  // A field that takes one value where another command takes a list (generate's threads) shows the list's first value, which is in range, before the kind's generic one.
+  const own = lookupName(FIELD_EXAMPLES, field);
+  const shown = [own, Array.isArray(own) ? own[0] : undefined, KIND_EXAMPLES[kind]].find((v) => v !== undefined && kindProblem(field, kind, v) === null);
   fail(field, found.message, found.fix ?? (shown !== undefined ? `e.g. ${field}: ${JSON.stringify(shown)}` : `send ${field} as the type named above`));
 }
 

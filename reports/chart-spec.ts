@@ -86,9 +86,9 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     marks.segments.push({ ...at, ...tip, segment: ENGINE_SEGMENT, y0: 0, y1: enginePass / divisor, label: '', labelAt, labelColor: '#333333' });
     marks.segments.push({ ...at, ...tip, segment: rest, y0: enginePass / divisor, y1: Math.max(enginePass, total) / divisor, label: text, labelAt, labelColor: wrong ? '#c62828' : '#333333' });
     // The engine interval left of the bar's centre, the end-to-end one right of it, so the two never overlap.
-    if (engine.passCi95) marks.errors.push({ ...at, which: 'engine', low: Math.max(0, engine.passCi95.low) / divisor, high: engine.passCi95.high / divisor });
+    if (engine.passCi95) marks.errors.push({ ...at, which: 'engine', low: engine.passCi95.low / divisor, high: engine.passCi95.high / divisor });
     const e2eCi = row.endToEnd?.passCi95;
-    if (e2eCi) marks.errors.push({ ...at, which: 'end-to-end', low: Math.max(0, e2eCi.low) / divisor, high: e2eCi.high / divisor });
+    if (e2eCi) marks.errors.push({ ...at, which: 'end-to-end', low: e2eCi.low / divisor, high: e2eCi.high / divisor });
   }
   const segments = [ENGINE_SEGMENT, ...[REST_SEGMENT, PREPARE_SEGMENT].filter((x) => marks.segments.some((m) => m['segment'] === x))];
   const env = run.environment;

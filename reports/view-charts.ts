@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
-import { acrossRounds, compareRuns, ratioText, roundMeansOf, type RunComparison } from './run-comparison.js';
+import { acrossRounds, compareRuns, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 import {
@@ -305,7 +305,7 @@ const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'n
 /**
  * Mean engine time per batch of every cell both runs completed, as the mean
  * of its round means with their 95% interval (a point for a one-round cell),
- * A above B, and the call beside it (Welch's test on round means plus the
+ * A above B, and the call beside it (the log-ratio t-test on round means plus the
  * minimum effect; see run-comparison.ts).
  */
 export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: RunComparison = compareRuns(a, b)): TopLevelSpec {
@@ -316,9 +316,8 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
       if (cell.state !== 'completed') return [];
       const r = acrossRounds(cell);
-      // With few, spread rounds the interval's low end can fall below 0, which a log axis cannot place; no
-      // round was faster than the fastest measured one, so the bar is clipped there.
-      return [{ cell: c.label, run, mean: r.mean, low: Math.max(r.ci95?.low ?? r.mean, Math.min(...roundMeansOf(cell))), high: r.ci95?.high ?? r.mean }];
+      // The interval is built on the log scale (src/core/statistics.ts), so it never reaches 0 and a log axis places it as is.
+      return [{ cell: c.label, run, mean: r.mean, low: r.ci95?.low ?? r.mean, high: r.ci95?.high ?? r.mean }];
     }),
   );
   const calls = rows.map((c) => {
@@ -338,7 +337,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const order = rows.map((c) => c.label);
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
-    `a change is called only when Welch's t-test on round means gives p < 0.05 and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
+    `a change is called only when the t-test of log(B/A) on round means (Welch df) gives p < 0.05, i.e. B/A's 95% interval excludes 1, and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
       `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,

@@ -96,7 +96,7 @@ function labelled(entry: HistoryDetail, record: RunRecord): RunRecord {
 
 /**
  * Two benchmarks side by side (`?a=1&b=2`): the per-cell comparison with
- * calls from reports/run-comparison.ts (Welch's test on round means) and its chart.
+ * calls from reports/run-comparison.ts (the log-ratio t-test on round means) and its chart.
  */
 async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Promise<void> {
   const idA = parseId(url.searchParams.get('a'), 'a');

@@ -9,7 +9,7 @@
  */
 import type { CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/core/results.js';
 import { cellFigures, parityOk, scopeRounds } from './cell-figures.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceOf } from './run-summary.js';
 
 /** One measured point of a scaling curve. */
 export interface ScalingPoint {
@@ -214,6 +214,7 @@ export interface LatencyBox {
   /** Threads the engine reported using. */
   readonly threads: number | null;
   readonly batchSize: number;
+  readonly sequenceLength: number | null;
   /** Engine scope (a pipeline engine's own forward), every batch of every round. */
   readonly samplesMs: readonly number[];
   readonly verdict: CellVerdict['status'] | null;
@@ -241,6 +242,7 @@ export function latencyDistributionView(run: RunRecord): LatencyDistributionView
       requestedThreads: c.requestedThreads,
       threads: f.threads,
       batchSize: c.batchSize,
+      sequenceLength: sequenceOf(c),
       samplesMs: (scopeRounds(c, 'engine') ?? []).flat(),
       verdict: c.verdict?.status ?? null,
       partial: f.partial,

@@ -1,6 +1,6 @@
 /**
- * Vega-lite specs of the dashboard views (core scaling, batch scaling,
- * latency distribution) and of a two-run comparison. Plain JSON drawn from
+ * Vega-lite specs of the dashboard views (core scaling, batch scaling; the
+ * latency distribution is in latency-chart.ts) and of a two-run comparison. Plain JSON drawn from
  * the pure views in views.ts, so a web page can embed the same specs with
  * user-picked fixed values, and `renderPng` can draw them for a run folder.
  */
@@ -16,7 +16,6 @@ import {
   coreScalingView,
   describeThreads,
   isPipeline,
-  latencyDistributionView,
   type ScalingPoint,
   type ScalingSeries,
   type ScalingView,
@@ -26,6 +25,7 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
 const ORANGE = '#b35c00';
 
+/** The title block, white background, font and axis styles every chart shares. */
 export function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
   return {
     $schema: SCHEMA,
@@ -50,7 +50,7 @@ export function machineLine(run: Pick<RunRecord, 'environment'>): string {
 }
 
 /** ms or s for an axis, from its largest value, and the divisor to get there. */
-function durationUnit(maxMs: number): { unit: string; divisor: number } {
+export function durationUnit(maxMs: number): { unit: string; divisor: number } {
   return maxMs >= 1000 ? { unit: 's', divisor: 1000 } : { unit: 'ms', divisor: 1 };
 }
 
@@ -239,65 +239,6 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
     ],
     spacing: 40,
   } as unknown as TopLevelSpec;
-}
-
-/**
- * Box plots of the raw per-batch engine times of every completed cell, one
- * panel per batch size with its own log scale: the spread and the outliers
- * the mean hides.
- */
-export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
-  const view = latencyDistributionView(run);
-  const labels = [...new Set(view.boxes.map((b) => b.label))];
-  const { unit, divisor } = durationUnit(Math.max(0, ...view.boxes.flatMap((b) => b.samplesMs)));
-  const values = view.boxes.flatMap((b) =>
-    b.samplesMs.map((ms) => ({ label: b.label, engine: b.engine, batch: b.batchSize, t: ms / divisor })),
-  );
-  const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
-  const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map((b) => `${b.label} at batch ${b.batchSize}`);
-  const partial = view.boxes.filter((b) => b.partial !== null).map((b) => `${b.label} at batch ${b.batchSize} (${b.partial})`);
-  const subtitle = [
-    `box: 25th–75th percentile · white line and number above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`,
-    `one log scale per batch size · ${engineScopeText(run).replace(', mean of round means', '')}, every batch of every round pooled`,
-    ...missingCells(run).map((line) => `not shown, ${line}`),
-    ...(noisy.length > 0 ? [`NOISY: ${noisy.join(', ')}`] : []),
-    ...(partial.length > 0 ? [`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`] : []),
-  ];
-  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  return {
-    ...frame(`${modelOrder(run).join(', ')} – latency distribution per engine, lower is better`, subtitle),
-    data: { values },
-    facet: {
-      column: { field: 'batch', type: 'ordinal', sort: [...view.batchSizes], title: null, header: { labelExpr: "'batch ' + datum.value" } },
-    },
-    spec: {
-      width: Math.max(150, labels.length * 40),
-      height: 300,
-      encoding: {
-        x: { field: 'label', type: 'nominal', title: null, sort: labels, axis: { labelAngle: -35, labelAlign: 'right' } },
-        y: {
-          field: 't',
-          type: 'quantitative',
-          title: `engine time per batch, every batch of every round (${unit}, log scale)`,
-          scale: { type: 'log', nice: false, padding: 18 },
-          axis: { format: '~g', tickCount: 12 },
-        },
-      },
-      layer: [
-        {
-          mark: { type: 'boxplot', extent: 1.5, size: 22, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
-          // One colour per engine, shared with the other charts; thread counts are told apart by label.
-          encoding: { color: { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: null } },
-        },
-        {
-          // The median printed over each box, since a log axis between decades has few labels.
-          mark: { type: 'text', dy: -9, fontSize: 9, color: '#333333' },
-          encoding: { y: { aggregate: 'max', field: 't' }, text: { aggregate: 'median', field: 't', format: '.3~r' } },
-        },
-      ],
-    },
-    resolve: { scale: { y: 'independent' } },
-  } as TopLevelSpec;
 }
 
 const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPng, renderSvg } from '../reports/png-chart.js';
-import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
+import { latencyDistributionChartSpec } from '../reports/latency-chart.js';
+import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
 import { MODEL_NAME } from './fixtures/sample-run.js';
 import { buildSweepRun } from './fixtures/sweep-run.js';
 

@@ -4,7 +4,8 @@ import { entryCommand, isGenerationRecord, isLoadRecord, isTrainingRecord, recor
 import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
 import { serverPeakRows } from '../../reports/server-views.js';
 import { baselineRows, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
-import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
+import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
+import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';

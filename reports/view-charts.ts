@@ -103,10 +103,32 @@ interface PanelOptions {
   /** Data field holding the point label's text; its placement is in `<labelField>Place`. */
   readonly labelField: string;
   readonly colors: readonly string[];
+  /** Fields of the y value's 95% interval, drawn as an error bar; absent: no interval (a pooled percentile). */
+  readonly interval?: readonly [string, string];
+  /** Panel names when the run has several models, variants or lengths: one panel each, stacked. */
+  readonly panels: readonly string[];
 }
 
-/** Lines with points on a log2 x axis, each point labelled where placeLabels put it, flagged labels in colour. */
+/**
+ * Lines with points on a log2 x axis, each point labelled where placeLabels
+ * put it, flagged labels in colour, the 95% interval as an error bar and an
+ * orange ring round each NOISY point. With several panels (models, variants,
+ * lengths) one panel each, stacked with the panel named above it, and the
+ * colour left to the engine alone.
+ */
 function scalingPanel(o: PanelOptions): Record<string, unknown> {
+  const unit = scalingUnit(o);
+  if (o.panels.length <= 1) return unit;
+  const { width, height, ...inner } = unit;
+  return {
+    facet: { field: 'panel', type: 'nominal', sort: [...o.panels], title: null, header: { labelAnchor: 'start', labelLimit: 0, labelFontSize: 12 } },
+    columns: 1,
+    spec: { width, height, ...inner },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+function scalingUnit(o: PanelOptions): Record<string, unknown> {
   const place = `${o.labelField}Place`;
   const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
     transform: [{ filter: `datum.${place} == '${where}'` }],
@@ -140,7 +162,11 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
     },
     layer: [
       { mark: { type: 'line', strokeWidth: 2 } },
+      ...(o.interval
+        ? [{ mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { y: { field: o.interval[0], type: 'quantitative' }, y2: { field: o.interval[1] } }, transform: [{ filter: `datum.${o.interval[0]} != null` }] }]
+        : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
+      { transform: [{ filter: 'datum.noisy' }], mark: { type: 'point', filled: false, size: 220, strokeWidth: 1.5, color: ORANGE, opacity: 1 } },
       label('above'),
       label('below'),
       label('right'),
@@ -154,6 +180,21 @@ function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => 
   return points.length > 0 && points.every(test);
 }
 
+/** `tiny · q8 · seq 16`: the model (with its variant) and length a curve belongs to, its panel when the run has several. */
+function panelOf(s: ScalingSeries): string {
+  return `${s.model}${s.sequenceLength === null ? '' : ` · seq ${s.sequenceLength}`}`;
+}
+
+/** What tells curves of one panel apart, and picks their colour: the engine, and its host in a distributed run. */
+function curveOf(s: ScalingSeries): string {
+  return `${s.engine}${s.host === null ? '' : ` @ ${s.host}`}`;
+}
+
+/** The panels of a view, in series order; one when the run has one model, variant and length. */
+function panelsOf(view: ScalingView<unknown>): string[] {
+  return [...new Set(view.series.filter((s) => s.points.length > 0).map(panelOf))];
+}
+
 function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {
   // When every point is NOISY the subtitle says so once; repeating it on each label would bury the numbers.
   const markNoisy = !allPoints(view.series, (p) => p.verdict === 'NOISY');
@@ -162,9 +203,13 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
       const { flag, flagColor } = flagOf(p, markNoisy);
       const suffix = flag === '' ? '' : ` ${flag}`;
       return {
-        series: s.label,
+        panel: panelOf(s),
+        series: curveOf(s),
         x: p.x,
         sps: p.samplesPerSecond,
+        spsLow: p.samplesPerSecondCi95?.low ?? null,
+        spsHigh: p.samplesPerSecondCi95?.high ?? null,
+        noisy: p.verdict === 'NOISY',
         rate: `${formatRate(p.samplesPerSecond)}${suffix}`,
         p99: p.p99Ms / p99Divisor,
         p99Label: `${formatDuration(p.p99Ms)}${suffix}`,
@@ -172,16 +217,27 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
       };
     }),
   );
-  const ratePlace = placeLabels(rows.map((r) => ({ x: r.x, v: r.sps })), false);
-  const p99Place = placeLabels(rows.map((r) => ({ x: r.x, v: r.p99 })), true);
-  return rows.map((r, i) => ({ ...r, ratePlace: ratePlace[i], p99LabelPlace: p99Place[i] }));
+  // Labels are placed panel by panel: points of different panels never share a plot.
+  return rows.map((r) => {
+    const same = rows.filter((o) => o.panel === r.panel);
+    const i = same.indexOf(r);
+    return {
+      ...r,
+      ratePlace: placeLabels(same.map((o) => ({ x: o.x, v: o.sps })), false)[i],
+      p99LabelPlace: placeLabels(same.map((o) => ({ x: o.x, v: o.p99 })), true)[i],
+    };
+  });
 }
 
-/** Engines in sweep order, so an engine keeps its colour from chart to chart. */
+/** Curves with a point, engines in sweep order, so an engine keeps its colour from chart to chart and a skipped curve takes no legend slot. */
 function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
   const order = engineOrder(run);
-  return view.series.map((s) => s.label).sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  const drawn = view.series.filter((s) => s.points.length > 0);
+  return [...new Set(drawn.sort((x, y) => order.indexOf(x.engine) - order.indexOf(y.engine)).map(curveOf))];
 }
+
+/** What the error bars and rings of a scaling chart mean. */
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · orange ring: a NOISY cell (rounds disagree or too few batches)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
@@ -195,6 +251,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
   const batch = view.fixed.batchSize;
   const subtitle = [
     `batch ${batch ?? '–'} · samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · ${machineLine(run)}`,
+    MARKS_LINE,
     ...gapLines(view.series, threadsUnit),
     ...flagLines(view.series, threadsUnit),
   ];
@@ -210,6 +267,8 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
       yLog: false,
       labelField: 'rate',
       colors: colorDomain(run, view),
+      interval: ['spsLow', 'spsHigh'],
+      panels: panelsOf(view),
     }),
   } as TopLevelSpec;
 }
@@ -225,17 +284,19 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   const { unit, divisor } = durationUnit(Math.max(0, ...view.series.flatMap((s) => s.points.map((p) => p.p99Ms))));
   const subtitle = [
     `samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · p99 pools every batch · ${machineLine(run)}`,
+    MARKS_LINE,
     ...gapLines(view.series, batchUnit),
     ...flagLines(view.series, batchUnit),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view) };
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view) };
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },
     hconcat: [
-      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s, higher is better', yLog: false, labelField: 'rate' }),
-      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 latency per batch (${unit}, log scale), lower is better`, yLog: true, labelField: 'p99Label' }),
+      // Titles short enough for the panel's height, so stacked panels of the two columns stay level.
+      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s, higher is better', yLog: false, labelField: 'rate', interval: ['spsLow', 'spsHigh'] }),
+      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 per batch (${unit}, log), lower is better`, yLog: true, labelField: 'p99Label' }),
     ],
     spacing: 40,
   } as unknown as TopLevelSpec;

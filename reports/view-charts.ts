@@ -123,6 +123,9 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
   return {
     facet: { field: 'panel', type: 'nominal', sort: [...o.panels], title: null, header: { labelAnchor: 'start', labelLimit: 0, labelFontSize: 12 } },
     columns: 1,
+    // Panels are laid out by their plot areas alone, so a label above a point never pushes its column out of line with the other.
+    bounds: 'flush',
+    spacing: 56,
     spec: { width, height, ...inner },
     resolve: { scale: { y: 'independent' } },
   };
@@ -293,10 +296,12 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },
+    // Panels of the two columns line up row by row, whatever their axes' label widths.
+    ...(common.panels.length > 1 ? { align: 'each' } : {}),
     hconcat: [
       // Titles short enough for the panel's height, so stacked panels of the two columns stay level.
-      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s, higher is better', yLog: false, labelField: 'rate', interval: ['spsLow', 'spsHigh'] }),
-      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 per batch (${unit}, log), lower is better`, yLog: true, labelField: 'p99Label' }),
+      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s (higher is better)', yLog: false, labelField: 'rate', interval: ['spsLow', 'spsHigh'] }),
+      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 per batch (${unit}, log; lower is better)`, yLog: true, labelField: 'p99Label' }),
     ],
     spacing: 40,
   } as unknown as TopLevelSpec;

@@ -49,6 +49,8 @@ export async function renderCellsParquet<C, R>(columns: readonly CellColumn<C, R
 
 /** One bar: an engine's mean (and p90 tick) for one configuration. */
 export interface EngineBar {
+  /** The cell's rounds disagree (or it missed its minimums): its label says NOISY, in orange. */
+  readonly noisy?: boolean;
   readonly engine: string;
   readonly config: string;
   readonly mean: number;
@@ -82,6 +84,7 @@ export function engineBarChartSpec(chart: {
         `bar = mean, tick = p90${bars.some((b) => b.low !== undefined) ? ', whisker = 95% CI of the mean across rounds' : ''} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
         ...(bars.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
         ...chart.missing.slice(0, 6).map((m) => `not shown: ${m}`),
+        ...(bars.some((b) => b.noisy) ? [`label: the mean; NOISY (orange): rounds disagree or the cell missed its minimums: ${bars.filter((b) => b.noisy).map((b) => `${b.engine} ${b.config}`).join(', ')}`] : []),
       ],
       anchor: 'start',
       fontSize: 15,
@@ -89,7 +92,8 @@ export function engineBarChartSpec(chart: {
       subtitleColor: '#555555',
       offset: 14,
     },
-    data: { values: bars.map((b) => ({ ...b })) },
+    // Each bar's mean is printed above it (and above its tick and error bar): a bar of 0.87 ms beside 40 ms ones is still read.
+    data: { values: bars.map((b) => ({ ...b, labelAt: Math.max(b.mean, b.p90, b.high ?? 0), valueText: `${b.label}${b.noisy ? ' NOISY' : ''}` })) },
     width: Math.max(480, configs.length * (engines.length + 1) * 22),
     height: 300,
     encoding: {
@@ -98,6 +102,7 @@ export function engineBarChartSpec(chart: {
       color: { field: 'engine', type: 'nominal', sort: [...engines], scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } },
     },
     layer: [
+      { mark: { type: 'text', angle: 270, align: 'left', baseline: 'middle', dx: 4, fontSize: 10 }, encoding: { y: { field: 'labelAt', type: 'quantitative', title: chart.yTitle }, text: { field: 'valueText' }, color: { condition: { test: 'datum.noisy', value: '#b35c00' }, value: '#333333' } } },
       { mark: { type: 'bar', cornerRadiusEnd: 2 }, encoding: { y: { field: 'mean', type: 'quantitative', title: chart.yTitle, axis: { format: ',~r' } } } },
       { mark: { type: 'tick', thickness: 2 }, encoding: { y: { field: 'p90', type: 'quantitative' }, color: { value: '#333333' } } },
       ...(bars.some((b) => b.low !== undefined && b.high !== undefined)

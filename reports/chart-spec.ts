@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedCell, RunRecord } from '../src/core/results.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
 import { type BaselineRow, baselineRows } from './views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
 
@@ -64,12 +64,16 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   const mixed = done.some(({ cell }) => runtimeOf(cell) === 'browser');
   const engines = [...new Set([...done].sort((a, b) => Number(runtimeOf(a.cell) === 'browser') - Number(runtimeOf(b.cell) === 'browser')).map(({ cell }) => label(cell)))];
   const batches = batchSizes(run).filter((b) => done.some(({ cell }) => cell.batchSize === b));
+  // One bar group per batch size and sequence length, so lengths are never stacked into one bar.
+  const lengths = sequenceLengths(run).filter((l) => done.some(({ cell }) => sequenceOf(cell) === l));
+  const groupOf = (c: CompletedCell): string => `batch ${c.batchSize}${lengths.length > 1 && sequenceOf(c) !== null ? ` · seq ${sequenceOf(c)}` : ''}`;
+  const groups = [...new Set(batches.flatMap((b) => lengths.flatMap((l) => done.filter(({ cell }) => cell.batchSize === b && sequenceOf(cell) === l).map(({ cell }) => groupOf(cell)))))];
   const topOf = (r: BaselineRow): number => r.endToEnd?.passCi95?.high ?? r.endToEnd?.passMs ?? (r.engineTime?.passMs ?? 0) + (r.prepare?.passMs ?? 0);
   const maxMs = Math.max(0, ...done.map(({ row }) => (row.partial !== null ? 0 : Math.max(topOf(row), row.engineTime?.passCi95?.high ?? 0))));
   const [unit, divisor] = maxMs >= 1000 ? ['s', 1000] : ['ms', 1];
   const marks: CellMarks = { segments: [], errors: [], gaps: [] };
   for (const { cell, row } of done) {
-    const at = { model: cell.model, engine: label(cell), batch: cell.batchSize, runtime: runtimeOf(cell) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}` };
+    const at = { model: cell.model, engine: label(cell), batch: cell.batchSize, group: groupOf(cell), runtime: runtimeOf(cell) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}` };
     const engine = row.engineTime;
     if (row.partial !== null || engine?.passMs === null || engine?.passMs === undefined) {
       marks.gaps.push({ ...at, text: `no bar: ${row.partial ?? 'pass length not recorded'}` });
@@ -86,9 +90,9 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     marks.segments.push({ ...at, ...tip, segment: ENGINE_SEGMENT, y0: 0, y1: enginePass / divisor, label: '', labelAt, labelColor: '#333333' });
     marks.segments.push({ ...at, ...tip, segment: rest, y0: enginePass / divisor, y1: Math.max(enginePass, total) / divisor, label: text, labelAt, labelColor: wrong ? '#c62828' : '#333333' });
     // The engine interval left of the bar's centre, the end-to-end one right of it, so the two never overlap.
-    if (engine.passCi95) marks.errors.push({ ...at, which: 'engine', low: Math.max(0, engine.passCi95.low) / divisor, high: engine.passCi95.high / divisor });
+    if (engine.passCi95) marks.errors.push({ ...at, which: 'engine', low: engine.passCi95.low / divisor, high: engine.passCi95.high / divisor });
     const e2eCi = row.endToEnd?.passCi95;
-    if (e2eCi) marks.errors.push({ ...at, which: 'end-to-end', low: Math.max(0, e2eCi.low) / divisor, high: e2eCi.high / divisor });
+    if (e2eCi) marks.errors.push({ ...at, which: 'end-to-end', low: e2eCi.low / divisor, high: e2eCi.high / divisor });
   }
   const segments = [ENGINE_SEGMENT, ...[REST_SEGMENT, PREPARE_SEGMENT].filter((x) => marks.segments.some((m) => m['segment'] === x))];
   const env = run.environment;
@@ -101,11 +105,11 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     `threads read back: ${threads.join(' · ')} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
     ...(mixed ? ['in each batch group: Node engines first, then browser engines (headless Chromium, outlined bars)'] : []),
     ...missingCells(run).map((line) => `not shown, ${line}`),
-    ...(marks.gaps.length > 0 ? [`no bar where a cell saw no whole pass (it saw other rows): ${marks.gaps.map((g) => `${String(g['engine'])} batch ${String(g['batch'])}`).join(', ')}`] : []),
+    ...(marks.gaps.length > 0 ? [`no bar where a cell saw no whole pass (it saw other rows): ${marks.gaps.map((g) => `${String(g['engine'])} ${String(g['group'])}`).join(', ')}`] : []),
   ];
   if (done.length === 0) subtitle.unshift('no cell completed, so there is nothing to draw');
 
-  const x = { field: 'batch', type: 'ordinal' as const, title: 'batch size', sort: batches, axis: { labelAngle: 0, labelExpr: "'batch ' + datum.label" }, scale: { domain: batches } };
+  const x = { field: 'group', type: 'ordinal' as const, title: lengths.length > 1 ? 'batch size · sequence length' : 'batch size', sort: groups, axis: { labelAngle: 0 }, scale: { domain: groups } };
   const xOffset = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines } };
   const yScale = { domain: [0, (maxMs / divisor) * 1.5] };
   const color = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' } };
@@ -161,7 +165,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     },
   ];
   // Wide enough that bars, not margins, fill the picture; 26 px per bar at least.
-  const size = { width: Math.max(560, batches.length * (engines.length + 1) * 26), height: 360 };
+  const size = { width: Math.max(560, groups.length * (engines.length + 1) * 26), height: 360 };
   const common = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -186,7 +190,8 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   };
   const resolve = { scale: { xOffset: 'independent' } };
   if (models.length <= 1) return { ...common, data, ...size, layer, resolve } as TopLevelSpec;
-  return { ...common, data, facet: { column: { field: 'model', type: 'nominal', title: null, sort: models } }, spec: { ...size, layer, resolve } } as TopLevelSpec;
+  // Models (and precision variants) wrap two to a row, so a sweep of several grows down, not into a strip.
+  return { ...common, data, facet: { field: 'model', type: 'nominal', title: null, sort: models, header: { labelFontSize: 13, labelFontWeight: 'bold' } }, columns: Math.min(2, models.length), spec: { ...size, layer, resolve } } as TopLevelSpec;
 }
 
 /** `256 rows` when every cell's pass holds the same rows, else `each cell's rows`. */

@@ -1,7 +1,7 @@
 /**
  * The terminal table of `inferbench compare`: each common cell with both
  * sides' mean across rounds (95% interval across round means, rounds
- * counted), B/A with its 95% interval, Welch's p, the call with why, each
+ * counted), B/A with its 95% interval, the p of its log-scale t-test, the call with why, each
  * side's verdict, then a tally, the method, and a warning naming any cell
  * measured on a noisy host.
  */

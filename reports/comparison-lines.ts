@@ -2,7 +2,7 @@
  * The "X× faster" lines under the speed table, one per model, batch size
  * and scope: the fastest engine against the others that saw the same rows
  * in whole passes, by the mean of round means, called faster only when the
- * round means support it (Welch's test and the minimum effect, as
+ * round means support it (the log-ratio t-test and the minimum effect, as
  * `compare`). Each line names its scope (engine time, or end to end), says
  * what a pipeline engine's engine time is, and says when the engines ran at
  * different thread counts; cells without a whole pass are named with why.
@@ -42,7 +42,7 @@ export function comparisonLines(run: RunRecord, width: number, color: boolean): 
     if (fastest === null || c.others.length === 0) {
       return wrap(`${where}: ${skippedText}`, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
     }
-    // "X× faster" only where the rounds support it: the same Welch test on round means as `compare`.
+    // "X× faster" only where the rounds support it: the same log-ratio t-test on round means as `compare`.
     const others = c.others.map((o) => {
       const threads = threadsAgainst(fastest.threads, o.threads);
       const note = threads === '' ? '' : ` (${threads})`;

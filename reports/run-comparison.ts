@@ -3,15 +3,17 @@
  * rounds. On a shared machine a cell's mean drifts 10–20% minute to minute,
  * so per-batch intervals (which only see the noise inside one round) call
  * changes that a re-run does not reproduce. Here each round's mean is one
- * observation: B is called "faster" or "slower" only when Welch's t-test on
- * the two sides' round means is significant (two-sided, α = 0.05) AND the
+ * observation: B is called "faster" or "slower" only when the t-test of
+ * log(B/A) on the two sides' round means (the log scale every interval is
+ * built on; Welch–Satterthwaite df) is significant (two-sided, α = 0.05),
+ * which is exactly when B/A's 95% interval excludes 1, AND the
  * ratio of means B/A is at least the minimum effect away from 1 (5% by
  * default); otherwise "no significant difference", with why. A record made
  * before rounds existed counts as one round, which can never support a call.
  * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
-import { computeStatistics, ratioInterval95, welchTTest, type SampleStatistics } from '../src/core/statistics.js';
+import { computeStatistics, ratioTest, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './views.js';
 
@@ -29,10 +31,10 @@ export const DEFAULT_MIN_EFFECT = 0.05;
 /** The method, in words, for report footers and chart subtitles. */
 export function compareMethodText(minEffect: number): string {
   return (
-    `each round's mean engine time per batch is one observation; B is called faster or slower only when Welch's t-test ` +
-    `on the two sides' round means is significant (two-sided, α = ${COMPARE_ALPHA}, Welch–Satterthwaite df) and B/A is at ` +
-    `least ${percent(minEffect)} away from 1; otherwise "no significant difference". B/A's interval is 95% (delta method on ` +
-    'the log of the ratio). A run recorded before rounds existed counts as one round, which can never support a call.'
+    `each round's mean engine time per batch is one observation; B is called faster or slower only when the t-test of ` +
+    `log(B/A) on the two sides' round means is significant (two-sided, α = ${COMPARE_ALPHA}, Welch–Satterthwaite df), which is ` +
+    `exactly when B/A's 95% interval (the same test's, on the log scale) excludes 1, and B/A is at least ${percent(minEffect)} away ` +
+    'from 1; otherwise "no significant difference". A run recorded before rounds existed counts as one round, which can never support a call.'
   );
 }
 
@@ -54,7 +56,7 @@ export interface CellComparison {
   readonly ratio: number | null;
   /** 95% interval of `ratio`; null with fewer than 2 rounds a side. */
   readonly ratioCi: Interval | null;
-  /** Two-sided p-value of Welch's test on the round means; null with fewer than 2 rounds a side. */
+  /** Two-sided p-value of the log(B/A) t-test on the round means (`ratioTest`); null with fewer than 2 rounds a side. */
   readonly p: number | null;
   /** Rounds each side contributed (0 when that side did not complete). */
   readonly roundsA: number;
@@ -136,7 +138,7 @@ export interface DifferenceCall {
 
 /**
  * Calls B against A from their round means: faster or slower only when
- * Welch's two-sided test gives p < α AND |B/A − 1| ≥ `minEffect`. Fewer than
+ * the two-sided test of log(B/A) (`ratioTest`) gives p < α AND |B/A − 1| ≥ `minEffect`. Fewer than
  * 2 rounds on a side is never called: one round carries no evidence of how
  * much a re-run would move.
  */
@@ -147,9 +149,9 @@ export function callDifference(a: readonly number[], b: readonly number[], minEf
     const sides = [a.length < 2 ? 'A' : '', b.length < 2 ? 'B' : ''].filter((s) => s !== '').join(' and ');
     return { call: none, note: `one round in ${sides}: no between-round evidence`, ratio, ratioCi: null, p: null };
   }
-  const test = welchTTest(a, b);
-  const interval = ratioInterval95(a, b);
-  const ratioCi = interval === null ? null : { low: interval.low, high: interval.high };
+  // One test for the call and the interval: p < α exactly when B/A's interval excludes 1.
+  const test = ratioTest(a, b);
+  const ratioCi = test === null ? null : { low: test.low, high: test.high };
   const p = test?.p ?? null;
   const pText = p === null ? 'p unknown' : p < 0.001 ? 'p < 0.001' : `p = ${formatP(p)}`;
   if (p === null || ratio === null || !(p < COMPARE_ALPHA)) return { call: none, note: `${pText} ≥ ${COMPARE_ALPHA}`, ratio, ratioCi, p };

@@ -9,7 +9,7 @@
  */
 import type { CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/core/results.js';
 import { cellFigures, parityOk, scopeRounds } from './cell-figures.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceOf } from './run-summary.js';
 
 /** One measured point of a scaling curve. */
 export interface ScalingPoint {
@@ -21,6 +21,8 @@ export interface ScalingPoint {
   readonly samplesPerSecond: number;
   /** Engine time per batch, mean of round means. */
   readonly meanMs: number;
+  /** 95% interval of `samplesPerSecond`, from the log-scale interval of `meanMs` (rows per second is its inverse); null with one round. */
+  readonly samplesPerSecondCi95: { readonly low: number; readonly high: number } | null;
   /** Pooled over every batch of every round. */
   readonly p99Ms: number;
   /** samples/s relative to the series' first point (fewest threads, smallest batch). */
@@ -58,9 +60,8 @@ export interface ScalingView<Fixed> {
   readonly insufficient: string | null;
 }
 
-function sequenceLengthOf(cell: CellResult): number | null {
-  return cell.state === 'completed' ? (cell.sequenceLength ?? null) : null;
-}
+/** Every cell's length, skipped and errored ones too: a skipped seq-16 cell belongs to the seq-16 curve, not a curve of its own. */
+const sequenceLengthOf = sequenceOf;
 
 /**
  * Names a curve by engine, adding the model, sequence length or host only
@@ -81,12 +82,15 @@ export function seriesLabeller(run: RunRecord): (cell: CellResult) => string {
 function pointOrGap(cell: CompletedCell, x: number): { point: Omit<ScalingPoint, 'gain'> } | { gap: ScalingGap } {
   const f = cellFigures(cell);
   if (f.partial !== null || f.engine.samplesPerSecond === null) return { gap: { x, state: 'partial', reason: f.partial ?? 'no rows per second in this record' } };
+  const sps = f.engine.samplesPerSecond;
+  const ci = f.engine.ci95;
   return {
     point: {
       x,
       threads: f.threads,
       samplesPerSecond: f.engine.samplesPerSecond,
       meanMs: f.engine.meanMs,
+      samplesPerSecondCi95: ci === null ? null : { low: (sps * f.engine.meanMs) / ci.high, high: (sps * f.engine.meanMs) / ci.low },
       p99Ms: f.engine.pooled.p99,
       verdict: cell.verdict?.status ?? null,
       parityOk: parityOk(cell),
@@ -121,7 +125,7 @@ function scalingSeries(run: RunRecord, cells: readonly CellResult[], xOf: (c: Ce
       label: name,
       model: sample.model,
       engine: sample.engine,
-      sequenceLength: sequenceLengthOf(group.find((c) => c.state === 'completed') ?? sample),
+      sequenceLength: sequenceLengthOf(sample),
       host: sample.host?.name ?? null,
       points: points.map((p) => ({ ...p, gain: first > 0 ? p.samplesPerSecond / first : NaN })),
       gaps: gaps.sort((a, b) => a.x - b.x),
@@ -214,6 +218,7 @@ export interface LatencyBox {
   /** Threads the engine reported using. */
   readonly threads: number | null;
   readonly batchSize: number;
+  readonly sequenceLength: number | null;
   /** Engine scope (a pipeline engine's own forward), every batch of every round. */
   readonly samplesMs: readonly number[];
   readonly verdict: CellVerdict['status'] | null;
@@ -241,6 +246,7 @@ export function latencyDistributionView(run: RunRecord): LatencyDistributionView
       requestedThreads: c.requestedThreads,
       threads: f.threads,
       batchSize: c.batchSize,
+      sequenceLength: sequenceOf(c),
       samplesMs: (scopeRounds(c, 'engine') ?? []).flat(),
       verdict: c.verdict?.status ?? null,
       partial: f.partial,

@@ -34,11 +34,14 @@ function passText(ms: number | null | undefined, row: BaselineRow): string {
   return ms === null || ms === undefined ? '–' : formatDuration(ms);
 }
 
-/** The engine-time interval's half-width as a share of the mean: `±12%`; `–` with one round. */
+/** The engine-time interval's ends as shares of the mean: `±1.2%`, or `−11% +12%` when the log-scale interval is visibly uneven; `–` with one round. */
 function intervalText(row: BaselineRow): string {
   const ci = row.interval;
-  if (ci === null || row.meanMs === null || !(row.meanMs > 0)) return '–';
-  return `±${((ci.halfWidth / row.meanMs) * 100).toFixed(ci.halfWidth / row.meanMs >= 0.1 ? 0 : 1)}%`;
+  const m = row.meanMs;
+  if (ci === null || m === null || !(m > 0)) return '–';
+  const share = (x: number): string => (x * 100).toFixed(Math.max((ci.high - m) / m, (m - ci.low) / m) >= 0.1 ? 0 : 1);
+  const [down, up] = [share((m - ci.low) / m), share((ci.high - m) / m)];
+  return down === up ? `±${up}%` : `−${down}% +${up}%`;
 }
 
 /** VALID or NOISY, then PARTIAL, then the parity marker in red: never dropped, so wrong answers show at any width. */

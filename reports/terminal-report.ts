@@ -215,7 +215,7 @@ function footnotes(run: RunRecord, width: number): string[] {
     ...extra.flatMap((line) => wrap(line, width)),
     ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}, pooled over every batch of every round.`, width),
     ...wrap(
-      '95% CI of mean: Student t interval across the round means (rounds − 1 degrees of freedom; each round a fresh load), ' +
+      '95% CI of mean: across the round means on the log scale, mean × exp(±t·s/(mean·√rounds)) (Student t, rounds − 1 degrees of freedom; each round a fresh load), never below zero, ' +
         'the spread a re-run sees. VALID or NOISY: whether the cell met its stop rule and its rounds agree within ±5%; PARTIAL: no whole pass.',
       width,
     ),

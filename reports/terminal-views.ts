@@ -76,7 +76,7 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
   lines.push(
     ...wrap(
       (rows.some((r) => r.interval?.across === 'rounds')
-        ? 'mean: the mean of round means, which the 95% CI is centred on (Student t across the round means, rounds − 1 degrees of freedom); '
+        ? 'mean: the mean of round means, which the 95% CI is centred on (Student t on the log scale across round means, rounds − 1 df); '
         : 'mean: the mean per batch; ') + 'n, percentiles, min, max, stdev and cv pool every batch of every round.' +
         (rows.some((r) => r.engineTime?.covers.startsWith("the pipeline's")) ? " Pipeline rows (transformers-js): the pipeline's own forward." : ''),
       width,

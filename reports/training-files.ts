@@ -9,6 +9,7 @@ import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type
 import { orderedTrainingCells } from './training-report.js';
 import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
+import { betweenRoundsOf } from '../src/core/statistics.js';
 import type { RunChart, WriteFs } from './write-run.js';
 import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
 
@@ -80,7 +81,19 @@ export function trainingChartSpec(run: TrainingRunRecord): TopLevelSpec {
   const completed = cells.filter((c): c is CompletedTrainingCell => c.state === 'completed');
   const engines = [...new Set(cells.map((c) => c.engine))];
   const configOf = (c: TrainingCell) => `batch ${c.batchSize}${c.sequenceLength === null ? '' : ` · seq ${c.sequenceLength}`}${new Set(cells.map((x) => x.model)).size > 1 ? ` · ${c.model}` : ''}`;
-  const values = completed.map((c) => ({ engine: c.engine, config: configOf(c), mean: c.stepTime.mean, p90: c.stepTime.p90, label: formatDuration(c.stepTime.mean) }));
+  const values = completed.map((c) => {
+    // The interval across round means, from the one statistics module (on the log scale), whatever an older record stored.
+    const ci = c.betweenRounds.means.length > 1 ? betweenRoundsOf(c.betweenRounds.means).ci95 : null;
+    return {
+      engine: c.engine,
+      config: configOf(c),
+      mean: c.stepTime.mean,
+      p90: c.stepTime.p90,
+      label: formatDuration(c.stepTime.mean),
+      noisy: c.verdict.status === 'NOISY',
+      ...(ci === null ? {} : { low: ci.low, high: ci.high }),
+    };
+  });
   const missing = cells.filter((c) => c.state !== 'completed').map((c) => `${c.engine} (${configOf(c)}): ${c.state}`);
   const optimizer = completed[0]?.training;
   return engineBarChartSpec({

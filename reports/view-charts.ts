@@ -1,6 +1,6 @@
 /**
- * Vega-lite specs of the dashboard views (core scaling, batch scaling,
- * latency distribution) and of a two-run comparison. Plain JSON drawn from
+ * Vega-lite specs of the dashboard views (core scaling, batch scaling; the
+ * latency distribution is in latency-chart.ts) and of a two-run comparison. Plain JSON drawn from
  * the pure views in views.ts, so a web page can embed the same specs with
  * user-picked fixed values, and `renderPng` can draw them for a run folder.
  */
@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
-import { acrossRounds, compareRuns, ratioText, roundMeansOf, type RunComparison } from './run-comparison.js';
+import { acrossRounds, compareRuns, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 import {
@@ -16,7 +16,6 @@ import {
   coreScalingView,
   describeThreads,
   isPipeline,
-  latencyDistributionView,
   type ScalingPoint,
   type ScalingSeries,
   type ScalingView,
@@ -26,6 +25,7 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
 const ORANGE = '#b35c00';
 
+/** The title block, white background, font and axis styles every chart shares. */
 export function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
   return {
     $schema: SCHEMA,
@@ -50,7 +50,7 @@ export function machineLine(run: Pick<RunRecord, 'environment'>): string {
 }
 
 /** ms or s for an axis, from its largest value, and the divisor to get there. */
-function durationUnit(maxMs: number): { unit: string; divisor: number } {
+export function durationUnit(maxMs: number): { unit: string; divisor: number } {
   return maxMs >= 1000 ? { unit: 's', divisor: 1000 } : { unit: 'ms', divisor: 1 };
 }
 
@@ -103,10 +103,35 @@ interface PanelOptions {
   /** Data field holding the point label's text; its placement is in `<labelField>Place`. */
   readonly labelField: string;
   readonly colors: readonly string[];
+  /** Fields of the y value's 95% interval, drawn as an error bar; absent: no interval (a pooled percentile). */
+  readonly interval?: readonly [string, string];
+  /** Panel names when the run has several models, variants or lengths: one panel each, stacked. */
+  readonly panels: readonly string[];
 }
 
-/** Lines with points on a log2 x axis, each point labelled where placeLabels put it, flagged labels in colour. */
+/**
+ * Lines with points on a log2 x axis, each point labelled where placeLabels
+ * put it, flagged labels in colour, the 95% interval as an error bar and an
+ * orange ring round each NOISY point. With several panels (models, variants,
+ * lengths) one panel each, stacked with the panel named above it, and the
+ * colour left to the engine alone.
+ */
 function scalingPanel(o: PanelOptions): Record<string, unknown> {
+  const unit = scalingUnit(o);
+  if (o.panels.length <= 1) return unit;
+  const { width, height, ...inner } = unit;
+  return {
+    facet: { field: 'panel', type: 'nominal', sort: [...o.panels], title: null, header: { labelAnchor: 'start', labelLimit: 0, labelFontSize: 12 } },
+    columns: 1,
+    // Panels are laid out by their plot areas alone, so a label above a point never pushes its column out of line with the other.
+    bounds: 'flush',
+    spacing: 56,
+    spec: { width, height, ...inner },
+    resolve: { scale: { y: 'independent' } },
+  };
+}
+
+function scalingUnit(o: PanelOptions): Record<string, unknown> {
   const place = `${o.labelField}Place`;
   const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
     transform: [{ filter: `datum.${place} == '${where}'` }],
@@ -140,7 +165,11 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
     },
     layer: [
       { mark: { type: 'line', strokeWidth: 2 } },
+      ...(o.interval
+        ? [{ mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { y: { field: o.interval[0], type: 'quantitative' }, y2: { field: o.interval[1] } }, transform: [{ filter: `datum.${o.interval[0]} != null` }] }]
+        : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
+      { transform: [{ filter: 'datum.noisy' }], mark: { type: 'point', filled: false, size: 220, strokeWidth: 1.5, color: ORANGE, opacity: 1 } },
       label('above'),
       label('below'),
       label('right'),
@@ -154,6 +183,21 @@ function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => 
   return points.length > 0 && points.every(test);
 }
 
+/** `tiny · q8 · seq 16`: the model (with its variant) and length a curve belongs to, its panel when the run has several. */
+function panelOf(s: ScalingSeries): string {
+  return `${s.model}${s.sequenceLength === null ? '' : ` · seq ${s.sequenceLength}`}`;
+}
+
+/** What tells curves of one panel apart, and picks their colour: the engine, and its host in a distributed run. */
+function curveOf(s: ScalingSeries): string {
+  return `${s.engine}${s.host === null ? '' : ` @ ${s.host}`}`;
+}
+
+/** The panels of a view, in series order; one when the run has one model, variant and length. */
+function panelsOf(view: ScalingView<unknown>): string[] {
+  return [...new Set(view.series.filter((s) => s.points.length > 0).map(panelOf))];
+}
+
 function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<string, unknown>[] {
   // When every point is NOISY the subtitle says so once; repeating it on each label would bury the numbers.
   const markNoisy = !allPoints(view.series, (p) => p.verdict === 'NOISY');
@@ -162,9 +206,13 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
       const { flag, flagColor } = flagOf(p, markNoisy);
       const suffix = flag === '' ? '' : ` ${flag}`;
       return {
-        series: s.label,
+        panel: panelOf(s),
+        series: curveOf(s),
         x: p.x,
         sps: p.samplesPerSecond,
+        spsLow: p.samplesPerSecondCi95?.low ?? null,
+        spsHigh: p.samplesPerSecondCi95?.high ?? null,
+        noisy: p.verdict === 'NOISY',
         rate: `${formatRate(p.samplesPerSecond)}${suffix}`,
         p99: p.p99Ms / p99Divisor,
         p99Label: `${formatDuration(p.p99Ms)}${suffix}`,
@@ -172,16 +220,27 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
       };
     }),
   );
-  const ratePlace = placeLabels(rows.map((r) => ({ x: r.x, v: r.sps })), false);
-  const p99Place = placeLabels(rows.map((r) => ({ x: r.x, v: r.p99 })), true);
-  return rows.map((r, i) => ({ ...r, ratePlace: ratePlace[i], p99LabelPlace: p99Place[i] }));
+  // Labels are placed panel by panel: points of different panels never share a plot.
+  return rows.map((r) => {
+    const same = rows.filter((o) => o.panel === r.panel);
+    const i = same.indexOf(r);
+    return {
+      ...r,
+      ratePlace: placeLabels(same.map((o) => ({ x: o.x, v: o.sps })), false)[i],
+      p99LabelPlace: placeLabels(same.map((o) => ({ x: o.x, v: o.p99 })), true)[i],
+    };
+  });
 }
 
-/** Engines in sweep order, so an engine keeps its colour from chart to chart. */
+/** Curves with a point, engines in sweep order, so an engine keeps its colour from chart to chart and a skipped curve takes no legend slot. */
 function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
   const order = engineOrder(run);
-  return view.series.map((s) => s.label).sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  const drawn = view.series.filter((s) => s.points.length > 0);
+  return [...new Set(drawn.sort((x, y) => order.indexOf(x.engine) - order.indexOf(y.engine)).map(curveOf))];
 }
+
+/** What the error bars and rings of a scaling chart mean. */
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · orange ring: a NOISY cell (rounds disagree or too few batches)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
@@ -195,6 +254,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
   const batch = view.fixed.batchSize;
   const subtitle = [
     `batch ${batch ?? '–'} · samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · ${machineLine(run)}`,
+    MARKS_LINE,
     ...gapLines(view.series, threadsUnit),
     ...flagLines(view.series, threadsUnit),
   ];
@@ -210,6 +270,8 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
       yLog: false,
       labelField: 'rate',
       colors: colorDomain(run, view),
+      interval: ['spsLow', 'spsHigh'],
+      panels: panelsOf(view),
     }),
   } as TopLevelSpec;
 }
@@ -225,79 +287,24 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   const { unit, divisor } = durationUnit(Math.max(0, ...view.series.flatMap((s) => s.points.map((p) => p.p99Ms))));
   const subtitle = [
     `samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · p99 pools every batch · ${machineLine(run)}`,
+    MARKS_LINE,
     ...gapLines(view.series, batchUnit),
     ...flagLines(view.series, batchUnit),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view) };
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view) };
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },
+    // Panels of the two columns line up row by row, whatever their axes' label widths.
+    ...(common.panels.length > 1 ? { align: 'each' } : {}),
     hconcat: [
-      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s, higher is better', yLog: false, labelField: 'rate' }),
-      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 latency per batch (${unit}, log scale), lower is better`, yLog: true, labelField: 'p99Label' }),
+      // Titles short enough for the panel's height, so stacked panels of the two columns stay level.
+      scalingPanel({ ...common, yField: 'sps', yTitle: 'samples/s (higher is better)', yLog: false, labelField: 'rate', interval: ['spsLow', 'spsHigh'] }),
+      scalingPanel({ ...common, yField: 'p99', yTitle: `p99 per batch (${unit}, log; lower is better)`, yLog: true, labelField: 'p99Label' }),
     ],
     spacing: 40,
   } as unknown as TopLevelSpec;
-}
-
-/**
- * Box plots of the raw per-batch engine times of every completed cell, one
- * panel per batch size with its own log scale: the spread and the outliers
- * the mean hides.
- */
-export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
-  const view = latencyDistributionView(run);
-  const labels = [...new Set(view.boxes.map((b) => b.label))];
-  const { unit, divisor } = durationUnit(Math.max(0, ...view.boxes.flatMap((b) => b.samplesMs)));
-  const values = view.boxes.flatMap((b) =>
-    b.samplesMs.map((ms) => ({ label: b.label, engine: b.engine, batch: b.batchSize, t: ms / divisor })),
-  );
-  const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
-  const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map((b) => `${b.label} at batch ${b.batchSize}`);
-  const partial = view.boxes.filter((b) => b.partial !== null).map((b) => `${b.label} at batch ${b.batchSize} (${b.partial})`);
-  const subtitle = [
-    `box: 25th–75th percentile · white line and number above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`,
-    `one log scale per batch size · ${engineScopeText(run).replace(', mean of round means', '')}, every batch of every round pooled`,
-    ...missingCells(run).map((line) => `not shown, ${line}`),
-    ...(noisy.length > 0 ? [`NOISY: ${noisy.join(', ')}`] : []),
-    ...(partial.length > 0 ? [`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`] : []),
-  ];
-  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  return {
-    ...frame(`${modelOrder(run).join(', ')} – latency distribution per engine, lower is better`, subtitle),
-    data: { values },
-    facet: {
-      column: { field: 'batch', type: 'ordinal', sort: [...view.batchSizes], title: null, header: { labelExpr: "'batch ' + datum.value" } },
-    },
-    spec: {
-      width: Math.max(150, labels.length * 40),
-      height: 300,
-      encoding: {
-        x: { field: 'label', type: 'nominal', title: null, sort: labels, axis: { labelAngle: -35, labelAlign: 'right' } },
-        y: {
-          field: 't',
-          type: 'quantitative',
-          title: `engine time per batch, every batch of every round (${unit}, log scale)`,
-          scale: { type: 'log', nice: false, padding: 18 },
-          axis: { format: '~g', tickCount: 12 },
-        },
-      },
-      layer: [
-        {
-          mark: { type: 'boxplot', extent: 1.5, size: 22, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
-          // One colour per engine, shared with the other charts; thread counts are told apart by label.
-          encoding: { color: { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: null } },
-        },
-        {
-          // The median printed over each box, since a log axis between decades has few labels.
-          mark: { type: 'text', dy: -9, fontSize: 9, color: '#333333' },
-          encoding: { y: { aggregate: 'max', field: 't' }, text: { aggregate: 'median', field: 't', format: '.3~r' } },
-        },
-      ],
-    },
-    resolve: { scale: { y: 'independent' } },
-  } as TopLevelSpec;
 }
 
 const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };
@@ -305,7 +312,7 @@ const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'n
 /**
  * Mean engine time per batch of every cell both runs completed, as the mean
  * of its round means with their 95% interval (a point for a one-round cell),
- * A above B, and the call beside it (Welch's test on round means plus the
+ * A above B, and the call beside it (the log-ratio t-test on round means plus the
  * minimum effect; see run-comparison.ts).
  */
 export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: RunComparison = compareRuns(a, b)): TopLevelSpec {
@@ -316,9 +323,8 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
       if (cell.state !== 'completed') return [];
       const r = acrossRounds(cell);
-      // With few, spread rounds the interval's low end can fall below 0, which a log axis cannot place; no
-      // round was faster than the fastest measured one, so the bar is clipped there.
-      return [{ cell: c.label, run, mean: r.mean, low: Math.max(r.ci95?.low ?? r.mean, Math.min(...roundMeansOf(cell))), high: r.ci95?.high ?? r.mean }];
+      // The interval is built on the log scale (src/core/statistics.ts), so it never reaches 0 and a log axis places it as is.
+      return [{ cell: c.label, run, mean: r.mean, low: r.ci95?.low ?? r.mean, high: r.ci95?.high ?? r.mean }];
     }),
   );
   const calls = rows.map((c) => {
@@ -338,7 +344,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const order = rows.map((c) => c.label);
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
-    `a change is called only when Welch's t-test on round means gives p < 0.05 and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
+    `a change is called only when the t-test of log(B/A) on round means (Welch df) gives p < 0.05, i.e. B/A's 95% interval excludes 1, and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
       `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,

@@ -4,7 +4,7 @@ import type { LoadRunRecord } from '../src/core/load-results.js';
 import { peakAcrossRounds } from '../src/scenarios/server/load-sweep.js';
 import { serverPeakRows } from '../reports/server-views.js';
 
-test("a peak searched in three rounds reports each round's interval, the mean with a Student t 95% CI across rounds, and the interval holding them all", () => {
+test("a peak searched in three rounds reports each round's interval, the mean with a 95% CI across rounds (Student t on the log scale), and the interval holding them all", () => {
   const peak = peakAcrossRounds([
     { round: 0, lastPass: 400, firstFail: 420, probes: 7 },
     { round: 1, lastPass: 380, firstFail: 400, probes: 6 },
@@ -14,8 +14,9 @@ test("a peak searched in three rounds reports each round's interval, the mean wi
   assert.equal(peak.acrossRounds.mean, 400);
   assert.equal(peak.acrossRounds.min, 380);
   assert.equal(peak.acrossRounds.max, 420);
-  // sd 20 over 3 rounds: ± t(0.975, 2) · 20 / √3 = 4.303 · 11.547 = 49.7
-  assert.ok(Math.abs((peak.acrossRounds.ci95?.high ?? 0) - 449.69) < 0.05, JSON.stringify(peak.acrossRounds.ci95));
+  // sd 20 over 3 rounds: t(0.975, 2) · 20 / √3 = 4.303 · 11.547 = 49.7, on the log scale: 400 × exp(±49.69 / 400).
+  assert.ok(Math.abs((peak.acrossRounds.ci95?.high ?? 0) - 452.90) < 0.05, JSON.stringify(peak.acrossRounds.ci95));
+  assert.ok(Math.abs((peak.acrossRounds.ci95?.low ?? 0) - 353.28) < 0.05, JSON.stringify(peak.acrossRounds.ci95));
 
   const run = {
     schemaVersion: 1, kind: 'server', id: 'r', state: 'completed', startedAt: '', finishedAt: null, config: {}, models: [],

@@ -56,7 +56,7 @@ test('the QUANTIZATION table and chart answer the seed question: size ratio, spe
   const spec = quantizationChartSpec(run) as unknown as { hconcat: { data: { values: Record<string, unknown>[] } }[] };
   assert.equal(spec.hconcat.length, 2, 'speed-up and accuracy side by side');
   assert.deepEqual(spec.hconcat[0]?.data.values.map((v) => v['text']), ['2.00×', '2.00×', '2.00×']);
-  assert.deepEqual(spec.hconcat[1]?.data.values.map((v) => v['text']), ['-2.0 pt']);
+  assert.deepEqual(spec.hconcat[1]?.data.values.map((v) => v['text']), ['−2.0 pt']);
   assert.ok(runCharts(run).some((c) => c.file === 'quantization.png' && 'spec' in c));
   assert.ok(!runCharts(buildSampleRun()).some((c) => c.file === 'quantization.png'), 'a run without variants gets no quantization chart');
   const png = await renderPng(quantizationChartSpec(run));

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPng, renderSvg } from '../reports/png-chart.js';
-import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
+import { latencyDistributionChartSpec } from '../reports/latency-chart.js';
+import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
 import { MODEL_NAME } from './fixtures/sample-run.js';
 import { buildSweepRun } from './fixtures/sweep-run.js';
 
@@ -19,7 +20,7 @@ test('core-scaling, batch-scaling, latency-distribution and run-comparison chart
   };
   const texts: Record<string, string[]> = {
     core: [`${MODEL_NAME} – core scaling at batch 32`, 'threads (requested intra-op threads)', 'tfjs-wasm at 2, 4 threads (skipped)', 'onnx-wasm at 4 threads (errored)'],
-    batch: [`${MODEL_NAME} – batch scaling with 1 thread`, 'p99 latency per batch', '✗ PARITY'],
+    batch: [`${MODEL_NAME} – batch scaling with 1 thread`, 'p99 per batch', '✗ PARITY'],
     latency: ['latency distribution per engine', 'onnx-cpu (4 threads)', 'batch 32', 'NOISY: onnx-wasm (4 threads) at batch 1'],
     compare: ['run comparison', 'A: 2025-11-23T09-12-44Z-b81c', 'B: run-b', 'B 1.67× faster (p &lt;0.001)', 'no significant difference', 'Welch'],
     compareOld: ['run comparison', 'no significant difference'],

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { callDifference, compareRuns } from '../reports/run-comparison.js';
 import { buildSweepRun } from './fixtures/sweep-run.js';
 
-test("a change is called only when Welch's test on round means is significant and beyond the minimum effect", () => {
-  // Round means 20% apart but so spread that Welch's test cannot tell them apart (scipy: p = 0.347).
+test("a change is called only when the t-test of log(B/A) on round means (Welch df) is significant and beyond the minimum effect", () => {
+  // Round means 20% apart but so spread that the test cannot tell them apart (scipy, same se and Welch df on log(B/A): p = 0.3545).
   const spread = callDifference([6, 14, 8, 12, 10], [4, 12, 6, 10, 8]);
   assert.equal(spread.call, 'no significant difference');
-  assert.match(spread.note, /p = 0\.347 ≥ 0\.05/u);
+  assert.match(spread.note, /p = 0\.355 ≥ 0\.05/u);
   assert.ok(spread.ratioCi && spread.ratioCi.low < 1 && spread.ratioCi.high > 1, 'the ratio interval straddles 1');
   // Tight rounds 2% apart: significant (p < 0.001), but below the 5% minimum effect, so not called…
   const small = callDifference([10, 10.01, 9.99, 10.02, 9.98], [9.8, 9.81, 9.79, 9.82, 9.78]);

@@ -46,7 +46,9 @@ test('p95, coefficient of variation and the Student-t 95% interval match hand-wo
   const half = (2.262 * sd) / Math.sqrt(10);
   assert.ok(s.ci95 !== null);
   assert.ok(Math.abs(s.ci95.halfWidth - half) < 1e-12);
-  assert.ok(Math.abs(s.ci95.low - (5.5 - half)) < 1e-12);
+  // On the log scale: 5.5 × exp(∓half / 5.5).
+  assert.ok(Math.abs(s.ci95.low - 5.5 * Math.exp(-half / 5.5)) < 1e-12);
+  assert.ok(Math.abs(s.ci95.high - 5.5 * Math.exp(half / 5.5)) < 1e-12);
   assert.equal(computeStatistics([4]).ci95, null);
 });
 

@@ -126,7 +126,7 @@ export const EXPORT_COMMAND: CommandSpec = {
 
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
-  summary: "compare two runs cell by cell; a change is called only when Welch's t-test on the rounds' means supports it",
+  summary: "compare two runs cell by cell; a change is called only when a t-test on the rounds' means supports it",
   usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
   flags: [
     { name: 'min-effect', kind: 'value', arg: 'X', help: 'smallest change |B/A − 1| ever called faster or slower, as a fraction; default 0.05 (5%)' },
@@ -137,9 +137,10 @@ export const COMPARE_COMMAND: CommandSpec = {
   details:
     'Cells are matched by model, engine, batch size, threads actually used (read back from the engine) and sequence\n' +
     "length. Each round's mean engine time per batch is one observation; B/A is the ratio of the means of round means,\n" +
-    "with a 95% interval. \"faster\" or \"slower\" is called only when Welch's two-sided t-test on the round means gives\n" +
-    'p < 0.05 AND |B/A − 1| ≥ --min-effect; otherwise "no significant difference", with why. A run recorded before\n' +
-    'rounds existed counts as one round and can never support a call. Cells measured on a noisy host (load per core\n' +
+    "with a 95% interval on the log scale. \"faster\" or \"slower\" is called only when the two-sided t-test of log(B/A)\n" +
+    "on the round means gives p < 0.05 (exactly when that interval excludes 1) AND |B/A − 1| ≥ --min-effect;\n" +
+    'otherwise "no significant difference", with why. A run recorded before rounds existed counts as one round and\n' +
+    'can never support a call. Cells measured on a noisy host (load per core\n' +
     "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
     'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +
     "side's TTFT and TPOT per matched cell with its 95% interval across rounds.",

@@ -16,7 +16,7 @@ const DEFAULT_OUT = 'inferbench-out';
 
 /**
  * `inferbench compare <runA> <runB>`: reads both runs, prints the per-cell
- * table with calls from Welch's test on round means (reports/run-comparison.ts)
+ * table with calls from the log-ratio t-test on round means (reports/run-comparison.ts)
  * and writes the comparison chart.
  * Bad paths and runs with nothing in common are user errors naming them.
  */

@@ -160,7 +160,7 @@ export interface PeakRound {
 /** The peak rate of a cell: each round's interval and the spread across rounds. */
 export interface LoadPeak {
   readonly rounds: readonly PeakRound[];
-  /** Mean of the rounds' last passing rates with a Student t 95% CI across rounds (null CI for one round). */
+  /** Mean of the rounds' last passing rates with a 95% CI across rounds (Student t on the log scale) (null CI for one round). */
   readonly acrossRounds: { readonly mean: number; readonly min: number; readonly max: number; readonly ci95: { readonly low: number; readonly high: number } | null } | null;
 }
 

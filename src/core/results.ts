@@ -176,7 +176,7 @@ export interface HostNoise {
   readonly stealShare: number | null;
 }
 
-/** The mean across round means with its 95% CI (Student t, rounds − 1 degrees of freedom). */
+/** The mean across round means with its 95% CI (Student t on the log scale, rounds − 1 degrees of freedom; INTERVAL_METHOD). */
 export interface BetweenRounds {
   readonly rounds: number;
   readonly means: readonly number[];

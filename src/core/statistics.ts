@@ -24,7 +24,13 @@ export interface SampleStatistics {
   readonly total: number;
   /** Coefficient of variation, stdev / mean; 0 when the mean is 0. */
   readonly cv: number;
-  /** 95% confidence interval of the mean (Student t, n - 1 degrees of freedom); null for fewer than 2 samples. */
+  /**
+   * 95% confidence interval of the mean, built on the log scale (INTERVAL_METHOD):
+   * mean × exp(∓halfWidth / mean), so it never crosses zero. `halfWidth` is
+   * Student's t · stdev / √n (n − 1 degrees of freedom), whose ratio to the
+   * mean is the interval's half-width in log units. Null for fewer than 2
+   * samples.
+   */
   readonly ci95: { readonly low: number; readonly high: number; readonly halfWidth: number } | null;
 }
 
@@ -76,6 +82,29 @@ export function percentileOfSorted(sorted: readonly number[], p: number): number
   return a + (h - lo) * (b - a);
 }
 
+/** The interval method, in words, for README, footers and chart subtitles. */
+export const INTERVAL_METHOD =
+  '95% interval on the log scale around the mean m of n values: m × exp(±t·s/(m·√n)) (Student t, n − 1 df; the delta method for log m), so it never crosses zero';
+
+/**
+ * The 95% interval of a mean from n values with standard deviation `stdev`,
+ * on the log scale: times are positive and their spread is multiplicative,
+ * so a symmetric Student interval on 3 spread round means can reach below
+ * zero (`-192 – 254 ms`). By the delta method, log m has standard error
+ * s/(m·√n); the interval is m × exp(±t·s/(m·√n)). It is centred
+ * (multiplicatively) on the reported mean itself, and its half-width in log
+ * units equals the Student interval's relative half-width, which the VALID
+ * rule already judges. A non-positive mean (not a time or a rate) keeps the
+ * symmetric Student interval. Null for fewer than 2 values.
+ */
+export function meanInterval95(mean: number, stdev: number, n: number): { readonly low: number; readonly high: number; readonly halfWidth: number } | null {
+  if (n < 2) return null;
+  const halfWidth = (tCritical95(n - 1) * stdev) / Math.sqrt(n);
+  if (!(mean > 0)) return { low: mean - halfWidth, high: mean + halfWidth, halfWidth };
+  const w = Math.exp(halfWidth / mean);
+  return { low: mean / w, high: mean * w, halfWidth };
+}
+
 /** Computes SampleStatistics; throws on an empty sample rather than inventing zeros. */
 export function computeStatistics(samples: readonly number[]): SampleStatistics {
   const n = samples.length;
@@ -87,7 +116,6 @@ export function computeStatistics(samples: readonly number[]): SampleStatistics 
   let sq = 0;
   for (const s of samples) sq += (s - mean) ** 2;
   const stdev = n > 1 ? Math.sqrt(sq / (n - 1)) : 0;
-  const halfWidth = n > 1 ? (tCritical95(n - 1) * stdev) / Math.sqrt(n) : 0;
   return {
     count: n,
     mean,
@@ -100,7 +128,7 @@ export function computeStatistics(samples: readonly number[]): SampleStatistics 
     p99: percentileOfSorted(sorted, 99),
     total,
     cv: mean !== 0 ? stdev / mean : 0,
-    ci95: n > 1 ? { low: mean - halfWidth, high: mean + halfWidth, halfWidth } : null,
+    ci95: meanInterval95(mean, stdev, n),
   };
 }
 
@@ -213,13 +241,28 @@ export function welchTTest(a: readonly number[], b: readonly number[]): WelchTes
   return { t, df, p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)), meanA: sa.mean, meanB: sb.mean };
 }
 
+/** B/A with its 95% interval and the test of B/A = 1 that matches it. */
+export interface RatioTest {
+  readonly ratio: number;
+  readonly low: number;
+  readonly high: number;
+  /** log(B/A) over its standard error. */
+  readonly t: number;
+  /** Welch–Satterthwaite degrees of freedom. */
+  readonly df: number;
+  /** Two-sided p-value of log(B/A) = 0: below 0.05 exactly when [low, high] excludes 1. */
+  readonly p: number;
+}
+
 /**
- * The 95% interval of mean(b) / mean(a) by the delta method on the log
- * scale: se² = sa²/(na·ma²) + sb²/(nb·mb²), Welch–Satterthwaite degrees of
- * freedom, interval ratio · exp(±t·se). Null with fewer than 2 values a
- * side or a non-positive mean.
+ * mean(b) / mean(a) tested on the log scale, the scale of INTERVAL_METHOD:
+ * log(B/A) has standard error se, se² = sa²/(na·ma²) + sb²/(nb·mb²) (each
+ * side's own log-scale term), with Welch–Satterthwaite degrees of freedom;
+ * the interval is ratio · exp(±t·se) and p is the two-sided t-test of
+ * log(B/A) = 0 on the same se and df, so p < 0.05 exactly when the interval
+ * excludes 1. Null with fewer than 2 values a side or a non-positive mean.
  */
-export function ratioInterval95(a: readonly number[], b: readonly number[]): { readonly ratio: number; readonly low: number; readonly high: number } | null {
+export function ratioTest(a: readonly number[], b: readonly number[]): RatioTest | null {
   if (a.length < 2 || b.length < 2) return null;
   const sa = computeStatistics(a);
   const sb = computeStatistics(b);
@@ -228,15 +271,23 @@ export function ratioInterval95(a: readonly number[], b: readonly number[]): { r
   const va = sa.stdev ** 2 / (a.length * sa.mean ** 2);
   const vb = sb.stdev ** 2 / (b.length * sb.mean ** 2);
   const se = Math.sqrt(va + vb);
-  if (se === 0) return { ratio, low: ratio, high: ratio };
+  const log = Math.log(ratio);
+  if (se === 0) return { ratio, low: ratio, high: ratio, t: log === 0 ? 0 : Math.sign(log) * Infinity, df: a.length + b.length - 2, p: log === 0 ? 1 : 0 };
   const df = (va + vb) ** 2 / (va ** 2 / (a.length - 1) + vb ** 2 / (b.length - 1));
   const w = Math.exp(studentTQuantile(0.975, df) * se);
-  return { ratio, low: ratio / w, high: ratio * w };
+  const t = log / se;
+  return { ratio, low: ratio / w, high: ratio * w, t, df, p: Math.min(1, 2 * studentTCdf(-Math.abs(t), df)) };
+}
+
+/** The 95% interval of mean(b) / mean(a) of `ratioTest`. */
+export function ratioInterval95(a: readonly number[], b: readonly number[]): { readonly ratio: number; readonly low: number; readonly high: number } | null {
+  const r = ratioTest(a, b);
+  return r === null ? null : { ratio: r.ratio, low: r.low, high: r.high };
 }
 
 /**
  * The mean across independent rounds with its 95% confidence interval
- * (Student t, rounds − 1 degrees of freedom). Batches of one round share the
+ * (INTERVAL_METHOD, rounds − 1 degrees of freedom). Batches of one round share the
  * machine's state of that minute, so they are not independent draws; round
  * means are, which makes this the interval a re-run would fall into. Null
  * interval for a single round: one draw says nothing about the spread.

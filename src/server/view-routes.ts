@@ -4,7 +4,8 @@ import { entryCommand, isGenerationRecord, isLoadRecord, isTrainingRecord, recor
 import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
 import { serverPeakRows } from '../../reports/server-views.js';
 import { baselineRows, keyColumns, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
-import { batchScalingChartSpec, coreScalingChartSpec, latencyDistributionChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
+import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
+import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
@@ -97,7 +98,7 @@ function labelled(entry: HistoryDetail, record: RunRecord): RunRecord {
 
 /**
  * Two benchmarks side by side (`?a=1&b=2`): the per-cell comparison with
- * calls from reports/run-comparison.ts (Welch's test on round means) and its chart.
+ * calls from reports/run-comparison.ts (the log-ratio t-test on round means) and its chart.
  */
 async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Promise<void> {
   const idA = parseId(url.searchParams.get('a'), 'a');

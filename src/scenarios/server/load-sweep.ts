@@ -50,7 +50,7 @@ interface CellBook {
   recorded: boolean;
 }
 
-/** The peak across rounds: each round's interval, and the mean of their last passing rates with a 95% CI (Student t across rounds). */
+/** The peak across rounds: each round's interval, and the mean of their last passing rates with a 95% CI (Student t across rounds, on the log scale: INTERVAL_METHOD). */
 export function peakAcrossRounds(rounds: readonly PeakRound[]): LoadPeak | null {
   if (rounds.length === 0) return null;
   const passes = rounds.map((r) => r.lastPass).filter((r): r is number => r !== null);

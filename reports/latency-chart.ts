@@ -1,0 +1,109 @@
+/**
+ * latency-distribution.png: box plots of the raw per-batch engine times of
+ * every completed cell, one small panel per model (and variant), sequence
+ * length and batch size, wrapped a row per model and length, each panel on
+ * its own log scale. Engines are the x axis inside a panel, so a sweep of
+ * several models, lengths and precisions grows the picture downwards, never
+ * into an unreadable strip thousands of pixels wide.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { RunRecord } from '../src/core/results.js';
+import { percentileOfSorted } from '../src/core/statistics.js';
+import { formatDuration } from '../src/core/units.js';
+import { packLines } from './chart-labels.js';
+import { missingCells } from './chart-spec.js';
+import { engineOrder, modelOrder } from './run-summary.js';
+import { wrap } from './text-table.js';
+import { durationUnit, engineScopeText, frame, machineLine } from './view-charts.js';
+import { type LatencyBox, latencyDistributionView } from './views.js';
+
+/** Plot width per engine in a panel, and the panel's least width and its height, in CSS pixels. */
+const PER_ENGINE_PX = 34;
+const MIN_PANEL_PX = 120;
+const PANEL_HEIGHT_PX = 220;
+/** Panels per row at most; a row holds one model and length across its batch sizes. */
+const MAX_COLUMNS = 4;
+/** Average width of a subtitle character at 11 px, for wrapping the subtitle to the picture. */
+const SUBTITLE_CHAR_PX = 6.2;
+
+const PANEL_BREAK = ' | ';
+
+/** `tiny · q8 · seq 16`: the model (with its variant) and the sequence length a row of panels is about. */
+function rowOf(b: LatencyBox): string {
+  return `${b.model}${b.sequenceLength === null ? '' : ` · seq ${b.sequenceLength}`}`;
+}
+
+/** The chart's CSS width before padding: panels of a row, their y axes and the gaps between them. */
+export function latencyChartWidth(engines: number, columns: number): number {
+  return columns * (Math.max(MIN_PANEL_PX, engines * PER_ENGINE_PX) + 70) + 20;
+}
+
+export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
+  const view = latencyDistributionView(run);
+  const multiModel = modelOrder(run).length > 1;
+  // Inside a panel the model and length are in its header, so a box is named by its engine (and threads) alone.
+  const nameOf = (b: LatencyBox): string => (multiModel && b.label.startsWith(`${b.model} `) ? b.label.slice(b.model.length + 1) : b.label);
+  const labels = [...new Set(view.boxes.map(nameOf))];
+  const rows = [...new Set(view.boxes.map(rowOf))];
+  // A header of two lines (split at PANEL_BREAK): the model, then the length and batch, so neither is cut.
+  const panelOf = (b: LatencyBox): string => `${rowOf(b).replace(' · seq ', `${PANEL_BREAK}seq `)}${b.sequenceLength === null ? PANEL_BREAK : ' · '}batch ${b.batchSize}`;
+  const panels = [...new Set(rows.flatMap((r) => view.batchSizes.flatMap((batch) => view.boxes.filter((b) => rowOf(b) === r && b.batchSize === batch).map(panelOf))))];
+  // Panels span decades; the unit follows the fastest batch, so no panel reads 0.0005 s.
+  const { unit, divisor } = durationUnit(Math.min(Infinity, ...view.boxes.flatMap((b) => b.samplesMs)));
+  const values = view.boxes.flatMap((b) => {
+    const sorted = [...b.samplesMs].sort((x, y) => x - y);
+    const median = sorted.length > 0 ? formatDuration(percentileOfSorted(sorted, 50)) : '';
+    return b.samplesMs.map((ms) => ({ panel: panelOf(b), label: nameOf(b), engine: b.engine, batch: b.batchSize, t: ms / divisor, median }));
+  });
+  const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
+  const columns = Math.max(1, Math.min(MAX_COLUMNS, view.batchSizes.length));
+  const width = latencyChartWidth(labels.length, columns);
+  const chars = Math.max(90, Math.floor(width / SUBTITLE_CHAR_PX));
+  const named = (b: LatencyBox): string => `${b.label}${b.sequenceLength === null ? '' : ` seq ${b.sequenceLength}`} at batch ${b.batchSize}`;
+  const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map(named);
+  const partial = view.boxes.filter((b) => b.partial !== null).map((b) => `${named(b)} (${b.partial})`);
+  const subtitle = [
+    ...wrap(`box: 25th–75th percentile · white line and label above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`, chars),
+    ...wrap(
+      `one panel per model, sequence length and batch size, each on its own log scale · ${engineScopeText(run).replace(', mean of round means', '')}, every batch of every round pooled`,
+      chars,
+    ),
+    ...missingCells(run).flatMap((line) => wrap(`not shown, ${line}`, chars)),
+    ...(noisy.length > 0 ? packLines('NOISY: ', noisy, chars, 4) : []),
+    ...(partial.length > 0 ? packLines('PARTIAL, only part of one pass (other rows than the rest): ', partial, chars, 3) : []),
+  ];
+  if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
+  return {
+    ...frame(`${modelOrder(run).join(', ')} – latency distribution per engine, lower is better`, subtitle),
+    data: { values },
+    facet: { field: 'panel', type: 'nominal', sort: panels, title: null, header: { labelExpr: `split(datum.value, '${PANEL_BREAK}')`, labelLimit: Math.max(MIN_PANEL_PX, labels.length * PER_ENGINE_PX) + 60 } },
+    columns,
+    spec: {
+      width: Math.max(MIN_PANEL_PX, labels.length * PER_ENGINE_PX),
+      height: PANEL_HEIGHT_PX,
+      encoding: {
+        x: { field: 'label', type: 'nominal', title: null, sort: labels, scale: { paddingOuter: 0.5 }, axis: { labelAngle: -35, labelAlign: 'right', labelLimit: 160 } },
+        y: {
+          field: 't',
+          type: 'quantitative',
+          title: `engine time per batch (${unit}, log scale)`,
+          scale: { type: 'log', nice: false, padding: 18 },
+          axis: { format: '~g', tickCount: 8 },
+        },
+      },
+      layer: [
+        {
+          mark: { type: 'boxplot', extent: 1.5, size: 20, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
+          // One colour per engine, shared with the other charts; thread counts are told apart by label.
+          encoding: { color: { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: null } },
+        },
+        {
+          // The median with its unit over each box, since a log axis between decades has few labels.
+          mark: { type: 'text', dy: -9, fontSize: 9, color: '#333333' },
+          encoding: { y: { aggregate: 'max', field: 't' }, text: { field: 'median', type: 'nominal' } },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  } as TopLevelSpec;
+}

@@ -127,7 +127,7 @@ export function speedFootnotes(run: RunRecord): string[] {
   const pipeline = rows.some((r) => r.engineTime?.covers.startsWith("the pipeline's"));
   const plain = rows.some((r) => r.engineTime !== null && !r.engineTime.covers.startsWith("the pipeline's"));
   const lines = [
-    'batches/pass: batches of one pass over the rows (the last may be short); total: engine time of one pass = avg × batches/pass; avg: engine time per batch, the mean of round means; ±95%: the half-width of their 95% CI across rounds, centred on them; samples/s: rows of one pass ÷ total. ' +
+    'batches/pass: batches of one pass over the rows (the last may be short); total: engine time of one pass = avg × batches/pass; avg: engine time per batch, the mean of round means; ±95%: their 95% CI across rounds, as the share below and above the mean (on the log scale, so the two differ; one figure when they round alike); samples/s: rows of one pass ÷ total. ' +
       '(min … max), p50 and p99 pool every batch of every round. A cell without a whole pass has no total, no samples/s and no ratio: it saw other rows.',
     'engine time: ' +
       [

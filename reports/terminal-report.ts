@@ -13,6 +13,7 @@ import { formatBytes, formatTimestamp } from '../src/core/units.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from './views.js';
 import { placementLine } from './placement-text.js';
+import { unavailableLines } from './unavailable-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
@@ -165,6 +166,7 @@ function environmentSection(run: RunRecord, width: number, color: boolean): stri
     ...items.map(line),
     '- engines:',
     ...engineDescriptions(run),
+    ...unavailableLines(run),
     ...tail.map(line),
     paint('-'.repeat(width), 'dim', color),
   ];

@@ -1,0 +1,30 @@
+/**
+ * The engines a sweep left out because they cannot run here, for the
+ * terminal report's environment block. A default run measures "every
+ * available engine", so without these lines a missing tfjs-node (not built)
+ * or CUDA (no GPU) would drop out of the report without a word; results.json
+ * records them in `config.unavailableEngines`.
+ */
+import type { RunRecord } from '../src/core/results.js';
+
+interface Unavailable {
+  readonly id: string;
+  readonly reason: string;
+}
+
+function isUnavailable(v: unknown): v is Unavailable {
+  return typeof v === 'object' && v !== null && typeof (v as Unavailable).id === 'string' && typeof (v as Unavailable).reason === 'string';
+}
+
+/** `- not run here:` and one line per distinct reason with the engines it applies to, or nothing when every engine could run. */
+export function unavailableLines(run: RunRecord): string[] {
+  const listed = run.config['unavailableEngines'];
+  const entries = Array.isArray(listed) ? listed.filter(isUnavailable) : [];
+  if (entries.length === 0) return [];
+  const byReason = new Map<string, string[]>();
+  for (const { id, reason } of entries) {
+    const text = reason.replace(/^unavailable: /, '');
+    byReason.set(text, [...(byReason.get(text) ?? []), id]);
+  }
+  return ['- not run here (unavailable on this machine; `inferbench engines` lists them all):', ...[...byReason].map(([reason, ids]) => `  - ${ids.join(', ')}: ${reason}`)];
+}

@@ -6,6 +6,7 @@
  * records them in `config.unavailableEngines`.
  */
 import type { RunRecord } from '../src/core/results.js';
+import { groupByReason } from './cell-names.js';
 
 interface Unavailable {
   readonly id: string;
@@ -21,10 +22,6 @@ export function unavailableLines(run: RunRecord): string[] {
   const listed = run.config['unavailableEngines'];
   const entries = Array.isArray(listed) ? listed.filter(isUnavailable) : [];
   if (entries.length === 0) return [];
-  const byReason = new Map<string, string[]>();
-  for (const { id, reason } of entries) {
-    const text = reason.replace(/^unavailable: /, '');
-    byReason.set(text, [...(byReason.get(text) ?? []), id]);
-  }
-  return ['- not run here (unavailable on this machine; `inferbench engines` lists them all):', ...[...byReason].map(([reason, ids]) => `  - ${ids.join(', ')}: ${reason}`)];
+  const groups = groupByReason(entries, (e) => e.reason.replace(/^unavailable: /, ''), (e) => e.id);
+  return ['- not run here (unavailable on this machine; `inferbench engines` lists them all):', ...groups.map(({ reason, cells }) => `  - ${cells.join(', ')}: ${reason}`)];
 }

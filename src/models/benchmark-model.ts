@@ -106,10 +106,24 @@ export abstract class BenchmarkModel {
    * tfjs format, the model's own (`nativeModelPath`) or exported from the
    * ONNX graph into the cache (tf-export/native-export.ts). A graph the
    * exporter refuses (an op with no TensorFlow mapping, a quantized graph)
-   * is a CellSkip with the reason.
+   * is a CellSkip with the reason. Resolved once per format: a load group
+   * resolves it before the load's clock starts, so the export cache's check
+   * (a sha256 of the ONNX bytes) is not paid again inside the timed load.
    */
-  async modelFile(format: ModelFormat): Promise<string> {
-    if (format === 'onnx') return this.onnxPath();
+  modelFile(format: ModelFormat): Promise<string> {
+    if (format === 'onnx') return Promise.resolve(this.onnxPath());
+    const known = this.modelFiles.get(format);
+    if (known !== undefined) return known;
+    const found = this.findModelFile(format);
+    this.modelFiles.set(format, found);
+    // A failure (a refused export) is not kept: the next caller gets the same error afresh.
+    found.catch(() => this.modelFiles.delete(format));
+    return found;
+  }
+
+  private readonly modelFiles = new Map<Exclude<ModelFormat, 'onnx'>, Promise<string>>();
+
+  private async findModelFile(format: Exclude<ModelFormat, 'onnx'>): Promise<string> {
     const own = await this.nativeModelPath(format);
     if (own !== null) return own;
     const [{ ensureNativeExport }, { ExportRefused }] = await Promise.all([import('./tf-export/native-export.js'), import('./tf-export/lower-context.js')]);

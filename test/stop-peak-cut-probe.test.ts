@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { searchPeak } from '../src/scenarios/server/peak-search.js';
+import { searchPeak } from '../src/scenarios/load/peak-search.js';
 
 test('a peak search a stop cuts short takes no first-fail rate from the cut probe: only whole probes bound the peak', async () => {
   const controller = new AbortController();

@@ -18,7 +18,8 @@ import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
-import { speedFootnotes, speedTable, STATE_STYLE } from './speed-table.js';
+import { speedFootnotes, speedTable } from './speed-table.js';
+import { STATE_STYLE } from './fitted-table.js';
 import { cellNamer, groupByReason } from './cell-names.js';
 
 export interface TerminalReportOptions {

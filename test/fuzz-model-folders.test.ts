@@ -17,24 +17,13 @@ import { TextClassification } from '../src/models/text-classification.js';
 import type { NativeFormat } from '../src/models/tf-export/native-export.js';
 import { runCli } from './fixtures/cli.js';
 import { HF_FIXTURES_DIR } from './fixtures/hf-fixtures.js';
+import { seededRandom } from './fixtures/job-fuzz.js';
 import { exported } from './fixtures/native-exports.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 const CASES = 500;
 const CLI_CASES = 4;
 const SEED = 0x5eed32;
-
-/** mulberry32: a small seeded generator, so a failing case can be replayed by its number. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'graph-model' | 'saved-model' | 'onnx';
 
@@ -132,7 +121,7 @@ async function checkInProcess(dir: string, kind: Kind): Promise<void> {
 }
 
 test(`${CASES} seeded corruptions of model folders: every refusal is a UserError, nothing hangs, nothing is written outside`, { timeout: 300_000 }, async () => {
-  const random = generator(SEED);
+  const random = seededRandom(SEED);
   const base = testOutputDir('fuzz-model-folders');
   const outside = join(base, 'outside');
   mkdirSync(outside);

@@ -2,6 +2,7 @@ import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import { ProgressArea } from './terminal-width.js';
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -50,7 +51,7 @@ export function finishRecordedRun(finished: {
 /**
  * The CLI side every recorded command shares (`run`, `generate`, `train` and
  * their `rerun`): Ctrl-C lets the current unit of work finish, progress
- * lines go to stderr, the report to stdout, then `finishRecordedRun`'s lines
+ * goes to stderr's progress area (terminal-width.ts), the report to stdout, then `finishRecordedRun`'s lines
  * and exit code. Each command brings only what is its own.
  */
 export async function reportRecordedCommand<R extends { readonly state: string }, P>(command: {
@@ -62,7 +63,10 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void },
     record: RecordOptions,
   ) => Promise<RecordedOutcome<R>>;
-  readonly progressLine: (event: P) => string | null;
+  /** A line that stays, a `status` that the next overwrites on a terminal (per round), or nothing. */
+  readonly progressLine: (event: P) => string | { readonly status: string } | null;
+  /** `--quiet`: no progress at all; warnings and errors still go to stderr. */
+  readonly quiet?: boolean;
   readonly render: (record: R, color: boolean) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
@@ -70,6 +74,7 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
 }): Promise<number> {
   const ctrlC = interruptOnCtrlC(command.unit);
+  const area = new ProgressArea(command.quiet === true);
   let recorded: RecordedOutcome<R>;
   try {
     recorded = await command.execute(
@@ -77,12 +82,14 @@ export async function reportRecordedCommand<R extends { readonly state: string }
         signal: ctrlC.signal,
         onProgress: (event) => {
           const line = command.progressLine(event);
-          if (line) process.stderr.write(`${line}\n`);
+          if (typeof line === 'string') area.line(line);
+          else if (line) area.status(line.status);
         },
       },
       { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
     );
   } finally {
+    area.clear();
     ctrlC.release();
   }
   const { outcome, entryId } = recorded;

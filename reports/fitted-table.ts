@@ -6,10 +6,11 @@
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import type { BaselineRow } from './views.js';
+import type { BaselineRow } from './run-views.js';
 import { varyingKeys } from './cell-names.js';
 
-export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };
+/** Colour of a cell's state in every terminal table (classify, generate, train, load): the one table of it. */
+export const STATE_STYLE: Record<CellResult['state'] | 'partial' | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow', interrupted: 'yellow' };
 
 /** A column that can be dropped (lowest `dropOrder` first, 0 never) when the table is too wide. */
 export interface FitColumn<Row> extends Column {

@@ -7,10 +7,10 @@ import { unavailableLines } from './unavailable-text.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
 import type { BetweenRounds } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
-import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
+import { STATE_STYLE } from './fitted-table.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../src/core/units.js';
 
-const STATE_STYLE: Record<GenerationCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
 
 interface ReportColumn extends Column {
   readonly value: (cell: CompletedGenerationCell) => TableCell;

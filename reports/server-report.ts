@@ -119,9 +119,10 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
 }
 
 /** `420 – 440`, `420 – none failed up to the search's ceiling`, or `none passed; fails from 0.70`. */
-function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null }): string {
-  if (i.lastPass === null) return `none passed (lowest tried ${rps(i.firstFail)} failed)`;
-  return `${rps(i.lastPass)} – ${i.firstFail === null ? 'none failed' : rps(i.firstFail)}`;
+function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted?: boolean }): string {
+  const cut = i.interrupted ? ' (search interrupted; the cut probe left out)' : '';
+  if (i.lastPass === null) return i.firstFail === null ? `no whole probe${cut}` : `none passed (lowest tried ${rps(i.firstFail)} failed)${cut}`;
+  return `${rps(i.lastPass)} – ${i.firstFail === null ? (i.interrupted ? 'not measured' : 'none failed') : rps(i.firstFail)}${cut}`;
 }
 
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {

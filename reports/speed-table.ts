@@ -11,12 +11,10 @@
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { formatDuration, formatRate } from '../src/core/units.js';
 import { displayState, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
-import { dropToFit, fitNote, threadsText } from './fitted-table.js';
-import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
+import { dropToFit, fitNote, STATE_STYLE, threadsText } from './fitted-table.js';
+import { type Column, renderTable, type TableCell, type TableRow } from './text-table.js';
 import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from './variant-summary.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './views.js';
-
-export const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
+import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './run-views.js';
 
 interface SpeedColumn extends Column {
   /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */

@@ -13,7 +13,7 @@ import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, 
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
-import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/views.js';
+import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
 

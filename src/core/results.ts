@@ -345,5 +345,4 @@ export interface VariantParity {
   readonly rows: number;
 }
 
-/** The reason of a cell a sweep never started because Ctrl-C stopped it (classification and generation alike). */
-export const NOT_RUN_INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+export { notRunInterrupted } from './stop-cause.js';

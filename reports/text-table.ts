@@ -195,7 +195,8 @@ export function renderTable(options: TableOptions): { lines: string[]; width: nu
   }
   const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, columns, options.maxWidth);
   const tableWidth = widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
-  const width = Math.max(tableWidth, Math.min(options.minWidth ?? 0, options.maxWidth ?? Infinity));
+  // Banner and rules never pass maxWidth, even when the columns could not be cut to it (numbers are never cut).
+  const width = Math.min(Math.max(tableWidth, options.minWidth ?? 0), options.maxWidth ?? Infinity);
   const rule = paint('-'.repeat(width), 'dim', color);
   const header = columns.map((c, i) => pad(truncate(c.header, widths[i] ?? 0), widths[i] ?? 0, c.align)).join(GAP);
   const lines = [banner(options.title, width, color), rule, paint(header.trimEnd(), 'bold', color), rule];

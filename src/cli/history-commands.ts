@@ -16,6 +16,7 @@ import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
 import { formatTimestamp } from '../core/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { reportWidth } from './terminal-width.js';
 import { scalingSections, statisticsSection } from '../../reports/terminal-views.js';
 import { threadSettings } from '../../reports/run-views.js';
 import { batchSizes } from '../../reports/run-summary.js';
@@ -174,8 +175,9 @@ function renderView(record: RunRecord, args: ParsedArgs): string {
     throw new UserError(`--threads ${threadsText} was not measured in this run`, `use one of ${settings.map((t) => (t === null ? 'default' : String(t))).join(', ')}`);
   }
   const color = useColor();
-  const width = Math.max(40, process.stdout.columns ?? 150);
-  if (view === 'all') return renderTerminalReport(record, { color, width });
+  const shown = reportWidth(args);
+  const width = shown.wide ? 100_000 : Math.max(40, shown.width);
+  if (view === 'all') return renderTerminalReport(record, { color, width: shown.width, wide: shown.wide });
   if (view === 'baseline') return statisticsSection(record, width, 0, color).join('\n');
   const fixed = { ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}) };
   return scalingSections(record, width, 0, color, { ...fixed, ...(view === 'core' || view === 'batch' ? { only: view } : {}) }).join('\n');
@@ -204,7 +206,8 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });
   const { runAndReport } = await import('./run-command.js');
-  return runAndReport(config, { rerunOf: entry.id });
+  const { display } = await import('./run-command.js');
+  return runAndReport(config, { rerunOf: entry.id }, undefined, display(args));
 }
 
 /** Reads one line from stdin; EOF counts as no. */

@@ -190,7 +190,7 @@ function panelOf(s: ScalingSeries): string {
 
 /** What tells curves of one panel apart, and picks their colour: the engine, and its host in a distributed run. */
 function curveOf(s: ScalingSeries): string {
-  return `${s.engine}${s.host === null ? '' : ` @ ${s.host}`}`;
+  return `${s.engine}${s.adapterSuffix}${s.host === null ? '' : ` @ ${s.host}`}`;
 }
 
 /** The panels of a view, in series order; one when the run has one model, variant and length. */

@@ -11,7 +11,7 @@ import type { EngineGenerator, ResolvedSessionOptions } from '../../src/core/eng
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
-import type { TransformersJsSessionLike } from './session-readback.js';
+import type { Device, TransformersJsSessionLike } from './session-readback.js';
 
 /** The parts of a transformers.js `PreTrainedModel` used here. */
 interface CausalLmLike {
@@ -57,7 +57,7 @@ class GeneratorSession implements EngineSession {
  * classification engine does. `generate()` is greedy (`do_sample: false`), as
  * inferbench's loop, so both paths do the same work per token.
  */
-export async function loadTransformersJsGenerator(id: string, device: 'cpu' | 'cuda', onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+export async function loadTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { AutoModelForCausalLM, Tensor, env, LogLevel } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;

@@ -41,7 +41,10 @@ function runOnSoftwareAdapter() {
 test('every view marks a software adapter: terminal tables, CSV rows and chart labels', () => {
   const run = runOnSoftwareAdapter();
   const terminal = renderTerminalReport(run, { color: false, width: 220 });
-  assert.match(terminal, /tfjs-webgpu · software adapter \(SwiftShader\)/);
+  // Every table that lists the engine names the adapter with it: speed, latency statistics, batch scaling, memory.
+  const engineLines = terminal.split('\n').filter((l) => /^\s*(\S+\s+)?tfjs-webgpu\b/.test(l));
+  assert.ok(engineLines.length >= 4, terminal);
+  for (const line of engineLines) assert.match(line, /tfjs-webgpu( · |: .* · backend webgpu on )software adapter \(SwiftShader\)/, line);
   const [header, ...rows] = parseCsv(renderCsv(run));
   const col = (name: string): number => (header as string[]).indexOf(name);
   const webgpuRows = rows.filter((r) => r[col('engine')] === 'tfjs-webgpu');

@@ -249,7 +249,7 @@ export class TfjsBackendHost {
       if (!availability.available) throw new CellSkip(`${engineId} is not available: ${availability.reason}`);
       const imported = await importBackend(spec, options.threads);
       // tfjs-webgpu otherwise runs small ops on its CPU backend without a word; every op stays on WebGPU, as in the browser engine.
-      if (spec.tfName === 'webgpu') imported.env().set('WEBGPU_CPU_FORWARD', false);
+      webGpuCpuForward(imported, spec.tfName, false);
       await activate(imported, spec.tfName);
       return imported;
     });
@@ -279,8 +279,23 @@ export class TfjsBackendHost {
   }
 }
 
+/** The translator's note on tfjs-webgpu's CPU forwarding (off); the GraphModel executor replaces it (webGpuCpuForward). */
+export const WEBGPU_NO_FORWARD_NOTE = 'every op on WebGPU (WEBGPU_CPU_FORWARD off: no small op handed to the CPU)';
+/** Why and how the GraphModel executor runs with tfjs's CPU forwarding on. */
+export const WEBGPU_FORWARD_NOTE =
+  "WEBGPU_CPU_FORWARD on (tfjs's default): tfjs-converter's executor reads shape tensors with dataSync, which tfjs-backend-webgpu can do in Node only for values already on the CPU, so small ops whose inputs are all on the CPU (under 128 elements: the shape arithmetic) run on tfjs's CPU backend";
+
+/**
+ * Sets tfjs-webgpu's CPU forwarding for the session about to run: tfjs's
+ * flags are global to the process, and the translator (off) and the
+ * GraphModel executor (on) may share it. A no-op on other backends.
+ */
+export function webGpuCpuForward(tf: Tf, backend: string, on: boolean): void {
+  if (backend === 'webgpu' && tf.env().getBool('WEBGPU_CPU_FORWARD') !== on) tf.env().set('WEBGPU_CPU_FORWARD', on);
+}
+
 const WEBGPU_NOTES = [
-  'every op on WebGPU (WEBGPU_CPU_FORWARD off: no small op handed to the CPU)',
+  WEBGPU_NO_FORWARD_NOTE,
   'GPU backend: no thread count (the GPU, or a software adapter on the CPU, runs the shaders); outputs read back to host memory (dataSync/data) inside the timed call',
 ];
 

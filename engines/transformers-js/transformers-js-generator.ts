@@ -12,6 +12,7 @@ import type { EngineSession, SessionDescription } from '../../src/core/engine-se
 import type { TensorMap } from '../../src/core/tensor.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import type { Device, TransformersJsSessionLike } from './session-readback.js';
+import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 
 /** The parts of a transformers.js `PreTrainedModel` used here. */
 interface CausalLmLike {
@@ -75,7 +76,10 @@ export async function loadTransformersJsGenerator(id: string, device: Device, on
   try {
     const session = model.sessions['model'];
     if (!session) throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(model.sessions).join(', ')})`);
-    description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)']);
+    // ORT's WebGPU EP hides its adapter: the row records the one Dawn picks by default with the same loader and ICD (dawn-adapter.ts).
+    const probe = device === 'webgpu' ? await dawnAdapter() : undefined;
+    if (probe !== undefined && !probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+    description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)'], probe?.adapter);
   } catch (err) {
     await model.dispose();
     throw err;

@@ -62,6 +62,9 @@ test('every view marks a software adapter: terminal tables, CSV rows and chart l
   ] as const) {
     assert.ok(JSON.stringify(spec).includes(`tfjs-webgpu · ${LABEL}`), `${name} chart names the software adapter`);
   }
+  // Axis labels may be cut short in the picture; the subtitle says it whole.
+  // (wrapped into several subtitle lines: joined back before the search)
+  assert.ok(JSON.stringify(latencyDistributionChartSpec(run)).replaceAll('","', ' ').includes(`${LABEL}, not a GPU: tfjs-webgpu`));
 });
 
 test('with the Vulkan loader missing, the WebGPU probe says which file and the apt package that brings it', async () => {

@@ -67,3 +67,15 @@ export function describeAdapter(info: AdapterInfoLike, source: string): GpuAdapt
 export function softwareSuffix(adapter: GpuAdapter | undefined): string {
   return adapter?.software === true ? ` · ${adapter.label}` : '';
 }
+
+/** ` · software adapter (SwiftShader), not a GPU: a, b` per software adapter any cell's session recorded; empty when none did. */
+export function softwareAdapterNote(cells: readonly unknown[]): string {
+  const engines = new Map<string, Set<string>>();
+  for (const raw of cells) {
+    const cell = raw as { readonly engine?: unknown; readonly session?: { readonly adapter?: GpuAdapter } };
+    const adapter = cell.session?.adapter;
+    if (adapter?.software !== true || typeof cell.engine !== 'string') continue;
+    engines.set(adapter.label, (engines.get(adapter.label) ?? new Set<string>()).add(cell.engine));
+  }
+  return [...engines].map(([label, ids]) => ` · ${label}, not a GPU: ${[...ids].join(', ')}`).join('');
+}

@@ -6,10 +6,11 @@
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
-import type { BaselineRow } from './views.js';
+import type { BaselineRow } from './run-views.js';
 import { varyingKeys } from './cell-names.js';
 
-export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };
+/** Colour of a cell's state in every terminal table (classify, generate, train, load): the one table of it. */
+export const STATE_STYLE: Record<CellResult['state'] | 'partial' | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow', interrupted: 'yellow' };
 
 /** A column that can be dropped (lowest `dropOrder` first, 0 never) when the table is too wide. */
 export interface FitColumn<Row> extends Column {
@@ -34,8 +35,7 @@ export interface FitOptions<Row> {
 
 /** Renders a table, dropping optional columns until it fits `width`. */
 export function fittedTable<Row>(o: FitOptions<Row>): string[] {
-  let columns = [...o.columns];
-  for (;;) {
+  return dropUntilFits(o.columns, o.width, (columns) => {
     const rows: TableRow[] = o.rows.map((row, i) => {
       const previous = o.rows[i - 1];
       const ruleAbove = o.group !== undefined && previous !== undefined && o.group(previous) !== o.group(row);
@@ -43,9 +43,25 @@ export function fittedTable<Row>(o: FitOptions<Row>): string[] {
       if (rest === undefined) return { cells: columns.map((c) => c.value(row)), ruleAbove };
       return { cells: columns.slice(0, o.identityCount ?? 0).map((c) => c.value(row)), rest, ruleAbove };
     });
-    const table = renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width) });
+    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width) });
+  }).lines;
+}
+
+/**
+ * The one rule every terminal table fits the terminal by: render, and while
+ * it is wider than `width`, drop the optional column with the lowest
+ * `dropOrder` (0 is never dropped) and render again.
+ */
+export function dropUntilFits<C extends { readonly dropOrder: number }, T extends { readonly width: number }>(
+  all: readonly C[],
+  width: number,
+  render: (columns: readonly C[]) => T,
+): T {
+  let columns = [...all];
+  for (;;) {
+    const table = render(columns);
     const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= o.width || droppable.length === 0) return table.lines;
+    if (table.width <= width || droppable.length === 0) return table;
     const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
     columns = columns.filter((c) => c !== first);
   }

@@ -166,7 +166,7 @@ export interface ServerPeakRow {
   /** The mean of the rounds' last passing rates; null when no rate passed. */
   readonly peakRps: number | null;
   /** Lowest last-passing and highest first-failing rate over the rounds: the interval every round's peak lies in. */
-  readonly interval: { readonly lastPass: number | null; readonly firstFail: number | null };
+  readonly interval: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted: boolean };
   readonly ci95: { readonly low: number; readonly high: number } | null;
   readonly rounds: readonly { readonly lastPass: number | null; readonly firstFail: number | null }[];
   readonly probes: number;
@@ -187,6 +187,8 @@ export function serverPeakRows(run: LoadRunRecord): ServerPeakRow[] {
         interval: {
           lastPass: passes.includes(null) ? null : Math.min(...(passes as number[])),
           firstFail: fails.includes(null) ? null : Math.max(...(fails as number[])),
+          // A stop cut a round's search: its cut probe is left out, so the interval is what whole probes bound.
+          interrupted: peak.rounds.some((r) => r.interrupted === true),
         },
         ci95: peak.acrossRounds?.ci95 ?? null,
         rounds: peak.rounds.map((r) => ({ lastPass: r.lastPass, firstFail: r.firstFail })),

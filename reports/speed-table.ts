@@ -9,12 +9,10 @@
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { formatDuration, formatRate } from '../src/core/units.js';
 import { displayState, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
-import { threadsText } from './fitted-table.js';
-import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
+import { dropUntilFits, STATE_STYLE, threadsText } from './fitted-table.js';
+import { type Column, renderTable, type TableCell, type TableRow } from './text-table.js';
 import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from './variant-summary.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './views.js';
-
-export const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
+import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './run-views.js';
 
 interface SpeedColumn extends Column {
   /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */
@@ -111,14 +109,9 @@ function speedRows(run: RunRecord, rows: readonly BaselineRow[], columns: readon
 /** The speed table, dropping optional columns until it fits `width`. */
 export function speedTable(run: RunRecord, width: number, color: boolean): { lines: string[]; width: number; truncated: boolean } {
   const rows = baselineRows(run);
-  let columns = speedColumns(run, rows);
-  for (;;) {
-    const table = renderTable({ title: 'INFERENCE – SPEED (one pass = every row once)', columns, rows: speedRows(run, rows, columns), color });
-    const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= width || droppable.length === 0) return table;
-    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
-    columns = columns.filter((c) => c !== first);
-  }
+  return dropUntilFits(speedColumns(run, rows), width, (columns) =>
+    renderTable({ title: 'INFERENCE – SPEED (one pass = every row once)', columns, rows: speedRows(run, rows, columns), color }),
+  );
 }
 
 /** The speed table's footnotes, each true for every row it sits under. */

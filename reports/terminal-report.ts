@@ -11,14 +11,15 @@ import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } fro
 import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
-import { baselineRows, threadsUsed } from './views.js';
+import { baselineRows, threadsUsed } from './run-views.js';
 import { placementLine } from './placement-text.js';
 import { unavailableLines } from './unavailable-text.js';
 import { browserLines } from './browser-text.js';
 import { comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
-import { speedFootnotes, speedTable, STATE_STYLE } from './speed-table.js';
+import { speedFootnotes, speedTable } from './speed-table.js';
+import { STATE_STYLE } from './fitted-table.js';
 import { cellNamer, groupByReason } from './cell-names.js';
 
 export interface TerminalReportOptions {

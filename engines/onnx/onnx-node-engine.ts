@@ -1,4 +1,5 @@
 import { ORT_NODE_NO_TRAINING } from './ort-training.js';
+import { ortLogSeverity } from '../../src/core/library-logs.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -187,6 +188,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
+        // onnxruntime's own WARNING lines (node placement, shape merges) would land in the report: errors only unless --verbose (core/library-logs.ts).
+        logSeverityLevel: ortLogSeverity(),
       } as Parameters<typeof ort.InferenceSession.create>[1];
       // Untimed and released before the timed session exists, so GPU memory is never held twice.
       let placement: ProviderPlacement | undefined;

@@ -32,7 +32,8 @@ export interface ParsedArgs {
 /**
  * Parses `--flag value`, `--flag=value` and boolean flags. An unknown flag is
  * a user error listing the valid ones, because a silently ignored typo
- * (`--batch-size`) would produce a run the user did not ask for.
+ * (`--batch-size`) would produce a run the user did not ask for; so is a
+ * single-value flag given twice, naming both values.
  */
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
@@ -59,6 +60,14 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], c
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || value === '') {
       throw new UserError(`--${name} needs a value`, `write --${name} ${spec.arg ?? 'VALUE'}`);
+    }
+    // A flag that takes one value, given twice (`--rates 50 --rates 100`), used to keep the last silently: which one did the user mean?
+    const earlier = repeated[name]?.[0];
+    if (!spec.repeatable && earlier !== undefined) {
+      throw new UserError(
+        `--${name} was given twice ("${earlier}" and "${value}"), but it takes one value`,
+        `give --${name} once${spec.arg?.includes(',') || /comma/i.test(spec.help) ? ` (several values go in one, comma-separated: --${name} ${earlier},${value})` : ''}`,
+      );
     }
     flags[name] = value;
     (repeated[name] ??= []).push(value);

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
+import { recordKindOf } from '../core/record-kind.js';
 import { compareRuns, DEFAULT_MIN_EFFECT, describeDifference } from '../../reports/run-comparison.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
 import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
@@ -37,8 +38,9 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (sideA.status === 'rejected') throw sideA.reason;
   if (sideB.status === 'rejected') throw sideB.reason;
   const [a, b] = [sideA.value, sideB.value];
-  const commandOf = (kind: string | undefined) => (kind === 'generation' ? 'generate' : kind === 'server' ? 'load' : 'run');
-  const kinds = [a, b].map((r) => commandOf((r.record as { kind?: string }).kind));
+  // readRunRecord gave each record today's kind word (older `generation`/`server` included); a train record compares as `run` does.
+  const commandOf = (kind: string | undefined) => (kind === 'generate' || kind === 'load' ? kind : 'run');
+  const kinds = [a, b].map((r) => commandOf(recordKindOf(r.record)));
   if (kinds[0] !== kinds[1]) {
     throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
   }

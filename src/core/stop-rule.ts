@@ -1,5 +1,6 @@
 import type { BetweenRounds, CellVerdict } from './results.js';
 import type { SampleStatistics } from './statistics.js';
+import { interruptedBy } from './stop-cause.js';
 
 /**
  * When measuring stops. Times and batches are for the whole cell; each
@@ -107,7 +108,7 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 export function verdictOfRounds(v: RoundsVerdictInput): CellVerdict {
   const reasons: string[] = [];
   const rounds = v.betweenRounds.rounds;
-  if (v.interrupted) reasons.push(`interrupted (Ctrl-C) after ${rounds} of ${v.roundsPlanned} rounds`);
+  if (v.interrupted) reasons.push(`${interruptedBy()} after ${rounds} of ${v.roundsPlanned} rounds`);
   const of = (s: PassShare) => `${s.exact ? '' : 'at least '}${s.of}`;
   if (v.partialPass) reasons.push(`saw ${v.partialPass.seen} of ${of(v.partialPass)} batches of one pass (raise --max-time)`);
   if (v.warmPassCut) reasons.push(`warm pass cut at the maximum time after ${v.warmPassCut.seen} of ${of(v.warmPassCut)} batches: later shapes were timed cold`);

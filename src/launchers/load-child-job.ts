@@ -8,7 +8,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import type { LoadCellKey } from '../core/load-results.js';
 import { TextClassification } from '../models/text-classification.js';
-import { measureServerGroup, type LoadGroupResult } from '../scenarios/server/load-group.js';
+import { measureServerGroup, type LoadGroupResult } from '../scenarios/load/rate-group.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
 import type { LoadChildJob } from './load-launcher.js';

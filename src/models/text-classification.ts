@@ -11,6 +11,7 @@ import type { Precision } from '../core/engine-session.js';
 import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+import { checkNativeFolder } from './native-folder.js';
 import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
 import { CellSkip } from '../core/errors.js';
 import type { DataRow } from '../../datasets/dataset.js';
@@ -209,6 +210,8 @@ export class TextClassification extends BenchmarkModel {
       this.folder = readFolder(dir, this.onnxFile);
     }
     const { hasOnnx, nativeFormats, dir } = this.loaded;
+    // Every format the folder brings is checked before any engine loads it (a short shard, a SavedModel without variables/).
+    for (const format of nativeFormats) checkNativeFolder(dir, format);
     this.inputs = hasOnnx ? (await readOnnxSignature(this.onnxPath())).inputs : [...(await readNativeSignature(dir, nativeFormats[0] as NativeFormat)).inputs];
     this.initialised = true;
     return this;

@@ -10,6 +10,7 @@ import { collectEnvironment } from '../core/environment.js';
 import { describeError, UserError } from '../core/errors.js';
 import { FolderRefused, makeFolders } from '../core/folders.js';
 import type { EnvironmentInfo, ModelInfo, RunRecord, RunRecordOf } from '../core/results.js';
+import type { RecordKind } from '../core/record-kind.js';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
@@ -36,8 +37,8 @@ export type RecordWriter<R> = (record: R, dir: string, options: { png: boolean }
 
 /** One scenario's part of a run. */
 export interface ScenarioRun<C, R extends RunRecordOf<C>> {
-  /** `generation` for generate runs, `training` for train runs, `server` for load runs; absent for classification (older readers expect no kind). */
-  readonly kind?: 'generation' | 'training' | 'server';
+  /** The scenario's record kind (`generate`, `train`, `load`); absent for classification (older readers expect no kind). */
+  readonly kind?: RecordKind;
   readonly out: string;
   readonly png: boolean;
   readonly registry: EngineRegistry;
@@ -127,8 +128,8 @@ export class RunSession<C> {
     readonly config: Readonly<Record<string, unknown>>,
     readonly environment: EnvironmentInfo,
     readonly models: readonly ModelInfo[],
-    /** `generation` for generate runs, `training` for train runs; classification records carry no kind. */
-    readonly kind?: 'generation' | 'training' | 'server',
+    /** The scenario's record kind (`generate`, `train`, `load`); classification records carry no kind. */
+    readonly kind?: RecordKind,
   ) {}
 
   finish(state: 'completed' | 'interrupted'): void {
@@ -136,7 +137,7 @@ export class RunSession<C> {
     this.finishedAt = new Date().toISOString();
   }
 
-  snapshot(): RunRecordOf<C> & { readonly kind?: 'generation' | 'training' | 'server' } {
+  snapshot(): RunRecordOf<C> & { readonly kind?: RecordKind } {
     return {
       schemaVersion: 1,
       ...(this.kind ? { kind: this.kind } : {}),

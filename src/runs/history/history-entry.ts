@@ -6,6 +6,7 @@ import type { TrainConfig } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { LoadConfig } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
+import { recordKindOf } from '../../core/record-kind.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
@@ -120,9 +121,9 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
     environment: entry.environment,
     models: entry.models,
   };
-  if (isGenerateConfig(entry.config)) return { ...common, kind: 'generation', cells: entry.cells as readonly GenerationCell[] };
-  if (isTrainConfig(entry.config)) return { ...common, kind: 'training', cells: entry.cells as readonly TrainingCell[] };
-  if (isLoadConfig(entry.config)) return { ...common, kind: 'server', cells: entry.cells as readonly LoadCell[] };
+  if (isGenerateConfig(entry.config)) return { ...common, kind: 'generate', cells: entry.cells as readonly GenerationCell[] };
+  if (isTrainConfig(entry.config)) return { ...common, kind: 'train', cells: entry.cells as readonly TrainingCell[] };
+  if (isLoadConfig(entry.config)) return { ...common, kind: 'load', cells: entry.cells as readonly LoadCell[] };
   return { ...common, cells: entry.cells as readonly CellResult[] };
 }
 
@@ -131,17 +132,17 @@ export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord |
 
 /** True for the record of an `inferbench generate` run. */
 export function isGenerationRecord(record: AnyRunRecord): record is GenerationRunRecord {
-  return (record as { kind?: unknown }).kind === 'generation';
+  return recordKindOf(record) === 'generate';
 }
 
 /** True for the record of an `inferbench train` run. */
 export function isTrainingRecord(record: AnyRunRecord): record is TrainingRunRecord {
-  return (record as { kind?: unknown }).kind === 'training';
+  return recordKindOf(record) === 'train';
 }
 
 /** True for the record of an `inferbench load` run. */
 export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
-  return (record as { kind?: unknown }).kind === 'server';
+  return recordKindOf(record) === 'load';
 }
 
 /**

@@ -16,8 +16,8 @@ export function serverViewsJson(id: number, state: string, record: LoadRunRecord
     id,
     state,
     available: record.cells.length > 0,
-    kind: 'server',
-    server: {
+    kind: 'load',
+    load: {
       rows: serverRateRows(record).map((r) => ({
         label: r.label,
         rateRps: r.targetRps,
@@ -46,7 +46,7 @@ export function serverComparisonJson(idA: number, idB: number, a: LoadRunRecord,
   return {
     a: { id: idA },
     b: { id: idB },
-    kind: 'server',
+    kind: 'load',
     spec: null,
     percentile: cmp.percentile,
     peaks: cmp.peaks.map((p) => ({ label: p.label, aPeakRps: p.a?.peakRps ?? null, bPeakRps: p.b?.peakRps ?? null, ratio: p.ratio })),

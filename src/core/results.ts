@@ -230,10 +230,12 @@ export interface CellParity {
   /** Fraction of rows whose argmax matches the reference (0..1). */
   readonly argmaxAgreement: number;
   readonly tolerance: number;
-  /** maxAbsDiff ≤ tolerance; false must be impossible to miss in every report. */
+  /** maxAbsDiff ≤ tolerance, or for embeddings minCosine ≥ 1 − tolerance; false must be impossible to miss in every report. */
   readonly withinTolerance: boolean;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings (feature extraction): the smallest and mean cosine similarity of a row's vector with the reference's, over `rows`. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
 export interface ErroredCell extends CellKey {
@@ -335,6 +337,8 @@ export interface VariantParity {
   readonly argmaxAgreement: number;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings: the smallest and mean cosine similarity of a row's vector with the fp32 vector. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
 /** The reason of a cell a sweep never started because Ctrl-C stopped it (classification and generation alike). */

@@ -12,7 +12,7 @@ import { formatRatio } from '../src/core/units.js';
 import { modelOrder } from './run-summary.js';
 import { callDifference } from './run-comparison.js';
 import { paint, wrap } from './text-table.js';
-import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from './views.js';
+import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from './run-views.js';
 
 const SCOPE_NAME: Record<ScopeComparison['scope'], string> = { engine: 'engine time', 'end-to-end': 'end to end' };
 

@@ -7,7 +7,7 @@ import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.j
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
-import { type BaselineRow, baselineRows, parityOk } from './views.js';
+import { type BaselineRow, baselineRows, parityOk } from './run-views.js';
 
 /** One value of a result row: what CSV, Parquet and Arrow all write. */
 export type ResultField = string | number | null | undefined;

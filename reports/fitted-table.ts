@@ -6,7 +6,7 @@
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
-import type { BaselineRow } from './views.js';
+import type { BaselineRow } from './run-views.js';
 import { varyingKeys } from './cell-names.js';
 
 export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };

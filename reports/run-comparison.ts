@@ -15,9 +15,9 @@
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
 import { computeStatistics, ratioTest, type SampleStatistics } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
-import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './views.js';
+import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './run-views.js';
 
-export { threadsUsed } from './views.js';
+export { threadsUsed } from './run-views.js';
 import { HIGH_LOAD_PER_CORE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 /** What B did relative to A: called only when the rounds support it (see the module comment). */

@@ -12,7 +12,7 @@ import { displayState, orderedCells, sequenceOf, sessionOf } from './run-summary
 import { threadsText } from './fitted-table.js';
 import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
 import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from './variant-summary.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './views.js';
+import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './run-views.js';
 
 export const STATE_STYLE: Record<CellResult['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 

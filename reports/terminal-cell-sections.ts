@@ -10,7 +10,7 @@ import { orderedCells } from './run-summary.js';
 import { cellNamer, groupByReason } from './cell-names.js';
 import { paint, type TableCell, wrap } from './text-table.js';
 import { type FitColumn, fittedTable, identityColumns } from './fitted-table.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from './views.js';
+import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from './run-views.js';
 
 const dur = (v: number | null): string => (v === null ? '–' : formatDuration(v));
 const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;

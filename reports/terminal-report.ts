@@ -11,7 +11,7 @@ import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } fro
 import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
-import { baselineRows, threadsUsed } from './views.js';
+import { baselineRows, threadsUsed } from './run-views.js';
 import { placementLine } from './placement-text.js';
 import { unavailableLines } from './unavailable-text.js';
 import { browserLines } from './browser-text.js';

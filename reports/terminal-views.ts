@@ -19,9 +19,9 @@ import {
   PARITY_MARKER,
   type ScalingPoint,
   type ScalingView,
-} from './views.js';
+} from './run-views.js';
 
-export { PARITY_MARKER } from './views.js';
+export { PARITY_MARKER } from './run-views.js';
 export { coldStartSection, memoryDetailSection, paritySection, parityWarningLines } from './terminal-cell-sections.js';
 
 function stat(f: (r: BaselineRow & { latency: NonNullable<BaselineRow['latency']> }) => string): (r: BaselineRow) => string {

@@ -19,7 +19,7 @@ import {
   type ScalingPoint,
   type ScalingSeries,
   type ScalingView,
-} from './views.js';
+} from './run-views.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';

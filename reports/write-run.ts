@@ -17,7 +17,7 @@ import { renderPng } from './png-chart.js';
 import { resultsTable, samplesTable } from './result-tables.js';
 import { latencyDistributionChartSpec } from './latency-chart.js';
 import { batchScalingChartSpec, coreScalingChartSpec } from './view-charts.js';
-import { batchScalingView, coreScalingView, latencyDistributionView } from './views.js';
+import { batchScalingView, coreScalingView, latencyDistributionView } from './run-views.js';
 import { quantizationChartGap, quantizationChartSpec } from './quantization-chart.js';
 import { hasVariants } from './variant-summary.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LoadRunRecord } from '../src/core/load-results.js';
-import { peakAcrossRounds } from '../src/scenarios/server/load-sweep.js';
+import { peakAcrossRounds } from '../src/scenarios/load/load-sweep.js';
 import { serverPeakRows } from '../reports/server-views.js';
 
 test("a peak searched in three rounds reports each round's interval, the mean with a 95% CI across rounds (Student t on the log scale), and the interval holding them all", () => {

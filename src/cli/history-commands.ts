@@ -17,7 +17,7 @@ import { renderTable, type TableRow, type Style } from '../../reports/text-table
 import { formatTimestamp } from '../core/units.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
 import { scalingSections, statisticsSection } from '../../reports/terminal-views.js';
-import { threadSettings } from '../../reports/views.js';
+import { threadSettings } from '../../reports/run-views.js';
 import { batchSizes } from '../../reports/run-summary.js';
 import type { RunRecord } from '../core/results.js';
 import { UserError } from '../core/errors.js';

@@ -7,7 +7,7 @@ import { formatDuration, formatRate } from '../core/units.js';
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import { executeRecordedLoad } from '../runs/history/recorded-run.js';
 import { loadConfig, type LoadConfig } from '../runs/load-run.js';
-import type { LoadProgress } from '../scenarios/server/load-sweep.js';
+import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { renderServerReport } from '../../reports/server-report.js';
 import { notDrawnLines } from '../../reports/cell-files.js';
 import { serverCharts } from '../../reports/server-files.js';

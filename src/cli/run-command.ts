@@ -12,7 +12,7 @@ import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
-import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/views.js';
+import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
 

@@ -1,7 +1,7 @@
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import { UserError } from '../core/errors.js';
-import { startDashboard, DEFAULT_PORT } from '../server/server.js';
-import { isLoopback } from '../server/security.js';
+import { startDashboard, DEFAULT_PORT } from '../dashboard/server.js';
+import { isLoopback } from '../dashboard/security.js';
 import { listFlag, stringFlag, type ParsedArgs } from './args.js';
 
 function portFlag(args: ParsedArgs): number {

@@ -9,7 +9,7 @@ import { UserError } from '../core/errors.js';
 import type { LoadCellKey } from '../core/load-results.js';
 import type { TextClassification } from '../models/text-classification.js';
 import { modelFromSpec } from '../models/model-from-spec.js';
-import { measureServerGroup, type LoadGroupResult } from '../scenarios/server/load-group.js';
+import { measureServerGroup, type LoadGroupResult } from '../scenarios/load/rate-group.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
 import type { LoadChildJob } from './load-launcher.js';

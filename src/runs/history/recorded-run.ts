@@ -9,7 +9,7 @@ import type { TrainingCell, TrainingRunRecord } from '../../core/training-result
 import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
 import { executeLoad, type LoadConfig, type LoadHooks, type LoadOptionAudience } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
-import type { LoadProgress } from '../../scenarios/server/load-sweep.js';
+import type { LoadProgress } from '../../scenarios/load/load-sweep.js';
 import type { DriverHooks, RunOutcome } from '../run-driver.js';
 import type { RunRecordOf } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';

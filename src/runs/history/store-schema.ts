@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellResult, CompletedCell } from '../../core/results.js';
-import { cellFigures } from '../../../reports/views.js';
+import { cellFigures } from '../../../reports/run-views.js';
 import type { GenerationCell } from '../../core/generation-results.js';
 import type { TrainingCell } from '../../core/training-results.js';
 import type { LoadCell } from '../../core/load-results.js';

@@ -41,7 +41,7 @@ const VENDOR: Readonly<Record<string, () => string>> = {
 };
 
 /** The page's own files, in `web/` at the package root. */
-const PAGE_FILES = ['index.html', 'app.js', 'app.css', 'api.js', 'form.js', 'views.js', 'scenario-views.js', 'icon.svg'] as const;
+const PAGE_FILES = ['dashboard.html', 'app.js', 'app-style.css', 'api.js', 'form.js', 'views.js', 'scenario-views.js', 'icon.svg'] as const;
 
 /**
  * A fixed table of files, read once and kept in memory: no path from the
@@ -51,8 +51,8 @@ export class StaticFiles {
   private readonly cache = new Map<string, { type: string; data: Buffer }>();
   private readonly table: Map<string, string>;
 
-  constructor(webDir: string = join(packageRoot(), 'src', 'server', 'web')) {
-    this.table = new Map<string, string>([['/', join(webDir, 'index.html')]]);
+  constructor(webDir: string = join(packageRoot(), 'src', 'dashboard', 'web')) {
+    this.table = new Map<string, string>([['/', join(webDir, 'dashboard.html')]]);
     for (const name of PAGE_FILES) this.table.set(`/${name}`, join(webDir, name));
     for (const [route, file] of Object.entries(VENDOR)) this.table.set(route, file());
   }

@@ -14,7 +14,7 @@ import { betweenRoundsOf } from '../../core/statistics.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow } from '../../../datasets/dataset.js';
-import { measureServerGroup, type LoadGroupResult, type LoadGroupRunner, type LoadPlan } from './load-group.js';
+import { measureServerGroup, type LoadGroupResult, type LoadGroupRunner, type LoadPlan } from './rate-group.js';
 
 /** Progress events for a CLI or a web page; `index` counts cells recorded so far. */
 export type LoadProgress =

@@ -3,7 +3,7 @@ import type { RunRecord } from '../core/results.js';
 import { entryCommand, isGenerationRecord, isLoadRecord, isTrainingRecord, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
 import { serverComparisonJson, serverViewsJson } from './server-view-routes.js';
 import { serverPeakRows } from '../../reports/server-views.js';
-import { baselineRows, keyColumns, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/views.js';
+import { baselineRows, keyColumns, batchScalingView, coreScalingView, latencyDistributionView, threadSettings } from '../../reports/run-views.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
 import { acrossRounds, cellMatchKey, compareRuns, ratioText } from '../../reports/run-comparison.js';
@@ -11,7 +11,7 @@ import { batchSizes } from '../../reports/run-summary.js';
 import { formatTimestamp } from '../core/units.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
-import { generationViews, trainingViews } from './scenario-views.js';
+import { generationViews, trainingViews } from './scenario-view-data.js';
 
 type AnyRecord = NonNullable<ReturnType<typeof recordOf>>;
 

@@ -1,7 +1,7 @@
 // The detail panel's views of a `generate`, a `train` and a `load` benchmark:
 // their own tabs (TTFT and TPOT; step time; latency under load), a table of every cell under the chart,
 // and their settings line. The server sends the figures and the chart specs
-// (src/server/scenario-views.ts), the same as the terminal report and PNGs.
+// (src/dashboard/scenario-view-data.ts), the same as the terminal report and PNGs.
 import { bytes, duration, esc, rate, threadsText } from './api.js';
 
 /** Tabs of each kind of benchmark, as [id, label]. */

@@ -15,7 +15,11 @@ import type { ModelInfo } from '../core/results.js';
 import type { ExportOptions } from './benchmark-model.js';
 import { EmbeddingSession } from './embedding-session.js';
 import { readOnnxSignature } from './onnx-signature.js';
-import { describePooling, EMBEDDING_OUTPUT, readPoolingSpec, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
+import { describePooling, EMBEDDING_OUTPUT, markPairs, readPoolingSpec, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
+import { attachTexts } from '../core/raw-texts.js';
+import type { TensorMap } from '../core/tensor.js';
+import type { DataRow } from '../../datasets/dataset.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 import { TextClassification, type TextClassificationOptions } from './text-classification.js';
 
 /** Graph outputs a feature-extraction model may return. */
@@ -56,6 +60,18 @@ export class FeatureExtraction extends TextClassification {
   get pooling(): PoolingSpec {
     if (this.poolingSpec === null) throw new Error(`FeatureExtraction ${this.name}: init() must be awaited before use`);
     return this.poolingSpec;
+  }
+
+  /**
+   * A batch of texts, or of STS pairs (columns.pair): the first sentences,
+   * then the second ones, in one batch of twice the rows, marked so the
+   * session returns each row's two vectors side by side.
+   */
+  override prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
+    const pair = columns.pair;
+    if (!pair) return super.prepareBatch(rows, columns);
+    const texts = [...rows.map((r) => textOf(r, columns.text)), ...rows.map((r) => textOf(r, pair.second))];
+    return markPairs(attachTexts(this.tokenizeTexts(texts), texts));
   }
 
   override get labels(): readonly string[] {

@@ -161,6 +161,12 @@ export function normalizeRows(t: HostTensor): HostTensor {
  * token vectors are pooled and normalised as `spec` says.
  */
 export function sentenceEmbedding(outputs: TensorMap, inputs: TensorMap, spec: PoolingSpec): TensorMap {
+  const single = singleEmbedding(outputs, inputs, spec);
+  const vectors = single[EMBEDDING_OUTPUT] as HostTensor;
+  return isPairBatch(inputs) ? { [EMBEDDING_OUTPUT]: pairRows(vectors) } : single;
+}
+
+function singleEmbedding(outputs: TensorMap, inputs: TensorMap, spec: PoolingSpec): TensorMap {
   const ready = outputs[EMBEDDING_OUTPUT];
   if (ready && ready.dims.length === 2) return { [EMBEDDING_OUTPUT]: ready.dtype === 'float32' ? ready : { dtype: 'float32', dims: ready.dims, data: Float32Array.from(ready.data as ArrayLike<number>) } };
   const name = TOKEN_OUTPUTS.find((n) => outputs[n] !== undefined);
@@ -169,6 +175,36 @@ export function sentenceEmbedding(outputs: TensorMap, inputs: TensorMap, spec: P
   const f32 = tokens.dtype === 'float32' ? tokens : { dtype: 'float32' as const, dims: tokens.dims, data: Float32Array.from(tokens.data as ArrayLike<number>) };
   const pooled = poolTokens(f32, inputs['attention_mask'], spec.modes);
   return { [EMBEDDING_OUTPUT]: spec.normalize ? normalizeRows(pooled) : pooled };
+}
+
+const PAIRS = Symbol('inferbench.stsPairs');
+
+/** Marks a batch as STS pairs: its 2n texts are n first sentences, then their n second sentences. */
+export function markPairs(inputs: TensorMap): TensorMap {
+  Object.defineProperty(inputs, PAIRS, { value: true, enumerable: false });
+  return inputs;
+}
+
+/** True for a batch marked by markPairs. */
+export function isPairBatch(inputs: TensorMap): boolean {
+  return (inputs as unknown as Record<symbol, unknown>)[PAIRS] === true;
+}
+
+/**
+ * The embeddings of a pair batch [2n, width] as [n, 2 × width], row i the
+ * first sentence's vector then the second's, so every per-row consumer
+ * (parity rows, the STS tally, saved outputs) sees one row per pair.
+ */
+export function pairRows(embedding: HostTensor): HostTensor {
+  const [rows, width] = embedding.dims as [number, number];
+  const n = rows / 2;
+  const src = embedding.data as Float32Array;
+  const out = new Float32Array(src.length);
+  for (let i = 0; i < n; i++) {
+    out.set(src.subarray(i * width, (i + 1) * width), i * 2 * width);
+    out.set(src.subarray((n + i) * width, (n + i + 1) * width), i * 2 * width + width);
+  }
+  return { dtype: 'float32', dims: [n, 2 * width], data: out };
 }
 
 /** A short description for session notes and reports, e.g. `mean pooling, L2-normalised`. */

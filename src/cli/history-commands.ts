@@ -13,6 +13,7 @@ import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
 import { formatTimestamp } from '../core/units.js';
 import { UserError } from '../core/errors.js';
+import { reportWidth } from './terminal-width.js';
 import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
 
@@ -106,7 +107,7 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     // Its scenario's report; `--view`, `--batch-size` and `--threads` are read only by a scenario that has such views.
     const text = scenarioOfConfig(entry.config).report(record, {
       color: useColor(),
-      width: Math.max(40, process.stdout.columns ?? 150),
+      ...reportWidth(args),
       text: (name) => stringFlag(args, name),
       positiveInt: (name) => positiveIntFlag(args, name),
     });
@@ -138,7 +139,8 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });
   const { runAndReport } = await import('./run-command.js');
-  return runAndReport(config, { rerunOf: entry.id });
+  const { display } = await import('./run-command.js');
+  return runAndReport(config, { rerunOf: entry.id }, undefined, display(args));
 }
 
 /** Reads one line from stdin; EOF counts as no. */

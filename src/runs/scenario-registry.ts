@@ -32,6 +32,8 @@ export type ScenarioConfig = object;
 export interface ReportOptions {
   readonly color: boolean;
   readonly width: number;
+  /** `--wide`: every column whatever the width. */
+  readonly wide?: boolean;
   /** The `show` flag `name` as text (`--view`, `--threads`), undefined when not given. */
   readonly text: (name: string) => string | undefined;
   /** The `show` flag `name` as a positive whole number (checked as the CLI checks it), undefined when not given. */

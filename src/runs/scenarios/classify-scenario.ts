@@ -47,8 +47,9 @@ function report(record: RunRecord, o: ReportOptions): string {
   if (threads !== undefined && !settings.includes(threads)) {
     throw new UserError(`--threads ${threadsText} was not measured in this run`, `use one of ${settings.map((t) => (t === null ? 'default' : String(t))).join(', ')}`);
   }
-  const { color, width } = o;
-  if (view === 'all') return renderTerminalReport(record, { color, width });
+  const { color } = o;
+  const width = o.wide === true ? 100_000 : Math.max(40, o.width);
+  if (view === 'all') return renderTerminalReport(record, { color, width: o.width, wide: o.wide === true });
   if (view === 'baseline') return statisticsSection(record, width, 0, color).join('\n');
   const fixed = { ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}) };
   return scalingSections(record, width, 0, color, { ...fixed, ...(view === 'core' || view === 'batch' ? { only: view } : {}) }).join('\n');

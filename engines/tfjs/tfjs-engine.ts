@@ -4,7 +4,7 @@ import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
-import { TfjsBackendHost, activate, tfjsMemory, type Tf } from './tfjs-backend.js';
+import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from './tfjs-backend.js';
 
 /** The executor every row of these engines names. */
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
@@ -26,6 +26,7 @@ class TfjsSession implements EngineSession {
   /** tfjs-core has one global backend; another session may have switched it since load, so switch back (a string compare when nothing changed). */
   async run(inputs: TensorMap): Promise<TensorMap> {
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
+    webGpuCpuForward(this.tf, this.backendName, false);
     return this.executor.run(inputs);
   }
 

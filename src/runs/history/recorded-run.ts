@@ -9,7 +9,7 @@ import type { TrainingCell, TrainingRunRecord } from '../../core/training-result
 import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
 import { executeLoad, type LoadConfig, type LoadHooks, type LoadOptionAudience } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
-import type { LoadProgress } from '../../scenarios/server/load-sweep.js';
+import type { LoadProgress } from '../../scenarios/load/load-sweep.js';
 import type { DriverHooks, RunOutcome } from '../run-driver.js';
 import type { RunRecordOf } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
@@ -133,8 +133,11 @@ export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: R
   return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, (recorded) => executeLoad(config, { ...hooks, ...recorded }, audience));
 }
 
-/** Ties any scenario's run into the history store (see `executeRecordedRun`). */
-async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
+/**
+ * Ties any scenario's run into the history store (see `executeRecordedRun`):
+ * a registered scenario (scenario-registry.ts) records its runs through here.
+ */
+export async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
   config: StoredConfig,
   out: string,
   hooks: RecordableHooks<C, R, P>,

@@ -6,6 +6,7 @@
  * highest rate meeting the goal, with its interval), then every reason a
  * rate is not VALID. Pure: same record, same text.
  */
+import { unavailableLines } from './unavailable-text.js';
 import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
 import { goalText } from '../src/core/latency-goal.js';
@@ -161,6 +162,7 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   const header = [
     banner('LATENCY UNDER LOAD', 100, color),
     ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...unavailableLines(run, 100),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
     ...wrap(
       `open loop: ${arrivals} arrivals drawn in advance (seed ${s.seed}); each rate: ${s.warmupMs / 1000} s of warm-up arrivals, then at least ${s.durationMs / 1000} s and ${s.minQueries} requests measured; ` +

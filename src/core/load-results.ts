@@ -210,5 +210,5 @@ export type LoadCell = CompletedLoadCell | ErroredLoadCell | SkippedLoadCell;
 
 /** Everything one `inferbench load` produced; every report renders from it alone. */
 export interface LoadRunRecord extends RunRecordOf<LoadCell> {
-  readonly kind: 'server';
+  readonly kind: 'load';
 }

@@ -14,6 +14,7 @@ test('a single-value flag given twice is an error naming both values (it kept th
     return true;
   });
   assert.throws(() => parseArgs(['--out', 'a', '--out=b'], flagsOf('run'), 'run'), /--out was given twice \("a" and "b"\)/);
+  assert.equal(parseArgs(['--out', 'a', '--out', 'a'], flagsOf('run'), 'run').flags['out'], 'a', 'the same value twice is no question');
   const models = parseArgs(['--model', 'a', '--model', 'b'], flagsOf('run'), 'run');
   assert.deepEqual(models.repeated?.['model'], ['a', 'b']);
 });

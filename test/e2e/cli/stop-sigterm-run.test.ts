@@ -9,9 +9,10 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('SIGTERM to `run` after a cell finished keeps it, records the unrun cells as interrupted (SIGTERM) and exits 143', async () => {
   const out = testOutputDir('stop-sigterm-run');
   let sent = false;
-  const r = await runCli(['run', '--engines', 'onnx-cpu', '--batch-sizes', '1,2,4', '--limit', '64', '--min-batches', '400', '--rounds', '1', '--min-time', '0', '--no-png', '--out', out], {
+  // Two engines, each its own load group: onnx-cpu's cells are recorded when its group ends, and SIGTERM then lands in onnx-wasm's.
+  const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,2,4', '--limit', '64', '--min-batches', '400', '--rounds', '1', '--min-time', '0', '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      if (!sent && /round 1\/1 onnx-cpu, batch 1: /.test(text)) {
+      if (!sent && /\[3\/6\] onnx-cpu/.test(text)) {
         sent = true;
         child.kill('SIGTERM');
       }
@@ -24,9 +25,9 @@ test('SIGTERM to `run` after a cell finished keeps it, records the unrun cells a
   assert.ok(runId);
   const run = JSON.parse(readFileSync(join(out, runId, 'results.json'), 'utf8')) as RunRecord;
   assert.equal(run.state, 'interrupted');
-  assert.equal(run.cells[0]?.state, 'completed', 'the cell measured before SIGTERM is kept');
+  for (const c of run.cells.slice(0, 3)) assert.equal(c.state, 'completed', 'the cells measured before SIGTERM are kept');
   // A cell the stop cut or never ran names the signal (one already in flight may still finish whole).
-  const cut = run.cells.slice(1).filter((c) => c.state !== 'completed' || c.interrupted === true);
+  const cut = run.cells.slice(3).filter((c) => c.state !== 'completed' || c.interrupted === true);
   assert.ok(cut.length > 0, 'the sweep stopped before its last cell');
   for (const c of cut) {
     const why = c.state === 'completed' ? (c.verdict?.reasons.join('; ') ?? '') : c.reason;

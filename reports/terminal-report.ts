@@ -10,6 +10,7 @@ import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, 
 import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from './variant-summary.js';
 import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from './views.js';
 import { placementLine } from './placement-text.js';
@@ -247,6 +248,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     '',
     ...memoryTable(run, sectionWidth, color),
     ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
+    ...section(energySection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
     ...section(quantizationTable(run, sectionWidth, color)),

@@ -4,10 +4,10 @@
  * Everything that needs the built-ins imports `defaultRegistry` from this
  * module, so loading it is what registers them.
  */
-import './onnx/register.js';
-import './tfjs/register.js';
-import './transformers-js/register.js';
-import './browser/register.js';
+import './onnx/onnx-register.js';
+import './tfjs/tfjs-register.js';
+import './transformers-js/transformers-js-register.js';
+import './browser/browser-register.js';
 import { EngineRegistry, registeredEngineFactories, registeredEngineIds, type EngineFactory } from '../src/core/engine-registry.js';
 
 /** Every built-in engine id, in table order. */

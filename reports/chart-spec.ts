@@ -5,7 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
-import { type BaselineRow, baselineRows } from './views.js';
+import { type BaselineRow, baselineRows } from './run-views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
 
 /** Font used in every chart; installed system-wide so resvg finds it. */

@@ -10,7 +10,7 @@ import { formatBytes, formatRate } from '../src/core/units.js';
 import { CHART_FONT } from './chart-spec.js';
 import { hasHosts, hostOrder, modelOrder } from './run-summary.js';
 import { renderTable, type Column, type TableCell, type TableRow } from './text-table.js';
-import { baselineRows, type BaselineRow } from './views.js';
+import { baselineRows, type BaselineRow } from './run-views.js';
 
 /** One worker as the run config recorded it. */
 interface RecordedWorker {

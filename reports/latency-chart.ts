@@ -15,7 +15,7 @@ import { missingCells } from './chart-spec.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { wrap } from './text-table.js';
 import { durationUnit, engineScopeText, frame, machineLine } from './view-charts.js';
-import { type LatencyBox, latencyDistributionView } from './views.js';
+import { type LatencyBox, latencyDistributionView } from './run-views.js';
 
 /** Plot width per engine in a panel, and the panel's least width and its height, in CSS pixels. */
 const PER_ENGINE_PX = 34;

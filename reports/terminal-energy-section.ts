@@ -11,7 +11,7 @@ import { groupByReason } from './cell-names.js';
 import { type FitColumn, fittedTable, identityColumns } from './fitted-table.js';
 import { energyNote } from './csv-report.js';
 import { wrap } from './text-table.js';
-import { type BaselineRow, baselineRows } from './views.js';
+import { type BaselineRow, baselineRows } from './run-views.js';
 
 type Figure = 'gpu memory' | 'gpu energy' | 'cpu energy';
 

@@ -61,7 +61,7 @@ export {
   defaultCoreScalingBatchSize,
   defaultBatchScalingThreads,
   parityFailures,
-} from '../reports/views.js';
+} from '../reports/run-views.js';
 export type {
   BaselineRow,
   CellFigures,
@@ -75,7 +75,7 @@ export type {
   ScalingGap,
   LatencyDistributionView,
   LatencyBox,
-} from '../reports/views.js';
+} from '../reports/run-views.js';
 export { coreScalingChartSpec, batchScalingChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
 export { latencyDistributionChartSpec } from '../reports/latency-chart.js';
 export { compareRuns, callDifference, intervalsOverlap, roundMeansOf, DEFAULT_MIN_EFFECT, COMPARE_ALPHA } from '../reports/run-comparison.js';
@@ -88,8 +88,8 @@ export type { RecordOptions, RecordedOutcome } from './runs/history/recorded-run
 export type { QueueRunOptions } from './runs/queue-sweep.js';
 export { recordOf } from './runs/history/history-entry.js';
 export type { HistoryEntry, HistoryDetail, HistoryState, HistorySource, HeadlineFigure } from './runs/history/history-entry.js';
-export { startDashboard } from './server/server.js';
-export type { Dashboard, DashboardOptions } from './server/server.js';
+export { startDashboard } from './dashboard/server.js';
+export type { Dashboard, DashboardOptions } from './dashboard/server.js';
 export { BenchmarkWrapper } from './scenarios/generate/benchmark-wrapper.js';
 export type { BenchmarkWrapperOptions, GenerationMeasurement } from './scenarios/generate/benchmark-wrapper.js';
 export { TextGeneration, REQUIRED_GENERATION_FILES } from './models/text-generation.js';
@@ -131,13 +131,13 @@ export { renderTrainingReport } from '../reports/training-report.js';
 export { writeTrainingFiles } from '../reports/training-files.js';
 export { executeLoad, loadConfig, checkLoadConfig } from './runs/load-run.js';
 export type { LoadConfig, LoadOutcome, LoadHooks } from './runs/load-run.js';
-export { runLoadSweep } from './scenarios/server/load-sweep.js';
-export type { LoadSweepOptions, LoadProgress } from './scenarios/server/load-sweep.js';
-export { serveSchedule } from './scenarios/server/serve-loop.js';
-export type { BatchHandler, BatcherSettings, ServedProbe } from './scenarios/server/serve-loop.js';
-export { drawSchedule } from './scenarios/server/arrival-schedule.js';
-export { RealClock, VirtualClock } from './scenarios/server/clock.js';
-export type { Clock } from './scenarios/server/clock.js';
+export { runLoadSweep } from './scenarios/load/load-sweep.js';
+export type { LoadSweepOptions, LoadProgress } from './scenarios/load/load-sweep.js';
+export { serveSchedule } from './scenarios/load/serve-loop.js';
+export type { BatchHandler, BatcherSettings, ServedProbe } from './scenarios/load/serve-loop.js';
+export { drawSchedule } from './scenarios/load/arrival-schedule.js';
+export { RealClock, VirtualClock } from './scenarios/load/clock.js';
+export type { Clock } from './scenarios/load/clock.js';
 export { parseLatencyGoal } from './core/latency-goal.js';
 export { summarizeRequests } from './core/load-summary.js';
 export type {

@@ -18,7 +18,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/scenarios'],
   ['src/launchers'],
   ['src/runs'],
-  ['src/server'],
+  ['src/dashboard'],
   ['src/cli'],
   ['src'], // src/index.ts, the public API
 ];
@@ -96,7 +96,7 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return out;
 }
 
-test('every import points down the layers (core ← hub, engines, reports ← datasets ← models ← scenarios ← launchers ← runs ← server ← cli)', () => {
+test('every import points down the layers (core ← hub, engines, reports ← datasets ← models ← scenarios ← launchers ← runs ← dashboard ← cli)', () => {
   assert.ok(files.length > 100, `expected the source tree under ${ROOT}, found ${files.length} files`);
   const upward: string[] = [];
   for (const [from, targets] of edges) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Benchmark } from '../src/runs/benchmark.js';
 import type { RunRecord } from '../src/core/results.js';
-import { engineComparisons } from '../reports/views.js';
+import { engineComparisons } from '../reports/run-views.js';
 import { CharModel } from './fixtures/char-model.js';
 import { loggedEngines } from './fixtures/logged-engines.js';
 import { memoryDataset } from './fixtures/memory-dataset.js';

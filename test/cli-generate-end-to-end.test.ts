@@ -23,7 +23,7 @@ test('inferbench generate sweeps engines × batch × prompt × new tokens and wr
   for (const f of files) assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
 
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as GenerationRunRecord;
-  assert.equal(run.kind, 'generation');
+  assert.equal(run.kind, 'generate');
   assert.equal(run.state, 'completed');
   assert.equal(run.cells.length, 2 * 2 * 2);
   for (const c of run.cells) {

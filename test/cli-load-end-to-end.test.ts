@@ -27,7 +27,7 @@ test('inferbench load serves onnx-cpu and onnx-wasm at two rates and finds each 
   for (const png of ['hockey-stick.png', 'latency-cdf.png']) assert.deepEqual([...readFileSync(join(dir, png)).subarray(0, 8)], PNG_SIGNATURE);
 
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as LoadRunRecord;
-  assert.equal(run.kind, 'server');
+  assert.equal(run.kind, 'load');
   assert.equal(run.cells.length, 2);
   let requests = 0;
   for (const c of run.cells) {
@@ -51,7 +51,7 @@ test('inferbench load serves onnx-cpu and onnx-wasm at two rates and finds each 
     assert.ok(header?.includes(name), `column ${name}`);
   }
   const scenario = header?.indexOf('scenario') ?? -1;
-  assert.ok(rows.length >= 4 && rows.every((row) => row[scenario] === 'server'));
+  assert.ok(rows.length >= 4 && rows.every((row) => row[scenario] === 'load'));
   const parquetRows = await parquetReadObjects({ file: toArrayBuffer(readFileSync(join(dir, 'results.parquet'))) });
   assert.equal(parquetRows.length, rows.length);
   const samples = await parquetReadObjects({ file: toArrayBuffer(readFileSync(join(dir, 'samples.parquet'))) });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { computeStatistics } from '../src/core/statistics.js';
-import { drawSchedule } from '../src/scenarios/server/arrival-schedule.js';
+import { drawSchedule } from '../src/scenarios/load/arrival-schedule.js';
 
 /** Gaps of a 50,000-arrival schedule at 100 requests/s. */
 function gaps(arrival: 'poisson' | 'constant' | 'gamma', burstiness: number, seed = 7): number[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../src/scenarios/server/clock.js';
-import { serveSchedule } from '../src/scenarios/server/serve-loop.js';
+import { VirtualClock } from '../src/scenarios/load/clock.js';
+import { serveSchedule } from '../src/scenarios/load/serve-loop.js';
 import { virtualEngine } from './fixtures/virtual-server.js';
 
 /** Serves arrivals given by hand through a batcher of at most 2 requests waiting at most 5 ms, 4 ms per engine call. */

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { percentileOfSorted } from '../src/core/statistics.js';
-import { drawSchedule } from '../src/scenarios/server/arrival-schedule.js';
-import { VirtualClock } from '../src/scenarios/server/clock.js';
-import { serveSchedule } from '../src/scenarios/server/serve-loop.js';
+import { drawSchedule } from '../src/scenarios/load/arrival-schedule.js';
+import { VirtualClock } from '../src/scenarios/load/clock.js';
+import { serveSchedule } from '../src/scenarios/load/serve-loop.js';
 import { virtualEngine } from './fixtures/virtual-server.js';
 
 const STALL_AT = 5000;

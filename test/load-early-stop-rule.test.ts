@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { summarizeRequests } from '../src/core/load-summary.js';
-import { VirtualClock } from '../src/scenarios/server/clock.js';
-import { earlyStopRule, failsEarly } from '../src/scenarios/server/early-stop.js';
-import { serveSchedule } from '../src/scenarios/server/serve-loop.js';
+import { VirtualClock } from '../src/scenarios/load/clock.js';
+import { earlyStopRule, failsEarly } from '../src/scenarios/load/early-stop.js';
+import { serveSchedule } from '../src/scenarios/load/serve-loop.js';
 import { virtualEngine } from './fixtures/virtual-server.js';
 
 /** An engine slower (30 ms) than a p99 ≤ 20 ms goal, fed 1,000 arrivals `gapMs` apart. */

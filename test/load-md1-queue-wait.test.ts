@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { drawSchedule } from '../src/scenarios/server/arrival-schedule.js';
-import { VirtualClock } from '../src/scenarios/server/clock.js';
-import { serveSchedule } from '../src/scenarios/server/serve-loop.js';
+import { drawSchedule } from '../src/scenarios/load/arrival-schedule.js';
+import { VirtualClock } from '../src/scenarios/load/clock.js';
+import { serveSchedule } from '../src/scenarios/load/serve-loop.js';
 import { virtualEngine } from './fixtures/virtual-server.js';
 
 const SERVICE_MS = 10;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LoadRunRecord } from '../src/core/load-results.js';
-import { peakAcrossRounds } from '../src/scenarios/server/load-sweep.js';
+import { peakAcrossRounds } from '../src/scenarios/load/load-sweep.js';
 import { serverPeakRows } from '../reports/server-views.js';
 
 test("a peak searched in three rounds reports each round's interval, the mean with a 95% CI across rounds (Student t on the log scale), and the interval holding them all", () => {
@@ -19,7 +19,7 @@ test("a peak searched in three rounds reports each round's interval, the mean wi
   assert.ok(Math.abs((peak.acrossRounds.ci95?.low ?? 0) - 353.28) < 0.05, JSON.stringify(peak.acrossRounds.ci95));
 
   const run = {
-    schemaVersion: 1, kind: 'server', id: 'r', state: 'completed', startedAt: '', finishedAt: null, config: {}, models: [],
+    schemaVersion: 1, kind: 'load', id: 'r', state: 'completed', startedAt: '', finishedAt: null, config: {}, models: [],
     environment: { inferbenchVersion: '0', node: 'v20', os: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryBytes: 1, gpus: [], date: '2026-01-01T00:00:00Z', gitCommit: null },
     cells: [{
       model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 3, probes: [], peak,

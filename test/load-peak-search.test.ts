@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { searchPeak } from '../src/scenarios/server/peak-search.js';
+import { searchPeak } from '../src/scenarios/load/peak-search.js';
 
 test('the peak search brackets by doubling, then bisects to 5% between the last passing and the first failing rate', async () => {
   const tried: [number, string][] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VirtualClock } from '../src/scenarios/server/clock.js';
-import { measureProbe } from '../src/scenarios/server/load-group.js';
+import { VirtualClock } from '../src/scenarios/load/clock.js';
+import { measureProbe } from '../src/scenarios/load/rate-group.js';
 import { testSettings, virtualEngine } from './fixtures/virtual-server.js';
 
 test('a rate the engine cannot reach is measured and called overloaded, with the achieved rate in the reason, not an error', async () => {

@@ -17,11 +17,11 @@ test('npm pack ships what a user runs (compiled code, the embedded data, the das
     'dist/engines/registry.js',
     'dist/engines/onnx/onnx-node-engine.js',
     'datasets/default/sentiment.jsonl',
-    'src/server/web/index.html',
+    'src/dashboard/web/dashboard.html',
   ]) {
     assert.ok(files.includes(needed), `${needed} is in the package`);
   }
-  const stray = files.filter((f) => /^(dist\/)?(test|tools)\//.test(f) || /\.tmp\.m?js$/.test(f) || f.endsWith('.map') || /^src\/(?!server\/web\/)/.test(f));
+  const stray = files.filter((f) => /^(dist\/)?(test|tools)\//.test(f) || /\.tmp\.m?js$/.test(f) || f.endsWith('.map') || /^src\/(?!dashboard\/web\/)/.test(f));
   assert.deepEqual(stray, []);
   assert.ok(files.length < 800, `${files.length} files`);
 });

@@ -6,7 +6,7 @@ import { renderCsv } from '../reports/csv-report.js';
 import { compareRuns } from '../reports/run-comparison.js';
 import { renderTerminalReport } from '../reports/terminal-report.js';
 import { runComparisonChartSpec } from '../reports/view-charts.js';
-import { baselineRows } from '../reports/views.js';
+import { baselineRows } from '../reports/run-views.js';
 import { parseCsv } from './fixtures/parse-csv.js';
 import { cellFromRounds, runOf } from './fixtures/round-cells.js';
 

@@ -8,7 +8,7 @@ import type { CellResult, RunRecord } from '../src/core/results.js';
 import { CSV_COLUMNS } from '../reports/csv-report.js';
 import { RESULT_COLUMN_KINDS } from '../reports/result-tables.js';
 import { orderedCells } from '../reports/run-summary.js';
-import { cellFigures } from '../reports/views.js';
+import { cellFigures } from '../reports/run-views.js';
 import { writeRunFiles } from '../reports/write-run.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
 import { testOutputDir } from './fixtures/test-cache.js';

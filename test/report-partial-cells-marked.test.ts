@@ -10,7 +10,7 @@ import type { ModelInfo } from '../src/core/results.js';
 import { comparisonChartSpec } from '../reports/chart-spec.js';
 import { renderCsv } from '../reports/csv-report.js';
 import { variantComparison } from '../reports/variant-summary.js';
-import { batchScalingView } from '../reports/views.js';
+import { batchScalingView } from '../reports/run-views.js';
 import { parseCsv } from './fixtures/parse-csv.js';
 import { cellFromRounds, runOf } from './fixtures/round-cells.js';
 

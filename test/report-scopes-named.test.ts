@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { renderCsv } from '../reports/csv-report.js';
 import { renderTerminalReport } from '../reports/terminal-report.js';
 import { batchScalingChartSpec } from '../reports/view-charts.js';
-import { baselineRows } from '../reports/views.js';
+import { baselineRows } from '../reports/run-views.js';
 import { parseCsv } from './fixtures/parse-csv.js';
 import { cellFromRounds, runOf } from './fixtures/round-cells.js';
 

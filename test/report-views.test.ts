@@ -8,7 +8,7 @@ import {
   defaultCoreScalingBatchSize,
   latencyDistributionView,
   parityFailures,
-} from '../reports/views.js';
+} from '../reports/run-views.js';
 import { buildSampleRun } from './fixtures/sample-run.js';
 import { NOISY_CELL, PARITY_FAILURE, SWEEP_ERRORED, buildSweepRun, sweepMeanMs, tfjsThreadsReason } from './fixtures/sweep-run.js';
 

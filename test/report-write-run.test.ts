@@ -42,8 +42,8 @@ test('writing is atomic: a full disk reports a UserError and keeps the previous 
     const target = path.join(dir, 'results.json');
     await assert.rejects(writeRunFiles(next, dir, { png: false, fs: failingFs('ENOSPC', /results\.json/u) }), (err) => {
       assert.ok(err instanceof UserError);
-      assert.equal(err.message, `disk is full: could not write ${target}`);
-      assert.equal(err.fix, 'free some space or pass --out <dir on another disk>; files written before this point are intact');
+      assert.equal(err.message, `cannot write ${target}: the disk is full`);
+      assert.equal(err.fix, 'free some space, or choose another --out on another disk; files written before this point are intact');
       return true;
     });
     assert.equal(await fsp.readFile(target, 'utf8'), before, 'previous results.json untouched');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { accessToken, isLoopback } from '../src/server/security.js';
+import { accessToken, isLoopback } from '../src/dashboard/security.js';
 import { call, startTestDashboard } from './fixtures/dashboard.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRunRequest } from '../src/server/run-request.js';
-import { FieldError } from '../src/server/field-error.js';
-import { PathGuard } from '../src/server/path-guard.js';
+import { parseRunRequest } from '../src/dashboard/run-request.js';
+import { FieldError } from '../src/dashboard/field-error.js';
+import { PathGuard } from '../src/dashboard/path-guard.js';
 
 test('the dashboard API takes calibrationRows and calibrationMethod as the CLI takes --calibration-rows and --calibration-method, with the same range', () => {
   const ctx = { guard: new PathGuard(process.cwd()), out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];

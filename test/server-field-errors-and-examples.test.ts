@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { FieldError } from '../src/server/field-error.js';
-import { PathGuard } from '../src/server/path-guard.js';
-import { parseGenerateRequest, parseRunRequest } from '../src/server/run-request.js';
+import { FieldError } from '../src/dashboard/field-error.js';
+import { PathGuard } from '../src/dashboard/path-guard.js';
+import { parseGenerateRequest, parseRunRequest } from '../src/dashboard/run-request.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 /** The FieldError `fn` throws, or null. */

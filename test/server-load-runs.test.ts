@@ -23,17 +23,17 @@ test('the dashboard queues load runs (POST /api/load, checked like the CLI), sho
 
   const views = await call(dash.url, 'GET', `/api/runs/${added.body.id}/views`);
   assert.equal(views.status, 200);
-  assert.equal(views.body.kind, 'server');
-  assert.equal(views.body.server.rows.length, 1);
-  assert.equal(views.body.server.rows[0].rateRps, 40);
-  assert.match(views.body.server.hockeyStick.insufficient, /fewer than 2 rates/);
-  assert.ok(views.body.server.cdf.spec, 'the latency CDF spec is served');
+  assert.equal(views.body.kind, 'load');
+  assert.equal(views.body.load.rows.length, 1);
+  assert.equal(views.body.load.rows[0].rateRps, 40);
+  assert.match(views.body.load.hockeyStick.insufficient, /fewer than 2 rates/);
+  assert.ok(views.body.load.cdf.spec, 'the latency CDF spec is served');
 
   const rerun = await call(dash.url, 'POST', `/api/runs/${added.body.id}/rerun`);
   assert.equal(rerun.status, 201, JSON.stringify(rerun.body));
   assert.equal((await waitForEnd(dash.url, rerun.body.id, 120_000)).state, 'completed');
   const compared = await call(dash.url, 'GET', `/api/compare?a=${added.body.id}&b=${rerun.body.id}`);
   assert.equal(compared.status, 200, JSON.stringify(compared.body));
-  assert.equal(compared.body.kind, 'server');
+  assert.equal(compared.body.kind, 'load');
   assert.equal(compared.body.cells.length, 1);
 });

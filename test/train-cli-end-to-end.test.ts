@@ -24,7 +24,7 @@ test('inferbench train prints TRAIN – SPEED / MEMORY / LOSS, skips onnx-cpu wi
   const dir = join(out, runId ?? '');
   for (const f of ['results.json', 'results.csv', 'results.parquet', 'step-time.png']) assert.ok(existsSync(join(dir, f)), `${f} written`);
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as TrainingRunRecord;
-  assert.equal(run.kind, 'training');
+  assert.equal(run.kind, 'train');
   assert.equal(run.state, 'completed');
   const onnx = run.cells.find((c) => c.engine === 'onnx-cpu');
   assert.equal(onnx?.state, 'skipped');

@@ -14,9 +14,9 @@
 import { cpus, loadavg } from 'node:os';
 import { summarizeRequests } from '../src/core/load-summary.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
-import { drawSchedule } from '../src/scenarios/server/arrival-schedule.js';
-import { RealClock } from '../src/scenarios/server/clock.js';
-import { serveSchedule, type BatchHandler } from '../src/scenarios/server/serve-loop.js';
+import { drawSchedule } from '../src/scenarios/load/arrival-schedule.js';
+import { RealClock } from '../src/scenarios/load/clock.js';
+import { serveSchedule, type BatchHandler } from '../src/scenarios/load/serve-loop.js';
 
 const SECONDS = Number(process.env['BENCH_LOAD_SECONDS'] ?? 5);
 const RATES = (process.env['BENCH_LOAD_RATES'] ?? '500,1000,2000,5000,10000,20000').split(',').map(Number);

@@ -91,6 +91,12 @@ export interface CompletedCell extends CellKey {
   readonly accuracy?: number | null;
   /** The rows accuracy was counted on: every row of one pass (`seen === of`), or only `seen` of them, when accuracy is null. Absent in older records. */
   readonly accuracyRows?: AccuracyRows;
+  /**
+   * STS quality of a feature-extraction cell on pairs data: Spearman of the
+   * pairs' cosine against the gold score over every pair of one pass; null
+   * when the engine did not see them all; absent without STS pairs.
+   */
+  readonly sts?: { readonly spearman: number; readonly pairs: number } | null;
   /** One pass over the rows at this batch size: rows and batches (the last may be short). Absent in older records. */
   readonly pass?: { readonly rows: number; readonly batches: number };
   /** Which rows this cell streamed: their count and a content hash, so `compare` can tell cells that saw other data. Absent in older records. */
@@ -171,12 +177,20 @@ export interface RowFingerprint {
   readonly sha256: string;
 }
 
-/** Load average and CPU steal read from the OS, to flag a busy or oversubscribed machine. */
+/** Load average, CPU time of other processes and CPU steal read from the OS, to flag a busy or oversubscribed machine (see core/host-noise.ts). */
 export interface HostNoise {
-  /** 1-minute load average divided by the number of cores. */
+  /** 1-minute load average divided by the number of cores; recorded, not judged (inferbench's own threads are in it). */
   readonly loadPerCore: number;
   /** Share of CPU time stolen by the hypervisor since the previous reading (0..1), from /proc/stat; null where unknown. */
   readonly stealShare: number | null;
+  /**
+   * Share of the machine's CPU time (all cores) since the previous reading used by processes other
+   * than inferbench's own (0..1): /proc/stat busy time minus the utime + stime of inferbench's
+   * processes. Null where unknown (no /proc, or no previous reading); absent in older records.
+   */
+  readonly otherCpuShare?: number | null;
+  /** Cores the shares are of (`availableParallelism()`); absent in older records. */
+  readonly cores?: number;
 }
 
 /** The mean across round means with its 95% CI (Student t on the log scale, rounds − 1 degrees of freedom; INTERVAL_METHOD). */
@@ -243,10 +257,12 @@ export interface CellParity {
   /** Fraction of rows whose argmax matches the reference (0..1). */
   readonly argmaxAgreement: number;
   readonly tolerance: number;
-  /** maxAbsDiff ≤ tolerance; false must be impossible to miss in every report. */
+  /** maxAbsDiff ≤ tolerance, or for embeddings minCosine ≥ 1 − tolerance; false must be impossible to miss in every report. */
   readonly withinTolerance: boolean;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings (feature extraction): the smallest and mean cosine similarity of a row's vector with the reference's, over `rows`. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
 export interface ErroredCell extends CellKey {
@@ -348,7 +364,8 @@ export interface VariantParity {
   readonly argmaxAgreement: number;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings: the smallest and mean cosine similarity of a row's vector with the fp32 vector. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
-/** The reason of a cell a sweep never started because Ctrl-C stopped it (classification and generation alike). */
-export const NOT_RUN_INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+export { notRunInterrupted } from './stop-cause.js';

@@ -7,7 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import type { LoadCellKey } from '../core/load-results.js';
 import type { ModelSpec } from '../models/model-spec.js';
-import type { LoadGroup, LoadGroupResult, LoadGroupRunner } from '../scenarios/server/load-group.js';
+import type { LoadGroup, LoadGroupResult, LoadGroupRunner } from '../scenarios/load/rate-group.js';
 import { forkChild } from './fork-child.js';
 
 const CHILD_ENTRY = fileURLToPath(new URL('./load-child.js', import.meta.url));

@@ -13,8 +13,8 @@ import { checkRange } from '../core/option-ranges.js';
 import type { TextClassification } from '../models/text-classification.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import { writeServerFiles } from '../../reports/server-files.js';
-import type { LoadPlan } from '../scenarios/server/load-group.js';
-import { runLoadSweep, type LoadProgress } from '../scenarios/server/load-sweep.js';
+import type { LoadPlan } from '../scenarios/load/rate-group.js';
+import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js';
 import { loadChildLauncher } from '../launchers/load-launcher.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
@@ -185,7 +185,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
   const loadPlan: LoadPlan = { settings: loadSettings(config), rates: config.rates, findPeak: config.findPeak, maxRps: maxProbeRate(config) };
   return driveRun<LoadCell, LoadRunRecord>(
     {
-      kind: 'server',
+      kind: 'load',
       out: config.out,
       png: config.png,
       registry,

@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellResult, CompletedCell } from '../../core/results.js';
-import { cellFigures } from '../../../reports/views.js';
+import { cellFigures } from '../../../reports/run-views.js';
 import type { GenerationCell } from '../../core/generation-results.js';
 import type { TrainingCell } from '../../core/training-results.js';
 import type { LoadCell } from '../../core/load-results.js';
@@ -163,7 +163,10 @@ export function cellColumns(cell: CellResult | GenerationCell | TrainingCell | L
         ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
         : 'stepTime' in completed
           ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
-          : classifyFigures(completed);
+          : 'prepare' in completed
+            ? classifyFigures(completed)
+            : // A plug-in scenario's cell: its figures stay in the cell's JSON, with no headline.
+              { mean_ms: null, p95_ms: null, samples_per_second: null };
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,

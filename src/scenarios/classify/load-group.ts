@@ -73,7 +73,7 @@ export interface LoadGroup {
   readonly isolation?: 'isolated' | 'in-process';
 }
 
-export { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
+export { notRunInterrupted } from '../../core/results.js';
 
 /**
  * Opens the dataset and applies the dataset callback and the row limit once;
@@ -135,6 +135,7 @@ export function measureContext(
     sampler: run.sampler,
     loadMs: run.loadMs,
     labelColumn: data.columns.label,
+    stsScoreColumn: data.columns.pair?.score ?? null,
     parityRows: settings.parityRows,
     signal: run.signal,
     round: run.round,

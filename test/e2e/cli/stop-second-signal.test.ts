@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { packageRoot } from '../src/core/package-info.js';
-import { testOutputDir } from './fixtures/test-cache.js';
+import { packageRoot } from '../../../src/core/package-info.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a second stop signal exits at once with 128 + its number, removing the temporaries still open: no half-written file stays', async () => {
   const dir = testOutputDir('stop-second-signal');

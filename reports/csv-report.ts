@@ -156,6 +156,11 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'host', value: (c) => c.host?.name },
   { name: 'host_id', value: (c) => c.host?.id },
   { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
+  // Feature-extraction rows only: embedding parity as cosine with the reference (min and mean over parity_rows), and STS quality on pairs data.
+  optional('min_cosine', (c) => c.parity?.cosine?.min),
+  optional('mean_cosine', (c) => c.parity?.cosine?.mean),
+  optional('sts_spearman', (c) => c.sts?.spearman),
+  optional('sts_pairs', (c) => c.sts?.pairs),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

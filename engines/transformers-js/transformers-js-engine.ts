@@ -5,7 +5,7 @@ import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
 import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
-import type { TensorMap } from '../../src/core/tensor.js';
+import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
@@ -34,7 +34,7 @@ interface OrtSessionLike extends TransformersJsSessionLike {
 
 /** The parts of a transformers.js pipeline used here. */
 interface PipelineLike {
-  (texts: string[]): Promise<unknown>;
+  (texts: string[], options?: Record<string, unknown>): Promise<unknown>;
   model: { sessions: Record<string, OrtSessionLike | undefined> };
   dispose(): Promise<void>;
 }
@@ -58,6 +58,30 @@ function instrument(session: OrtSessionLike): { lastMs: () => number | null; las
   return { lastMs: () => ms, lastOutputs: () => outputs, reset: () => ((ms = null), (outputs = null)) };
 }
 
+/** The pipeline's result Tensor [batch, width] as a host tensor. */
+function pooledTensor(result: unknown): HostTensor {
+  const t = result as { dims?: number[]; data?: ArrayLike<number> };
+  if (!Array.isArray(t.dims) || t.dims.length !== 2 || !t.data) throw new Error('the feature-extraction pipeline returned no [batch, width] tensor');
+  return { dtype: 'float32', dims: [...t.dims], data: t.data instanceof Float32Array ? t.data : Float32Array.from(t.data) };
+}
+
+/** Pooling modes the feature-extraction pipeline computes itself (`pooling` option); others run it with 'none' and the model pools. */
+const PIPELINE_POOLING: Readonly<Record<string, string>> = { mean: 'mean', cls: 'cls' };
+
+/**
+ * The pipeline task and call options for a load: feature extraction with
+ * the model's pooling when the pipeline can do it, with 'none' otherwise
+ * (the raw token vectors are then pooled by the model); else the classifier.
+ */
+function pipelineTask(options: ResolvedSessionOptions): { task: string; call: Record<string, unknown> | null; note: string } {
+  const fe = options.featureExtraction;
+  if (!fe) return { task: 'text-classification', call: null, note: PIPELINE_NOTE };
+  const pooling = fe.pooling.length === 1 ? PIPELINE_POOLING[fe.pooling[0] as string] : undefined;
+  const note = PIPELINE_NOTE.replace('text-classification pipeline', 'feature-extraction pipeline');
+  if (pooling === undefined) return { task: 'feature-extraction', call: null, note: `${note}; the pipeline cannot pool ${fe.pooling.join(' + ')}, so it returns token vectors and the model pools them` };
+  return { task: 'feature-extraction', call: { pooling, normalize: fe.normalize }, note: `${note}; pooling ${pooling}${fe.normalize ? ' and L2 normalisation' : ''} by the pipeline` };
+}
+
 class TransformersJsSession implements EngineSession {
   private readonly timing: ReturnType<typeof instrument>;
 
@@ -66,6 +90,8 @@ class TransformersJsSession implements EngineSession {
     session: OrtSessionLike,
     private readonly description: SessionDescription,
     private readonly phases: LoadPhases,
+    /** Feature extraction pooled by the pipeline itself: its call options; null returns the raw forward's outputs. */
+    private readonly pooled: Record<string, unknown> | null,
   ) {
     this.timing = instrument(session);
   }
@@ -80,7 +106,9 @@ class TransformersJsSession implements EngineSession {
       throw new CellSkip('transformers-js runs the pipeline on raw texts, and these inputs carry none (fixed --sequence-lengths or a custom prepareBatch)');
     }
     this.timing.reset();
-    await this.pipe([...texts]);
+    const result = await this.pipe([...texts], this.pooled ?? undefined);
+    // The pipeline's own pooled (and normalised) vectors: what a transformers.js user stores.
+    if (this.pooled !== null) return { sentence_embedding: pooledTensor(result) };
     const outputs = this.timing.lastOutputs();
     return outputs ? fromOrtOutputs(outputs) : {};
   }
@@ -148,8 +176,9 @@ export function createTransformersJsEngine(device: Device): Engine {
       const threads = options.threads ?? availableParallelism();
       // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
       const sessionOptions = transformersSessionOptions(device, threads);
+      const task = pipelineTask(options);
       const pipe = (await clock.time('createMs', () =>
-        pipeline('text-classification', folder, {
+        pipeline(task.task as 'text-classification', folder, {
           local_files_only: true,
           device,
           dtype: dtype as never,
@@ -166,13 +195,13 @@ export function createTransformersJsEngine(device: Device): Engine {
         const adapter = device === 'webgpu' ? await readAdapter() : undefined;
         // describeLoaded builds the untimed placement-profiling session: its own phase, not the load.
         description = await clock.time('placementProbeMs', () =>
-          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
+          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [task.note, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
         );
       } catch (err) {
         await pipe.dispose();
         throw err;
       }
-      return new TransformersJsSession(pipe, session, description, clock.phases());
+      return new TransformersJsSession(pipe, session, description, clock.phases(), task.call);
     },
   };
 }

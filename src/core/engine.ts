@@ -53,6 +53,13 @@ export interface ResolvedSessionOptions {
   readonly threads: number | null;
   /** Precision of the graph file, known from the model (engines cannot tell fp32 from a quantized file cheaply). */
   readonly precision: Precision;
+  /**
+   * Set when the model is a feature-extraction model: the pooling modes and
+   * normalisation its folder declares. Engines that run a whole pipeline
+   * (transformers.js) build a feature-extraction pipeline with them; plain
+   * engines ignore it and the model pools their outputs.
+   */
+  readonly featureExtraction?: { readonly pooling: readonly string[]; readonly normalize: boolean };
 }
 
 /**

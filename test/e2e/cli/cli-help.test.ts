@@ -32,4 +32,7 @@ test('inferbench engines lists every engine with availability or reason and fix'
     assert.match(r.stdout, new RegExp(`^${id}\\s+(available|unavailable: .+\\(.+\\))`, 'm'));
   }
   assert.match(r.stdout, /^onnx-cpu\s+available/m);
+  // The GPU path that needs nothing beyond npm is named, whatever this machine's Vulkan driver.
+  assert.match(r.stdout, /^GPU from npm alone: onnx-webgpu, tfjs-webgpu, tfjs-webgpu-graph-model, transformers-js-webgpu \(WebGPU in Node/m);
+  for (const id of ['onnx-webgpu', 'transformers-js-webgpu', 'tfjs-webgpu', 'tfjs-webgpu-graph-model']) assert.match(r.stdout, new RegExp(`^${id}\\s+(available|unavailable: .+\\(.+\\))`, 'm'));
 });

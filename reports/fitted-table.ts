@@ -103,7 +103,7 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
   const hasHost = varying.host;
   return [
     ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
-    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.engine, style: 'cyan' }) },
+    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
     ...(hasHost ? [{ header: 'host', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
     { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
     { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },

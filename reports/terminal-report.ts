@@ -22,6 +22,7 @@ import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
 import { STATE_STYLE } from './fitted-table.js';
+import { stsSection } from './sts-table.js';
 import { cellNamer, groupByReason } from './cell-names.js';
 
 export interface TerminalReportOptions {
@@ -261,6 +262,8 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
   const comparisons = comparisonLines(run, sectionWidth, color);
   if (comparisons.length > 0) out.push(...comparisons);
   out.push(...parityWarningLines(run, sectionWidth, color));
+  const sts = stsSection(run, sectionWidth, color);
+  if (sts.length > 0) out.push('', ...sts);
   if (speed.truncated) out.push('', ...reasonLines(run, sectionWidth, color));
   const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
   out.push(

@@ -10,10 +10,12 @@ import * as path from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { hasErrorCode, UserError } from '../src/core/errors.js';
 import type { EnvironmentInfo } from '../src/core/results.js';
+import type { SessionDescription } from '../src/core/engine-session.js';
 import { formatTimestamp } from '../src/core/units.js';
 import { CHART_FONT } from './chart-spec.js';
 import { csvField } from './csv-report.js';
 import { renderPng } from './png-chart.js';
+import { formatVersions } from './run-summary.js';
 import { writeAtomically, type RunChart, type WriteFs } from './write-run.js';
 
 /** Parquet type of a column; CSV writes every kind as text. */
@@ -24,6 +26,35 @@ export interface CellColumn<C, R> {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly value: (cell: C, run: R) => string | number | null | undefined;
+}
+
+/** What the identity columns read from a cell: its key and the session the engine reported (none for a skipped cell). */
+export interface SessionCell {
+  readonly state: string;
+  readonly model: string;
+  readonly engine: string;
+  readonly requestedThreads: number | null;
+  readonly session?: SessionDescription;
+}
+
+/**
+ * The columns every per-cell CSV and Parquet file of generate and train
+ * starts with, in this order: the run, the model, the engine and what the
+ * engine read back (backend, threads, precision, versions). One list, so the
+ * scenarios' files name a cell alike.
+ */
+export function sessionColumns<C extends SessionCell, R extends { readonly id: string }>(): CellColumn<C, R>[] {
+  const sessionOf = (c: C) => (c.state === 'skipped' ? undefined : c.session);
+  return [
+    { name: 'run_id', kind: 'string', value: (_c, run) => run.id },
+    { name: 'model', kind: 'string', value: (c) => c.model },
+    { name: 'engine', kind: 'string', value: (c) => c.engine },
+    { name: 'backend', kind: 'string', value: (c) => sessionOf(c)?.backend },
+    { name: 'threads', kind: 'int', value: (c) => sessionOf(c)?.threads },
+    { name: 'requested_threads', kind: 'int', value: (c) => c.requestedThreads },
+    { name: 'precision', kind: 'string', value: (c) => sessionOf(c)?.precision },
+    { name: 'versions', kind: 'string', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  ];
 }
 
 /** RFC 4180 CSV, one row per cell, in the order given. */

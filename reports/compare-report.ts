@@ -10,6 +10,7 @@ import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHos
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
 import { formatDuration, formatDurationRange, formatTimestamp } from '../src/core/units.js';
+import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',
@@ -100,7 +101,7 @@ export function renderRunComparison(
   const noisy = noisyHostCells(cmp);
   if (noisy.length > 0) {
     const warning =
-      `warning: noisy host (load per core > 1 or CPU steal > 5%) while measuring ${noisy.length} cell${noisy.length === 1 ? '' : 's'}: ` +
+      `warning: noisy host (other processes above ${HIGH_OTHER_CPU_SHARE * 100}% of CPU time net of inferbench's own, or CPU steal > ${HIGH_STEAL_SHARE * 100}%) while measuring ${noisy.length} cell${noisy.length === 1 ? '' : 's'}: ` +
       `${noisy.join(', ')}; other work on the machine may explain their differences`;
     lines.push(...wrap(warning, Math.max(table.width, 60)).map((l) => paint(l, 'yellow', color)));
   }

@@ -114,7 +114,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'browser', value: (c) => sessionOf(c)?.browser?.browser },
   { name: 'cross_origin_isolated', value: (c) => browserFlag(sessionOf(c)?.browser?.crossOriginIsolated) },
   { name: 'webgl_renderer', value: (c) => sessionOf(c)?.browser?.webglRenderer },
-  { name: 'webgpu_adapter', value: (c) => sessionOf(c)?.browser?.webgpuAdapter },
+  // Browser rows: the page's adapter; Node WebGPU rows: the label (`software adapter (SwiftShader)` on a CPU driver).
+  { name: 'webgpu_adapter', value: (c) => sessionOf(c)?.browser?.webgpuAdapter ?? sessionOf(c)?.adapter?.label },
   { name: 'page_load_ms', value: (c) => sessionOf(c)?.browser?.coldStart.pageLoadMs },
   { name: 'runtime_init_ms', value: (c) => sessionOf(c)?.browser?.coldStart.runtimeInitMs },
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },

@@ -5,11 +5,12 @@
  * sequence length, host), so no table names a cell less fully than another.
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
-import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
+import { type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import type { BaselineRow } from './run-views.js';
 import { varyingKeys } from './cell-names.js';
 
-export const STATE_STYLE: Record<CellResult['state'] | 'partial', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow' };
+/** Colour of a cell's state in every terminal table (classify, generate, train, load): the one table of it. */
+export const STATE_STYLE: Record<CellResult['state'] | 'partial' | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', partial: 'yellow', interrupted: 'yellow' };
 
 /** A column that can be dropped (lowest `dropOrder` first, 0 never) when the table is too wide. */
 export interface FitColumn<Row> extends Column {
@@ -32,10 +33,43 @@ export interface FitOptions<Row> {
   readonly color: boolean;
 }
 
-/** Renders a table, dropping optional columns until it fits `width`. */
-export function fittedTable<Row>(o: FitOptions<Row>): string[] {
-  let columns = [...o.columns];
+/**
+ * Drops the least important columns (lowest `dropOrder` above 0 first)
+ * until `render` fits `width`, then lets the table abbreviate what is still
+ * too wide. Any column works, including ones added later (an adapter
+ * column): one without a `dropOrder` of its own is abbreviated, never lost.
+ * Returns the table and the headers it dropped and abbreviated.
+ */
+export function dropToFit<C extends Column & { readonly dropOrder: number }>(
+  all: readonly C[],
+  width: number,
+  render: (columns: readonly C[], maxWidth: number | undefined) => { lines: string[]; width: number; truncated: boolean; abbreviated: string[] },
+): { lines: string[]; width: number; truncated: boolean; dropped: string[]; abbreviated: string[] } {
+  let columns = [...all];
   for (;;) {
+    const table = render(columns, undefined);
+    const droppable = columns.filter((c) => c.dropOrder > 0);
+    if (table.width <= width) return { ...table, dropped: droppedHeaders(all, columns) };
+    if (droppable.length === 0) return { ...render(columns, width), dropped: droppedHeaders(all, columns) };
+    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
+    columns = columns.filter((c) => c !== first);
+  }
+}
+
+function droppedHeaders(all: readonly Column[], kept: readonly Column[]): string[] {
+  return all.filter((c) => !kept.includes(c)).map((c) => c.header);
+}
+
+/** The line under a table that had to give way: which columns it left out or cut, and where they are in full. */
+export function fitNote(fit: { readonly dropped: readonly string[]; readonly abbreviated: readonly string[] }, width: number): string[] {
+  const parts = [fit.dropped.length > 0 ? `${fit.dropped.join(', ')} not shown` : '', fit.abbreviated.length > 0 ? `${fit.abbreviated.join(', ')} cut short (…)` : ''].filter((p) => p !== '');
+  if (parts.length === 0) return [];
+  return wrap(`To fit ${width} columns: ${parts.join('; ')}. results.csv has every column; --wide prints them all.`, width);
+}
+
+/** Renders a table, dropping optional columns until it fits `width`, and says what it left out. */
+export function fittedTable<Row>(o: FitOptions<Row>): string[] {
+  const fit = dropToFit(o.columns, o.width, (columns, maxWidth) => {
     const rows: TableRow[] = o.rows.map((row, i) => {
       const previous = o.rows[i - 1];
       const ruleAbove = o.group !== undefined && previous !== undefined && o.group(previous) !== o.group(row);
@@ -43,12 +77,9 @@ export function fittedTable<Row>(o: FitOptions<Row>): string[] {
       if (rest === undefined) return { cells: columns.map((c) => c.value(row)), ruleAbove };
       return { cells: columns.slice(0, o.identityCount ?? 0).map((c) => c.value(row)), rest, ruleAbove };
     });
-    const table = renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width) });
-    const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= o.width || droppable.length === 0) return table.lines;
-    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
-    columns = columns.filter((c) => c !== first);
-  }
+    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width), ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
+  return [...fit.lines, ...fitNote(fit, o.width)];
 }
 
 /** Threads as the engine reported them; the request beside them when it differs, `?` when nothing was read back. */
@@ -72,7 +103,7 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
   const hasHost = varying.host;
   return [
     ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
-    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.engine, style: 'cyan' }) },
+    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
     ...(hasHost ? [{ header: 'host', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
     { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
     { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },

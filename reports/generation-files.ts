@@ -8,10 +8,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
 import { orderedGenerationCells } from './generation-report.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
-import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
 import type { RunChart, WriteFs } from './write-run.js';
-import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const GENERATION_FILES = {
@@ -31,14 +30,7 @@ function measured(name: string, kind: Kind, f: (c: CompletedGenerationCell) => n
 
 /** Columns of the CSV and Parquet files, in order. */
 const COLUMNS: readonly GenerationColumn[] = [
-  { name: 'run_id', kind: 'string', value: (_c, run) => run.id },
-  { name: 'model', kind: 'string', value: (c) => c.model },
-  { name: 'engine', kind: 'string', value: (c) => c.engine },
-  { name: 'backend', kind: 'string', value: (c) => sessionOf(c)?.backend },
-  { name: 'threads', kind: 'int', value: (c) => sessionOf(c)?.threads },
-  { name: 'requested_threads', kind: 'int', value: (c) => c.requestedThreads },
-  { name: 'precision', kind: 'string', value: (c) => sessionOf(c)?.precision },
-  { name: 'versions', kind: 'string', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  ...sessionColumns<GenerationCell, GenerationRunRecord>(),
   { name: 'ep_nodes', kind: 'string', value: (c) => placementNodesField(sessionOf(c)?.placement) },
   { name: 'ep_cpu_fallback_ops', kind: 'string', value: (c) => cpuFallbackField(sessionOf(c)?.placement) },
   { name: 'batch_size', kind: 'int', value: (c) => c.batchSize },

@@ -3,13 +3,14 @@
  * output token, and throughput with peak memory, one table each, in the
  * layout of the classification report. Pure: same record, same text.
  */
+import { unavailableLines } from './unavailable-text.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
 import type { BetweenRounds } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
-import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
+import { STATE_STYLE } from './fitted-table.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../src/core/units.js';
 
-const STATE_STYLE: Record<GenerationCell['state'], Style> = { completed: 'green', errored: 'red', skipped: 'yellow' };
 
 interface ReportColumn extends Column {
   readonly value: (cell: CompletedGenerationCell) => TableCell;
@@ -110,6 +111,7 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
     banner('TEXT GENERATION', 100, color),
     `model: ${model?.name ?? '?'} (${model?.source ?? '?'})`,
     ...(model?.notes ?? []).map((n) => `note: ${n}`),
+    ...unavailableLines(run, 100),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
     `TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`,
     ...wrap(

@@ -12,13 +12,13 @@
  * before rounds existed counts as one round, which can never support a call.
  * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */
-import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
-import { computeStatistics, ratioTest, type SampleStatistics } from '../src/core/statistics.js';
+import type { CellResult, CompletedCell, HostNoise, RunRecord } from '../src/core/results.js';
+import { computeStatistics, ratioTest } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './run-views.js';
 
 export { threadsUsed } from './run-views.js';
-import { HIGH_LOAD_PER_CORE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
+import { busierReading, hostBusy, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 /** What B did relative to A: called only when the rounds support it (see the module comment). */
 export type ComparisonCall = 'faster' | 'slower' | 'no significant difference' | 'not compared';
@@ -103,16 +103,6 @@ function percent(x: number): string {
 }
 
 /**
- * Latency statistics of a completed cell, recomputed from the raw samples
- * when the record predates p95, CV and the confidence interval.
- */
-export function latencyOf(cell: CompletedCell): SampleStatistics {
-  const l = cell.latency as Partial<SampleStatistics>;
-  if (l.ci95 !== undefined && l.cv !== undefined && l.p95 !== undefined) return cell.latency;
-  return cell.samples.runMs.length > 0 ? computeStatistics(cell.samples.runMs) : cell.latency;
-}
-
-/**
  * The mean engine time per batch of each independent round (a pipeline
  * engine's own forward; views.ts), or (a record from before rounds) the
  * cell's one mean as a single round.
@@ -189,15 +179,17 @@ function verdictOf(cell: CellResult): 'VALID' | 'NOISY' | null {
 /** The worst host noise recorded around a cell's rounds (`load 1.6/core, steal 7%`), or null when none crossed the limits. */
 export function hostNoiseOf(cell: CellResult): string | null {
   if (cell.state !== 'completed') return null;
-  let load = 0;
+  let busiest: HostNoise | null = null;
   let steal = 0;
   for (const round of cell.rounds ?? []) {
     if (round.noise === undefined) continue;
-    load = Math.max(load, round.noise.before.loadPerCore, round.noise.after.loadPerCore);
+    const busier = busierReading(round.noise.before, round.noise.after);
+    busiest = busiest === null ? busier : busierReading(busiest, busier);
     // The "after" reading's steal covers the round itself; the "before" one covers the time before it.
     steal = Math.max(steal, round.noise.after.stealShare ?? 0);
   }
-  const parts = [load > HIGH_LOAD_PER_CORE ? `load ${load.toFixed(1)}/core` : '', steal > HIGH_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
+  const busy = busiest === null ? null : hostBusy(busiest);
+  const parts = [busy?.busy ? busy.short : '', steal > HIGH_STEAL_SHARE ? `steal ${percent(steal)}` : ''];
   const text = parts.filter((s) => s !== '').join(', ');
   return text === '' ? null : text;
 }

@@ -15,7 +15,8 @@
 import type { AccuracyRows, CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RowFingerprint, RunRecord } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
 import { cellFigures, parityOk, type PassShape, type Scope, type ScopeFigures, type ScopeInterval, threadsUsed } from './cell-figures.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf, sessionOf } from './run-summary.js';
+import { softwareSuffix } from '../src/core/gpu-adapter.js';
 
 export {
   cellFigures,
@@ -103,6 +104,8 @@ export interface BaselineRow {
   readonly engine: string;
   /** Engine as the other reports name it (threads added when an engine ran at several settings). */
   readonly label: string;
+  /** ` · software adapter (SwiftShader)` when the engine ran on one, else empty: every table's engine column adds it. */
+  readonly adapterSuffix: string;
   readonly requestedThreads: number | null;
   /** Threads the engine reported using; null when unknown or the cell never loaded. */
   readonly threads: number | null;
@@ -170,11 +173,6 @@ export const PARITY_MARKER = '✗ PARITY';
 /** The marker of a cell that saw no whole pass. */
 export const PARTIAL_MARKER = 'PARTIAL';
 
-/** The reported 95% CI of a completed cell's engine-time mean (across rounds; across batches in records before rounds). */
-export function reportedInterval(cell: CompletedCell): ScopeInterval | null {
-  return cellFigures(cell).engine.ci95;
-}
-
 /** Completed cells whose outputs differ from the reference beyond tolerance, in report order. */
 export function parityFailures(run: RunRecord): CompletedCell[] {
   return orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed' && parityOk(c) === false);
@@ -208,7 +206,7 @@ function accuracyNote(cell: CompletedCell): string | null {
 }
 
 /** The figures of a completed cell as a row. */
-function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
+function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'adapterSuffix' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
   const f = cellFigures(cell);
   const phases = cell.coldStart?.phases;
   return {
@@ -264,6 +262,7 @@ export function baselineRows(run: RunRecord, opts: { readonly threads?: number |
       model: cell.model,
       engine: cell.engine,
       label: label(cell),
+      adapterSuffix: softwareSuffix(sessionOf(cell)?.adapter),
       requestedThreads: cell.requestedThreads,
       threads: cell.state === 'skipped' ? null : (cell.session?.threads ?? null),
       batchSize: cell.batchSize,

@@ -1,7 +1,7 @@
 /**
  * Files of `inferbench load`: results.json (the whole record, every
  * request of every probe), results.csv and results.parquet (one row per
- * probe: an engine at one rate in one round, `scenario` = `server`),
+ * probe: an engine at one rate in one round, `scenario` = `load`),
  * samples.parquet (one row per measured request) and the charts
  * hockey-stick.png and latency-cdf.png. Written atomically like the other
  * runs' files, data first.
@@ -32,7 +32,7 @@ function probe(name: string, kind: ColumnKind, f: (p: LoadProbe, s: LoadSummary)
 /** Columns of results.csv and results.parquet, in order. */
 const COLUMNS: readonly Column[] = [
   { name: 'run_id', kind: 'string', value: (_r, run) => run.id },
-  { name: 'scenario', kind: 'string', value: () => 'server' },
+  { name: 'scenario', kind: 'string', value: () => 'load' },
   { name: 'model', kind: 'string', value: (r) => r.cell.model },
   { name: 'engine', kind: 'string', value: (r) => r.cell.engine },
   { name: 'backend', kind: 'string', value: (r) => sessionOf(r.cell)?.backend },

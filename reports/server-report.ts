@@ -6,11 +6,12 @@
  * highest rate meeting the goal, with its interval), then every reason a
  * rate is not VALID. Pure: same record, same text.
  */
+import { unavailableLines } from './unavailable-text.js';
 import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
 import { goalText } from '../src/core/latency-goal.js';
 import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { batchSizesText, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
+import { batchSizesText, cutProbes, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -118,9 +119,10 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
 }
 
 /** `420 – 440`, `420 – none failed up to the search's ceiling`, or `none passed; fails from 0.70`. */
-function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null }): string {
-  if (i.lastPass === null) return `none passed (lowest tried ${rps(i.firstFail)} failed)`;
-  return `${rps(i.lastPass)} – ${i.firstFail === null ? 'none failed' : rps(i.firstFail)}`;
+function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted?: boolean }): string {
+  const cut = i.interrupted ? ' (search interrupted; the cut probe left out)' : '';
+  if (i.lastPass === null) return i.firstFail === null ? `no whole probe${cut}` : `none passed (lowest tried ${rps(i.firstFail)} failed)${cut}`;
+  return `${rps(i.lastPass)} – ${i.firstFail === null ? (i.interrupted ? 'not measured' : 'none failed') : rps(i.firstFail)}${cut}`;
 }
 
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
@@ -160,6 +162,7 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   const header = [
     banner('LATENCY UNDER LOAD', 100, color),
     ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...unavailableLines(run, 100),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
     ...wrap(
       `open loop: ${arrivals} arrivals drawn in advance (seed ${s.seed}); each rate: ${s.warmupMs / 1000} s of warm-up arrivals, then at least ${s.durationMs / 1000} s and ${s.minQueries} requests measured; ` +
@@ -174,5 +177,6 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   const notes = serverRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
     .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+  const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes, ...cut].join('\n').trimEnd();
 }

@@ -7,11 +7,10 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../src/core/training-results.js';
 import { orderedTrainingCells } from './training-report.js';
-import { formatVersions } from './run-summary.js';
 import { formatDuration } from '../src/core/units.js';
 import { betweenRoundsOf } from '../src/core/statistics.js';
 import type { RunChart, WriteFs } from './write-run.js';
-import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from './cell-files.js';
 
 /** File names inside the run folder. */
 export const TRAINING_FILES = {
@@ -22,22 +21,13 @@ export const TRAINING_FILES = {
 type Kind = ColumnKind;
 type TrainingColumn = CellColumn<TrainingCell, TrainingRunRecord>;
 
-const sessionOf = (c: TrainingCell) => (c.state === 'skipped' ? undefined : c.session);
-
 function measured(name: string, kind: Kind, f: (c: CompletedTrainingCell) => number | string | null | undefined): TrainingColumn {
   return { name, kind, value: (c) => (c.state === 'completed' ? f(c) : null) };
 }
 
 /** Columns of the CSV and Parquet files, in order. */
 const COLUMNS: readonly TrainingColumn[] = [
-  { name: 'run_id', kind: 'string', value: (_c, run) => run.id },
-  { name: 'model', kind: 'string', value: (c) => c.model },
-  { name: 'engine', kind: 'string', value: (c) => c.engine },
-  { name: 'backend', kind: 'string', value: (c) => sessionOf(c)?.backend },
-  { name: 'threads', kind: 'int', value: (c) => sessionOf(c)?.threads },
-  { name: 'requested_threads', kind: 'int', value: (c) => c.requestedThreads },
-  { name: 'precision', kind: 'string', value: (c) => sessionOf(c)?.precision },
-  { name: 'versions', kind: 'string', value: (c) => formatVersions(sessionOf(c)?.versions ?? {}, ';') },
+  ...sessionColumns<TrainingCell, TrainingRunRecord>(),
   { name: 'batch_size', kind: 'int', value: (c) => c.batchSize },
   { name: 'sequence_length', kind: 'int', value: (c) => c.sequenceLength },
   // `interrupted`: Ctrl-C cut a completed cell short; its figures are kept, never VALID (as run's CSV).

@@ -4,6 +4,7 @@
  * TRAIN – MEMORY (peak RSS and the engine's tensor bytes) and TRAIN – LOSS
  * (first and last loss). Pure: same record, same text.
  */
+import { unavailableLines } from './unavailable-text.js';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../src/core/training-results.js';
 import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
@@ -106,6 +107,7 @@ export function renderTrainingReport(run: TrainingRunRecord, options: { color?: 
   const header = [
     banner('TRAINING', 100, color),
     ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...unavailableLines(run, 100),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
     ...wrap('step = forward + mean cross-entropy on the labels + backward + optimizer update, timed as a whole (mean of the measured steps; ±95% CI across rounds); ' +
       'forward/backward/update timed apart where the engine can; warm steps (w) are logged, not counted; each round restarts from the initial weights', 100),

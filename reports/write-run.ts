@@ -5,7 +5,8 @@
  */
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
-import { hasErrorCode, UserError } from '../src/core/errors.js';
+import { fileSystemError } from '../src/core/fs-errors.js';
+import { sweepStaleTemporaries, temporaryPath, trackTemporary } from '../src/core/temporaries.js';
 import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
@@ -82,50 +83,29 @@ function hostChart(run: RunRecord): RunChart[] {
   return spec ? [{ file: RUN_FILES.hosts, spec }] : [];
 }
 
-const DISK_FULL_CODES = ['ENOSPC', 'EDQUOT'];
-const PERMISSION_CODES = ['EACCES', 'EPERM', 'EROFS'];
-
-/** Turns the file-system errors a user can fix into UserErrors naming the path; rethrows the rest. */
+/** The file-system errors a user can fix as UserErrors naming the path and --out (fs-errors.ts, the one mapping); the rest unchanged. */
 function toUserError(err: unknown, target: string): unknown {
-  if (DISK_FULL_CODES.some((code) => hasErrorCode(err, code))) {
-    return new UserError(
-      `disk is full: could not write ${target}`,
-      'free some space or pass --out <dir on another disk>; files written before this point are intact',
-    );
-  }
-  if (hasErrorCode(err, 'EROFS')) {
-    return new UserError(
-      `read-only file system: could not write ${target}`,
-      'pass --out <dir> pointing to a writable folder',
-    );
-  }
-  if (PERMISSION_CODES.some((code) => hasErrorCode(err, code))) {
-    return new UserError(
-      `permission denied: could not write ${target}`,
-      'pass --out <dir> pointing to a folder you can write to, or fix its permissions',
-    );
-  }
-  if (hasErrorCode(err, 'ENOTDIR') || hasErrorCode(err, 'EEXIST')) {
-    return new UserError(
-      `could not write ${target}: a file is in the way of the output folder`,
-      'pass --out <dir> naming a folder, not a file',
-    );
-  }
-  return err;
+  return fileSystemError(err, 'write', target, '--out');
 }
 
 /**
- * Writes `data` to `target` via `<target>.tmp-<pid>` and rename; removes the
- * temp file on failure. Exported for every writer of result files.
+ * Writes `data` to `target` via a temporary beside it (temporaries.ts) and
+ * rename; removes the temporary on failure, and a stop that quits at once
+ * removes it too. A temporary of `target` left by a killed process goes
+ * first. Exported for every writer of result files.
  */
 export async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8Array): Promise<void> {
-  const temp = `${target}.tmp-${process.pid}`;
+  await sweepStaleTemporaries(target);
+  const temp = temporaryPath(target, 'tmp');
+  const tracked = trackTemporary(temp);
   try {
     await fs.writeFile(temp, data);
     await fs.rename(temp, target);
   } catch (err) {
     await fs.unlink(temp).catch(() => undefined);
     throw toUserError(err, target);
+  } finally {
+    tracked.done();
   }
 }
 

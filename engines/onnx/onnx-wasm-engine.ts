@@ -1,4 +1,5 @@
 import { ORT_WEB_NO_TRAINING } from './ort-training.js';
+import { ortLogSeverity } from '../../src/core/library-logs.js';
 import { readFile } from 'node:fs/promises';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
@@ -49,7 +50,7 @@ export function createOnnxWasmEngine(): Engine {
       ort.env.wasm.simd = true;
       // Read the bytes ourselves: onnxruntime-web treats a string as a URL to fetch.
       // The first create in a process also starts the wasm runtime (compile and instantiate): counted as create.
-      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' }));
+      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), { executionProviders: ['wasm'], graphOptimizationLevel: 'all', logSeverityLevel: ortLogSeverity() }));
       const phases = clock.phases();
       initialisedThreads = threads;
       // onnxruntime-web lowers numThreads to 1 when the host cannot run wasm threads; report what it kept.

@@ -7,6 +7,8 @@ import type { EngineSession, LoadPhases, SessionDescription } from '../../src/co
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { dawnAdapter } from '../webgpu/dawn-adapter.js';
+import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
 export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
@@ -14,6 +16,15 @@ import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 import type { Device } from './session-readback.js';
 
 const PACKAGE = '@huggingface/transformers';
+const DEVICE_NAMES: Readonly<Record<Device, string>> = { cpu: 'CPU', cuda: 'CUDA', webgpu: 'WebGPU' };
+const WEBGPU_NOTE = "adapter: ORT's WebGPU EP does not expose its Dawn adapter, so it is the adapter Dawn picks by default here (same Vulkan loader and ICD)";
+
+/** The adapter transformers-js-webgpu runs on (see WEBGPU_NOTE), or the error that refuses the session. */
+async function readAdapter(): Promise<GpuAdapter> {
+  const probe = await dawnAdapter();
+  if (!probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+  return probe.adapter;
+}
 export const PIPELINE_NOTE = "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)";
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
@@ -123,27 +134,30 @@ class TransformersJsSession implements EngineSession {
  * pipeline's own ONNX session.
  */
 export function createTransformersJsEngine(device: Device): Engine {
-  const id = device === 'cpu' ? 'transformers-js' : 'transformers-js-cuda';
+  const id = device === 'cpu' ? 'transformers-js' : `transformers-js-${device}`;
   return {
     id,
     target: { family: 'onnx', device },
     // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
     trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
-    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
+    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${DEVICE_NAMES[device]}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
 
     async probe(): Promise<Availability> {
       const version = installedVersion(PACKAGE);
       if (version === null) return { available: false, reason: `${PACKAGE} is not installed`, enable: `npm install ${PACKAGE}` };
-      if (device === 'cuda') {
-        const ort = await createOnnxNodeEngine('cuda').probe();
-        if (!ort.available) return { available: false, reason: `transformers.js on CUDA needs onnxruntime-node's CUDA provider: ${ort.reason}`, enable: ort.enable };
+      let adapter: GpuAdapter | undefined;
+      if (device !== 'cpu') {
+        // transformers.js in Node hands `device` to onnxruntime-node as its execution provider (src/backends/onnx.js), so that provider's probe decides.
+        const ort = await createOnnxNodeEngine(device).probe();
+        if (!ort.available) return { available: false, reason: `transformers.js on ${DEVICE_NAMES[device]} needs onnxruntime-node's ${DEVICE_NAMES[device]} provider: ${ort.reason}`, enable: ort.enable };
+        adapter = ort.adapter;
       }
       try {
         await import('@huggingface/transformers');
       } catch (err) {
         return { available: false, reason: `${PACKAGE} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${PACKAGE}` };
       }
-      return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' } };
+      return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' }, ...(adapter === undefined ? {} : { adapter }) };
     },
 
     /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
@@ -178,9 +192,10 @@ export function createTransformersJsEngine(device: Device): Engine {
       }
       let description: SessionDescription;
       try {
+        const adapter = device === 'webgpu' ? await readAdapter() : undefined;
         // describeLoaded builds the untimed placement-profiling session: its own phase, not the load.
         description = await clock.time('placementProbeMs', () =>
-          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [task.note]),
+          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [task.note, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
         );
       } catch (err) {
         await pipe.dispose();

@@ -20,6 +20,10 @@ export interface FlagSpec {
  * libraries keep their own log lines (libtensorflow's start-up banners),
  * which are otherwise left out of the output (core/library-logs.ts).
  */
+/** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
+export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };
+export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
+
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: "also print the engines' native libraries' own log lines (libtensorflow's start-up and INFO lines), which are left out otherwise" };
 
 export interface ParsedArgs {
@@ -32,7 +36,8 @@ export interface ParsedArgs {
 /**
  * Parses `--flag value`, `--flag=value` and boolean flags. An unknown flag is
  * a user error listing the valid ones, because a silently ignored typo
- * (`--batch-size`) would produce a run the user did not ask for.
+ * (`--batch-size`) would produce a run the user did not ask for; so is a
+ * single-value flag given twice, naming both values.
  */
 export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], command: string): ParsedArgs {
   const byName = new Map(specs.map((s) => [s.name, s]));
@@ -59,6 +64,14 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], c
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined || value === '') {
       throw new UserError(`--${name} needs a value`, `write --${name} ${spec.arg ?? 'VALUE'}`);
+    }
+    // A flag that takes one value, given twice (`--rates 50 --rates 100`), used to keep the last silently: which one did the user mean?
+    const earlier = repeated[name]?.[0];
+    if (!spec.repeatable && earlier !== undefined) {
+      throw new UserError(
+        `--${name} was given twice ("${earlier}" and "${value}"), but it takes one value`,
+        `give --${name} once${spec.arg?.includes(',') || /comma/i.test(spec.help) ? ` (several values go in one, comma-separated: --${name} ${earlier},${value})` : ''}`,
+      );
     }
     flags[name] = value;
     (repeated[name] ??= []).push(value);

@@ -1,4 +1,4 @@
-import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
@@ -25,7 +25,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'task', kind: 'value', arg: 'TASK', help: 'text-classification or feature-extraction (sentence embeddings, pooled and normalised as the model declares); default: detected from each model folder' },
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
-    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
+    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8 (the default run fits 90 s; 1,8,32 is the full sweep)' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
     { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },
     { name: 'split', kind: 'value', arg: 'NAME', help: 'split of a Hub dataset or DatasetDict folder; default: train' },
@@ -45,6 +45,8 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
+    WIDE_FLAG,
+    QUIET_FLAG,
     { name: 'queue', kind: 'value', arg: 'URL', help: 'run the sweep on `inferbench worker`s through this Redis (redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS); one job per model × engine × threads' },
     { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },
     { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },
@@ -142,8 +144,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     "with a 95% interval on the log scale. \"faster\" or \"slower\" is called only when the two-sided t-test of log(B/A)\n" +
     "on the round means gives p < 0.05 (exactly when that interval excludes 1) AND |B/A − 1| ≥ --min-effect;\n" +
     'otherwise "no significant difference", with why. A run recorded before rounds existed counts as one round and\n' +
-    'can never support a call. Cells measured on a noisy host (load per core\n' +
-    "> 1 or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
+    'can never support a call. Cells measured on a noisy host (other processes above 25% of CPU time, net of\n' +
+    "inferbench's own, or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
     'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +
     "side's TTFT and TPOT per matched cell with its 95% interval across rounds.",
 };

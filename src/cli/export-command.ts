@@ -1,6 +1,10 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { readOnnxModel } from '../core/onnx/onnx-decode.js';
+import { tfjsCoverage } from '../../engines/tfjs/op-table.js';
 import { CellSkip, UserError } from '../core/errors.js';
+import { fileSystemError } from '../core/fs-errors.js';
+import { stopOnSignals } from './stop-signals.js';
 import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { TextClassification } from '../models/text-classification.js';
 import { ExportRefused } from '../models/tf-export/lower-context.js';
@@ -9,6 +13,25 @@ import { stringFlag, type ParsedArgs } from './args.js';
 
 /** Which engines run each format, for the line that says what to do next. */
 const ENGINES = { 'graph-model': 'tfjs-node-graph-model,tfjs-wasm-graph-model,tfjs-cpu-graph-model', 'saved-model': 'tfjs-node-saved-model' } as const;
+
+/**
+ * What to run instead of a refused export: ONNX Runtime always, and the
+ * tfjs translator engines only when they run every op of the graph (an op
+ * the exporter refuses is often one the translator lacks too, and those
+ * engines would skip the model for the same op).
+ */
+async function refusalFix(onnxPath: string): Promise<string> {
+  const quantized = 'a quantized graph exports from its fp32 model';
+  let unsupported: string[];
+  try {
+    const coverage = tfjsCoverage(await readOnnxModel(onnxPath));
+    unsupported = [...coverage.unsupported.map((u) => u.op), ...coverage.dtypeProblems];
+  } catch {
+    unsupported = ['(the graph could not be read)'];
+  }
+  if (unsupported.length === 0) return `run the ONNX graph on ONNX Runtime or on the tfjs translator engines (tfjs-node, tfjs-wasm, tfjs-cpu) instead; ${quantized}`;
+  return `run the ONNX graph on ONNX Runtime (onnx-cpu, onnx-wasm) instead: the tfjs translator engines lack ${unsupported.slice(0, 3).join(', ')} too; ${quantized}`;
+}
 
 /**
  * `inferbench export --model DIR|ID --format graph-model|saved-model --out
@@ -26,8 +49,16 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   if (!isNativeFormat(format)) throw new UserError(`--format ${format} is not a format inferbench exports`, `use one of: ${NATIVE_FORMATS.join(', ')}`);
   if (out === undefined) throw new UserError('export needs --out', usage);
   const target = resolve(out);
-  if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
-    throw new UserError(`--out ${target} already exists and is not an empty folder`, 'name a new folder (or an empty one): export never overwrites files');
+  try {
+    const link = lstatSync(target, { throwIfNoEntry: false });
+    if (link?.isSymbolicLink() && !existsSync(target)) {
+      throw new UserError(`--out ${target} is a symbolic link to ${readlinkSync(target)}, which does not exist`, 'name a new folder for --out (export writes a real folder, never through a link)');
+    }
+    if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) {
+      throw new UserError(`--out ${target} already exists and is not an empty folder`, 'name a new folder (or an empty one): export never overwrites files');
+    }
+  } catch (err) {
+    throw fileSystemError(err, 'read', target, '--out');
   }
   const revision = stringFlag(args, 'revision');
   const model = await new TextClassification(ref, revision ? { revision } : {}).init();
@@ -39,13 +70,17 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
     throw err;
   }
   let written;
+  // Export has no unit of work to finish: a stop signal removes the temporary folder and exits at once (128 + signo).
+  const stop = stopOnSignals('export', { quitAtOnce: true });
   try {
     written = await writeModelFolder(onnxPath, format, target);
   } catch (err) {
     if (err instanceof ExportRefused) {
-      throw new UserError(`cannot export ${model.name} as a ${FORMAT_LABEL[format]}: ${err.message}`, 'run the ONNX graph on ONNX Runtime or on the tfjs translator engines (tfjs-node, tfjs-wasm, tfjs-cpu) instead; a quantized graph exports from its fp32 model');
+      throw new UserError(`cannot export ${model.name} as a ${FORMAT_LABEL[format]}: ${err.message}`, await refusalFix(onnxPath));
     }
-    throw err;
+    throw fileSystemError(err, 'write', target, '--out');
+  } finally {
+    stop.release();
   }
   process.stdout.write(
     [

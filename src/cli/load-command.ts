@@ -1,4 +1,5 @@
 import { UserError } from '../core/errors.js';
+import { interruptedBy, stopCause } from '../core/stop-cause.js';
 import { parseLatencyGoal } from '../core/latency-goal.js';
 import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../core/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
@@ -24,8 +25,11 @@ function progressLine(event: LoadProgress): string | null {
     return `    ${event.key.engine} @ ${formatRate(p.targetRps, ' req/s')}${purpose}: achieved ${formatRate(s.achievedRps, ' req/s')}${goal}, ${s.verdict.status}${p.passed === null ? '' : p.passed ? ' pass' : ' fail'}`;
   }
   const c = event.cell;
-  const interval = (r: PeakRound) =>
-    r.lastPass === null ? `none passed down to ${r.firstFail ?? '–'} req/s` : `last pass ${r.lastPass}, first fail ${r.firstFail ?? `none up to ${r.lastPass}`} req/s`;
+  const interval = (r: PeakRound) => {
+    const cut = r.interrupted ? `; search ${stopCause() === 'Ctrl-C' ? 'interrupted' : interruptedBy()}, the cut probe left out` : '';
+    if (r.lastPass === null) return r.firstFail === null ? `no whole probe${cut}` : `none passed down to ${r.firstFail} req/s${cut}`;
+    return `last pass ${r.lastPass}, first fail ${r.firstFail ?? (r.interrupted ? 'not measured' : `none up to ${r.lastPass}`)} req/s${cut}`;
+  };
   const tail = c.state !== 'completed'
     ? `${c.state}: ${c.reason}`
     : c.peak?.rounds.length

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { UserError } from '../core/errors.js';
+import { fileSystemError, isFileSystemError, syscallVerb } from '../core/fs-errors.js';
 import { parseArgs } from './args.js';
 import { VERBOSE_ENV } from '../core/library-logs.js';
 import { COMMANDS, commandHelp, mainHelp } from './command-specs.js';
@@ -80,7 +81,9 @@ main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
+  (caught: unknown) => {
+    // A file-system error on a user's path that no command mapped itself is still the user's to fix (rc 2, no stack).
+    const err = caught instanceof UserError || !isFileSystemError(caught) || !(caught as { path?: unknown }).path ? caught : fileSystemError(caught, syscallVerb(caught));
     if (err instanceof UserError) {
       process.stderr.write(`inferbench: error: ${err.message}\n${err.fix ? `  fix: ${err.fix}\n` : ''}`);
       process.exitCode = err.exitCode;

@@ -1,7 +1,9 @@
 import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
 import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
-import { EXIT_INTERRUPTED, interruptOnCtrlC } from './ctrl-c.js';
+import { stopCause } from '../core/stop-cause.js';
+import { EXIT_INTERRUPTED, stopOnSignals } from './stop-signals.js';
+import { ProgressArea } from './terminal-width.js';
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -22,7 +24,8 @@ ${empty.reasons.map((r) => `  ${r}
  * What `run`, `generate` and `train` print after their report, and their exit
  * code: the warnings, the files written, the history entry (with `--out` when
  * it is not the default, so the printed command works as is), any lines of
- * the command's own (`after`), then 130 for Ctrl-C or the nothing-measured code.
+ * the command's own (`after`), then the stop's code (128 + signo; 130 when
+ * the record says interrupted without a signal here) or the nothing-measured code.
  */
 export function finishRecordedRun(finished: {
   readonly warnings: readonly string[];
@@ -30,6 +33,8 @@ export function finishRecordedRun(finished: {
   readonly entryId: number | null;
   readonly out: string;
   readonly interrupted: boolean;
+  /** 128 + the number of the signal that stopped the run, when one did. */
+  readonly stopExitCode?: number | null;
   readonly empty: NothingMeasured | null;
   readonly after?: readonly string[];
 }): number {
@@ -41,20 +46,20 @@ export function finishRecordedRun(finished: {
   }
   for (const line of finished.after ?? []) process.stdout.write(`${line}\n`);
   if (finished.interrupted) {
-    process.stderr.write('inferbench: interrupted; the files above hold every cell measured before Ctrl-C\n');
-    return EXIT_INTERRUPTED;
+    process.stderr.write(`inferbench: interrupted; the files above hold every cell measured before ${stopCause()}\n`);
+    return finished.stopExitCode ?? EXIT_INTERRUPTED;
   }
   return reportNothingMeasured(finished.empty);
 }
 
 /**
  * The CLI side every recorded command shares (`run`, `generate`, `train` and
- * their `rerun`): Ctrl-C lets the current unit of work finish, progress
- * lines go to stderr, the report to stdout, then `finishRecordedRun`'s lines
+ * their `rerun`): a stop signal (Ctrl-C, SIGTERM, SIGHUP) lets the current unit of work finish, progress
+ * goes to stderr's progress area (terminal-width.ts), the report to stdout, then `finishRecordedRun`'s lines
  * and exit code. Each command brings only what is its own.
  */
 export async function reportRecordedCommand<R extends { readonly state: string }, P>(command: {
-  /** What Ctrl-C lets finish first ("batch", "training step"). */
+  /** What a stop signal lets finish first ("batch", "training step"). */
   readonly unit: string;
   readonly out: string;
   readonly rerunOf?: number;
@@ -62,28 +67,34 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void },
     record: RecordOptions,
   ) => Promise<RecordedOutcome<R>>;
-  readonly progressLine: (event: P) => string | null;
+  /** A line that stays, a `status` that the next overwrites on a terminal (per round), or nothing. */
+  readonly progressLine: (event: P) => string | { readonly status: string } | null;
+  /** `--quiet`: no progress at all; warnings and errors still go to stderr. */
+  readonly quiet?: boolean;
   readonly render: (record: R, color: boolean) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
   /** A fix of the command's own for a run that measured nothing, or null for the general one. */
   readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
 }): Promise<number> {
-  const ctrlC = interruptOnCtrlC(command.unit);
+  const stop = stopOnSignals(command.unit);
+  const area = new ProgressArea(command.quiet === true);
   let recorded: RecordedOutcome<R>;
   try {
     recorded = await command.execute(
       {
-        signal: ctrlC.signal,
+        signal: stop.signal,
         onProgress: (event) => {
           const line = command.progressLine(event);
-          if (line) process.stderr.write(`${line}\n`);
+          if (typeof line === 'string') area.line(line);
+          else if (line) area.status(line.status);
         },
       },
       { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
     );
   } finally {
-    ctrlC.release();
+    area.clear();
+    stop.release();
   }
   const { outcome, entryId } = recorded;
   const fix = recorded.nothingMeasured ? await command.nothingMeasuredFix?.(outcome.record) : null;
@@ -96,6 +107,7 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     entryId,
     out: command.out,
     interrupted: outcome.record.state === 'interrupted',
+    stopExitCode: stop.exitCode(),
     empty: nothingMeasured,
     after: command.after?.(outcome.record) ?? [],
   });

@@ -3,6 +3,7 @@ import { UserError } from '../core/errors.js';
 import { startDashboard, DEFAULT_PORT } from '../dashboard/server.js';
 import { isLoopback } from '../dashboard/security.js';
 import { listFlag, stringFlag, type ParsedArgs } from './args.js';
+import { stopOnSignals } from './stop-signals.js';
 
 function portFlag(args: ParsedArgs): number {
   const raw = stringFlag(args, 'port');
@@ -13,8 +14,9 @@ function portFlag(args: ParsedArgs): number {
 
 /**
  * `inferbench serve`: starts the dashboard and prints its URL (with the
- * token off loopback). Ctrl-C stops the run in progress after its current
- * batch, records it as interrupted with its measured cells, and exits.
+ * token off loopback). Ctrl-C, SIGTERM or SIGHUP stop the run in progress
+ * after its current batch, record it as interrupted (naming the signal)
+ * with its measured cells, and exit with 128 + the signal's number.
  */
 export async function serveCommand(args: ParsedArgs): Promise<number> {
   const host = stringFlag(args, 'host') ?? '127.0.0.1';
@@ -35,16 +37,11 @@ export async function serveCommand(args: ParsedArgs): Promise<number> {
     if (!isLoopback(host)) process.stdout.write(`  listening on ${host}: anyone who can reach it needs this token; every API call without it gets 401\n`);
   }
   process.stdout.write('  Ctrl-C to stop\n');
+  // The stop handler every command uses: the run in progress ends after its current batch, recorded as interrupted by this signal.
+  const stop = stopOnSignals('batch of the run in progress');
   await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) process.exit(130);
-      stopping = true;
-      process.stderr.write('\ninferbench serve: stopping (the run in progress ends after its current batch; Ctrl-C again to quit now)…\n');
-      void dashboard.close().then(resolve, resolve);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    stop.signal.addEventListener('abort', () => void dashboard.close().then(resolve, resolve), { once: true });
   });
-  return 0;
+  stop.release();
+  return stop.exitCode() ?? 0;
 }

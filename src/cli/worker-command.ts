@@ -10,7 +10,8 @@ import { startWorkerLoop } from '../launchers/queue/worker-loop.js';
 import { fingerprintId, type WorkerEngine } from '../launchers/queue/worker-registry.js';
 import { runQueueJob } from '../runs/queue-job-runner.js';
 import { listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { EXIT_INTERRUPTED } from './ctrl-c.js';
+import { stopExitCode } from './stop-signals.js';
+import { STOP_SIGNALS, type StopSignal } from '../core/stop-cause.js';
 
 /** Default seconds a silent worker keeps a job before another worker takes it (BullMQ's lock). */
 export const DEFAULT_STALL_TIMEOUT_S = 30;
@@ -65,15 +66,14 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   const have = engines.filter((e) => e.available).map((e) => e.id);
   const lack = engines.filter((e) => !e.available).map((e) => e.id);
   log(`ready on ${address.masked} (machine ${id}, ${environment.cpuModel}, ${environment.cores} cores${environment.gpus.length ? `, ${environment.gpus.join(', ')}` : ''}); engines: ${have.join(', ') || 'none'}${lack.length ? `; unavailable here: ${lack.join(', ')}` : ''}`);
-  let signalled: NodeJS.Signals | null = null;
-  const stop = (sig: NodeJS.Signals) => {
-    if (signalled) process.exit(EXIT_INTERRUPTED);
+  let signalled: StopSignal | null = null;
+  const stop = (sig: StopSignal) => {
+    if (signalled) process.exit(stopExitCode(sig));
     signalled = sig;
     log(`${sig}: finishing the current job, then leaving (again to quit now)`);
     void worker.close();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) process.on(sig, () => stop(sig));
   try {
     await worker.done;
   } catch (err) {
@@ -83,5 +83,5 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
     return new Promise<number>(() => undefined);
   }
   log('stopped');
-  return signalled === 'SIGINT' ? EXIT_INTERRUPTED : 0;
+  return signalled === 'SIGINT' ? stopExitCode('SIGINT') : 0;
 }

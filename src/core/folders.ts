@@ -8,6 +8,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { hasErrorCode } from './errors.js';
+import { fileSystemReason as fsReason } from './fs-errors.js';
 
 /** A folder that could not be made: `dir` is the level that failed, `reason` the cause in words. */
 export class FolderRefused extends Error {
@@ -17,14 +18,10 @@ export class FolderRefused extends Error {
   }
 }
 
-/** A file-system error in words (permission, read-only, full disk, a file system that makes no folders). */
+/** A file-system error in words (fs-errors.ts), with ENOENT read as making a folder does: a file system that makes none there. */
 export function fileSystemReason(err: unknown): string {
-  if (hasErrorCode(err, 'EACCES') || hasErrorCode(err, 'EPERM')) return 'permission denied';
-  if (hasErrorCode(err, 'EROFS')) return 'the file system is read-only';
-  if (hasErrorCode(err, 'ENOSPC')) return 'the disk is full';
   if (hasErrorCode(err, 'ENOENT')) return 'this file system does not allow creating folders there';
-  if (hasErrorCode(err, 'ENOTDIR')) return 'a part of the path is a file, not a folder';
-  return err instanceof Error ? err.message.split('\n')[0] ?? String(err) : String(err);
+  return fsReason(err);
 }
 
 /**

@@ -89,5 +89,5 @@ export type GenerationCell = CompletedGenerationCell | ErroredGenerationCell | S
 
 /** Everything one `inferbench generate` produced; every report renders from it alone. */
 export interface GenerationRunRecord extends RunRecordOf<GenerationCell> {
-  readonly kind: 'generation';
+  readonly kind: 'generate';
 }

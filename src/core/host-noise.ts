@@ -1,22 +1,39 @@
 /**
- * Signs of a noisy host, read from the OS around each measured round: the
- * 1-minute load average per core and the share of CPU time the hypervisor
- * stole. They do not change a figure; they explain one that rounds
- * disagree on. Parsing is pure so it can be tested with fixed text.
+ * Signs of a noisy host, read from the OS around each measured round: how
+ * much CPU time processes other than inferbench's own took, and the share of
+ * CPU time the hypervisor stole. They do not change a figure; they explain
+ * one that rounds disagree on.
+ *
+ * Why not the load average: an engine measured at 2 threads on a 2-core
+ * machine makes a 1-minute load of 2 by itself, so "load per core above 1"
+ * fired on a quiet machine and blamed the host for the benchmark's own work.
+ * Instead the busy CPU time of the whole machine (/proc/stat) between two
+ * readings is taken net of the CPU time of inferbench's own processes
+ * (/proc/PID/stat utime + stime of every process in inferbench's process
+ * group and their descendants: the CLI, its isolated children, a browser it
+ * launched). What is left is other work. Parsing and arithmetic are pure so
+ * they can be tested with fixed text.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type { HostNoise } from './results.js';
 
-/** Above this 1-minute load per core, other work competed for the cores. */
+/** Records written before `otherCpuShare` existed are judged by this 1-minute load per core, as they were then. */
 export const HIGH_LOAD_PER_CORE = 1;
+/** Above this share of the machine's CPU time used by processes outside inferbench, other work competed for the cores. */
+export const HIGH_OTHER_CPU_SHARE = 0.25;
 /** Above this share of stolen CPU time, the hypervisor gave our cores to other guests. */
 export const HIGH_STEAL_SHARE = 0.05;
 
-/** Cumulative CPU time counters of the `cpu` line of /proc/stat (in clock ticks). */
+/** Cumulative CPU time counters (clock ticks, USER_HZ, the unit of /proc/stat and /proc/PID/stat alike). */
 export interface CpuTimes {
+  /** Every field of the `cpu` line of /proc/stat summed: wall time × cores. */
   readonly total: number;
   readonly steal: number;
+  /** Non-idle time of every process on the machine: total − idle − iowait − steal. */
+  readonly busy: number;
+  /** utime + stime of inferbench's own processes (see `ownProcessTicks`); null where /proc/PID/stat cannot be read. */
+  readonly own: number | null;
 }
 
 /**
@@ -24,40 +41,146 @@ export interface CpuTimes {
  * iowait irq softirq steal [guest guest_nice]. Guest time is already inside
  * user and nice, so it is not added again. Null when the line is missing.
  */
-export function parseProcStatCpu(text: string): CpuTimes | null {
+export function parseProcStatCpu(text: string): Omit<CpuTimes, 'own'> | null {
   const line = text.split('\n').find((l) => /^cpu\s/.test(l));
   if (!line) return null;
   const fields = line.trim().split(/\s+/).slice(1).map(Number);
   if (fields.length < 4 || fields.some((f) => !Number.isFinite(f))) return null;
   const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { total, steal: fields[7] ?? 0 };
+  const steal = fields[7] ?? 0;
+  const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+  return { total, steal, busy: total - idle - steal };
+}
+
+/** The fields of /proc/PID/stat this module uses. */
+export interface ProcessTicks {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+  /** utime + stime, in clock ticks. */
+  readonly ticks: number;
+}
+
+/** Parses /proc/PID/stat; the command name (field 2) may hold spaces and parentheses, so fields are counted after its last `)`. */
+export function parseProcessStat(text: string): ProcessTicks | null {
+  const close = text.lastIndexOf(')');
+  const pid = Number(text.slice(0, text.indexOf('(')).trim());
+  if (close < 0 || !Number.isInteger(pid)) return null;
+  // After the name: state(3) ppid(4) pgrp(5) session(6) tty(7) tpgid(8) flags(9) minflt(10) cminflt(11) majflt(12) cmajflt(13) utime(14) stime(15).
+  const f = text.slice(close + 1).trim().split(/\s+/);
+  const [ppid, pgrp, utime, stime] = [f[1], f[2], f[11], f[12]].map(Number);
+  if (![ppid, pgrp, utime, stime].every((n) => Number.isFinite(n))) return null;
+  return { pid, ppid: ppid as number, pgrp: pgrp as number, ticks: (utime as number) + (stime as number) };
+}
+
+/**
+ * CPU ticks of inferbench's own processes: every process in `pgrp` (the
+ * process group a CLI run and its forked children share) and every
+ * descendant of one (a browser launched in a group of its own).
+ */
+export function ownProcessTicks(processes: readonly ProcessTicks[], pgrp: number): number {
+  const own = new Set(processes.filter((p) => p.pgrp === pgrp).map((p) => p.pid));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of processes) if (!own.has(p.pid) && own.has(p.ppid)) (own.add(p.pid), (grew = true));
+  }
+  return processes.reduce((sum, p) => sum + (own.has(p.pid) ? p.ticks : 0), 0);
 }
 
 /** Stolen share of CPU time between two readings (0..1); null when no time passed or a reading is missing. */
-export function stealShareBetween(before: CpuTimes | null, after: CpuTimes | null): number | null {
+export function stealShareBetween(before: Pick<CpuTimes, 'total' | 'steal'> | null, after: Pick<CpuTimes, 'total' | 'steal'> | null): number | null {
   if (!before || !after) return null;
   const total = after.total - before.total;
   if (!(total > 0)) return null;
   return Math.max(0, Math.min(1, (after.steal - before.steal) / total));
 }
 
-function readCpuTimes(): CpuTimes | null {
+/**
+ * Share of the machine's CPU time (all cores) between two readings that
+ * went to processes outside inferbench: (busy − own) ÷ total, within 0..1.
+ * Null when no time passed or either reading lacks a counter. A process of
+ * ours that exited between the readings counts as other work (its ticks
+ * left the tree): it errs towards a note, never away from one.
+ */
+export function otherCpuShareBetween(before: CpuTimes | null, after: CpuTimes | null): number | null {
+  if (!before || !after || before.own === null || after.own === null) return null;
+  const total = after.total - before.total;
+  if (!(total > 0)) return null;
+  const other = after.busy - before.busy - (after.own - before.own);
+  return Math.max(0, Math.min(1, other / total));
+}
+
+function readOwnTicks(): number | null {
   try {
-    return parseProcStatCpu(readFileSync('/proc/stat', 'utf8'));
+    const processes: ProcessTicks[] = [];
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const p = parseProcessStat(readFileSync(`/proc/${name}/stat`, 'utf8'));
+        if (p) processes.push(p);
+      } catch {
+        // The process ended between the listing and the read.
+      }
+    }
+    const self = processes.find((p) => p.pid === process.pid);
+    return self ? ownProcessTicks(processes, self.pgrp) : null;
   } catch {
-    return null; // Not Linux: steal is unknown, not zero.
+    return null;
   }
+}
+
+function readCpuTimes(): CpuTimes | null {
+  let stat: Omit<CpuTimes, 'own'> | null;
+  try {
+    stat = parseProcStatCpu(readFileSync('/proc/stat', 'utf8'));
+  } catch {
+    return null; // Not Linux: steal and other work are unknown, not zero.
+  }
+  return stat ? { ...stat, own: readOwnTicks() } : null;
 }
 
 /**
  * Reads host noise now. `since` is the previous reading's CPU counters, so
- * the steal share covers exactly the span between two readings (the round
- * itself for an "after" reading). Returns the counters for the next call.
+ * the steal and other-work shares cover exactly the span between two
+ * readings (the round itself for an "after" reading). Returns the counters
+ * for the next call.
  */
 export function readHostNoise(since: CpuTimes | null): { readonly noise: HostNoise; readonly cpu: CpuTimes | null } {
   const cpu = readCpuTimes();
   const [load1] = loadavg();
-  return { noise: { loadPerCore: (load1 ?? 0) / availableParallelism(), stealShare: stealShareBetween(since, cpu) }, cpu };
+  return {
+    noise: { loadPerCore: (load1 ?? 0) / availableParallelism(), stealShare: stealShareBetween(since, cpu), otherCpuShare: otherCpuShareBetween(since, cpu), cores: availableParallelism() },
+    cpu,
+  };
+}
+
+/**
+ * Whether a reading shows other work competing, and how to say it. Readings
+ * with `otherCpuShare` are judged by it (null: unknown, no judgement);
+ * records from before it existed by the load per core they recorded.
+ */
+export function hostBusy(noise: HostNoise): { readonly busy: boolean; readonly text: string; readonly short: string } {
+  if (noise.otherCpuShare !== undefined) {
+    const share = noise.otherCpuShare;
+    if (share === null) return { busy: false, text: 'other work unknown', short: '' };
+    const cores = noise.cores !== undefined ? ` (${(share * noise.cores).toFixed(1)} of ${noise.cores} cores)` : '';
+    return {
+      busy: share > HIGH_OTHER_CPU_SHARE,
+      text: `other processes used ${(share * 100).toFixed(0)}% of CPU time${cores}, net of inferbench's own (above ${(HIGH_OTHER_CPU_SHARE * 100).toFixed(0)}%)`,
+      short: `others ${(share * 100).toFixed(0)}% CPU`,
+    };
+  }
+  return {
+    busy: noise.loadPerCore > HIGH_LOAD_PER_CORE,
+    text: `load ${noise.loadPerCore.toFixed(2)} per core (above ${HIGH_LOAD_PER_CORE}; an older record, inferbench's own load included)`,
+    short: `load ${noise.loadPerCore.toFixed(1)}/core`,
+  };
+}
+
+/** The busier of a round's two readings, by the rule of `hostBusy`. */
+export function busierReading(before: HostNoise, after: HostNoise): HostNoise {
+  const score = (n: HostNoise): number => (n.otherCpuShare !== undefined ? (n.otherCpuShare ?? -1) / HIGH_OTHER_CPU_SHARE : n.loadPerCore / HIGH_LOAD_PER_CORE);
+  return score(after) >= score(before) ? after : before;
 }
 
 /** Warnings for the rounds whose host readings were high, naming the round and the figure. */
@@ -65,8 +188,8 @@ export function hostNoiseWarnings(rounds: readonly { readonly index: number; rea
   const out: string[] = [];
   for (const r of rounds) {
     if (!r.noise) continue;
-    const load = Math.max(r.noise.before.loadPerCore, r.noise.after.loadPerCore);
-    if (load > HIGH_LOAD_PER_CORE) out.push(`host busy in round ${r.index + 1}: load ${load.toFixed(2)} per core (above ${HIGH_LOAD_PER_CORE})`);
+    const busy = hostBusy(busierReading(r.noise.before, r.noise.after));
+    if (busy.busy) out.push(`host busy in round ${r.index + 1}: ${busy.text}`);
     const steal = r.noise.after.stealShare;
     if (steal !== null && steal > HIGH_STEAL_SHARE) {
       out.push(`CPU steal ${(steal * 100).toFixed(1)}% during round ${r.index + 1} (above ${(HIGH_STEAL_SHARE * 100).toFixed(0)}%)`);

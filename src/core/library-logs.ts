@@ -7,7 +7,9 @@
  * which sets INFERBENCH_VERBOSE=1 for this process and its children), the
  * variable is set before the library loads, and the stderr of every child
  * process that loads an engine goes through `forwardStderr`, which drops the
- * library's INFO and WARNING lines and passes everything else on.
+ * library's INFO and WARNING lines (libtensorflow's and onnxruntime's, whose
+ * sessions also log errors only: ortLogSeverity) and passes everything else
+ * on, without ANSI escapes when stderr is not a terminal.
  */
 import type { Readable, Writable } from 'node:stream';
 
@@ -27,13 +29,30 @@ const LIBRARY_LINES: readonly RegExp[] = [
   /^[IW]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ [\w.-]+:\d+\] /,
   // TensorFlow's classic format: 2026-11-25 15:49:55.123456: I tensorflow/core/...
   /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: [IW] (tensorflow|external|tsl)\//,
+  // onnxruntime's format: 2026-11-27 13:00:00.123456789 [W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp] …
+  // (verbose, info and warning only; errors stay).
+  /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIW]:onnxruntime:/,
   // The second line of the CPU-feature notice.
   /^To enable the following instructions: .*rebuild TensorFlow with the appropriate compiler flags\.$/,
 ];
 
-/** True for a start-up or INFO/WARNING line of a native library, which the report leaves out. */
+/** ANSI escape sequences (colours, cursor moves) that native libraries write whether or not stderr is a terminal. */
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]/g;
+
+/** `line` without ANSI escape sequences. */
+export function stripAnsi(line: string): string {
+  return line.replace(ANSI, '');
+}
+
+/** True for a start-up or INFO/WARNING line of a native library (coloured or not), which the report leaves out. */
 export function isLibraryLogLine(line: string): boolean {
-  return LIBRARY_LINES.some((pattern) => pattern.test(line));
+  const plain = stripAnsi(line);
+  return LIBRARY_LINES.some((pattern) => pattern.test(plain));
+}
+
+/** onnxruntime's session `logSeverityLevel`: 3 (errors only) unless --verbose asked for the libraries' lines (2, its default). */
+export function ortLogSeverity(env: NodeJS.ProcessEnv = process.env): 2 | 3 {
+  return libraryLogsWanted(env) ? 2 : 3;
 }
 
 /**
@@ -43,8 +62,10 @@ export function isLibraryLogLine(line: string): boolean {
 export function forwardStderr(from: Readable, out: Writable): Promise<void> {
   return new Promise((resolve) => {
     let pending = '';
+    // A file or pipe gets no raw escape sequences, from a library or anything else the child writes.
+    const plain = (out as Writable & { isTTY?: boolean }).isTTY !== true;
     const emit = (line: string) => {
-      if (!isLibraryLogLine(line)) out.write(`${line}\n`);
+      if (!isLibraryLogLine(line)) out.write(`${plain ? stripAnsi(line) : line}\n`);
     };
     from.setEncoding('utf8');
     from.on('data', (chunk: string) => {

@@ -155,6 +155,12 @@ export interface PeakRound {
   /** Lowest rate above `lastPass` that failed; null when no rate up to the search's ceiling failed. */
   readonly firstFail: number | null;
   readonly probes: number;
+  /**
+   * A stop (Ctrl-C, SIGTERM) cut the search short: the probe it cut is no
+   * evidence, so `lastPass` and `firstFail` come from whole probes only and
+   * the interval may be wider than the search's precision.
+   */
+  readonly interrupted?: true;
 }
 
 /** The peak rate of a cell: each round's interval and the spread across rounds. */
@@ -204,5 +210,5 @@ export type LoadCell = CompletedLoadCell | ErroredLoadCell | SkippedLoadCell;
 
 /** Everything one `inferbench load` produced; every report renders from it alone. */
 export interface LoadRunRecord extends RunRecordOf<LoadCell> {
-  readonly kind: 'server';
+  readonly kind: 'load';
 }

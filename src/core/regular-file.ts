@@ -49,11 +49,16 @@ export async function readRegularFile(path: string): Promise<Buffer> {
 
 /** The text of a regular file, synchronously (config and tokenizer files read while a model folder is opened). */
 export function readRegularFileSync(path: string, encoding: BufferEncoding): string {
+  return readRegularBytesSync(path).toString(encoding);
+}
+
+/** The bytes of a regular file, synchronously (a model folder's files checked before loading). */
+export function readRegularBytesSync(path: string): Buffer {
   const fd = openSync(path, FLAGS);
   try {
     const info = fstatSync(fd);
     if (!info.isFile()) throw notRegularFile(path, info);
-    return readFileSync(fd, encoding);
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

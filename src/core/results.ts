@@ -174,12 +174,20 @@ export interface RowFingerprint {
   readonly sha256: string;
 }
 
-/** Load average and CPU steal read from the OS, to flag a busy or oversubscribed machine. */
+/** Load average, CPU time of other processes and CPU steal read from the OS, to flag a busy or oversubscribed machine (see core/host-noise.ts). */
 export interface HostNoise {
-  /** 1-minute load average divided by the number of cores. */
+  /** 1-minute load average divided by the number of cores; recorded, not judged (inferbench's own threads are in it). */
   readonly loadPerCore: number;
   /** Share of CPU time stolen by the hypervisor since the previous reading (0..1), from /proc/stat; null where unknown. */
   readonly stealShare: number | null;
+  /**
+   * Share of the machine's CPU time (all cores) since the previous reading used by processes other
+   * than inferbench's own (0..1): /proc/stat busy time minus the utime + stime of inferbench's
+   * processes. Null where unknown (no /proc, or no previous reading); absent in older records.
+   */
+  readonly otherCpuShare?: number | null;
+  /** Cores the shares are of (`availableParallelism()`); absent in older records. */
+  readonly cores?: number;
 }
 
 /** The mean across round means with its 95% CI (Student t on the log scale, rounds − 1 degrees of freedom; INTERVAL_METHOD). */
@@ -347,5 +355,4 @@ export interface VariantParity {
   readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
-/** The reason of a cell a sweep never started because Ctrl-C stopped it (classification and generation alike). */
-export const NOT_RUN_INTERRUPTED = 'not run: the sweep was interrupted (Ctrl-C)';
+export { notRunInterrupted } from './stop-cause.js';

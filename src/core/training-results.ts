@@ -107,5 +107,5 @@ export function trainingStateShown(cell: TrainingCell): TrainingCell['state'] | 
 
 /** Everything one `inferbench train` produced; every report renders from it alone. */
 export interface TrainingRunRecord extends RunRecordOf<TrainingCell> {
-  readonly kind: 'training';
+  readonly kind: 'train';
 }

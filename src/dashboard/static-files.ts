@@ -52,7 +52,8 @@ export class StaticFiles {
   private readonly table: Map<string, string>;
 
   constructor(webDir: string = join(packageRoot(), 'src', 'dashboard', 'web')) {
-    this.table = new Map<string, string>([['/', join(webDir, 'dashboard.html')]]);
+    // The page is dashboard.html (no two files share a base name); `/` and the older `/index.html` both serve it.
+    this.table = new Map<string, string>([['/', join(webDir, 'dashboard.html')], ['/index.html', join(webDir, 'dashboard.html')]]);
     for (const name of PAGE_FILES) this.table.set(`/${name}`, join(webDir, name));
     for (const [route, file] of Object.entries(VENDOR)) this.table.set(route, file());
   }

@@ -4,6 +4,7 @@
  * an early exit into a failed cell for every key it did not finish. The
  * promise never rejects for a child failure, so the sweep goes on.
  */
+import { STOP_SIGNALS, setStopCause, stopCause, stopLabel, type StopSignal } from '../core/stop-cause.js';
 import { fork, type ForkOptions } from 'node:child_process';
 import { forwardStderr, libraryLogsWanted } from '../core/library-logs.js';
 import { parentDeathPrefix } from '../core/parent-death.js';
@@ -16,7 +17,7 @@ export type ForkedChildMessage<Key, Result> =
   | { readonly type: 'fatal'; readonly message: string; readonly userError: boolean; readonly fix?: string };
 
 /** Parent → child messages. */
-export type ForkedParentMessage<Job> = { readonly type: 'job'; readonly job: Job } | { readonly type: 'abort' };
+export type ForkedParentMessage<Job> = { readonly type: 'job'; readonly job: Job } | { readonly type: 'abort'; readonly cause?: string };
 
 export interface ForkedJob<Job, Key, Result> {
   /** Absolute path of the compiled child entry module. */
@@ -73,7 +74,7 @@ export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, h
     let fatal: string | undefined;
     let chain = Promise.resolve();
     const onAbort = () => {
-      if (child.connected) child.send({ type: 'abort' } satisfies ForkedParentMessage<Job>);
+      if (child.connected) child.send({ type: 'abort', cause: stopCause() } satisfies ForkedParentMessage<Job>);
     };
     signal?.addEventListener('abort', onAbort);
     child.on('message', (message: ForkedChildMessage<Key, Result>) => {
@@ -132,10 +133,17 @@ export function serveForkedJob<Job, Key, Result>(
       if (!process.send) return resolve();
       process.send(message, undefined, {}, () => resolve());
     });
-  process.on('SIGINT', () => controller.abort());
+  // The same signals stop the child as the parent (a terminal's Ctrl-C, a process group's SIGTERM or SIGHUP reach both): after the current unit.
+  for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) {
+    process.on(sig, () => {
+      setStopCause(stopLabel(sig));
+      controller.abort();
+    });
+  }
   process.on('disconnect', () => process.exit(130));
   process.on('message', (message: ForkedParentMessage<Job>) => {
     if (message.type === 'abort') {
+      if (message.cause) setStopCause(message.cause);
       controller.abort();
       return;
     }

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HostDType } from '../core/tensor.js';
 import { UserError } from '../core/errors.js';
+import { checkNativeFolder } from './native-folder.js';
 import type { InputSpec } from './benchmark-model.js';
 import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
 import { decodeSavedModel, type ShapeMessage } from './tf-export/tf-proto.js';
@@ -98,8 +99,9 @@ async function savedModelSignature(file: string): Promise<NativeSignature> {
   return { format: 'saved-model', file, inputs: entries('inputs'), outputs: entries('outputs'), ops: opCounts(nodes.map((n) => n.op)), nodeCount: nodes.length, producer: meta.meta_info_def?.meta_graph_version ?? '' };
 }
 
-/** The signature of the `format` model in `dir`. */
-export function readNativeSignature(dir: string, format: NativeFormat): Promise<NativeSignature> {
+/** The signature of the `format` model in `dir`, once the folder passed checkNativeFolder. */
+export async function readNativeSignature(dir: string, format: NativeFormat): Promise<NativeSignature> {
+  checkNativeFolder(dir, format);
   const file = join(dir, NATIVE_FILE[format]);
   return format === 'graph-model' ? graphModelSignature(file) : savedModelSignature(file);
 }

@@ -11,6 +11,7 @@ import type { Precision } from '../core/engine-session.js';
 import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+import { checkNativeFolder } from './native-folder.js';
 import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
 import { CellSkip } from '../core/errors.js';
 import type { DataRow } from '../../datasets/dataset.js';
@@ -106,7 +107,13 @@ function readFolder(dir: string, onnxFile: string): LoadedFolder {
   const tokenizerJson = readModelJson<object>(join(dir, 'tokenizer.json'));
   const tokCfgPath = join(dir, 'tokenizer_config.json');
   const tokenizerConfig = existsSync(tokCfgPath) ? readModelJson<TokenizerConfig>(tokCfgPath) : {};
-  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  } catch (err) {
+    // The tokenizers library throws a bare Error for JSON it cannot use ("Tokenizer must contain a "model" property").
+    throw new UserError(`cannot read ${join(dir, 'tokenizer.json')} as a tokenizer: ${(err as Error).message}`, 'copy tokenizer.json and tokenizer_config.json again from the model (they must be the Hugging Face tokenizers format)');
+  }
   const padToken = typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : tokenizerConfig.pad_token?.content;
   const padId = (padToken ? tokenizer.token_to_id(padToken) : undefined) ?? 0;
   const limits = [tokenizerConfig.model_max_length, config.max_position_embeddings].filter(
@@ -209,6 +216,8 @@ export class TextClassification extends BenchmarkModel {
       this.folder = readFolder(dir, this.onnxFile);
     }
     const { hasOnnx, nativeFormats, dir } = this.loaded;
+    // Every format the folder brings is checked before any engine loads it (a short shard, a SavedModel without variables/).
+    for (const format of nativeFormats) checkNativeFolder(dir, format);
     this.inputs = hasOnnx ? (await readOnnxSignature(this.onnxPath())).inputs : [...(await readNativeSignature(dir, nativeFormats[0] as NativeFormat)).inputs];
     this.initialised = true;
     return this;

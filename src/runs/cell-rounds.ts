@@ -8,7 +8,7 @@ import type { RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, ErroredCell, SkippedCell } from '../core/results.js';
 import type { StopRule } from '../core/stop-rule.js';
 import type { MeasuredRound, RoundFigures } from '../scenarios/classify/measure-cell.js';
-import { INTERRUPTED } from '../scenarios/classify/load-group.js';
+import { notRunInterrupted } from '../scenarios/classify/load-group.js';
 import { assembleCell } from '../scenarios/classify/round-cell.js';
 
 /** Everything known about one cell so far. */
@@ -107,7 +107,7 @@ export class CellRounds {
 
   private resultOf(s: CellState, aborted: boolean): CellResult {
     if (s.failure) return s.failure;
-    if (s.figures.length === 0) return { ...s.key, state: 'skipped', reason: INTERRUPTED };
+    if (s.figures.length === 0) return { ...s.key, state: 'skipped', reason: notRunInterrupted() };
     const interrupted = s.interrupted || (aborted && s.figures.length < this.roundsPlanned && !s.figures.some((f) => f.partialPass));
     return assembleCell(s.key, s.figures, { ...this.judge, roundsPlanned: this.roundsPlanned, interrupted });
   }

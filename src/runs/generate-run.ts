@@ -94,7 +94,7 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
   const isolate = config.isolate ?? true;
   return driveRun<GenerationCell, GenerationRunRecord>(
     {
-      kind: 'generation',
+      kind: 'generate',
       out: config.out,
       png: config.png,
       registry,

@@ -185,7 +185,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
   const loadPlan: LoadPlan = { settings: loadSettings(config), rates: config.rates, findPeak: config.findPeak, maxRps: maxProbeRate(config) };
   return driveRun<LoadCell, LoadRunRecord>(
     {
-      kind: 'server',
+      kind: 'load',
       out: config.out,
       png: config.png,
       registry,

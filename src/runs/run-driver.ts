@@ -36,8 +36,8 @@ export type RecordWriter<R> = (record: R, dir: string, options: { png: boolean }
 
 /** One scenario's part of a run. */
 export interface ScenarioRun<C, R extends RunRecordOf<C>> {
-  /** `generation` for generate runs, `training` for train runs, `server` for load runs; absent for classification (older readers expect no kind). */
-  readonly kind?: 'generation' | 'training' | 'server';
+  /** The scenario's record kind (`generate`, `train`, `load`); absent for classification (older readers expect no kind). */
+  readonly kind?: string;
   readonly out: string;
   readonly png: boolean;
   readonly registry: EngineRegistry;
@@ -127,8 +127,8 @@ export class RunSession<C> {
     readonly config: Readonly<Record<string, unknown>>,
     readonly environment: EnvironmentInfo,
     readonly models: readonly ModelInfo[],
-    /** `generation` for generate runs, `training` for train runs; classification records carry no kind. */
-    readonly kind?: 'generation' | 'training' | 'server',
+    /** The scenario's record kind (`generate`, `train`, `load`); classification records carry no kind. */
+    readonly kind?: string,
   ) {}
 
   finish(state: 'completed' | 'interrupted'): void {
@@ -136,7 +136,7 @@ export class RunSession<C> {
     this.finishedAt = new Date().toISOString();
   }
 
-  snapshot(): RunRecordOf<C> & { readonly kind?: 'generation' | 'training' | 'server' } {
+  snapshot(): RunRecordOf<C> & { readonly kind?: string } {
     return {
       schemaVersion: 1,
       ...(this.kind ? { kind: this.kind } : {}),

@@ -1,13 +1,13 @@
 /**
  * What a per-model scenario (`train`, `load`) opens before it measures,
  * once: the output folder, the engines asked for (checked by name), the
- * dataset with its resolved columns, and the name results.json records for
+ * dataset with its resolved columns (the text column's type checked), and the name results.json records for
  * it. Shared so every scenario reports a bad engine, column or path alike.
  */
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
-import { resolveColumns, type ResolvedColumns } from '../../datasets/columns.js';
+import { checkTextColumn, resolveColumns, type ResolvedColumns } from '../../datasets/columns.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { datasetSourceString, EMBEDDED_DATASET_NAME, openDataset } from '../../datasets/open-dataset.js';
 
@@ -35,6 +35,8 @@ export async function openRunInputs(
     ...(config.textColumn !== null ? { text: config.textColumn } : {}),
     ...(config.labelColumn !== null && config.labelColumn !== undefined ? { label: config.labelColumn } : {}),
   });
+  // The text column's type, as `run` checks it: a column of integers or objects is refused here, before any engine loads (it failed each cell after loading).
+  await checkTextColumn(dataset, columns.text);
   const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
   return { registry, requested, dataset, available, columns, datasetName };
 }

@@ -117,7 +117,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
     : [];
   const outcome = await driveRun<TrainingCell, TrainingRunRecord>(
     {
-      kind: 'training',
+      kind: 'train',
       out: config.out,
       png: config.png,
       registry,

@@ -123,7 +123,7 @@ async function renderTab(panel, entry, entries) {
     chart.innerHTML = `<p class="muted">${entry.state === 'queued' ? 'Waiting in the queue.' : 'Nothing measured yet.'}</p>`;
     return;
   }
-  if (views.kind === 'server') return renderServer(panel, views.server, current);
+  if (views.kind === 'load') return renderLoad(panel, views.load, current);
   if (views.kind === 'generate' || views.kind === 'train') {
     await renderScenarioTab(state.tab, views, chart, below, (spec) => embed(chart, spec, current));
   } else if (state.tab === 'baseline') {
@@ -146,7 +146,7 @@ async function renderTab(panel, entry, entries) {
 }
 
 /** A load run (`inferbench load`): the hockey stick, the peaks and the rate table, then the latency CDF, under every tab but Compare. */
-async function renderServer(panel, server, current) {
+async function renderLoad(panel, server, current) {
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
   const peaks = server.peaks
@@ -204,8 +204,8 @@ async function renderCompare(panel, entry, entries, current) {
     .map((c) => `<tr><td>${esc(c.label)}</td><td class="num">${duration(c.aMeanMs)}</td><td class="num">${duration(c.bMeanMs)}</td><td>${esc(c.callText)}</td></tr>`)
     .join('');
   // Load runs compare their peaks, then a latency percentile at the rates both measured.
-  const figure = data.kind === 'server' ? `p${data.percentile}` : 'mean';
-  const peaks = data.kind === 'server'
+  const figure = data.kind === 'load' ? `p${data.percentile}` : 'mean';
+  const peaks = data.kind === 'load'
     ? `<table class="table"><thead><tr><th>engine</th><th class="num">A peak</th><th class="num">B peak</th><th class="num">B/A</th></tr></thead><tbody>${data.peaks
         .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${rate(p.aPeakRps)}</td><td class="num">${rate(p.bPeakRps)}</td><td class="num">${p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`}</td></tr>`)
         .join('')}</tbody></table>`

@@ -10,7 +10,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { UserError } from '../../core/errors.js';
-import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
+import { notRunInterrupted } from '../../core/results.js';
 import { queueJobId, type QueueJob } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';
@@ -175,7 +175,7 @@ export class QueueCoordinator {
       const state = job ? await job.getState().catch(() => 'unknown') : 'unknown';
       if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'paused')) {
         const removed = await job.remove().then(() => true, () => false);
-        if (removed) deliver(id, () => ({ kind: 'interrupted', reason: NOT_RUN_INTERRUPTED }));
+        if (removed) deliver(id, () => ({ kind: 'interrupted', reason: notRunInterrupted() }));
       }
     }
     if (pending.size === 0) return;

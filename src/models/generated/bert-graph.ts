@@ -10,7 +10,7 @@
  */
 import type { BertLikeConfig } from './bert-config.js';
 import { f32, i64, SeededGraphWriter } from './graph-writer.js';
-import { attr, ONNX_DATA_TYPE } from './onnx-builder.js';
+import { attr, ONNX_DATA_TYPE } from '../../core/onnx/onnx-builder.js';
 
 /** Opset the graph is written for: the last one before LayerNormalization became a single op (17). */
 export const BERT_OPSET = 14;

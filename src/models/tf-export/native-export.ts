@@ -7,11 +7,13 @@
  * exporter's version. Either folder is a model folder of its own (config
  * and tokenizer copied beside the graph), so `--model` takes it.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { makeFolders } from '../../core/folders.js';
+import { sweepStaleTemporaries, temporaryPath, trackTemporary } from '../../core/temporaries.js';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { readOnnxModel } from '../../../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../../core/onnx/onnx-decode.js';
 import { inferbenchVersion } from '../../core/package-info.js';
 import { defaultCacheRoot } from '../generated/generated-model.js';
 import { copyModelFiles } from '../quantize/quantize-cache.js';
@@ -106,12 +108,18 @@ function modelFolderOf(onnxPath: string): string {
  * files. Written under a temporary name beside `dir` and renamed when
  * complete, so `dir` is either whole or absent; `dir` must not exist yet
  * (or be an empty folder). Another writer finishing the same `dir` first
- * wins when `shared` (the cache).
+ * wins when `shared` (the cache). The temporary (temporaries.ts) is removed
+ * on a failure and by a stop that quits at once; one a killed export left
+ * is removed by the next export to `dir`.
  */
 export async function writeModelFolder(onnxPath: string, format: NativeFormat, dir: string, shared = false): Promise<Omit<NativeExport, 'fromCache'>> {
-  const partial = `${dir}.partial-${randomBytes(4).toString('hex')}`;
+  await sweepStaleTemporaries(dir);
+  const partial = temporaryPath(dir, 'partial');
+  const tracked = trackTemporary(partial);
   try {
-    await mkdir(partial, { recursive: true });
+    // One level at a time (folders.ts): a recursive mkdir spins forever where a file system answers ENOENT (/proc).
+    await makeFolders(dirname(partial));
+    await mkdir(partial);
     // Config and tokenizer first, so the graph files written after them win any name clash.
     await copyModelFiles(modelFolderOf(onnxPath), partial);
     const written = await writeNativeModel(onnxPath, format, partial);
@@ -124,6 +132,7 @@ export async function writeModelFolder(onnxPath: string, format: NativeFormat, d
     return { ...written, dir, file: join(dir, NATIVE_FILE[format]) };
   } finally {
     await rm(partial, { recursive: true, force: true });
+    tracked.done();
   }
 }
 

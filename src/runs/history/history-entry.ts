@@ -6,6 +6,8 @@ import type { TrainConfig } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { LoadConfig } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
+import { scenarioOfConfig } from '../scenario-registry.js';
+import '../scenarios/builtin-scenarios.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
@@ -28,9 +30,9 @@ export function isLoadConfig(config: StoredConfig): config is LoadConfig {
   return (config as { command?: unknown }).command === 'load';
 }
 
-/** The command an entry ran, for lists and `show`. */
-export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train' | 'load' {
-  return isGenerateConfig(config) ? 'generate' : isTrainConfig(config) ? 'train' : isLoadConfig(config) ? 'load' : 'run';
+/** The command an entry ran, for lists and `show`: its scenario's word (scenario-registry.ts). */
+export function entryCommand(config: StoredConfig): string {
+  return scenarioOfConfig(config).command;
 }
 
 /**
@@ -40,8 +42,6 @@ export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train'
  * with every cell measured before that kept.
  */
 export type HistoryState = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
-
-export const HISTORY_STATES: readonly HistoryState[] = ['queued', 'running', 'completed', 'failed', 'interrupted'];
 
 /** Where a run was started from, so a list can tell CLI runs from dashboard ones. */
 export type HistorySource = 'cli' | 'api' | 'web';
@@ -120,29 +120,13 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
     environment: entry.environment,
     models: entry.models,
   };
-  if (isGenerateConfig(entry.config)) return { ...common, kind: 'generation', cells: entry.cells as readonly GenerationCell[] };
-  if (isTrainConfig(entry.config)) return { ...common, kind: 'training', cells: entry.cells as readonly TrainingCell[] };
-  if (isLoadConfig(entry.config)) return { ...common, kind: 'server', cells: entry.cells as readonly LoadCell[] };
-  return { ...common, cells: entry.cells as readonly CellResult[] };
+  // The scenario of the stored config says which kind of record its cells make (none for `run`).
+  const kind = scenarioOfConfig(entry.config).recordKind;
+  return { ...common, ...(kind === undefined ? {} : { kind }), cells: entry.cells } as AnyRunRecord;
 }
 
 /** Any kind of run record the history rebuilds. */
 export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord;
-
-/** True for the record of an `inferbench generate` run. */
-export function isGenerationRecord(record: AnyRunRecord): record is GenerationRunRecord {
-  return (record as { kind?: unknown }).kind === 'generation';
-}
-
-/** True for the record of an `inferbench train` run. */
-export function isTrainingRecord(record: AnyRunRecord): record is TrainingRunRecord {
-  return (record as { kind?: unknown }).kind === 'training';
-}
-
-/** True for the record of an `inferbench load` run. */
-export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
-  return (record as { kind?: unknown }).kind === 'server';
-}
 
 /**
  * Model name of an entry for lists: the recorded rows, else what the config
@@ -151,7 +135,7 @@ export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
  * first row alone.
  */
 export function entryModelName(entry: HistoryEntry): string {
-  if (entry.models.length === 0) return (isTrainConfig(entry.config) || isLoadConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
+  if (entry.models.length === 0) return scenarioOfConfig(entry.config).modelsAsked(entry.config)[0] ?? 'default model';
   const variants = new Map<string, string[]>();
   for (const m of entry.models) {
     const of = m.variant?.of ?? m.name;

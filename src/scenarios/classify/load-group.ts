@@ -73,7 +73,7 @@ export interface LoadGroup {
   readonly isolation?: 'isolated' | 'in-process';
 }
 
-export { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
+export { notRunInterrupted } from '../../core/results.js';
 
 /**
  * Opens the dataset and applies the dataset callback and the row limit once;

@@ -8,7 +8,8 @@
  * which rounds each cell has, and the assembly of its record once it has them.
  */
 import { hostNoiseWarnings } from '../../core/host-noise.js';
-import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
+import { notRunInterrupted } from '../../core/results.js';
+import { isInterruptedReason } from '../../core/stop-cause.js';
 import type { CellVerdict } from '../../core/results.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
 import { betweenRoundsOf, computeStatistics, type SampleStatistics } from '../../core/statistics.js';
@@ -92,7 +93,7 @@ export function assembleGenerationCell(rounds: readonly CompletedGenerationCell[
 }
 
 /** A round Ctrl-C stopped: not run at all, or stopped between calls. */
-const wasInterrupted = (cell: GenerationCell): boolean => cell.state !== 'completed' && (cell.reason === NOT_RUN_INTERRUPTED || cell.reason.startsWith('interrupted (Ctrl-C)'));
+const wasInterrupted = (cell: GenerationCell): boolean => cell.state !== 'completed' && isInterruptedReason(cell.reason);
 
 interface CellState {
   readonly key: GenerationCellKey;
@@ -144,7 +145,7 @@ export class GenerationRounds {
       if (!aborted && !finished) break;
       s.recorded = true;
       if (s.failure) out.push(s.failure);
-      else if (s.rounds.length === 0) out.push({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+      else if (s.rounds.length === 0) out.push({ ...key, state: 'skipped', reason: notRunInterrupted() });
       else out.push(assembleGenerationCell(s.rounds, { roundsPlanned: this.roundsPlanned, interrupted: s.interrupted }));
     }
     return out;

@@ -9,7 +9,8 @@
 import { defaultRegistry } from '../../../engines/registry.js';
 import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
-import { NOT_RUN_INTERRUPTED as INTERRUPTED } from '../../core/results.js';
+import { notRunInterrupted } from '../../core/results.js';
+import { interruptedBy } from '../../core/stop-cause.js';
 import { readHostNoise } from '../../core/host-noise.js';
 import { rotated } from '../../core/round-order.js';
 import { DEFAULT_ROUNDS } from '../../core/stop-rule.js';
@@ -159,7 +160,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
   try {
     for (const key of group.keys) {
       if (group.signal?.aborted) {
-        await hooks.onCell({ ...key, state: 'skipped', reason: INTERRUPTED });
+        await hooks.onCell({ ...key, state: 'skipped', reason: notRunInterrupted() });
         continue;
       }
       hooks.onStart(key);
@@ -178,7 +179,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
         const before = readHostNoise(null);
         const samples: GenerationSample[] = [];
         for (let run = 0; run < sweep.runs; run++) {
-          if (group.signal?.aborted) throw new Error(`interrupted (Ctrl-C) after ${samples.length} measured calls`);
+          if (group.signal?.aborted) throw new Error(`${interruptedBy()} after ${samples.length} measured calls`);
           samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement, group.round));
         }
         const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];

@@ -8,7 +8,7 @@
  */
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { CompletedLoadCell, LoadCell, LoadCellKey, LoadPeak, LoadProbe, PeakRound } from '../../core/load-results.js';
-import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
+import { notRunInterrupted } from '../../core/results.js';
 import { rotated } from '../../core/round-order.js';
 import { betweenRoundsOf } from '../../core/statistics.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
@@ -62,7 +62,7 @@ export function peakAcrossRounds(rounds: readonly PeakRound[]): LoadPeak | null 
 function assemble(book: CellBook): LoadCell {
   if (book.failure) return book.probes.length > 0 && book.failure.state === 'errored' ? { ...book.failure, probes: book.probes } : book.failure;
   const first = book.first;
-  if (first === null) return { ...book.key, state: 'skipped', reason: NOT_RUN_INTERRUPTED };
+  if (first === null) return { ...book.key, state: 'skipped', reason: notRunInterrupted() };
   const cell: CompletedLoadCell = {
     ...book.key,
     state: 'completed',

@@ -5,7 +5,9 @@
  * double until a rate fails; from a failing one, halve until one passes;
  * then bisect between the last passing and the first failing rate until
  * they are within `relativePrecision` of each other. Pure over `probe`,
- * which measures a rate and says whether it passed.
+ * which measures a rate and says whether it passed, or null when a stop
+ * (Ctrl-C, SIGTERM) cut it short: a cut probe is no evidence, so it moves
+ * neither bound and the search ends.
  */
 import type { ProbePurpose } from '../../core/load-results.js';
 
@@ -30,6 +32,8 @@ export interface PeakSearchResult {
   readonly firstFail: number | null;
   /** Probes the search itself made. */
   readonly probes: number;
+  /** A probe was cut short by a stop: it set neither bound, and the search ended there. */
+  readonly interrupted: boolean;
 }
 
 /** Defaults of `inferbench load --find-peak`. */
@@ -45,19 +49,22 @@ export function roundRate(rps: number): number {
 }
 
 /** Searches for the peak rate; see the module comment. */
-export async function searchPeak(probe: (rateRps: number, purpose: ProbePurpose) => Promise<boolean>, o: PeakSearchOptions): Promise<PeakSearchResult> {
+export async function searchPeak(probe: (rateRps: number, purpose: ProbePurpose) => Promise<boolean | null>, o: PeakSearchOptions): Promise<PeakSearchResult> {
   const fails = o.known.filter((k) => !k.passed).map((k) => k.rateRps);
   let firstFail: number | null = fails.length > 0 ? Math.min(...fails) : null;
   const passes = o.known.filter((k) => k.passed && (firstFail === null || k.rateRps < firstFail)).map((k) => k.rateRps);
   let lastPass: number | null = passes.length > 0 ? Math.max(...passes) : null;
   let probes = 0;
-  const stopped = () => probes >= o.maxProbes || o.signal?.aborted === true;
+  let interrupted = false;
+  const stopped = () => interrupted || probes >= o.maxProbes || o.signal?.aborted === true;
   const tryRate = async (rate: number, purpose: ProbePurpose) => {
     probes++;
-    if (await probe(rate, purpose)) lastPass = rate;
+    const passed = await probe(rate, purpose);
+    if (passed === null) interrupted = true;
+    else if (passed) lastPass = rate;
     else firstFail = rate;
   };
-  if (lastPass === null && firstFail === null) await tryRate(roundRate(Math.min(Math.max(o.startRps, o.minRps), o.maxRps)), 'bracket');
+  if (lastPass === null && firstFail === null && !stopped()) await tryRate(roundRate(Math.min(Math.max(o.startRps, o.minRps), o.maxRps)), 'bracket');
   while (firstFail === null && lastPass !== null && lastPass < o.maxRps && !stopped()) await tryRate(roundRate(Math.min(lastPass * 2, o.maxRps)), 'bracket');
   while (lastPass === null && firstFail !== null && firstFail / 2 >= o.minRps && !stopped()) await tryRate(roundRate(firstFail / 2), 'bracket');
   for (;;) {
@@ -69,5 +76,5 @@ export async function searchPeak(probe: (rateRps: number, purpose: ProbePurpose)
     if (mid <= low || mid >= high) break;
     await tryRate(mid, 'bisect');
   }
-  return { lastPass, firstFail, probes };
+  return { lastPass, firstFail, probes, interrupted: interrupted || o.signal?.aborted === true };
 }

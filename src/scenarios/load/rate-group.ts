@@ -156,18 +156,20 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
     const batchOne = await warmPass(group, handler, 1);
     const maxBatch = group.plan.settings.maxBatch === 1 ? batchOne : await warmPass(group, handler, group.plan.settings.maxBatch);
     const known: { rateRps: number; passed: boolean }[] = [];
-    const probe = async (rate: number, purpose: ProbePurpose): Promise<boolean> => {
+    // null: a stop cut the probe short (its requests are kept, never VALID), so it says nothing about the rate.
+    const probe = async (rate: number, purpose: ProbePurpose): Promise<boolean | null> => {
       const measured = await measureProbe(group, handler, rate, purpose);
-      if (measured === null) return false;
-      await hooks.onResult({ kind: 'probe', key, probe: measured });
-      return measured.passed === true;
+      if (measured !== null) await hooks.onResult({ kind: 'probe', key, probe: measured });
+      if (group.signal?.aborted) return null;
+      return measured === null ? false : measured.passed === true;
     };
     for (const rate of group.plan.rates) {
       if (group.signal?.aborted) break;
-      known.push({ rateRps: rate, passed: await probe(rate, 'rate') });
+      const passed = await probe(rate, 'rate');
+      if (passed !== null) known.push({ rateRps: rate, passed });
     }
     let peak: PeakRound | null = null;
-    if (group.plan.findPeak && !group.signal?.aborted) {
+    if (group.plan.findPeak && (!group.signal?.aborted || known.length > 0)) {
       const capacity = (group.plan.settings.maxBatch * 1000) / Math.max(maxBatch, 1e-3);
       const start = roundRate(Math.min(group.plan.maxRps, capacity / 2));
       const found = await searchPeak(probe, {
@@ -179,7 +181,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
         known,
         ...(group.signal ? { signal: group.signal } : {}),
       });
-      peak = { round, lastPass: found.lastPass, firstFail: found.firstFail, probes: found.probes };
+      peak = { round, lastPass: found.lastPass, firstFail: found.firstFail, probes: found.probes, ...(found.interrupted ? { interrupted: true as const } : {}) };
     }
     await hooks.onResult({ kind: 'done', key, round, session: description, loadMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
   } catch (err) {

@@ -21,6 +21,7 @@
 import type { RequestSamples } from '../../core/load-results.js';
 import type { ArrivalSchedule } from './arrival-schedule.js';
 import type { Clock } from './clock.js';
+import { interruptedBy } from '../../core/stop-cause.js';
 
 /** The work of one engine call, in three timed parts. */
 export interface BatchHandler<P, O> {
@@ -156,7 +157,7 @@ export async function serveSchedule<P, O>(options: ServeOptions<P, O>): Promise<
     const now = clock.now();
     while (admitted < n && t0 + (arrivals[admitted] as number) <= now) log.enqueuedAt[admitted++] = now;
     if (options.signal?.aborted) {
-      endedEarly = 'interrupted (Ctrl-C)';
+      endedEarly = interruptedBy();
       break;
     }
     const waiting = admitted - started;

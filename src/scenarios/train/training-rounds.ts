@@ -5,7 +5,7 @@
  * once Ctrl-C ended the sweep. Cells are handed on in the sweep's own order,
  * so results files read the same however rounds rotate.
  */
-import { NOT_RUN_INTERRUPTED } from '../../core/results.js';
+import { notRunInterrupted } from '../../core/results.js';
 import type { TrainingCell, TrainingCellKey } from '../../core/training-results.js';
 import { assembleTrainingCell, failedTrainingCell, type TrainingCellPlan, type TrainingRound } from './measure-training-cell.js';
 
@@ -68,7 +68,7 @@ export class TrainingRounds {
       if (!aborted && !finished) break;
       s.recorded = true;
       if (s.failure) out.push(s.failure);
-      else if (s.rounds.length === 0) out.push({ ...key, state: 'skipped', reason: NOT_RUN_INTERRUPTED });
+      else if (s.rounds.length === 0) out.push({ ...key, state: 'skipped', reason: notRunInterrupted() });
       else out.push(assembleTrainingCell(s.rounds, this.plan));
     }
     return out;

@@ -1,0 +1,75 @@
+/**
+ * Every file or folder inferbench writes is first written under a
+ * temporary name beside its destination and renamed into place when whole
+ * (run files, exports, packs, charts). This module names those temporaries
+ * (`<target>.tmp-<pid>-<hex>`, `<target>.partial-<pid>-<hex>`), remembers
+ * the ones this process has open so a stop that quits at once
+ * (removeTemporariesSync, called by the stop handler) still leaves no
+ * half-written file, and lets the next writer of a destination remove the
+ * temporaries of a process that was killed (its pid no longer runs).
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { processAlive } from './process-alive.js';
+
+export type TemporaryKind = 'tmp' | 'partial';
+
+const open = new Set<string>();
+
+/** A fresh temporary name beside `target`, naming this process. */
+export function temporaryPath(target: string, kind: TemporaryKind): string {
+  return `${target}.${kind}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Remembers `path` until `done` is called, so removeTemporariesSync can remove it. */
+export function trackTemporary(path: string): { done(): void } {
+  open.add(path);
+  return { done: () => void open.delete(path) };
+}
+
+/** Removes every temporary this process still has open (a stop quitting at once, a fatal error). Never throws. */
+export function removeTemporariesSync(): void {
+  for (const path of open) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Best effort on the way out; the next writer sweeps what is left (sweepStaleTemporaries).
+    }
+  }
+  open.clear();
+}
+
+const PATTERN = /^(.*)\.(tmp|partial)-(\d+)(?:-[0-9a-f]+)?$/;
+
+/**
+ * Removes the temporaries of `target` left by processes that no longer run
+ * (killed with SIGKILL, a power cut), and answers the names removed. A
+ * folder that cannot be listed or an entry that cannot be removed is left
+ * as it is: the write that follows reports its own error.
+ */
+export async function sweepStaleTemporaries(target: string): Promise<string[]> {
+  const dir = dirname(target);
+  const name = basename(target);
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const entry of entries) {
+    const m = PATTERN.exec(entry);
+    if (!m || m[1] !== name) continue;
+    const pid = Number(m[3]);
+    if (pid === process.pid || processAlive(pid)) continue;
+    try {
+      await rm(join(dir, entry), { recursive: true, force: true });
+      removed.push(entry);
+    } catch {
+      // Left for a later writer.
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,13 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nvidiaGpus } from '../../../src/core/gpu.js';
+import { runCli, isCleanUserError } from '../../helpers/cli.js';
+
+test('asking only for unavailable engines lists each one with its reason', { skip: nvidiaGpus().length > 0 ? 'this machine has a GPU' : false }, async () => {
+  const r = await runCli(['run', '--engines', 'onnx-cuda,onnx-tensorrt,tfjs-node-gpu', '--limit', '4']);
+  assert.ok(isCleanUserError(r), r.stderr);
+  assert.match(r.stderr, /onnx-cuda: unavailable: no NVIDIA GPU found/);
+  assert.match(r.stderr, /onnx-tensorrt: unavailable: no NVIDIA GPU found/);
+  // tfjs-node-gpu, not tfjs-node: `npm run setup:tfjs-node` may have made tfjs-node available here.
+  assert.match(r.stderr, /tfjs-node-gpu: unavailable: .*not installed.*npm install @tensorflow\/tfjs-node-gpu/);
+});

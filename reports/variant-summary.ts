@@ -74,6 +74,7 @@ export function sizeVsFp32(run: RunRecord, model: ModelInfo): string {
 export function parityText(model: ModelInfo): string {
   const p = model.variant?.parity;
   if (!p) return '';
+  if (p.cosine) return `cosine min ${p.cosine.min.toFixed(6)} · mean ${p.cosine.mean.toFixed(6)} (${p.rows} rows)`;
   return `max |Δ| ${p.maxAbsDiff.toPrecision(3)} · argmax ${(p.argmaxAgreement * 100).toFixed(p.argmaxAgreement === 1 ? 0 : 1)}% (${p.rows} rows)`;
 }
 
@@ -98,6 +99,8 @@ export interface VariantComparisonRow {
   readonly accuracyDrop: number | null;
   /** Share of rows whose argmax equals the fp32 graph's (onnx-cpu, parity rows); null when not measured. */
   readonly argmaxAgreement: number | null;
+  /** Embeddings: the smallest and mean cosine of the variant's vectors with fp32's (onnx-cpu, parity rows); null for classifiers or when not measured. */
+  readonly cosine: { readonly min: number; readonly mean: number } | null;
   /** 'inferbench' when inferbench wrote the file, else the model's own file. */
   readonly writtenBy: 'inferbench' | 'model';
   readonly method: string | null;
@@ -132,6 +135,7 @@ export function variantComparison(run: RunRecord): VariantComparisonRow[] {
       accuracy,
       accuracyDrop: accuracy !== null && fp32Accuracy !== null ? fp32Accuracy - accuracy : null,
       argmaxAgreement: variant.parity?.argmaxAgreement ?? null,
+      cosine: variant.parity?.cosine ?? null,
       writtenBy: variant.quantizedBy === 'inferbench' ? 'inferbench' : 'model',
       method: variant.method ?? null,
     });

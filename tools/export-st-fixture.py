@@ -33,7 +33,7 @@ from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASET = ROOT / "datasets" / "default" / "sentiment.jsonl"
-TOKENIZER = ROOT / "test" / "fixtures" / "hf" / "bert"
+TOKENIZER = ROOT / "test" / "data" / "hf" / "bert"
 SEED = 4321
 TEXT_ROWS = 24
 STS_PAIRS = 40
@@ -51,7 +51,7 @@ def embed(model: BertModel, tok: PreTrainedTokenizerFast, texts: list[str]) -> n
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default=str(ROOT / "test" / "fixtures" / "st" / "mini-embed"))
+    parser.add_argument("--out", default=str(ROOT / "test" / "data" / "st" / "mini-embed"))
     out = Path(parser.parse_args().out)
     random.seed(SEED)
     np.random.seed(SEED)

@@ -68,6 +68,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       revision: stringFlag(args, 'revision'),
       dtypes: listFlag(args, 'dtype'),
       task: stringFlag(args, 'task') ?? null,
+      saveOutputs: args.flags['save-outputs'] === true,
       architectures: repeatedFlag(args, 'config'),
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),

@@ -31,6 +31,16 @@ export function requireModelFolder(dir: string, fix: string): void {
  * naming it.
  */
 export function readModelJson<T>(path: string): T {
+  const parsed = readModelJsonValue(path);
+  // `null`, `[]` or `5` parse, then fail somewhere deep (a library's "must be a valid object"): refused here, naming the file.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`cannot read ${path}: it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}, not a JSON object`, 'check that the model folder is complete and not corrupt');
+  }
+  return parsed as T;
+}
+
+/** Any JSON value of a model folder's file (sentence-transformers' modules.json is a list); unreadable or not JSON is a UserError naming it. */
+export function readModelJsonValue(path: string): unknown {
   let text: string;
   try {
     text = readRegularFileSync(path, 'utf8');
@@ -38,15 +48,9 @@ export function readModelJson<T>(path: string): T {
     if (err instanceof UserError) throw err;
     throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (err) {
     throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
   }
-  // `null`, `[]` or `5` parse, then fail somewhere deep (a library's "must be a valid object"): refused here, naming the file.
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new UserError(`cannot read ${path}: it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}, not a JSON object`, 'check that the model folder is complete and not corrupt');
-  }
-  return parsed as T;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { EMBEDDING_OUTPUT_NAME } from '../core/parity.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
-import { readModelJson } from './model-folder.js';
+import { readModelJson, readModelJsonValue } from './model-folder.js';
 
 /** Pooling modes inferbench computes, in the order sentence-transformers concatenates them when several are on. */
 export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len'] as const;
@@ -57,7 +57,7 @@ export function hasSentenceTransformersFiles(dir: string): boolean {
  */
 export function readPoolingSpec(dir: string): PoolingSpec {
   const modulesPath = join(dir, 'modules.json');
-  const modules = existsSync(modulesPath) ? readModelJson<unknown>(modulesPath) : null;
+  const modules = existsSync(modulesPath) ? readModelJsonValue(modulesPath) : null;
   if (modules !== null && !Array.isArray(modules)) {
     throw new UserError(`${modulesPath} is not a list of modules`, 'write modules.json as sentence-transformers does: [{"idx":0,"name":"0","path":"","type":"sentence_transformers.models.Transformer"}, ...]');
   }

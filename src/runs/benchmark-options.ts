@@ -4,13 +4,13 @@ import { UserError } from '../core/errors.js';
 import { requirePositiveInteger } from '../core/number-checks.js';
 import { checkRange } from '../core/option-ranges.js';
 export { requirePositiveInteger } from '../core/number-checks.js';
-import type { CellResult } from '../core/results.js';
+import type { CellKey, CellResult } from '../core/results.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import type { Dataset, DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
 import { DEFAULT_MAX_CV, DEFAULT_ROUNDS, DEFAULT_STOP_RULE, MIN_ROUND_TIME_MS, type StopRule } from '../core/stop-rule.js';
-import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
+import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE, type RowOutputs } from '../core/parity.js';
 
 /** Progress of a sweep, for a CLI line or a web page. */
 export type ProgressEvent =
@@ -100,6 +100,12 @@ export interface BenchmarkOptions {
   readonly onProgress?: (event: ProgressEvent) => void;
   /** Called after every cell, e.g. to save partial results. */
   readonly onCell?: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  /**
+   * Called with the warm-pass outputs (up to the parity row cap) of the
+   * reference engine's cells and of every cell that failed parity, with
+   * the parity already judged (`--save-outputs`).
+   */
+  readonly onOutputs?: (cell: CellKey, reason: 'reference' | 'parity failed', outputs: RowOutputs) => void;
   readonly registry?: EngineRegistry;
   /**
    * Run every engine load in a fresh child process, so one engine's
@@ -134,6 +140,7 @@ export interface ResolvedBenchmarkOptions {
   readonly signal: AbortSignal | undefined;
   readonly onProgress: (event: ProgressEvent) => void;
   readonly onCell: (cell: CellResult, cellsSoFar: readonly CellResult[]) => void | Promise<void>;
+  readonly onOutputs: BenchmarkOptions['onOutputs'];
   readonly registry: EngineRegistry;
   readonly isolate: boolean;
   readonly modelSpec: ModelSpec | undefined;
@@ -217,6 +224,7 @@ export function resolveBenchmarkOptions(
     signal: options.signal,
     onProgress: options.onProgress ?? (() => {}),
     onCell: options.onCell ?? (() => {}),
+    onOutputs: options.onOutputs,
     registry: options.registry ?? defaultRegistry,
     isolate: options.isolate ?? false,
     modelSpec: options.modelSpec,

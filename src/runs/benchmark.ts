@@ -128,7 +128,12 @@ export class Benchmark {
     const nodeLauncher = this.launcher(model);
     const inBrowser = browserLauncher();
     const flush = async (aborted: boolean) => {
-      for (const { key, cell } of book.takeReady(aborted)) await this.record(cells, await parity.check(cell, this.ownOutputs(book, key), this.referenceOutputs(book, loads, key, reference)), total);
+      for (const { key, cell } of book.takeReady(aborted)) {
+        const own = this.ownOutputs(book, key);
+        const checked = await parity.check(cell, own, this.referenceOutputs(book, loads, key, reference));
+        this.keepOutputs(checked, own, reference);
+        await this.record(cells, checked, total);
+      }
     };
     try {
       for (let round = 0; round < this.options.rounds; round++) {
@@ -183,6 +188,15 @@ export class Benchmark {
       passes: r?.passes ?? 0,
       totalMs: r ? r.runMs.reduce((a, b) => a + b, 0) : 0,
     });
+  }
+
+  /** Hands `onOutputs` (--save-outputs) the reference engine's outputs and those of a cell that failed parity. */
+  private keepOutputs(cell: CellResult, own: { readonly outputs: RowOutputs } | null, reference: string | null): void {
+    const keep = this.options.onOutputs;
+    if (!keep || !own || cell.state !== 'completed') return;
+    const key: CellKey = { model: cell.model, engine: cell.engine, batchSize: cell.batchSize, requestedThreads: cell.requestedThreads };
+    if (cell.engine === reference) keep(key, 'reference', own.outputs);
+    else if (cell.parity?.withinTolerance === false) keep(key, 'parity failed', own.outputs);
   }
 
   /** A cell's warm-pass outputs kept for parity, or null when it kept none. */

@@ -4,6 +4,7 @@ import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { parseDtypes } from '../core/dtypes.js';
 import { TEXT_TASKS, type TextTask } from '../models/text-task.js';
+import { SavedOutputs } from './saved-outputs.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
@@ -99,6 +100,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     revision: partial.revision ?? null,
     dtypes: partial.dtypes ? parseDtypes(partial.dtypes, names.dtypes ?? 'dtypes') : null,
     task: parseTask(partial.task ?? null, names.task ?? 'task'),
+    ...(partial.saveOutputs === true ? { saveOutputs: true } : {}),
     architectures,
     sequenceLengths,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
@@ -203,6 +205,8 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.
   const datasetForBenchmark = config.isolate ? (config.dataset === null ? undefined : datasetSourceString(config.dataset, datasetOptions)) : dataset;
   let runId = '';
+  // --save-outputs: the reference's and failed cells' outputs, hashed against the rows the cells streamed (after any calibration rows).
+  const saved = config.saveOutputs === true ? new SavedOutputs(calibration ? dataset.skip(calibration.rows) : dataset, columns) : null;
   return driveRun<CellResult, RunRecord>(
     {
       out: config.out,
@@ -243,11 +247,16 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
             labelColumn: config.labelColumn ?? undefined,
             registry,
             ...(hooks.signal ? { signal: hooks.signal } : {}),
+            ...(saved ? { onOutputs: (key, reason, outputs) => saved.add(key, reason, outputs) } : {}),
           },
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           record,
         }),
-      write: async (record, dir, options) => ({ paths: await writeRunFiles(record, dir, options), warnings: [] }),
+      write: async (record, dir, options) => {
+        const paths = await writeRunFiles(record, dir, options);
+        const outputs = await saved?.write(dir);
+        return { paths: outputs ? [...paths, outputs] : paths, warnings: [] };
+      },
     },
     {
       ...hooks,

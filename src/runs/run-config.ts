@@ -24,6 +24,8 @@ export interface RunConfig {
   readonly dtypes: readonly ModelDtype[] | null;
   /** `--task`: every model runs as this task; null or absent detects it from each folder (a classifier or feature extraction). */
   readonly task?: TextTask | null;
+  /** `--save-outputs`: write outputs.parquet with the reference engine's outputs and those of every cell that failed parity. Absent: off. */
+  readonly saveOutputs?: boolean;
   /** Generated "what if" architectures, each its own row. */
   readonly architectures: readonly ArchitectureSpec[];
   /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */

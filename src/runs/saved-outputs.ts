@@ -1,0 +1,107 @@
+/**
+ * `--save-outputs`: the outputs behind a run's parity verdicts, written as
+ * `outputs.parquet` in the run folder so a user can check quality offline
+ * with their own tools. It holds the reference engine's cells and every
+ * cell that failed parity: one row per input row of the cell's warm pass
+ * (up to the parity row cap), with the row's index, a hash of its text and
+ * the vector (a feature-extraction model's embedding, a classifier's logits)
+ * as a list of float32.
+ */
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RowOutputs } from '../core/parity.js';
+import type { CellKey } from '../core/results.js';
+import type { Dataset } from '../../datasets/dataset.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
+
+export const OUTPUTS_FILE = 'outputs.parquet';
+
+/** Why a cell's outputs were kept. */
+export type SavedReason = 'reference' | 'parity failed';
+
+interface Entry {
+  readonly key: CellKey;
+  readonly reason: SavedReason;
+  readonly outputs: RowOutputs;
+}
+
+/** The output kept per row: the embedding, else `logits`, else the first output. */
+function vectorIndex(names: readonly string[]): number {
+  for (const preferred of ['sentence_embedding', 'logits']) {
+    const i = names.indexOf(preferred);
+    if (i >= 0) return i;
+  }
+  return 0;
+}
+
+/** sha256 of a row's text (pairs: both sentences, joined by U+001F), hex, first 16 digits. */
+export function rowTextHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export class SavedOutputs {
+  private readonly entries: Entry[] = [];
+  private hashes: Promise<string[]> | undefined;
+
+  /** `dataset` as the cells stream it (calibration rows skipped, limit applied). */
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly columns: ResolvedColumns,
+  ) {}
+
+  add(key: CellKey, reason: SavedReason, outputs: RowOutputs): void {
+    this.entries.push({ key, reason, outputs });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  private async textHashes(rows: number): Promise<string[]> {
+    const out: string[] = [];
+    const pair = this.columns.pair;
+    for await (const batch of this.dataset.take(rows).batches(64)) {
+      for (const row of batch) out.push(rowTextHash(pair ? `${textOf(row, this.columns.text)}\u001f${textOf(row, pair.second)}` : textOf(row, this.columns.text)));
+    }
+    return out;
+  }
+
+  /** Writes `<dir>/outputs.parquet`; null when no cell was kept. */
+  async write(dir: string): Promise<string | null> {
+    if (this.entries.length === 0) return null;
+    const most = Math.max(...this.entries.map((e) => e.outputs.rows.length));
+    const hashes = await (this.hashes ??= this.textHashes(most));
+    const cols = { model: [] as string[], engine: [] as string[], batch_size: [] as bigint[], requested_threads: [] as (bigint | null)[], reason: [] as string[], row: [] as bigint[], text_sha256: [] as string[], output: [] as string[], vector: [] as number[][] };
+    for (const e of this.entries) {
+      const k = vectorIndex(e.outputs.names);
+      const name = e.outputs.names[k] ?? '';
+      e.outputs.rows.forEach((row, i) => {
+        cols.model.push(e.key.model);
+        cols.engine.push(e.key.engine);
+        cols.batch_size.push(BigInt(e.key.batchSize));
+        cols.requested_threads.push(e.key.requestedThreads === null ? null : BigInt(e.key.requestedThreads));
+        cols.reason.push(e.reason);
+        cols.row.push(BigInt(i));
+        cols.text_sha256.push(hashes[i] ?? '');
+        cols.output.push(name);
+        cols.vector.push(Array.from(Float32Array.from(row[k] ?? [])));
+      });
+    }
+    const str = (name: string) => ({ name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const });
+    const int = (name: string, optional = false) => ({ name, type: 'INT64' as const, repetition_type: optional ? ('OPTIONAL' as const) : ('REQUIRED' as const) });
+    const schema = [
+      { name: 'root', num_children: 9 },
+      str('model'), str('engine'), int('batch_size'), int('requested_threads', true), str('reason'), int('row'), str('text_sha256'), str('output'),
+      // A list of float32 per row: one vector each, the same length on every row of a model.
+      { name: 'vector', repetition_type: 'REQUIRED' as const, converted_type: 'LIST' as const, num_children: 1 },
+      { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
+      { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
+    ];
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
+    const path = join(dir, OUTPUTS_FILE);
+    await writeFile(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench' })));
+    return path;
+  }
+}

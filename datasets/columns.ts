@@ -5,6 +5,32 @@ export interface ResolvedColumns {
   readonly text: string;
   /** null when the data set has no label column; benchmarks need none, accuracy checks do. */
   readonly label: string | null;
+  /**
+   * Set for an STS pairs file (`sentence1`, `sentence2`, `score`, STS-B's
+   * layout): `text` is the first sentence's column, `second` the other's,
+   * `score` the gold similarity. A feature-extraction model embeds both.
+   */
+  readonly pair?: { readonly second: string; readonly score: string };
+}
+
+/** The columns of STS-B's layout (mteb/stsbenchmark-sts, sentence-transformers/stsb). */
+export const STS_COLUMNS = ['sentence1', 'sentence2', 'score'] as const;
+
+/**
+ * The STS pair columns of a data set: null when it has neither
+ * `sentence1` nor `sentence2`; one of the three missing is a UserError
+ * naming it, since running only the first sentences would measure no pairs.
+ */
+export function stsColumns(columns: readonly string[]): { text: string; second: string; score: string } | null {
+  if (!columns.includes('sentence1') && !columns.includes('sentence2')) return null;
+  const missing = STS_COLUMNS.filter((c) => !columns.includes(c));
+  if (missing.length > 0) {
+    throw new UserError(
+      `the data set looks like STS pairs but lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((c) => `"${c}"`).join(', ')}; it has columns: ${columns.map((c) => JSON.stringify(c)).join(', ')}`,
+      'an STS file needs sentence1, sentence2 and score (a gold similarity, e.g. 0-5) on every row, as mteb/stsbenchmark-sts has; or pass --text-column to run one column as plain texts',
+    );
+  }
+  return { text: 'sentence1', second: 'sentence2', score: 'score' };
 }
 
 /**
@@ -27,6 +53,9 @@ export const LABEL_COLUMN_CANDIDATES = ['label', 'labels', 'sentiment', 'target'
  */
 export function resolveColumns(columns: readonly string[], wanted?: { text?: string; label?: string }): ResolvedColumns {
   const found = columns.length > 0 ? columns.map((c) => JSON.stringify(c)).join(', ') : '(none)';
+  // STS pairs, unless the user names a text column to run as plain texts.
+  const sts = wanted?.text === undefined ? stsColumns(columns) : null;
+  if (sts !== null) return { text: sts.text, label: null, pair: { second: sts.second, score: sts.score } };
 
   let text: string | undefined;
   if (wanted?.text !== undefined) {

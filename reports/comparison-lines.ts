@@ -8,7 +8,7 @@
  * different thread counts; cells without a whole pass are named with why.
  */
 import type { RunRecord } from '../src/core/results.js';
-import { formatRatio } from '../src/core/units.js';
+import { formatDuration, formatRatio } from '../src/core/units.js';
 import { modelOrder } from './run-summary.js';
 import { callDifference } from './run-comparison.js';
 import { paint, wrap } from './text-table.js';
@@ -58,4 +58,49 @@ export function comparisonLines(run: RunRecord, width: number, color: boolean): 
       return i === 0 ? shown.replace(lead, paint(lead, 'green', color)) : shown;
     });
   });
+}
+
+/** `onnx-cpu (2 threads)`: every engine named in the answer carries the threads it reported. */
+function withThreads(c: ComparedCell): string {
+  // A run that swept threads already names them in the label.
+  return /\bthreads?\b/u.test(c.label) ? c.label : `${c.label} (${threadWord(c.threads)})`;
+}
+
+/** One scope's part of an answer line: the fastest, its time per batch and its lead over the next, called only where the rounds support it. */
+function leadText(c: ScopeComparison): string {
+  const fastest = c.fastest;
+  if (fastest === null) return 'no two engines with a whole pass to rank';
+  const next = c.others[0];
+  const head = `${withThreads(fastest)} ${formatDuration(fastest.meanMs)}/batch`;
+  if (next === undefined) return `${head}, the only one ranked`;
+  const ratio = formatRatio(next.ratio);
+  const evidence = callDifference(fastest.roundMeans, next.roundMeans);
+  return `${head}, ${ratio} ahead of ${withThreads(next)}${evidence.call === 'slower' ? '' : ' in the mean (not shown by the rounds)'}`;
+}
+
+/**
+ * The answer the report opens with: per model, batch size, sequence length
+ * and host, the fastest engine in engine time and end to end, its time per
+ * batch and its lead over the next engine. It is read from the same
+ * comparisons as the lines under the speed table (engineComparisons), so
+ * the two never disagree; those lines and the tables give the rest.
+ */
+export function answerLines(run: RunRecord, width: number, color: boolean): string[] {
+  const prefixModel = modelOrder(run).length > 1;
+  const groups = new Map<string, ScopeComparison[]>();
+  for (const c of engineComparisons(run)) {
+    const where = `${prefixModel ? `${c.model}, ` : ''}${c.sequenceLength !== null ? `seq ${c.sequenceLength}, ` : ''}batch ${c.batchSize}${c.host !== null ? ` @ ${c.host}` : ''}`;
+    groups.set(where, [...(groups.get(where) ?? []), c]);
+  }
+  if (groups.size === 0) return [];
+  const lines = [paint('Fastest engine per batch size (mean of round means; lead over the next engine):', 'bold', color)];
+  for (const [where, scopes] of groups) {
+    const engine = scopes.find((s) => s.scope === 'engine');
+    const e2e = scopes.find((s) => s.scope === 'end-to-end');
+    const parts = [engine ? `engine time: ${leadText(engine)}` : '', e2e ? `end to end: ${leadText(e2e)}` : ''].filter((p) => p !== '');
+    const text = `${where}: ${parts.join('; ')}`;
+    const lead = engine?.fastest ? withThreads(engine.fastest) : null;
+    lines.push(...wrap(text, width - 6).map((l, i) => (i === 0 ? `  ${lead ? l.replace(lead, paint(lead, 'green', color)) : l}` : `      ${l}`)));
+  }
+  return lines;
 }

@@ -114,7 +114,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'browser', value: (c) => sessionOf(c)?.browser?.browser },
   { name: 'cross_origin_isolated', value: (c) => browserFlag(sessionOf(c)?.browser?.crossOriginIsolated) },
   { name: 'webgl_renderer', value: (c) => sessionOf(c)?.browser?.webglRenderer },
-  { name: 'webgpu_adapter', value: (c) => sessionOf(c)?.browser?.webgpuAdapter },
+  // Browser rows: the page's adapter; Node WebGPU rows: the label (`software adapter (SwiftShader)` on a CPU driver).
+  { name: 'webgpu_adapter', value: (c) => sessionOf(c)?.browser?.webgpuAdapter ?? sessionOf(c)?.adapter?.label },
   { name: 'page_load_ms', value: (c) => sessionOf(c)?.browser?.coldStart.pageLoadMs },
   { name: 'runtime_init_ms', value: (c) => sessionOf(c)?.browser?.coldStart.runtimeInitMs },
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
@@ -155,6 +156,11 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'host', value: (c) => c.host?.name },
   { name: 'host_id', value: (c) => c.host?.id },
   { name: 'host_retries', value: (c) => (c.host ? (c.host.retries ?? 0) : null) },
+  // Feature-extraction rows only: embedding parity as cosine with the reference (min and mean over parity_rows), and STS quality on pairs data.
+  optional('min_cosine', (c) => c.parity?.cosine?.min),
+  optional('mean_cosine', (c) => c.parity?.cosine?.mean),
+  optional('sts_spearman', (c) => c.sts?.spearman),
+  optional('sts_pairs', (c) => c.sts?.pairs),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -5,7 +5,7 @@
  * sequence length, host), so no table names a cell less fully than another.
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
-import { type Column, renderTable, type Style, type TableCell, type TableRow } from './text-table.js';
+import { type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
 import type { BaselineRow } from './run-views.js';
 import { varyingKeys } from './cell-names.js';
 
@@ -33,9 +33,43 @@ export interface FitOptions<Row> {
   readonly color: boolean;
 }
 
-/** Renders a table, dropping optional columns until it fits `width`. */
+/**
+ * Drops the least important columns (lowest `dropOrder` above 0 first)
+ * until `render` fits `width`, then lets the table abbreviate what is still
+ * too wide. Any column works, including ones added later (an adapter
+ * column): one without a `dropOrder` of its own is abbreviated, never lost.
+ * Returns the table and the headers it dropped and abbreviated.
+ */
+export function dropToFit<C extends Column & { readonly dropOrder: number }>(
+  all: readonly C[],
+  width: number,
+  render: (columns: readonly C[], maxWidth: number | undefined) => { lines: string[]; width: number; truncated: boolean; abbreviated: string[] },
+): { lines: string[]; width: number; truncated: boolean; dropped: string[]; abbreviated: string[] } {
+  let columns = [...all];
+  for (;;) {
+    const table = render(columns, undefined);
+    const droppable = columns.filter((c) => c.dropOrder > 0);
+    if (table.width <= width) return { ...table, dropped: droppedHeaders(all, columns) };
+    if (droppable.length === 0) return { ...render(columns, width), dropped: droppedHeaders(all, columns) };
+    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
+    columns = columns.filter((c) => c !== first);
+  }
+}
+
+function droppedHeaders(all: readonly Column[], kept: readonly Column[]): string[] {
+  return all.filter((c) => !kept.includes(c)).map((c) => c.header);
+}
+
+/** The line under a table that had to give way: which columns it left out or cut, and where they are in full. */
+export function fitNote(fit: { readonly dropped: readonly string[]; readonly abbreviated: readonly string[] }, width: number): string[] {
+  const parts = [fit.dropped.length > 0 ? `${fit.dropped.join(', ')} not shown` : '', fit.abbreviated.length > 0 ? `${fit.abbreviated.join(', ')} cut short (…)` : ''].filter((p) => p !== '');
+  if (parts.length === 0) return [];
+  return wrap(`To fit ${width} columns: ${parts.join('; ')}. results.csv has every column; --wide prints them all.`, width);
+}
+
+/** Renders a table, dropping optional columns until it fits `width`, and says what it left out. */
 export function fittedTable<Row>(o: FitOptions<Row>): string[] {
-  return dropUntilFits(o.columns, o.width, (columns) => {
+  const fit = dropToFit(o.columns, o.width, (columns, maxWidth) => {
     const rows: TableRow[] = o.rows.map((row, i) => {
       const previous = o.rows[i - 1];
       const ruleAbove = o.group !== undefined && previous !== undefined && o.group(previous) !== o.group(row);
@@ -43,28 +77,9 @@ export function fittedTable<Row>(o: FitOptions<Row>): string[] {
       if (rest === undefined) return { cells: columns.map((c) => c.value(row)), ruleAbove };
       return { cells: columns.slice(0, o.identityCount ?? 0).map((c) => c.value(row)), rest, ruleAbove };
     });
-    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width) });
-  }).lines;
-}
-
-/**
- * The one rule every terminal table fits the terminal by: render, and while
- * it is wider than `width`, drop the optional column with the lowest
- * `dropOrder` (0 is never dropped) and render again.
- */
-export function dropUntilFits<C extends { readonly dropOrder: number }, T extends { readonly width: number }>(
-  all: readonly C[],
-  width: number,
-  render: (columns: readonly C[]) => T,
-): T {
-  let columns = [...all];
-  for (;;) {
-    const table = render(columns);
-    const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= width || droppable.length === 0) return table;
-    const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
-    columns = columns.filter((c) => c !== first);
-  }
+    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.width), ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
+  return [...fit.lines, ...fitNote(fit, o.width)];
 }
 
 /** Threads as the engine reported them; the request beside them when it differs, `?` when nothing was read back. */
@@ -88,7 +103,7 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
   const hasHost = varying.host;
   return [
     ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
-    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: r.engine, style: 'cyan' }) },
+    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
     ...(hasHost ? [{ header: 'host', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
     { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
     { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },

@@ -128,6 +128,10 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   placement_probe_ms: 'float',
   memory_isolation: 'string',
   memory_ran_before: 'string',
+  min_cosine: 'float',
+  mean_cosine: 'float',
+  sts_spearman: 'float',
+  sts_pairs: 'int',
 };
 
 /** Columns of the samples table, in order. */

@@ -15,7 +15,8 @@
 import type { AccuracyRows, CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RowFingerprint, RunRecord } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
 import { cellFigures, parityOk, type PassShape, type Scope, type ScopeFigures, type ScopeInterval, threadsUsed } from './cell-figures.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf, sessionOf } from './run-summary.js';
+import { softwareSuffix } from '../src/core/gpu-adapter.js';
 
 export {
   cellFigures,
@@ -103,6 +104,8 @@ export interface BaselineRow {
   readonly engine: string;
   /** Engine as the other reports name it (threads added when an engine ran at several settings). */
   readonly label: string;
+  /** ` · software adapter (SwiftShader)` when the engine ran on one, else empty: every table's engine column adds it. */
+  readonly adapterSuffix: string;
   readonly requestedThreads: number | null;
   /** Threads the engine reported using; null when unknown or the cell never loaded. */
   readonly threads: number | null;
@@ -208,7 +211,7 @@ function accuracyNote(cell: CompletedCell): string | null {
 }
 
 /** The figures of a completed cell as a row. */
-function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
+function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'adapterSuffix' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
   const f = cellFigures(cell);
   const phases = cell.coldStart?.phases;
   return {
@@ -264,6 +267,7 @@ export function baselineRows(run: RunRecord, opts: { readonly threads?: number |
       model: cell.model,
       engine: cell.engine,
       label: label(cell),
+      adapterSuffix: softwareSuffix(sessionOf(cell)?.adapter),
       requestedThreads: cell.requestedThreads,
       threads: cell.state === 'skipped' ? null : (cell.session?.threads ?? null),
       batchSize: cell.batchSize,

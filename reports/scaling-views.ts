@@ -9,7 +9,8 @@
  */
 import type { CellResult, CellVerdict, CompletedCell, RunRecord } from '../src/core/results.js';
 import { cellFigures, parityOk, scopeRounds } from './cell-figures.js';
-import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceOf } from './run-summary.js';
+import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
+import { softwareSuffix } from '../src/core/gpu-adapter.js';
 
 /** One measured point of a scaling curve. */
 export interface ScalingPoint {
@@ -43,6 +44,8 @@ export interface ScalingSeries {
   readonly label: string;
   readonly model: string;
   readonly engine: string;
+  /** ` · software adapter (SwiftShader)` when the engine ran on one, else empty: part of the curve's name. */
+  readonly adapterSuffix: string;
   readonly sequenceLength: number | null;
   readonly host: string | null;
   /** Ascending x. */
@@ -73,7 +76,7 @@ export function seriesLabeller(run: RunRecord): (cell: CellResult) => string {
   const multiSeq = new Set(run.cells.map(sequenceLengthOf)).size > 1;
   return (cell) => {
     const seq = sequenceLengthOf(cell);
-    const parts = [multiModel ? `${cell.model} ` : '', cell.engine, multiSeq && seq !== null ? ` (seq ${seq})` : '', cell.host ? ` @ ${cell.host.name}` : ''];
+    const parts = [multiModel ? `${cell.model} ` : '', cell.engine, softwareSuffix(sessionOf(cell)?.adapter), multiSeq && seq !== null ? ` (seq ${seq})` : '', cell.host ? ` @ ${cell.host.name}` : ''];
     return parts.join('');
   };
 }
@@ -125,6 +128,7 @@ function scalingSeries(run: RunRecord, cells: readonly CellResult[], xOf: (c: Ce
       label: name,
       model: sample.model,
       engine: sample.engine,
+      adapterSuffix: softwareSuffix(sessionOf(sample)?.adapter),
       sequenceLength: sequenceLengthOf(sample),
       host: sample.host?.name ?? null,
       points: points.map((p) => ({ ...p, gain: first > 0 ? p.samplesPerSecond / first : NaN })),

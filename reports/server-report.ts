@@ -11,7 +11,7 @@ import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
 import { goalText } from '../src/core/latency-goal.js';
 import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { batchSizesText, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
+import { batchSizesText, cutProbes, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -177,5 +177,6 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   const notes = serverRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
     .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+  const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);
+  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes, ...cut].join('\n').trimEnd();
 }

@@ -4,6 +4,7 @@
  * stick and CDF charts and the dashboard all read these pure functions.
  * Statistics come from src/core/load-summary.ts and src/core/statistics.ts.
  */
+import { isInterruptedReason } from '../src/core/stop-cause.js';
 import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from '../src/core/load-results.js';
 import { latencyPercentiles } from '../src/core/load-summary.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
@@ -49,7 +50,17 @@ export function engineLabel(run: LoadRunRecord, cell: Pick<LoadCell, 'engine' | 
   return new Set(run.cells.map((c) => c.model)).size > 1 ? `${cell.engine} · ${cell.model}` : cell.engine;
 }
 
-const probesOf = (cell: LoadCell): readonly LoadProbe[] => (cell.state === 'skipped' ? [] : (cell.probes ?? []));
+/** A probe a stop (Ctrl-C, SIGTERM) cut short: kept in results.json and the CSV, never evidence in a table, chart or comparison. */
+export const wasCutByStop = (p: LoadProbe): boolean => p.endedEarly !== null && isInterruptedReason(p.endedEarly);
+
+const allProbesOf = (cell: LoadCell): readonly LoadProbe[] => (cell.state === 'skipped' ? [] : (cell.probes ?? []));
+/** The probes views show: every whole probe, none a stop cut short (cutProbes lists those, for the line that says so). */
+const probesOf = (cell: LoadCell): readonly LoadProbe[] => allProbesOf(cell).filter((p) => !wasCutByStop(p));
+
+/** Probes a stop cut short, with their engine label, for the report's note. */
+export function cutProbes(run: LoadRunRecord): { readonly label: string; readonly probe: LoadProbe }[] {
+  return run.cells.flatMap((cell) => allProbesOf(cell).filter(wasCutByStop).map((probe) => ({ label: engineLabel(run, cell), probe })));
+}
 
 /** The columns a pooled summary needs from each probe's requests. */
 function merged(probes: readonly LoadProbe[]): Pick<RequestSamples, 'latencyMs' | 'completed' | 'queueMs'> {
@@ -166,7 +177,7 @@ export interface ServerPeakRow {
   /** The mean of the rounds' last passing rates; null when no rate passed. */
   readonly peakRps: number | null;
   /** Lowest last-passing and highest first-failing rate over the rounds: the interval every round's peak lies in. */
-  readonly interval: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted: boolean };
+  readonly interval: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted?: true };
   readonly ci95: { readonly low: number; readonly high: number } | null;
   readonly rounds: readonly { readonly lastPass: number | null; readonly firstFail: number | null }[];
   readonly probes: number;
@@ -188,7 +199,7 @@ export function serverPeakRows(run: LoadRunRecord): ServerPeakRow[] {
           lastPass: passes.includes(null) ? null : Math.min(...(passes as number[])),
           firstFail: fails.includes(null) ? null : Math.max(...(fails as number[])),
           // A stop cut a round's search: its cut probe is left out, so the interval is what whole probes bound.
-          interrupted: peak.rounds.some((r) => r.interrupted === true),
+          ...(peak.rounds.some((r) => r.interrupted === true) ? { interrupted: true as const } : {}),
         },
         ci95: peak.acrossRounds?.ci95 ?? null,
         rounds: peak.rounds.map((r) => ({ lastPass: r.lastPass, firstFail: r.firstFail })),

@@ -3,13 +3,15 @@
  * of work is one pass over the rows, so `total` is the engine time of one
  * pass and `total ÷ avg` is the batches of a pass on every engine; both
  * scopes are shown (engine, and end to end), and the threads are those the
- * engine reported, a column that is never dropped. Laid out like the Hugging
+ * engine reported, a column that is never dropped. A narrow terminal keeps
+ * engine time per batch and samples/s longest; the report's opening answer
+ * gives both scopes whatever the width. Laid out like the Hugging
  * Face transformers benchmark with mitata's `avg (min … max)` and `p99`.
  */
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { formatDuration, formatRate } from '../src/core/units.js';
 import { displayState, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
-import { dropUntilFits, STATE_STYLE, threadsText } from './fitted-table.js';
+import { dropToFit, fitNote, STATE_STYLE, threadsText } from './fitted-table.js';
 import { type Column, renderTable, type TableCell, type TableRow } from './text-table.js';
 import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from './variant-summary.js';
 import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from './run-views.js';
@@ -67,10 +69,10 @@ function speedColumns(run: RunRecord, rows: readonly BaselineRow[]): SpeedColumn
     { header: 'prec', align: 'left', identity: true, dropOrder: 2, value: (_r, c) => sessionOf(c)?.precision ?? '–' },
     { header: 'batch', align: 'right', identity: true, dropOrder: 0, value: (r) => String(r.batchSize) },
     ...(hasSequenceLengths(run) ? [{ header: 'seq', align: 'right', identity: true, dropOrder: 0, value: (_r, c) => String(sequenceOf(c) ?? 'text') } satisfies SpeedColumn] : []),
-    { header: 'state', align: 'left', identity: true, dropOrder: 0, value: (_r, c) => ({ text: displayState(c), style: STATE_STYLE[displayState(c)] }) },
+    { header: 'state', align: 'left', identity: true, dropOrder: 13, value: (_r, c) => ({ text: displayState(c), style: STATE_STYLE[displayState(c)] }) },
     ...(hasChecks ? [{ header: 'check', align: 'left', identity: false, dropOrder: 0, value: checkCell } satisfies SpeedColumn] : []),
-    { header: 'batches/pass', align: 'right', identity: false, dropOrder: 0, value: (r) => measured(r, (x) => (x.pass ? String(x.pass.batches) : '–')) },
-    { header: 'total', align: 'right', identity: false, dropOrder: 0, value: (r) => measured(r, (x) => passText(x.engineTime?.passMs, x)) },
+    { header: 'batches/pass', align: 'right', identity: false, dropOrder: 10, value: (r) => measured(r, (x) => (x.pass ? String(x.pass.batches) : '–')) },
+    { header: 'total', align: 'right', identity: false, dropOrder: 11, value: (r) => measured(r, (x) => passText(x.engineTime?.passMs, x)) },
     { header: 'avg', align: 'right', identity: false, dropOrder: 0, value: (r) => ({ text: measured(r, (x) => formatDuration(x.meanMs ?? 0)), style: 'bold' }) },
     // The 95% interval of total and avg alike (total = avg × batches of a pass), as a share of the mean.
     { header: '±95%', align: 'right', identity: false, dropOrder: 9, value: (r) => measured(r, intervalText) },
@@ -81,7 +83,7 @@ function speedColumns(run: RunRecord, rows: readonly BaselineRow[]): SpeedColumn
     ...(hasVariants(run) ? [{ header: 'vs fp32', align: 'right', identity: false, dropOrder: 0, value: (_r, c) => formatSpeedup(speedup(c)) } satisfies SpeedColumn] : []),
     ...(hasE2e
       ? [
-          { header: 'e2e total', align: 'right', identity: false, dropOrder: 0, value: (r) => measured(r, (x) => passText(x.endToEnd?.passMs, x)) } satisfies SpeedColumn,
+          { header: 'e2e total', align: 'right', identity: false, dropOrder: 12, value: (r) => measured(r, (x) => passText(x.endToEnd?.passMs, x)) } satisfies SpeedColumn,
           { header: 'e2e avg', align: 'right', identity: false, dropOrder: 7, value: (r) => measured(r, (x) => (x.endToEnd ? formatDuration(x.endToEnd.meanMs) : '–')) } satisfies SpeedColumn,
         ]
       : []),
@@ -102,16 +104,19 @@ function speedRows(run: RunRecord, rows: readonly BaselineRow[], columns: readon
       previous !== undefined &&
       (previous.batchSize !== row.batchSize || previous.model !== row.model || (multiEngine && previous.sequenceLength !== row.sequenceLength));
     if (cell.state === 'completed') return { cells: columns.map((c) => c.value(row, cell)), ruleAbove };
-    return { cells: columns.slice(0, identityCount).map((c) => c.value(row, cell)), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
+    // Without the state column (a narrow terminal) a failed row says its state before its reason; a completed one has VALID or NOISY.
+    const text = columns.some((c) => c.header === 'state') ? cell.reason : `${cell.state}: ${cell.reason}`;
+    return { cells: columns.slice(0, identityCount).map((c) => c.value(row, cell)), rest: { text, style: STATE_STYLE[cell.state] }, ruleAbove };
   });
 }
 
-/** The speed table, dropping optional columns until it fits `width`. */
+/** The speed table, dropping optional columns until it fits `width`, with the line that says which it left out. */
 export function speedTable(run: RunRecord, width: number, color: boolean): { lines: string[]; width: number; truncated: boolean } {
   const rows = baselineRows(run);
-  return dropUntilFits(speedColumns(run, rows), width, (columns) =>
-    renderTable({ title: 'INFERENCE – SPEED (one pass = every row once)', columns, rows: speedRows(run, rows, columns), color }),
+  const fit = dropToFit(speedColumns(run, rows), width, (columns, maxWidth) =>
+    renderTable({ title: 'INFERENCE – SPEED (one pass = every row once)', columns, rows: speedRows(run, rows, columns), color, ...(maxWidth !== undefined ? { maxWidth } : {}) }),
   );
+  return { lines: [...fit.lines, ...fitNote(fit, width)], width: fit.width, truncated: fit.truncated };
 }
 
 /** The speed table's footnotes, each true for every row it sits under. */

@@ -114,6 +114,11 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
   return [...fittedTable({ title: 'COLD START (per load)', columns, rows, group: loadOf, width, minWidth, color }), ...wrap(note, width)];
 }
 
+/** A cosine similarity with enough digits to tell 0.99999 from 0.9999. */
+export function formatCosine(c: number): string {
+  return Number.isFinite(c) ? c.toFixed(6) : String(c);
+}
+
 /** Output parity against the reference engine and accuracy against labels, with the rows each covers; only when the record has them. */
 export function paritySection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
   const rows = baselineRows(run).filter((r) => r.state === 'completed' && (r.parity !== null || r.accuracy !== null || r.accuracyNote !== null || r.parityUnavailable !== null));
@@ -130,7 +135,13 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
     { header: 'reference', align: 'left', dropOrder: 1, value: par((p) => p.reference) },
     { header: 'max |diff|', align: 'right', dropOrder: 0, value: par((p) => formatDifference(p.maxAbsDiff)) },
     { header: 'tolerance', align: 'right', dropOrder: 2, value: par((p) => formatDifference(p.tolerance)) },
-    { header: 'argmax agree', align: 'right', dropOrder: 0, value: par((p) => `${formatPercent(p.argmaxAgreement)} (${rowsWord(p.rows)})`) },
+    // Embeddings are judged by cosine (1 − tolerance); an argmax over a vector's dimensions means nothing.
+    ...(rows.some((r) => r.parity?.cosine !== undefined)
+      ? [{ header: 'min cosine', align: 'right' as const, dropOrder: 0, value: par((p) => (p.cosine ? `${formatCosine(p.cosine.min)} (${rowsWord(p.rows)})` : '–')) }]
+      : []),
+    ...(rows.some((r) => r.parity !== null && r.parity.cosine === undefined)
+      ? [{ header: 'argmax agree', align: 'right' as const, dropOrder: 0, value: par((p) => (p.cosine ? '–' : `${formatPercent(p.argmaxAgreement)} (${rowsWord(p.rows)})`)) }]
+      : []),
     { header: 'accuracy', align: 'right', dropOrder: 0, value: accuracy },
     {
       header: 'parity',
@@ -147,6 +158,7 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
   const lines = fittedTable({ title: 'OUTPUT PARITY & ACCURACY', columns, rows, group: (r) => `${r.model}\u0000${r.batchSize}`, width, minWidth, color });
   lines.push(
     ...wrap(
+      (rows.some((r) => r.parity?.cosine !== undefined) ? 'min cosine: the smallest cosine similarity between a row\'s embedding and the reference\'s, over the first rows of each engine\'s warm pass; below 1 − tolerance is ✗ PARITY. ' : '') +
       'argmax agree: rows whose predicted class equals the reference\'s, over the first rows of each engine\'s warm pass (both engines\' outputs, up to the parity row cap). ' +
         'accuracy: predicted class against the label over every row of one whole pass (the rows counted are those with a label), so it is over the same rows on every engine; "n/a (saw k of N rows)" when the engine did not see them all.',
       width,
@@ -168,6 +180,10 @@ export function parityWarningLines(run: RunRecord, width: number, color: boolean
   const name = cellNamer(run);
   return parityFailures(run).flatMap((cell) => {
     const p = cell.parity as NonNullable<typeof cell.parity>;
+    if (p.cosine) {
+      const line = `warning: ${PARITY_MARKER} ${name(cell)}: embeddings differ from ${p.reference}: smallest cosine ${formatCosine(p.cosine.min)} over ${p.rows} rows, below ${formatCosine(1 - p.tolerance)} (1 − tolerance ${formatDifference(p.tolerance)}); its speed is for wrong vectors`;
+      return wrap(line, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'red', color));
+    }
     const text =
       `warning: ${PARITY_MARKER} ${name(cell)}: outputs differ from ${p.reference} by ` +
       `${formatDifference(p.maxAbsDiff)}, over the tolerance ${formatDifference(p.tolerance)} ` +

@@ -6,34 +6,41 @@
 import { nothingMeasured } from '../src/core/nothing-measured.js';
 import type { RunRecord } from '../src/core/results.js';
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
+import { DEFAULT_BATCH_SIZES, FULL_SWEEP_BATCH_SIZES } from '../src/core/stop-rule.js';
 import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
 import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from './variant-summary.js';
-import { banner, type Column, paint, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
+import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from './text-table.js';
+import { fitNote } from './fitted-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from './run-views.js';
 import { placementLine } from './placement-text.js';
 import { unavailableLines } from './unavailable-text.js';
 import { browserLines } from './browser-text.js';
-import { comparisonLines } from './comparison-lines.js';
+import { answerLines, comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
 import { hostSections } from './host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
 import { STATE_STYLE } from './fitted-table.js';
+import { stsSection } from './sts-table.js';
 import { cellNamer, groupByReason } from './cell-names.js';
 
 export interface TerminalReportOptions {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
   readonly color?: boolean;
   /**
-   * Terminal width. When the speed table would be wider, its least important
-   * columns are dropped (they are repeated under ENVIRONMENT INFORMATION).
+   * Terminal width. No line is wider: each table drops its least important
+   * columns, then abbreviates, and says so; text wraps.
    */
   readonly width?: number;
+  /** Every column of every table, however wide (`--wide`); `width` is then ignored. */
+  readonly wide?: boolean;
 }
 
-/** Wide enough for every speed column; the CLI passes `process.stdout.columns` on a TTY. */
+/** Wide enough for every speed column; the CLI passes the terminal's width (terminal-width.ts). */
 const DEFAULT_WIDTH = 160;
+/** `--wide`: wider than any table, so nothing is dropped or cut. */
+const UNLIMITED_WIDTH = 100_000;
 /** The environment header wraps sooner than tables: short lines scan faster. */
 const HEADER_WIDTH = 100;
 
@@ -54,7 +61,7 @@ function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
 }
 
 /** Peak RSS of the timed loop pivoted to engine × batch size, so growth with batch size reads along a row; each row says whose process it is. */
-function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[] {
+function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
   const label = engineLabeller(run);
   const batches = batchSizes(run);
   const rows: TableRow[] = [];
@@ -87,10 +94,11 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
     ...(withProcess ? [{ header: 'process', align: 'left' } satisfies Column] : []),
     ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),
   ];
-  const table = renderTable({ title: 'INFERENCE – MEMORY (peak RSS of the timed loop)', columns, rows, color, minWidth });
+  const table = renderTable({ title: 'INFERENCE – MEMORY (peak RSS of the timed loop)', columns, rows, color, minWidth, maxWidth });
   const foreign = run.cells.some((c) => c.state === 'completed' && c.memory?.process !== undefined);
   return [
     ...table.lines,
+    ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth),
     'Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
       (foreign ? ' (this Node process, or for a browser row its Chromium renderer: not comparable with whole Node processes)' : '') +
       (withProcess ? '; process: isolated (a fresh child per load), in-process (the measuring process, beside other engines) or browser renderer' : '') +
@@ -99,11 +107,15 @@ function memoryTable(run: RunRecord, minWidth: number, color: boolean): string[]
   ];
 }
 
-function modelSizeTable(run: RunRecord, minWidth: number, color: boolean): string[] {
+function modelSizeTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
   const variants = hasVariants(run);
+  // The notes column gets the room the others leave, at least 30; each note wraps onto rows of its own, so no caveat is ever cut short.
+  const others = 2 + (variants ? 2 : 0) + 1;
+  const fixed = Math.max(...run.models.map((m) => [m.name, sizeText(m), m.source, ...(variants ? [sizeVsFp32(run, m), parityText(m)] : [])].reduce((a, t) => a + visibleLength(t) + 2, 0)), others * 8);
+  const noteWidth = Math.max(30, maxWidth - fixed);
   // One row per note, so no caveat is ever cut short.
   const rows: TableRow[] = run.models.flatMap((m) => {
-    const notes = m.notes.length > 0 ? m.notes : ['–'];
+    const notes = m.notes.length > 0 ? m.notes.flatMap((n) => wrap(n, noteWidth)) : ['–'];
     const extra: TableCell[] = variants ? [sizeVsFp32(run, m), parityText(m)] : [];
     const blank: TableCell[] = variants ? ['', ''] : [];
     return notes.map((note, i) => ({
@@ -117,7 +129,8 @@ function modelSizeTable(run: RunRecord, minWidth: number, color: boolean): strin
     { header: 'source', align: 'left' },
     { header: 'notes', align: 'left' },
   ];
-  return renderTable({ title: 'MODEL SIZE', columns, rows, color, minWidth }).lines;
+  const table = renderTable({ title: 'MODEL SIZE', columns, rows, color, minWidth, maxWidth });
+  return [...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth)];
 }
 
 /** One line per engine describing what really ran, read from the cells' session descriptions. */
@@ -146,6 +159,8 @@ function engineDescriptions(run: RunRecord): string[] {
 }
 
 function environmentSection(run: RunRecord, width: number, color: boolean): string[] {
+  // Every line wraps under its own text: an engine's description runs to hundreds of characters.
+  const item = (text: string, indent: string): string[] => wrap(text, width - indent.length - 2).map((l, i) => (i === 0 ? indent + l : `${indent}  ${l}`));
   const env = run.environment;
   const items: [string, string][] = [
     ['inferbench_version', env.inferbenchVersion],
@@ -161,14 +176,17 @@ function environmentSection(run: RunRecord, width: number, color: boolean): stri
     ['git_commit', env.gitCommit ?? 'not in a git repository'],
     ['run_id', run.id],
   ];
-  const line = ([k, v]: [string, string]): string => `- ${k}: ${v}`;
+  const line = ([k, v]: [string, string]): string[] => item(`- ${k}: ${v}`, '');
   return [
     banner('ENVIRONMENT INFORMATION', width, color),
-    ...items.map(line),
+    ...items.flatMap(line),
     '- engines:',
-    ...engineDescriptions(run),
-    ...unavailableLines(run),
-    ...tail.map(line),
+    ...engineDescriptions(run).flatMap((l) => {
+      const text = l.trimStart();
+      return item(text, l.slice(0, l.length - text.length));
+    }),
+    ...unavailableLines(run, width),
+    ...tail.flatMap(line),
     paint('-'.repeat(width), 'dim', color),
   ];
 }
@@ -213,6 +231,10 @@ function header(run: RunRecord, width: number, color: boolean): string[] {
 function footnotes(run: RunRecord, width: number): string[] {
   const extra: string[] = [];
   if (hasSequenceLengths(run)) extra.push('"seq": fixed length of synthetic input ids (--sequence-lengths) instead of tokenized dataset text.');
+  const asked = run.config['batchSizes'];
+  if (Array.isArray(asked) && asked.join(',') === DEFAULT_BATCH_SIZES.join(',')) {
+    extra.push(`Batch sizes ${DEFAULT_BATCH_SIZES.join(' and ')} are the default, sized for a quick run; the full sweep is --batch-sizes ${FULL_SWEEP_BATCH_SIZES.join(',')} (browser engines: --engines, see \`inferbench engines\`).`);
+  }
   return [
     ...speedFootnotes(run).flatMap((line) => wrap(line, width)),
     ...extra.flatMap((line) => wrap(line, width)),
@@ -232,13 +254,16 @@ function footnotes(run: RunRecord, width: number): string[] {
  */
 export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions = {}): string {
   const color = opts.color ?? false;
-  const maxWidth = Math.max(40, opts.width ?? DEFAULT_WIDTH);
+  const maxWidth = opts.wide === true ? UNLIMITED_WIDTH : Math.max(40, opts.width ?? DEFAULT_WIDTH);
   const speed = speedTable(run, maxWidth, color);
   const sectionWidth = Math.min(speed.width, maxWidth);
-  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...speed.lines];
+  const answer = answerLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)), color);
+  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : []), ...speed.lines];
   const comparisons = comparisonLines(run, sectionWidth, color);
   if (comparisons.length > 0) out.push(...comparisons);
   out.push(...parityWarningLines(run, sectionWidth, color));
+  const sts = stsSection(run, sectionWidth, color);
+  if (sts.length > 0) out.push('', ...sts);
   if (speed.truncated) out.push('', ...reasonLines(run, sectionWidth, color));
   const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
   out.push(
@@ -246,16 +271,17 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...section(statisticsSection(run, maxWidth, sectionWidth, color)),
     ...section(scalingSections(run, maxWidth, sectionWidth, color)),
     '',
-    ...memoryTable(run, sectionWidth, color),
+    ...memoryTable(run, sectionWidth, maxWidth, color),
     ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
     ...section(quantizationTable(run, sectionWidth, color)),
     '',
-    ...modelSizeTable(run, sectionWidth, color),
+    ...modelSizeTable(run, sectionWidth, maxWidth, color),
     '',
     ...environmentSection(run, sectionWidth, color),
     ...footnotes(run, sectionWidth),
   );
-  return `${out.join('\n')}\n`;
+  // The last word on width: a line a section could not fit (a long word, a table of a kind added later) is broken, never left wider.
+  return `${(opts.wide === true ? out : fitLines(out, maxWidth)).join('\n')}\n`;
 }

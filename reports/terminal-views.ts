@@ -43,9 +43,9 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
   const identity = identityColumns(run, rows);
   const columns: FitColumn<BaselineRow>[] = [
     ...identity,
-    { header: 'n', align: 'right', dropOrder: 0, value: stat((r) => String(r.latency.count)) },
+    { header: 'n', align: 'right', dropOrder: 9, value: stat((r) => String(r.latency.count)) },
     { header: 'mean', align: 'right', dropOrder: 0, value: (r) => (r.meanMs === null ? '' : formatDuration(r.meanMs)) },
-    ...(rows.some((r) => r.rounds !== null) ? [{ header: 'rounds', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (r.rounds === null ? '' : String(r.rounds)) }] : []),
+    ...(rows.some((r) => r.rounds !== null) ? [{ header: 'rounds', align: 'right' as const, dropOrder: 10, value: (r: BaselineRow) => (r.rounds === null ? '' : String(r.rounds)) }] : []),
     {
       header: '95% CI of mean',
       align: 'right',
@@ -55,11 +55,11 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
     { header: 'p50', align: 'right', dropOrder: 3, value: stat((r) => formatDuration(r.latency.p50)) },
     { header: 'p90', align: 'right', dropOrder: 4, value: stat((r) => formatDuration(r.latency.p90)) },
     { header: 'p95', align: 'right', dropOrder: 5, value: stat((r) => formatDuration(r.latency.p95)) },
-    { header: 'p99', align: 'right', dropOrder: 0, value: stat((r) => formatDuration(r.latency.p99)) },
+    { header: 'p99', align: 'right', dropOrder: 7, value: stat((r) => formatDuration(r.latency.p99)) },
     { header: 'min', align: 'right', dropOrder: 1, value: stat((r) => formatDuration(r.latency.min)) },
     { header: 'max', align: 'right', dropOrder: 2, value: stat((r) => formatDuration(r.latency.max)) },
     { header: 'stdev', align: 'right', dropOrder: 6, value: stat((r) => formatDuration(r.latency.stdev)) },
-    { header: 'cv', align: 'right', dropOrder: 0, value: stat((r) => formatPercent(r.latency.cv)) },
+    { header: 'cv', align: 'right', dropOrder: 8, value: stat((r) => formatPercent(r.latency.cv)) },
     ...(rows.some((r) => r.verdict !== null) ? [{ header: 'verdict', align: 'left' as const, dropOrder: 0, value: verdictCell }] : []),
   ];
   const lines = fittedTable({

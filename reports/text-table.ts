@@ -22,9 +22,33 @@ export function paint(text: string, style: Style | undefined, color: boolean): s
   return color && style !== undefined && text !== '' ? `${ANSI[style]}${text}${RESET}` : text;
 }
 
-/** Visible length; reports only use single-width characters (µ, …, ×, –). */
-function visibleLength(text: string): number {
-  return [...text].length;
+/** Visible length; reports only use single-width characters (µ, …, ×, –). ANSI colour codes take no room. */
+export function visibleLength(text: string): number {
+  return [...text.replace(/\u001b\[[0-9;]*m/gu, '')].length;
+}
+
+/**
+ * Lines no wider than `width`: a longer line is broken at spaces (a long
+ * word at the width), its continuation indented like the line. Colour is
+ * dropped from a line that has to be broken, so no code is cut in half.
+ */
+export function fitLines(lines: readonly string[], width: number): string[] {
+  return lines.flatMap((line) => {
+    if (visibleLength(line) <= width) return [line];
+    const plain = line.replace(/\u001b\[[0-9;]*m/gu, '');
+    const body = plain.trimStart();
+    const leading = plain.slice(0, plain.length - body.length);
+    // A continuation sits two in from its line: under the text of a `- item` line.
+    const indent = `${leading}  `;
+    const room = Math.max(10, width - indent.length);
+    const parts = wrap(body, room).flatMap((part) => {
+      const chars = [...part];
+      const pieces: string[] = [];
+      for (let i = 0; i < chars.length; i += room) pieces.push(chars.slice(i, i + room).join(''));
+      return pieces;
+    });
+    return parts.map((p, i) => (i === 0 ? leading + p : indent + p));
+  });
 }
 
 /**
@@ -93,6 +117,45 @@ export interface TableOptions {
   readonly color: boolean;
   /** Stretches banner and rules to at least this width, so stacked tables line up. */
   readonly minWidth?: number;
+  /**
+   * The widest the table may be (the terminal's width). Wider, its widest
+   * text (left-aligned) columns are abbreviated (cut with `…`), widest first,
+   * never below their header; numbers are never cut. The caller drops whole
+   * columns before that (fitted-table.ts).
+   */
+  readonly maxWidth?: number;
+}
+
+/** `text` cut to `max` characters with `…`, mid-word if need be: an abbreviated cell keeps as much as fits. */
+function cut(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** Narrowest a column is abbreviated to: its header, or this many characters. */
+const MIN_ABBREVIATED = 6;
+
+/**
+ * Column widths shrunk until the table fits `maxWidth`: each step takes one
+ * character off the widest column that is still above its floor (its header,
+ * at least MIN_ABBREVIATED), so the longest texts give way first. Returns the
+ * indexes of the columns it shortened.
+ */
+function abbreviate(widths: number[], columns: readonly Column[], maxWidth: number): Set<number> {
+  const shortened = new Set<number>();
+  // Only text is cut: a number with its end cut off would read as another number.
+  const floor = columns.map((c, i) => (c.align === 'left' ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0)));
+  const total = (): number => widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
+  while (total() > maxWidth) {
+    let widest = -1;
+    widths.forEach((w, i) => {
+      if (w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+    });
+    if (widest < 0) break;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+    shortened.add(widest);
+  }
+  return shortened;
 }
 
 const GAP = '  ';
@@ -122,7 +185,7 @@ export function banner(title: string, width: number, color: boolean): string {
  * Renders a titled table. Returns its lines, the width it used, and whether
  * any spanning text had to be cut, so the caller can print it in full below.
  */
-export function renderTable(options: TableOptions): { lines: string[]; width: number; truncated: boolean } {
+export function renderTable(options: TableOptions): { lines: string[]; width: number; truncated: boolean; abbreviated: string[] } {
   const { columns, rows, color } = options;
   const widths = columns.map((c) => visibleLength(c.header));
   for (const row of rows) {
@@ -130,17 +193,20 @@ export function renderTable(options: TableOptions): { lines: string[]; width: nu
       widths[i] = Math.max(widths[i] ?? 0, visibleLength(textOf(cell)));
     });
   }
+  const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, columns, options.maxWidth);
   const tableWidth = widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
-  const width = Math.max(tableWidth, options.minWidth ?? 0);
+  // Banner and rules never pass maxWidth, even when the columns could not be cut to it (numbers are never cut).
+  const width = Math.min(Math.max(tableWidth, options.minWidth ?? 0), options.maxWidth ?? Infinity);
   const rule = paint('-'.repeat(width), 'dim', color);
-  const header = columns.map((c, i) => pad(c.header, widths[i] ?? 0, c.align)).join(GAP);
+  const header = columns.map((c, i) => pad(truncate(c.header, widths[i] ?? 0), widths[i] ?? 0, c.align)).join(GAP);
   const lines = [banner(options.title, width, color), rule, paint(header.trimEnd(), 'bold', color), rule];
   let truncated = false;
   for (const row of rows) {
     if (row.ruleAbove) lines.push(rule);
     const parts = row.cells.map((cell, i) => {
       const column = columns[i] as Column;
-      return paint(pad(textOf(cell), widths[i] ?? 0, column.align), styleOf(cell), color);
+      const text = shortened.has(i) ? cut(textOf(cell), widths[i] ?? 0) : textOf(cell);
+      return paint(pad(text, widths[i] ?? 0, column.align), styleOf(cell), color);
     });
     let line = parts.join(GAP);
     if (row.rest !== undefined) {
@@ -153,5 +219,5 @@ export function renderTable(options: TableOptions): { lines: string[]; width: nu
     lines.push(line.trimEnd());
   }
   lines.push(rule);
-  return { lines, width, truncated };
+  return { lines, width, truncated, abbreviated: [...shortened].map((i) => columns[i]?.header ?? '') };
 }

@@ -10,6 +10,7 @@ import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } f
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { acrossRounds, compareRuns, ratioText, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
+import { softwareAdapterNote } from '../src/core/gpu-adapter.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
 import {
   batchScalingView,
@@ -42,12 +43,13 @@ export function frame(title: string, subtitle: readonly string[]): Record<string
   };
 }
 
-/** `AMD EPYC 7B13, 16 cores · node v20 · 2025-11-22 13:40:05 UTC`. */
-export function machineLine(run: Pick<RunRecord, 'environment'>): string {
+/** `AMD EPYC 7B13, 16 cores · node v20 · 2025-11-22 13:40:05 UTC`, plus ` · software adapter (SwiftShader), not a GPU: onnx-webgpu` where one ran (axis labels may be cut short). */
+export function machineLine(run: Pick<RunRecord, 'environment'> & { readonly cells?: readonly unknown[] }): string {
   const env = run.environment;
   const gpu = env.gpus.length > 0 ? ` · ${env.gpus.join(', ')}` : '';
-  return `${env.cpuModel}, ${env.cores} cores${gpu} · node ${env.node} · ${formatTimestamp(env.date)}`;
+  return `${env.cpuModel}, ${env.cores} cores${gpu} · node ${env.node} · ${formatTimestamp(env.date)}${softwareAdapterNote(run.cells ?? [])}`;
 }
+
 
 /** ms or s for an axis, from its largest value, and the divisor to get there. */
 export function durationUnit(maxMs: number): { unit: string; divisor: number } {
@@ -190,7 +192,7 @@ function panelOf(s: ScalingSeries): string {
 
 /** What tells curves of one panel apart, and picks their colour: the engine, and its host in a distributed run. */
 function curveOf(s: ScalingSeries): string {
-  return `${s.engine}${s.host === null ? '' : ` @ ${s.host}`}`;
+  return `${s.engine}${s.adapterSuffix}${s.host === null ? '' : ` @ ${s.host}`}`;
 }
 
 /** The panels of a view, in series order; one when the run has one model, variant and length. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import type { ModelInspection } from '../src/models/inspect-model.js';
 import { runCli } from './fixtures/cli.js';
 import { HF_FIXTURES_DIR } from './fixtures/hf-fixtures.js';

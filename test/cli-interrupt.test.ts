@@ -11,8 +11,9 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps t
   let sent = false;
   let startedAt: number | undefined;
   // One round per cell, so the first cell is recorded whole before the second is cut short; a short warm
-  // pass (200 rows) and a long timed part (3000 batches) so Ctrl-C lands among the second cell's timed batches.
-  const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--rounds', '1', '--max-time', '120'];
+  // pass (200 rows) and a long timed part (3000 batches) so Ctrl-C lands among the second cell's timed batches;
+  // --min-time 0 pins the stop rule to the batch count, so the first cell has exactly 3000 on any machine.
+  const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--min-time', '0', '--rounds', '1', '--max-time', '120'];
   const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', ...args, '--no-png', '--out', out], {
     onStderr: (text, child) => {
       startedAt ??= Date.now();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as ort from 'onnxruntime-node';
-import { attr, decodeModel, OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { attr, OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
+import { decodeModel } from '../src/core/onnx/onnx-proto.js';
 import { hostTensor } from '../src/core/tensor.js';
 
 test('OnnxModelBuilder writes a small graph with initializers, a Constant and attributes that onnxruntime runs', async () => {

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { f32 } from '../src/models/generated/graph-writer.js';
-import { decodeModel } from '../src/models/quantize/onnx-file.js';
+import { decodeModel } from '../src/core/onnx/onnx-proto.js';
 import { calibrateRanges } from '../src/models/quantize/calibrate.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 import { hostTensor } from '../src/core/tensor.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadHfFixture } from './fixtures/hf-fixtures.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 import { ensureQuantizedVariant, quantizedCacheRoot } from '../src/models/quantize/quantize-cache.js';
-import { nodeWriteFs, type ModelWriteFs } from '../src/models/quantize/onnx-file.js';
+import { nodeWriteFs, type ModelWriteFs } from '../src/core/onnx/onnx-file.js';
 
 /** Every file under `dir`, relative. */
 function files(dir: string): string[] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadHfFixture } from './fixtures/hf-fixtures.js';
 import { copyFixture, replaceGraph } from './fixtures/quantize-folders.js';
 import { testOutputDir } from './fixtures/test-cache.js';
-import { readOnnxModel } from '../src/models/quantize/onnx-file.js';
+import { loadOnnxFile } from '../src/core/onnx/onnx-file.js';
 import { ensureQuantizedVariant } from '../src/models/quantize/quantize-cache.js';
 import { TextClassification } from '../src/models/text-classification.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
@@ -14,7 +14,7 @@ test('an export stored as external data (how models over 2 GB are saved) is quan
   const fixture = loadHfFixture('bert');
   const dir = copyFixture('bert', 'quantize-external');
   // The threshold stands in for protobuf's 2 GB limit, which a test cannot reach.
-  await replaceGraph(dir, await readOnnxModel(fixture.onnxPath), { externalDataAbove: 0 });
+  await replaceGraph(dir, await loadOnnxFile(fixture.onnxPath), { externalDataAbove: 0 });
   assert.ok(existsSync(join(dir, 'onnx', 'model.onnx_data')));
   assert.ok(statSync(join(dir, 'onnx', 'model.onnx')).size < statSync(fixture.onnxPath).size / 4, 'weights stayed inline');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { hfFixtureArchs, loadHfFixture, maxDiffFromReference } from './fixtures/hf-fixtures.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 import { ensureQuantizedVariant } from '../src/models/quantize/quantize-cache.js';
-import { readOnnxModel } from '../src/models/quantize/onnx-file.js';
+import { loadOnnxFile } from '../src/core/onnx/onnx-file.js';
 import { createOnnxNodeEngine } from '../engines/onnx/onnx-node-engine.js';
 
 test('fp16 and q4 of every Hugging Face fixture (opsets 11–17, GPT-2 with float past inputs included) run on onnx-cpu close to PyTorch, with float32 inputs and outputs', async () => {
@@ -16,9 +16,9 @@ test('fp16 and q4 of every Hugging Face fixture (opsets 11–17, GPT-2 with floa
       const made = await ensureQuantizedVariant({ sourceDir: fixture.dir, dtype, cacheRoot });
       assert.ok('dir' in made, `${arch} ${dtype}: ${'skip' in made ? made.skip : ''}`);
       const path = join(made.dir, made.file);
-      const graph = (await readOnnxModel(path)).model.graph;
+      const graph = (await loadOnnxFile(path)).model.graph;
       // keep_io_types: callers feed and read float32 as before.
-      const source = (await readOnnxModel(fixture.onnxPath)).model.graph;
+      const source = (await loadOnnxFile(fixture.onnxPath)).model.graph;
       assert.deepEqual(graph?.input?.map((v) => v.type?.tensorType?.elemType), source?.input?.map((v) => v.type?.tensorType?.elemType), `${arch} ${dtype} inputs`);
       assert.deepEqual(graph?.output?.map((v) => v.type?.tensorType?.elemType), source?.output?.map((v) => v.type?.tensorType?.elemType), `${arch} ${dtype} outputs`);
       if (dtype === 'q4') assert.ok(graph?.node?.some((n) => n.opType === 'MatMulNBits' && n.domain === 'com.microsoft'), `${arch}: no MatMulNBits`);

@@ -9,8 +9,8 @@ test('a cell whose outputs differ beyond tolerance is flagged in the terminal an
   const run = buildSweepRun();
   for (const width of [160, 80]) {
     const text = renderTerminalReport(run, { width });
-    // The speed table marks the row, at any width.
-    assert.match(text, /tfjs-wasm \(1 thread\) .* 8 +completed +✗ PARITY/u, `speed table at width ${width}`);
+    // The speed table marks the row, at any width (a narrow one drops the state column: the check says it).
+    assert.match(text, width > 100 ? /tfjs-wasm \(1 thread\) .* 8 +completed +✗ PARITY/u : /tfjs-wasm \(1 thread\) .* 8 +✗ PARITY/u, `speed table at width ${width}`);
     // One warning line names engine, batch, difference and tolerance.
     const warning = text.split('\n').findIndex((l) => l.startsWith('warning: ✗ PARITY'));
     assert.ok(warning >= 0, 'warning line present');

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createNativeTfjsEngine } from '../engines/tfjs/native-engine.js';
-import { readOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { graphModelFiles, SHARD_BYTES } from '../src/models/tf-export/graph-model-writer.js';
 import { convertOnnxToTf } from '../src/models/tf-export/onnx-to-tf.js';
 import { loadHfFixture, maxDiffBetween } from './fixtures/hf-fixtures.js';

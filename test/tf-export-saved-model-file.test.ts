@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
-import { readOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { decodeSavedModel } from '../src/models/tf-export/tf-proto.js';
 import { GRAPH_DEF_PRODUCER } from '../src/models/tf-export/saved-model-writer.js';
 import { loadHfFixture } from './fixtures/hf-fixtures.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { ExportRefused } from '../src/models/tf-export/lower-context.js';
 import { writeNativeModel } from '../src/models/tf-export/native-export.js';
 import { testOutputDir } from './fixtures/test-cache.js';

@@ -5,7 +5,7 @@ import { packageRoot } from '../src/core/package-info.js';
 import { TINY_BERT_CONFIG } from '../src/models/generated/bert-config.js';
 import { ensureGeneratedModel } from '../src/models/generated/generated-model.js';
 import { ensureVariantFile } from '../src/models/generated/variants.js';
-import { readOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { tfjsCoverage } from '../engines/tfjs/op-table.js';
 import { REVIEW_TEXTS, tempCacheRoot } from './default-model-fixtures.js';
 

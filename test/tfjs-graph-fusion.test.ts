@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { attr, OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { attr, OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { hostTensor, toNumbers, type HostTensor } from '../src/core/tensor.js';
 import { TfjsGraphExecutor } from '../engines/tfjs/graph-executor.js';
-import { parseOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { parseOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { randomFloats, runOnnxRuntime, runTfjs } from './fixtures/tfjs-op-harness.js';
 
 const f32 = (v: number): HostTensor => hostTensor('float32', [], new Float32Array([v]));

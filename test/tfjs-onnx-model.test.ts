@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import onnxProto from 'onnx-proto';
-import { listOps, parseOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { listOps, parseOnnxModel } from '../src/core/onnx/onnx-decode.js';
 
 const { onnx } = onnxProto;
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import { hostTensor } from '../src/core/tensor.js';
-import { attr } from '../src/models/generated/onnx-builder.js';
+import { attr } from '../src/core/onnx/onnx-builder.js';
 import { f32, randomFloats } from './fixtures/tfjs-op-harness.js';
 import { checkQuantGraph, randomInts } from './fixtures/quant-graph.js';
 

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attr } from '../src/models/generated/onnx-builder.js';
+import { attr } from '../src/core/onnx/onnx-builder.js';
 import { f32, randomFloats } from './fixtures/tfjs-op-harness.js';
 import '@tensorflow/tfjs-backend-cpu';
 import * as tf from '@tensorflow/tfjs-core';
 import { checkQuantGraph, buildQuantGraph, randomInts } from './fixtures/quant-graph.js';
 import { TfjsGraphExecutor } from '../engines/tfjs/graph-executor.js';
-import { parseOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { parseOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { chunkSizes, exactChunk } from '../engines/tfjs/ops-quantized.js';
 
 const dql = (x: string): { opType: string; inputs: string[]; outputs: string[] } => ({ opType: 'DynamicQuantizeLinear', inputs: [x], outputs: [`${x}_q`, `${x}_s`, `${x}_zp`] });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attr, type NodeSpec } from '../src/models/generated/onnx-builder.js';
+import { attr, type NodeSpec } from '../src/core/onnx/onnx-builder.js';
 import { randomFloats } from './fixtures/tfjs-op-harness.js';
 import { checkQuantGraph, randomInts } from './fixtures/quant-graph.js';
 import { dequantizeNBits } from '../engines/tfjs/nbits-dequantize.js';

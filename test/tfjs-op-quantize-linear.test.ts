@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { attr } from '../src/models/generated/onnx-builder.js';
+import { attr } from '../src/core/onnx/onnx-builder.js';
 import { f32, randomFloats } from './fixtures/tfjs-op-harness.js';
 import { checkQuantGraph, type SmallInts } from './fixtures/quant-graph.js';
 import type { HostTensor } from '../src/core/tensor.js';

@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { attr } from '../src/models/generated/onnx-builder.js';
+import { attr } from '../src/core/onnx/onnx-builder.js';
 import { bool, checkOpCase, f32, i64, randomFloats, type OpCase } from './fixtures/tfjs-op-harness.js';
 
 const x = randomFloats([2, 3, 4]);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import { attr, OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { attr, OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { hostTensor } from '../src/core/tensor.js';
 import { TfjsGraphExecutor } from '../engines/tfjs/graph-executor.js';
-import { parseOnnxModel } from '../engines/tfjs/onnx-model.js';
+import { parseOnnxModel } from '../src/core/onnx/onnx-decode.js';
 import { randomFloats, runOnnxRuntime } from './fixtures/tfjs-op-harness.js';
 
 const i64 = (values: number[]) => hostTensor('int64', [values.length], BigInt64Array.from(values, BigInt));

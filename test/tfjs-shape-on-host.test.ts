@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
-import { attr, OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { attr, OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { hostTensor } from '../src/core/tensor.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 import { randomFloats, runOnnxRuntime } from './fixtures/tfjs-op-harness.js';

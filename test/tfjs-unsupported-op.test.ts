@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { OnnxModelBuilder } from '../src/models/generated/onnx-builder.js';
+import { OnnxModelBuilder } from '../src/core/onnx/onnx-builder.js';
 import { CellSkip } from '../src/core/errors.js';
 import { createTfjsEngine } from '../engines/tfjs/tfjs-engine.js';
 

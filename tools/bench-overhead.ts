@@ -25,19 +25,13 @@ import { resolveColumns } from '../datasets/columns.js';
 import { RSS_SAMPLER_ENV } from '../src/scenarios/rss-sampler.js';
 import type { TensorMap } from '../src/core/tensor.js';
 import type { DataRow } from '../datasets/dataset.js';
+import { median } from './bench-passes.js';
+import { bareMean as bareLoopMean, harnessMean as harnessCellMean, ortFeeds, pct } from './bench-arms.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 256);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 12);
 const BATCH_SIZES = (process.env['BENCH_BATCHES'] ?? '1,32').split(',').map(Number);
 const THREADS = availableParallelism();
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
-
-const pct = (ratio: number): string => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(2)}%`;
 
 const model = await defaultClassifier();
 const columns = resolveColumns(await (await openDataset()).columns());
@@ -54,17 +48,8 @@ const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threa
 /** Passes over the rows per arm: enough for about ARM_MS of engine time, so one arm is not a few dozen ms of noise. */
 const ARM_MS = Number(process.env['BENCH_ARM_MS'] ?? 400);
 
-async function bareMean(feeds: readonly ort.InferenceSession.FeedsType[], passes: number): Promise<number> {
-  for (let w = 0; w < 2; w++) await bare.run(feeds[0] as ort.InferenceSession.FeedsType);
-  let total = 0;
-  for (let p = 0; p < passes; p++) {
-    for (const f of feeds) {
-      const t0 = performance.now();
-      await bare.run(f);
-      total += performance.now() - t0;
-    }
-  }
-  return total / (feeds.length * passes);
+function bareMean(feeds: readonly ort.InferenceSession.FeedsType[], passes: number): Promise<number> {
+  return bareLoopMean(bare, feeds, passes);
 }
 
 /**
@@ -77,8 +62,7 @@ async function bareWithPrepareMean(rowBatches: readonly DataRow[][], passes: num
   let total = 0;
   for (let p = 0; p < passes; p++) {
     for (const rows of rowBatches) {
-      const b = model.prepareBatch(rows, columns);
-      const f = Object.fromEntries(Object.entries(b).map(([k, t]) => [k, new ort.Tensor(t.dtype, t.data as never, t.dims)]));
+      const f = ortFeeds(ort, model.prepareBatch(rows, columns));
       const t0 = performance.now();
       await bare.run(f);
       total += performance.now() - t0;
@@ -90,9 +74,7 @@ async function bareWithPrepareMean(rowBatches: readonly DataRow[][], passes: num
 async function harnessMean(bench: Benchmark, sampler: 'kernel' | 'worker'): Promise<number> {
   if (sampler === 'worker') process.env[RSS_SAMPLER_ENV] = 'worker';
   try {
-    const [cell] = await bench.execute(session, { name: 'onnx-cpu', model });
-    if (cell?.state !== 'completed') throw new Error(`harness cell did not complete: ${JSON.stringify(cell)}`);
-    return cell.latency.mean;
+    return await harnessCellMean(bench, session, 'onnx-cpu', model);
   } finally {
     delete process.env[RSS_SAMPLER_ENV];
   }
@@ -109,7 +91,7 @@ for (const batchSize of BATCH_SIZES) {
   for await (const rows of dataset.batches(batchSize)) {
     rowBatches.push([...rows]);
     const b: TensorMap = model.prepareBatch(rows, columns);
-    feeds.push(Object.fromEntries(Object.entries(b).map(([k, t]) => [k, new ort.Tensor(t.dtype, t.data as never, t.dims)])));
+    feeds.push(ortFeeds(ort, b));
   }
   // Calibrate: enough whole passes per arm for about ARM_MS of engine time.
   const passes = Math.max(1, Math.round(ARM_MS / (feeds.length * (await bareMean(feeds, 1)))));

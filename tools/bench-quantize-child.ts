@@ -3,13 +3,13 @@
  * `bench:quantize`: reads `argv[2]`, writes q8 to `argv[3]`, prints the
  * seconds from before reading to after saving and the process's peak RSS.
  */
-import { readOnnxModel, writeOnnxModel } from '../src/models/quantize/onnx-file.js';
+import { loadOnnxFile, writeOnnxModel } from '../src/core/onnx/onnx-file.js';
 import { writeVariantGraph } from '../src/models/quantize/variant-writers.js';
 
 const [source, target] = process.argv.slice(2);
 if (!source || !target) throw new Error('usage: bench-quantize-child <model.onnx> <out.onnx>');
 const start = performance.now();
-const loaded = await readOnnxModel(source);
+const loaded = await loadOnnxFile(source);
 writeVariantGraph(loaded, 'q8');
 await writeOnnxModel(loaded.model, target, loaded.dir);
 const seconds = (performance.now() - start) / 1000;

@@ -118,17 +118,18 @@ let warmup: Uint8Array | undefined;
 
 /**
  * A one-node ONNX graph (Identity on a float [1]): creating a session on it
- * starts the runtime without the model. onnx-proto is imported here, not at
- * the top, so the CLI does not load protobufjs for runs without a browser engine.
+ * starts the runtime without the model. The ONNX encoder is imported here,
+ * not at the top, so the CLI does not load protobufjs for runs without a
+ * browser engine.
  */
 export async function warmupOnnx(): Promise<Uint8Array> {
   if (warmup) return warmup;
-  const { onnx } = (await import('onnx-proto')).default;
+  const { encodeModel } = await import('../../src/core/onnx/onnx-proto.js');
   const info = (name: string) => ({ name, type: { tensorType: { elemType: 1, shape: { dim: [{ dimValue: 1 }] } } } });
-  warmup = onnx.ModelProto.encode({
+  warmup = encodeModel({
     irVersion: 7,
     opsetImport: [{ domain: '', version: 13 }],
     graph: { name: 'warmup', node: [{ input: ['x'], output: ['y'], opType: 'Identity' }], input: [info('x')], output: [info('y')] },
-  } as never).finish();
+  });
   return warmup;
 }

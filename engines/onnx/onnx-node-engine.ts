@@ -11,14 +11,18 @@ import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
+import { dawnAdapter, webGpuAvailability } from '../webgpu/dawn-adapter.js';
 
-type NodeDevice = 'cpu' | 'cuda' | 'tensorrt';
+type NodeDevice = 'cpu' | 'cuda' | 'tensorrt' | 'webgpu';
 
 const PROVIDER_NAMES: Readonly<Record<NodeDevice, string>> = {
   cpu: CPU_PROVIDER,
   cuda: 'CUDAExecutionProvider',
   tensorrt: 'TensorrtExecutionProvider',
+  webgpu: 'WebGpuExecutionProvider',
 };
+
+const DEVICE_NAMES: Readonly<Record<NodeDevice, string>> = { cpu: 'CPU', cuda: 'CUDA', tensorrt: 'TensorRT', webgpu: 'WebGPU (Dawn on Vulkan, bundled in the linux-x64 binary)' };
 
 /**
  * What the binding cannot change, said in every row: onnxruntime-node 1.30
@@ -32,11 +36,16 @@ const PROVIDER_NOTES: Readonly<Record<NodeDevice, readonly string[]>> = {
     "TensorRT provider with ORT's defaults (onnxruntime-node passes only deviceId): fp32 (no fp16/int8), no engine cache, no explicit shape profiles",
     'each new input shape builds a TensorRT engine; the untimed warm pass over every shape keeps those builds out of the statistics',
   ],
+  webgpu: [
+    "WebGPU provider with ORT's default options; outputs on the CPU (ORT's default output location), so engine time ends with them in host memory",
+  ],
 };
 
+/** How to get the provider libraries: onnxruntime-node's install script fetches them from NuGet (script/install-utils.js), which this repo's .npmrc skips by default. */
 const INSTALL_GPU_LIBS =
   'run `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` on a machine with internet ' +
-  '(it fetches the CUDA/TensorRT providers from NuGet), with CUDA 12 and cuDNN 9 installed';
+  '(it fetches the CUDA/TensorRT providers from NuGet), or copy the .so files from such an install next to the binding; CUDA 12 and cuDNN 9 must be installed too. ' +
+  'Without them, onnx-webgpu is the GPU path that works from npm alone';
 
 /** Folder holding onnxruntime-node's native libraries for this platform. */
 function ortBinaryDir(): string | null {
@@ -55,18 +64,53 @@ function gpuProviderProblem(device: 'cuda' | 'tensorrt'): Availability | null {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     return { available: false, reason: `onnxruntime-node ships ${device} only for linux/x64`, enable: 'use a linux/x64 machine with an NVIDIA GPU' };
   }
-  if (nvidiaGpus().length === 0) {
-    return { available: false, reason: 'no NVIDIA GPU found (nvidia-smi lists none)', enable: 'run on a machine with an NVIDIA GPU and driver' };
-  }
+  // The missing library is named first, on a GPU machine as on a CPU one: it is the part npm did not bring.
   const bin = ortBinaryDir();
   const lib = `libonnxruntime_providers_${device}.so`;
+  const noGpu = nvidiaGpus().length === 0;
   if (bin === null || !existsSync(join(bin, lib))) {
-    return { available: false, reason: `${lib} is not installed next to onnxruntime-node`, enable: INSTALL_GPU_LIBS };
+    return {
+      available: false,
+      reason: `${lib} is not next to onnxruntime-node's binding (${bin ?? 'onnxruntime-node not found'}): its install downloads it from NuGet (ONNXRUNTIME_NODE_INSTALL=cuda12, with internet), or copy it there${noGpu ? '; and no NVIDIA GPU was found (nvidia-smi lists none)' : ''}`,
+      enable: INSTALL_GPU_LIBS,
+    };
+  }
+  if (noGpu) {
+    return { available: false, reason: 'no NVIDIA GPU found (nvidia-smi lists none)', enable: 'run on a machine with an NVIDIA GPU and driver' };
   }
   if (device === 'tensorrt' && !sharedLibraryOnPath('libnvinfer.so')) {
-    return { available: false, reason: 'TensorRT (libnvinfer.so) is not on the library path', enable: 'install TensorRT 10 and add it to LD_LIBRARY_PATH' };
+    return {
+      available: false,
+      reason: 'libnvinfer.so.10 (TensorRT) is not on the library path: NVIDIA ships it apart from the driver and CUDA',
+      enable: 'install TensorRT 10 (NVIDIA tar or the libnvinfer10 apt package from the CUDA repository) and add its lib folder to LD_LIBRARY_PATH',
+    };
   }
   return null;
+}
+
+/** onnx-webgpu's probe: the binary must bundle the EP (listSupportedBackends), and Dawn must find an adapter. */
+async function webGpuProbe(version: string): Promise<Availability> {
+  const ort = await import('onnxruntime-node');
+  const webgpu = ort.listSupportedBackends?.().find((b: { name: string }) => b.name === 'webgpu');
+  if (webgpu === undefined || !webgpu.bundled) {
+    return { available: false, reason: `onnxruntime-node ${version} for ${process.platform}/${process.arch} does not bundle the WebGPU provider`, enable: 'use onnxruntime-node 1.30 or later on linux/x64, win32 or macOS' };
+  }
+  return webGpuAvailability({ 'onnxruntime-node': version });
+}
+
+/**
+ * The adapter onnx-webgpu ran on. ORT's WebGPU EP does not expose its Dawn
+ * adapter to JS, so this is the adapter Dawn (the `webgpu` package) picks by
+ * default in a probe process with this environment: the same Vulkan loader
+ * and ICD, and ORT's EP asks for its default adapter too. Where that probe
+ * fails although the session loaded, the session is refused rather than
+ * recorded without an adapter.
+ */
+async function webGpuAdapterOf(session: { release(): Promise<void> }) {
+  const probe = await dawnAdapter();
+  if (probe.ok) return probe.adapter;
+  await session.release();
+  throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
 }
 
 class OrtNodeSession implements EngineSession {
@@ -112,7 +156,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
     id,
     target: { family: 'onnx', device },
     trainingUnsupported: ORT_NODE_NO_TRAINING,
-    description: `ONNX Runtime (onnxruntime-node), ${device === 'cpu' ? 'CPU' : device === 'cuda' ? 'CUDA' : 'TensorRT'} execution provider`,
+    description: `ONNX Runtime (onnxruntime-node), ${DEVICE_NAMES[device]} execution provider`,
 
     async probe(): Promise<Availability> {
       const version = installedVersion('onnxruntime-node');
@@ -124,6 +168,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       } catch (err) {
         return { available: false, reason: `onnxruntime-node failed to load: ${(err as Error).message}`, enable: 'reinstall onnxruntime-node for this platform' };
       }
+      if (device === 'webgpu') return webGpuProbe(version);
       if (device !== 'cpu') {
         const problem = gpuProviderProblem(device);
         if (problem) return problem;
@@ -136,7 +181,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       const ort = await clock.time('importMs', () => import('onnxruntime-node'));
       const threads = options.threads ?? availableParallelism();
       const requested = PROVIDER_NAMES[device];
-      const executionProviders = device === 'cpu' ? ['cpu'] : [{ name: device, deviceId: 0 }];
+      const executionProviders = device === 'cpu' || device === 'webgpu' ? [device] : [{ name: device, deviceId: 0 }];
       const sessionOptions = {
         executionProviders,
         intraOpNumThreads: threads,
@@ -163,14 +208,17 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
           throw new Error(problem);
         }
       }
+      const adapter = device === 'webgpu' ? await webGpuAdapterOf(session) : undefined;
+      const backend = placement === undefined ? `${requested} (requested; placement not read)` : placementBackend(placement);
       const description: SessionDescription = {
         engine: id,
-        backend: placement === undefined ? `${requested} (requested; placement not read)` : placementBackend(placement),
+        backend: adapter === undefined ? backend : `${backend} on ${adapter.label}`,
         threads,
         precision: options.precision,
         versions: { 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
         notes: [...PROVIDER_NOTES[device], ...(placementError === undefined ? [] : [`placement not read from ORT's profiler: ${placementError}`])],
         ...(placement === undefined ? {} : { placement }),
+        ...(adapter === undefined ? {} : { adapter }),
       };
       return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases());
     },

@@ -9,3 +9,4 @@ registerEngine('onnx-cpu', async () => (await import('./onnx-node-engine.js')).c
 registerEngine('onnx-cuda', async () => (await import('./onnx-node-engine.js')).createOnnxNodeEngine('cuda'));
 registerEngine('onnx-tensorrt', async () => (await import('./onnx-node-engine.js')).createOnnxNodeEngine('tensorrt'));
 registerEngine('onnx-wasm', async () => (await import('./onnx-wasm-engine.js')).createOnnxWasmEngine());
+registerEngine('onnx-webgpu', async () => (await import('./onnx-node-engine.js')).createOnnxNodeEngine('webgpu'));

@@ -1,4 +1,4 @@
-import type { OnnxAttribute, OnnxNode } from './onnx-model.js';
+import type { OnnxAttribute, OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 
 /** What the fusion pass needs to know about the graph beyond its nodes. */
 export interface FusionContext {
@@ -10,7 +10,7 @@ export interface FusionContext {
 }
 
 /** Who produces and who reads each value, so matchers can walk a pattern and check nothing else uses its inner values. */
-export class GraphIndex {
+export class DataflowIndex {
   private readonly producers = new Map<string, OnnxNode>();
   private readonly readerMap = new Map<string, OnnxNode[]>();
 
@@ -75,7 +75,7 @@ function attrs(entries: Record<string, OnnxAttribute>): Map<string, OnnxAttribut
 }
 
 /** True for ReduceMean over the last axis only, keeping dims (axes as attribute before opset 18, as input after). */
-function meanOverLastAxis(g: GraphIndex, ctx: FusionContext, n: OnnxNode | undefined): n is OnnxNode {
+function meanOverLastAxis(g: DataflowIndex, ctx: FusionContext, n: OnnxNode | undefined): n is OnnxNode {
   if (!n || n.opType !== 'ReduceMean' || n.domain !== '') return false;
   const keep = n.attributes.get('keepdims');
   if (keep && keep.type === 'int' && keep.value !== 1) return false;
@@ -89,7 +89,7 @@ function meanOverLastAxis(g: GraphIndex, ctx: FusionContext, n: OnnxNode | undef
  * ReduceMean → Sub → Pow(2) → ReduceMean → Add(eps) → Sqrt → Div → Mul(γ) → Add(β).
  * Returns the node that starts at ReduceMean `r1`, or undefined.
  */
-export function matchLayerNorm(g: GraphIndex, ctx: FusionContext, r1: OnnxNode, fusedDomain: string): Fusion | undefined {
+export function matchLayerNorm(g: DataflowIndex, ctx: FusionContext, r1: OnnxNode, fusedDomain: string): Fusion | undefined {
   if (!meanOverLastAxis(g, ctx, r1)) return undefined;
   const x = r1.inputs[0] as string;
   const sub = g.single(r1.outputs[0] as string);
@@ -127,7 +127,7 @@ export function matchLayerNorm(g: GraphIndex, ctx: FusionContext, r1: OnnxNode, 
 }
 
 /** The tail both GELU forms share: (1 + f(x)) · x · 0.5, with the 0.5 applied to x first or to the product last. */
-function geluTail(g: GraphIndex, x: string, onePlus: OnnxNode): { covered: OnnxNode[]; out: string } | undefined {
+function geluTail(g: DataflowIndex, x: string, onePlus: OnnxNode): { covered: OnnxNode[]; out: string } | undefined {
   const m1 = g.single(onePlus.outputs[0] as string);
   if (!m1 || m1.opType !== 'Mul') return undefined;
   const partner = g.other(m1, onePlus.outputs[0] as string);
@@ -142,7 +142,7 @@ function geluTail(g: GraphIndex, x: string, onePlus: OnnxNode): { covered: OnnxN
 }
 
 /** GELU in erf form, x · 0.5 · (1 + erf(x / √2)), matched from its Erf node. */
-export function matchGeluErf(g: GraphIndex, erf: OnnxNode, fusedDomain: string): Fusion | undefined {
+export function matchGeluErf(g: DataflowIndex, erf: OnnxNode, fusedDomain: string): Fusion | undefined {
   if (erf.opType !== 'Erf' || erf.domain !== '') return undefined;
   const scaled = erf.inputs[0] as string;
   const pre = g.producer(scaled);
@@ -156,7 +156,7 @@ export function matchGeluErf(g: GraphIndex, erf: OnnxNode, fusedDomain: string):
 }
 
 /** GELU in tanh form (gelu_new: GPT-2, ALBERT), x · 0.5 · (1 + tanh(√(2/π) · (x + 0.044715 · x³))), matched from its Tanh node. */
-export function matchGeluTanh(g: GraphIndex, tanh: OnnxNode, fusedDomain: string): Fusion | undefined {
+export function matchGeluTanh(g: DataflowIndex, tanh: OnnxNode, fusedDomain: string): Fusion | undefined {
   if (tanh.opType !== 'Tanh' || tanh.domain !== '') return undefined;
   const scaledIn = tanh.inputs[0] as string;
   const scale = g.producer(scaledIn);

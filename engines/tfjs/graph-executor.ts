@@ -1,13 +1,13 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { CellSkip } from '../../src/core/errors.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
-import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from './onnx-model.js';
+import type { OnnxDType, OnnxModel, OnnxNode, OnnxValueInfo } from '../../src/core/onnx/onnx-decode.js';
+import { NodeAttributes, topologicalOrder } from '../../src/core/onnx/onnx-graph.js';
 import { FUSED_DOMAIN, WEIGHT_3D_SUFFIX, fuseGraph } from './graph-fusion.js';
 import { opHandlerFor } from './op-table.js';
 import { prepareQuantizedNodes, quantizedOpNotes } from './quantized-weights.js';
 import { dimsKey, foldableNodes, foldedPlan, fullPlan, runStep, type RunPlan, type Step } from './run-plan.js';
 import {
-  NodeAttributes,
   dimsOf,
   dtypeOf,
   int64ToInt32,
@@ -26,32 +26,6 @@ const MAX_PLANS = 128;
 
 function opLabel(node: OnnxNode): string {
   return node.domain && node.domain !== 'ai.onnx' ? `${node.domain}.${node.opType}` : node.opType;
-}
-
-/** Orders nodes so each runs after its producers; ONNX requires sorted graphs, but tolerating unsorted ones costs nothing. */
-export function topologicalOrder(model: OnnxModel): OnnxNode[] {
-  const available = new Set<string>(['', ...model.inputs.map((i) => i.name), ...model.initializers.keys()]);
-  const pending = [...model.nodes];
-  const order: OnnxNode[] = [];
-  while (pending.length > 0) {
-    const before = pending.length;
-    for (let i = 0; i < pending.length; ) {
-      const node = pending[i] as OnnxNode;
-      if (node.inputs.every((n) => available.has(n))) {
-        order.push(node);
-        for (const o of node.outputs) available.add(o);
-        pending.splice(i, 1);
-      } else {
-        i++;
-      }
-    }
-    if (pending.length === before) {
-      const node = pending[0] as OnnxNode;
-      const missing = node.inputs.find((n) => !available.has(n)) ?? '?';
-      throw new Error(`ONNX node ${node.name} (${node.opType}) reads '${missing}', which no input, initializer or node provides`);
-    }
-  }
-  return order;
 }
 
 /**

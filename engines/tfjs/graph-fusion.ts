@@ -1,7 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { gelu, layerNormLastAxis } from './custom-kernels.js';
-import { GraphIndex, matchGeluErf, matchGeluTanh, matchLayerNorm, type Fusion, type FusionContext } from './fusion-patterns.js';
-import type { OnnxAttribute, OnnxNode } from './onnx-model.js';
+import { DataflowIndex, matchGeluErf, matchGeluTanh, matchLayerNorm, type Fusion, type FusionContext } from './fusion-patterns.js';
+import type { OnnxAttribute, OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 import { req, toTensor, type OpHandler } from './op-values.js';
 import { matMulTensors } from './ops-nn.js';
 
@@ -18,7 +18,7 @@ function stringAttr(value: string): OnnxAttribute {
 }
 
 /** MatMul by a 2-D constant weight, then Add of a 1-D constant bias, then optionally Relu: one fused matmul. */
-function matchLinear(g: GraphIndex, ctx: FusionContext, mm: OnnxNode): Fusion | undefined {
+function matchLinear(g: DataflowIndex, ctx: FusionContext, mm: OnnxNode): Fusion | undefined {
   const [a, w] = mm.inputs as [string, string];
   const out = mm.outputs[0] as string;
   const wDims = ctx.constantDims(w);
@@ -90,7 +90,7 @@ function matchGemm(ctx: FusionContext, gemm: OnnxNode): Fusion | undefined {
  * fused node takes the place of the last node it covers).
  */
 export function fuseGraph(nodes: readonly OnnxNode[], ctx: FusionContext): OnnxNode[] {
-  const g = new GraphIndex(nodes, ctx);
+  const g = new DataflowIndex(nodes, ctx);
   const claimed = new Set<OnnxNode>();
   const replaced = new Map<OnnxNode, OnnxNode>();
   const position = new Map(nodes.map((n, i) => [n, i]));

@@ -41,7 +41,8 @@ class NativeTfjsEngine implements Engine {
     const base = await this.host.probe();
     if (!base.available || this.executor !== 'graph-model') return base;
     if (!isInstalled(CONVERTER_PKG)) return { available: false, reason: `${CONVERTER_PKG} is not installed`, enable: 'npm install @tensorflow/tfjs (it brings tfjs-converter)' };
-    return { available: true, versions: { ...base.versions, [CONVERTER_PKG]: packageVersion(CONVERTER_PKG) } };
+    // `...base` keeps the backend's adapter (tfjs-webgpu), so `inferbench engines` names a software one here too.
+    return { ...base, versions: { ...base.versions, [CONVERTER_PKG]: packageVersion(CONVERTER_PKG) } };
   }
 
   async load(path: string, options: ResolvedSessionOptions): Promise<EngineSession> {

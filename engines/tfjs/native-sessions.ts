@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
-import { activate, packageVersion, tfjsMemory, type PreparedBackend, type Tf } from './tfjs-backend.js';
+import { activate, packageVersion, tfjsMemory, webGpuCpuForward, WEBGPU_FORWARD_NOTE, WEBGPU_NO_FORWARD_NOTE, type PreparedBackend, type Tf } from './tfjs-backend.js';
 import { int64ToInt32 } from './op-values.js';
 import { interOpThreadsReadBack } from './native-library.js';
 
@@ -74,6 +74,8 @@ class NativeSession implements EngineSession {
   async run(inputs: TensorMap): Promise<TensorMap> {
     // tfjs-core has one global backend; another session may have switched it since load.
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
+    // tfjs-converter's executor needs tfjs-webgpu's CPU forwarding (WEBGPU_FORWARD_NOTE, on the row).
+    webGpuCpuForward(this.tf, this.backendName, true);
     const feeds = this.feeds(inputs);
     let outputs: NamedTensors = {};
     try {
@@ -149,7 +151,7 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
     notes: [
       `GraphModel run by tfjs-converter's ${executorClass} (loadGraphModel, model.execute): one tfjs op per graph node`,
       'int64 tensors held as int32 (tfjs has no int64)',
-      ...(prepared.description.notes ?? []),
+      ...(prepared.description.notes ?? []).map((n) => (n === WEBGPU_NO_FORWARD_NOTE ? WEBGPU_FORWARD_NOTE : n)),
     ],
   };
   const outputNodes = outputs.map(([, node]) => node);

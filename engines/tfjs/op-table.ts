@@ -2,9 +2,9 @@ import { ELEMENTWISE_OPS } from './ops-elementwise.js';
 import { FUSED_DOMAIN, FUSED_OPS } from './graph-fusion.js';
 import { INDEXING_OPS } from './ops-indexing.js';
 import { NN_OPS } from './ops-nn.js';
-import { MICROSOFT_OPS, PREPARED_QUANTIZED_OPS, QUANTIZED_OPS } from './ops-quantized.js';
+import { MICROSOFT_OPS, PREPARED_QUANTIZED_OPS, QUANTIZED_OP_HANDLERS } from './ops-quantized.js';
 import { TENSOR_OPS } from './ops-tensor.js';
-import type { OnnxModel } from './onnx-model.js';
+import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { tfDTypeFor, type OpHandler } from './op-values.js';
 
 /**
@@ -13,7 +13,7 @@ import { tfDTypeFor, type OpHandler } from './op-values.js';
  * would be skipped.
  */
 export const ONNX_OPS: ReadonlyMap<string, OpHandler> = new Map(
-  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...INDEXING_OPS, ...NN_OPS, ...QUANTIZED_OPS }),
+  Object.entries({ ...ELEMENTWISE_OPS, ...TENSOR_OPS, ...INDEXING_OPS, ...NN_OPS, ...QUANTIZED_OP_HANDLERS }),
 );
 
 /** The handler for a node's op, or undefined when the translator lacks it (of com.microsoft it runs only MatMulNBits). */
@@ -22,11 +22,6 @@ export function opHandlerFor(opType: string, domain: string): OpHandler | undefi
   if (domain === 'com.microsoft') return MICROSOFT_OPS.get(opType);
   if (domain !== '' && domain !== 'ai.onnx') return undefined;
   return ONNX_OPS.get(opType);
-}
-
-/** Supported op types, sorted, for documentation and `inspect`. */
-export function supportedOnnxOps(): string[] {
-  return [...ONNX_OPS.keys()].sort();
 }
 
 /** An op type the translator cannot run, with how often the graph uses it and one node to look at. */

@@ -1,5 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { OnnxAttribute, OnnxDType, OnnxNode, OnnxTensor } from './onnx-model.js';
+import type { OnnxDType, OnnxNode, OnnxTensor } from '../../src/core/onnx/onnx-decode.js';
+import type { NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 
 /** The only dtypes tfjs computes in; every ONNX dtype is mapped onto one of them. */
 export type TfDType = 'float32' | 'int32' | 'bool';
@@ -247,51 +248,6 @@ export function normAxis(axis: number, rank: number): number {
   const a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= Math.max(rank, 1)) throw new Error(`axis ${axis} is out of range for rank ${rank}`);
   return a;
-}
-
-/** Typed, defaulted access to a node's attributes, so handlers read like the ONNX spec. */
-export class NodeAttributes {
-  constructor(private readonly map: ReadonlyMap<string, OnnxAttribute>) {}
-
-  has(name: string): boolean {
-    return this.map.has(name);
-  }
-
-  int(name: string, fallback: number): number {
-    const a = this.map.get(name);
-    if (!a) return fallback;
-    if (a.type === 'int' || a.type === 'float') return a.value;
-    throw new Error(`attribute ${name} is ${a.type}, expected int`);
-  }
-
-  float(name: string, fallback: number): number {
-    const a = this.map.get(name);
-    if (!a) return fallback;
-    if (a.type === 'int' || a.type === 'float') return a.value;
-    throw new Error(`attribute ${name} is ${a.type}, expected float`);
-  }
-
-  string(name: string, fallback: string): string {
-    const a = this.map.get(name);
-    if (!a) return fallback;
-    if (a.type === 'string') return a.value;
-    throw new Error(`attribute ${name} is ${a.type}, expected string`);
-  }
-
-  ints(name: string): readonly number[] | undefined {
-    const a = this.map.get(name);
-    if (!a) return undefined;
-    if (a.type === 'ints' || a.type === 'floats') return a.value;
-    if (a.type === 'int') return [a.value];
-    throw new Error(`attribute ${name} is ${a.type}, expected ints`);
-  }
-
-  tensor(name: string): OnnxTensor | undefined {
-    const a = this.map.get(name);
-    if (!a) return undefined;
-    if (a.type === 'tensor') return a.value;
-    throw new Error(`attribute ${name} is ${a.type}, expected tensor`);
-  }
 }
 
 /** What a handler may know besides its inputs and attributes. */

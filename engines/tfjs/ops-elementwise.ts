@@ -1,6 +1,6 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { gelu } from './custom-kernels.js';
-import { onnxDTypeFromCode } from './onnx-model.js';
+import { onnxDTypeFromCode } from '../../src/core/onnx/onnx-decode.js';
 import {
   HOST_MAX_ELEMENTS,
   allHost,

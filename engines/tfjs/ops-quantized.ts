@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { matMulTensors } from './ops-nn.js';
-import { hostValue, intToFloat32, normAxis, req, toNumbers, toTensor, type NodeAttributes, type OpHandler, type Value } from './op-values.js';
+import { hostValue, intToFloat32, normAxis, req, toNumbers, toTensor, type OpHandler, type Value } from './op-values.js';
+import { type NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 import { dequantizeNBits } from './nbits-dequantize.js';
 
 /**
@@ -268,7 +269,7 @@ const quantizeDequantize: OpHandler = (inputs, attrs) => {
 };
 
 /** Quantized ops of the default ONNX domain. */
-export const QUANTIZED_OPS: Readonly<Record<string, OpHandler>> = {
+export const QUANTIZED_OP_HANDLERS: Readonly<Record<string, OpHandler>> = {
   DynamicQuantizeLinear: dynamicQuantizeLinear,
   QuantizeLinear: quantizeLinear,
   DequantizeLinear: dequantizeLinear,

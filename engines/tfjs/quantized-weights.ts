@@ -1,9 +1,10 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { OnnxAttribute, OnnxDType, OnnxNode } from './onnx-model.js';
+import type { OnnxAttribute, OnnxDType, OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 import { FUSED_DOMAIN } from './graph-fusion.js';
 import { dequantizeNBits } from './nbits-dequantize.js';
-import { chunkSizes, exactChunk, QUANTIZED_OPS, ZERO_POINT_TYPE_ATTR } from './ops-quantized.js';
-import { NodeAttributes, isHost, toNumbers, toTensor, type OpHandler, type Value } from './op-values.js';
+import { chunkSizes, exactChunk, QUANTIZED_OP_HANDLERS, ZERO_POINT_TYPE_ATTR } from './ops-quantized.js';
+import { isHost, toNumbers, toTensor, type OpHandler, type Value } from './op-values.js';
+import { NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 
 /** What the load-time pass may read and add; the executor's constants stand behind it. */
 export interface QuantizedPrepContext {
@@ -208,7 +209,7 @@ function foldDequantize(node: OnnxNode, ctx: QuantizedPrepContext): boolean {
   const output = node.outputs[0];
   const ins = node.inputs.map((n) => (n ? ctx.constant(n) : undefined));
   if (!output || node.inputs.some((n, i) => n !== '' && ins[i] === undefined)) return false;
-  const handler = QUANTIZED_OPS['DequantizeLinear'] as OpHandler;
+  const handler = QUANTIZED_OP_HANDLERS['DequantizeLinear'] as OpHandler;
   const value = tf.tidy(() => toTensor(handler(ins, new NodeAttributes(node.attributes), { node, opset: ctx.opset })[0] as Value));
   ctx.addConstant(output, value);
   return true;

@@ -1,6 +1,7 @@
 import * as tf from '@tensorflow/tfjs-core';
-import type { OnnxNode } from './onnx-model.js';
-import { isHost, toTensor, type HostValue, type NodeAttributes, type OpContext, type OpHandler, type Value } from './op-values.js';
+import type { OnnxNode } from '../../src/core/onnx/onnx-decode.js';
+import { isHost, toTensor, type HostValue, type OpContext, type OpHandler, type Value } from './op-values.js';
+import { type NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 
 /** One node, resolved once at load so a run does no lookups beyond Map gets. */
 export interface Step {

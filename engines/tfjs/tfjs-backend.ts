@@ -11,6 +11,9 @@ import { dirname } from 'node:path';
 import type { Availability, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
+import { describeAdapter, type AdapterInfoLike, type GpuAdapter } from '../../src/core/gpu-adapter.js';
+import { installedVersion } from '../../src/core/package-info.js';
+import { installNavigatorGpu, webGpuAvailability, WEBGPU_PKG } from '../webgpu/dawn-adapter.js';
 import type { SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
@@ -37,6 +40,7 @@ export const BACKEND_SPECS: Readonly<Record<TfjsBackend, BackendSpec>> = {
   wasm: { id: 'tfjs-wasm', pkg: '@tensorflow/tfjs-backend-wasm', tfName: 'wasm', description: 'TensorFlow.js WebAssembly backend, XNNPACK + SIMD, single-threaded in Node', fixedThreads: 1 },
   node: { id: 'tfjs-node', pkg: '@tensorflow/tfjs-node', tfName: 'tensorflow', description: 'TensorFlow.js on native libtensorflow, CPU', fixedThreads: null },
   'node-gpu': { id: 'tfjs-node-gpu', pkg: '@tensorflow/tfjs-node-gpu', tfName: 'tensorflow', description: 'TensorFlow.js on native libtensorflow with CUDA', fixedThreads: null },
+  webgpu: { id: 'tfjs-webgpu', pkg: '@tensorflow/tfjs-backend-webgpu', tfName: 'webgpu', description: "TensorFlow.js WebGPU backend in Node, on Dawn (the webgpu package's dawn.node, Vulkan)", fixedThreads: null },
 };
 
 export const CORE_PKG = '@tensorflow/tfjs-core';
@@ -48,6 +52,11 @@ function failedNativeEnable(pkg: string): string {
 }
 /** tfjs-node-gpu with the package present but no GPU. */
 const NO_GPU: Availability = { available: false, reason: 'no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)', enable: 'run on a machine with an NVIDIA GPU and its driver, CUDA 11.2 and cuDNN 8.1' };
+/** What tfjs-node-gpu needs that npm does not bring: its install script downloads a CUDA build of libtensorflow from Google's storage. */
+const NODE_GPU_LIBRARY =
+  "libtensorflow.so.2 built with CUDA, which tfjs-node-gpu's install script (scripts/install.js) downloads from storage.googleapis.com into node_modules/@tensorflow/tfjs-node-gpu/deps/lib";
+const NODE_GPU_ENABLE =
+  'npm install @tensorflow/tfjs-node-gpu on a machine with internet (or copy its deps/lib/libtensorflow*.so.2 and lib/napi-v8/tfjs_binding.node from such an install), with CUDA 11.2 and cuDNN 8.1; tfjs-webgpu is the GPU path that works from npm alone';
 
 export function packageVersion(pkg: string): string {
   return (require(`${pkg}/package.json`) as { version: string }).version;
@@ -69,6 +78,8 @@ async function importBackend(spec: BackendSpec, threads: number | null = null): 
     await importNative(tf, pkg, threads);
     return tf;
   }
+  // tfjs-backend-webgpu registers its backend only if navigator.gpu exists when its module is evaluated.
+  if (spec.tfName === 'webgpu') await installNavigatorGpu();
   const mod = (await import(pkg)) as { setWasmPaths?: (prefix: string) => void };
   if (spec.tfName === 'wasm' && !wasmPathsSet) {
     const dist = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
@@ -131,6 +142,9 @@ export class TfjsBackendHost {
     const gpu = this.backend === 'node-gpu';
     const gpuPresent = gpu ? nvidiaGpus().length > 0 : true;
     if (this.native && !nativeThreads()) return this.probeNative(gpuPresent);
+    // Dawn's adapter is probed in a child first: importing the backend here would give this process a navigator.gpu for nothing.
+    const webgpu = spec.tfName === 'webgpu' ? await webGpuAvailability({}) : null;
+    if (webgpu !== null && !webgpu.available) return webgpu;
     let tf: Tf;
     try {
       tf = await importBackend(spec);
@@ -156,6 +170,7 @@ export class TfjsBackendHost {
     }
     const versions = { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg) };
     const tensorflow = this.native ? libtensorflowVersion(tf) : null;
+    if (webgpu?.available) return { ...webgpu, versions: { ...versions, ...webgpu.versions } };
     return { available: true, versions: tensorflow ? { ...versions, libtensorflow: tensorflow } : versions };
   }
 
@@ -163,10 +178,8 @@ export class TfjsBackendHost {
     const { spec } = this;
     const gpu = this.backend === 'node-gpu';
     const reason = `${spec.pkg} is not installed${gpuPresent ? '' : ' and no NVIDIA GPU was found (no /dev/nvidia0, nvidia-smi fails)'}`;
-    const enable = this.native
-      ? `npm install ${spec.pkg} (its install downloads libtensorflow, so it needs internet)` +
-        (gpu ? '; it also needs an NVIDIA GPU with the CUDA 11.2 and cuDNN 8.1 libraries that tfjs-node-gpu 4.x links against' : `; ${OFFLINE_TFJS_NODE}`)
-      : `npm install ${spec.pkg}`;
+    if (gpu) return { available: false, reason: `${reason}: it needs ${NODE_GPU_LIBRARY}`, enable: NODE_GPU_ENABLE };
+    const enable = this.native ? `npm install ${spec.pkg} (its install downloads libtensorflow, so it needs internet); ${OFFLINE_TFJS_NODE}` : `npm install ${spec.pkg}`;
     return { available: false, reason, enable };
   }
 
@@ -235,6 +248,8 @@ export class TfjsBackendHost {
       const availability = native && !before ? await this.loadableNative(options.threads) : await this.probe();
       if (!availability.available) throw new CellSkip(`${engineId} is not available: ${availability.reason}`);
       const imported = await importBackend(spec, options.threads);
+      // tfjs-webgpu otherwise runs small ops on its CPU backend without a word; every op stays on WebGPU, as in the browser engine.
+      webGpuCpuForward(imported, spec.tfName, false);
       await activate(imported, spec.tfName);
       return imported;
     });
@@ -244,6 +259,8 @@ export class TfjsBackendHost {
     const notes: string[] = [];
     if (spec.fixedThreads === 1) notes.push('single-threaded in Node');
     if (spec.tfName === 'wasm') notes.push(`wasm SIMD ${(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT')) ? 'on' : 'off'}`);
+    const adapter = spec.tfName === 'webgpu' ? webGpuBackendAdapter(tf) : undefined;
+    if (adapter !== undefined) notes.push(...WEBGPU_NOTES);
     if (device?.ok) notes.push(...device.notes);
     const versions: Record<string, string> = { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg), ...(device?.ok ? device.versions : {}) };
     let threads = spec.fixedThreads;
@@ -255,9 +272,38 @@ export class TfjsBackendHost {
       const tensorflow = libtensorflowVersion(tf);
       if (tensorflow) versions['libtensorflow'] = tensorflow;
     }
-    const description: SessionDescription = { engine: engineId, backend: device?.ok ? device.backend : tf.getBackend(), threads, precision: 'fp32', versions, notes };
+    if (adapter !== undefined) versions[WEBGPU_PKG] = installedVersion(WEBGPU_PKG) ?? 'unknown';
+    const backend = device?.ok ? device.backend : adapter !== undefined ? `webgpu on ${adapter.label}` : tf.getBackend();
+    const description: SessionDescription = { engine: engineId, backend, threads, precision: 'fp32', versions, notes, ...(adapter === undefined ? {} : { adapter }) };
     return { tf, description, backend: tf.getBackend(), native };
   }
+}
+
+/** The translator's note on tfjs-webgpu's CPU forwarding (off); the GraphModel executor replaces it (webGpuCpuForward). */
+export const WEBGPU_NO_FORWARD_NOTE = 'every op on WebGPU (WEBGPU_CPU_FORWARD off: no small op handed to the CPU)';
+/** Why and how the GraphModel executor runs with tfjs's CPU forwarding on. */
+export const WEBGPU_FORWARD_NOTE =
+  "WEBGPU_CPU_FORWARD on (tfjs's default): tfjs-converter's executor reads shape tensors with dataSync, which tfjs-backend-webgpu can do in Node only for values already on the CPU, so small ops whose inputs are all on the CPU (under 128 elements: the shape arithmetic) run on tfjs's CPU backend";
+
+/**
+ * Sets tfjs-webgpu's CPU forwarding for the session about to run: tfjs's
+ * flags are global to the process, and the translator (off) and the
+ * GraphModel executor (on) may share it. A no-op on other backends.
+ */
+export function webGpuCpuForward(tf: Tf, backend: string, on: boolean): void {
+  if (backend === 'webgpu' && tf.env().getBool('WEBGPU_CPU_FORWARD') !== on) tf.env().set('WEBGPU_CPU_FORWARD', on);
+}
+
+const WEBGPU_NOTES = [
+  WEBGPU_NO_FORWARD_NOTE,
+  'GPU backend: no thread count (the GPU, or a software adapter on the CPU, runs the shaders); outputs read back to host memory (dataSync/data) inside the timed call',
+];
+
+/** The adapter of the device tfjs-backend-webgpu created (GPUDevice.adapterInfo in Dawn), read off the active backend. */
+function webGpuBackendAdapter(tf: Tf): GpuAdapter {
+  const info = (tf.backend() as { device?: { adapterInfo?: AdapterInfoLike } }).device?.adapterInfo;
+  if (info === undefined) throw new Error("tfjs-backend-webgpu's device has no adapterInfo, so the adapter it runs on cannot be read back");
+  return describeAdapter(info, "tfjs-backend-webgpu's own device (GPUDevice.adapterInfo)");
 }
 
 /**

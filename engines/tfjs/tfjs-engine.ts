@@ -3,8 +3,8 @@ import type { EngineSession, LoadPhases, SessionDescription } from '../../src/co
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
-import type { OnnxModel } from './onnx-model.js';
-import { TfjsBackendHost, activate, tfjsMemory, type Tf } from './tfjs-backend.js';
+import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
+import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from './tfjs-backend.js';
 
 /** The executor every row of these engines names. */
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
@@ -26,6 +26,7 @@ class TfjsSession implements EngineSession {
   /** tfjs-core has one global backend; another session may have switched it since load, so switch back (a string compare when nothing changed). */
   async run(inputs: TensorMap): Promise<TensorMap> {
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
+    webGpuCpuForward(this.tf, this.backendName, false);
     return this.executor.run(inputs);
   }
 
@@ -93,7 +94,7 @@ class TfjsEngine implements Engine {
   ): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
     const prepared = await this.host.prepare(this.id, options, clock);
     // Parsing the graph and (in load) building the executor are the session create.
-    const model = await clock.time('createMs', async () => (await import('./onnx-model.js')).readOnnxModel(onnxPath));
+    const model = await clock.time('createMs', async () => (await import('../../src/core/onnx/onnx-decode.js')).readOnnxModel(onnxPath));
     await activate(prepared.tf, prepared.backend);
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)', ...(prepared.description.notes ?? [])];
     if (prepared.native) notes.push('small LayerNorm and GELU tensors computed in JS between libtensorflow ops (one copy each way instead of ~12 eager op dispatches; see custom-kernels.ts)');

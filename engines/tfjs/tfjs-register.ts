@@ -17,3 +17,5 @@ registerEngine('tfjs-node-graph-model', async () => (await import('./native-engi
 registerEngine('tfjs-node-gpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('node-gpu', 'graph-model'));
 registerEngine('tfjs-wasm-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('wasm', 'graph-model'));
 registerEngine('tfjs-cpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('cpu', 'graph-model'));
+registerEngine('tfjs-webgpu', async () => (await import('./tfjs-engine.js')).createTfjsEngine('webgpu'));
+registerEngine('tfjs-webgpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('webgpu', 'graph-model'));

@@ -1,10 +1,11 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { CellSkip } from '../../src/core/errors.js';
 import type { TensorMap } from '../../src/core/tensor.js';
-import { feedToTensor, topologicalOrder } from './graph-executor.js';
-import type { OnnxModel, OnnxNode, OnnxTensor, OnnxValueInfo } from './onnx-model.js';
+import { feedToTensor } from './graph-executor.js';
+import type { OnnxModel, OnnxNode, OnnxTensor, OnnxValueInfo } from '../../src/core/onnx/onnx-decode.js';
 import { opHandlerFor } from './op-table.js';
-import { NodeAttributes, isHost, req, toTensor, valueFromOnnxTensor, type OpContext, type OpHandler, type Value } from './op-values.js';
+import { isHost, req, toTensor, valueFromOnnxTensor, type OpContext, type OpHandler, type Value } from './op-values.js';
+import { NodeAttributes, topologicalOrder } from '../../src/core/onnx/onnx-graph.js';
 import { runStep } from './run-plan.js';
 import { embeddingGather } from './training-kernels.js';
 

@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import type { ProviderPlacement, Precision, SessionDescription } from '../../src/core/engine-session.js';
+import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { dtypeNames, dtypeOfOnnxFile, dtypeOnnxFile, dtypePrecision, type ModelDtype } from '../../src/core/dtypes.js';
 import { CPU_PROVIDER, noGpuNodes, profilePlacement, type OrtNodeLike } from '../onnx/ort-placement.js';
 
@@ -49,7 +50,7 @@ export function loadedGraph(session: TransformersJsSessionLike, onnxPath: string
 
 /** ORT's provider name for a transformers.js device on onnxruntime-node. */
 export function providerOf(device: string): string {
-  return device === 'cpu' ? CPU_PROVIDER : device === 'cuda' ? 'CUDAExecutionProvider' : device;
+  return device === 'cpu' ? CPU_PROVIDER : device === 'cuda' ? 'CUDAExecutionProvider' : device === 'webgpu' ? 'WebGpuExecutionProvider' : device;
 }
 
 /**
@@ -67,7 +68,7 @@ export async function loadedPlacement(folder: string, graph: LoadedGraph, sessio
 }
 
 /** Devices of the transformers.js engines. */
-export type Device = 'cpu' | 'cuda';
+export type Device = 'cpu' | 'cuda' | 'webgpu';
 
 const PACKAGE = '@huggingface/transformers';
 
@@ -101,6 +102,7 @@ export async function describeLoaded(
   sessionOptions: object,
   threads: number,
   notes: readonly string[],
+  adapter?: GpuAdapter,
 ): Promise<SessionDescription> {
   const graph = loadedGraph(session, onnxPath);
   const placement = await loadedPlacement(folder, graph, sessionOptions);
@@ -110,12 +112,13 @@ export async function describeLoaded(
   }
   return {
     engine: id,
-    backend: `onnxruntime-node ${graph.device} via transformers.js`,
+    backend: `onnxruntime-node ${graph.device} via transformers.js${adapter === undefined ? '' : ` on ${adapter.label}`}`,
     threads,
     precision: graph.precision,
     versions: { [PACKAGE]: installedVersion(PACKAGE) ?? 'unknown', 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' },
     notes: [...notes, `dtype ${graph.dtype} (${graph.file})`, ...(typeof placement === 'string' ? [placement] : [])],
     ...(typeof placement === 'string' ? {} : { placement }),
+    ...(adapter === undefined ? {} : { adapter }),
   };
 }
 

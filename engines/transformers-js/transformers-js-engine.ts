@@ -5,8 +5,10 @@ import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
 import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
-import type { TensorMap } from '../../src/core/tensor.js';
+import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
+import { dawnAdapter } from '../webgpu/dawn-adapter.js';
+import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
 export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
@@ -14,6 +16,15 @@ import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 import type { Device } from './session-readback.js';
 
 const PACKAGE = '@huggingface/transformers';
+const DEVICE_NAMES: Readonly<Record<Device, string>> = { cpu: 'CPU', cuda: 'CUDA', webgpu: 'WebGPU' };
+const WEBGPU_NOTE = "adapter: ORT's WebGPU EP does not expose its Dawn adapter, so it is the adapter Dawn picks by default here (same Vulkan loader and ICD)";
+
+/** The adapter transformers-js-webgpu runs on (see WEBGPU_NOTE), or the error that refuses the session. */
+async function readAdapter(): Promise<GpuAdapter> {
+  const probe = await dawnAdapter();
+  if (!probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+  return probe.adapter;
+}
 export const PIPELINE_NOTE = "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)";
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
@@ -23,7 +34,7 @@ interface OrtSessionLike extends TransformersJsSessionLike {
 
 /** The parts of a transformers.js pipeline used here. */
 interface PipelineLike {
-  (texts: string[]): Promise<unknown>;
+  (texts: string[], options?: Record<string, unknown>): Promise<unknown>;
   model: { sessions: Record<string, OrtSessionLike | undefined> };
   dispose(): Promise<void>;
 }
@@ -47,6 +58,30 @@ function instrument(session: OrtSessionLike): { lastMs: () => number | null; las
   return { lastMs: () => ms, lastOutputs: () => outputs, reset: () => ((ms = null), (outputs = null)) };
 }
 
+/** The pipeline's result Tensor [batch, width] as a host tensor. */
+function pooledTensor(result: unknown): HostTensor {
+  const t = result as { dims?: number[]; data?: ArrayLike<number> };
+  if (!Array.isArray(t.dims) || t.dims.length !== 2 || !t.data) throw new Error('the feature-extraction pipeline returned no [batch, width] tensor');
+  return { dtype: 'float32', dims: [...t.dims], data: t.data instanceof Float32Array ? t.data : Float32Array.from(t.data) };
+}
+
+/** Pooling modes the feature-extraction pipeline computes itself (`pooling` option); others run it with 'none' and the model pools. */
+const PIPELINE_POOLING: Readonly<Record<string, string>> = { mean: 'mean', cls: 'cls' };
+
+/**
+ * The pipeline task and call options for a load: feature extraction with
+ * the model's pooling when the pipeline can do it, with 'none' otherwise
+ * (the raw token vectors are then pooled by the model); else the classifier.
+ */
+function pipelineTask(options: ResolvedSessionOptions): { task: string; call: Record<string, unknown> | null; note: string } {
+  const fe = options.featureExtraction;
+  if (!fe) return { task: 'text-classification', call: null, note: PIPELINE_NOTE };
+  const pooling = fe.pooling.length === 1 ? PIPELINE_POOLING[fe.pooling[0] as string] : undefined;
+  const note = PIPELINE_NOTE.replace('text-classification pipeline', 'feature-extraction pipeline');
+  if (pooling === undefined) return { task: 'feature-extraction', call: null, note: `${note}; the pipeline cannot pool ${fe.pooling.join(' + ')}, so it returns token vectors and the model pools them` };
+  return { task: 'feature-extraction', call: { pooling, normalize: fe.normalize }, note: `${note}; pooling ${pooling}${fe.normalize ? ' and L2 normalisation' : ''} by the pipeline` };
+}
+
 class TransformersJsSession implements EngineSession {
   private readonly timing: ReturnType<typeof instrument>;
 
@@ -55,6 +90,8 @@ class TransformersJsSession implements EngineSession {
     session: OrtSessionLike,
     private readonly description: SessionDescription,
     private readonly phases: LoadPhases,
+    /** Feature extraction pooled by the pipeline itself: its call options; null returns the raw forward's outputs. */
+    private readonly pooled: Record<string, unknown> | null,
   ) {
     this.timing = instrument(session);
   }
@@ -69,7 +106,9 @@ class TransformersJsSession implements EngineSession {
       throw new CellSkip('transformers-js runs the pipeline on raw texts, and these inputs carry none (fixed --sequence-lengths or a custom prepareBatch)');
     }
     this.timing.reset();
-    await this.pipe([...texts]);
+    const result = await this.pipe([...texts], this.pooled ?? undefined);
+    // The pipeline's own pooled (and normalised) vectors: what a transformers.js user stores.
+    if (this.pooled !== null) return { sentence_embedding: pooledTensor(result) };
     const outputs = this.timing.lastOutputs();
     return outputs ? fromOrtOutputs(outputs) : {};
   }
@@ -95,27 +134,30 @@ class TransformersJsSession implements EngineSession {
  * pipeline's own ONNX session.
  */
 export function createTransformersJsEngine(device: Device): Engine {
-  const id = device === 'cpu' ? 'transformers-js' : 'transformers-js-cuda';
+  const id = device === 'cpu' ? 'transformers-js' : `transformers-js-${device}`;
   return {
     id,
     target: { family: 'onnx', device },
     // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
     trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
-    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${device === 'cpu' ? 'CPU' : 'CUDA'}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
+    description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${DEVICE_NAMES[device]}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
 
     async probe(): Promise<Availability> {
       const version = installedVersion(PACKAGE);
       if (version === null) return { available: false, reason: `${PACKAGE} is not installed`, enable: `npm install ${PACKAGE}` };
-      if (device === 'cuda') {
-        const ort = await createOnnxNodeEngine('cuda').probe();
-        if (!ort.available) return { available: false, reason: `transformers.js on CUDA needs onnxruntime-node's CUDA provider: ${ort.reason}`, enable: ort.enable };
+      let adapter: GpuAdapter | undefined;
+      if (device !== 'cpu') {
+        // transformers.js in Node hands `device` to onnxruntime-node as its execution provider (src/backends/onnx.js), so that provider's probe decides.
+        const ort = await createOnnxNodeEngine(device).probe();
+        if (!ort.available) return { available: false, reason: `transformers.js on ${DEVICE_NAMES[device]} needs onnxruntime-node's ${DEVICE_NAMES[device]} provider: ${ort.reason}`, enable: ort.enable };
+        adapter = ort.adapter;
       }
       try {
         await import('@huggingface/transformers');
       } catch (err) {
         return { available: false, reason: `${PACKAGE} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${PACKAGE}` };
       }
-      return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' } };
+      return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' }, ...(adapter === undefined ? {} : { adapter }) };
     },
 
     /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
@@ -134,8 +176,9 @@ export function createTransformersJsEngine(device: Device): Engine {
       const threads = options.threads ?? availableParallelism();
       // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
       const sessionOptions = transformersSessionOptions(device, threads);
+      const task = pipelineTask(options);
       const pipe = (await clock.time('createMs', () =>
-        pipeline('text-classification', folder, {
+        pipeline(task.task as 'text-classification', folder, {
           local_files_only: true,
           device,
           dtype: dtype as never,
@@ -149,15 +192,16 @@ export function createTransformersJsEngine(device: Device): Engine {
       }
       let description: SessionDescription;
       try {
+        const adapter = device === 'webgpu' ? await readAdapter() : undefined;
         // describeLoaded builds the untimed placement-profiling session: its own phase, not the load.
         description = await clock.time('placementProbeMs', () =>
-          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [PIPELINE_NOTE]),
+          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [task.note, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
         );
       } catch (err) {
         await pipe.dispose();
         throw err;
       }
-      return new TransformersJsSession(pipe, session, description, clock.phases());
+      return new TransformersJsSession(pipe, session, description, clock.phases(), task.call);
     },
   };
 }

@@ -11,7 +11,8 @@ import type { EngineGenerator, ResolvedSessionOptions } from '../../src/core/eng
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
-import type { TransformersJsSessionLike } from './session-readback.js';
+import type { Device, TransformersJsSessionLike } from './session-readback.js';
+import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 
 /** The parts of a transformers.js `PreTrainedModel` used here. */
 interface CausalLmLike {
@@ -57,7 +58,7 @@ class GeneratorSession implements EngineSession {
  * classification engine does. `generate()` is greedy (`do_sample: false`), as
  * inferbench's loop, so both paths do the same work per token.
  */
-export async function loadTransformersJsGenerator(id: string, device: 'cpu' | 'cuda', onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+export async function loadTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { AutoModelForCausalLM, Tensor, env, LogLevel } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
@@ -75,7 +76,10 @@ export async function loadTransformersJsGenerator(id: string, device: 'cpu' | 'c
   try {
     const session = model.sessions['model'];
     if (!session) throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(model.sessions).join(', ')})`);
-    description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)']);
+    // ORT's WebGPU EP hides its adapter: the row records the one Dawn picks by default with the same loader and ICD (dawn-adapter.ts).
+    const probe = device === 'webgpu' ? await dawnAdapter() : undefined;
+    if (probe !== undefined && !probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+    description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)'], probe?.adapter);
   } catch (err) {
     await model.dispose();
     throw err;

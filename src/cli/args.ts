@@ -20,6 +20,10 @@ export interface FlagSpec {
  * libraries keep their own log lines (libtensorflow's start-up banners),
  * which are otherwise left out of the output (core/library-logs.ts).
  */
+/** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
+export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };
+export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
+
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: "also print the engines' native libraries' own log lines (libtensorflow's start-up and INFO lines), which are left out otherwise" };
 
 export interface ParsedArgs {

@@ -1,4 +1,4 @@
-import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
@@ -9,7 +9,7 @@ const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' }
 /** The model flags of `run`, which `inspect` reads the same way. */
 const MODEL_FLAG: FlagSpec = { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' };
 const REVISION_FLAG: FlagSpec = { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' };
-const CONFIG_FLAG: FlagSpec = { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' };
+const CONFIG_FLAG: FlagSpec = { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture: a preset (tiny, bert-base, bert-384-hid, bert-6-lay, minilm: an all-MiniLM-L6-v2-shaped embedding model), key=value pairs (hidden=384,layers=6,heads=6) or a JSON file; repeat for several' };
 
 export const RUN_COMMAND: CommandSpec = {
   name: 'run',
@@ -22,9 +22,10 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'calibration-rows', kind: 'value', range: 'calibrationRows', arg: 'N', help: 'rows at the start of the dataset that --dtype q8-static is calibrated on; every cell then measures the rows after them; default 128' },
     { name: 'calibration-method', kind: 'value', arg: 'minmax|percentile', help: 'how q8-static turns calibrated activations into ranges: minmax (onnxruntime MinMax) or percentile (99.99% of |x|); default minmax' },
     CONFIG_FLAG,
+    { name: 'task', kind: 'value', arg: 'TASK', help: 'text-classification or feature-extraction (sentence embeddings, pooled and normalised as the model declares); default: detected from each model folder' },
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
-    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8,32' },
+    { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8 (the default run fits 90 s; 1,8,32 is the full sweep)' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
     { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },
     { name: 'split', kind: 'value', arg: 'NAME', help: 'split of a Hub dataset or DatasetDict folder; default: train' },
@@ -39,10 +40,12 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'max-time', kind: 'value', range: 'stop.maxTimeMs', arg: 'S', help: `at most S seconds of wall time per cell, split evenly across its rounds, warm passes included (a warm pass may take half its round); a cell that cannot finish one timed pass is NOISY and runs one round; default ${DEFAULT_STOP_RULE.maxTimeMs / 1000}` },
     { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI across rounds wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
-    { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes; default 1e-4' },
+    { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes (embeddings: cosine at least 1 - X); default 1e-4' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
+    WIDE_FLAG,
+    QUIET_FLAG,
     { name: 'queue', kind: 'value', arg: 'URL', help: 'run the sweep on `inferbench worker`s through this Redis (redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS); one job per model × engine × threads' },
     { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },
     { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },

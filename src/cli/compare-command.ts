@@ -1,14 +1,10 @@
 import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
-import { renderRunComparison } from '../../reports/compare-report.js';
 import { readRunRecord } from '../../reports/read-run.js';
-import { recordKindOf } from '../core/record-kind.js';
-import { compareRuns, DEFAULT_MIN_EFFECT, describeDifference } from '../../reports/run-comparison.js';
+import { DEFAULT_MIN_EFFECT } from '../../reports/run-comparison.js';
+import { scenarioOfRecord } from '../runs/scenario-registry.js';
+import '../runs/scenarios/builtin-scenarios.js';
 import { writeFileAtomically } from '../../reports/write-run.js';
-import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
-import type { GenerationRunRecord } from '../core/generation-results.js';
-import type { LoadRunRecord } from '../core/load-results.js';
-import { compareServerRuns, renderServerComparison } from '../../reports/server-comparison.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 import type { TopLevelSpec } from 'vega-lite';
 
@@ -38,33 +34,24 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (sideA.status === 'rejected') throw sideA.reason;
   if (sideB.status === 'rejected') throw sideB.reason;
   const [a, b] = [sideA.value, sideB.value];
-  // readRunRecord gave each record today's kind word (older `generation`/`server` included); a train record compares as `run` does.
-  const commandOf = (kind: string | undefined) => (kind === 'generate' || kind === 'load' ? kind : 'run');
-  const kinds = [a, b].map((r) => commandOf(recordKindOf(r.record)));
-  if (kinds[0] !== kinds[1]) {
-    throw new UserError(`run ${a.record.id} is from inferbench ${kinds[0]} and run ${b.record.id} from inferbench ${kinds[1]}`, 'compare two runs of the same command');
+  // Each record's scenario (older kind words included) compares it; two scenarios never compare.
+  const [scenarioA, scenarioB] = [scenarioOfRecord(a.record), scenarioOfRecord(b.record)];
+  if (scenarioA !== scenarioB) {
+    throw new UserError(`run ${a.record.id} is from inferbench ${scenarioA.command} and run ${b.record.id} from inferbench ${scenarioB.command}`, 'compare two runs of the same command');
   }
-  if (kinds[0] === 'generate') return compareGeneration(a.record as unknown as GenerationRunRecord, b.record as unknown as GenerationRunRecord, { out, png: args.flags['no-png'] !== true });
-  if (kinds[0] === 'load') return compareLoad(a.record as unknown as LoadRunRecord, b.record as unknown as LoadRunRecord);
-  const comparison = compareRuns(a.record, b.record, { minEffect: minEffectFlag(args) });
-  if (comparison.cells.length === 0) {
-    const why = describeDifference(a.record, b.record);
-    const parts = why.parts.length > 1 ? `${why.parts.slice(0, -1).join(', ')} and ${why.parts.at(-1)}` : (why.parts[0] ?? 'combination of settings');
-    throw new UserError(
-      `runs ${a.record.id} and ${b.record.id} have no cells in common: they differ in ${why.differ || 'how their settings combine'}${why.same ? ` (the same ${why.same})` : ''}`,
-      `measure one run with the other's ${parts} (or a run covering both), then compare`,
-    );
-  }
+  const terminal = scenarioA.compare?.terminal;
+  if (terminal === undefined) throw new UserError(`inferbench ${scenarioA.command} runs have no comparison`, 'compare two `inferbench run` runs');
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   const width = process.stdout.columns;
-  process.stdout.write(renderRunComparison(comparison, { files: [a.file, b.file], color, ...(width ? { width } : {}) }));
-  if (args.flags['no-png'] === true) return 0;
-  if (!comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed')) {
-    process.stdout.write('\nNot drawn: the comparison chart, because no cell completed in both runs.\n');
+  const compared = terminal(a.record, b.record, { color, width, files: [a.file, b.file], minEffect: () => minEffectFlag(args) });
+  process.stdout.write(compared.text);
+  if (args.flags['no-png'] === true || compared.chart === null) return 0;
+  const chart = await compared.chart();
+  if ('notDrawn' in chart) {
+    process.stdout.write(`\nNot drawn: the comparison chart, because ${chart.notDrawn}.\n`);
     return 0;
   }
-  const { runComparisonChartSpec } = await import('../../reports/view-charts.js');
-  await writeComparisonPng(out, a.record.id, b.record.id, runComparisonChartSpec(a.record, b.record, comparison));
+  await writeComparisonPng(out, a.record.id, b.record.id, chart.spec);
   return 0;
 }
 
@@ -86,33 +73,4 @@ function minEffectFlag(args: ParsedArgs): number {
     throw new UserError(`--min-effect is a fraction of the mean below 1, got ${value}`, `e.g. --min-effect 0.05 for 5%`);
   }
   return value;
-}
-
-/** Two generation runs: matching cells with their TTFT/TPOT ratios (see reports/generation-comparison.ts), and their chart. */
-async function compareGeneration(a: GenerationRunRecord, b: GenerationRunRecord, opts: { readonly out: string; readonly png: boolean }): Promise<number> {
-  const pairs = pairGenerationCells(a, b);
-  if (pairs.length === 0) {
-    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts, run at the same thread counts (cells match on the threads each engine reported using)');
-  }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(renderGenerationComparison(a, b, pairs, color));
-  if (!opts.png) return 0;
-  const chart = await import('../../reports/generation-comparison-chart.js');
-  if (!chart.canDrawGenerationComparison(pairs)) {
-    process.stdout.write('\nNot drawn: the comparison chart, because no cell completed in both runs.\n');
-    return 0;
-  }
-  await writeComparisonPng(opts.out, a.id, b.id, chart.generationComparisonChartSpec(a, b, pairs));
-  return 0;
-}
-
-/** Two load runs: peak-rate ratios and latency ratios at equal rates (see reports/server-comparison.ts). */
-function compareLoad(a: LoadRunRecord, b: LoadRunRecord): number {
-  const cmp = compareServerRuns(a, b);
-  if (cmp.rates.length === 0 && !cmp.peaks.some((p) => p.a !== null && p.b !== null)) {
-    throw new UserError(`load runs ${a.id} and ${b.id} have no engine with a peak or a rate in common`, 'compare runs of the same engines with a shared rate (--rates) or both with --find-peak');
-  }
-  const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(renderServerComparison(a, b, cmp, color));
-  return 0;
 }

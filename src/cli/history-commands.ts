@@ -1,26 +1,19 @@
-import { renderTrainingReport } from '../../reports/training-report.js';
 import { trainConfig } from '../runs/train-run.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isGenerationRecord, isLoadConfig, isLoadRecord, isTrainConfig, isTrainingRecord, recordOf, type HistoryEntry, type StoredConfig } from '../runs/history/history-entry.js';
-import { renderServerReport } from '../../reports/server-report.js';
+import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isLoadConfig, isTrainConfig, recordOf, type HistoryEntry } from '../runs/history/history-entry.js';
+import { scenarioOfConfig } from '../runs/scenario-registry.js';
 import { loadConfig } from '../runs/load-run.js';
-import { goalText } from '../core/latency-goal.js';
 import { generateConfig } from '../runs/generate-run.js';
-import { renderGenerationReport } from '../../reports/generation-report.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
 import { formatTimestamp } from '../core/units.js';
-import { renderTerminalReport } from '../../reports/terminal-report.js';
-import { scalingSections, statisticsSection } from '../../reports/terminal-views.js';
-import { threadSettings } from '../../reports/run-views.js';
-import { batchSizes } from '../../reports/run-summary.js';
-import type { RunRecord } from '../core/results.js';
 import { UserError } from '../core/errors.js';
+import { reportWidth } from './terminal-width.js';
 import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
 
@@ -98,7 +91,7 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     `  command:      ${entryCommand(entry.config)}`,
     `  model:        ${entryModelName(entry)}`,
     `  engines:      ${entryEngines(entry).join(', ')}`,
-    ...settingLines(entry.config),
+    ...scenarioOfConfig(entry.config).settingLines(entry.config),
     `  started from: ${entry.source}`,
     `  created:      ${formatTimestamp(entry.createdAt)}`,
     ...(entry.finishedAt ? [`  finished:     ${formatTimestamp(entry.finishedAt)}`] : []),
@@ -111,74 +104,16 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
   process.stdout.write(`${lines.join('\n')}\n`);
   const record = recordOf(entry);
   if (record && record.cells.length > 0) {
-    const text = isGenerationRecord(record)
-      ? renderGenerationReport(record, { color: useColor() })
-      : isTrainingRecord(record) ? renderTrainingReport(record, { color: useColor() })
-      : isLoadRecord(record) ? renderServerReport(record, { color: useColor() }) : renderView(record, args);
+    // Its scenario's report; `--view`, `--batch-size` and `--threads` are read only by a scenario that has such views.
+    const text = scenarioOfConfig(entry.config).report(record, {
+      color: useColor(),
+      ...reportWidth(args),
+      text: (name) => stringFlag(args, name),
+      positiveInt: (name) => positiveIntFlag(args, name),
+    });
     process.stdout.write(`\n${text}\n`);
   }
   return 0;
-}
-
-/** The settings lines of `show`, per kind of run. */
-function settingLines(c: StoredConfig): string[] {
-  if (isGenerateConfig(c)) {
-    return [
-      `  batch sizes:  ${(c.batchSizes ?? []).join(', ')}`,
-      `  prompts:      ${(c.promptLengths ?? []).join(', ')} tokens, ${(c.newTokens ?? []).join(', ')} new tokens`,
-      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
-      `  dataset:      ${c.dataset ?? 'embedded default'}`,
-    ];
-  }
-  if (isTrainConfig(c)) {
-    return [
-      `  batch sizes:  ${c.batchSizes.join(', ')}`,
-      `  steps:        ${c.rounds} rounds × (${c.warmSteps} warm + ${c.steps}), ${c.optimizer} lr ${c.learningRate}`,
-      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
-      `  dataset:      ${c.dataset ?? 'embedded default'}`,
-    ];
-  }
-  if (isLoadConfig(c)) {
-    return [
-      `  rates:        ${c.rates.length > 0 ? `${c.rates.join(', ')} req/s` : 'none given'}${c.findPeak ? ', peak search' : ''}${c.slo ? `, goal ${goalText(c.slo)}` : ''}`,
-      `  arrivals:     ${c.arrival}${c.arrival === 'gamma' ? ` (burstiness ${c.burstiness})` : ''}, seed ${c.seed}, ${c.warmupMs / 1000} s warm-up + ≥ ${c.durationMs / 1000} s and ${c.minQueries} requests per rate, ${c.rounds} round${c.rounds === 1 ? '' : 's'}`,
-      `  batcher:      max batch ${c.maxBatch ?? 1}, max wait ${c.maxWaitMs ?? 0} ms`,
-      `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
-      `  dataset:      ${c.dataset ?? 'embedded default'} (${c.limit} rows)`,
-    ];
-  }
-  return [
-    `  batch sizes:  ${c.batchSizes.join(', ')}`,
-    `  threads:      ${c.threads.map((t) => (t === null ? 'engine default' : String(t))).join(', ')}`,
-    `  dataset:      ${c.dataset ?? 'embedded default'}${c.limit !== null ? ` (${c.limit} rows per cell)` : ''}`,
-  ];
-}
-
-const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
-
-/**
- * The run's tables as `show` prints them: the whole report, or one of the
- * dashboard's three views with its fixed value (the drop-downs there).
- */
-function renderView(record: RunRecord, args: ParsedArgs): string {
-  const batchSize = positiveIntFlag(args, 'batch-size');
-  const threadsText = stringFlag(args, 'threads');
-  const threads = threadsText === undefined ? undefined : threadsText === 'default' ? null : positiveIntFlag(args, 'threads');
-  const asked = stringFlag(args, 'view');
-  if (asked !== undefined && !(VIEWS as readonly string[]).includes(asked)) throw new UserError(`--view must be one of ${VIEWS.join(', ')}, got "${asked}"`, 'e.g. --view core --batch-size 8');
-  const view = asked ?? (batchSize !== undefined && threads === undefined ? 'core' : threads !== undefined && batchSize === undefined ? 'batch' : batchSize !== undefined ? 'scaling' : 'all');
-  const sizes = batchSizes(record);
-  if (batchSize !== undefined && !sizes.includes(batchSize)) throw new UserError(`--batch-size ${batchSize} was not measured in this run`, `use one of ${sizes.join(', ')}`);
-  const settings = threadSettings(record);
-  if (threads !== undefined && !settings.includes(threads)) {
-    throw new UserError(`--threads ${threadsText} was not measured in this run`, `use one of ${settings.map((t) => (t === null ? 'default' : String(t))).join(', ')}`);
-  }
-  const color = useColor();
-  const width = Math.max(40, process.stdout.columns ?? 150);
-  if (view === 'all') return renderTerminalReport(record, { color, width });
-  if (view === 'baseline') return statisticsSection(record, width, 0, color).join('\n');
-  const fixed = { ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}) };
-  return scalingSections(record, width, 0, color, { ...fixed, ...(view === 'core' || view === 'batch' ? { only: view } : {}) }).join('\n');
 }
 
 /** `inferbench rerun <id>`: the same resolved config, as a new entry linked to the old one. */
@@ -204,7 +139,8 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });
   const { runAndReport } = await import('./run-command.js');
-  return runAndReport(config, { rerunOf: entry.id });
+  const { display } = await import('./run-command.js');
+  return runAndReport(config, { rerunOf: entry.id }, undefined, display(args));
 }
 
 /** Reads one line from stdin; EOF counts as no. */

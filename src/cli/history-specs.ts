@@ -1,4 +1,4 @@
-import { VERBOSE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };
@@ -21,6 +21,7 @@ export const SHOW_COMMAND: CommandSpec = {
     { name: 'batch-size', kind: 'value', arg: 'N', help: 'the fixed batch size of the core-scaling view; default the largest measured' },
     { name: 'threads', kind: 'value', arg: 'N', help: 'the fixed core count of the batch-size-scaling view (`default` for the engine default); default the one with most cells' },
     JSON_FLAG,
+    WIDE_FLAG,
     HELP,
   ],
   details: '<id> is the number `inferbench list` shows, or a run folder id. --batch-size alone shows the core view, --threads alone the batch view.',
@@ -29,8 +30,8 @@ export const SHOW_COMMAND: CommandSpec = {
 export const RERUN_COMMAND: CommandSpec = {
   name: 'rerun',
   summary: 'run a benchmark of the history again with the same settings, as a new entry linked to it',
-  usage: 'inferbench rerun <id> [--out DIR] [--verbose]',
-  flags: [OUT, VERBOSE_FLAG, HELP],
+  usage: 'inferbench rerun <id> [--out DIR] [--verbose] [--wide] [--quiet]',
+  flags: [OUT, VERBOSE_FLAG, WIDE_FLAG, QUIET_FLAG, HELP],
 };
 
 export const RM_COMMAND: CommandSpec = {

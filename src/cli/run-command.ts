@@ -11,6 +11,7 @@ import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
+import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
@@ -23,12 +24,17 @@ function passLine(c: CompletedCell): string {
   return `${formatDuration(f.engine.passMs)} engine time per pass (${f.pass.batches} batches)`;
 }
 
-/** One progress line, naming the cell by what varies in the sweep (cell-names.ts), as every report line does. */
-function progressLine(event: ProgressEvent, varying: VaryingKeys): string | null {
+/**
+ * One progress line, naming the cell by what varies in the sweep
+ * (cell-names.ts), as every report line does. A round is a status the next
+ * overwrites (it never reaches the report's scrollback); a finished cell
+ * stays, its rounds summed up.
+ */
+function progressLine(event: ProgressEvent, varying: VaryingKeys): string | { status: string } | null {
   if (event.kind === 'cell-start') return null;
   if (event.kind === 'round-done') {
     const tail = event.meanMs === null ? 'no timed batches' : `${formatDuration(event.meanMs)} mean over ${event.batches} batches (${event.passes} whole ${event.passes === 1 ? 'pass' : 'passes'})`;
-    return `  round ${event.round + 1}/${event.rounds} ${cellName(event, varying)}: ${tail}`;
+    return { status: `  round ${event.round + 1}/${event.rounds} ${cellName(event, varying)}: ${tail}` };
   }
   const c = event.cell;
   const rounds = c.state === 'completed' && c.rounds ? ` in ${c.rounds.length} ${c.rounds.length === 1 ? 'round' : 'rounds'}` : '';
@@ -60,6 +66,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       models: repeatedFlag(args, 'model'),
       revision: stringFlag(args, 'revision'),
       dtypes: listFlag(args, 'dtype'),
+      task: stringFlag(args, 'task') ?? null,
       architectures: repeatedFlag(args, 'config'),
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),
@@ -89,9 +96,21 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       ...(positiveIntFlag(args, 'calibration-rows', 'calibrationRows') !== undefined ? { calibrationRows: positiveIntFlag(args, 'calibration-rows', 'calibrationRows') } : {}),
       ...(stringFlag(args, 'calibration-method') !== undefined ? { calibrationMethod: stringFlag(args, 'calibration-method') } : {}),
     },
-    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
-  return runAndReport(config, {}, queueOptions(args));
+  return runAndReport(config, {}, queueOptions(args), display(args));
+}
+
+/** `--wide`, `--quiet` and the width (terminal-width.ts), for run and rerun alike. */
+export function display(args: ParsedArgs): ReportDisplay {
+  return { ...reportWidth(args), quiet: args.flags['quiet'] === true };
+}
+
+/** How the report and progress are shown. */
+export interface ReportDisplay {
+  readonly width: number;
+  readonly wide: boolean;
+  readonly quiet: boolean;
 }
 
 /** `--queue` and its companions; the URL (it may hold a password) goes to the run, never into the config or history. */
@@ -118,7 +137,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-export function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions): Promise<number> {
+export function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
   let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
   return reportRecordedCommand<RunRecord, ProgressEvent>({
     unit: 'batch',
@@ -133,11 +152,12 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
           const engines = (r.config['enginesResolved'] as string[]).join(', ');
           const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;
           const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
-          process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
+          if (!shown.quiet) process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
         },
       }, record),
     progressLine: (e) => progressLine(e, varying),
-    render: (record, color) => renderTerminalReport(record, { color, ...(process.stdout.columns ? { width: process.stdout.columns } : {}) }),
+    quiet: shown.quiet,
+    render: (record, color) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide }),
     after: (record) => (config.png ? notDrawnLines(runCharts(record)) : []),
   });
 }

@@ -3,6 +3,7 @@ import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { stopCause } from '../core/stop-cause.js';
 import { EXIT_INTERRUPTED, stopOnSignals } from './stop-signals.js';
+import { ProgressArea } from './terminal-width.js';
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -54,7 +55,7 @@ export function finishRecordedRun(finished: {
 /**
  * The CLI side every recorded command shares (`run`, `generate`, `train` and
  * their `rerun`): a stop signal (Ctrl-C, SIGTERM, SIGHUP) lets the current unit of work finish, progress
- * lines go to stderr, the report to stdout, then `finishRecordedRun`'s lines
+ * goes to stderr's progress area (terminal-width.ts), the report to stdout, then `finishRecordedRun`'s lines
  * and exit code. Each command brings only what is its own.
  */
 export async function reportRecordedCommand<R extends { readonly state: string }, P>(command: {
@@ -66,7 +67,10 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void },
     record: RecordOptions,
   ) => Promise<RecordedOutcome<R>>;
-  readonly progressLine: (event: P) => string | null;
+  /** A line that stays, a `status` that the next overwrites on a terminal (per round), or nothing. */
+  readonly progressLine: (event: P) => string | { readonly status: string } | null;
+  /** `--quiet`: no progress at all; warnings and errors still go to stderr. */
+  readonly quiet?: boolean;
   readonly render: (record: R, color: boolean) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
@@ -74,6 +78,7 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
 }): Promise<number> {
   const stop = stopOnSignals(command.unit);
+  const area = new ProgressArea(command.quiet === true);
   let recorded: RecordedOutcome<R>;
   try {
     recorded = await command.execute(
@@ -81,12 +86,14 @@ export async function reportRecordedCommand<R extends { readonly state: string }
         signal: stop.signal,
         onProgress: (event) => {
           const line = command.progressLine(event);
-          if (line) process.stderr.write(`${line}\n`);
+          if (typeof line === 'string') area.line(line);
+          else if (line) area.status(line.status);
         },
       },
       { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
     );
   } finally {
+    area.clear();
     stop.release();
   }
   const { outcome, entryId } = recorded;

@@ -7,10 +7,11 @@
  * that does not stay inside the cache, naming the job's field, never the
  * path's contents.
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { hasErrorCode, UserError } from './errors.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import { UserError } from './errors.js';
+import { resolveInside } from './path-inside.js';
 import { FolderRefused, makeFolders } from './folders.js';
 
 /** Environment variable that moves the cache. */
@@ -58,11 +59,6 @@ export class PathRefused extends UserError {
   }
 }
 
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
 /**
  * The absolute path of `parts` under the cache folder `root` (which must
  * exist), for a path a job names. Each part must be a non-empty string
@@ -79,28 +75,14 @@ export async function pathInCache(root: string, parts: readonly string[], field:
     if (isAbsolute(part)) throw new PathRefused(field, 'is an absolute path, not one inside the worker\'s cache');
   }
   const realRoot = await realpath(root);
-  const wanted = resolve(realRoot, ...parts);
-  if (!inside(realRoot, wanted)) throw new PathRefused(field, 'climbs out of the worker\'s cache (..)');
-  // Resolve the links of the part that exists: a link inside the cache must not lead out of it.
-  let existing = wanted;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      await lstat(existing);
-      break;
-    } catch (err) {
-      if (!hasErrorCode(err, 'ENOENT') && !hasErrorCode(err, 'ENOTDIR')) throw new PathRefused(field, 'cannot be checked inside the worker\'s cache');
-      rest.unshift(basename(existing));
-      existing = dirname(existing);
-    }
-  }
-  let real: string;
-  try {
-    real = await realpath(existing);
-  } catch {
-    throw new PathRefused(field, 'leads through a broken symbolic link');
-  }
-  const resolved = join(real, ...rest);
-  if (!inside(realRoot, resolved)) throw new PathRefused(field, 'leads through a symbolic link out of the worker\'s cache');
-  return resolved;
+  // The rule the dashboard's PathGuard applies to --root and --allow too (path-inside.ts).
+  const outcome = resolveInside([realRoot], resolve(realRoot, ...parts));
+  if (outcome.ok) return outcome.path;
+  const rule = {
+    climbs: 'climbs out of the worker\'s cache (..)',
+    'link-out': 'leads through a symbolic link out of the worker\'s cache',
+    'broken-link': 'leads through a broken symbolic link',
+    unchecked: 'cannot be checked inside the worker\'s cache',
+  } as const;
+  throw new PathRefused(field, rule[outcome.why]);
 }

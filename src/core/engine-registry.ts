@@ -1,6 +1,7 @@
 import type { Availability, Engine } from './engine.js';
 import { CellSkip, UserError } from './errors.js';
 import { nameTable } from './name-lookup.js';
+import { engineLeftOutOfPack } from './offline-pack.js';
 
 /** Creates an engine object; importing its package is deferred to `probe`/`load`. */
 export type EngineFactory = () => Promise<Engine>;
@@ -156,6 +157,9 @@ export class EngineRegistry {
     if (!factory) {
       return { id, engine: null, availability: { available: false, reason: 'not registered', enable: `known engines: ${this.ids().join(', ')}` } };
     }
+    // Checked before the probe: in an offline pack a missing package would otherwise read as "npm install …".
+    const leftOut = engineLeftOutOfPack(id);
+    if (leftOut) return { id, engine: null, availability: { available: false, ...leftOut } };
     let engine: Engine;
     try {
       engine = await factory();

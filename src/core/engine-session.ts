@@ -1,3 +1,4 @@
+import type { GpuAdapter } from './gpu-adapter.js';
 import type { TensorMap } from './tensor.js';
 
 /** Numeric precision of the weights and activations actually used by a session. */
@@ -30,6 +31,8 @@ export interface SessionDescription {
   readonly placement?: ProviderPlacement;
   /** What the browser page read back, for engines that run in headless Chromium (browser launcher). */
   readonly browser?: BrowserReadback;
+  /** The WebGPU adapter a Node WebGPU engine ran on (onnx-webgpu, transformers-js-webgpu, tfjs-webgpu*), read back from Dawn. */
+  readonly adapter?: GpuAdapter;
 }
 
 /** A memory figure of a browser page and what it covers (the JS heap is not the process's RSS). */

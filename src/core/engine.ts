@@ -1,4 +1,5 @@
 import type { EngineSession, Precision, SessionDescription } from './engine-session.js';
+import type { GpuAdapter } from './gpu-adapter.js';
 import type { TensorMap } from './tensor.js';
 
 /**
@@ -8,9 +9,9 @@ import type { TensorMap } from './tensor.js';
 export type EngineId = string;
 
 /** Devices of `BenchmarkModel.exportToOnnx`. */
-export type OnnxDevice = 'cpu' | 'cuda' | 'tensorrt' | 'wasm';
+export type OnnxDevice = 'cpu' | 'cuda' | 'tensorrt' | 'wasm' | 'webgpu';
 /** Backends of `BenchmarkModel.exportToTfjs`. */
-export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu';
+export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu' | 'webgpu';
 
 /**
  * What runs a model on a tfjs backend: inferbench's ONNX translator (the
@@ -39,7 +40,12 @@ export function formatOf(target: EngineTarget): ModelFormat {
  * to enable it, because "not available" alone sends users searching.
  */
 export type Availability =
-  | { readonly available: true; readonly versions: Readonly<Record<string, string>> }
+  | {
+      readonly available: true;
+      readonly versions: Readonly<Record<string, string>>;
+      /** The WebGPU adapter a WebGPU engine will run on, so `inferbench engines` names a software adapter before anything runs. */
+      readonly adapter?: GpuAdapter;
+    }
   | { readonly available: false; readonly reason: string; readonly enable: string };
 
 /** Options every engine accepts once resolved; `threads: null` means "engine default". */
@@ -47,6 +53,13 @@ export interface ResolvedSessionOptions {
   readonly threads: number | null;
   /** Precision of the graph file, known from the model (engines cannot tell fp32 from a quantized file cheaply). */
   readonly precision: Precision;
+  /**
+   * Set when the model is a feature-extraction model: the pooling modes and
+   * normalisation its folder declares. Engines that run a whole pipeline
+   * (transformers.js) build a feature-extraction pipeline with them; plain
+   * engines ignore it and the model pools their outputs.
+   */
+  readonly featureExtraction?: { readonly pooling: readonly string[]; readonly normalize: boolean };
 }
 
 /**

@@ -59,6 +59,26 @@ function argmax(values: readonly number[]): number {
   return best;
 }
 
+/** Output name of sentence embeddings (models/pooling.ts EMBEDDING_OUTPUT; core cannot import models). */
+export const EMBEDDING_OUTPUT_NAME = 'sentence_embedding';
+
+/** Cosine similarity of two vectors; 1 for two zero vectors (the same), 0 when only one is zero, NaN stays NaN. */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>, start = 0, width = a.length): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = start; i < start + width; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  if (na === 0 && nb === 0) return 1;
+  if (na === 0 || nb === 0) return 0;
+  return dot / Math.sqrt(na * nb);
+}
+
 /** Index of the output whose argmax is compared: `logits` when present, else the first. */
 function primaryOutput(names: readonly string[]): number {
   const i = names.indexOf('logits');
@@ -77,6 +97,10 @@ export function compareOutputs(reference: RowOutputs, candidate: RowOutputs, ref
   let maxAbsDiff = 0;
   let agree = 0;
   const primary = shared[primaryOutput(shared)] as string;
+  // Embeddings are judged by the angle between vectors: cosine ≥ 1 − tolerance (0.9999 at the default 1e-4).
+  const embedding = shared.includes(EMBEDDING_OUTPUT_NAME);
+  let minCosine = 1;
+  let sumCosine = 0;
   for (let r = 0; r < rows; r++) {
     for (const name of shared) {
       const a = reference.rows[r]?.[reference.names.indexOf(name)] ?? [];
@@ -90,6 +114,18 @@ export function compareOutputs(reference: RowOutputs, candidate: RowOutputs, ref
     const pa = reference.rows[r]?.[reference.names.indexOf(primary)] ?? [];
     const pb = candidate.rows[r]?.[candidate.names.indexOf(primary)] ?? [];
     if (argmax(pa) === argmax(pb)) agree++;
+    if (embedding) {
+      const ea = reference.rows[r]?.[reference.names.indexOf(EMBEDDING_OUTPUT_NAME)] ?? [];
+      const eb = candidate.rows[r]?.[candidate.names.indexOf(EMBEDDING_OUTPUT_NAME)] ?? [];
+      const c = cosineSimilarity(ea, eb);
+      const cos = Number.isNaN(c) ? -Infinity : c;
+      if (cos < minCosine) minCosine = cos;
+      sumCosine += cos;
+    }
+  }
+  if (embedding) {
+    const cosine = { min: minCosine, mean: sumCosine / rows };
+    return { reference: referenceId, maxAbsDiff, argmaxAgreement: agree / rows, tolerance, withinTolerance: minCosine >= 1 - tolerance, rows, cosine };
   }
   return { reference: referenceId, maxAbsDiff, argmaxAgreement: agree / rows, tolerance, withinTolerance: maxAbsDiff <= tolerance, rows };
 }
@@ -122,9 +158,11 @@ export class AccuracyTally {
     const names = Object.keys(outputs)
       .filter((n) => outputs[n]?.dims[0] === batchRows && outputs[n]?.dtype !== 'bool')
       .sort();
-    const primary = names.length > 0 ? outputs[names[primaryOutput(names)] as string] : undefined;
+    const primaryName = names.length > 0 ? (names[primaryOutput(names)] as string) : undefined;
+    const primary = primaryName === undefined ? undefined : outputs[primaryName];
     this.seen += batchRows;
-    if (!primary || primary.data.length === 0) return;
+    // An embedding has no predicted class: nothing to count against labels.
+    if (!primary || primary.data.length === 0 || primaryName === EMBEDDING_OUTPUT_NAME) return;
     const width = primary.data.length / batchRows;
     for (let r = 0; r < batchRows; r++) {
       const label = classIndex(labels[r]);

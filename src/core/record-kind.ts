@@ -8,11 +8,8 @@
  * `recordKindOf`, so those records still read as the scenario they are.
  */
 
-/** Kind of a record that is not a classification run. */
-export type RecordKind = 'generate' | 'train' | 'load';
-
 /** Words older records used, and the kind each one means now. */
-const OLDER_WORDS: Readonly<Record<string, RecordKind>> = Object.freeze({ generation: 'generate', training: 'train', server: 'load' });
+const OLDER_WORDS: Readonly<Record<string, string>> = Object.freeze({ generation: 'generate', training: 'train', server: 'load' });
 
 /** The record's scenario kind in today's word (older words mapped), or undefined for a classification record. */
 export function recordKindOf(record: object): string | undefined {

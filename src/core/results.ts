@@ -88,6 +88,12 @@ export interface CompletedCell extends CellKey {
   readonly accuracy?: number | null;
   /** The rows accuracy was counted on: every row of one pass (`seen === of`), or only `seen` of them, when accuracy is null. Absent in older records. */
   readonly accuracyRows?: AccuracyRows;
+  /**
+   * STS quality of a feature-extraction cell on pairs data: Spearman of the
+   * pairs' cosine against the gold score over every pair of one pass; null
+   * when the engine did not see them all; absent without STS pairs.
+   */
+  readonly sts?: { readonly spearman: number; readonly pairs: number } | null;
   /** One pass over the rows at this batch size: rows and batches (the last may be short). Absent in older records. */
   readonly pass?: { readonly rows: number; readonly batches: number };
   /** Which rows this cell streamed: their count and a content hash, so `compare` can tell cells that saw other data. Absent in older records. */
@@ -238,10 +244,12 @@ export interface CellParity {
   /** Fraction of rows whose argmax matches the reference (0..1). */
   readonly argmaxAgreement: number;
   readonly tolerance: number;
-  /** maxAbsDiff ≤ tolerance; false must be impossible to miss in every report. */
+  /** maxAbsDiff ≤ tolerance, or for embeddings minCosine ≥ 1 − tolerance; false must be impossible to miss in every report. */
   readonly withinTolerance: boolean;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings (feature extraction): the smallest and mean cosine similarity of a row's vector with the reference's, over `rows`. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
 export interface ErroredCell extends CellKey {
@@ -343,6 +351,8 @@ export interface VariantParity {
   readonly argmaxAgreement: number;
   /** Rows compared. */
   readonly rows: number;
+  /** Set for sentence embeddings: the smallest and mean cosine similarity of a row's vector with the fp32 vector. */
+  readonly cosine?: { readonly min: number; readonly mean: number };
 }
 
 export { notRunInterrupted } from './stop-cause.js';

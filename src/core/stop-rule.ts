@@ -25,6 +25,16 @@ export interface StopRule {
  * cell it cuts short says so in its verdict. Raise it with --max-time.
  */
 export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 1000, minBatches: 20, maxTimeMs: 15_000, maxBatches: 1_000_000 };
+/**
+ * Batch sizes of a run that names none. 1 and 8 keep the default run (every
+ * available Node engine, 3 rounds) within 90 s on a 2-core machine with
+ * tfjs-node built; FULL_SWEEP_BATCH_SIZES adds 32, where the slowest engines
+ * cannot finish a pass within --max-time. The report says how to ask for it.
+ */
+export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8];
+/** The sweep the report points to when a run used the default batch sizes (`--batch-sizes 1,8,32`). */
+export const FULL_SWEEP_BATCH_SIZES: readonly number[] = [1, 8, 32];
+
 /** Independent rounds per cell: the fewest that give a between-round interval with some power (t = 4.30 at 2 df). */
 export const DEFAULT_ROUNDS = 3;
 /** The least maximum time a round may have: below it a warm pass and one timed pass rarely fit, so the rounds measure nothing. */

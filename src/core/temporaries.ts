@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 export type TemporaryKind = 'tmp' | 'partial';
 
@@ -40,16 +41,6 @@ export function removeTemporariesSync(): void {
   open.clear();
 }
 
-/** True while a process with this id runs (EPERM: it runs as another user). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const PATTERN = /^(.*)\.(tmp|partial)-(\d+)(?:-[0-9a-f]+)?$/;
 
 /**
@@ -72,7 +63,7 @@ export async function sweepStaleTemporaries(target: string): Promise<string[]> {
     const m = PATTERN.exec(entry);
     if (!m || m[1] !== name) continue;
     const pid = Number(m[3]);
-    if (pid === process.pid || running(pid)) continue;
+    if (pid === process.pid || processAlive(pid)) continue;
     try {
       await rm(join(dir, entry), { recursive: true, force: true });
       removed.push(entry);

@@ -9,6 +9,7 @@ import { parseLatencyGoal } from '../core/latency-goal.js';
 import { checkLoadConfig, loadConfig, type LoadConfig } from '../runs/load-run.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { FieldError } from './field-error.js';
+import { checkLoadCaps } from './request-caps.js';
 import { asField, checkFieldRanges, checkFields, type Ctx, type Kind, type RunRequest } from './run-request.js';
 
 /** The fields of a load request: `inferbench load`'s options under LoadConfig's names (`--duration` is `durationMs`, in ms). */
@@ -50,7 +51,8 @@ export function parseLoadRequest(body: unknown, ctx: Ctx): RunRequest {
     out: ctx.out,
   });
   const engines = config.engines;
-  if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
+  const registry = ctx.registry ?? defaultRegistry;
+  if (engines) asField('engines', () => registry.parseNames(engines, 'engines'));
   try {
     checkLoadConfig(config, 'field');
   } catch (err) {
@@ -60,5 +62,6 @@ export function parseLoadRequest(body: unknown, ctx: Ctx): RunRequest {
     }
     throw err;
   }
+  checkLoadCaps(config, engines?.length ?? registry.ids().length);
   return { config, compareWith };
 }

@@ -8,6 +8,7 @@ import { resolveGenerationSweep } from '../scenarios/generate/generation-sweep.j
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { FieldError } from './field-error.js';
+import { checkRunCells } from './request-caps.js';
 import { recheckRunPaths } from './run-paths.js';
 import { lookupName, nameTable } from '../core/name-lookup.js';
 import { checkRange, OPTION_RANGES } from '../core/option-ranges.js';
@@ -282,13 +283,17 @@ function parseRun(fields: Record<string, unknown>, ctx: Ctx): RunConfig {
   // A spec naming a JSON file is read from disk, so it is a path like any other.
   const architectures = partial.architectures?.map((a, i) => (/\.json$/i.test(a.trim()) ? ctx.guard.check(`architectures[${i}]`, a) : a));
   if (architectures) asField('architectures', () => resolveRunConfig({ architectures }, NAMES, ctx.registry));
-  return asField('body', () =>
+  const config = asField('body', () =>
     resolveRunConfig(
       { ...partial, model, ...(models ? { models } : {}), ...(architectures ? { architectures } : {}), dataset, out: ctx.out },
       NAMES,
       ctx.registry,
     ),
   );
+  const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
+  const sources = Math.max(config.models.length + config.architectures.length, 1);
+  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).ids().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  return config;
 }
 
 function parseGenerate(fields: Record<string, unknown>, ctx: Ctx): StoredGenerateConfig {

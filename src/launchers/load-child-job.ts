@@ -7,7 +7,8 @@
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import type { LoadCellKey } from '../core/load-results.js';
-import { TextClassification } from '../models/text-classification.js';
+import type { TextClassification } from '../models/text-classification.js';
+import { modelFromSpec } from '../models/model-from-spec.js';
 import { measureServerGroup, type LoadGroupResult } from '../scenarios/load/rate-group.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
@@ -17,8 +18,8 @@ serveForkedJob<LoadChildJob, LoadCellKey, LoadGroupResult>(
   async (job, io) => {
     await registerEngineModules(job.engineModules);
     if (job.model.kind !== 'text-classification') throw new Error(`inferbench load needs a text-classification model, got a ${job.model.kind} spec`);
-    const { dir, kind: _kind, ...options } = job.model;
-    const model = await new TextClassification(dir, options).init();
+    // A feature-extraction spec re-creates a FeatureExtraction (a TextClassification whose sessions pool).
+    const model = (await modelFromSpec(job.model)) as TextClassification;
     await measureServerGroup(
       { model, engine: job.engine, threads: job.threads, key: job.key, round: job.round, plan: job.plan, rows: job.rows, columns: job.columns, registry: defaultRegistry, signal: io.signal },
       { onStart: io.start, onResult: io.result },

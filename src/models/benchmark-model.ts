@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { Engine, ModelFormat, OnnxDevice, TfjsBackend, TfjsExecutor } from '../core/engine.js';
+import type { Engine, ModelFormat, OnnxDevice, ResolvedSessionOptions, TfjsBackend, TfjsExecutor } from '../core/engine.js';
 import { engineIdFor, formatOf } from '../core/engine.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
@@ -138,6 +138,11 @@ export abstract class BenchmarkModel {
   /** The one path all export methods share: find the engine, then load the file of its format into it. */
   protected async loadOn(engine: Engine | string, options: ExportOptions): Promise<EngineSession> {
     const resolved = typeof engine === 'string' ? await (options.registry ?? defaultRegistry).require(engine) : engine;
-    return resolved.load(await this.modelFile(formatOf(resolved.target)), { threads: options.threads ?? null, precision: this.precision });
+    return resolved.load(await this.modelFile(formatOf(resolved.target)), { threads: options.threads ?? null, precision: this.precision, ...this.taskOptions() });
+  }
+
+  /** What the model's task adds to every load's options (a feature-extraction model: its pooling); none by default. */
+  protected taskOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
+    return {};
   }
 }

@@ -132,7 +132,7 @@ export async function inspectModel(pathOrDir: string, registry: EngineRegistry =
   if (onnx === null) return inspectNative(resolved, registry);
   const path = onnx;
   const [{ readOnnxModel, listOps }, { tfjsCoverage }, { exportRefusal }] = await Promise.all([
-    import('../../engines/tfjs/onnx-model.js'),
+    import('../core/onnx/onnx-decode.js'),
     import('../../engines/tfjs/op-table.js'),
     import('./tf-export/onnx-to-tf.js'),
   ]);

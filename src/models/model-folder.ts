@@ -38,9 +38,15 @@ export function readModelJson<T>(path: string): T {
     if (err instanceof UserError) throw err;
     throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as T;
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new UserError(`cannot read ${path}: ${(err as Error).message}`, 'check that the model folder is complete and not corrupt');
   }
+  // `null`, `[]` or `5` parse, then fail somewhere deep (a library's "must be a valid object"): refused here, naming the file.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`cannot read ${path}: it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'a list' : `a ${typeof parsed}`}, not a JSON object`, 'check that the model folder is complete and not corrupt');
+  }
+  return parsed as T;
 }

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { BenchmarkModel } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
 import { TextClassification } from './text-classification.js';
+import { FeatureExtraction } from './feature-extraction.js';
 import { FixedLengthModel } from './fixed-length-model.js';
 import { defaultClassifier } from './default-classifier.js';
 import type { ModelSpec } from './model-spec.js';
@@ -11,8 +12,8 @@ import type { ModelSpec } from './model-spec.js';
 export async function modelFromSpec(spec: ModelSpec): Promise<BenchmarkModel> {
   switch (spec.kind) {
     case 'text-classification': {
-      const { dir, kind: _kind, ...options } = spec;
-      return new TextClassification(dir, options).init();
+      const { dir, kind: _kind, task, ...options } = spec;
+      return task === 'feature-extraction' ? new FeatureExtraction(dir, options).init() : new TextClassification(dir, options).init();
     }
     case 'fixed-length':
       return new FixedLengthModel(await modelFromSpec(spec.base), spec.sequenceLength, spec.vocabSize, spec.maxLength).init();

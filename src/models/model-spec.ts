@@ -13,6 +13,8 @@ export type ModelSpec =
       readonly onnxFile?: string;
       readonly precision?: Precision;
       readonly source?: string;
+      /** Set for a feature-extraction model (the sessions return pooled sentence embeddings). */
+      readonly task?: 'feature-extraction';
     }
   /** A model run on synthetic inputs of one fixed sequence length (`--sequence-lengths`). */
   | { readonly kind: 'fixed-length'; readonly base: ModelSpec; readonly sequenceLength: number; readonly vocabSize: number; readonly maxLength: number | null }

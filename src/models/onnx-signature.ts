@@ -1,10 +1,8 @@
-import onnxProto from 'onnx-proto';
+import { decodeModel, onnx, type ModelProto, type ValueInfoProto } from '../core/onnx/onnx-proto.js';
 import type { HostDType } from '../core/tensor.js';
 import type { InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
 import { readRegularFile } from '../core/regular-file.js';
-
-const { onnx } = onnxProto;
 
 const DTYPES: Partial<Record<number, HostDType>> = {
   [onnx.TensorProto.DataType.FLOAT]: 'float32',
@@ -19,7 +17,7 @@ export interface OnnxSignature {
   readonly outputs: InputSpec[];
 }
 
-function toSpec(v: onnxProto.onnx.IValueInfoProto): InputSpec {
+function toSpec(v: ValueInfoProto): InputSpec {
   const tensor = v.type?.tensorType;
   const dtype = DTYPES[tensor?.elemType ?? 0] ?? 'float32';
   const shape = (tensor?.shape?.dim ?? []).map((d) => (d.dimParam ? d.dimParam : Number(d.dimValue ?? 0)));
@@ -35,9 +33,9 @@ export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
   const bytes = await readRegularFile(path);
   const fix = 'export the model again (e.g. with optimum-cli export onnx)';
   if (bytes.length === 0) throw new UserError(`${path} is empty (0 bytes), not an ONNX model`, fix);
-  let model: onnxProto.onnx.ModelProto;
+  let model: ModelProto;
   try {
-    model = onnx.ModelProto.decode(new Uint8Array(bytes));
+    model = decodeModel(new Uint8Array(bytes));
   } catch (err) {
     throw new UserError(`${path} is not a readable ONNX model: ${(err as Error).message}`, fix);
   }

@@ -107,7 +107,13 @@ function readFolder(dir: string, onnxFile: string): LoadedFolder {
   const tokenizerJson = readModelJson<object>(join(dir, 'tokenizer.json'));
   const tokCfgPath = join(dir, 'tokenizer_config.json');
   const tokenizerConfig = existsSync(tokCfgPath) ? readModelJson<TokenizerConfig>(tokCfgPath) : {};
-  const tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  let tokenizer: Tokenizer;
+  try {
+    tokenizer = new Tokenizer(tokenizerJson, tokenizerConfig);
+  } catch (err) {
+    // The tokenizers library throws a bare Error for JSON it cannot use ("Tokenizer must contain a "model" property").
+    throw new UserError(`cannot read ${join(dir, 'tokenizer.json')} as a tokenizer: ${(err as Error).message}`, 'copy tokenizer.json and tokenizer_config.json again from the model (they must be the Hugging Face tokenizers format)');
+  }
   const padToken = typeof tokenizerConfig.pad_token === 'string' ? tokenizerConfig.pad_token : tokenizerConfig.pad_token?.content;
   const padId = (padToken ? tokenizer.token_to_id(padToken) : undefined) ?? 0;
   const limits = [tokenizerConfig.model_max_length, config.max_position_embeddings].filter(

@@ -10,6 +10,7 @@ import type { Engine } from '../core/engine.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
 import type { VariantParity } from '../core/results.js';
+import { cosineSimilarity, EMBEDDING_OUTPUT_NAME } from '../core/parity.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import type { ResolvedColumns } from '../../datasets/columns.js';
 
@@ -20,10 +21,12 @@ export interface ParityAccumulator {
   elements: number;
   agreeingRows: number;
   rows: number;
+  /** Sentence embeddings only: smallest and summed per-row cosine with the reference; null for other outputs. */
+  cosine: { min: number; sum: number } | null;
 }
 
 export function emptyParity(): ParityAccumulator {
-  return { maxAbsDiff: 0, sumAbsDiff: 0, elements: 0, agreeingRows: 0, rows: 0 };
+  return { maxAbsDiff: 0, sumAbsDiff: 0, elements: 0, agreeingRows: 0, rows: 0, cosine: null };
 }
 
 function asNumbers(t: HostTensor): ArrayLike<number> {
@@ -60,6 +63,15 @@ export function accumulateParity(acc: ParityAccumulator, reference: TensorMap, c
   const width = ref.dims[ref.dims.length - 1] ?? 1;
   const rows = width > 0 ? a.length / width : 0;
   for (let r = 0; r < rows; r++) if (argmax(a, r * width, width) === argmax(b, r * width, width)) acc.agreeingRows++;
+  if (name === EMBEDDING_OUTPUT_NAME) {
+    acc.cosine ??= { min: 1, sum: 0 };
+    for (let r = 0; r < rows; r++) {
+      const c = cosineSimilarity(a, b, r * width, width);
+      const cos = Number.isNaN(c) ? -Infinity : c;
+      acc.cosine.min = Math.min(acc.cosine.min, cos);
+      acc.cosine.sum += cos;
+    }
+  }
   acc.rows += rows;
   return acc;
 }
@@ -73,6 +85,7 @@ export function finishParity(acc: ParityAccumulator, reference: string, engine: 
     meanAbsDiff: acc.elements > 0 ? acc.sumAbsDiff / acc.elements : 0,
     argmaxAgreement: acc.rows > 0 ? acc.agreeingRows / acc.rows : 0,
     rows: acc.rows,
+    ...(acc.cosine && acc.rows > 0 ? { cosine: { min: acc.cosine.min, mean: acc.cosine.sum / acc.rows } } : {}),
   };
 }
 

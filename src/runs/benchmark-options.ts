@@ -52,7 +52,7 @@ export type DataItemProcessCallback = (rows: readonly DataRow[], columns: Resolv
 export interface BenchmarkOptions {
   /** A Dataset, a local path, or absent for the embedded default dataset. */
   readonly dataset?: Dataset | string;
-  /** Batch sizes to sweep; default 1, 8, 32. */
+  /** Batch sizes to sweep; default 1, 8 (DEFAULT_BATCH_SIZES). */
   readonly batchSizes?: readonly number[];
   /** Rows per cell after the dataset callback; null streams every row. Default 256. */
   readonly limit?: number | null;
@@ -140,7 +140,8 @@ export interface ResolvedBenchmarkOptions {
   readonly engineModules: readonly string[];
 }
 
-export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8, 32];
+export { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
+import { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
 export const DEFAULT_LIMIT = 256;
 export const DEFAULT_WARMUP_BATCHES = 2;
 

@@ -3,6 +3,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { parseDtypes } from '../core/dtypes.js';
+import { TEXT_TASKS, type TextTask } from '../models/text-task.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { planModels } from './model-plan.js';
@@ -45,6 +46,7 @@ export interface OptionNames {
   readonly maxTime?: string;
   readonly calibrationRows?: string;
   readonly calibrationMethod?: string;
+  readonly task?: string;
 }
 
 export const DEFAULT_OUT_DIR = 'inferbench-out';
@@ -57,11 +59,19 @@ export const DEFAULT_OUT_DIR = 'inferbench-out';
  * What a caller may give: any RunConfig field, with `architectures` also as
  * `--config` texts (presets, key=value, JSON files) and `dtypes` as names.
  */
-export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes' | 'calibrationMethod'>> & {
+export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes' | 'calibrationMethod' | 'task'>> & {
+  readonly task?: string | null;
   readonly calibrationMethod?: string;
   readonly architectures?: readonly (string | ArchitectureSpec)[];
   readonly dtypes?: readonly string[] | null;
 };
+
+/** `--task` as a TextTask; another name is a UserError listing the tasks. */
+function parseTask(task: string | null, flag: string): TextTask | null {
+  if (task === null) return null;
+  if ((TEXT_TASKS as readonly string[]).includes(task)) return task as TextTask;
+  throw new UserError(`${flag} ${JSON.stringify(task)} is not a task inferbench runs`, `use one of ${TEXT_TASKS.join(', ')}, or leave it out to detect the task from the model folder`);
+}
 
 export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
   const bench = resolveBenchmarkOptions(
@@ -88,6 +98,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     models,
     revision: partial.revision ?? null,
     dtypes: partial.dtypes ? parseDtypes(partial.dtypes, names.dtypes ?? 'dtypes') : null,
+    task: parseTask(partial.task ?? null, names.task ?? 'task'),
     architectures,
     sequenceLengths,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
@@ -186,6 +197,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
     dataset,
     columns,
     calibration,
+    task: config.task ?? null,
   });
   await queue?.prepare(plan, config, dataset);
   // An isolated child re-opens the dataset from its source string (config and split included), so the Benchmark gets that string then.

@@ -13,6 +13,7 @@ import { CacheUnusable } from '../core/cache-root.js';
 import { describeError } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
 import { TextClassification, isHubModelId, looksLikePath } from '../models/text-classification.js';
+import { openTextModel, type TextTask } from '../models/text-task.js';
 import { dtypeOnnxFile, dtypePrecision, type ModelDtype } from '../core/dtypes.js';
 import { measureVariantParity, type VariantParity } from '../models/variant-parity.js';
 import { ensureArchitectureFolder } from '../models/architecture-classifier.js';
@@ -59,6 +60,8 @@ export interface ModelPlanOptions {
   readonly columns: ResolvedColumns;
   /** Calibration rows of q8-static (null when the run has none); parity rows then start after them. */
   readonly calibration?: CalibrationPlan | null;
+  /** `--task`: the task every model runs as; null or absent detects it from each folder (models/text-task.ts). */
+  readonly task?: TextTask | null;
 }
 
 /** A model folder on disk before variants are chosen. */
@@ -202,12 +205,12 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
   const rows: { dtype: ModelDtype; made: VariantFile; model: TextClassification | null }[] = [];
   for (const dtype of dtypes) {
     const made = await variantFile(folder, dtype, opts);
-    const model = made.skip ? null : await new TextClassification(made.dir, { name: `${folder.name} · ${dtype}`, onnxFile: made.file, precision: dtypePrecision(dtype), source: variantSource(folder, made) }).init();
+    const model = made.skip ? null : await openTextModel(made.dir, { name: `${folder.name} · ${dtype}`, onnxFile: made.file, precision: dtypePrecision(dtype), source: variantSource(folder, made), task: opts.task ?? null });
     rows.push({ dtype, made, model });
   }
   const fp32File = dtypeOnnxFile('fp32');
   const fp32 = rows.find((r) => r.dtype === 'fp32')?.model ??
-    (existsSync(join(folder.dir, fp32File)) ? await new TextClassification(folder.dir, { onnxFile: fp32File }).init() : null);
+    (existsSync(join(folder.dir, fp32File)) ? await openTextModel(folder.dir, { onnxFile: fp32File, task: opts.task ?? null }) : null);
   const out: PlannedModel[] = [];
   for (const r of rows) {
     let parity: VariantParity | null = null;
@@ -281,7 +284,7 @@ export async function planModels(opts: ModelPlanOptions): Promise<PlannedModel[]
   const plan: PlannedModel[] = [];
   for (const folder of folders) {
     if (opts.dtypes === null) {
-      const model = await new TextClassification(folder.dir, { name: folder.name, source: folder.source }).init();
+      const model = await openTextModel(folder.dir, { name: folder.name, source: folder.source, task: opts.task ?? null });
       plan.push({ model, skipReason: null, info: { ...(await model.info()), architecture: folder.architecture } });
     } else {
       plan.push(...(await planVariants(folder, opts.dtypes, opts, batches)));

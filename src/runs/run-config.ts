@@ -5,6 +5,7 @@
  */
 import type { ModelDtype } from '../core/dtypes.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
+import type { TextTask } from '../models/text-task.js';
 import type { CalibrationMethod } from '../models/quantize/calibrate.js';
 
 /**
@@ -21,6 +22,8 @@ export interface RunConfig {
   readonly revision: string | null;
   /** transformers.js dtypes to run as separate rows (`onnx/model_q4.onnx`…); null runs `onnx/model.onnx` only. */
   readonly dtypes: readonly ModelDtype[] | null;
+  /** `--task`: every model runs as this task; null or absent detects it from each folder (a classifier or feature extraction). */
+  readonly task?: TextTask | null;
   /** Generated "what if" architectures, each its own row. */
   readonly architectures: readonly ArchitectureSpec[];
   /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */

@@ -10,7 +10,6 @@ import { collectEnvironment } from '../core/environment.js';
 import { describeError, UserError } from '../core/errors.js';
 import { FolderRefused, makeFolders } from '../core/folders.js';
 import type { EnvironmentInfo, ModelInfo, RunRecord, RunRecordOf } from '../core/results.js';
-import type { RecordKind } from '../core/record-kind.js';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
@@ -38,7 +37,7 @@ export type RecordWriter<R> = (record: R, dir: string, options: { png: boolean }
 /** One scenario's part of a run. */
 export interface ScenarioRun<C, R extends RunRecordOf<C>> {
   /** The scenario's record kind (`generate`, `train`, `load`); absent for classification (older readers expect no kind). */
-  readonly kind?: RecordKind;
+  readonly kind?: string;
   readonly out: string;
   readonly png: boolean;
   readonly registry: EngineRegistry;
@@ -129,7 +128,7 @@ export class RunSession<C> {
     readonly environment: EnvironmentInfo,
     readonly models: readonly ModelInfo[],
     /** The scenario's record kind (`generate`, `train`, `load`); classification records carry no kind. */
-    readonly kind?: RecordKind,
+    readonly kind?: string,
   ) {}
 
   finish(state: 'completed' | 'interrupted'): void {
@@ -137,7 +136,7 @@ export class RunSession<C> {
     this.finishedAt = new Date().toISOString();
   }
 
-  snapshot(): RunRecordOf<C> & { readonly kind?: RecordKind } {
+  snapshot(): RunRecordOf<C> & { readonly kind?: string } {
     return {
       schemaVersion: 1,
       ...(this.kind ? { kind: this.kind } : {}),

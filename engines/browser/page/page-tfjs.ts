@@ -9,7 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, version_converter, type GraphModel } from '@tensorflow/tfjs-converter';
 import { TfjsGraphExecutor } from '../../tfjs/graph-executor.js';
-import { parseOnnxModel } from '../../tfjs/onnx-model.js';
+import { parseOnnxModel } from '../../../src/core/onnx/onnx-decode.js';
 import type { TensorMap } from '../../../src/core/tensor.js';
 import { fetchBytes, installPage, type PageTensor, type PageTensorMap } from './page-common.js';
 import type { PageCapabilities, PageLoadRequest } from './protocol.js';

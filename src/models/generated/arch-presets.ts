@@ -41,6 +41,8 @@ export const ARCHITECTURE_PRESETS: Readonly<Record<string, ArchitectureSpec>> = 
   'bert-base': { name: 'bert-base', config: BERT_BASE, padVocabulary: true },
   'bert-384-hid': { name: 'bert-384-hid', config: { ...BERT_BASE, hiddenSize: 384 }, padVocabulary: true },
   'bert-6-lay': { name: 'bert-6-lay', config: { ...BERT_BASE, numLayers: 6 }, padVocabulary: true },
+  // all-MiniLM-L6-v2's shape: a sentence-embedding encoder (last_hidden_state, mean pooling, Normalize), run as feature extraction.
+  minilm: { name: 'minilm', config: { ...BERT_BASE, hiddenSize: 384, numLayers: 6, numHeads: 12, intermediateSize: 1536, task: 'feature-extraction' }, padVocabulary: true },
 });
 
 /** Preset names, for help text and error messages. */

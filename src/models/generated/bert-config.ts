@@ -30,6 +30,12 @@ export interface BertLikeConfig {
   readonly layerNormEps: number;
   /** Seed of the weight generator; weights are random because speed does not depend on them. */
   readonly seed: number;
+  /**
+   * `feature-extraction`: a bare encoder (`BertModel`) whose graph returns
+   * `last_hidden_state`, in sentence-transformers layout (mean pooling,
+   * Normalize); absent: a sequence classifier with `logits`.
+   */
+  readonly task?: 'feature-extraction';
 }
 
 /** Smallest vocabulary cap that leaves room for the special tokens plus at least one character and its `##` form. */

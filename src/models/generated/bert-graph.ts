@@ -10,7 +10,7 @@
  */
 import type { BertLikeConfig } from './bert-config.js';
 import { f32, i64, SeededGraphWriter } from './graph-writer.js';
-import { attr, ONNX_DATA_TYPE } from './onnx-builder.js';
+import { attr, ONNX_DATA_TYPE } from '../../core/onnx/onnx-builder.js';
 
 /** Opset the graph is written for: the last one before LayerNormalization became a single op (17). */
 export const BERT_OPSET = 14;
@@ -146,6 +146,12 @@ export function buildBertOnnx(cfg: BertLikeConfig): Uint8Array {
   let hidden = embeddings(w, cfg);
   const mask = extendedAttentionMask(w);
   for (let layer = 0; layer < cfg.numLayers; layer++) hidden = encoderLayer(w, cfg, layer, hidden, mask);
+  if (cfg.task === 'feature-extraction') {
+    // A bare encoder, as optimum exports a BertModel for feature extraction: the token vectors are the output.
+    g.addNode({ opType: 'Identity', name: '/last_hidden_state', inputs: [hidden], outputs: ['last_hidden_state'] });
+    g.addOutput('last_hidden_state', 'float32', ['batch', 'sequence', cfg.hiddenSize]);
+    return g.encode();
+  }
 
   // Pooler: dense + tanh over the [CLS] position.
   const first = w.op('/bert/pooler', 'Gather', [hidden, w.constant(i64([], [0]))], { axis: attr.int(1) });

@@ -36,6 +36,38 @@ export { defaultCacheRoot } from '../../core/cache-root.js';
 
 /** Hugging Face `config.json` of the generated model, plus the `inferbench` provenance block reports show. */
 function configJson(cfg: BertLikeConfig, configHash: string): Record<string, unknown> {
+  if (cfg.task === 'feature-extraction') {
+    // A bare encoder has no head: no id2label, which is how the task is detected (models/text-task.ts).
+    const { architectures: _a, id2label: _i, label2id: _l, problem_type: _p, classifier_dropout: _c, ...rest } = classifierConfigJson(cfg, configHash);
+    return { architectures: ['BertModel'], ...rest };
+  }
+  return classifierConfigJson(cfg, configHash);
+}
+
+/** sentence-transformers' files of a generated feature-extraction model: mean pooling, then L2 normalisation (all-MiniLM-L6-v2's modules). */
+function sentenceTransformersFiles(cfg: BertLikeConfig): Record<string, string> {
+  if (cfg.task !== 'feature-extraction') return {};
+  return {
+    'modules.json': jsonFile([
+      { idx: 0, name: '0', path: '', type: 'sentence_transformers.models.Transformer' },
+      { idx: 1, name: '1', path: '1_Pooling', type: 'sentence_transformers.models.Pooling' },
+      { idx: 2, name: '2', path: '2_Normalize', type: 'sentence_transformers.models.Normalize' },
+    ]),
+    [join('1_Pooling', 'config.json')]: jsonFile({
+      word_embedding_dimension: cfg.hiddenSize,
+      pooling_mode_cls_token: false,
+      pooling_mode_mean_tokens: true,
+      pooling_mode_max_tokens: false,
+      pooling_mode_mean_sqrt_len_tokens: false,
+      pooling_mode_weightedmean_tokens: false,
+      pooling_mode_lasttoken: false,
+      include_prompt: true,
+    }),
+    'sentence_bert_config.json': jsonFile({ max_seq_length: cfg.maxPositions, do_lower_case: false }),
+  };
+}
+
+function classifierConfigJson(cfg: BertLikeConfig, configHash: string): Record<string, unknown> {
   const id2label: Record<string, string> = {};
   const label2id: Record<string, number> = {};
   for (let i = 0; i < cfg.numLabels; i++) {
@@ -74,6 +106,8 @@ function canonicalConfig(cfg: BertLikeConfig): string {
   return JSON.stringify([
     cfg.vocabSize, cfg.hiddenSize, cfg.numLayers, cfg.numHeads, cfg.intermediateSize,
     cfg.maxPositions, cfg.typeVocabSize, cfg.numLabels, labels, cfg.layerNormEps, cfg.seed,
+    // Only when set, so the classifiers' hashes (and cached folders) are unchanged.
+    ...(cfg.task ? [cfg.task] : []),
   ]);
 }
 
@@ -192,6 +226,7 @@ export async function ensureGeneratedModel(config: BertLikeConfig, options: Gene
       'config.json': jsonFile(configJson(resolved, hash)),
       'tokenizer.json': jsonFile(buildTokenizerJson(vocab)),
       'tokenizer_config.json': jsonFile(buildTokenizerConfig(vocab, resolved.maxPositions)),
+      ...sentenceTransformersFiles(resolved),
       [join('onnx', 'model.onnx')]: buildBertOnnx(resolved),
     }),
   });

@@ -12,7 +12,7 @@
  */
 import type { Gpt2LikeConfig } from './gpt2-config.js';
 import { f32, i64, SeededGraphWriter } from './graph-writer.js';
-import { attr } from './onnx-builder.js';
+import { attr } from '../../core/onnx/onnx-builder.js';
 
 /** Opset the graph is written for, as for the BERT graph. */
 export const GPT2_OPSET = 14;

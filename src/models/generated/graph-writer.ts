@@ -4,7 +4,7 @@
  * and weights drawn from a seeded generator so the same config always gives
  * the same bytes.
  */
-import { attr, OnnxModelBuilder, type ModelOptions } from './onnx-builder.js';
+import { attr, OnnxModelBuilder, type ModelOptions } from '../../core/onnx/onnx-builder.js';
 import { hostTensor, type HostTensor } from '../../core/tensor.js';
 import { createRandom } from '../../../datasets/seeded-random.js';
 

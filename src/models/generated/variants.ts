@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { dtypeOnnxFile, type ModelDtype } from '../../core/dtypes.js';
-import { readOnnxModel, variantMethodOf, writeOnnxModel } from '../quantize/onnx-file.js';
+import { loadOnnxFile, variantMethodOf, writeOnnxModel } from '../../core/onnx/onnx-file.js';
 import { isWritableDtype, VariantRefused, writeVariantGraph, WRITABLE_DTYPES } from '../quantize/variant-writers.js';
 import { exists } from './generated-model.js';
 
@@ -29,11 +29,11 @@ export function generatableDtypes(): ModelDtype[] {
 export async function ensureVariantFile(dir: string, dtype: ModelDtype): Promise<{ path: string; method: string } | { skip: string }> {
   const file = dtypeOnnxFile(dtype);
   const path = join(dir, file);
-  if (await exists(path)) return { path, method: variantMethodOf((await readOnnxModel(path)).model) ?? 'written by an earlier inferbench, which did not record how' };
+  if (await exists(path)) return { path, method: variantMethodOf((await loadOnnxFile(path)).model) ?? 'written by an earlier inferbench, which did not record how' };
   if (!isWritableDtype(dtype) || dtype === 'q8-static') {
     return { skip: `${file}: inferbench generates only ${generatableDtypes().join(', ')} variants beside its generated models` };
   }
-  const loaded = await readOnnxModel(join(dir, dtypeOnnxFile('fp32')));
+  const loaded = await loadOnnxFile(join(dir, dtypeOnnxFile('fp32')));
   let method: string;
   try {
     method = writeVariantGraph(loaded, dtype);

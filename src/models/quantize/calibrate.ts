@@ -14,7 +14,7 @@ import { rm } from 'node:fs/promises';
 import type { Engine } from '../../core/engine.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { ActivationRange } from './static-qdq.js';
-import { DT, writeOnnxModel, type LoadedModel } from './onnx-file.js';
+import { DT, writeOnnxModel, type LoadedModel } from '../../core/onnx/onnx-file.js';
 
 export type CalibrationMethod = 'minmax' | 'percentile';
 export const CALIBRATION_METHODS: readonly CalibrationMethod[] = ['minmax', 'percentile'];

@@ -21,7 +21,7 @@
  */
 import type { GraphIndex } from './graph-index.js';
 import { linearOps, transpose, weightMatrix, type LinearOp } from './matmul-weights.js';
-import { DT, defaultOpset, dimsOf, floatTensor, floatValues, intAttr, node, rawTensor, type NodeProto, type TensorProto } from './onnx-file.js';
+import { DT, defaultOpset, dimsOf, floatTensor, floatValues, intAttr, node, rawTensor, type NodeProto, type TensorProto } from '../../core/onnx/onnx-file.js';
 import { quantizeColumns, quantizeTensor, zeroPointBytes, type Int8Kind } from './quant-math.js';
 
 /** A value in 8-bit form: its quantized tensor, scale and zero point names. */

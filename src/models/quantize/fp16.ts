@@ -11,7 +11,7 @@
  * without a float16 kernel in float32, inserting the casts itself.
  */
 import type { GraphIndex } from './graph-index.js';
-import { DT, dimsOf, elementCount, floatValues, intAttr, node, rawTensor, type AttributeProto, type NodeProto, type TensorProto } from './onnx-file.js';
+import { DT, dimsOf, elementCount, floatValues, intAttr, node, rawTensor, type AttributeProto, type NodeProto, type TensorProto } from '../../core/onnx/onnx-file.js';
 
 /** Smallest magnitude kept, as onnxconverter-common's `min_positive_val`. */
 const MIN_POSITIVE = 1e-7;

@@ -4,7 +4,7 @@
  * outputs, so a weight shared by two nodes is not dropped with the first),
  * and fresh names that collide with nothing in the graph.
  */
-import { dimsOf, DT, type GraphProto, type ModelProto, type NodeProto, type TensorProto } from './onnx-file.js';
+import { dimsOf, DT, type GraphProto, type ModelProto, type NodeProto, type TensorProto } from '../../core/onnx/onnx-file.js';
 
 /** Values read inside If/Loop/Scan subgraphs (at any depth): outer initializers they use must stay. */
 export function subgraphReads(graph: GraphProto): string[] {

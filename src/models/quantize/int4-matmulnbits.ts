@@ -9,7 +9,7 @@
  */
 import type { GraphIndex } from './graph-index.js';
 import { linearOps, weightMatrix, type LinearOp } from './matmul-weights.js';
-import { ensureOpset, floatTensor, intAttr, node, uint8Tensor, type NodeProto, type TensorProto } from './onnx-file.js';
+import { ensureOpset, floatTensor, intAttr, node, uint8Tensor, type NodeProto, type TensorProto } from '../../core/onnx/onnx-file.js';
 
 /** Elements per quantization block along K; onnxruntime requires a power of two ≥ 16. */
 export const Q4_BLOCK_SIZE = 32;

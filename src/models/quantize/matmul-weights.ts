@@ -8,7 +8,7 @@
  * original only while something else still reads it.
  */
 import type { GraphIndex } from './graph-index.js';
-import { dimsOf, floatValues, type AttributeProto, type NodeProto } from './onnx-file.js';
+import { dimsOf, floatValues, type AttributeProto, type NodeProto } from '../../core/onnx/onnx-file.js';
 
 /** One linear layer with a constant weight. */
 export interface LinearOp {

@@ -23,7 +23,7 @@ import { defaultCacheRoot } from '../generated/generated-model.js';
 import { calibrateRanges, type CalibrationMethod } from './calibrate.js';
 import { GraphIndex } from './graph-index.js';
 import { linearOps } from './matmul-weights.js';
-import { readOnnxModel, writeOnnxModel, type ModelWriteFs } from './onnx-file.js';
+import { loadOnnxFile, writeOnnxModel, type ModelWriteFs } from '../../core/onnx/onnx-file.js';
 import { VariantRefused, writeVariantGraph, type WritableDtype } from './variant-writers.js';
 
 /** Bumped whenever a writer's output changes, so old cache entries are not reused. */
@@ -144,7 +144,7 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
   if (cached && 'meta' in cached) return { dir, file, method: cached.meta.method, fromCache: true, calibration: cached.meta.calibration };
   // A damaged entry is the cache's own problem, not the user's model: it is written again, and the row says so.
   if (cached) await rm(dir, { recursive: true, force: true });
-  const loaded = await readOnnxModel(source);
+  const loaded = await loadOnnxFile(source);
   let calibration: { rows: number; method: CalibrationMethod } | null = null;
   let method: string;
   try {

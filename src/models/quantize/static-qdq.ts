@@ -16,7 +16,7 @@
  */
 import type { GraphIndex } from './graph-index.js';
 import { linearOps, weightMatrix, type LinearOp } from './matmul-weights.js';
-import { DT, defaultOpset, ensureOpset, intAttr, node, rawTensor, type NodeProto, type TensorProto } from './onnx-file.js';
+import { DT, defaultOpset, ensureOpset, intAttr, node, rawTensor, type NodeProto, type TensorProto } from '../../core/onnx/onnx-file.js';
 import { gatherTable, gemmToMatMul, quantizeTable, type Quantized } from './dynamic-int8.js';
 import { quantizeColumns, quantizeTensor, quantParams, zeroPointBytes, type Int8Kind } from './quant-math.js';
 

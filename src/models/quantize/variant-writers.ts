@@ -11,7 +11,7 @@ import { quantizeDynamicInt8 } from './dynamic-int8.js';
 import { quantizeMatMulNBits, Q4_BLOCK_SIZE } from './int4-matmulnbits.js';
 import { convertToFloat16 } from './fp16.js';
 import { quantizeStaticQdq, type ActivationRange } from './static-qdq.js';
-import { DT, tagVariant, type LoadedModel } from './onnx-file.js';
+import { DT, tagVariant, type LoadedModel } from '../../core/onnx/onnx-file.js';
 
 /** Dtypes inferbench writes itself when a model lacks the file. */
 export const WRITABLE_DTYPES = ['fp16', 'q8', 'int8', 'uint8', 'q4', 'q8-static'] as const satisfies readonly ModelDtype[];

@@ -4,8 +4,8 @@
  * attributes, the ranks and dtypes its outputs must have, and the builder
  * it adds nodes to.
  */
-import type { OnnxNode, OnnxTensor } from '../../../engines/tfjs/onnx-model.js';
-import type { NodeAttributes } from '../../../engines/tfjs/op-values.js';
+import type { OnnxNode, OnnxTensor } from '../../core/onnx/onnx-decode.js';
+import type { NodeAttributes } from '../../core/onnx/onnx-graph.js';
 import { type TfDataType, type TfExportTarget, type TfGraphBuilder } from './tf-graph.js';
 
 /** An ONNX value once lowered: the TF tensor holding it. */

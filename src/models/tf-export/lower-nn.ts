@@ -5,7 +5,7 @@
  * differs (Softmax's axis before opset 13, Gather's negative indices,
  * GatherElements, which TF lacks).
  */
-import type { OnnxTensor } from '../../../engines/tfjs/onnx-model.js';
+import type { OnnxTensor } from '../../core/onnx/onnx-decode.js';
 import { ExportRefused, asIndex, axisOf, castTo, rankOf, tAttr, type LowerContext, type Lowering, type TfValue } from './lower-context.js';
 import { axesOf, concatVectors, shapeOf, sliceVector } from './lower-shape.js';
 import { bool, float, int, strings, type, type TfDataType } from './tf-graph.js';

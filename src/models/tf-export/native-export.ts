@@ -13,7 +13,7 @@ import { sweepStaleTemporaries, temporaryPath, trackTemporary } from '../../core
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { readOnnxModel } from '../../../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../../core/onnx/onnx-decode.js';
 import { inferbenchVersion } from '../../core/package-info.js';
 import { defaultCacheRoot } from '../generated/generated-model.js';
 import { copyModelFiles } from '../quantize/quantize-cache.js';

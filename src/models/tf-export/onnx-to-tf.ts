@@ -6,15 +6,14 @@
  * graph inputs become Placeholders with dynamic dims (-1) where ONNX names
  * a symbol; graph outputs are Identity nodes named after them.
  */
-import type { OnnxDType, OnnxModel, OnnxNode, OnnxTensor } from '../../../engines/tfjs/onnx-model.js';
-import { onnxDTypeFromCode } from '../../../engines/tfjs/onnx-model.js';
-import { topologicalOrder } from '../../../engines/tfjs/graph-executor.js';
-import { NodeAttributes } from '../../../engines/tfjs/op-values.js';
+import { onnxDTypeFromCode, type OnnxDType, type OnnxModel, type OnnxNode, type OnnxTensor } from '../../core/onnx/onnx-decode.js';
+import { NodeAttributes, topologicalOrder } from '../../core/onnx/onnx-graph.js';
 import { ExportRefused, tensorInts, type LowerContext, type Lowering, type TfValue } from './lower-context.js';
 import { ELEMENTWISE_LOWERINGS } from './lower-elementwise.js';
 import { NN_LOWERINGS } from './lower-nn.js';
 import { SHAPE_LOWERINGS } from './lower-shape.js';
-import { ProbeFailed, probeRanks } from './rank-probe.js';
+// The probe runs the graph on the tfjs translator (the engine's one public entry for it, see rank-probe.ts).
+import { ProbeFailed, probeRanks } from '../../../engines/tfjs/rank-probe.js';
 import { TfGraphBuilder, shape, type, type TfDataType, type TfExportTarget, type TfGraph, type TfSignatureEntry, type TfTensorValue } from './tf-graph.js';
 
 /** Every ONNX op (default domain) the exporter maps to TensorFlow ops. */

@@ -7,6 +7,8 @@ import type { TrainingCell, TrainingRunRecord } from '../../core/training-result
 import type { LoadConfig } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
 import { recordKindOf } from '../../core/record-kind.js';
+import { scenarioOfConfig } from '../scenario-registry.js';
+import '../scenarios/builtin-scenarios.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
@@ -29,9 +31,9 @@ export function isLoadConfig(config: StoredConfig): config is LoadConfig {
   return (config as { command?: unknown }).command === 'load';
 }
 
-/** The command an entry ran, for lists and `show`. */
-export function entryCommand(config: StoredConfig): 'run' | 'generate' | 'train' | 'load' {
-  return isGenerateConfig(config) ? 'generate' : isTrainConfig(config) ? 'train' : isLoadConfig(config) ? 'load' : 'run';
+/** The command an entry ran, for lists and `show`: its scenario's word (scenario-registry.ts). */
+export function entryCommand(config: StoredConfig): string {
+  return scenarioOfConfig(config).command;
 }
 
 /**
@@ -121,10 +123,9 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
     environment: entry.environment,
     models: entry.models,
   };
-  if (isGenerateConfig(entry.config)) return { ...common, kind: 'generate', cells: entry.cells as readonly GenerationCell[] };
-  if (isTrainConfig(entry.config)) return { ...common, kind: 'train', cells: entry.cells as readonly TrainingCell[] };
-  if (isLoadConfig(entry.config)) return { ...common, kind: 'load', cells: entry.cells as readonly LoadCell[] };
-  return { ...common, cells: entry.cells as readonly CellResult[] };
+  // The scenario of the stored config says which kind of record its cells make (none for `run`).
+  const kind = scenarioOfConfig(entry.config).recordKind;
+  return { ...common, ...(kind === undefined ? {} : { kind }), cells: entry.cells } as AnyRunRecord;
 }
 
 /** Any kind of run record the history rebuilds. */
@@ -152,7 +153,7 @@ export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
  * first row alone.
  */
 export function entryModelName(entry: HistoryEntry): string {
-  if (entry.models.length === 0) return (isTrainConfig(entry.config) || isLoadConfig(entry.config) ? entry.config.models[0] : entry.config.model) ?? 'default model';
+  if (entry.models.length === 0) return scenarioOfConfig(entry.config).modelsAsked(entry.config)[0] ?? 'default model';
   const variants = new Map<string, string[]>();
   for (const m of entry.models) {
     const of = m.variant?.of ?? m.name;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { processAlive } from '../../core/process-alive.js';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 
@@ -24,15 +25,6 @@ export function processStartId(pid: number): string | null {
 /** The owner columns of a row this process writes. */
 export function ownerColumns(): { pid: number; host: string; token: string; start: string | null } {
   return { pid: process.pid, host: hostname(), token: OWNER_TOKEN, start: processStartId(process.pid) };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -133,8 +133,11 @@ export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: R
   return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, (recorded) => executeLoad(config, { ...hooks, ...recorded }, audience));
 }
 
-/** Ties any scenario's run into the history store (see `executeRecordedRun`). */
-async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
+/**
+ * Ties any scenario's run into the history store (see `executeRecordedRun`):
+ * a registered scenario (scenario-registry.ts) records its runs through here.
+ */
+export async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(
   config: StoredConfig,
   out: string,
   hooks: RecordableHooks<C, R, P>,

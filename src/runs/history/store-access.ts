@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { dirname } from 'node:path';
 import { UserError } from '../../core/errors.js';
+import { packageLeftOutOfPack } from '../../core/offline-pack.js';
 import { prepareOutputFolder } from '../../core/output-folder.js';
 import { corruptStoreError, isCorruptStore } from './corrupt-store.js';
 
@@ -26,12 +27,27 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * The DuckDB binding. An offline pack may leave it out (its native library
+ * is larger than the rest of the pack); the history then says so in one line
+ * and the run folder is written as usual.
+ */
+async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
+  try {
+    return await import('@duckdb/node-api');
+  } catch (err) {
+    const omission = packageLeftOutOfPack('@duckdb/node-api');
+    if (omission) throw new UserError(`${omission.part} is left out of this offline pack: ${omission.effect}`, 'the run folder is complete; build the pack with --with-history to record runs');
+    throw err;
+  }
+}
+
 /** Opens the database, retrying with exponential backoff and jitter while another process holds the lock. */
 async function openWithRetry(file: string, timeoutMs: number): Promise<DuckDBInstance> {
   // Not `mkdir -p`: it loops forever on file systems that answer ENOENT (see output-folder.ts).
   await prepareOutputFolder(dirname(file));
   // Loaded on first use: the native library takes about a second to load, which commands without a store should not pay.
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await loadDuckDb();
   const deadline = Date.now() + timeoutMs;
   let backoff = FIRST_BACKOFF_MS;
   for (;;) {

@@ -163,7 +163,10 @@ export function cellColumns(cell: CellResult | GenerationCell | TrainingCell | L
         ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
         : 'stepTime' in completed
           ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
-          : classifyFigures(completed);
+          : 'prepare' in completed
+            ? classifyFigures(completed)
+            : // A plug-in scenario's cell: its figures stay in the cell's JSON, with no headline.
+              { mean_ms: null, p95_ms: null, samples_per_second: null };
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,

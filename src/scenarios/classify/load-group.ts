@@ -135,6 +135,7 @@ export function measureContext(
     sampler: run.sampler,
     loadMs: run.loadMs,
     labelColumn: data.columns.label,
+    stsScoreColumn: data.columns.pair?.score ?? null,
     parityRows: settings.parityRows,
     signal: run.signal,
     round: run.round,

@@ -8,6 +8,7 @@ import { passDecision, type StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { Dataset, DataRow } from '../../../datasets/dataset.js';
 import { gpuMemoryOfProcess } from '../../core/gpu.js';
+import { StsTally, type StsFigure } from '../../core/sts-score.js';
 
 /** Batches of a pass prepared ahead of timing them, at most (see the timed loop). */
 const PRELOADED_BATCHES = 256;
@@ -27,6 +28,8 @@ export interface MeasureContext {
   readonly loadMs: number;
   /** Label column to collect for accuracy; null when the dataset has none. */
   readonly labelColumn: string | null;
+  /** Gold-score column of an STS pairs dataset, for the Spearman figure; null or absent otherwise. */
+  readonly stsScoreColumn?: string | null;
   /** Rows of the warm pass whose outputs are kept for parity (0 keeps none). */
   readonly parityRows: number;
   readonly signal: AbortSignal | undefined;
@@ -69,6 +72,8 @@ export interface RoundFigures {
   readonly memory: CellMemory;
   /** Predictions against labels over the rows the warm pass saw; `complete` when it saw every row of a pass. */
   readonly accuracy: AccuracyCount & { readonly complete: boolean };
+  /** STS Spearman over the pairs the warm pass saw (null without STS pairs); `complete` when it saw every pair of a pass. */
+  readonly sts?: (StsFigure & { readonly complete: boolean }) | null;
   readonly rowSet: RowFingerprint | null;
 }
 
@@ -98,10 +103,13 @@ export function failedRound(key: CellKey, err: unknown, session?: SessionDescrip
 class FirstPassKeeper {
   readonly recorder: OutputRecorder;
   readonly accuracy = new AccuracyTally();
+  readonly sts: StsTally | null;
   constructor(private readonly ctx: MeasureContext) {
     this.recorder = new OutputRecorder(ctx.parityRows);
+    this.sts = ctx.stsScoreColumn ? new StsTally(ctx.stsScoreColumn) : null;
   }
   add(outputs: TensorMap, rows: readonly DataRow[]): void {
+    this.sts?.add(outputs, rows);
     const label = this.ctx.labelColumn;
     this.accuracy.add(outputs, label ? rows.map((r) => r[label]) : rows.map(() => null));
     if (this.recorder.rows.length < this.ctx.parityRows) this.recorder.add(outputs, rows.length);
@@ -305,6 +313,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           ranBefore: ctx.measuredBefore,
         },
         accuracy: { ...keeper.accuracy.count(), complete: !warmPassCut },
+        sts: stsOf(keeper, !warmPassCut),
         rowSet: ctx.rowSet,
       },
       outputs: ctx.parityRows > 0 ? keeper.recorder.result() : null,
@@ -313,6 +322,11 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     if (sampling) ctx.sampler.end();
     return failedRound(key, err, err instanceof CellSkip ? undefined : session.describe());
   }
+}
+
+function stsOf(keeper: FirstPassKeeper, complete: boolean): (StsFigure & { complete: boolean }) | null {
+  const figure = keeper.sts?.figure() ?? null;
+  return figure === null ? null : { ...figure, complete };
 }
 
 /** The timed loop's RSS figures: this process's, or those of the process the model ran in, saying whose. */

@@ -42,6 +42,13 @@ function accuracyOf(rounds: readonly RoundFigures[], rows: number | undefined): 
   return { accuracy: null, accuracyRows: { counted: most.accuracy.counted, seen: most.accuracy.seen, of: rows ?? most.accuracy.seen } };
 }
 
+/** STS Spearman of the first round that saw every pair of a pass; absent without STS pairs, null when no round saw them all. */
+function stsOf(rounds: readonly RoundFigures[]): Pick<CompletedCell, 'sts'> {
+  if (!rounds.some((r) => r.sts)) return {};
+  const whole = rounds.find((r) => r.sts?.complete === true)?.sts;
+  return { sts: whole ? { spearman: whole.spearman, pairs: whole.pairs } : null };
+}
+
 /** The completed cell of `rounds` (at least one, in the order they ran). */
 export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts: AssembleOptions): CompletedCell {
   const first = rounds[0];
@@ -96,6 +103,7 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     ...(pass ? { pass } : {}),
     ...(first.rowSet ? { rowSet: first.rowSet } : {}),
     ...accuracyOf(rounds, pass?.rows),
+    ...stsOf(rounds),
     ...(interrupted ? { interrupted: true } : {}),
   };
 }

@@ -2,19 +2,17 @@
  * The dashboard's views of `inferbench load` runs: the rate table, the
  * peaks, and the same vega-lite specs as hockey-stick.png and
  * latency-cdf.png (reports/server-charts.ts); and two load runs compared
- * (reports/server-comparison.ts). view-routes.ts hands load records here.
+ * (reports/server-comparison.ts). The load scenario (src/runs/scenarios/load-scenario.ts) serves them.
  */
-import type { LoadRunRecord } from '../core/load-results.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/server-charts.js';
-import { compareServerRuns } from '../../reports/server-comparison.js';
-import { batchSizesText, hockeyStickView, serverPeakRows, serverRateRows } from '../../reports/server-views.js';
+import type { LoadRunRecord } from '../src/core/load-results.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from './server-charts.js';
+import { compareServerRuns } from './server-comparison.js';
+import { batchSizesText, hockeyStickView, serverPeakRows, serverRateRows } from './server-views.js';
 
-/** The JSON `GET /api/runs/<id>/views` answers for a load run. */
-export function serverViewsJson(id: number, state: string, record: LoadRunRecord): Record<string, unknown> {
+/** The JSON `GET /api/runs/<id>/views` answers for a load run, but its id and state; served even before a cell is recorded (`available: false`). */
+export function loadViewsJson(record: LoadRunRecord): Record<string, unknown> {
   const hockey = hockeyStickView(record);
   return {
-    id,
-    state,
     available: record.cells.length > 0,
     kind: 'load',
     load: {
@@ -41,7 +39,7 @@ export function serverViewsJson(id: number, state: string, record: LoadRunRecord
 }
 
 /** The JSON `GET /api/compare` answers for two load runs: peak ratios and latency ratios at equal rates. */
-export function serverComparisonJson(idA: number, idB: number, a: LoadRunRecord, b: LoadRunRecord): Record<string, unknown> {
+export function loadComparisonJson(idA: number, idB: number, a: LoadRunRecord, b: LoadRunRecord): Record<string, unknown> {
   const cmp = compareServerRuns(a, b);
   return {
     a: { id: idA },

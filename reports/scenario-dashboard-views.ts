@@ -3,16 +3,16 @@
  * figures as the terminal report shows them (TTFT and TPOT; step time,
  * samples/s and loss) and the same vega-lite charts as their PNG files
  * (ttft.png, tpot.png, step-time.png). The classification views are in
- * view-routes.ts; these runs have other cells, so they get their own.
+ * src/runs/scenarios/classify-scenario.ts; these runs have other cells, so they get their own.
  */
-import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
-import type { BetweenRounds } from '../core/results.js';
-import type { SampleStatistics } from '../core/statistics.js';
-import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
-import { generationChartSpec } from '../../reports/generation-files.js';
-import { orderedGenerationCells } from '../../reports/generation-report.js';
-import { trainingChartSpec } from '../../reports/training-files.js';
-import { orderedTrainingCells } from '../../reports/training-report.js';
+import type { GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
+import type { BetweenRounds } from '../src/core/results.js';
+import type { SampleStatistics } from '../src/core/statistics.js';
+import type { TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
+import { generationChartSpec } from './generation-files.js';
+import { orderedGenerationCells } from './generation-report.js';
+import { trainingChartSpec } from './training-files.js';
+import { orderedTrainingCells } from './training-report.js';
 
 /** The figures of one statistic a table cell shows. */
 interface Figures {

@@ -11,11 +11,9 @@
  *   only read names that already exist, so mistakes fail here rather than as
  *   an opaque load error in an engine.
  */
-import onnxProto from 'onnx-proto';
 import type { onnx as OnnxTypes } from 'onnx-proto';
-import { elementCount, type HostDType, type HostTensor } from '../../core/tensor.js';
-
-const { onnx } = onnxProto;
+import { elementCount, type HostDType, type HostTensor } from '../tensor.js';
+import { encodeModel, onnx } from './onnx-proto.js';
 
 /** ONNX IR version written by default: 8 is what ONNX 1.10 / opset 14-15 exporters write, and every engine inferbench drives reads it. */
 export const DEFAULT_IR_VERSION = 8;
@@ -283,11 +281,6 @@ export class OnnxModelBuilder {
 
   /** Serialized model bytes; the same calls in the same order always give the same bytes. */
   encode(): Uint8Array {
-    return onnx.ModelProto.encode(this.toModelProto()).finish();
+    return encodeModel(this.toModelProto());
   }
-}
-
-/** Decodes model bytes, for tests and tools that inspect generated graphs. */
-export function decodeModel(bytes: Uint8Array): OnnxTypes.ModelProto {
-  return onnx.ModelProto.decode(bytes);
 }

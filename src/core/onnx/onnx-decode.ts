@@ -1,11 +1,18 @@
+/**
+ * ONNX files decoded into plain TypeScript values (typed arrays, tagged
+ * attributes), detached from protobufjs: what the tfjs translator runs, what
+ * the TensorFlow exporter lowers, what `inspect` counts. One decoder, below
+ * engines/ and src/models/, so every reader of a graph sees the same dtypes,
+ * dims and attribute types. Bytes are decoded by onnx-proto.ts; the
+ * proto-level reader and writer (for tools that edit a graph and write it
+ * back) is onnx-file.ts beside it.
+ */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import onnxProto from 'onnx-proto';
 import type { onnx as OnnxNs } from 'onnx-proto';
-import { halfToFloat } from '../../src/core/tensor.js';
-
-const { onnx } = onnxProto;
+import { halfToFloat } from '../tensor.js';
+import { decodeModel, onnx } from './onnx-proto.js';
 
 /** ONNX element types by name; tfjs maps most of them onto float32/int32/bool later. */
 export type OnnxDType =
@@ -36,12 +43,6 @@ const DTYPE_BY_CODE: readonly OnnxDType[] = [
 /** The ONNX dtype name for a TensorProto.DataType code; unknown codes read as 'undefined'. */
 export function onnxDTypeFromCode(code: number): OnnxDType {
   return DTYPE_BY_CODE[code] ?? 'undefined';
-}
-
-/** The TensorProto.DataType code for a name, used by `Cast`'s `to` and by graph builders. */
-export function onnxDTypeCode(dtype: OnnxDType): number {
-  const code = DTYPE_BY_CODE.indexOf(dtype);
-  return code < 0 ? 0 : code;
 }
 
 /**
@@ -225,7 +226,7 @@ function decodeValueInfo(v: OnnxNs.IValueInfoProto): OnnxValueInfo {
  * weights in side files; without it such tensors fail with a message naming them.
  */
 export function parseOnnxModel(bytes: Uint8Array, readExternal: ExternalReader | null = null): OnnxModel {
-  const proto = onnx.ModelProto.decode(bytes);
+  const proto = decodeModel(bytes);
   const graph = proto.graph;
   if (!graph) throw new Error('ONNX file has no graph');
   let opset = 0;

@@ -7,14 +7,18 @@
  * Slice, Softmax, MatMul) and the file carries no value_info; ONNX's ops
  * fix ranks from their inputs' ranks, so one run gives them for any
  * batch and sequence length.
+ *
+ * It lives with the translator it runs and is the one module of this engine
+ * the TensorFlow exporter (src/models/tf-export) imports; the graph types,
+ * node order and attribute access they share are in src/core/onnx/.
  */
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
-import type { OnnxModel, OnnxValueInfo } from '../../../engines/tfjs/onnx-model.js';
-import { topologicalOrder } from '../../../engines/tfjs/graph-executor.js';
-import { opHandlerFor } from '../../../engines/tfjs/op-table.js';
-import { NodeAttributes, dimsOf, isHost, valueFromOnnxTensor, type Value } from '../../../engines/tfjs/op-values.js';
-import { runStep } from '../../../engines/tfjs/run-plan.js';
+import type { OnnxModel, OnnxValueInfo } from '../../src/core/onnx/onnx-decode.js';
+import { opHandlerFor } from './op-table.js';
+import { dimsOf, isHost, valueFromOnnxTensor, type Value } from './op-values.js';
+import { NodeAttributes, topologicalOrder } from '../../src/core/onnx/onnx-graph.js';
+import { runStep } from './run-plan.js';
 
 /** Sizes given to the graph's symbolic dims, in order of first appearance: small, distinct, and not 1 (a 1 could be squeezed or broadcast away). */
 const PROBE_SIZES = [2, 3, 5, 7, 11, 13];

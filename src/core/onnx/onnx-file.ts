@@ -1,6 +1,8 @@
 /**
- * Reading and writing whole ONNX models for the variant writers, built for
- * the sizes Hugging Face exports reach:
+ * ONNX files at the protobuf level: the one place that decodes and encodes
+ * ModelProto bytes (the decoded, typed view is onnx-decode.ts; the graph
+ * builder is onnx-builder.ts). Reading and writing whole models is built for
+ * the sizes Hugging Face exports reach, as the variant writers need:
  *
  * - reading decodes the graph once; tensor bytes stay views into the file
  *   buffer, and tensors stored as external data (`model.onnx_data`, how
@@ -19,17 +21,10 @@ import { randomBytes } from 'node:crypto';
 import { openSync, readSync, closeSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import onnxProto from 'onnx-proto';
-import type { onnx as OnnxTypes } from 'onnx-proto';
-import { readRegularFile } from '../../core/regular-file.js';
+import { readRegularFile } from '../regular-file.js';
+import { decodeModel, onnx, type AttributeProto, type ModelProto, type NodeProto, type TensorProto } from './onnx-proto.js';
 
-const { onnx } = onnxProto;
-
-export type ModelProto = OnnxTypes.IModelProto;
-export type GraphProto = OnnxTypes.IGraphProto;
-export type NodeProto = OnnxTypes.INodeProto;
-export type TensorProto = OnnxTypes.ITensorProto;
-export type AttributeProto = OnnxTypes.IAttributeProto;
+export type { AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto } from './onnx-proto.js';
 
 /** TensorProto.DataType codes the writers use. */
 export const DT = {
@@ -129,10 +124,14 @@ export function floatValues(t: TensorProto, dir: string): Float32Array {
   return out;
 }
 
-/** Reads and decodes a model file; its tensor bytes are views into the file buffer, external data is read lazily. */
-export async function readOnnxModel(path: string): Promise<LoadedModel> {
+/**
+ * Reads and decodes a model file as protobuf messages, to edit and write
+ * back; its tensor bytes are views into the file buffer, external data is
+ * read lazily. (onnx-decode.ts's readOnnxModel gives the typed view instead.)
+ */
+export async function loadOnnxFile(path: string): Promise<LoadedModel> {
   const bytes = await readRegularFile(path);
-  const model = onnx.ModelProto.decode(bytes);
+  const model = decodeModel(bytes);
   const locations = new Set<string>();
   for (const t of model.graph?.initializer ?? []) {
     if (t.dataLocation === EXTERNAL) {
@@ -151,10 +150,6 @@ export function rawTensor(name: string, dataType: number, dims: readonly number[
 
 export function floatTensor(name: string, dims: readonly number[], values: Float32Array): TensorProto {
   return rawTensor(name, DT.FLOAT, dims, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
-}
-
-export function int8Tensor(name: string, dims: readonly number[], values: Int8Array): TensorProto {
-  return rawTensor(name, DT.INT8, dims, new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
 }
 
 export function uint8Tensor(name: string, dims: readonly number[], values: Uint8Array): TensorProto {
@@ -330,13 +325,4 @@ export async function writeOnnxModel(model: ModelProto, path: string, dir: strin
     throw err;
   }
   return written;
-}
-
-/** Serialized bytes of a small model, for sessions created from memory (calibration) and tests. */
-export function encodeModel(model: ModelProto): Uint8Array {
-  return onnx.ModelProto.encode(model).finish();
-}
-
-export function decodeModel(bytes: Uint8Array): ModelProto {
-  return onnx.ModelProto.decode(bytes);
 }

@@ -1,0 +1,98 @@
+/**
+ * Sentence-embedding models (sentence-transformers exports, bare
+ * `BertModel`s): a graph that returns token vectors (`last_hidden_state`,
+ * `token_embeddings`) or an already pooled `sentence_embedding`, and no
+ * classification head. Tokenized and batched like a classifier; every
+ * session it loads is an EmbeddingSession, so each engine returns one
+ * pooled (and, if the model says so, normalised) vector per text.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Engine, ResolvedSessionOptions } from '../core/engine.js';
+import type { EngineSession, Precision } from '../core/engine-session.js';
+import { UserError } from '../core/errors.js';
+import type { ModelInfo } from '../core/results.js';
+import type { ExportOptions } from './benchmark-model.js';
+import { EmbeddingSession } from './embedding-session.js';
+import { readOnnxSignature } from './onnx-signature.js';
+import { describePooling, EMBEDDING_OUTPUT, markPairs, readPoolingSpec, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
+import { attachTexts } from '../core/raw-texts.js';
+import type { TensorMap } from '../core/tensor.js';
+import type { DataRow } from '../../datasets/dataset.js';
+import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
+import { TextClassification, type TextClassificationOptions } from './text-classification.js';
+
+/** Graph outputs a feature-extraction model may return. */
+export const EMBEDDING_GRAPH_OUTPUTS: readonly string[] = [EMBEDDING_OUTPUT, ...TOKEN_OUTPUTS];
+
+/**
+ * A feature-extraction model in the Hugging Face / sentence-transformers
+ * folder layout. It shares TextClassification's folder reading, Hub
+ * download and tokenization (the inputs are the same), and differs in what
+ * the sessions return.
+ */
+export class FeatureExtraction extends TextClassification {
+  private poolingSpec: PoolingSpec | null = null;
+
+  constructor(dirOrId: string, options: TextClassificationOptions = {}) {
+    super(dirOrId, options);
+  }
+
+  /** Reads the graph signature (TextClassification.init), then the pooling; a graph with no vector output is refused, naming its outputs. */
+  override async init(): Promise<this> {
+    if (this.poolingSpec !== null) return this;
+    await super.init();
+    const file = join(this.dir, this.onnxFile);
+    if (existsSync(file)) {
+      const outputs = (await readOnnxSignature(file)).outputs.map((o) => o.name);
+      if (!outputs.some((n) => EMBEDDING_GRAPH_OUTPUTS.includes(n))) {
+        throw new UserError(
+          `${file} has no output to take sentence embeddings from: it returns ${outputs.join(', ') || 'nothing'}, and feature extraction needs ${EMBEDDING_GRAPH_OUTPUTS.join(', ')}`,
+          'export the base model (e.g. `optimum-cli export onnx --task feature-extraction`), or run it as a classifier with --task text-classification',
+        );
+      }
+    }
+    this.poolingSpec = readPoolingSpec(this.dir);
+    return this;
+  }
+
+  /** Pooling and normalisation the folder declares (modules.json, 1_Pooling/config.json). */
+  get pooling(): PoolingSpec {
+    if (this.poolingSpec === null) throw new Error(`FeatureExtraction ${this.name}: init() must be awaited before use`);
+    return this.poolingSpec;
+  }
+
+  /**
+   * A batch of texts, or of STS pairs (columns.pair): the first sentences,
+   * then the second ones, in one batch of twice the rows, marked so the
+   * session returns each row's two vectors side by side.
+   */
+  override prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap {
+    const pair = columns.pair;
+    if (!pair) return super.prepareBatch(rows, columns);
+    const texts = [...rows.map((r) => textOf(r, columns.text)), ...rows.map((r) => textOf(r, pair.second))];
+    return markPairs(attachTexts(this.tokenizeTexts(texts), texts));
+  }
+
+  override get labels(): readonly string[] {
+    return [];
+  }
+
+  protected override taskOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
+    return { featureExtraction: { pooling: this.pooling.modes, normalize: this.pooling.normalize } };
+  }
+
+  protected override async loadOn(engine: Engine | string, options: ExportOptions): Promise<EngineSession> {
+    return new EmbeddingSession(await super.loadOn(engine, options), this.pooling);
+  }
+
+  override isolationSpec(): { kind: 'text-classification'; dir: string; name: string; onnxFile: string; precision: Precision; source?: string; task?: 'feature-extraction' } {
+    return { ...super.isolationSpec(), task: 'feature-extraction' };
+  }
+
+  override async info(): Promise<ModelInfo> {
+    const base = await super.info();
+    const notes = base.notes.map((n) => n.replace('labels are meaningless', 'vectors are meaningless'));
+    return { ...base, notes: [...notes, `feature extraction: ${describePooling(this.pooling)}`] };
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * Scenarios register themselves, as engines do (src/core/engine-registry.ts):
+ * history, `list`/`show`/`compare` and the dashboard's view routes look a
+ * scenario up here by the word its config (`command`) and its record
+ * (`kind`) carry, and never name one. A new scenario is one module that
+ * calls `registerScenario`, and one import line in
+ * src/runs/scenarios/builtin-scenarios.ts (or, for a plug-in or a test, one
+ * `registerScenario` call of its own).
+ *
+ * Why the registry lives in runs/ and not in src/scenarios/: a scenario's
+ * record-level parts (its stored config, its record rebuilt from the
+ * history, its terminal report, its dashboard views and its comparison) are
+ * made of the run driver's record and of reports/, and src/scenarios/ sits
+ * below launchers and runs and holds the measurement only. runs/ is the
+ * lowest layer that sees every part, and the dashboard and the CLI above it
+ * only look up (test/architecture-import-direction.test.ts keeps it so).
+ * Parts that need the dashboard or the CLI are given to the scenario as
+ * plain values (flag readers, query parameters), never imported.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { UserError } from '../core/errors.js';
+import { recordKindOf } from '../core/record-kind.js';
+import type { RunRecordOf } from '../core/results.js';
+
+/** Any scenario's record: the run driver's record of some cell type. */
+export type ScenarioRecord = RunRecordOf<unknown> & { readonly kind?: string };
+
+/** A stored, replayable config: its `command` names its scenario (absent for `run`, the classification scenario). */
+export type ScenarioConfig = object;
+
+/** How `show` asks for part of a report; the CLI reads its flags only when a scenario asks. */
+export interface ReportOptions {
+  readonly color: boolean;
+  readonly width: number;
+  /** `--wide`: every column whatever the width. */
+  readonly wide?: boolean;
+  /** The `show` flag `name` as text (`--view`, `--threads`), undefined when not given. */
+  readonly text: (name: string) => string | undefined;
+  /** The `show` flag `name` as a positive whole number (checked as the CLI checks it), undefined when not given. */
+  readonly positiveInt: (name: string) => number | undefined;
+}
+
+/** What `compare` prints for two records of one scenario, and its chart when there is one. */
+export interface TerminalComparison {
+  readonly text: string;
+  /** The comparison chart's spec, or why it is not drawn (asked for only when `compare` draws charts); null when the scenario draws none. */
+  readonly chart: (() => Promise<{ readonly spec: TopLevelSpec } | { readonly notDrawn: string }>) | null;
+}
+
+/** Options `compare` gives a scenario's terminal comparison. */
+export interface CompareOptions {
+  readonly color: boolean;
+  readonly width: number | undefined;
+  /** The two results.json files, for the table's footer. */
+  readonly files: readonly [string, string];
+  /** `--min-effect`, read (and checked) only by the scenarios that use it. */
+  readonly minEffect: () => number;
+}
+
+/** One side of a dashboard comparison: the history id and its record. */
+export interface ComparedSide<R> {
+  readonly id: number;
+  readonly record: R;
+}
+
+/** A bad view parameter (`?batchSize=`): the dashboard answers 400 naming `field`. */
+export class ViewParamError extends UserError {
+  constructor(
+    message: string,
+    fix: string,
+    readonly field: string,
+  ) {
+    super(message, fix);
+  }
+}
+
+/** Everything history, `show`, `compare` and the dashboard need of one scenario. */
+export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
+  /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
+  readonly command: string;
+  /** The `kind` its records carry; undefined for `run`, whose records carry none (older readers expect none). */
+  readonly recordKind: string | undefined;
+  /** The model names a not-yet-started entry asked for, for lists. */
+  readonly modelsAsked: (config: C) => readonly string[];
+  /** `show`'s settings lines, aligned as `  name:         value`. */
+  readonly settingLines: (config: C) => string[];
+  /** `show`'s report of a record with cells. */
+  readonly report: (record: R, options: ReportOptions) => string;
+  /** The dashboard's views of a started record (`GET /api/runs/<id>/views`), without id and state; `available` defaults to true. */
+  readonly views: (record: R, query: URLSearchParams) => Record<string, unknown>;
+  /** True when the views are served even before a cell is recorded (they say why there is nothing yet). */
+  readonly viewsWithoutCells?: boolean;
+  readonly compare?: {
+    /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
+    readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;
+    /** The dashboard's `GET /api/compare` answer. */
+    readonly json?: (a: ComparedSide<R>, b: ComparedSide<R>) => Record<string, unknown>;
+    /** What two records are matched on, for the dashboard's picker: it offers only records sharing a key. */
+    readonly keys?: (record: R) => ReadonlySet<string>;
+    /** The fix the dashboard gives when a benchmark of this scenario is compared with one of another. */
+    readonly hint?: string;
+  };
+}
+
+const byCommand = new Map<string, Scenario>();
+
+/** Adds a scenario; a second one with the same command or record kind is a programming error. */
+export function registerScenario<R extends ScenarioRecord, C extends ScenarioConfig>(scenario: Scenario<R, C>): void {
+  if (byCommand.has(scenario.command)) throw new Error(`scenario ${scenario.command} is registered twice`);
+  const clash = [...byCommand.values()].find((s) => s.recordKind === scenario.recordKind);
+  if (clash) throw new Error(`scenarios ${clash.command} and ${scenario.command} both write records of kind ${String(scenario.recordKind)}`);
+  byCommand.set(scenario.command, scenario as unknown as Scenario);
+}
+
+/** Every registered scenario, in registration order. */
+export function registeredScenarios(): readonly Scenario[] {
+  return [...byCommand.values()];
+}
+
+/**
+ * The scenario of a command word. A word no scenario registered (a history
+ * written by a plug-in this process has not loaded) gets a stand-in that
+ * lists and shows the entry and says why it has no report or views.
+ */
+export function scenarioByCommand(command: string): Scenario {
+  return byCommand.get(command) ?? unregistered(command);
+}
+
+/** The scenario a stored config belongs to: its `command`, or `run` when it has none. */
+export function scenarioOfConfig(config: object): Scenario {
+  const command = (config as { readonly command?: unknown }).command;
+  return scenarioByCommand(typeof command === 'string' ? command : 'run');
+}
+
+/** The scenario a record belongs to, by its kind (older words included, see core/record-kind.ts). */
+export function scenarioOfRecord(record: object): Scenario {
+  const kind = recordKindOf(record);
+  return [...byCommand.values()].find((s) => s.recordKind === kind) ?? unregistered(kind ?? 'run');
+}
+
+function unregistered(command: string): Scenario {
+  const why = `the ${command} scenario is not registered in this inferbench`;
+  return {
+    command,
+    recordKind: command,
+    modelsAsked: () => [],
+    settingLines: () => [],
+    report: () => `No report: ${why}.`,
+    views: () => ({ kind: command, available: false, reason: why }),
+  };
+}

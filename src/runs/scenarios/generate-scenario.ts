@@ -1,0 +1,47 @@
+/**
+ * `inferbench generate` as the history, `show`, `compare` and the dashboard
+ * see it (see ../scenario-registry.ts): TTFT and TPOT per cell, compared
+ * cell by cell (reports/generation-comparison.ts).
+ */
+import { UserError } from '../../core/errors.js';
+import type { GenerationRunRecord } from '../../core/generation-results.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../../reports/generation-comparison.js';
+import { renderGenerationReport } from '../../../reports/generation-report.js';
+import { generationViews } from '../../../reports/scenario-dashboard-views.js';
+import type { GenerateConfig } from '../generate-run.js';
+import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
+
+function settingLines(c: GenerateConfig): string[] {
+  return [
+    `  batch sizes:  ${(c.batchSizes ?? []).join(', ')}`,
+    `  prompts:      ${(c.promptLengths ?? []).join(', ')} tokens, ${(c.newTokens ?? []).join(', ')} new tokens`,
+    `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+    `  dataset:      ${c.dataset ?? 'embedded default'}`,
+  ];
+}
+
+/** Two generation runs: matching cells with their TTFT/TPOT ratios, and their chart. */
+function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly color: boolean }): TerminalComparison {
+  const pairs = pairGenerationCells(a, b);
+  if (pairs.length === 0) {
+    throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts, run at the same thread counts (cells match on the threads each engine reported using)');
+  }
+  return {
+    text: renderGenerationComparison(a, b, pairs, o.color),
+    chart: async () => {
+      const chart = await import('../../../reports/generation-comparison-chart.js');
+      if (!chart.canDrawGenerationComparison(pairs)) return { notDrawn: 'no cell completed in both runs' };
+      return { spec: chart.generationComparisonChartSpec(a, b, pairs) };
+    },
+  };
+}
+
+registerScenario<GenerationRunRecord, GenerateConfig>({
+  command: 'generate',
+  recordKind: 'generate',
+  modelsAsked: (c) => (c.model === null ? [] : [c.model]),
+  settingLines,
+  report: (record, o) => renderGenerationReport(record, { color: o.color }),
+  views: (record) => generationViews(record),
+  compare: { terminal, hint: 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' },
+});

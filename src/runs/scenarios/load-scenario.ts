@@ -1,0 +1,51 @@
+/**
+ * `inferbench load` as the history, `show`, `compare` and the dashboard
+ * see it (see ../scenario-registry.ts): latency under load per rate, the
+ * peak rate, and two load runs compared by peak and by latency at equal
+ * rates (reports/server-comparison.ts).
+ */
+import { UserError } from '../../core/errors.js';
+import { goalText } from '../../core/latency-goal.js';
+import type { LoadRunRecord } from '../../core/load-results.js';
+import { loadComparisonJson, loadViewsJson } from '../../../reports/load-dashboard-views.js';
+import { compareServerRuns, renderServerComparison } from '../../../reports/server-comparison.js';
+import { renderServerReport } from '../../../reports/server-report.js';
+import { serverPeakRows } from '../../../reports/server-views.js';
+import type { LoadConfig } from '../load-run.js';
+import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
+
+function settingLines(c: LoadConfig): string[] {
+  return [
+    `  rates:        ${c.rates.length > 0 ? `${c.rates.join(', ')} req/s` : 'none given'}${c.findPeak ? ', peak search' : ''}${c.slo ? `, goal ${goalText(c.slo)}` : ''}`,
+    `  arrivals:     ${c.arrival}${c.arrival === 'gamma' ? ` (burstiness ${c.burstiness})` : ''}, seed ${c.seed}, ${c.warmupMs / 1000} s warm-up + ≥ ${c.durationMs / 1000} s and ${c.minQueries} requests per rate, ${c.rounds} round${c.rounds === 1 ? '' : 's'}`,
+    `  batcher:      max batch ${c.maxBatch ?? 1}, max wait ${c.maxWaitMs ?? 0} ms`,
+    `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+    `  dataset:      ${c.dataset ?? 'embedded default'} (${c.limit} rows)`,
+  ];
+}
+
+/** Two load runs: peak-rate ratios and latency ratios at equal rates; no chart. */
+function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boolean }): TerminalComparison {
+  const cmp = compareServerRuns(a, b);
+  if (cmp.rates.length === 0 && !cmp.peaks.some((p) => p.a !== null && p.b !== null)) {
+    throw new UserError(`load runs ${a.id} and ${b.id} have no engine with a peak or a rate in common`, 'compare runs of the same engines with a shared rate (--rates) or both with --find-peak');
+  }
+  return { text: renderServerComparison(a, b, cmp, o.color), chart: null };
+}
+
+registerScenario<LoadRunRecord, LoadConfig>({
+  command: 'load',
+  recordKind: 'load',
+  modelsAsked: (c) => c.models.slice(0, 1),
+  settingLines,
+  report: (record, o) => renderServerReport(record, { color: o.color }),
+  views: (record) => loadViewsJson(record),
+  viewsWithoutCells: true,
+  compare: {
+    terminal,
+    // Load runs match by engine label, as compareServerRuns pairs them.
+    json: (a, b) => loadComparisonJson(a.id, b.id, a.record, b.record),
+    keys: (record) => new Set(serverPeakRows(record).map((p) => p.label)),
+    hint: 'pick two load benchmarks',
+  },
+});

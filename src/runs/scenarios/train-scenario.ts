@@ -1,0 +1,41 @@
+/**
+ * `inferbench train` as the history, `show`, `compare` and the dashboard
+ * see it (see ../scenario-registry.ts): step time, samples/s and loss per
+ * cell. `compare` matches its cells as it matches `run`'s, as it always did;
+ * the dashboard's Compare offers no train benchmark.
+ */
+import type { RunRecord } from '../../core/results.js';
+import type { TrainingRunRecord } from '../../core/training-results.js';
+import { renderTrainingReport } from '../../../reports/training-report.js';
+import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
+import type { TrainConfig } from '../train-run.js';
+import { registerScenario, scenarioByCommand } from '../scenario-registry.js';
+import './classify-scenario.js';
+
+function settingLines(c: TrainConfig): string[] {
+  return [
+    `  batch sizes:  ${c.batchSizes.join(', ')}`,
+    `  steps:        ${c.rounds} rounds × (${c.warmSteps} warm + ${c.steps}), ${c.optimizer} lr ${c.learningRate}`,
+    `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
+    `  dataset:      ${c.dataset ?? 'embedded default'}`,
+  ];
+}
+
+const asRun = (record: TrainingRunRecord) => record as unknown as RunRecord;
+
+registerScenario<TrainingRunRecord, TrainConfig>({
+  command: 'train',
+  recordKind: 'train',
+  modelsAsked: (c) => c.models.slice(0, 1),
+  settingLines,
+  report: (record, o) => renderTrainingReport(record, { color: o.color }),
+  views: (record) => trainingViews(record),
+  compare: {
+    terminal: (a, b, o) => {
+      const run = scenarioByCommand('run').compare?.terminal;
+      if (run === undefined) throw new Error('the run scenario has no comparison');
+      return run(asRun(a), asRun(b), o);
+    },
+    hint: 'pick a `run` benchmark',
+  },
+});

@@ -1,0 +1,163 @@
+/**
+ * `npm run pack:offline -- --engines a,b --out FILE.tar.xz [--with-history]`:
+ * one .tar.xz that carries inferbench to a Linux x64 host with no network,
+ * no npm and no Node (a cluster's GPU node). It unpacks to one folder whose
+ * `inferbench` runs the bundled Node on the bundled CLI. What goes in is
+ * decided by tools/pack-table.ts; pack-build.ts assembles the folder; this
+ * file checks the input, compresses (tar + `xz -9 -T2`) to a temporary name
+ * beside the destination and renames it into place, so a failed build never
+ * leaves a half-written pack under the asked-for name.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PACK_ENGINES, unpackableReason } from './pack-table.js';
+import { assemblePack } from './pack-build.js';
+
+const MIB = 1024 * 1024;
+
+/** Bad input: printed as one message and its fix, exit code 2, no stack. */
+export class PackInputError extends Error {
+  constructor(
+    message: string,
+    readonly fix: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PackArgs {
+  readonly engines: readonly string[];
+  readonly out: string;
+  readonly withHistory: boolean;
+}
+
+const USAGE = 'npm run pack:offline -- --engines onnx-cpu,onnx-webgpu --out inferbench.tar.xz [--with-history]';
+
+/** Parses and checks the command line; every problem is a PackInputError. */
+export function parsePackArgs(argv: readonly string[]): PackArgs {
+  let engines: string[] | null = null;
+  let out: string | null = null;
+  let withHistory = false;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    if (flag === '--with-history') {
+      withHistory = true;
+      continue;
+    }
+    if (flag !== '--engines' && flag !== '--out') throw new PackInputError(`unknown option ${flag}`, `usage: ${USAGE}`);
+    const value = argv[++i];
+    if (value === undefined || value.startsWith('--')) throw new PackInputError(`${flag} needs a value`, `usage: ${USAGE}`);
+    if (flag === '--engines') engines = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    else out = value;
+  }
+  if (!engines || engines.length === 0) throw new PackInputError('--engines is required', `usage: ${USAGE}`);
+  if (!out) throw new PackInputError('--out is required', `usage: ${USAGE}`);
+  for (const id of engines) {
+    const why = unpackableReason(id);
+    if (why) throw new PackInputError(`engine ${id} cannot be packed: ${why}`, `pack only some of: ${Object.keys(PACK_ENGINES).join(', ')}`);
+    if (!(id in PACK_ENGINES)) throw new PackInputError(`unknown engine id "${id}"`, `use one or more of: ${Object.keys(PACK_ENGINES).join(', ')}`);
+  }
+  if (!out.endsWith('.tar.xz')) throw new PackInputError(`--out ${out} does not end in .tar.xz`, 'name the pack FILE.tar.xz');
+  // npm runs scripts in the package root; INIT_CWD is where the user typed the command.
+  const abs = resolve(process.env['INIT_CWD'] ?? process.cwd(), out);
+  const folder = dirname(abs);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new PackInputError(`the folder of --out, ${folder}, does not exist`, 'create it first or pass another --out');
+  // A file really made and removed: access(W_OK) says yes to root on read-only and virtual file systems.
+  const probe = join(folder, `.inferbench-pack-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { flag: 'wx' });
+    rmSync(probe, { force: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? 'error';
+    throw new PackInputError(`cannot write to ${folder} (${code})`, 'pass an --out in a folder you can write to');
+  }
+  if (existsSync(abs) && statSync(abs).isDirectory()) throw new PackInputError(`--out ${abs} is a folder`, 'pass a file name ending in .tar.xz');
+  return { engines: [...new Set(engines)], out: abs, withHistory };
+}
+
+/** Fails with the fix when a tool the build pipes through is missing. */
+export function requireTool(name: 'xz' | 'tar', fix: string): void {
+  const res = spawnSync(name, ['--version'], { stdio: 'ignore' });
+  if (res.error || res.status !== 0) throw new PackInputError(`${name} is not installed (or not on PATH), and the pack is compressed with it`, fix);
+}
+
+/** tar's output through `xz -9 -T2` into `file`; rejects with the tool's stderr on failure. */
+function tarXz(stage: string, folder: string, file: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const tar = spawn('tar', ['-C', stage, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const xz = spawn('xz', ['-9', '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const sink = createWriteStream(file);
+    let errors = '';
+    tar.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+    xz.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+    tar.stdout.pipe(xz.stdin);
+    xz.stdout.pipe(sink);
+    let tarCode: number | null = null;
+    tar.on('close', (code) => (tarCode = code));
+    sink.on('error', fail);
+    sink.on('finish', () => {
+      if (tarCode !== 0 || xz.exitCode !== 0) fail(new Error(`tar | xz failed: ${errors.trim() || `exit ${tarCode}/${xz.exitCode}`}`));
+      else done();
+    });
+    xz.on('close', (code) => {
+      if (code !== 0) fail(new Error(`xz failed: ${errors.trim() || `exit ${code}`}`));
+    });
+  });
+}
+
+export interface PackResult {
+  readonly file: string;
+  readonly bytes: number;
+  readonly leftOut: readonly string[];
+  readonly packages: readonly string[];
+}
+
+/** Builds the pack `args` asks for; the repository root holds dist/ and node_modules/. */
+export async function buildPack(args: PackArgs, root: string): Promise<PackResult> {
+  requireTool('xz', 'install xz-utils (apt install xz-utils)');
+  requireTool('tar', 'install GNU tar (apt install tar)');
+  const stage = mkdtempSync(join(tmpdir(), 'inferbench-pack-'));
+  const temp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.partial`);
+  try {
+    const folder = basename(args.out).replace(/\.tar\.xz$/, '') || 'inferbench';
+    const contents = await assemblePack({ engines: args.engines, withHistory: args.withHistory, root, stage, folder });
+    await tarXz(stage, folder, temp);
+    renameSync(temp, args.out);
+    return {
+      file: args.out,
+      bytes: statSync(args.out).size,
+      leftOut: contents.manifest.leftOut.map((o) => `${o.part}: ${o.effect}`),
+      packages: contents.packages,
+    };
+  } finally {
+    rmSync(temp, { force: true });
+    rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  try {
+    const args = parsePackArgs(process.argv.slice(2));
+    const result = await buildPack(args, root);
+    console.log(`pack: ${result.file}`);
+    console.log(`size: ${(result.bytes / MIB).toFixed(1)} MiB (${result.bytes} bytes, tar + xz -9)`);
+    console.log(`engines: ${args.engines.join(', ')}`);
+    console.log(`packages: ${result.packages.join(', ')}`);
+    console.log('left out:');
+    for (const line of result.leftOut) console.log(`  - ${line}`);
+  } catch (err) {
+    if (err instanceof PackInputError) {
+      console.error(`error: ${err.message}\nfix: ${err.fix}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

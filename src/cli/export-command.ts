@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readOnnxModel } from '../../engines/tfjs/onnx-model.js';
+import { readOnnxModel } from '../core/onnx/onnx-decode.js';
 import { tfjsCoverage } from '../../engines/tfjs/op-table.js';
 import { CellSkip, UserError } from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';

@@ -13,7 +13,7 @@
  * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */
 import type { CellResult, CompletedCell, HostNoise, RunRecord } from '../src/core/results.js';
-import { computeStatistics, ratioTest, type SampleStatistics } from '../src/core/statistics.js';
+import { computeStatistics, ratioTest } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './run-views.js';
 
@@ -100,16 +100,6 @@ export function intervalsOverlap(x: Interval, y: Interval): boolean {
 
 function percent(x: number): string {
   return `${+(x * 100).toFixed(1)}%`;
-}
-
-/**
- * Latency statistics of a completed cell, recomputed from the raw samples
- * when the record predates p95, CV and the confidence interval.
- */
-export function latencyOf(cell: CompletedCell): SampleStatistics {
-  const l = cell.latency as Partial<SampleStatistics>;
-  if (l.ci95 !== undefined && l.cv !== undefined && l.p95 !== undefined) return cell.latency;
-  return cell.samples.runMs.length > 0 ? computeStatistics(cell.samples.runMs) : cell.latency;
 }
 
 /**

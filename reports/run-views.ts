@@ -173,11 +173,6 @@ export const PARITY_MARKER = '✗ PARITY';
 /** The marker of a cell that saw no whole pass. */
 export const PARTIAL_MARKER = 'PARTIAL';
 
-/** The reported 95% CI of a completed cell's engine-time mean (across rounds; across batches in records before rounds). */
-export function reportedInterval(cell: CompletedCell): ScopeInterval | null {
-  return cellFigures(cell).engine.ci95;
-}
-
 /** Completed cells whose outputs differ from the reference beyond tolerance, in report order. */
 export function parityFailures(run: RunRecord): CompletedCell[] {
   return orderedCells(run).filter((c): c is CompletedCell => c.state === 'completed' && parityOk(c) === false);

@@ -40,11 +40,6 @@ export function percentileOf(summary: LoadSummary, p: number): number {
   return p === 50 ? l.p50 : p === 90 ? l.p90 : p === 95 ? l.p95 : p === 99.9 ? l.p999 : l.p99;
 }
 
-/** Engines in the order the run recorded them. */
-export function serverEngines(run: LoadRunRecord): string[] {
-  return [...new Set(run.cells.map((c) => c.engine))];
-}
-
 /** Tables label an engine with its model when the run has several. */
 export function engineLabel(run: LoadRunRecord, cell: Pick<LoadCell, 'engine' | 'model'>): string {
   return new Set(run.cells.map((c) => c.model)).size > 1 ? `${cell.engine} · ${cell.model}` : cell.engine;

@@ -4,7 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunRecord } from '../reports/read-run.js';
 import { recordKindOf } from '../src/core/record-kind.js';
-import { isGenerationRecord, isLoadRecord, isTrainingRecord, type AnyRunRecord } from '../src/runs/history/history-entry.js';
+import { scenarioOfRecord } from '../src/runs/scenario-registry.js';
+import '../src/runs/scenarios/builtin-scenarios.js';
 import { testOutputDir } from './fixtures/test-cache.js';
 
 const record = (kind: string | undefined) => ({
@@ -26,9 +27,7 @@ test('records written with the older kind words (generation, training, server) r
     assert.equal((loaded.record as { kind?: string }).kind, read, `a record of kind ${written} reads as ${read}`);
     assert.equal(recordKindOf(record(written)), read);
   }
-  const raw = (kind: string) => record(kind) as unknown as AnyRunRecord;
-  assert.ok(isLoadRecord(raw('server')) && isLoadRecord(raw('load')));
-  assert.ok(isGenerationRecord(raw('generation')) && isGenerationRecord(raw('generate')));
-  assert.ok(isTrainingRecord(raw('training')) && isTrainingRecord(raw('train')));
-  assert.ok(!isLoadRecord(raw('generate')));
+  // Each older word finds its scenario in the registry, as show, compare and the dashboard look it up.
+  const scenarios: [string | undefined, string][] = [['generation', 'generate'], ['training', 'train'], ['server', 'load'], [undefined, 'run']];
+  for (const [older, command] of scenarios) assert.equal(scenarioOfRecord(record(older)).command, command);
 });

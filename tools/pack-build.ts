@@ -23,8 +23,8 @@ const ENTRIES: Readonly<Record<string, string>> = {
   'native-probe-child': 'dist/engines/tfjs/native-probe-child.js',
 };
 
-/** Files the CLI reads at run time by path from the package root (datasets/open-dataset.ts, src/server/static-files.ts). */
-const DATA_FILES: readonly string[] = ['datasets/default/sentiment.jsonl', 'datasets/README.md', 'src/server/web'];
+/** Files the CLI reads at run time by path from the package root (datasets/open-dataset.ts, src/dashboard/static-files.ts). */
+const DATA_FILES: readonly string[] = ['datasets/default/sentiment.jsonl', 'datasets/README.md', 'src/dashboard/web'];
 
 /** Never in a pack: source maps, type declarations and sources, docs, tests. */
 const DROP = /(\.map|\.d\.[cm]?ts|\.[cm]?ts|\.tsbuildinfo|\.md|\.markdown)$|(^|\/)(docs?|tests?|__tests__|examples?|\.github)\//i;

@@ -125,7 +125,7 @@ export const ALWAYS: PackPart = {
     ...TFJS_CORE,
     { path: '@resvg/resvg-js', keep: ['index.js', 'js-binding.js'] },
     { path: '@resvg/resvg-js-linux-x64-gnu' },
-    // The dashboard serves these browser builds (src/server/static-files.ts finds them from each package's entry file).
+    // The dashboard serves these browser builds (src/dashboard/static-files.ts finds them from each package's entry file).
     { path: 'vega', keep: ['build/vega.module.js', 'build/vega.min.js'] },
     { path: 'vega-lite', keep: ['build/index.js', 'build/vega-lite.min.js'] },
     { path: 'vega-embed', keep: ['build/embed.js', 'build/vega-embed.min.js'] },

@@ -34,9 +34,6 @@ export const nullable = (check: Check): Check => (v, at) => (v === null ? null :
 
 export const literal = (value: string): Check => (v, at) => (v === value ? null : problem(at, `must be "${value}"`));
 
-export const oneOf = (values: readonly string[]): Check => (v, at) =>
-  typeof v === 'string' && values.includes(v) ? null : problem(at, `must be one of ${values.join(', ')}`);
-
 export const boolean: Check = (v, at) => (typeof v === 'boolean' ? null : problem(at, 'must be true or false'));
 
 /** A number inside the CLI's own range for `option` (src/core/option-ranges.ts), so a job can ask for nothing a user could not. */

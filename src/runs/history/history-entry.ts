@@ -6,7 +6,6 @@ import type { TrainConfig } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { LoadConfig } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
-import { recordKindOf } from '../../core/record-kind.js';
 import { scenarioOfConfig } from '../scenario-registry.js';
 import '../scenarios/builtin-scenarios.js';
 
@@ -43,8 +42,6 @@ export function entryCommand(config: StoredConfig): string {
  * with every cell measured before that kept.
  */
 export type HistoryState = 'queued' | 'running' | 'completed' | 'failed' | 'interrupted';
-
-export const HISTORY_STATES: readonly HistoryState[] = ['queued', 'running', 'completed', 'failed', 'interrupted'];
 
 /** Where a run was started from, so a list can tell CLI runs from dashboard ones. */
 export type HistorySource = 'cli' | 'api' | 'web';
@@ -130,21 +127,6 @@ export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord 
 
 /** Any kind of run record the history rebuilds. */
 export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord;
-
-/** True for the record of an `inferbench generate` run. */
-export function isGenerationRecord(record: AnyRunRecord): record is GenerationRunRecord {
-  return recordKindOf(record) === 'generate';
-}
-
-/** True for the record of an `inferbench train` run. */
-export function isTrainingRecord(record: AnyRunRecord): record is TrainingRunRecord {
-  return recordKindOf(record) === 'train';
-}
-
-/** True for the record of an `inferbench load` run. */
-export function isLoadRecord(record: AnyRunRecord): record is LoadRunRecord {
-  return recordKindOf(record) === 'load';
-}
 
 /**
  * Model name of an entry for lists: the recorded rows, else what the config

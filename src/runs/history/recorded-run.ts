@@ -76,28 +76,25 @@ function absoluteIfExists(path: string | null): string | null {
   return path !== null && existsSync(path) ? resolve(path) : path;
 }
 
+/** The folders a stored config may name: every scenario's has `out` and `dataset`, and `model` (run, generate) or `models` (train, load). */
+interface ConfigFolders {
+  readonly out: string;
+  readonly dataset: string | null;
+  readonly model?: string | null;
+  readonly models?: readonly string[];
+}
+
 /**
  * The config with its folders made absolute, so a re-run from another
  * working directory reads the same model and dataset and writes to the
- * same history.
+ * same history. A config with a `model` has that made absolute (a `run`'s
+ * `models` are names it resolves itself); one with only `models` has each
+ * made absolute. The seed and every other setting are kept, so a load
+ * rerun replays the same arrivals. One function for every scenario.
  */
-export function replayable(config: RunConfig): RunConfig {
-  return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
-}
-
-/** The config of a generate run with its folders made absolute (see `replayable`). */
-export function replayableGenerate(config: GenerateConfig): GenerateConfig {
-  return { ...config, out: resolve(config.out), model: absoluteIfExists(config.model), dataset: absoluteIfExists(config.dataset) };
-}
-
-/** The config of a train run with its folders made absolute (see `replayable`). */
-export function replayableTrain(config: TrainConfig): TrainConfig {
-  return { ...config, out: resolve(config.out), models: config.models.map((m) => absoluteIfExists(m) ?? m), dataset: absoluteIfExists(config.dataset) };
-}
-
-/** The config of a load run with its folders made absolute (see `replayable`); the seed is kept, so a rerun replays the same arrivals. */
-export function replayableLoad(config: LoadConfig): LoadConfig {
-  return { ...config, out: resolve(config.out), models: config.models.map((m) => absoluteIfExists(m) ?? m), dataset: absoluteIfExists(config.dataset) };
+export function replayable<T extends ConfigFolders>(config: T): T {
+  const named = config.model !== undefined ? { model: absoluteIfExists(config.model) } : config.models !== undefined ? { models: config.models.map((m) => absoluteIfExists(m) ?? m) } : {};
+  return { ...config, out: resolve(config.out), ...named, dataset: absoluteIfExists(config.dataset) };
 }
 
 /** Hooks the recorder needs from any scenario's run. */
@@ -117,19 +114,19 @@ export function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: Reco
 
 /** `executeGenerate` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHooks, opts: RecordOptions): Promise<RecordedOutcome<GenerationRunRecord>> {
-  const config = replayableGenerate(input);
+  const config = replayable(input);
   return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, (recorded) => executeGenerate(config, { ...hooks, ...recorded }));
 }
 
 /** `executeTrain` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedTrain(input: TrainConfig, hooks: TrainHooks, opts: RecordOptions, audience: TrainOptionAudience = 'field'): Promise<RecordedOutcome<TrainingRunRecord>> {
-  const config = replayableTrain(input);
+  const config = replayable(input);
   return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, (recorded) => executeTrain(config, { ...hooks, ...recorded }, audience));
 }
 
 /** `executeLoad` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: RecordOptions, audience: LoadOptionAudience = 'field'): Promise<RecordedOutcome<LoadRunRecord>> {
-  const config = replayableLoad(input);
+  const config = replayable(input);
   return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, (recorded) => executeLoad(config, { ...hooks, ...recorded }, audience));
 }
 

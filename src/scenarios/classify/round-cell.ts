@@ -108,8 +108,3 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
   };
 }
 
-/** True when the cell's rounds saw whole passes over the rows, so its mean weights every row equally. */
-export function sawWholePasses(cell: CompletedCell): boolean {
-  if (!cell.rounds) return true; // Records from before rounds: one pass at least was always measured.
-  return cell.rounds.length > 0 && cell.rounds.every((r) => r.passes >= 1);
-}

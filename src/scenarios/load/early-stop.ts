@@ -23,10 +23,6 @@ import type { ProbeStopRule } from './serve-loop.js';
 /** LoadGen's early-stopping confidence. */
 export const EARLY_STOP_CONFIDENCE = 0.99;
 
-/** The rule in one sentence, for reports and README. */
-export const EARLY_STOP_RULE =
-  'a probe ends early as failing once P(X ≥ over) < 1% for X ~ Binomial(decided, 1 − p): too many requests over the limit for a p-th percentile at the limit (99% confidence, after LoadGen\'s early stopping)';
-
 /** True when `over` of `decided` requests over the limit show, with 99% confidence, that the `percentile`-th percentile is over it. */
 export function failsEarly(over: number, decided: number, percentile: number): boolean {
   if (over === 0 || decided === 0) return false;

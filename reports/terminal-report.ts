@@ -12,6 +12,7 @@ import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } fro
 import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from './text-table.js';
 import { fitNote } from './fitted-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from './run-views.js';
 import { placementLine } from './placement-text.js';
@@ -273,6 +274,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     '',
     ...memoryTable(run, sectionWidth, maxWidth, color),
     ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
+    ...section(energySection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
     ...section(quantizationTable(run, sectionWidth, color)),

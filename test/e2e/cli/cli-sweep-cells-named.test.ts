@@ -26,14 +26,14 @@ test('a 2 models × 2 lengths × 2 precisions × 2 batches sweep names every cel
   const r = await runCli([
     'run', '--config', 'tiny', '--config', ARCH, '--sequence-lengths', '8,16', '--dtype', 'fp32,q8', '--batch-sizes', '1,2',
     '--engines', 'onnx-cpu', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--out', out, '--no-png',
-  ]);
+  ], { env: { COLUMNS: '160' } }); // wide enough that no model name is cut short, as the tables are read row by row below
   assert.equal(r.code, 0, r.stderr);
 
   // Progress: one line per cell, each naming model and precision, batch and length; no two alike.
   const progress = [...r.stderr.matchAll(/^\[\d+\/16\] (.+?, batch \d, seq \d+): /gmu)].map((m) => m[1]);
   assert.deepEqual([...progress].sort(), [...NAMES].sort(), r.stderr);
-  const rounds = [...r.stderr.matchAll(/^ {2}round 1\/1 (.+?, batch \d, seq \d+): /gmu)].map((m) => m[1]);
-  assert.deepEqual([...rounds].sort(), [...NAMES].sort(), 'each round line names its cell too');
+  // Rounds are a status line overwritten on a terminal (terminal-width.ts); off one (this pipe) the cell's line sums them up.
+  assert.doesNotMatch(r.stderr, /^ {2}round \d+\/\d+ /mu, 'no per-round lines in a log');
 
   // Verdicts: one round each, so every cell is NOISY; each is named in full under its reason, none by engine and batch alone.
   const stats = r.stdout.slice(r.stdout.indexOf('INFERENCE – LATENCY STATISTICS'));

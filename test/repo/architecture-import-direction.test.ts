@@ -44,7 +44,7 @@ function folderOf(file: string): string {
 
 function layerOf(folder: string): number {
   const index = LAYERS.findIndex((layer) => layer.includes(folder));
-  assert.notEqual(index, -1, `folder ${folder} has no layer: add it to LAYERS in this test and to README's layout`);
+  assert.notEqual(index, -1, `folder ${folder} has no layer: add it to LAYERS in this test and to the layout table in docs/development.md`);
   return index;
 }
 

@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { packageRoot } from '../../src/core/package-info.js';
 import { useTestCache } from '../helpers/test-cache.js';
 
-test('README shows Benchmark.execute on a session the user loaded, with what builds its inputs, and that example runs', async () => {
-  const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
+test('docs/api.md (linked from README) shows Benchmark.execute on a session the user loaded, with what builds its inputs, and that example runs', async () => {
+  const doc = readFileSync(join(packageRoot(), 'docs', 'api.md'), 'utf8');
   const example = readFileSync(join(packageRoot(), 'test', 'helpers', 'readme-execute-example.ts'), 'utf8').trim();
-  assert.ok(readme.includes(example), 'README.md must contain test/helpers/readme-execute-example.ts verbatim');
-  assert.doesNotMatch(readme, /Benchmark\.execute\(session, \{ name \}\)/, 'no call shown that throws "has no way to build model inputs"');
+  assert.ok(doc.includes(example), 'docs/api.md must contain test/helpers/readme-execute-example.ts verbatim');
+  assert.doesNotMatch(doc, /Benchmark\.execute\(session, \{ name \}\)/, 'no call shown that throws "has no way to build model inputs"');
 
   useTestCache();
   const { measureMySession } = await import('../helpers/readme-execute-example.js');

@@ -50,8 +50,8 @@ test('a generation cell is judged by run\'s rule on TTFT and TPOT round means: r
   assert.equal(valid.samples.length, 4);
 
   // A busy host in round 2 rides along as run's warning; it does not decide the verdict.
-  const quiet = { loadPerCore: 0.2, stealShare: 0 };
-  const busy = { loadPerCore: 3, stealShare: 0 };
+  const quiet = { loadPerCore: 0.2, stealShare: 0, otherCpuShare: 0.05, cores: 2 };
+  const busy = { loadPerCore: 3, stealShare: 0, otherCpuShare: 0.9, cores: 2 };
   const warned = assembleGenerationCell(
     [
       { ...roundCell([call(0, 10, 2)]), hostNoise: [{ round: 0, before: quiet, after: quiet }] },
@@ -60,7 +60,7 @@ test('a generation cell is judged by run\'s rule on TTFT and TPOT round means: r
     { roundsPlanned: 2, interrupted: false },
   );
   assert.equal(warned.verdict?.status, 'VALID');
-  assert.deepEqual(warned.verdict?.warnings, ['host busy in round 2: load 3.00 per core (above 1)']);
+  assert.deepEqual(warned.verdict?.warnings, ["host busy in round 2: other processes used 90% of CPU time (1.8 of 2 cores), net of inferbench's own (above 25%)"]);
 
   // Ctrl-C after the first of two rounds: run's interrupted reason, once, and never VALID.
   const cut = assembleGenerationCell([roundCell([call(0, 10, 2)])], { roundsPlanned: 2, interrupted: false });

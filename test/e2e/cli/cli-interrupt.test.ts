@@ -20,7 +20,7 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps t
       // Interrupt once the first cell's round is done and the second is past its warm pass (100 batches) but
       // not through its 3000 timed ones. The second cell takes about as long as the first (batch 2 vs 1), so
       // half the first cell's time lands inside it on a fast machine and on a loaded one alike.
-      if (!sent && /round 1\/1 onnx-cpu, batch 1: /.test(text)) {
+      if (!sent && /\[1\/6\] onnx-cpu, batch 1: /.test(text)) {
         sent = true;
         const firstCellMs = Date.now() - startedAt;
         setTimeout(() => child.kill('SIGINT'), Math.min(5000, Math.max(400, firstCellMs * 0.5)));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../../src/core/package-info.js';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
 
-test('--threads has one range, 1 to 4 × the cores, in the help of run, generate and train, in README and in what each refuses', async () => {
+test('--threads has one range, 1 to 4 × the cores, in the help of run, generate and train, in docs/cli.md and in what each refuses', async () => {
   const cores = availableParallelism();
   const range = `range 1–${4 * cores} threads (4 × the ${cores} cores of this machine)`;
   for (const command of ['run', 'generate', 'train']) {
@@ -15,8 +15,8 @@ test('--threads has one range, 1 to 4 × the cores, in the help of run, generate
     const line = help.stdout.split('\n').find((l) => l.trimStart().startsWith('--threads')) ?? '';
     assert.ok(line.includes(range), `${command} --help: ${line}`);
   }
-  const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
-  assert.match(readme, /\| `--threads` \(`threads`\) \| 1 to 4 × the cores of the machine \|/);
+  const cliDoc = readFileSync(join(packageRoot(), 'docs', 'cli.md'), 'utf8');
+  assert.match(cliDoc, /\| `--threads` \(`threads`\) \| 1 to 4 × the cores of the machine \|/);
 
   const tooMany = String(4 * cores + 1);
   for (const args of [['generate', '--threads', tooMany], ['train', '--threads', tooMany]]) {

@@ -4,6 +4,7 @@
  * display rounding; the terminal report is where numbers get humanised.
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import { isUnmeasurable, type EnergyFigure, type Measured } from '../src/core/energy.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
@@ -31,6 +32,22 @@ function optional(name: string, f: (c: CompletedCell) => Field): CsvColumn {
 /** A figure of the cell's view row (views.ts derives every per-pass, scope and estimator figure): empty unless the cell completed. */
 function viewed(name: string, f: (r: BaselineRow) => Field): CsvColumn {
   return { name, value: (cell, _run, row) => (cell.state === 'completed' ? f(row) : null) };
+}
+
+/** The figure, or empty when the record lacks it or the hardware could not give it. */
+function measuredValue<T extends object>(m: Measured<T> | undefined, f: (v: T) => number): Field {
+  return m === undefined || isUnmeasurable(m) ? null : f(m);
+}
+
+/** `unmeasurable: <why>`, or what the measured figure covers. */
+function hardwareNote<T extends object>(m: Measured<T> | undefined, f: (v: T) => string): Field {
+  if (m === undefined) return null;
+  return isUnmeasurable(m) ? `unmeasurable: ${m.unmeasurable}` : f(m);
+}
+
+/** Window, joules and rows, source and scope of an energy figure. */
+export function energyNote(e: EnergyFigure): string {
+  return `${e.joules.toFixed(3)} J over ${e.samples} rows in the timed loops (${Math.round(e.windowMs)} ms); ${e.source}; ${e.scope}`;
 }
 
 /**
@@ -104,6 +121,14 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('engine_tensors', (c) => c.memory?.engine?.numTensors),
   optional('engine_bytes', (c) => c.memory?.engine?.numBytes),
   optional('gpu_bytes', (c) => c.memory?.gpuBytes),
+  // Hardware figures over the timed loop: the number, or empty with the note saying `unmeasurable: <why>`; the note of a
+  // measured figure names its window, source and scope (board power and RAPL include idle power and other processes).
+  optional('gpu_peak_bytes', (c) => measuredValue(c.memory?.gpu, (g) => g.peakBytes)),
+  optional('gpu_peak_note', (c) => hardwareNote(c.memory?.gpu, (g) => `peak over ${g.readings} readings in the timed loop (${Math.round(g.windowMs)} ms); ${g.source}`)),
+  optional('gpu_j_per_sample', (c) => measuredValue(c.energy?.gpu, (e) => e.joulesPerSample)),
+  optional('gpu_energy_note', (c) => hardwareNote(c.energy?.gpu, energyNote)),
+  optional('cpu_j_per_sample', (c) => measuredValue(c.energy?.cpu, (e) => e.joulesPerSample)),
+  optional('cpu_energy_note', (c) => hardwareNote(c.energy?.cpu, energyNote)),
   optional('parity_reference', (c) => c.parity?.reference),
   optional('max_abs_diff', (c) => c.parity?.maxAbsDiff),
   optional('argmax_agreement', (c) => c.parity?.argmaxAgreement),

@@ -102,9 +102,10 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
   const hasSeq = rows.some((r) => r.sequenceLength !== null);
   const hasHost = varying.host;
   return [
-    ...(multiModel ? [{ header: 'model', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
-    { header: 'engine', align: 'left', dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
-    ...(hasHost ? [{ header: 'host', align: 'left' as const, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
+    // Whole: a cut model, engine or host name could make two rows read as one cell.
+    ...(multiModel ? [{ header: 'model', align: 'left' as const, whole: true, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
+    { header: 'engine', align: 'left', whole: true, dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
+    ...(hasHost ? [{ header: 'host', align: 'left' as const, whole: true, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
     { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
     { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },
     ...(hasSeq ? [{ header: 'seq', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (r.sequenceLength === null ? '–' : String(r.sequenceLength)) }] : []),

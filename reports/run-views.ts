@@ -12,7 +12,7 @@
  * threads read back, batch, sequence length, host), so a renderer can name
  * any cell without looking it up again.
  */
-import type { AccuracyRows, CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RowFingerprint, RunRecord } from '../src/core/results.js';
+import type { AccuracyRows, CellEnergy, CellMemory, CellParity, CellResult, CellVerdict, CompletedCell, RowFingerprint, RunRecord } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
 import { cellFigures, parityOk, type PassShape, type Scope, type ScopeFigures, type ScopeInterval, threadsUsed } from './cell-figures.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf, sessionOf } from './run-summary.js';
@@ -131,6 +131,8 @@ export interface BaselineRow {
   readonly partial: string | null;
   readonly verdict: CellVerdict | null;
   readonly memory: CellMemory | null;
+  /** Energy over the timed loops (GPU board power, CPU RAPL), each a figure or why it is unmeasurable; null in older records. */
+  readonly energy: CellEnergy | null;
   readonly memoryProcess: MemoryProcess;
   /** Batch sizes measured before this one on the same load and process; null in older records. */
   readonly ranBefore: readonly number[] | null;
@@ -220,6 +222,7 @@ function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 
     partial: f.partial,
     verdict: cell.verdict ?? null,
     memory: cell.memory ?? null,
+    energy: cell.energy ?? null,
     memoryProcess: memoryProcessOf(cell),
     ranBefore: cell.memory?.ranBefore ?? null,
     loadMs: phases ? phases.createMs : (cell.coldStart?.loadMs ?? cell.loadMs),
@@ -247,7 +250,7 @@ function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 
 
 const NO_FIGURES = {
   latency: null, meanMs: null, samplesPerSecond: null, engineTime: null, endToEnd: null, prepare: null, pass: null, partial: null,
-  verdict: null, memory: null, memoryProcess: null, ranBefore: null, loadMs: null, loadIsWhole: false, importMs: null, placementProbeMs: null,
+  verdict: null, memory: null, energy: null, memoryProcess: null, ranBefore: null, loadMs: null, loadIsWhole: false, importMs: null, placementProbeMs: null,
   firstBatchMs: null, coldAfterLoad: null, firstPassMs: null, rounds: null, interval: null, interrupted: false, parityUnavailable: null,
   warmupBatches: null, warmupMeanMs: null, parity: null, parityOk: null, accuracy: null, accuracyRows: null, accuracyNote: null, rowSet: null, flags: [],
 } as const;

@@ -62,8 +62,8 @@ function speedColumns(run: RunRecord, rows: readonly BaselineRow[]): SpeedColumn
   const minMax = (r: BaselineRow): string => `(${formatDuration(r.latency?.min ?? 0).padStart(7)} … ${formatDuration(r.latency?.max ?? 0).padStart(7)})`;
   return [
     // One model: it is named in the header line and MODEL SIZE, so its column goes first.
-    { header: 'model', align: 'left', identity: true, dropOrder: singleModel ? 1 : 0, value: (r) => r.model },
-    { header: 'engine', align: 'left', identity: true, dropOrder: 0, value: (r) => ({ text: r.label, style: 'cyan' }) },
+    { header: 'model', align: 'left', identity: true, whole: true, dropOrder: singleModel ? 1 : 0, value: (r) => r.model },
+    { header: 'engine', align: 'left', identity: true, whole: true, dropOrder: 0, value: (r) => ({ text: r.label, style: 'cyan' }) },
     { header: 'backend', align: 'left', identity: true, dropOrder: 3, value: (_r, c) => sessionOf(c)?.backend ?? '–' },
     { header: 'threads', align: 'right', identity: true, dropOrder: 0, value: (r) => threadsText(r) },
     { header: 'prec', align: 'left', identity: true, dropOrder: 2, value: (_r, c) => sessionOf(c)?.precision ?? '–' },

@@ -12,6 +12,7 @@ import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } fro
 import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from './text-table.js';
 import { fitNote } from './fitted-table.js';
 import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from './run-views.js';
 import { placementLine } from './placement-text.js';
@@ -110,9 +111,11 @@ function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: 
 function modelSizeTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
   const variants = hasVariants(run);
   // The notes column gets the room the others leave, at least 30; each note wraps onto rows of its own, so no caveat is ever cut short.
-  const others = 2 + (variants ? 2 : 0) + 1;
-  const fixed = Math.max(...run.models.map((m) => [m.name, sizeText(m), m.source, ...(variants ? [sizeVsFp32(run, m), parityText(m)] : [])].reduce((a, t) => a + visibleLength(t) + 2, 0)), others * 8);
-  const noteWidth = Math.max(30, maxWidth - fixed);
+  // The other columns at their narrowest (text cut to its header or 6 characters, numbers whole), then the gaps.
+  const texts = (m: RunRecord['models'][number]): string[] => [m.name, sizeText(m), ...(variants ? [sizeVsFp32(run, m), parityText(m)] : []), m.source];
+  const headers = ['model', 'size on disk', ...(variants ? ['vs fp32', 'parity vs fp32 (onnx-cpu)'] : []), 'source'];
+  const narrowest = headers.reduce((sum, h, i) => sum + Math.min(Math.max(6, h.length), Math.max(h.length, ...run.models.map((m) => visibleLength(texts(m)[i] ?? '')))) + 2, 0);
+  const noteWidth = Math.max(20, maxWidth - narrowest);
   // One row per note, so no caveat is ever cut short.
   const rows: TableRow[] = run.models.flatMap((m) => {
     const notes = m.notes.length > 0 ? m.notes.flatMap((n) => wrap(n, noteWidth)) : ['–'];
@@ -127,7 +130,7 @@ function modelSizeTable(run: RunRecord, minWidth: number, maxWidth: number, colo
     { header: 'size on disk', align: 'right' },
     ...(variants ? [{ header: 'vs fp32', align: 'right' } satisfies Column, { header: 'parity vs fp32 (onnx-cpu)', align: 'left' } satisfies Column] : []),
     { header: 'source', align: 'left' },
-    { header: 'notes', align: 'left' },
+    { header: 'notes', align: 'left', whole: true },
   ];
   const table = renderTable({ title: 'MODEL SIZE', columns, rows, color, minWidth, maxWidth });
   return [...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth)];
@@ -273,6 +276,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     '',
     ...memoryTable(run, sectionWidth, maxWidth, color),
     ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
+    ...section(energySection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
     ...section(quantizationTable(run, sectionWidth, color)),

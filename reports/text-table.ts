@@ -85,6 +85,8 @@ export function wrap(text: string, width: number): string[] {
 export interface Column {
   readonly header: string;
   readonly align: 'left' | 'right';
+  /** Never abbreviated to fit (text the caller has already wrapped to fit, such as a caveat). */
+  readonly whole?: boolean;
 }
 
 /** A cell with a colour, kept apart from its text so padding ignores ANSI codes. */
@@ -144,7 +146,7 @@ const MIN_ABBREVIATED = 6;
 function abbreviate(widths: number[], columns: readonly Column[], maxWidth: number): Set<number> {
   const shortened = new Set<number>();
   // Only text is cut: a number with its end cut off would read as another number.
-  const floor = columns.map((c, i) => (c.align === 'left' ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0)));
+  const floor = columns.map((c, i) => (c.align === 'left' && c.whole !== true ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0)));
   const total = (): number => widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
   while (total() > maxWidth) {
     let widest = -1;

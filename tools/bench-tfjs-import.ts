@@ -39,7 +39,7 @@ function median(xs: readonly number[]): number {
 
 async function modelFor(spec: string): Promise<TextClassification> {
   if (spec === 'default') return defaultClassifier();
-  if (spec.startsWith('hf:')) return new TextClassification(join(packageRoot(), 'test', 'fixtures', 'hf', spec.slice(3)), { name: spec }).init();
+  if (spec.startsWith('hf:')) return new TextClassification(join(packageRoot(), 'test', 'data', 'hf', spec.slice(3)), { name: spec }).init();
   return new TextClassification(spec).init();
 }
 

@@ -1,6 +1,6 @@
 """Loads SavedModels inferbench exported with Python TensorFlow and checks their outputs.
 
-Dev-only: `test/tf-export-python-saved-model.test.ts` runs it when a Python with
+Dev-only: `test/e2e/models/tf-export-python-saved-model.test.ts` runs it when a Python with
 TensorFlow is at hand (INFERBENCH_PYTHON, else the repo's .venv). Usage:
 
     check-saved-model.py CASE.json [CASE.json ...]

@@ -9,11 +9,11 @@ embedded dataset, exports with the TorchScript exporter (`torch.onnx.export`,
 dynamo=False, dynamic batch and sequence axes) at the opset chosen for that
 architecture, and writes the folder in Hub layout:
 
-    test/fixtures/hf/<arch>/config.json            (with id2label)
-    test/fixtures/hf/<arch>/tokenizer.json
-    test/fixtures/hf/<arch>/tokenizer_config.json
-    test/fixtures/hf/<arch>/onnx/model.onnx
-    test/fixtures/hf/<arch>/reference.json         (sentences, the exact feeds, PyTorch outputs)
+    test/data/hf/<arch>/config.json            (with id2label)
+    test/data/hf/<arch>/tokenizer.json
+    test/data/hf/<arch>/tokenizer_config.json
+    test/data/hf/<arch>/onnx/model.onnx
+    test/data/hf/<arch>/reference.json         (sentences, the exact feeds, PyTorch outputs)
 
 Each export is checked against PyTorch with onnxruntime on inputs of another
 shape than the traced ones, so a trace that froze a dimension is caught here.
@@ -27,7 +27,7 @@ first 5 steps of plain SGD (lr 0.01, batch 8, the dataset's rows in order,
 eval mode so dropout is off): the reference `inferbench train` is tested
 against.
 
-Usage: .venv/bin/python tools/export-hf-fixtures.py [--out test/fixtures/hf] [--train-losses-only] [arch ...]
+Usage: .venv/bin/python tools/export-hf-fixtures.py [--out test/data/hf] [--train-losses-only] [arch ...]
 """
 from __future__ import annotations
 

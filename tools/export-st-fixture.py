@@ -2,9 +2,9 @@
 """Exports a tiny sentence-transformers-style embedding model as a test fixture.
 
 Dev-only (see tools/README.md): the product and its tests never run Python.
-Writes test/fixtures/st/mini-embed/ in the layout of a sentence-transformers
+Writes test/data/st/mini-embed/ in the layout of a sentence-transformers
 export on the Hub (all-MiniLM-L6-v2's modules): a seeded random-init
-BertModel (hidden 32, 2 layers), the tokenizer of test/fixtures/hf/bert,
+BertModel (hidden 32, 2 layers), the tokenizer of test/data/hf/bert,
 modules.json (Transformer, Pooling, Normalize), 1_Pooling/config.json (mean
 pooling) and onnx/model.onnx whose only output is last_hidden_state. Beside
 it, texts.jsonl (rows to embed), sts.jsonl (sentence1, sentence2, score) and
@@ -13,7 +13,7 @@ conventions (mean over the attention mask, then torch.nn.functional.normalize),
 and the STS Spearman correlation between the cosine of each pair's PyTorch
 embeddings and its gold score (scipy.stats.spearmanr, MTEB's STS metric).
 
-Usage: .venv/bin/python tools/export-st-fixture.py [--out test/fixtures/st/mini-embed]
+Usage: .venv/bin/python tools/export-st-fixture.py [--out test/data/st/mini-embed]
 """
 from __future__ import annotations
 

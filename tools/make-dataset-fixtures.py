@@ -1,4 +1,4 @@
-"""Writes the small Parquet and Arrow fixtures under test/fixtures/datasets/.
+"""Writes the small Parquet and Arrow fixtures under test/data/datasets/.
 
 Dev-only: the product and its tests never run Python; the outputs are committed.
 They hold the first ROWS rows of the embedded dataset (datasets/default/sentiment.jsonl),

@@ -2,13 +2,13 @@
 """Writes quantized copies of Hugging Face fixtures for the tfjs quantized-op tests.
 
 Dev-only (see tools/README.md): the product and its tests never run Python.
-From the committed fp32 fixtures (test/fixtures/hf/<arch>/onnx/model.onnx,
+From the committed fp32 fixtures (test/data/hf/<arch>/onnx/model.onnx,
 feeds in their reference.json) it writes, with onnxruntime.quantization:
 
-    test/fixtures/quant/<arch>-dynamic/model.onnx   quantize_dynamic, uint8 weights
+    test/data/quant/<arch>-dynamic/model.onnx   quantize_dynamic, uint8 weights
                                                     (DynamicQuantizeLinear → MatMulInteger, what
                                                     transformers.js ships as model_quantized.onnx)
-    test/fixtures/quant/<arch>-qdq/model.onnx       quantize_static, QDQ format, per-channel int8
+    test/data/quant/<arch>-qdq/model.onnx       quantize_static, QDQ format, per-channel int8
                                                     weights, activations calibrated (MinMax) on the
                                                     fixture's own feeds
 
@@ -16,7 +16,7 @@ The tests read the feeds from the original fixture's reference.json and take
 onnxruntime-node's outputs on the same quantized file as the reference, so no
 outputs are stored here.
 
-Usage: /work/venv/bin/python tools/make-qdq-fixture.py [--out test/fixtures/quant] [arch ...]
+Usage: /work/venv/bin/python tools/make-qdq-fixture.py [--out test/data/quant] [arch ...]
 Default archs: bert (dynamic and QDQ) and gpt2 (dynamic: Gemm projections, tied weights).
 """
 from __future__ import annotations

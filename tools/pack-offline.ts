@@ -8,7 +8,7 @@
  * beside the destination and renames it into place, so a failed build never
  * leaves a half-written pack under the asked-for name.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -84,28 +84,24 @@ export function requireTool(name: 'xz' | 'tar', fix: string): void {
   if (res.error || res.status !== 0) throw new PackInputError(`${name} is not installed (or not on PATH), and the pack is compressed with it`, fix);
 }
 
-/** tar's output through `xz -9 -T2` into `file`; rejects with the tool's stderr on failure. */
-function tarXz(stage: string, folder: string, file: string): Promise<void> {
-  return new Promise((done, fail) => {
-    const tar = spawn('tar', ['-C', stage, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const xz = spawn('xz', ['-9', '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const sink = createWriteStream(file);
-    let errors = '';
-    tar.stderr.on('data', (d: Buffer) => (errors += d.toString()));
-    xz.stderr.on('data', (d: Buffer) => (errors += d.toString()));
-    tar.stdout.pipe(xz.stdin);
-    xz.stdout.pipe(sink);
-    let tarCode: number | null = null;
-    tar.on('close', (code) => (tarCode = code));
+/** tar's output through `xz -9 -T2` into `file`; rejects with the tools' stderr on failure. */
+export async function tarXz(stage: string, folder: string, file: string): Promise<void> {
+  const tar = spawn('tar', ['-C', stage, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const xz = spawn('xz', ['-9', '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const sink = createWriteStream(file);
+  let errors = '';
+  tar.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+  xz.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+  tar.stdout.pipe(xz.stdin);
+  xz.stdout.pipe(sink);
+  // Done only when both tools have exited and the file is flushed: these three events come in any order.
+  const exited = (p: ChildProcess): Promise<number | null> => new Promise((done) => p.on('close', (code) => done(code)));
+  const written = new Promise<void>((done, fail) => {
+    sink.on('close', () => done());
     sink.on('error', fail);
-    sink.on('finish', () => {
-      if (tarCode !== 0 || xz.exitCode !== 0) fail(new Error(`tar | xz failed: ${errors.trim() || `exit ${tarCode}/${xz.exitCode}`}`));
-      else done();
-    });
-    xz.on('close', (code) => {
-      if (code !== 0) fail(new Error(`xz failed: ${errors.trim() || `exit ${code}`}`));
-    });
   });
+  const [tarCode, xzCode] = await Promise.all([exited(tar), exited(xz), written]);
+  if (tarCode !== 0 || xzCode !== 0) throw new Error(`tar | xz failed (tar exit ${tarCode}, xz exit ${xzCode}): ${errors.trim()}`);
 }
 
 export interface PackResult {

@@ -66,12 +66,10 @@ const TFJS_WASM: readonly PackPackage[] = [
   { path: '@tensorflow/tfjs-backend-wasm', keep: ['dist/tf-backend-wasm.node.js', 'dist/tfjs-backend-wasm.wasm', 'dist/tfjs-backend-wasm-simd.wasm', 'dist/tfjs-backend-wasm-threaded-simd.wasm'] },
 ];
 
-const TFJS_WEBGPU: readonly PackPackage[] = [
-  ...TFJS_CORE,
-  { path: '@tensorflow/tfjs-backend-webgpu', keep: ['dist/tf-backend-webgpu.node.js'] },
-  // Dawn's dawn.node: the linux-x64 binary only.
-  { path: 'webgpu', keep: ['index.js', 'dist/linux-x64/'] },
-];
+// Dawn's dawn.node: the linux-x64 binary only. The ORT WebGPU engines need it too: their adapter is read through it (engines/webgpu/dawn-adapter.ts).
+const DAWN_NODE: PackPackage = { path: 'webgpu', keep: ['index.js', 'dist/linux-x64/'] };
+
+const TFJS_WEBGPU: readonly PackPackage[] = [...TFJS_CORE, { path: '@tensorflow/tfjs-backend-webgpu', keep: ['dist/tf-backend-webgpu.node.js'] }, DAWN_NODE];
 
 const ORT_WEB: readonly PackPackage[] = [
   { path: 'onnxruntime-common', keep: ['dist/cjs/', 'dist/esm/'] },
@@ -83,7 +81,7 @@ export const PACK_ENGINES: Readonly<Record<string, PackPart>> = Object.freeze({
   'onnx-cpu': { packages: ORT_NODE },
   'onnx-cuda': { packages: ORT_NODE },
   'onnx-tensorrt': { packages: ORT_NODE },
-  'onnx-webgpu': { packages: ORT_NODE },
+  'onnx-webgpu': { packages: [...ORT_NODE, DAWN_NODE] },
   'onnx-wasm': { packages: ORT_WEB },
   'tfjs-cpu': { packages: TFJS_CORE },
   'tfjs-cpu-graph-model': { packages: [...TFJS_CORE, TFJS_CONVERTER] },
@@ -93,7 +91,7 @@ export const PACK_ENGINES: Readonly<Record<string, PackPart>> = Object.freeze({
   'tfjs-webgpu-graph-model': { packages: [...TFJS_WEBGPU, TFJS_CONVERTER] },
   'transformers-js': { packages: TRANSFORMERS },
   'transformers-js-cuda': { packages: TRANSFORMERS },
-  'transformers-js-webgpu': { packages: TRANSFORMERS },
+  'transformers-js-webgpu': { packages: [...TRANSFORMERS, DAWN_NODE] },
 });
 
 const NEEDS_CHROMIUM = 'browser engines need Chromium and playwright-core on the host, which the pack does not carry';

@@ -2,7 +2,7 @@
 """Quantizes each Hugging Face fixture with onnxruntime's own quantize_dynamic, as a reference for inferbench's q8.
 
 Dev-only (see tools/README.md): the product and its tests never run Python. For each
-test/fixtures/hf/<arch>/onnx/model.onnx it runs
+test/data/hf/<arch>/onnx/model.onnx it runs
 
     onnxruntime.quantization.quantize_dynamic(model.onnx, <tmp>, per_channel=True,
                                               reduce_range=False, weight_type=QuantType.QUInt8)
@@ -10,7 +10,7 @@ test/fixtures/hf/<arch>/onnx/model.onnx it runs
 (the settings inferbench's q8 writes: per-channel uint8 weights, optimum's AVX2 dynamic
 configuration; transformers.js's own q8 script picks per-tensor int8 weights instead), runs
 the result with onnxruntime on the fixture's reference feeds, and writes a small
-test/fixtures/hf/<arch>/quantize-reference.json:
+test/data/hf/<arch>/quantize-reference.json:
 
     settings, versions,
     sizeBytes                 the quantized file as quantize_dynamic saved it,
@@ -18,7 +18,7 @@ test/fixtures/hf/<arch>/quantize-reference.json:
                               and shape hints of intermediate values, not weights),
     output, dims, logits      the first output on the reference feeds (onnxruntime CPU).
 
-The .onnx itself is not committed. test/quantize-reference-q8.test.ts holds inferbench's q8
+The .onnx itself is not committed. test/models/quantize-reference-q8.test.ts holds inferbench's q8
 file to it: size within 5% (value_info aside), logits within 1e-3, the same argmax.
 
 Usage: /work/venv/bin/python tools/quantize-reference.py [arch ...]

@@ -1,6 +1,6 @@
 /**
  * Why the ONNX Runtime engines give skipped `inferbench train` cells. Checked
- * against the installed packages (test/train-onnx-skipped.test.ts): the
+ * against the installed packages (test/engines/train-onnx-skipped.test.ts): the
  * onnxruntime-node 1.30.0 module exports InferenceSession, Tensor, env,
  * listSupportedBackends, registerBackend and the TRACE helpers and nothing
  * else; onnxruntime-common 1.30.0 declares no TrainingSession (its index

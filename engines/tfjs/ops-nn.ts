@@ -61,7 +61,7 @@ const gemm: OpHandler = (inputs, attrs) => {
   const transposeB = attrs.int('transB', 0) === 1;
   const c = inputs[2];
   // The classifier head's Gemm (alpha = beta = 1, 1-D bias) is one fused kernel; not with transB, which
-  // tfjs-wasm 4.22's _FusedMatMul gets wrong when a bias is given (see test/tfjs-ops-nn.test.ts).
+  // tfjs-wasm 4.22's _FusedMatMul gets wrong when a bias is given (see test/engines/tfjs-ops-nn.test.ts).
   if (alpha === 1 && beta === 1 && !transposeB && c !== undefined && dimsOf(c).length === 1) {
     return [tf.fused.matMul({ a, b, transposeA, transposeB, bias: toTensor(c) })];
   }

@@ -26,7 +26,7 @@ const trainableRowGather: OpHandler = (inputs) => {
  * while scalars (mask fill values, 1/sqrt(d) scales) and the like are one
  * element or Constant nodes. tools/export-hf-fixtures.py maps each fixture's
  * initializers to torch parameters and records the list, and
- * test/train-loss-matches-pytorch.test.ts checks this rule against it.
+ * test/scenarios/train-loss-matches-pytorch.test.ts checks this rule against it.
  */
 export function isTrainableInitializer(t: OnnxTensor): boolean {
   return (t.dtype === 'float32' || t.dtype === 'float16' || t.dtype === 'float64' || t.dtype === 'bfloat16') && t.data.length > 1;

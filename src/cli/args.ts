@@ -65,8 +65,8 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[], c
     if (value === undefined || value === '') {
       throw new UserError(`--${name} needs a value`, `write --${name} ${spec.arg ?? 'VALUE'}`);
     }
-    // A flag that takes one value, given twice (`--rates 50 --rates 100`), used to keep the last silently: which one did the user mean?
-    const earlier = repeated[name]?.[0];
+    // A flag that takes one value, given twice with two values (`--rates 50 --rates 100`), used to keep the last silently: which one did the user mean? (The same value twice is no question.)
+    const earlier = repeated[name]?.find((v) => v !== value);
     if (!spec.repeatable && earlier !== undefined) {
       throw new UserError(
         `--${name} was given twice ("${earlier}" and "${value}"), but it takes one value`,

@@ -5,6 +5,7 @@ import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { fitLines } from '../../reports/text-table.js';
 import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { UserError } from '../core/errors.js';
@@ -158,6 +159,7 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
     progressLine: (e) => progressLine(e, varying),
     quiet: shown.quiet,
     render: (record, color) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide }),
-    after: (record) => (config.png ? notDrawnLines(runCharts(record)) : []),
+    // The lines after the report fit the same width (a chart's reason runs long).
+    after: (record) => (config.png ? (shown.wide ? notDrawnLines(runCharts(record)) : fitLines(notDrawnLines(runCharts(record)), shown.width)) : []),
   });
 }

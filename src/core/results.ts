@@ -2,6 +2,7 @@ import type { LoadPhases, SessionDescription } from './engine-session.js';
 
 export type { LoadPhases } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
+import type { EnergyFigure, GpuMemoryFigure, Measured } from './energy.js';
 
 /** Identifies one cell of a sweep: one engine at one batch size for one model. */
 export interface CellKey {
@@ -78,6 +79,8 @@ export interface CompletedCell extends CellKey {
   readonly verdict?: CellVerdict;
   /** Memory measured while the timed loop ran. */
   readonly memory?: CellMemory;
+  /** Energy over the timed loops. Absent in older records. */
+  readonly energy?: CellEnergy;
   /** Load time and first-batch latency of the first round, before any warmup (see `ColdStart`). */
   readonly coldStart?: ColdStart;
   /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
@@ -231,8 +234,18 @@ export interface CellMemory {
   readonly isolation?: 'isolated' | 'in-process';
   /** Batch sizes measured before this one on the same load, in the same process: their allocations are in `baselineRssBytes`. Absent in older records. */
   readonly ranBefore?: readonly number[];
-  /** Peak GPU memory used by this process from nvidia-smi, when a GPU is present. */
+  /** GPU memory this process held when the timed loop ended (one nvidia-smi reading), when a GPU is present. */
   readonly gpuBytes?: number | null;
+  /** Peak GPU memory of this process sampled during the timed loop, or why it is unmeasurable here. Absent in older records. */
+  readonly gpu?: Measured<GpuMemoryFigure>;
+}
+
+/** Energy of a cell's timed loops (every round summed), or why the hardware gave none; never a 0 that was not measured. */
+export interface CellEnergy {
+  /** NVIDIA board power integrated over the loop. */
+  readonly gpu: Measured<EnergyFigure>;
+  /** RAPL package counters over the loop. */
+  readonly cpu: Measured<EnergyFigure>;
 }
 
 /** Output agreement with a reference engine. */

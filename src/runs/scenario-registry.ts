@@ -13,7 +13,7 @@
  * made of the run driver's record and of reports/, and src/scenarios/ sits
  * below launchers and runs and holds the measurement only. runs/ is the
  * lowest layer that sees every part, and the dashboard and the CLI above it
- * only look up (test/architecture-import-direction.test.ts keeps it so).
+ * only look up (test/repo/architecture-import-direction.test.ts keeps it so).
  * Parts that need the dashboard or the CLI are given to the scenario as
  * plain values (flag readers, query parameters), never imported.
  */

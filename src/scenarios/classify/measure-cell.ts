@@ -1,13 +1,14 @@
 import { CellSkip, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { AccuracyTally, OutputRecorder, type AccuracyCount, type RowOutputs } from '../../core/parity.js';
-import type { CellKey, CellMemory, CellRound, ColdStart, ErroredCell, LoadPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
+import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, LoadPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
 import type { RssSampler, RssWindow } from '../rss-sampler.js';
 import { readyCall, runTimed, type EngineSession, type ReadyCall, type ResidentMemoryProbe, type SessionDescription } from '../../core/engine-session.js';
 import { passDecision, type StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { Dataset, DataRow } from '../../../datasets/dataset.js';
 import { gpuMemoryOfProcess } from '../../core/gpu.js';
+import { HardwareMeter } from '../hardware-meter.js';
 import { StsTally, type StsFigure } from '../../core/sts-score.js';
 
 /** Batches of a pass prepared ahead of timing them, at most (see the timed loop). */
@@ -70,6 +71,8 @@ export interface RoundFigures {
   /** Ctrl-C stopped this round after some timed batches; they are kept. */
   readonly interrupted: boolean;
   readonly memory: CellMemory;
+  /** Energy over the timed loop, CPU (RAPL) and GPU (board power), or why the hardware gave none. */
+  readonly energy?: CellEnergy;
   /** Predictions against labels over the rows the warm pass saw; `complete` when it saw every row of a pass. */
   readonly accuracy: AccuracyCount & { readonly complete: boolean };
   /** STS Spearman over the pairs the warm pass saw (null without STS pairs); `complete` when it saw every pair of a pass. */
@@ -170,6 +173,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
   const forwardMs: number[] = [];
   const endToEndMs: number[] = [];
   let sampling = false;
+  let meter: HardwareMeter | null = null;
   try {
     // The warm pass: every row once, untimed for the statistics. It may use half the round's time;
     // the round's whole time (warm pass included) is its share of --max-time.
@@ -194,6 +198,8 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     // Outside the clock: a session whose model runs in another process (a browser renderer) brackets that process.
     const foreign = session.residentMemory;
     if (foreign) await foreign.begin();
+    // Started before the loop's clock: it waits for a first power reading so the window is covered.
+    meter = await HardwareMeter.start();
     const baselineRss = process.memoryUsage.rss();
     ctx.sampler.begin();
     sampling = true;
@@ -264,6 +270,8 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     }
     const window = ctx.sampler.end();
     sampling = false;
+    const hardware = await meter.stop(items.reduce((a, b) => a + b, 0));
+    meter = null;
     const rss = await rssFigures(window, baselineRss, foreign);
     if (runMs.length === 0) return { kind: 'interrupted', key };
     const after = readHostNoise(before.cpu);
@@ -309,9 +317,11 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           ...rss,
           engine: session.memory ? session.memory() : null,
           gpuBytes: gpuMemoryOfProcess(),
+          gpu: hardware.gpuMemory,
           isolation: ctx.isolation,
           ranBefore: ctx.measuredBefore,
         },
+        energy: { gpu: hardware.gpuEnergy, cpu: hardware.cpuEnergy },
         accuracy: { ...keeper.accuracy.count(), complete: !warmPassCut },
         sts: stsOf(keeper, !warmPassCut),
         rowSet: ctx.rowSet,
@@ -320,6 +330,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     };
   } catch (err) {
     if (sampling) ctx.sampler.end();
+    meter?.abort();
     return failedRound(key, err, err instanceof CellSkip ? undefined : session.describe());
   }
 }

@@ -5,7 +5,8 @@
  * an isolated one and `Benchmark.execute` all assemble cells the same way.
  */
 import { hostNoiseWarnings } from '../../core/host-noise.js';
-import type { AccuracyRows, CellKey, CompletedCell } from '../../core/results.js';
+import type { AccuracyRows, CellEnergy, CellKey, CellMemory, CompletedCell } from '../../core/results.js';
+import { maxGpuMemory, sumEnergy } from '../../core/energy.js';
 import { betweenRoundsOf, computeStatistics, throughput } from '../../core/statistics.js';
 import { verdictOfRounds, type StopRule } from '../../core/stop-rule.js';
 import type { RoundFigures } from './measure-cell.js';
@@ -40,6 +41,19 @@ function accuracyOf(rounds: readonly RoundFigures[], rows: number | undefined): 
   }
   const most = rounds.reduce((a, r) => (r.accuracy.seen > a.accuracy.seen ? r : a));
   return { accuracy: null, accuracyRows: { counted: most.accuracy.counted, seen: most.accuracy.seen, of: rows ?? most.accuracy.seen } };
+}
+
+/** The highest GPU memory peak over the rounds (the RSS figures come from the round with the highest RSS peak). */
+function gpuPeak(rounds: readonly RoundFigures[]): Pick<CellMemory, 'gpu'> {
+  const gpu = maxGpuMemory(rounds.map((r) => r.memory.gpu));
+  return gpu ? { gpu } : {};
+}
+
+/** Joules and rows summed over the rounds, so J/sample pools every timed loop; absent when rounds lack it. */
+function energyOf(rounds: readonly RoundFigures[]): { energy?: CellEnergy } {
+  const gpu = sumEnergy(rounds.map((r) => r.energy?.gpu));
+  const cpu = sumEnergy(rounds.map((r) => r.energy?.cpu));
+  return gpu && cpu ? { energy: { gpu, cpu } } : {};
 }
 
 /** STS Spearman of the first round that saw every pair of a pass; absent without STS pairs, null when no round saw them all. */
@@ -95,7 +109,8 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     samplesPerSecond: throughput(itemsTotal, latency.total),
     peakRssBytes: peak.memory.peakRssBytes,
     verdict,
-    memory: peak.memory,
+    memory: { ...peak.memory, ...gpuPeak(rounds) },
+    ...energyOf(rounds),
     coldStart: first.round.coldStart ?? { loadMs: first.round.loadMs, firstBatchMs: first.firstBatchMs },
     rounds: rounds.map((r) => r.round),
     betweenRounds,

@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { defaultRegistry } from '../../engines/registry.js';
+import { compareCommand } from '../../src/cli/compare-command.js';
+import { listCommand, showCommand } from '../../src/cli/history-commands.js';
+import type { RunRecordOf } from '../../src/core/results.js';
+import type { StoredConfig } from '../../src/runs/history/history-entry.js';
+import { HistoryStore } from '../../src/runs/history/history-store.js';
+import { recordRun } from '../../src/runs/history/recorded-run.js';
+import { driveRun } from '../../src/runs/run-driver.js';
+import { registerScenario } from '../../src/runs/scenario-registry.js';
+import { call, startTestDashboard } from '../helpers/dashboard.js';
+import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
+
+/**
+ * A scenario defined only here: it "measures" the length of each word it
+ * is given. One `registerScenario` call is all it takes for the history,
+ * `list`, `show`, `compare` and the dashboard to serve it, with no file
+ * outside this test touched.
+ */
+interface EchoCell {
+  readonly state: 'completed';
+  readonly engine: string;
+  readonly model: string;
+  readonly batchSize: number;
+  readonly requestedThreads: number | null;
+  readonly word: string;
+  readonly length: number;
+}
+type EchoRecord = RunRecordOf<EchoCell> & { readonly kind: 'echo-test' };
+interface EchoConfig {
+  readonly command: 'echo-test';
+  readonly out: string;
+  readonly model: string;
+  readonly engines: readonly string[];
+  readonly words: readonly string[];
+}
+
+registerScenario<EchoRecord, EchoConfig>({
+  command: 'echo-test',
+  recordKind: 'echo-test',
+  modelsAsked: (c) => [c.model],
+  settingLines: (c) => [`  words:        ${c.words.join(', ')}`],
+  report: (r) => `ECHO REPORT: ${r.cells.map((c) => `${c.word}=${c.length}`).join(' ')}`,
+  views: (r) => ({ echo: r.cells.map((c) => ({ word: c.word, length: c.length })) }),
+  compare: {
+    terminal: (a, b) => ({ text: `ECHO COMPARE: ${a.cells.length} vs ${b.cells.length} words\n`, chart: null }),
+    json: (a, b) => ({ a: { id: a.id }, b: { id: b.id }, echo: [a.record.cells.length, b.record.cells.length] }),
+    keys: (r) => new Set(r.cells.map((c) => c.word)),
+  },
+});
+
+/** The trivial measure function, run by the one run driver and recorded in the history like any scenario's run. */
+async function runEcho(out: string, store: HistoryStore, words: readonly string[]): Promise<number> {
+  const config: EchoConfig = { command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words };
+  const { entryId } = await recordRun<EchoCell, EchoRecord, { total: number }>(config as unknown as StoredConfig, out, {}, { store, source: 'cli' }, (recorded) =>
+    driveRun<EchoCell, EchoRecord>(
+      {
+        kind: 'echo-test',
+        out,
+        png: false,
+        registry: defaultRegistry,
+        engines: config.engines,
+        recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
+        models: [],
+        sweep: async (engines, record) => {
+          for (const word of words) await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'echo-model', batchSize: 1, requestedThreads: null, word, length: word.length });
+        },
+        write: async (record, dir) => {
+          const file = join(dir, 'results.json');
+          await writeFile(file, JSON.stringify(record));
+          return { paths: [file], warnings: [] };
+        },
+      },
+      recorded,
+    ),
+  );
+  assert.notEqual(entryId, null);
+  return entryId as number;
+}
+
+/** Runs a CLI command in this process (where the scenario is registered) and answers what it printed. */
+async function printed(command: () => Promise<number>): Promise<string> {
+  const write = process.stdout.write.bind(process.stdout);
+  let text = '';
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    text += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    assert.equal(await command(), 0);
+  } finally {
+    process.stdout.write = write;
+  }
+  return text;
+}
+
+test('a scenario defined in a test file runs through the run driver, and is listed, shown, compared and served by the dashboard', async (t) => {
+  useTestCache();
+  const out = testOutputDir('scenario-registry-plugin');
+  const store = new HistoryStore(out);
+  const first = await runEcho(out, store, ['ab', 'abc']);
+  const second = await runEcho(out, store, ['abc', 'abcd', 'x']);
+
+  const entry = await store.get(first);
+  assert.equal(entry?.state, 'completed');
+  assert.equal(entry?.cellsDone, 2);
+
+  const list = await printed(() => listCommand({ flags: { out }, positionals: [] }));
+  assert.match(list, /echo-model/);
+  assert.match(list, new RegExp(`\\b${second}\\b`));
+
+  const show = await printed(() => showCommand({ flags: { out }, positionals: [String(first)] }));
+  assert.match(show, /command: +echo-test/);
+  assert.match(show, /words: +ab, abc/);
+  assert.match(show, /ECHO REPORT: ab=2 abc=3/);
+
+  const compared = await printed(() => compareCommand({ flags: { out, 'no-png': true }, positionals: [String(first), String(second)] }));
+  assert.match(compared, /ECHO COMPARE: 2 vs 3 words/);
+
+  const dash = await startTestDashboard(out);
+  t.after(() => dash.close());
+  const views = await call(dash.url, 'GET', `/api/runs/${first}/views`);
+  assert.equal(views.status, 200, JSON.stringify(views.body));
+  assert.equal(views.body.kind, 'echo-test');
+  assert.equal(views.body.available, true);
+  assert.deepEqual(views.body.echo, [{ word: 'ab', length: 2 }, { word: 'abc', length: 3 }]);
+  const comparable = await call(dash.url, 'GET', `/api/runs/${first}/comparable`);
+  assert.deepEqual(comparable.body.candidates, [{ id: second, common: 1, cells: 3 }]);
+  const pair = await call(dash.url, 'GET', `/api/compare?a=${first}&b=${second}`);
+  assert.equal(pair.status, 200, JSON.stringify(pair.body));
+  assert.deepEqual(pair.body.echo, [2, 3]);
+});

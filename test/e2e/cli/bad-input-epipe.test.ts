@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { CLI } from '../../helpers/cli.js';
+import { seedEntry } from '../../helpers/dashboard.js';
+import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+
+/** Runs the CLI with stdout a pipe whose reader is already gone (as `| head -1` leaves it), so every write gets EPIPE. */
+function runWithClosedStdout(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, INFERBENCH_CACHE: useTestCache() }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`inferbench ${args.join(' ')} hung after its reader went away`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+test('a reader that stops early (| head -1) ends the CLI quietly with exit 0, for every command', async () => {
+  const out = join(testOutputDir('bad-input-epipe'), 'out');
+  const { id } = await seedEntry(out, '2026-01-01T00-00-00Z-000000');
+  for (const args of [['show', String(id), '--out', out], ['list', '--out', out], ['--help'], ['engines']]) {
+    const r = await runWithClosedStdout(args);
+    assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /EPIPE|internal error|\n\s+at /, args.join(' '));
+  }
+});

@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isCleanUserError, runCli } from '../../helpers/cli.js';
+import { freePort } from '../../helpers/redis-server.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
+
+test('an unreachable Redis is a clear error naming the URL with the password masked, fast, for run and worker alike', async () => {
+  const port = await freePort();
+  const url = `redis://bench:hunter2-not-shown@127.0.0.1:${port}`;
+  for (const args of [['run', '--queue', url, '--out', testOutputDir('queue-unreachable')], ['worker', '--queue', url, '--name', 'w']]) {
+    const started = Date.now();
+    const r = await runCli(args, { timeoutMs: 30_000 });
+    assert.ok(isCleanUserError(r), r.stderr);
+    assert.match(r.stderr, new RegExp(`cannot reach Redis at redis://bench:\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
+    assert.match(r.stderr, /ECONNREFUSED/);
+    assert.doesNotMatch(r.stderr + r.stdout, /hunter2/);
+    assert.ok(Date.now() - started < 20_000, 'no endless retry');
+  }
+  const wrong = await runCli(['run', '--queue', 'http://127.0.0.1:6379', '--out', testOutputDir('queue-bad-scheme')]);
+  assert.ok(isCleanUserError(wrong), wrong.stderr);
+  assert.match(wrong.stderr, /--queue must start with redis:\/\/ or rediss:\/\//);
+  const orphan = await runCli(['run', '--on-each-worker', '--out', testOutputDir('queue-orphan-flag')]);
+  assert.ok(isCleanUserError(orphan), orphan.stderr);
+  assert.match(orphan.stderr, /need --queue/);
+});

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { OnnxModelBuilder } from '../../../src/core/onnx/onnx-builder.js';
+import type { ModelInspection } from '../../../src/models/inspect-model.js';
+import { runCli } from '../../helpers/cli.js';
+import { HF_FIXTURES_DIR } from '../../helpers/hf-fixtures.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
+
+test('inspect lists the ops with counts, opset, inputs and outputs, and that every available engine can run a Hub export', async () => {
+  const r = await runCli(['inspect', '--model', join(HF_FIXTURES_DIR, 'roberta')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /opset {4}13 /);
+  assert.match(r.stdout, /input_ids int64 \[batch, sequence\]/);
+  assert.match(r.stdout, /logits float32 \[batch, 2\]/);
+  assert.match(r.stdout, /CumSum ×1/);
+  assert.match(r.stdout, /MatMul ×\d+/);
+  assert.match(r.stdout, /\n {2}tfjs-wasm +yes\n/);
+  assert.match(r.stdout, /\n {2}onnx-cpu +yes\n/);
+});
+
+test('inspect names the ops the tfjs translator lacks, per tfjs engine, while ONNX Runtime can still run the model', async () => {
+  const dir = testOutputDir('inspect-unsupported');
+  const g = new OnnxModelBuilder({ opset: 14 });
+  const x = g.addInput('x', 'float32', ['batch', 4]);
+  g.addNode({ opType: 'Hardmax', inputs: [g.op('Relu', [x])], outputs: ['y'], name: 'hard_max_1' });
+  g.addOutput('y', 'float32', ['batch', 4]);
+  writeFileSync(join(dir, 'model.onnx'), g.encode());
+  const r = await runCli(['inspect', '--model', join(dir, 'model.onnx'), '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout) as ModelInspection;
+  assert.deepEqual(report.ops, [{ op: 'Hardmax', count: 1 }, { op: 'Relu', count: 1 }]);
+  const tfjsCpu = report.engines.find((e) => e.engine === 'tfjs-cpu');
+  assert.equal(tfjsCpu?.canRun, false);
+  assert.equal(tfjsCpu?.reason, 'unsupported ONNX op Hardmax (node hard_max_1)');
+  assert.deepEqual(tfjsCpu?.unsupportedOps, ['Hardmax ×1']);
+  assert.equal(report.engines.find((e) => e.engine === 'onnx-cpu')?.canRun, true);
+  // The GraphModel and SavedModel engines run an export of the graph: the exporter's refusal is their reason.
+  const graphModel = report.engines.find((e) => e.engine === 'tfjs-cpu-graph-model');
+  assert.equal(graphModel?.canRun, false);
+  assert.equal(graphModel?.reason, 'cannot be exported as a tfjs GraphModel: no TensorFlow mapping for ONNX op Hardmax (node hard_max_1)');
+});

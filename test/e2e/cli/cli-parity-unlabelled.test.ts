@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunRecord } from '../../../src/core/results.js';
+import { runCli } from '../../helpers/cli.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
+
+test('an isolated run on a dataset without labels still checks every cell against the reference and prints the parity table', async () => {
+  const out = testOutputDir('parity-unlabelled');
+  const dataset = join(out, 'texts.jsonl');
+  writeFileSync(dataset, Array.from({ length: 12 }, (_, i) => JSON.stringify({ text: `an unlabelled review, number ${i}${' and more'.repeat(i % 4)}` })).join('\n'));
+  const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', '--dataset', dataset, '--batch-sizes', '4', '--rounds', '2', '--no-png', '--out', join(out, 'runs')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /OUTPUT PARITY/);
+  assert.match(r.stdout, /onnx-wasm .*✓ ok/u);
+  const [runId] = readdirSync(join(out, 'runs'));
+  const run = JSON.parse(readFileSync(join(out, 'runs', runId ?? '', 'results.json'), 'utf8')) as RunRecord;
+  const wasm = run.cells.find((c) => c.engine === 'onnx-wasm');
+  assert.ok(wasm?.state === 'completed');
+  assert.equal(wasm.parity?.rows, 12);
+  assert.equal(wasm.parity?.reference, 'onnx-cpu');
+  assert.equal(wasm.accuracy, null);
+});

@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunRecord } from '../../../src/core/results.js';
+import { defaultClassifier } from '../../../src/models/default-classifier.js';
+import { runCli } from '../../helpers/cli.js';
+import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+
+test('a variant file missing from a model folder is written by inferbench into its cache (never the folder); a dtype it cannot write skips with the file name', async () => {
+  useTestCache();
+  const source = (await defaultClassifier()).dir;
+  const dir = join(testOutputDir('variant-missing'), 'my-model');
+  cpSync(source, dir, { recursive: true, filter: (path) => !/model_\w+\.onnx$/.test(path) });
+  const out = testOutputDir('variant-missing-out');
+  const r = await runCli(['run', '--model', dir, '--dtype', 'fp32,q4,bnb4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--out', out, '--no-png']);
+  assert.equal(r.code, 0, r.stderr);
+  const [runId] = readdirSync(out);
+  const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;
+  const bnb4 = run.cells.find((c) => c.model === 'my-model · bnb4');
+  assert.equal(bnb4?.state, 'skipped');
+  assert.match(bnb4?.state === 'skipped' ? bnb4.reason : '', /onnx\/model_bnb4\.onnx not found in .*my-model/);
+  assert.equal(run.cells.find((c) => c.model === 'my-model · fp32')?.state, 'completed');
+  assert.equal(run.cells.find((c) => c.model === 'my-model · q4')?.state, 'completed');
+  const q4 = run.models.find((m) => m.name === 'my-model · q4');
+  assert.equal(q4?.variant?.quantizedBy, 'inferbench');
+  assert.match(q4?.variant?.method ?? '', /MatMulNBits/);
+  assert.ok(q4?.notes.some((n) => /^quantized by inferbench: MatMulNBits/.test(n)), q4?.notes.join('; '));
+  assert.ok((q4?.sizeBytes ?? 0) > 0);
+  assert.equal(readdirSync(join(dir, 'onnx')).join(','), 'model.onnx', 'nothing written into the user folder');
+  assert.match(r.stdout, /my-model · bnb4 +missing/);
+  assert.match(r.stdout, /quantized by inferbench/);
+});

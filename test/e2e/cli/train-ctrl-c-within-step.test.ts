@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TrainingRunRecord } from '../../../src/core/training-results.js';
+import { runCli } from '../../helpers/cli.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
+
+test('Ctrl-C during a training round stops after the step in progress (not the whole round), and the cell is recorded as interrupted', async () => {
+  const out = testOutputDir('train-ctrl-c');
+  let sent = false;
+  const r = await runCli(['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--rounds', '1', '--batch-sizes', '8', '--no-png', '--out', out], {
+    onStderr: (text, child) => {
+      // The round has begun (its trainer is loaded): Ctrl-C lands among its 150 steps (no warm step, so the first is measured).
+      if (!sent && /round 1\/1 tfjs-cpu batch 8/.test(text)) {
+        sent = true;
+        setTimeout(() => child.kill('SIGINT'), 1500);
+      }
+    },
+  });
+  assert.ok(sent, `the round never began:\n${r.stderr}`);
+  assert.equal(r.code, 130, r.stderr);
+  const [runId] = readdirSync(out).filter((f) => !f.startsWith('history'));
+  const run = JSON.parse(readFileSync(join(out, runId!, 'results.json'), 'utf8')) as TrainingRunRecord;
+  const cell = run.cells[0];
+  assert.equal(cell?.state, 'completed', JSON.stringify(cell).slice(0, 300));
+  if (cell?.state !== 'completed') return;
+  assert.ok(cell.stepLog.length < 150, `the round ran on to step ${cell.stepLog.length} of 150 after Ctrl-C`);
+  assert.equal(cell.interrupted, true);
+  assert.equal(cell.verdict.status, 'NOISY', 'an interrupted cell is never VALID');
+  assert.match(readFileSync(join(out, runId!, 'results.csv'), 'utf8'), /,interrupted,/);
+  assert.match(r.stdout, /\binterrupted\b/);
+});

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runInChild, type IsolatedJob } from '../../../src/scenarios/classify/classify-child-job.js';
+import { isolatedLaunch } from '../../../src/launchers/isolated-launcher.js';
+import type { MeasuredRound } from '../../../src/scenarios/classify/measure-cell.js';
+import { DEFAULT_STOP_RULE } from '../../../src/core/stop-rule.js';
+
+test('a job that cannot be sent to the isolated child errors its cells instead of hanging', async () => {
+  const job = {
+    // A function cannot cross the process boundary: `--dtype constructor` once put one here.
+    model: { kind: 'text-classification', dir: '/nowhere', name: 'm', onnxFile: 'onnx/model.onnx', precision: 'fp32', extra: () => 1 },
+    dataset: null,
+    textColumn: null,
+    labelColumn: null,
+    limit: 8,
+    engine: 'onnx-cpu',
+    threads: null,
+    keys: [{ model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null }],
+    stop: DEFAULT_STOP_RULE,
+    warmupBatches: 2,
+    parityRows: 0,
+    round: 0,
+  } as unknown as IsolatedJob;
+  const measured: MeasuredRound[] = [];
+  const ended = await Promise.race([
+    runInChild(job, { onStart: () => {}, onMeasured: async (m) => void measured.push(m) }, undefined, isolatedLaunch()).then(() => 'ended'),
+    new Promise((r) => setTimeout(() => r('hung'), 20_000)),
+  ]);
+  assert.equal(ended, 'ended');
+  assert.equal(measured.length, 1);
+  const first = measured[0];
+  assert.equal(first?.kind, 'failed');
+  const cell = first?.kind === 'failed' ? first.cell : undefined;
+  assert.equal(cell?.state, 'errored');
+  assert.match(cell?.reason ?? '', /could not send the job to the isolated process: .*could not be cloned/);
+});

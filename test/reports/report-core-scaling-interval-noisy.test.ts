@@ -1,0 +1,23 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { coreScalingChartSpec } from '../../reports/view-charts.js';
+import { buildSweepRun, NOISY_CELL } from '../helpers/sweep-run.js';
+
+test('core-scaling.png draws the 95% interval of samples/s as an error bar and rings the NOISY cell', () => {
+  const run = buildSweepRun({ rounds: 3 });
+  const spec = coreScalingChartSpec(run, { batchSize: NOISY_CELL.batchSize }) as unknown as {
+    data: { values: Record<string, unknown>[] };
+    layer: { mark: { type: string; filled?: boolean }; encoding?: { y?: { field: string }; y2?: { field: string } }; transform?: { filter: string }[] }[];
+  };
+  const rule = spec.layer.find((l) => l.mark.type === 'rule');
+  assert.ok(rule?.encoding?.y && rule.encoding.y2, 'an error-bar rule from low to high');
+  const [low, high] = [rule.encoding.y.field, rule.encoding.y2.field];
+  for (const v of spec.data.values) {
+    const [l, h, sps] = [v[low] as number, v[high] as number, v['sps'] as number];
+    assert.ok(l > 0 && l < sps && sps < h, `${String(v['series'])} at ${String(v['x'])}: ${l} < ${sps} < ${h}`);
+  }
+  const ring = spec.layer.find((l) => l.mark.type === 'point' && l.mark.filled === false);
+  assert.ok(ring?.transform?.some((t) => t.filter.includes('noisy')), 'NOISY points get a ring');
+  const noisy = spec.data.values.filter((v) => v['noisy'] === true);
+  assert.deepEqual(noisy.map((v) => [v['series'], v['x']]), [[NOISY_CELL.engine, NOISY_CELL.threads]]);
+});

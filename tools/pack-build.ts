@@ -2,7 +2,7 @@
  * Assembles the offline pack's folder: the Node binary running this tool,
  * the CLI and its child-process entries bundled by esbuild into one `app/`
  * folder (the launchers find their children beside themselves with
- * `new URL('./cell-child.js', import.meta.url)`, so one folder keeps those
+ * `new URL('./scenario-child.js', import.meta.url)`, so one folder keeps those
  * paths true), the data files the CLI reads at run time, and `node_modules`
  * copies of the packages `pack-table.ts` lists for the chosen engines.
  */
@@ -16,10 +16,7 @@ import type { PackManifest, PackOmission } from '../src/core/offline-pack.js';
 /** The bundle's entries, named as the files the launchers look for beside themselves. */
 const ENTRIES: Readonly<Record<string, string>> = {
   main: 'dist/src/cli/main.js',
-  'cell-child': 'dist/src/launchers/cell-child.js',
-  'training-child': 'dist/src/launchers/training-child.js',
-  'generation-child': 'dist/src/launchers/generation-child.js',
-  'load-child': 'dist/src/launchers/load-child.js',
+  'scenario-child': 'dist/src/launchers/scenario-child.js',
   'native-probe-child': 'dist/engines/tfjs/native-probe-child.js',
 };
 

@@ -9,7 +9,7 @@ import { fork, type ForkOptions } from 'node:child_process';
 import { forwardStderr, libraryLogsWanted } from '../core/library-logs.js';
 import { parentDeathPrefix } from '../core/parent-death.js';
 
-/** Child → parent messages of any scenario. */
+/** Child → parent messages of any scenario: the one protocol for progress, results, the end and an error. */
 export type ForkedChildMessage<Key, Result> =
   | { readonly type: 'cell-start'; readonly key: Key }
   | { readonly type: 'result'; readonly result: Result }
@@ -22,6 +22,8 @@ export type ForkedParentMessage<Job> = { readonly type: 'job'; readonly job: Job
 export interface ForkedJob<Job, Key, Result> {
   /** Absolute path of the compiled child entry module. */
   readonly entry: string;
+  /** Command-line arguments of the child; for `ps` only, the job travels as a message. */
+  readonly args?: readonly string[];
   readonly job: Job;
   readonly keys: readonly Key[];
   /** Identity of a key, to tell which keys the child finished. */
@@ -64,7 +66,7 @@ export function forkChild<Job, Key, Result>(spec: ForkedJob<Job, Key, Result>, h
   return new Promise((resolve) => {
     // The engine's native library logs while it loads (libtensorflow's banners); its stderr passes through a filter unless --verbose.
     const filtered = !libraryLogsWanted();
-    const child = fork(spec.entry, [], { ...startOptions(), stdio: ['ignore', 'inherit', filtered ? 'pipe' : 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
+    const child = fork(spec.entry, [...(spec.args ?? [])], { ...startOptions(), stdio: ['ignore', 'inherit', filtered ? 'pipe' : 'inherit', 'ipc', 'pipe'], serialization: 'advanced' });
     const stderrDone = filtered && child.stderr ? forwardStderr(child.stderr, process.stderr) : Promise.resolve();
     const lifeline = child.stdio[PARENT_LIFELINE_FD];
     // A pipe error here (the child gone first) is not ours to report; the exit handler does.

@@ -11,8 +11,9 @@ import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
 import { measureContext, prepareData, prepareFn, referenceSource, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
 import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
-import { inProcessLauncher, type GroupLauncher } from '../launchers/launcher.js';
-import { childProcessLauncher } from '../launchers/child-runner.js';
+import { inProcessLauncher, type GroupLauncher } from '../scenarios/classify/group-launcher.js';
+import { classifyChildRunner } from '../scenarios/classify/classify-child-job.js';
+import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { browserLauncher } from '../launchers/browser/browser-launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import { CellRounds } from './cell-rounds.js';
@@ -222,15 +223,15 @@ export class Benchmark {
   private launcher(model: BenchmarkModel): GroupLauncher {
     if (!this.options.isolate) return inProcessLauncher;
     const o = this.options;
-    return childProcessLauncher({
+    const source = {
       model: this.isolationSpec(model),
       dataset: typeof o.dataset === 'string' ? o.dataset : null,
       textColumn: o.textColumn ?? null,
       labelColumn: o.labelColumn ?? null,
       limit: o.limit,
       skipRows: o.skipRows,
-      engineModules: o.engineModules,
-    });
+    };
+    return { name: 'child-process', run: classifyChildRunner(source, isolatedLaunch(o.engineModules)) };
   }
 
   /** How every round of every cell of this sweep is measured: the round's share of the stop rule. */

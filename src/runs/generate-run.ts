@@ -7,7 +7,8 @@
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
-import { generationChildLauncher } from '../launchers/generation-launcher.js';
+import { generateChildRunner } from '../scenarios/generate/generate-child-job.js';
+import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
@@ -118,7 +119,7 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
           threads: config.threads,
           texts: prompts.texts,
           registry,
-          ...(isolate ? { runGroup: generationChildLauncher({ modelDir: config.model === null ? null : model.dir }) } : {}),
+          ...(isolate ? { runGroup: generateChildRunner({ modelDir: config.model === null ? null : model.dir }, isolatedLaunch()) } : {}),
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: (cell) => record(cell),

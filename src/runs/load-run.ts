@@ -15,7 +15,8 @@ import type { DataRow } from '../../datasets/dataset.js';
 import { writeServerFiles } from '../../reports/server-files.js';
 import type { LoadPlan } from '../scenarios/load/rate-group.js';
 import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js';
-import { loadChildLauncher } from '../launchers/load-launcher.js';
+import { loadChildRunner } from '../scenarios/load/load-child-job.js';
+import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
@@ -213,7 +214,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: record,
-          ...(config.isolate ? { runGroup: loadChildLauncher() } : {}),
+          ...(config.isolate ? { runGroup: loadChildRunner(isolatedLaunch()) } : {}),
         }),
       write: (record, dir, options) => writeServerFiles(record, dir, options),
     },

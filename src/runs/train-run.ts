@@ -20,7 +20,8 @@ import {
 } from '../scenarios/train/training-sweep.js';
 import { DEFAULT_OUT_DIR } from './classify-run.js';
 import { planModels } from './model-plan.js';
-import { trainingChildLauncher } from '../launchers/training-launcher.js';
+import { trainChildRunner } from '../scenarios/train/train-child-job.js';
+import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { openRunInputs } from './run-inputs.js';
 
@@ -146,7 +147,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onCell: record,
-        ...(config.isolate ? { runGroup: trainingChildLauncher() } : {}),
+        ...(config.isolate ? { runGroup: trainChildRunner(isolatedLaunch()) } : {}),
       }),
       write: (record, dir, options) => writeTrainingFiles(record, dir, options),
     },

@@ -19,7 +19,7 @@ import type { PageEntry } from '../../../engines/browser/browser-specs.js';
 import { CellSkip } from '../../core/errors.js';
 import { measureLoadGroup, type GroupHooks, type LoadGroup } from '../../scenarios/classify/load-group.js';
 import { failedRound } from '../../scenarios/classify/measure-cell.js';
-import type { GroupLauncher } from '../launcher.js';
+import type { GroupLauncher } from '../../scenarios/classify/group-launcher.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { drivePage, type PageLike } from './page-driver.js';
 import { rendererMemory } from './renderer-memory.js';

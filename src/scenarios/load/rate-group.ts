@@ -76,7 +76,7 @@ export interface LoadGroupHooks {
   readonly onResult: (result: LoadGroupResult) => Promise<void>;
 }
 
-/** Where a group runs: this process (measureServerGroup) or a child process (src/launchers/load-launcher.ts). */
+/** Where a group runs: this process (measureServerGroup) or a child process (load-child-job.ts). */
 export type LoadGroupRunner = (group: LoadGroup, hooks: LoadGroupHooks) => Promise<void>;
 
 /** The engine work of one batch: rows → inputs wrapped for the engine → outputs → responses. */

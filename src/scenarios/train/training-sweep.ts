@@ -77,7 +77,7 @@ export interface TrainingGroupHooks {
   readonly onRound: (round: TrainingRound) => Promise<void>;
 }
 
-/** Where a group runs: this process (measureTrainingGroup) or a child process (src/launchers/training-launcher.ts). */
+/** Where a group runs: this process (measureTrainingGroup) or a child process (train-child-job.ts). */
 export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
 
 /** Loads the trainer, or says why the engine cannot train. */

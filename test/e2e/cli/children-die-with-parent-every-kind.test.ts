@@ -48,11 +48,11 @@ test('children of every kind (training, cell, generation, browser) die within a 
   const files = ['--no-png', '--out', out];
   const kinds: Kind[] = [
     // A training round never let its lifeline be read: each step keeps the event loop busy (about 3 s here under load).
-    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'training-child.js', 8000, 1000],
-    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'cell-child.js', 8000, 1000],
+    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'scenario-child.js train', 8000, 1000],
+    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'scenario-child.js classify', 8000, 1000],
     // Killed as soon as the child appears, while it imports its engine: the old IPC 'disconnect' watch was not in place yet.
-    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'cell-child.js', 0, 500],
-    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'generation-child.js', 8000, 1000],
+    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'scenario-child.js classify', 0, 500],
+    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'scenario-child.js generate', 8000, 1000],
     ['browser', ['run', '--engines', 'browser-onnx-wasm', '--batch-sizes', '1', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], /chromium/, 5000, 1000],
   ];
   for (const [kind, args, marker, settleMs, limitMs] of kinds) {

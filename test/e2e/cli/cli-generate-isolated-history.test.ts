@@ -10,7 +10,7 @@ test('inferbench generate runs each engine in a child process and is recorded in
   const args = ['--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '40', '--warmup', '0', '--no-png', '--out', out];
   const r = await runCli(['generate', ...args], { onStderr: watch });
   assert.equal(r.code, 0, r.stderr);
-  assert.ok([...seen].some((c) => c.includes('generation-child.js')), `a generation child process ran; children seen: ${[...seen].join(' | ') || 'none'}`);
+  assert.ok([...seen].some((c) => c.includes('scenario-child.js generate')), `a generation child process ran; children seen: ${[...seen].join(' | ') || 'none'}`);
   assert.match(r.stdout, /History: benchmark 1 \(inferbench show 1 --out/);
 
   const list = await runCli(['list', '--out', out, '--json']);

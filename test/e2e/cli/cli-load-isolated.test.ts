@@ -10,6 +10,6 @@ test('inferbench load serves each engine load from its own child process by defa
     const { seen, onStderr: watch } = watchChildren();
     const r = await runCli([...args, ...(isolate ? [] : ['--no-isolate']), '--out', testOutputDir('load-isolated')], { onStderr: watch });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal([...seen].some((c) => c.includes('load-child.js')), isolate, `children seen: ${[...seen].join(' | ') || 'none'}`);
+    assert.equal([...seen].some((c) => c.includes('scenario-child.js load')), isolate, `children seen: ${[...seen].join(' | ') || 'none'}`);
   }
 });

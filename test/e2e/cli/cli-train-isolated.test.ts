@@ -12,6 +12,6 @@ test('inferbench train runs each engine in a child process by default, and in th
     const { seen, onStderr: watch } = watchChildren();
     const r = await runCli([...args, ...(isolate ? [] : ['--no-isolate']), '--out', testOutputDir('train-isolated')], { onStderr: watch });
     assert.equal(r.code, 0, r.stderr);
-    assert.equal([...seen].some((c) => c.includes('training-child.js')), isolate, `children seen: ${[...seen].join(' | ') || 'none'}`);
+    assert.equal([...seen].some((c) => c.includes('scenario-child.js train')), isolate, `children seen: ${[...seen].join(' | ') || 'none'}`);
   }
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runInChild } from '../../../src/launchers/child-runner.js';
-import type { IsolatedJob } from '../../../src/launchers/isolated-job.js';
+import { runInChild, type IsolatedJob } from '../../../src/scenarios/classify/classify-child-job.js';
+import { isolatedLaunch } from '../../../src/launchers/isolated-launcher.js';
 import type { MeasuredRound } from '../../../src/scenarios/classify/measure-cell.js';
 import { DEFAULT_STOP_RULE } from '../../../src/core/stop-rule.js';
 
@@ -20,11 +20,10 @@ test('a job that cannot be sent to the isolated child errors its cells instead o
     warmupBatches: 2,
     parityRows: 0,
     round: 0,
-    engineModules: [],
   } as unknown as IsolatedJob;
   const measured: MeasuredRound[] = [];
   const ended = await Promise.race([
-    runInChild(job, { onStart: () => {}, onMeasured: async (m) => void measured.push(m) }, undefined).then(() => 'ended'),
+    runInChild(job, { onStart: () => {}, onMeasured: async (m) => void measured.push(m) }, undefined, isolatedLaunch()).then(() => 'ended'),
     new Promise((r) => setTimeout(() => r('hung'), 20_000)),
   ]);
   assert.equal(ended, 'ended');

@@ -1,11 +1,12 @@
 /**
- * How a load group is isolated: the launcher seam (after optimum-benchmark's
- * backend / scenario / launcher split). A launcher decides where the
- * scenario's `measureLoadGroup` runs and relays its cells; it never changes
- * what is measured. In-process and child-process launchers live here;
- * browser and distributed launchers plug in beside them.
+ * How a classification load group is isolated: the launcher seam (after
+ * optimum-benchmark's backend / scenario / launcher split). A launcher
+ * decides where `measureLoadGroup` runs and relays its cells; it never
+ * changes what is measured. The in-process launcher lives here; the child
+ * process (classify-child-job.ts through src/launchers/isolated-launcher.ts)
+ * and the browser launcher (src/launchers/browser) plug in beside it.
  */
-import { measureLoadGroup, type GroupHooks, type LoadGroup } from '../scenarios/classify/load-group.js';
+import { measureLoadGroup, type GroupHooks, type LoadGroup } from './load-group.js';
 
 export interface GroupLauncher {
   /** Recorded on nothing; for messages and tests. */

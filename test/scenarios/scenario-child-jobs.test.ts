@@ -1,0 +1,13 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { childJob, registerChildJob } from '../../src/scenarios/child-jobs.js';
+import '../../src/scenarios/builtin-child-jobs.js';
+
+test('every built-in scenario registers its child job, so the one child entry can run any of them by kind', () => {
+  for (const kind of ['classify', 'generate', 'train', 'load']) assert.equal(typeof childJob(kind), 'function', kind);
+});
+
+test('an unknown kind names the registered ones, and a kind cannot be registered twice', () => {
+  assert.throws(() => childJob('no-such-scenario'), /no child job is registered for kind 'no-such-scenario' \(registered: classify, generate, train, load\)/);
+  assert.throws(() => registerChildJob('classify', async () => undefined), /already registered/);
+});

@@ -89,9 +89,13 @@ export function cutForTokens(text: string, maxLength: number): string {
   return text.length > bound ? text.slice(0, bound) : text;
 }
 
-function readFolder(dir: string, onnxFile: string): LoadedFolder {
+/**
+ * Names every file a model folder lacks before anything in it is parsed, so a
+ * folder missing tokenizer.json says so even when its graph is unreadable too.
+ * Returns the tfjs formats the folder brings instead of, or beside, its graph.
+ */
+export function requireModelFiles(dir: string, onnxFile: string): NativeFormat[] {
   requireModelFolder(dir, 'pass --model a folder with config.json, tokenizer.json and onnx/model.onnx (or a tfjs model.json or a saved_model.pb), or a Hub id such as org/name');
-  const hasOnnx = existsSync(join(dir, onnxFile));
   // A folder's own model.json or saved_model.pb is the fp32 model's; a precision variant's engines export from its ONNX file.
   const nativeFormats = onnxFile !== 'onnx/model.onnx' ? [] : nativeFormatsIn(dir);
   // A folder with a tfjs GraphModel or a SavedModel needs no ONNX graph.
@@ -103,6 +107,12 @@ function readFolder(dir: string, onnxFile: string): LoadedFolder {
       'export the model in Hugging Face layout, e.g. `optimum-cli export onnx --model <id> <dir>` and move model.onnx into <dir>/onnx/; a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb) beside config.json and tokenizer.json works too',
     );
   }
+  return nativeFormats;
+}
+
+function readFolder(dir: string, onnxFile: string): LoadedFolder {
+  const nativeFormats = requireModelFiles(dir, onnxFile);
+  const hasOnnx = existsSync(join(dir, onnxFile));
   const config = readModelJson<HfConfig>(join(dir, 'config.json'));
   const tokenizerJson = readModelJson<object>(join(dir, 'tokenizer.json'));
   const tokCfgPath = join(dir, 'tokenizer_config.json');

@@ -12,7 +12,7 @@ import { EMBEDDING_GRAPH_OUTPUTS, FeatureExtraction } from './feature-extraction
 import { readModelJson } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { hasSentenceTransformersFiles } from './pooling.js';
-import { TextClassification, type TextClassificationOptions } from './text-classification.js';
+import { requireModelFiles, TextClassification, type TextClassificationOptions } from './text-classification.js';
 
 export const TEXT_TASKS = ['text-classification', 'feature-extraction'] as const;
 export type TextTask = (typeof TEXT_TASKS)[number];
@@ -68,6 +68,8 @@ export async function taskEvidence(dir: string, onnxFile = 'onnx/model.onnx'): P
 /** The task of a local folder (see detectTextTask), or the one `--task` forces. */
 export async function folderTask(dir: string, forced: TextTask | null, onnxFile?: string): Promise<TextTask> {
   if (forced !== null) return forced;
+  // A missing file is named before the graph is read for its outputs (an empty or unreadable graph would hide it).
+  requireModelFiles(dir, onnxFile ?? 'onnx/model.onnx');
   return detectTextTask(await taskEvidence(dir, onnxFile), dir);
 }
 

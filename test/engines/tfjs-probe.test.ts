@@ -42,6 +42,10 @@ test('tfjs engines probe: cpu and wasm available with versions, tfjs-node with l
   if (!g.available) {
     assert.match(g.reason, /@tensorflow\/tfjs-node-gpu is not installed/);
     assert.match(g.enable, /npm install @tensorflow\/tfjs-node-gpu/);
-    assert.match(g.enable, /NVIDIA GPU/);
+    // The library it lacks and where it comes from come first, on a GPU machine as on a CPU one (issue 30).
+    assert.match(g.reason, /libtensorflow\.so\.2 built with CUDA/);
+    assert.match(g.reason, /storage\.googleapis\.com/);
+    assert.match(g.enable, /CUDA/);
+    assert.match(g.enable, /tfjs-webgpu is the GPU path that works from npm alone/);
   }
 });

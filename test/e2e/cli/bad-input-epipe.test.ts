@@ -16,7 +16,7 @@ function runWithClosedStdout(args: readonly string[]): Promise<{ code: number | 
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`inferbench ${args.join(' ')} hung after its reader went away`));
-    }, 60_000);
+    }, 180_000); // a hang detector only: `engines` probes every engine (WebGPU and Chromium included) before its first write
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stderr });

@@ -6,5 +6,5 @@ test('inferbench run with an unknown engine lists the valid names and exits non-
   const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-gpu']);
   assert.ok(isCleanUserError(r), r.stderr);
   assert.match(r.stderr, /unknown engine "onnx-gpu" in --engines/);
-  assert.match(r.stderr, /onnx-cpu, onnx-cuda, onnx-tensorrt, onnx-wasm, tfjs-node, tfjs-node-gpu, tfjs-wasm, tfjs-cpu/);
+  assert.match(r.stderr, /onnx-cpu, onnx-cuda, onnx-tensorrt, onnx-wasm, onnx-webgpu, tfjs-node, tfjs-node-gpu, tfjs-wasm, tfjs-cpu/);
 });

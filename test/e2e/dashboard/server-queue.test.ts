@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, listenToEvents, startTestDashboard, TINY_RUN, waitForEnd } from '../helpers/dashboard.js';
-import { testOutputDir } from '../helpers/test-cache.js';
+import { call, listenToEvents, startTestDashboard, TINY_RUN, waitForEnd } from '../../helpers/dashboard.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('runs added from the API wait in a queue and run one at a time, with live progress on the event stream', async (t) => {
   const dash = await startTestDashboard(testOutputDir('server-queue'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, startTestDashboard, TINY_RUN, waitForEnd } from '../helpers/dashboard.js';
-import { testOutputDir } from '../helpers/test-cache.js';
+import { call, startTestDashboard, TINY_RUN, waitForEnd } from '../../helpers/dashboard.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('POST /api/runs takes null in threads as the engine default, as the CLI resolver does, and runs it', async (t) => {
   const dash = await startTestDashboard(testOutputDir('server-threads-default'));

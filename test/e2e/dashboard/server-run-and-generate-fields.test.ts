@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
-import { testOutputDir } from '../helpers/test-cache.js';
+import { call, startTestDashboard, waitForEnd } from '../../helpers/dashboard.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('the dashboard API accepts the run fields the CLI has (dtypes, sequenceLengths, several models) and generate requests', async (t) => {
   const dash = await startTestDashboard(testOutputDir('server-all-fields'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
-import { testOutputDir } from '../helpers/test-cache.js';
+import { call, startTestDashboard, waitForEnd } from '../../helpers/dashboard.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 const TINY_LOAD = { engines: ['onnx-cpu'], rates: [40], durationMs: 200, warmupMs: 50, minQueries: 10, isolate: false, png: false };
 

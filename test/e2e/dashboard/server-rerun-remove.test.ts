@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { call, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from '../helpers/dashboard.js';
-import { testOutputDir } from '../helpers/test-cache.js';
+import { call, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from '../../helpers/dashboard.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('re-run queues the same settings as a new linked entry; remove deletes an entry and its folder', async (t) => {
   const dash = await startTestDashboard(testOutputDir('server-rerun'));

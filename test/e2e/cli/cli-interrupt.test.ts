@@ -9,14 +9,14 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', async () => {
   const out = testOutputDir('interrupt');
   let sent = false;
-  let startedAt: number | undefined;
+  // From the spawn: off a terminal the first line on stderr is the first cell's own line, so timing from it gave 0.
+  const startedAt = Date.now();
   // One round per cell, so the first cell is recorded whole before the second is cut short; a short warm
   // pass (200 rows) and a long timed part (3000 batches) so Ctrl-C lands among the second cell's timed batches;
   // --min-time 0 pins the stop rule to the batch count, so the first cell has exactly 3000 on any machine.
   const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--min-time', '0', '--rounds', '1', '--max-time', '120'];
   const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', ...args, '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      startedAt ??= Date.now();
       // Interrupt once the first cell's round is done and the second is past its warm pass (100 batches) but
       // not through its 3000 timed ones. The second cell takes about as long as the first (batch 2 vs 1), so
       // half the first cell's time lands inside it on a fast machine and on a loaded one alike.

@@ -46,7 +46,7 @@ test('generate measures each cell in rounds: round means of TTFT and TPOT, the s
   // Terminal: the interval, the rounds and the verdict in both latency tables.
   const ttftTable = r.stdout.split('TIME TO FIRST TOKEN')[1]?.split('TIME PER OUTPUT TOKEN')[0] ?? '';
   assert.match(ttftTable, /95% CI across rounds\s+rounds\s+p50\s+p90\s+p99\s+n\s+verdict/);
-  assert.match(ttftTable, /onnx-cpu .* [\d.]+ (µs |ms )?– [\d.]+ (µs|ms)\s+2\s.*\s(VALID|NOISY)/);
+  assert.match(ttftTable, /onnx-cpu .* [\d.]+ (µs |ms |s )?– [\d.]+ (µs|ms|s)\s+2\s.*\s(VALID|NOISY)/);
   assert.match(r.stdout, /95% CI\s+across rounds = interval of the mean of round means/);
   assert.match(r.stderr, /\[1\/1\] onnx-cpu batch 1 prompt 4 new 3: TTFT .*, TPOT .*, (VALID|NOISY)/);
 

@@ -11,7 +11,7 @@ test('--config rows named after their configs sweep a batch × sequence-length g
   const r = await runCli([
     'run', '--config', 'tiny', '--config', 'hidden=32,layers=1,heads=2,intermediate=64', '--sequence-lengths', '8,16,256',
     '--engines', 'onnx-cpu', '--batch-sizes', '1,2', '--limit', '4', '--warmup', '0', '--out', out, '--no-png',
-  ], { env: { COLUMNS: '160' } }); // wide enough that the tables keep the model and seq columns read below
+  ],);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

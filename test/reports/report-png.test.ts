@@ -7,12 +7,9 @@ import { MODEL_NAME, buildSampleRun } from '../helpers/sample-run.js';
 test('comparison chart renders to a PNG whose SVG names every completed engine and the title', async () => {
   const run = buildSampleRun();
   const spec = comparisonChartSpec(run);
-  const started = performance.now();
   const png = await renderPng(spec);
-  const elapsed = performance.now() - started;
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   assert.ok(png.length > 10_000, 'a real picture, not an empty canvas');
-  assert.ok(elapsed < 5000, `rendering took ${elapsed.toFixed(0)} ms`);
 
   const svg = await renderSvg(spec);
   for (const engine of ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu']) assert.ok(svg.includes(engine), engine);

@@ -32,7 +32,7 @@ test('--config rows named after their configs sweep a batch × sequence-length g
     return c?.state === 'completed' ? c.latency.mean : NaN;
   };
   assert.ok(mean(8) > 0 && mean(16) > 0);
-  assert.match(r.stdout, /model +engine +(threads +)?batch +seq +state/);
+  assert.match(r.stdout, /model +engine +(backend +)?(threads +)?(prec +)?batch +seq +state/);
   assert.match(r.stdout, /^tiny +onnx-cpu +(\d+ +)?2 +16 +completed/m);
   const csv = readFileSync(join(out, runId ?? '', 'results.csv'), 'utf8');
   assert.match(csv.split('\r\n')[0] ?? '', /sequence_length/);

@@ -33,7 +33,7 @@ test('--config rows named after their configs sweep a batch × sequence-length g
   };
   assert.ok(mean(8) > 0 && mean(16) > 0);
   assert.match(r.stdout, /model +engine +(backend +)?(threads +)?(prec +)?batch +seq +state/);
-  assert.match(r.stdout, /^tiny +onnx-cpu +(\d+ +)?2 +16 +completed/m);
+  assert.match(r.stdout, /^tiny +onnx-cpu +(CPUExecutionProvider +)?(\d+ +)?(fp32 +)?2 +16 +completed/m);
   const csv = readFileSync(join(out, runId ?? '', 'results.csv'), 'utf8');
   assert.match(csv.split('\r\n')[0] ?? '', /sequence_length/);
 });

@@ -6,7 +6,7 @@
 import { nothingMeasured } from '../src/core/nothing-measured.js';
 import type { RunRecord } from '../src/core/results.js';
 import { PERCENTILE_METHOD } from '../src/core/statistics.js';
-import { DEFAULT_BATCH_SIZES, FULL_SWEEP_BATCH_SIZES } from '../src/core/stop-rule.js';
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../src/core/stop-rule.js';
 import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
 import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from './variant-summary.js';
 import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from './text-table.js';
@@ -235,8 +235,12 @@ function footnotes(run: RunRecord, width: number): string[] {
   const extra: string[] = [];
   if (hasSequenceLengths(run)) extra.push('"seq": fixed length of synthetic input ids (--sequence-lengths) instead of tokenized dataset text.');
   const asked = run.config['batchSizes'];
-  if (Array.isArray(asked) && asked.join(',') === DEFAULT_BATCH_SIZES.join(',')) {
-    extra.push(`Batch sizes ${DEFAULT_BATCH_SIZES.join(' and ')} are the default, sized for a quick run; the full sweep is --batch-sizes ${FULL_SWEEP_BATCH_SIZES.join(',')} (browser engines: --engines, see \`inferbench engines\`).`);
+  const defaultBatches = Array.isArray(asked) && asked.join(',') === DEFAULT_BATCH_SIZES.join(',');
+  const defaultRows = run.config['limit'] === DEFAULT_ROWS;
+  if (defaultBatches || defaultRows) {
+    const what = [defaultBatches ? `batch sizes ${DEFAULT_BATCH_SIZES.join(' and ')}` : '', defaultRows ? `the first ${DEFAULT_ROWS} rows` : ''].filter((w) => w !== '').join(' over ');
+    const full = [`--batch-sizes ${FULL_SWEEP_BATCH_SIZES.join(',')}`, `--limit ${FULL_SWEEP_ROWS}`].join(' ');
+    extra.push(`This run used the defaults' ${what}, sized for a default run of at most 90 s on 2 cores; the full sweep is ${full} (browser engines: --engines, see \`inferbench engines\`).`);
   }
   return [
     ...speedFootnotes(run).flatMap((line) => wrap(line, width)),

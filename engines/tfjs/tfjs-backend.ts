@@ -17,6 +17,7 @@ import { installNavigatorGpu, webGpuAvailability, WEBGPU_PKG } from '../webgpu/d
 import type { SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
+import { inIsolatedProcess } from '../../src/core/isolated-process.js';
 import { importNative, interOpThreadsReadBack, isInstalled, libtensorflowVersion, nativeThreads, probeInChild, type NativeThreads } from './native-library.js';
 
 export type Tf = typeof import('@tensorflow/tfjs-core');
@@ -141,7 +142,8 @@ export class TfjsBackendHost {
     const { spec } = this;
     const gpu = this.backend === 'node-gpu';
     const gpuPresent = gpu ? nvidiaGpus().length > 0 : true;
-    if (this.native && !nativeThreads()) return this.probeNative(gpuPresent);
+    // In an isolated child the load's own import is the probe (loadableNative); a probe child would only repeat it.
+    if (this.native && !nativeThreads()) return inIsolatedProcess() ? this.installedNative(gpuPresent) : this.probeNative(gpuPresent);
     // Dawn's adapter is probed in a child first: importing the backend here would give this process a navigator.gpu for nothing.
     const webgpu = spec.tfName === 'webgpu' ? await webGpuAvailability({}) : null;
     if (webgpu !== null && !webgpu.available) return webgpu;
@@ -204,6 +206,19 @@ export class TfjsBackendHost {
     }
     this.availability = Promise.resolve(result);
     return result;
+  }
+
+  /**
+   * In an isolated child, before its load: installed (and a GPU present for
+   * tfjs-node-gpu) is all the parent's probe left to check; the load's
+   * in-process import decides, and a failure there skips the cell with the
+   * import's error (loadableNative).
+   */
+  private installedNative(gpuPresent: boolean): Availability {
+    const { spec } = this;
+    if (!isInstalled(spec.pkg)) return this.notInstalled(gpuPresent);
+    if (!gpuPresent) return NO_GPU;
+    return { available: true, versions: { [CORE_PKG]: packageVersion(CORE_PKG), [spec.pkg]: packageVersion(spec.pkg) } };
   }
 
   /**

@@ -6,11 +6,11 @@
 import { nothingMeasured } from '../../src/core/nothing-measured.js';
 import type { RunRecord } from '../../src/core/results.js';
 import { PERCENTILE_METHOD } from '../../src/core/statistics.js';
-import { DEFAULT_BATCH_SIZES, FULL_SWEEP_BATCH_SIZES } from '../../src/core/stop-rule.js';
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../src/core/stop-rule.js';
 import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from '../run-summary.js';
 import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../variant-summary.js';
 import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
-import { fitNote } from '../fitted-table.js';
+import { dropToFit, fitNote } from '../fitted-table.js';
 import { formatBytes, formatTimestamp } from '../../src/core/units.js';
 import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
@@ -108,32 +108,51 @@ function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: 
   ];
 }
 
+/**
+ * MODEL SIZE: one row per model, its notes wrapped onto rows of their own.
+ * Model names are never cut (a cut name could make two models read as one).
+ * To fit, the notes first wrap narrower (down to MIN_NOTE_WIDTH), then the
+ * least important columns go, notes first, then source, parity and vs fp32;
+ * the note under the table names what went (dropToFit, fitNote).
+ */
 function modelSizeTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
   const variants = hasVariants(run);
-  // The notes column gets the room the others leave, at least 30; each note wraps onto rows of its own, so no caveat is ever cut short.
-  // The other columns at their narrowest (text cut to its header or 6 characters, numbers whole), then the gaps.
-  const texts = (m: RunRecord['models'][number]): string[] => [m.name, sizeText(m), ...(variants ? [sizeVsFp32(run, m), parityText(m)] : []), m.source];
-  const headers = ['model', 'size on disk', ...(variants ? ['vs fp32', 'parity vs fp32 (onnx-cpu)'] : []), 'source'];
-  const narrowest = headers.reduce((sum, h, i) => sum + Math.min(Math.max(6, h.length), Math.max(h.length, ...run.models.map((m) => visibleLength(texts(m)[i] ?? '')))) + 2, 0);
-  const noteWidth = Math.max(20, maxWidth - narrowest);
-  // One row per note, so no caveat is ever cut short.
-  const rows: TableRow[] = run.models.flatMap((m) => {
-    const notes = m.notes.length > 0 ? m.notes.flatMap((n) => wrap(n, noteWidth)) : ['–'];
-    const extra: TableCell[] = variants ? [sizeVsFp32(run, m), parityText(m)] : [];
-    const blank: TableCell[] = variants ? ['', ''] : [];
-    return notes.map((note, i) => ({
-      cells: i === 0 ? [m.name, sizeText(m), ...extra, m.source, { text: note, style: 'yellow' }] : ['', '', ...blank, '', { text: note, style: 'yellow' }],
-    }));
-  });
-  const columns: Column[] = [
-    { header: 'model', align: 'left' },
-    { header: 'size on disk', align: 'right' },
-    ...(variants ? [{ header: 'vs fp32', align: 'right' } satisfies Column, { header: 'parity vs fp32 (onnx-cpu)', align: 'left' } satisfies Column] : []),
-    { header: 'source', align: 'left' },
-    { header: 'notes', align: 'left', whole: true },
+  type Model = RunRecord['models'][number];
+  type SizeColumn = Column & { readonly dropOrder: number; readonly value: (m: Model) => TableCell };
+  const all: SizeColumn[] = [
+    { header: 'model', align: 'left', whole: true, dropOrder: 0, value: (m) => m.name },
+    { header: 'size on disk', align: 'right', dropOrder: 0, value: (m) => sizeText(m) },
+    ...(variants
+      ? [
+          { header: 'vs fp32', align: 'right', dropOrder: 4, value: (m: Model) => sizeVsFp32(run, m) } satisfies SizeColumn,
+          { header: 'parity vs fp32 (onnx-cpu)', align: 'left', dropOrder: 3, value: (m: Model) => parityText(m) } satisfies SizeColumn,
+        ]
+      : []),
+    { header: 'source', align: 'left', dropOrder: 2, value: (m) => m.source },
+    // Wrapped here to the room the others leave, so no caveat is ever cut short; whole, so the table never cuts it again.
+    { header: 'notes', align: 'left', whole: true, dropOrder: 1, value: () => '' },
   ];
-  const table = renderTable({ title: 'MODEL SIZE', columns, rows, color, minWidth, maxWidth });
-  return [...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth)];
+  const fit = dropToFit(all, maxWidth, (columns, cutTo) => {
+    const others = columns.filter((c) => c.header !== 'notes');
+    const withNotes = others.length < columns.length;
+    const natural = others.reduce((sum, c) => sum + Math.max(c.header.length, ...run.models.map((m) => visibleLength(textOf(c.value(m))))) + 2, 0);
+    const noteWidth = Math.max(MIN_NOTE_WIDTH, maxWidth - natural);
+    const rows: TableRow[] = run.models.flatMap((m) => {
+      const notes = withNotes ? (m.notes.length > 0 ? m.notes.flatMap((n) => wrap(n, noteWidth)) : ['–']) : [''];
+      return notes.map((note, i) => ({
+        cells: [...others.map((c) => (i === 0 ? c.value(m) : '')), ...(withNotes ? [{ text: note, style: 'yellow' } satisfies TableCell] : [])],
+      }));
+    });
+    return renderTable({ title: 'MODEL SIZE', columns: [...others, ...(withNotes ? columns.filter((c) => c.header === 'notes') : [])], rows, color, minWidth, ...(cutTo !== undefined ? { maxWidth: cutTo } : {}) });
+  });
+  return [...fit.lines, ...fitNote(fit, maxWidth)];
+}
+
+/** The narrowest the MODEL SIZE notes wrap to before the column is dropped instead. */
+const MIN_NOTE_WIDTH = 20;
+
+function textOf(cell: TableCell): string {
+  return typeof cell === 'string' ? cell : cell.text;
 }
 
 /** One line per engine describing what really ran, read from the cells' session descriptions. */
@@ -235,8 +254,12 @@ function footnotes(run: RunRecord, width: number): string[] {
   const extra: string[] = [];
   if (hasSequenceLengths(run)) extra.push('"seq": fixed length of synthetic input ids (--sequence-lengths) instead of tokenized dataset text.');
   const asked = run.config['batchSizes'];
-  if (Array.isArray(asked) && asked.join(',') === DEFAULT_BATCH_SIZES.join(',')) {
-    extra.push(`Batch sizes ${DEFAULT_BATCH_SIZES.join(' and ')} are the default, sized for a quick run; the full sweep is --batch-sizes ${FULL_SWEEP_BATCH_SIZES.join(',')} (browser engines: --engines, see \`inferbench engines\`).`);
+  const defaultBatches = Array.isArray(asked) && asked.join(',') === DEFAULT_BATCH_SIZES.join(',');
+  const defaultRows = run.config['limit'] === DEFAULT_ROWS;
+  if (defaultBatches || defaultRows) {
+    const what = [defaultBatches ? `batch sizes ${DEFAULT_BATCH_SIZES.join(' and ')}` : '', defaultRows ? `the first ${DEFAULT_ROWS} rows` : ''].filter((w) => w !== '').join(' over ');
+    const full = [`--batch-sizes ${FULL_SWEEP_BATCH_SIZES.join(',')}`, `--limit ${FULL_SWEEP_ROWS}`].join(' ');
+    extra.push(`This run used the defaults' ${what}, sized for a default run of at most 90 s on 2 cores; the full sweep is ${full} (browser engines: --engines, see \`inferbench engines\`).`);
   }
   return [
     ...speedFootnotes(run).flatMap((line) => wrap(line, width)),

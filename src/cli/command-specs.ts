@@ -2,7 +2,7 @@ import { QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } 
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
-import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
+import { DEFAULT_ROUNDS, DEFAULT_ROWS, DEFAULT_STOP_RULE, FULL_SWEEP_ROWS } from '../core/stop-rule.js';
 
 const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
@@ -31,7 +31,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'split', kind: 'value', arg: 'NAME', help: 'split of a Hub dataset or DatasetDict folder; default: train' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected (text, sentence, review, content, tweet)' },
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding the label; default: detected' },
-    { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows streamed per cell; default 256' },
+    { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: `rows streamed per cell, the same first rows for every engine; default ${DEFAULT_ROWS} (the default run fits 90 s; the full sweep is --limit ${FULL_SWEEP_ROWS})` },
     { name: 'warmup', kind: 'value', range: 'warmupBatches', arg: 'N', help: 'untimed batches at least per round; every round first runs one untimed warm pass over every row, this only adds batches when a pass holds fewer; 0: the warm pass alone; default 2' },
     { name: 'rounds', kind: 'value', arg: 'N', help: `independent rounds per cell, each a fresh engine load (a fresh process unless --no-isolate), interleaved across engines; the 95% CI is across round means; the time budget is split across rounds; default ${DEFAULT_ROUNDS}` },
     { name: 'threads', kind: 'value', range: 'threads', arg: '1,2,4', help: 'intra-op thread counts to sweep; engines that cannot set them are skipped; default: engine default' },

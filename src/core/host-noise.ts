@@ -11,8 +11,17 @@
  * readings is taken net of the CPU time of inferbench's own processes
  * (/proc/PID/stat utime + stime of every process in inferbench's process
  * group and their descendants: the CLI, its isolated children, a browser it
- * launched). What is left is other work. Parsing and arithmetic are pure so
+ * launched), plus cutime + cstime, the time of their children that already
+ * exited. What is left is other work. Parsing and arithmetic are pure so
  * they can be tested with fixed text.
+ *
+ * Why the exited children: each tfjs-node round's isolated child imports
+ * libtensorflow in a probe child (native-probe-child.ts) during its load,
+ * ~1.7 s of CPU that is gone from /proc when the round's reading is taken.
+ * Counted by utime + stime alone, those ticks were "other processes" and
+ * every tfjs-node round on a quiet machine got a host-busy note (34%). The
+ * kernel adds a child's ticks to its parent's cutime + cstime when the
+ * parent reaps it, which Node does at once.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -57,7 +66,12 @@ export interface ProcessTicks {
   readonly pid: number;
   readonly ppid: number;
   readonly pgrp: number;
-  /** utime + stime, in clock ticks. */
+  /**
+   * utime + stime + cutime + cstime, in clock ticks: the process's own CPU
+   * time and that of its children that exited and were reaped (the module
+   * comment says why). A child still alive is not in cutime yet, so nothing
+   * is counted twice.
+   */
   readonly ticks: number;
 }
 
@@ -66,11 +80,12 @@ export function parseProcessStat(text: string): ProcessTicks | null {
   const close = text.lastIndexOf(')');
   const pid = Number(text.slice(0, text.indexOf('(')).trim());
   if (close < 0 || !Number.isInteger(pid)) return null;
-  // After the name: state(3) ppid(4) pgrp(5) session(6) tty(7) tpgid(8) flags(9) minflt(10) cminflt(11) majflt(12) cmajflt(13) utime(14) stime(15).
+  // After the name: state(3) ppid(4) pgrp(5) session(6) tty(7) tpgid(8) flags(9) minflt(10) cminflt(11) majflt(12) cmajflt(13)
+  // utime(14) stime(15) cutime(16) cstime(17).
   const f = text.slice(close + 1).trim().split(/\s+/);
-  const [ppid, pgrp, utime, stime] = [f[1], f[2], f[11], f[12]].map(Number);
-  if (![ppid, pgrp, utime, stime].every((n) => Number.isFinite(n))) return null;
-  return { pid, ppid: ppid as number, pgrp: pgrp as number, ticks: (utime as number) + (stime as number) };
+  const [ppid, pgrp, ...times] = [f[1], f[2], f[11], f[12], f[13], f[14]].map(Number);
+  if (![ppid, pgrp, ...times].every((n) => Number.isFinite(n))) return null;
+  return { pid, ppid: ppid as number, pgrp: pgrp as number, ticks: times.reduce((a, b) => a + b, 0) };
 }
 
 /**
@@ -99,8 +114,9 @@ export function stealShareBetween(before: Pick<CpuTimes, 'total' | 'steal'> | nu
  * Share of the machine's CPU time (all cores) between two readings that
  * went to processes outside inferbench: (busy − own) ÷ total, within 0..1.
  * Null when no time passed or either reading lacks a counter. A process of
- * ours that exited between the readings counts as other work (its ticks
- * left the tree): it errs towards a note, never away from one.
+ * ours that exited between the readings stays ours through its parent's
+ * cutime + cstime; one whose parent left the tree first (reparented to
+ * init) counts as other work: it errs towards a note, never away from one.
  */
 export function otherCpuShareBetween(before: CpuTimes | null, after: CpuTimes | null): number | null {
   if (!before || !after || before.own === null || after.own === null) return null;

@@ -19,21 +19,33 @@ export interface StopRule {
  * Defaults for the whole cell, split across its rounds: 1 s of timed engine
  * time and 20 batches at least (in whole passes, so often more); at most 15 s of wall time in all, warm
  * passes included (5 s per round at 3 rounds, of which the warm pass may
- * take half). That fits a warm pass and a timed pass of every engine but
- * pure-JS tfjs-cpu over the default 256 rows, and keeps the default sweep
- * (5 engines × 3 batch sizes × 3 rounds) under two minutes on 2 cores; a
+ * take half). Over the default DEFAULT_ROWS that fits a warm pass and a
+ * timed pass of every Node engine, pure-JS tfjs-cpu at batch 8 included; a
  * cell it cuts short says so in its verdict. Raise it with --max-time.
  */
 export const DEFAULT_STOP_RULE: StopRule = { minTimeMs: 1000, minBatches: 20, maxTimeMs: 15_000, maxBatches: 1_000_000 };
 /**
- * Batch sizes of a run that names none. 1 and 8 keep the default run (every
- * available Node engine, 3 rounds) within 90 s on a 2-core machine with
- * tfjs-node built; FULL_SWEEP_BATCH_SIZES adds 32, where the slowest engines
- * cannot finish a pass within --max-time. The report says how to ask for it.
+ * Batch sizes of a run that names none. With DEFAULT_ROWS they keep the
+ * default run (every available Node engine, 3 rounds) within 90 s on a
+ * 2-core machine with tfjs-node built; FULL_SWEEP_BATCH_SIZES adds 32. The
+ * report says how to ask for the full sweep.
  */
 export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8];
 /** The sweep the report points to when a run used the default batch sizes (`--batch-sizes 1,8,32`). */
 export const FULL_SWEEP_BATCH_SIZES: readonly number[] = [1, 8, 32];
+/**
+ * Rows streamed per cell when --limit is not given: the same first rows for
+ * every engine and batch size. Why 32 and not 256: pure-JS tfjs-cpu takes
+ * ~26 ms a row at batch 1 and ~70 ms a row at batch 8 (padded to the
+ * longest row), so over 256 rows neither it nor its GraphModel path could
+ * finish one pass within --max-time, each such cell burned its whole 15 s,
+ * and the default run took 2 min 20 s. Over 32 rows every engine finishes a
+ * warm and a timed pass in every round. Fast engines still time whole passes
+ * until --min-time holds, so their figures keep their precision.
+ */
+export const DEFAULT_ROWS = 32;
+/** The rows of the full sweep the report points to (`--limit 256`). */
+export const FULL_SWEEP_ROWS = 256;
 
 /** Independent rounds per cell: the fewest that give a between-round interval with some power (t = 4.30 at 2 df). */
 export const DEFAULT_ROUNDS = 3;

@@ -6,12 +6,14 @@
  * scenario folder registers its own job through builtin-child-jobs.ts.
  */
 import { UserError } from '../core/errors.js';
+import { markIsolatedProcess } from '../core/isolated-process.js';
 import { childJob } from '../scenarios/child-jobs.js';
 import '../scenarios/builtin-child-jobs.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
 import type { ChildJobMessage } from './isolated-launcher.js';
 
+markIsolatedProcess();
 serveForkedJob<ChildJobMessage, unknown, unknown>(
   async (job, io) => {
     await registerEngineModules(job.engineModules);

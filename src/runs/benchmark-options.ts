@@ -148,8 +148,9 @@ export interface ResolvedBenchmarkOptions {
 }
 
 export { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
-import { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
-export const DEFAULT_LIMIT = 256;
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS } from '../core/stop-rule.js';
+/** Rows per cell when none are asked for (DEFAULT_ROWS says why so few). */
+export const DEFAULT_LIMIT = DEFAULT_ROWS;
 export const DEFAULT_WARMUP_BATCHES = 2;
 
 /** Fills defaults and validates; conflicting or invalid options fail here with the fix. */

@@ -13,8 +13,8 @@ import {
 /** The aggregate line of /proc/stat: user nice system idle iowait irq softirq steal guest guest_nice. */
 const STAT = (user: number, steal: number, idle = 1000) => `cpu  ${user} 0 100 ${idle} 10 0 5 ${steal} 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\nintr 123\nctxt 456\n`;
 /** A /proc/PID/stat line; the command name holds a space and a parenthesis, as Chromium's can. */
-const PROC = (pid: number, ppid: number, pgrp: number, utime: number, stime: number) =>
-  `${pid} (node (x) y) S ${ppid} ${pgrp} ${pgrp} 0 -1 4194560 100 0 0 0 ${utime} ${stime} 0 0 20 0 7 0 1 2 3`;
+const PROC = (pid: number, ppid: number, pgrp: number, utime: number, stime: number, cutime = 0, cstime = 0) =>
+  `${pid} (node (x) y) S ${ppid} ${pgrp} ${pgrp} 0 -1 4194560 100 0 0 0 ${utime} ${stime} ${cutime} ${cstime} 20 0 7 0 1 2 3`;
 
 test('the cpu line of /proc/stat gives total, steal and busy ticks, and steal share is their change between readings', () => {
   assert.deepEqual(parseProcStatCpu(STAT(500, 20)), { total: 500 + 100 + 1000 + 10 + 5 + 20, steal: 20, busy: 500 + 100 + 5 });
@@ -28,6 +28,26 @@ test('the cpu line of /proc/stat gives total, steal and busy ticks, and steal sh
 test("/proc/PID/stat gives ppid, process group and utime + stime, counted after the name's last parenthesis", () => {
   assert.deepEqual(parseProcessStat(PROC(42, 7, 40, 300, 25)), { pid: 42, ppid: 7, pgrp: 40, ticks: 325 });
   assert.equal(parseProcessStat('garbage'), null);
+});
+
+test("/proc/PID/stat's ticks include cutime + cstime: the CPU time of the process's children that exited and were reaped", () => {
+  assert.deepEqual(parseProcessStat(PROC(42, 7, 40, 300, 25, 160, 10)), { pid: 42, ppid: 7, pgrp: 40, ticks: 495 });
+});
+
+test('a tfjs-node round on a quiet machine: the probe child its load started and reaped is inferbench\'s own work, not a host-busy note', () => {
+  // Readings as /proc gave them around a round of tfjs-node, 3 s on 2 cores (600 ticks). The isolated child (41) imports
+  // libtensorflow in a probe child (42, 170 ticks) during its load, which exits before the round's reading; the child
+  // itself takes 150 ticks; others take 8.
+  const own = (lines: string[]) => ownProcessTicks(lines.map((l) => parseProcessStat(l)).filter((p) => p !== null), 40);
+  const before: CpuTimes = { ...(parseProcStatCpu(STAT(1000, 0, 5000)) as Omit<CpuTimes, 'own'>), own: own([PROC(40, 1, 40, 10, 0), PROC(41, 40, 40, 50, 0)]) };
+  const after: CpuTimes = {
+    ...(parseProcStatCpu(STAT(1000 + 328, 0, 5000 + 600 - 328)) as Omit<CpuTimes, 'own'>),
+    own: own([PROC(40, 1, 40, 10, 0), PROC(41, 40, 40, 190, 10, 160, 10)]),
+  };
+  const share = otherCpuShareBetween(before, after);
+  assert.equal(share, 8 / 600, 'without the reaped probe child, 170 of its ticks would count as other work: 30%');
+  const noise = { loadPerCore: 1.1, stealShare: 0, otherCpuShare: share, cores: 2 };
+  assert.deepEqual(hostNoiseWarnings([{ index: 0, noise: { before: noise, after: noise } }]), []);
 });
 
 test("inferbench's own ticks: its process group and every descendant of it, nothing else", () => {

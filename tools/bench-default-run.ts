@@ -1,0 +1,106 @@
+/**
+ * `npm run bench:default-run`: how long the default run takes, the command
+ * README's first five minutes give a new user (`inferbench run`, nothing
+ * else), on every engine available here. Runs it BENCH_DEFAULT_RUNS times
+ * (default 3) in a fresh temp folder each (so no earlier history or output
+ * is read), and prints per run the wall time, the CPU time of the run's
+ * processes (the CLI and every child it reaped), the cells and how many had
+ * no whole pass or a host-busy note, with the 1-minute load average before
+ * and after; then the median wall time. Target (issue 34): at most 90 s on
+ * the 2-core development machine with tfjs-node built, when it is quiet.
+ * The load average says whether it was: a busy machine makes the figure
+ * useless, and the tool says so rather than hiding it.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../src/core/package-info.js';
+
+const RUNS = Number(process.env['BENCH_DEFAULT_RUNS'] ?? 3);
+const TARGET_S = 90;
+/** The CLI, as `npx inferbench` runs it. */
+const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+
+/** cutime + cstime of this process (clock ticks): the CPU time of children it reaped; null off Linux. */
+function reapedChildTicks(): number | null {
+  try {
+    const text = readFileSync('/proc/self/stat', 'utf8');
+    const f = text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
+    return Number(f[13]) + Number(f[14]);
+  } catch {
+    return null;
+  }
+}
+
+interface Cells {
+  readonly total: number;
+  readonly noWholePass: number;
+  readonly hostBusy: number;
+  readonly engines: number;
+}
+
+/** Cells of the one run folder under `out`, read from its results.json. */
+function cellsOf(out: string): Cells | null {
+  const runs = readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory());
+  const dir = runs[0];
+  if (!dir) return null;
+  const record = JSON.parse(readFileSync(join(out, dir.name, 'results.json'), 'utf8')) as {
+    cells: { engine: string; verdict?: { reasons?: string[]; warnings?: string[] } }[];
+  };
+  const reasons = (c: (typeof record.cells)[number]) => c.verdict?.reasons ?? [];
+  return {
+    total: record.cells.length,
+    noWholePass: record.cells.filter((c) => reasons(c).some((r) => r.startsWith('saw '))).length,
+    hostBusy: record.cells.filter((c) => (c.verdict?.warnings ?? []).some((w) => w.startsWith('host busy'))).length,
+    engines: new Set(record.cells.map((c) => c.engine)).size,
+  };
+}
+
+async function once(i: number): Promise<number> {
+  const folder = mkdtempSync(join(tmpdir(), 'inferbench-default-run-'));
+  const [before] = loadavg();
+  const ticks = reapedChildTicks();
+  const started = performance.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'run'], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (c) => {
+      if (c !== 0) process.stderr.write(stderr);
+      resolve(c);
+    });
+  });
+  const wallS = (performance.now() - started) / 1000;
+  const [after] = loadavg();
+  const ticksAfter = reapedChildTicks();
+  const cpuS = ticks !== null && ticksAfter !== null ? (ticksAfter - ticks) / 100 : null;
+  const cells = cellsOf(join(folder, 'inferbench-out'));
+  rmSync(folder, { recursive: true, force: true });
+  process.stdout.write(
+    `run ${i + 1}: ${wallS.toFixed(1)} s wall, ${cpuS === null ? '?' : cpuS.toFixed(1)} s CPU, exit ${code}; ` +
+      (cells ? `${cells.engines} engines, ${cells.total} cells, ${cells.noWholePass} without a whole pass, ${cells.hostBusy} with a host-busy note; ` : 'no results.json; ') +
+      `load average ${(before ?? 0).toFixed(2)} before, ${(after ?? 0).toFixed(2)} after\n`,
+  );
+  return wallS;
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(
+    `bench:default-run — \`inferbench run\` with no options, in a fresh temp folder, ${RUNS} time(s)\n` +
+      `${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores; node ${process.version}; INFERBENCH_CACHE=${process.env['INFERBENCH_CACHE'] ?? '(default)'}\n\n`,
+  );
+  const walls: number[] = [];
+  for (let i = 0; i < RUNS; i++) walls.push(await once(i));
+  const sorted = [...walls].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const [load1] = loadavg();
+  process.stdout.write(
+    `\nmedian wall time: ${median.toFixed(1)} s over ${RUNS} run(s) (target: at most ${TARGET_S} s on a quiet 2-core machine: ${median <= TARGET_S ? 'MET' : 'NOT MET'})\n` +
+      ((load1 ?? 0) > cpus().length / 2 ? `note: load average ${(load1 ?? 0).toFixed(2)} on ${cpus().length} cores: other work shared the machine, so the times are longer than a quiet machine's\n` : ''),
+  );
+}
+
+await main();

@@ -302,7 +302,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...section(energySection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
-    ...section(quantizationTable(run, sectionWidth, color)),
+    ...section(quantizationTable(run, sectionWidth, maxWidth, color)),
     '',
     ...modelSizeTable(run, sectionWidth, maxWidth, color),
     '',

@@ -41,7 +41,7 @@ export const RUN_COMMAND: CommandSpec = {
     { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI across rounds wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes (embeddings: cosine at least 1 - X); default 1e-4' },
-    { name: 'save-outputs', kind: 'boolean', help: 'write outputs.parquet in the run folder: per row (index, text hash) the embedding or logits of the reference engine and of every cell that failed parity (up to the parity row cap, 1024 rows)' },
+    { name: 'save-outputs', kind: 'boolean', help: 'write outputs.parquet in the run folder: per row (index, text hash) the embedding or logits, as a fixed-size list of float32, of the reference engine and of every cell that failed parity (up to the parity row cap, 1024 rows); one outputs-<model>.parquet per model when their vectors differ in length' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
@@ -219,7 +219,7 @@ export const LOAD_COMMAND: CommandSpec = {
   summary: 'latency under load: open-loop requests at set rates through a dynamic batcher, p99 against a latency goal, and the peak rate that meets it',
   usage: 'inferbench load (--rates 50,100,200 | --find-peak --slo p99=50ms) [options]',
   flags: [
-    { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'text-classification model folder or Hub id, as for run; repeat for several; default: the embedded tiny BERT' },
+    { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'text-classification or feature-extraction (sentence-embedding) model folder or Hub id, as for run; repeat for several; default: the embedded tiny BERT' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to serve from (see `inferbench engines`); default: every available Node engine' },
     { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'rows the requests carry, one row per request in order, cycled (file, folder or Hub id, as for run); default: the embedded sentiment set' },

@@ -254,8 +254,8 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
         }),
       write: async (record, dir, options) => {
         const paths = await writeRunFiles(record, dir, options);
-        const outputs = await saved?.write(dir);
-        return { paths: outputs ? [...paths, outputs] : paths, warnings: [] };
+        const outputs = (await saved?.write(dir)) ?? [];
+        return { paths: [...paths, ...outputs], warnings: [] };
       },
     },
     {

@@ -12,7 +12,7 @@ import type { HostDType } from '../core/tensor.js';
 import { UserError } from '../core/errors.js';
 import { checkNativeFolder } from './native-folder.js';
 import type { InputSpec } from './benchmark-model.js';
-import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
+import { NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
 import { decodeSavedModel, type ShapeMessage } from './tf-export/tf-proto.js';
 
 /** TensorFlow DataType numbers and names (types.proto) as host dtypes; int32 family and int64 kept apart. */

@@ -20,7 +20,7 @@ import type { RunConfig } from './run-config.js';
 
 export type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
-import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibrate.js';
+import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
 import { checkCalibrationRows } from './calibration-rows.js';
 
 /** Rows a q8-static variant is calibrated on by default. */

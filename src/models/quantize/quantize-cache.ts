@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { dtypeOnnxFile } from '../../core/dtypes.js';
 import type { Engine } from '../../core/engine.js';
 import type { TensorMap } from '../../core/tensor.js';
-import { defaultCacheRoot } from '../generated/generated-model.js';
+import { defaultCacheRoot } from '../../core/cache-root.js';
 import { calibrateRanges } from './calibrate.js';
 import type { CalibrationMethod } from './calibration-methods.js';
 import { GraphIndex } from './graph-index.js';

@@ -15,7 +15,7 @@ import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { readOnnxModel } from '../../core/onnx/onnx-decode.js';
 import { inferbenchVersion } from '../../core/package-info.js';
-import { defaultCacheRoot } from '../generated/generated-model.js';
+import { defaultCacheRoot } from '../../core/cache-root.js';
 import { copyModelFiles } from '../quantize/quantize-cache.js';
 import { graphModelFiles } from './graph-model-writer.js';
 import { convertOnnxToTf } from './onnx-to-tf.js';

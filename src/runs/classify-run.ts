@@ -1,3 +1,4 @@
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -50,7 +51,6 @@ export interface OptionNames {
   readonly task?: string;
 }
 
-export const DEFAULT_OUT_DIR = 'inferbench-out';
 
 /**
  * Fills every default of a run config in one place and validates it

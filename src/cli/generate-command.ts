@@ -1,6 +1,6 @@
 import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
 import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand } from './run-exit.js';

@@ -5,7 +5,7 @@ import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRo
 import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { executeRecordedLoad } from '../runs/history/recorded-run.js';
 import { loadConfig, type LoadConfig } from '../runs/load-run.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';

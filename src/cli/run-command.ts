@@ -1,6 +1,7 @@
 import { notDrawnLines } from '../../reports/cell-files.js';
 import type { ProgressEvent } from '../runs/benchmark-options.js';
-import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
+import { resolveRunConfig, type RunConfig } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';

@@ -3,7 +3,7 @@ import type { TrainOptimizer } from '../core/engine.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { trainConfig, trainingEnginesFix, type TrainConfig } from '../runs/train-run.js';
 import { executeRecordedTrain } from '../runs/history/recorded-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';

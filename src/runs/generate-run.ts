@@ -18,7 +18,7 @@ import { writeGenerationFiles } from '../../reports/generate/generation-files.js
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
 import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { TextGeneration } from '../models/text-generation.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {

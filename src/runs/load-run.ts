@@ -17,7 +17,7 @@ import type { LoadPlan } from '../scenarios/load/rate-group.js';
 import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js';
 import { loadChildRunner } from '../scenarios/load/load-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { planModels } from './model-plan.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { openRunInputs } from './run-inputs.js';

@@ -18,7 +18,7 @@ import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,
   runTrainingSweep, type TrainingProgress,
 } from '../scenarios/train/training-sweep.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { planModels } from './model-plan.js';
 import { trainChildRunner } from '../scenarios/train/train-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';

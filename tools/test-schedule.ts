@@ -10,6 +10,31 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
+/**
+ * How many files of each pool may run at once. Pure files compute in their
+ * own process and nothing else (`pure`, 2 per core); end-to-end files start
+ * the CLI, Chromium or Redis, whose processes need cores too (`e2e`, 1 per
+ * core). Once no pure file is left to start, the e2e pool takes over the
+ * pure pool's free slots up to `e2eAlone`: e2e files often wait (on a
+ * child, a page, a timer), and the slots would otherwise stand idle while
+ * the e2e pool, the longer one, runs on alone. The total never exceeds
+ * `pure + e2e`, the number of test processes the machine already ran side
+ * by side while both pools had work.
+ */
+export interface PoolLimits {
+  readonly pure: number;
+  readonly e2e: number;
+  readonly e2eAlone: number;
+}
+
+/** The pool whose next file may start now, or null when none may (e2e first: its files are the longer ones). */
+export function nextPool(waiting: { readonly pure: number; readonly e2e: number }, running: { readonly pure: number; readonly e2e: number }, limits: PoolLimits): 'pure' | 'e2e' | null {
+  const e2eLimit = waiting.pure === 0 ? Math.max(limits.e2e, Math.min(limits.e2eAlone, limits.pure + limits.e2e - running.pure)) : limits.e2e;
+  if (waiting.e2e > 0 && running.e2e < e2eLimit) return 'e2e';
+  if (waiting.pure > 0 && running.pure < limits.pure) return 'pure';
+  return null;
+}
+
 /** Seconds per test file, keyed by its source path (`test/e2e/tools/pack-offline-run.test.ts`). */
 export type TestTimes = Readonly<Record<string, number>>;
 

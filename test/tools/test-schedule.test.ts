@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/core/package-info.js';
-import { longestFirst, mergedTimes, readTimes, sourcePath, TIMES_FILE, writeTimes } from '../../tools/test-schedule.js';
+import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes } from '../../tools/test-schedule.js';
 
 const ROOT = '/r/dist/test';
 const key = (f: string) => sourcePath(f, ROOT);
@@ -23,6 +23,23 @@ test('files start longest first, files with no measured time before all, ties in
   );
   // Without times the order is the name order: the runner's old behaviour.
   assert.deepEqual(longestFirst([...files].reverse(), {}, key), files);
+});
+
+test('e2e files start first up to their limit, pure ones fill the rest; with no pure file left, e2e takes the free pure slots up to its alone limit', () => {
+  const limits = { pure: 4, e2e: 2, e2eAlone: 4 };
+  assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 0, e2e: 0 }, limits), 'e2e');
+  assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 0, e2e: 2 }, limits), 'pure');
+  assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 4, e2e: 2 }, limits), null);
+  // Pure files still waiting: e2e stays at 2 even with pure slots free.
+  assert.equal(nextPool({ pure: 1, e2e: 10 }, { pure: 3, e2e: 2 }, limits), 'pure');
+  // No pure file waiting: e2e grows into the slots the pure pool no longer fills, never past 4, never past 6 in all.
+  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 3, e2e: 2 }, limits), 'e2e');
+  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 3, e2e: 3 }, limits), null);
+  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 3 }, limits), 'e2e');
+  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits), null);
+  assert.equal(nextPool({ pure: 0, e2e: 0 }, { pure: 0, e2e: 0 }, limits), null);
+  // The old pools' sizes stay the limits while both have work.
+  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 4, e2e: 1 }, limits), 'e2e');
 });
 
 test('--write-times keeps unmeasured files, replaces measured ones, drops deleted ones, rounds to 0.1 s in key order', () => {

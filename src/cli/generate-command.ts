@@ -6,8 +6,8 @@ import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
-import { renderGenerationReport } from '../../reports/generation-report.js';
-import { generationCharts } from '../../reports/generation-files.js';
+import { renderGenerationReport } from '../../reports/generate/generation-report.js';
+import { generationCharts } from '../../reports/generate/generation-files.js';
 import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 

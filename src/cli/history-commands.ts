@@ -34,7 +34,7 @@ function useColor(): boolean {
   return process.stdout.isTTY === true && !process.env['NO_COLOR'];
 }
 
-const STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim', running: 'cyan', completed: 'green', failed: 'red', interrupted: 'yellow' };
+const ENTRY_STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim', running: 'cyan', completed: 'green', failed: 'red', interrupted: 'yellow' };
 
 /** `inferbench list`: the history, newest first. */
 export async function listCommand(args: ParsedArgs): Promise<number> {
@@ -54,7 +54,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
       formatTimestamp(e.createdAt),
       entryModelName(e),
       entryEngines(e).join(','),
-      { text: e.state === 'running' || e.state === 'queued' ? `${e.state} ${progressText(e)}`.trim() : e.state, style: STATE_STYLE[e.state] },
+      { text: e.state === 'running' || e.state === 'queued' ? `${e.state} ${progressText(e)}`.trim() : e.state, style: ENTRY_STATE_STYLE[e.state] },
       headlineText(e),
       e.rerunOf !== null ? `re-run of ${e.rerunOf}` : e.compareWith !== null ? `vs ${e.compareWith}` : '',
     ],

@@ -4,7 +4,7 @@ import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/class
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
-import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
 import { fitLines } from '../../reports/text-table.js';
 import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';

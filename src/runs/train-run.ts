@@ -12,7 +12,7 @@ import { checkRange } from '../core/option-ranges.js';
 import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextClassification } from '../models/text-classification.js';
-import { writeTrainingFiles } from '../../reports/training-files.js';
+import { writeTrainingFiles } from '../../reports/train/training-files.js';
 import { checkTrainingLabels, firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,

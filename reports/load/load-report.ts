@@ -6,12 +6,12 @@
  * highest rate meeting the goal, with its interval), then every reason a
  * rate is not VALID. Pure: same record, same text.
  */
-import { unavailableLines } from './unavailable-text.js';
-import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
-import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
-import { goalText } from '../src/core/latency-goal.js';
-import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { batchSizesText, cutProbes, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
+import { unavailableLines } from '../unavailable-text.js';
+import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
+import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
+import { goalText } from '../../src/core/latency-goal.js';
+import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -23,7 +23,7 @@ function latency(summary: LoadSummary, value: number): string {
   return `${censored !== null && value >= censored ? '≥' : ''}${formatDuration(value)}`;
 }
 
-function identity(row: ServerRateRow): TableCell[] {
+function identity(row: LoadRateRow): TableCell[] {
   const session = row.cell.state === 'skipped' ? undefined : row.cell.session;
   return [
     { text: row.label, style: 'cyan' },
@@ -39,8 +39,8 @@ const IDENTITY = [
 ];
 
 function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
-  const rows = serverRateRows(run);
-  const slo = serverSettings(run).slo;
+  const rows = loadRateRows(run);
+  const slo = loadSettingsView(run).slo;
   const tableRows: TableRow[] = rows.map((row, i) => {
     const s = row.summary;
     const verdict = row.passed === null ? s.verdict.status : `${s.verdict.status}${row.passed ? ' ✓' : ' ✗'}`;
@@ -64,7 +64,7 @@ function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
       ruleAbove: i > 0 && rows[i - 1]?.label !== row.label,
     };
   });
-  for (const cell of serverFailedCells(run)) {
+  for (const cell of loadFailedCells(run)) {
     if (cell.state === 'errored' && (cell.probes?.length ?? 0) > 0) continue;
     tableRows.push({ cells: [{ text: cell.engine, style: 'cyan' }, '–', '–'], rest: { text: `${cell.state}: ${cell.reason}`, style: cell.state === 'errored' ? 'red' : 'yellow' }, ruleAbove: tableRows.length > 0 });
   }
@@ -99,7 +99,7 @@ function partCells(s: LoadSummary): string[] {
 }
 
 function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
-  const rows = serverRateRows(run);
+  const rows = loadRateRows(run);
   return renderTable({
     title: 'TIME PER REQUEST – means over completed requests',
     columns: [...IDENTITY, { header: 'latency', align: 'right' }, { header: 'queue wait', align: 'right' }, { header: 'tokenize+collate', align: 'right' }, { header: 'engine', align: 'right' }, { header: 'post-process', align: 'right' }, { header: 'requests', align: 'right' }, { header: 'unfinished', align: 'right' }],
@@ -126,10 +126,10 @@ function intervalText(i: { readonly lastPass: number | null; readonly firstFail:
 }
 
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
-  const peaks = serverPeakRows(run);
+  const peaks = loadPeakRows(run);
   if (peaks.length === 0) return null;
   return renderTable({
-    title: `PEAK RATE – highest rate meeting ${goalText(serverSettings(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
+    title: `PEAK RATE – highest rate meeting ${goalText(loadSettingsView(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
     columns: [
       { header: 'engine', align: 'left' },
       { header: 'peak (req/s)', align: 'right' },
@@ -154,10 +154,10 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
 }
 
 /** The header, the tables and the notes, as one string. */
-export function renderServerReport(run: LoadRunRecord, options: { color?: boolean } = {}): string {
+export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } = {}): string {
   const color = options.color === true;
   const env = run.environment;
-  const s = serverSettings(run);
+  const s = loadSettingsView(run);
   const arrivals = s.arrival === 'gamma' ? `gamma (burstiness ${s.burstiness})` : s.arrival;
   const header = [
     banner('LATENCY UNDER LOAD', 100, color),
@@ -174,7 +174,7 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   ];
   const tables = (minWidth: number) => [loadTable(run, color, minWidth), partsTable(run, color, minWidth), peakTable(run, color, minWidth)].filter((t) => t !== null);
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
-  const notes = serverRateRows(run)
+  const notes = loadRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
     .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
   const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);

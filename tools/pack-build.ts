@@ -35,6 +35,8 @@ export interface PackOptions {
   readonly stage: string;
   /** Name of the pack's top folder. */
   readonly folder: string;
+  /** How the folder will be compressed (`xz -9`), recorded in pack.json so a pack says how it was built. */
+  readonly compression: string;
 }
 
 export interface PackContents {
@@ -174,7 +176,7 @@ export async function assemblePack(opts: PackOptions): Promise<PackContents> {
     return why ? [[id, why]] : [];
   }));
   const manifest: PackManifest = { engines: [...opts.engines], leftOut: omissions(opts.engines, opts.withHistory), unpackable };
-  writeFileSync(join(dir, 'pack.json'), JSON.stringify({ ...manifest, inferbench: own.version, node: process.version, platform: 'linux-x64' }, null, 2) + '\n');
+  writeFileSync(join(dir, 'pack.json'), JSON.stringify({ ...manifest, inferbench: own.version, node: process.version, platform: 'linux-x64', compression: opts.compression }, null, 2) + '\n');
   writeFileSync(join(dir, 'inferbench'), LAUNCHER);
   chmodSync(join(dir, 'inferbench'), 0o755);
   return { dir, manifest, packages: packages.map((p) => p.path) };

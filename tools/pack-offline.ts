@@ -4,9 +4,10 @@
  * no npm and no Node (a cluster's GPU node). It unpacks to one folder whose
  * `inferbench` runs the bundled Node on the bundled CLI. What goes in is
  * decided by tools/pack-table.ts; pack-build.ts assembles the folder; this
- * file checks the input, compresses (tar + `xz -9 -T2`) to a temporary name
- * beside the destination and renames it into place, so a failed build never
- * leaves a half-written pack under the asked-for name.
+ * file checks the input, compresses (tar + `xz -9 -T2`; `--xz-preset N`
+ * trades size for time, and pack.json records the preset used) to a
+ * temporary name beside the destination and renames it into place, so a
+ * failed build never leaves a half-written pack under the asked-for name.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -32,25 +33,44 @@ export interface PackArgs {
   readonly engines: readonly string[];
   readonly out: string;
   readonly withHistory: boolean;
+  /**
+   * xz's preset, 0 (fastest) to 9 (smallest, the default). A lower one makes
+   * a bigger pack in a fraction of the time (`-0` is about ten times faster
+   * than `-9`), for a pack that is built often and shipped once, such as in
+   * the tests; pack.json records it, so a pack says how it was compressed.
+   */
+  readonly xzPreset?: number;
 }
 
-const USAGE = 'npm run pack:offline -- --engines onnx-cpu,onnx-webgpu --out inferbench.tar.xz [--with-history]';
+/** The preset a pack is compressed with unless `--xz-preset` says otherwise: the smallest pack. */
+export const DEFAULT_XZ_PRESET = 9;
+
+const USAGE = 'npm run pack:offline -- --engines onnx-cpu,onnx-webgpu --out inferbench.tar.xz [--with-history] [--xz-preset 0-9]';
+
+/** The --xz-preset value as an integer 0..9, or a PackInputError that names the range. */
+function parsePreset(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 9) throw new PackInputError(`--xz-preset ${value} is not an xz preset (an integer from 0 to 9)`, `pass --xz-preset 0 for the fastest build or leave it out for ${DEFAULT_XZ_PRESET}, the smallest pack`);
+  return n;
+}
 
 /** Parses and checks the command line; every problem is a PackInputError. */
 export function parsePackArgs(argv: readonly string[]): PackArgs {
   let engines: string[] | null = null;
   let out: string | null = null;
   let withHistory = false;
+  let xzPreset = DEFAULT_XZ_PRESET;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     if (flag === '--with-history') {
       withHistory = true;
       continue;
     }
-    if (flag !== '--engines' && flag !== '--out') throw new PackInputError(`unknown option ${flag}`, `usage: ${USAGE}`);
+    if (flag !== '--engines' && flag !== '--out' && flag !== '--xz-preset') throw new PackInputError(`unknown option ${flag}`, `usage: ${USAGE}`);
     const value = argv[++i];
     if (value === undefined || value.startsWith('--')) throw new PackInputError(`${flag} needs a value`, `usage: ${USAGE}`);
     if (flag === '--engines') engines = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+    else if (flag === '--xz-preset') xzPreset = parsePreset(value);
     else out = value;
   }
   if (!engines || engines.length === 0) throw new PackInputError('--engines is required', `usage: ${USAGE}`);
@@ -75,7 +95,7 @@ export function parsePackArgs(argv: readonly string[]): PackArgs {
     throw new PackInputError(`cannot write to ${folder} (${code})`, 'pass an --out in a folder you can write to');
   }
   if (existsSync(abs) && statSync(abs).isDirectory()) throw new PackInputError(`--out ${abs} is a folder`, 'pass a file name ending in .tar.xz');
-  return { engines: [...new Set(engines)], out: abs, withHistory };
+  return { engines: [...new Set(engines)], out: abs, withHistory, xzPreset };
 }
 
 /** Fails with the fix when a tool the build pipes through is missing. */
@@ -84,10 +104,10 @@ export function requireTool(name: 'xz' | 'tar', fix: string): void {
   if (res.error || res.status !== 0) throw new PackInputError(`${name} is not installed (or not on PATH), and the pack is compressed with it`, fix);
 }
 
-/** tar's output through `xz -9 -T2` into `file`; rejects with the tools' stderr on failure. */
-export async function tarXz(stage: string, folder: string, file: string): Promise<void> {
+/** tar's output through `xz -<preset> -T2` into `file`; rejects with the tools' stderr on failure. */
+export async function tarXz(stage: string, folder: string, file: string, preset: number = DEFAULT_XZ_PRESET): Promise<void> {
   const tar = spawn('tar', ['-C', stage, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const xz = spawn('xz', ['-9', '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const xz = spawn('xz', [`-${preset}`, '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const sink = createWriteStream(file);
   let errors = '';
   tar.stderr.on('data', (d: Buffer) => (errors += d.toString()));
@@ -109,6 +129,8 @@ export interface PackResult {
   readonly bytes: number;
   readonly leftOut: readonly string[];
   readonly packages: readonly string[];
+  /** How it was compressed, as pack.json records it: `xz -9`. */
+  readonly compression: string;
 }
 
 /** Builds the pack `args` asks for; the repository root holds dist/ and node_modules/. */
@@ -119,14 +141,17 @@ export async function buildPack(args: PackArgs, root: string): Promise<PackResul
   const temp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.partial`);
   try {
     const folder = basename(args.out).replace(/\.tar\.xz$/, '') || 'inferbench';
-    const contents = await assemblePack({ engines: args.engines, withHistory: args.withHistory, root, stage, folder });
-    await tarXz(stage, folder, temp);
+    const preset = args.xzPreset ?? DEFAULT_XZ_PRESET;
+    const compression = `xz -${preset}`;
+    const contents = await assemblePack({ engines: args.engines, withHistory: args.withHistory, root, stage, folder, compression });
+    await tarXz(stage, folder, temp, preset);
     renameSync(temp, args.out);
     return {
       file: args.out,
       bytes: statSync(args.out).size,
       leftOut: contents.manifest.leftOut.map((o) => `${o.part}: ${o.effect}`),
       packages: contents.packages,
+      compression,
     };
   } finally {
     rmSync(temp, { force: true });
@@ -140,7 +165,7 @@ async function main(): Promise<void> {
     const args = parsePackArgs(process.argv.slice(2));
     const result = await buildPack(args, root);
     console.log(`pack: ${result.file}`);
-    console.log(`size: ${(result.bytes / MIB).toFixed(1)} MiB (${result.bytes} bytes, tar + xz -9)`);
+    console.log(`size: ${(result.bytes / MIB).toFixed(1)} MiB (${result.bytes} bytes, tar + ${result.compression})`);
     console.log(`engines: ${args.engines.join(', ')}`);
     console.log(`packages: ${result.packages.join(', ')}`);
     console.log('left out:');

@@ -1,23 +1,30 @@
 /**
  * `npm test`'s runner: every compiled test file under dist/test, in two
- * pools that run at the same time.
+ * pools that run at the same time, each file in its own process.
  *
  * - Pure tests (everything outside test/e2e/) compute in this process's
- *   child and start nothing else, so they run several at once.
+ *   child and start nothing else, so they run several at once (2 per core).
  * - End-to-end tests (test/e2e/: they spawn the CLI, Chromium, Redis or
- *   child processes) mostly wait on those processes; they run one per core,
- *   so the processes they start still get a core each.
+ *   child processes) run one per core, so the processes they start still
+ *   get a core each; once no pure file is left to start, they take the
+ *   pure pool's free slots (up to 2 per core), so the longer e2e pool does
+ *   not run on alone at half the machine (tools/test-schedule.ts).
  *
  * Files are listed explicitly (Node 20's `node --test <dir>` would take
- * every .js under a `test` folder, helpers included). A test file added flat
- * in test/ still runs, in the pure pool. Exit code 1 when any test failed.
- * Flags: `--pure` or `--e2e` runs one pool; any other argument is a path
- * prefix (e.g. `dist/test/engines/`) that selects files.
+ * every .js under a `test` folder, helpers included), each pool's longest
+ * first by the wall times in tools/test-times.json (tools/test-schedule.ts),
+ * so a pool's slots end together instead of one long file running alone at
+ * the end. A test file added flat in test/ still runs, in the pure pool.
+ * Exit code 1 when any test failed.
+ * Flags: `--pure` or `--e2e` runs one pool; `--write-times` stores the wall
+ * time of each file run into tools/test-times.json; any other argument is
+ * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
 import { availableParallelism } from 'node:os';
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
+import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits } from './test-schedule.js';
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
@@ -43,13 +50,13 @@ interface PoolResult {
   readonly skipped: number;
   readonly todo: number;
   readonly seconds: number;
-  /** Summed top-level test durations per file, to name what is slow. */
+  /** Wall time per file (its process from start to end, imports included), to name what is slow and order the next run. */
   readonly fileSeconds: ReadonlyMap<string, number>;
 }
 
 interface TestEvent {
   readonly type: string;
-  readonly data: { readonly nesting?: number; readonly file?: string; readonly skip?: unknown; readonly todo?: unknown; readonly details?: { readonly duration_ms?: number; readonly type?: string } };
+  readonly data: { readonly nesting?: number; readonly name?: string; readonly file?: string; readonly skip?: unknown; readonly todo?: unknown; readonly details?: { readonly duration_ms?: number; readonly type?: string } };
 }
 
 /** Prefixes every line a pool's reporter prints, so two pools' output can interleave and still be read. */
@@ -68,46 +75,102 @@ function prefixLines(label: string): Transform {
   });
 }
 
-async function runPool(name: string, files: readonly string[], concurrency: number): Promise<PoolResult> {
-  const started = performance.now();
-  const counts = { passed: 0, failed: 0, skipped: 0, todo: 0 };
-  const fileSeconds = new Map<string, number>();
-  if (files.length === 0) return { name, files: 0, ...counts, seconds: 0, fileSeconds };
-  console.log(`[${name}] ${files.length} files, ${concurrency} at a time`);
-  const stream = run({ files: [...files], concurrency }) as unknown as Readable;
-  stream.on('data', (event: TestEvent) => {
-    const { data } = event;
-    if (data.details?.type === 'suite') return;
-    if (event.type === 'test:fail') counts.failed++;
-    else if (event.type === 'test:pass') {
-      if (data.skip !== undefined && data.skip !== false) counts.skipped++;
-      else if (data.todo !== undefined && data.todo !== false) counts.todo++;
-      else counts.passed++;
-    } else return;
-    if (data.nesting === 0 && data.file) fileSeconds.set(data.file, (fileSeconds.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0) / 1000);
+type Pool = 'pure' | 'e2e';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  todo: number;
+}
+
+/**
+ * Runs one file in its own `run()` (node:test spawns its process as before),
+ * counting its tests into `counts` and its wall time into `fileSeconds`, and
+ * prints it through the spec reporter with the pool's label. The run's own
+ * summary (a plan and "ℹ tests 1 …" lines with no file) is dropped: the
+ * runner prints one summary per pool at the end.
+ */
+async function runFile(file: string, label: string, counts: Counts, fileSeconds: Map<string, number>): Promise<void> {
+  const stream = run({ files: [file] }) as unknown as Readable;
+  const events = new Transform({
+    objectMode: true,
+    transform(event: TestEvent, _enc, done) {
+      const { data } = event;
+      if ((event.type === 'test:diagnostic' || event.type === 'test:plan') && data.file === undefined) return done();
+      // A file's own test (named by its path) completes once its process has ended: its duration is the file's wall time.
+      if (event.type === 'test:complete' && data.nesting === 0 && data.file !== undefined && data.name === data.file) fileSeconds.set(data.file, (data.details?.duration_ms ?? 0) / 1000);
+      else if (data.details?.type !== 'suite') {
+        if (event.type === 'test:fail') counts.failed++;
+        else if (event.type === 'test:pass') {
+          if (data.skip !== undefined && data.skip !== false) counts.skipped++;
+          else if (data.todo !== undefined && data.todo !== false) counts.todo++;
+          else counts.passed++;
+        }
+      }
+      done(null, event);
+    },
   });
-  const printed = stream.pipe(new spec() as unknown as Transform).pipe(prefixLines(`[${name}]`));
+  const printed = stream.pipe(events).pipe(new spec() as unknown as Transform).pipe(prefixLines(label));
   printed.pipe(process.stdout, { end: false });
   await new Promise<void>((resolve, reject) => {
     printed.on('end', resolve);
     printed.on('error', reject);
   });
-  return { name, files: files.length, ...counts, seconds: (performance.now() - started) / 1000, fileSeconds };
+}
+
+/** Runs both pools' files, each pool's in the order given, as `nextPool` lets them start. */
+async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits: PoolLimits): Promise<PoolResult[]> {
+  const pools: Pool[] = (['pure', 'e2e'] as const).filter((p) => files[p].length > 0);
+  const waiting = { pure: [...files.pure], e2e: [...files.e2e] };
+  const running = { pure: 0, e2e: 0 };
+  const counts: Record<Pool, Counts> = { pure: { passed: 0, failed: 0, skipped: 0, todo: 0 }, e2e: { passed: 0, failed: 0, skipped: 0, todo: 0 } };
+  const fileSeconds = { pure: new Map<string, number>(), e2e: new Map<string, number>() };
+  const started = performance.now();
+  const ended: Record<Pool, number> = { pure: started, e2e: started };
+  for (const p of pools) console.log(`[${p}] ${files[p].length} files, ${p === 'pure' ? limits.pure : `${limits.e2e} (${limits.e2eAlone} once no pure file is left)`} at a time`);
+  await new Promise<void>((resolve, reject) => {
+    const fill = (): void => {
+      for (let pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits); pool !== null; pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits)) {
+        const kind = pool;
+        const file = waiting[kind].shift() as string;
+        running[kind]++;
+        runFile(file, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
+          running[kind]--;
+          ended[kind] = performance.now();
+          fill();
+        }, reject);
+      }
+      if (running.pure + running.e2e === 0) resolve();
+    };
+    fill();
+  });
+  return pools.map((name) => ({ name, files: files[name].length, ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name] }));
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const only = args.find((a) => a === '--pure' || a === '--e2e');
+  const unknown = args.filter((a) => a.startsWith('--') && !['--pure', '--e2e', '--write-times'].includes(a));
+  if (unknown.length > 0) {
+    console.error(`error: unknown option ${unknown.join(' ')}\nfix: use --pure, --e2e, --write-times or a path prefix such as dist/test/engines/`);
+    process.exitCode = 2;
+    return;
+  }
   const prefixes = args.filter((a) => !a.startsWith('--')).map((a) => join(packageRoot(), a));
-  const all = testFiles(TEST_ROOT).filter((f) => prefixes.length === 0 || prefixes.some((p) => f.startsWith(p)));
+  const everyFile = testFiles(TEST_ROOT);
+  const { times, note } = readTimes(packageRoot());
+  if (note) console.log(`note: ${note}`);
+  const key = (f: string) => sourcePath(f, TEST_ROOT);
+  const all = longestFirst(everyFile.filter((f) => prefixes.length === 0 || prefixes.some((p) => f.startsWith(p))), times, key);
   const e2eRoot = join(TEST_ROOT, 'e2e') + sep;
   const e2e = all.filter((f) => f.startsWith(e2eRoot));
   const pure = all.filter((f) => !f.startsWith(e2eRoot));
   const cores = availableParallelism();
-  const pools = await Promise.all([
-    only === '--e2e' ? null : runPool('pure', pure, Math.max(2, cores * 2)),
-    only === '--pure' ? null : runPool('e2e', e2e, Math.max(1, cores)),
-  ]);
+  const pools = await runPools(
+    { pure: only === '--e2e' ? [] : pure, e2e: only === '--pure' ? [] : e2e },
+    { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2) },
+  );
   let failed = 0;
   console.log('');
   for (const p of pools) {
@@ -120,8 +183,13 @@ async function main(): Promise<void> {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 10);
   if (slowest.length > 0) {
-    console.log('slowest files (summed test durations):');
+    console.log('slowest files (wall time of each file):');
     for (const [file, s] of slowest) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
+  }
+  if (args.includes('--write-times')) {
+    const measured = new Map(pools.flatMap((p) => (p ? [...p.fileSeconds].map(([f, s]) => [key(f), s] as const) : [])));
+    writeTimes(packageRoot(), mergedTimes(times, measured, new Set(everyFile.map(key))));
+    console.log(`wrote ${measured.size} files' wall times to ${TIMES_FILE}`);
   }
   process.exitCode = failed > 0 ? 1 : 0;
 }

@@ -27,6 +27,12 @@ import { rendererMemory } from './renderer-memory.js';
 export interface BrowserLauncherOptions {
   /** Longest any one page call (load, one batch) may take before the page counts as hung; default 5 minutes. */
   readonly timeoutMs?: number;
+  /**
+   * Longest one timed batch (the page's run()) may take, when it should be
+   * bounded apart from loading: a batch of a loaded model is short, a load on
+   * a busy machine is not. Default: `timeoutMs`.
+   */
+  readonly runTimeoutMs?: number;
   /** Test hooks passed to the page: a hung run, a failed allocation at load. */
   readonly testHooks?: PageHost['testHooks'];
 }
@@ -140,6 +146,7 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
         browserVersion: `Chromium ${browser.version()}`,
         pageLoadMs,
         timeoutMs,
+        ...(options.runTimeoutMs !== undefined ? { runTimeoutMs: options.runTimeoutMs } : {}),
         serveFile: (path) => server.addFile(path),
         serveFolder: (dir) => server.addFolder(dir),
         ...(options.testHooks ? { testHooks: options.testHooks } : {}),

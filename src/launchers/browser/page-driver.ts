@@ -19,6 +19,8 @@ export interface PageDriverOptions {
   readonly browserVersion: string;
   readonly pageLoadMs: number;
   readonly timeoutMs: number;
+  /** Bound of one timed batch (the page's run()); `timeoutMs` when absent. */
+  readonly runTimeoutMs?: number;
   readonly serveFile: PageHost['serveFile'];
   readonly serveFolder: PageHost['serveFolder'];
   readonly testHooks?: PageHost['testHooks'];
@@ -55,7 +57,8 @@ export function drivePage(page: PageLike, options: PageDriverOptions): { readonl
       return new Promise<Result>((resolve, reject) => {
         const onBreak = (reason: string) => reject(new Error(reason));
         breakers.add(onBreak);
-        const timer = setTimeout(() => fail(`the page did not answer ${method}() within ${options.timeoutMs / 1000} s (hung); the browser is closed`), options.timeoutMs);
+        const bound = method === 'run' ? (options.runTimeoutMs ?? options.timeoutMs) : options.timeoutMs;
+        const timer = setTimeout(() => fail(`the page did not answer ${method}() within ${bound / 1000} s (hung); the browser is closed`), bound);
         page
           .evaluate(
             ([m, a]) => (globalThis as unknown as { __inferbench: Record<string, (...x: unknown[]) => unknown> }).__inferbench[m]!(...a),

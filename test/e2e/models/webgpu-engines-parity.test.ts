@@ -4,10 +4,18 @@
  * loader at Debian chromium's SwiftShader ICD unless VK_ICD_FILENAMES is
  * already set, and skips, saying why, where neither gives Dawn an adapter.
  * Batches are small: SwiftShader runs the shaders on the CPU.
+ *
+ * SwiftShader also compiles every shader on the CPU, and ORT's WebGPU EP
+ * keeps its compiled pipelines in a context that lives while any of its
+ * sessions does: each onnx-webgpu load (placement pass, then the session)
+ * releases its last session and so recompiles everything, about a minute
+ * per model on a busy 2-core machine. One idle session held for the whole
+ * file keeps that context, so a shader is compiled once per file; the
+ * outputs compared are the same.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { SWIFTSHADER_ICD, dawnAdapter } from '../../../engines/webgpu/dawn-adapter.js';
 import { createOnnxNodeEngine } from '../../../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../../../engines/tfjs/tfjs-engine.js';
@@ -21,12 +29,24 @@ import { cutFeeds, hfFixtureArchs, loadHfFixture, maxDiffBetween } from '../../h
 import { exported, onnxCpuOutputs } from '../../helpers/native-exports.js';
 import { bertModelDir } from '../../helpers/tfjs-bert.js';
 import { createNativeTfjsEngine } from '../../../engines/tfjs/native-engine.js';
+import { warmupOnnx } from '../../../engines/browser/page-assets.js';
 
 const TOLERANCE = 1e-4;
 
 if (process.env['VK_ICD_FILENAMES'] === undefined && existsSync(SWIFTSHADER_ICD)) process.env['VK_ICD_FILENAMES'] = SWIFTSHADER_ICD;
 const probe = await dawnAdapter();
 const skip = probe.ok ? false : `no WebGPU adapter here: ${probe.reason} (${probe.enable})`;
+
+/** An idle onnxruntime-node WebGPU session on a one-node graph, open for the whole file: it keeps the EP's context and its compiled shaders. */
+let keepContext: { release(): Promise<void> } | undefined;
+before(async () => {
+  if (skip) return;
+  const ort = await import('onnxruntime-node');
+  keepContext = await ort.InferenceSession.create(await warmupOnnx(), { executionProviders: ['webgpu'] });
+});
+after(async () => {
+  await keepContext?.release();
+});
 
 /** Runs `feeds` on `engine` (loading `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
 async function outputsOn(engine: Engine, file: string, feeds: TensorMap): Promise<TensorMap> {

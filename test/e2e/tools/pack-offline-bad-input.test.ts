@@ -8,6 +8,7 @@ import { packageRoot } from '../../../src/core/package-info.js';
 import { ENGINE_IDS } from '../../../engines/registry.js';
 import { PACK_ENGINES, unpackableReason } from '../../../tools/pack-table.js';
 import { omissions, packagesFor } from '../../../tools/pack-build.js';
+import { DEFAULT_XZ_PRESET, parsePackArgs } from '../../../tools/pack-offline.js';
 
 const TOOL = join(packageRoot(), 'dist', 'tools', 'pack-offline.js');
 
@@ -28,6 +29,10 @@ test('pack:offline refuses bad input with rc 2, the problem and the fix, no stac
     [['--engines', 'onnx-cpu'], /--out is required/],
     [['--out', out], /--engines is required/],
     [['--engines', 'onnx-cpu', '--out', out, '--level', '3'], /unknown option --level/],
+    [['--engines', 'onnx-cpu', '--out', out, '--xz-preset', '10'], /--xz-preset 10 is not an xz preset \(an integer from 0 to 9\)[\s\S]*fix: pass --xz-preset 0/],
+    [['--engines', 'onnx-cpu', '--out', out, '--xz-preset', 'fast'], /--xz-preset fast is not an xz preset/],
+    [['--engines', 'onnx-cpu', '--out', out, '--xz-preset', '-1'], /--xz-preset -1 is not an xz preset/],
+    [['--engines', 'onnx-cpu', '--out', out, '--xz-preset'], /--xz-preset needs a value/],
     // No xz on PATH: said before anything is assembled.
     [['--engines', 'onnx-cpu', '--out', out], /xz is not installed[\s\S]*fix: install xz-utils/, { ...process.env, PATH: join(base, 'no-such-bin') }],
   ];
@@ -39,6 +44,17 @@ test('pack:offline refuses bad input with rc 2, the problem and the fix, no stac
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   }
   assert.deepEqual(readdirSync(base), [], 'nothing written');
+});
+
+test('--xz-preset takes 0 to 9 and defaults to 9, the smallest pack', (t) => {
+  const base = mkdtempSync(join(tmpdir(), 'inferbench-pack-preset-'));
+  t.after(() => rmSync(base, { recursive: true, force: true }));
+  const out = join(base, 'p.tar.xz');
+  assert.equal(DEFAULT_XZ_PRESET, 9);
+  assert.equal(parsePackArgs(['--engines', 'onnx-cpu', '--out', out]).xzPreset, 9);
+  assert.equal(parsePackArgs(['--engines', 'onnx-cpu', '--out', out, '--xz-preset', '0']).xzPreset, 0);
+  assert.equal(parsePackArgs(['--xz-preset', '3', '--engines', 'onnx-cpu', '--out', out]).xzPreset, 3);
+  assert.deepEqual(readdirSync(base), [], 'parsing writes nothing');
 });
 
 test('every registered engine has a row in the pack table or a reason why no pack can hold it', () => {

@@ -17,6 +17,7 @@ test(`the pack for onnx-cpu and the three Node WebGPU stacks is at most ${LIMIT_
   t.after(() => rmSync(base, { recursive: true, force: true }));
   const engines = ['onnx-cpu', 'onnx-webgpu', 'transformers-js-webgpu', 'tfjs-webgpu'];
   const built = await buildPack({ engines, out: join(base, 'gpu.tar.xz'), withHistory: false }, packageRoot());
+  assert.equal(built.compression, 'xz -9', 'the default preset: the figure is the smallest pack');
   for (const p of ['onnxruntime-node', 'webgpu', '@huggingface/transformers', '@tensorflow/tfjs-backend-webgpu']) assert.ok(built.packages.includes(p), p);
   const mib = built.bytes / (1024 * 1024);
   t.diagnostic(`pack size ${mib.toFixed(1)} MiB for ${engines.join(',')}`);

@@ -26,6 +26,7 @@ test('accuracy counts every row of one pass, not the parity rows; an engine that
   const { registry } = loggedEngines([{ id: 'fast' }, { id: 'slow', msPerItem: 10 }]);
   const bench = new Benchmark({
     dataset: dataset(),
+    limit: 40,
     batchSizes: [1],
     rounds: 3,
     registry,

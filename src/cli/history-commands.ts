@@ -125,16 +125,16 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   if (isGenerateConfig(entry.config)) {
     const { command: _command, ...stored } = entry.config;
     const { generateAndReport } = await import('./generate-command.js');
-    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id });
+    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isTrainConfig(entry.config)) {
     const { trainAndReport } = await import('./train-command.js');
-    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
+    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isLoadConfig(entry.config)) {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
     const { loadAndReport } = await import('./load-command.js');
-    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
+    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   // Validated again: an engine or option accepted then may not exist in this version.
   const config = resolveRunConfig({ ...entry.config, out: store.out });

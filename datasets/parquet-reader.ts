@@ -1,6 +1,4 @@
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema } from 'hyparquet';
 import type { AsyncBuffer, ColumnData, Compressors, FileMetaData, RowGroup } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { UserError } from '../src/core/errors.js';
 import type { DataRow } from './dataset.js';
 import { rowsOfBatches, type RowBatch } from './row-batches.js';
@@ -11,7 +9,20 @@ import { rowsOfBatches, type RowBatch } from './row-batches.js';
  * faster than hyparquet's built-in JavaScript one at the same peak RSS
  * (`npm run bench:datasets`, datasets/README.md).
  */
-const COMPRESSORS: Compressors = compressors;
+async function parquetCompressors(): Promise<Compressors> {
+  return (await import('hyparquet-compressors')).compressors;
+}
+
+type Hyparquet = typeof import('hyparquet');
+
+/**
+ * hyparquet, loaded with the first Parquet file rather than at every CLI
+ * start (with its decompressors about 0.15 s of CPU, which a run on a JSONL
+ * dataset, or a command that reads no dataset, never needs).
+ */
+export function hyparquet(): Promise<Hyparquet> {
+  return import('hyparquet');
+}
 
 /**
  * Rows decoded at once are bounded by bytes, not by row groups: a row group
@@ -35,7 +46,7 @@ export interface ParquetSource {
 
 /** A local Parquet file. */
 export function localParquetSource(path: string): ParquetSource {
-  return { name: path, open: () => asyncBufferFromFile(path) };
+  return { name: path, open: async () => (await hyparquet()).asyncBufferFromFile(path) };
 }
 
 function message(err: unknown): string {
@@ -47,7 +58,7 @@ async function readMetadata(source: ParquetSource, file: AsyncBuffer): Promise<F
   const size = file.byteLength;
   try {
     if (size < 12) throw new Error(`the file is only ${size} bytes, too short for a Parquet header and footer`);
-    return await parquetMetadataAsync(file, source.footerFetchBytes === undefined ? {} : { initialFetchSize: source.footerFetchBytes });
+    return await (await hyparquet()).parquetMetadataAsync(file, source.footerFetchBytes === undefined ? {} : { initialFetchSize: source.footerFetchBytes });
   } catch (err) {
     if (err instanceof UserError) throw err;
     throw new UserError(
@@ -73,13 +84,13 @@ function byteRange(group: RowGroup): { start: number; end: number } {
 }
 
 /** Top-level column names, in file order. */
-export function parquetColumnNames(metadata: FileMetaData): string[] {
+function parquetColumnNames(metadata: FileMetaData, { parquetSchema }: Hyparquet): string[] {
   return parquetSchema(metadata).children.map((child) => child.element.name);
 }
 
 /** Column names of a Parquet file, from its footer only. */
 export async function readParquetColumns(source: ParquetSource): Promise<string[]> {
-  return parquetColumnNames(await readMetadata(source, await source.open()));
+  return parquetColumnNames(await readMetadata(source, await source.open()), await hyparquet());
 }
 
 /**
@@ -122,7 +133,7 @@ export function readParquetRows(source: ParquetSource): AsyncIterable<DataRow> {
  * (bigint) and nested groups. Text and 32-bit columns, the usual case, are
  * passed through untouched, which keeps reading fast.
  */
-function columnsToConvert(metadata: FileMetaData): string[] {
+function columnsToConvert(metadata: FileMetaData, { parquetSchema }: Hyparquet): string[] {
   return parquetSchema(metadata)
     .children.filter((child) => child.children.length > 0 || child.element.type === 'INT64' || child.element.type === 'INT96')
     .map((child) => child.element.name);
@@ -150,8 +161,10 @@ export async function* readParquetBatches(source: ParquetSource): AsyncGenerator
   const opened = await source.open();
   const metadata = await readMetadata(source, opened);
   const file = groupCache(opened);
-  const names = parquetColumnNames(metadata);
-  const toConvert = new Set(columnsToConvert(metadata));
+  const lib = await hyparquet();
+  const compressors = await parquetCompressors();
+  const names = parquetColumnNames(metadata, lib);
+  const toConvert = new Set(columnsToConvert(metadata, lib));
   const convert = names.map((name) => toConvert.has(name));
   let groupStart = 0;
   for (let index = 0; index < metadata.row_groups.length; index++) {
@@ -164,12 +177,12 @@ export async function* readParquetBatches(source: ParquetSource): AsyncGenerator
       const to = groupStart + Math.min(groupRows, sliceStart + sliceRows);
       const pieces = new Map<string, ColumnData[]>();
       try {
-        await parquetRead({
+        await lib.parquetRead({
           file,
           metadata,
           rowStart: from,
           rowEnd: to,
-          compressors: COMPRESSORS,
+          compressors,
           onChunk: (chunk) => {
             const list = pieces.get(chunk.columnName);
             if (list) list.push(chunk);

@@ -9,10 +9,10 @@ import type { GenerationCell, GenerationRunRecord } from '../src/core/generation
 import type { BetweenRounds } from '../src/core/results.js';
 import type { SampleStatistics } from '../src/core/statistics.js';
 import type { TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
-import { generationChartSpec } from './generation-files.js';
-import { orderedGenerationCells } from './generation-report.js';
-import { trainingChartSpec } from './training-files.js';
-import { orderedTrainingCells } from './training-report.js';
+import { generationChartSpec } from './generate/generation-files.js';
+import { orderedGenerationCells } from './generate/generation-report.js';
+import { trainingChartSpec } from './train/training-files.js';
+import { orderedTrainingCells } from './train/training-report.js';
 
 /** The figures of one statistic a table cell shows. */
 interface Figures {

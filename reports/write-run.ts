@@ -11,9 +11,7 @@ import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
 import { hostChartSpec } from './host-views.js';
-import { renderArrow } from './arrow-report.js';
 import { renderCsv } from './csv-report.js';
-import { renderParquet } from './parquet-report.js';
 import { renderPng } from './png-chart.js';
 import { resultsTable, samplesTable } from './result-tables.js';
 import { latencyDistributionChartSpec } from './latency-chart.js';
@@ -150,6 +148,8 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   await write(RUN_FILES.csv, renderCsv(run));
   const results = resultsTable(run);
   const samples = samplesTable(run);
+  // Loaded here, not at the top: apache-arrow and hyparquet-writer cost every CLI start about 0.3 s of CPU, and only a run that writes files needs them.
+  const [{ renderParquet }, { renderArrow }] = await Promise.all([import('./parquet-report.js'), import('./arrow-report.js')]);
   await write(RUN_FILES.resultsParquet, renderParquet(results));
   await write(RUN_FILES.resultsArrow, renderArrow(results));
   await write(RUN_FILES.samplesParquet, renderParquet(samples));

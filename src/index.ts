@@ -48,7 +48,7 @@ export { resolveHubEnv } from './hub/hub-env.js';
 export type { HubEnv } from './hub/hub-env.js';
 export { resolveColumns } from '../datasets/columns.js';
 export type { ResolvedColumns } from '../datasets/columns.js';
-export { renderTerminalReport } from '../reports/terminal-report.js';
+export { renderTerminalReport } from '../reports/classify/terminal-report.js';
 export { writeRunFiles } from '../reports/write-run.js';
 export {
   baselineRows,
@@ -110,8 +110,8 @@ export type {
   GenerationCellKey,
   GenerationSample,
 } from './core/generation-results.js';
-export { renderGenerationReport } from '../reports/generation-report.js';
-export { writeGenerationFiles } from '../reports/generation-files.js';
+export { renderGenerationReport } from '../reports/generate/generation-report.js';
+export { writeGenerationFiles } from '../reports/generate/generation-files.js';
 export { executeTrain, trainConfig, checkTrainConfig } from './runs/train-run.js';
 export type { TrainConfig, TrainOutcome, TrainHooks } from './runs/train-run.js';
 export { runTrainingSweep } from './scenarios/train/training-sweep.js';
@@ -127,8 +127,8 @@ export type {
   TrainingStep,
   TrainingLosses,
 } from './core/training-results.js';
-export { renderTrainingReport } from '../reports/training-report.js';
-export { writeTrainingFiles } from '../reports/training-files.js';
+export { renderTrainingReport } from '../reports/train/training-report.js';
+export { writeTrainingFiles } from '../reports/train/training-files.js';
 export { executeLoad, loadConfig, checkLoadConfig } from './runs/load-run.js';
 export type { LoadConfig, LoadOutcome, LoadHooks } from './runs/load-run.js';
 export { runLoadSweep } from './scenarios/load/load-sweep.js';
@@ -151,6 +151,9 @@ export type {
   RequestSamples,
   ArrivalProcess,
 } from './core/load-results.js';
-export { renderServerReport } from '../reports/server-report.js';
-export { writeServerFiles } from '../reports/server-files.js';
-export { serverRateRows, serverPeakRows, hockeyStickView, latencyCdfView } from '../reports/server-views.js';
+export { renderLoadReport } from '../reports/load/load-report.js';
+export { writeLoadFiles } from '../reports/load/load-files.js';
+/** The names these had while the load test was called `server`; kept so code written against them still runs. */
+export { renderLoadReport as renderServerReport } from '../reports/load/load-report.js';
+export { writeLoadFiles as writeServerFiles } from '../reports/load/load-files.js';
+export { loadRateRows, loadPeakRows, hockeyStickView, latencyCdfView } from '../reports/load/load-views.js';

@@ -1,12 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { asyncBufferFromFile } from 'hyparquet';
 import type { AsyncBuffer } from 'hyparquet';
 import { UserError } from '../../src/core/errors.js';
 import { cachedFileSize, repoCacheDir, snapshotPath, writeFileAtomic, writeRef } from '../../src/hub/hub-cache.js';
 import type { HubEnv } from '../../src/hub/hub-env.js';
 import { hubFetchBytes, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';
-import type { ParquetSource } from '../parquet-reader.js';
+import { hyparquet, type ParquetSource } from '../parquet-reader.js';
 import { inferbenchCacheDir } from './parquet-listing.js';
 
 /**
@@ -180,7 +179,7 @@ export function remoteParquetSource(shard: RemoteShard): ParquetSource {
         throw err;
       }
       const local = await snapshotCopy(shard, resolved);
-      return local ? asyncBufferFromFile(local) : rangeBuffer(shard, resolved);
+      return local ? (await hyparquet()).asyncBufferFromFile(local) : rangeBuffer(shard, resolved);
     },
   };
 }

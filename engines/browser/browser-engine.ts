@@ -10,6 +10,7 @@ import type { EngineSession, Precision } from '../../src/core/engine-session.js'
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { pipelineTarget } from '../transformers-js/session-readback.js';
+import { pipelineTask } from '../transformers-js/pipeline-task.js';
 import { BrowserSession } from './browser-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
 import { pageCapabilities } from './capability-probe.js';
@@ -83,7 +84,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
         ...(graphModel ? { executor: 'graph-model' as const } : {}),
         warmupModelUrl: `${host.origin}${WARMUP_PATH}`,
         assets: assetUrls(host.origin, spec.runtime, spec.backend),
-        ...(spec.runtime === 'transformers' ? { pipeline: pipelineOf(host, onnxPath) } : {}),
+        ...(spec.runtime === 'transformers' ? { pipeline: pipelineOf(host, onnxPath, options) } : {}),
         ...(host.testHooks ?? {}),
       };
       const caps = await host.call('capabilities');
@@ -154,9 +155,14 @@ async function webgpuPlacementNote(host: PageHost): Promise<string[]> {
   return [`ORT node placement (its verbose log on an untimed second build): ${where}; ORT keeps shape ops on the CPU on purpose`];
 }
 
-/** transformers.js loads by model id under a root URL (env.localModelPath): the folder is served as one. */
-function pipelineOf(host: PageHost, onnxPath: string): NonNullable<PageLoadRequest['pipeline']> {
+/**
+ * transformers.js loads by model id under a root URL (env.localModelPath):
+ * the folder is served as one. The page builds the pipeline Node's
+ * transformers-js would (pipeline-task.ts): a sentence-embedding model gets
+ * the feature-extraction pipeline, never the classifier's.
+ */
+function pipelineOf(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): NonNullable<PageLoadRequest['pipeline']> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { root, name } = host.serveFolder(folder);
-  return { root, modelId: name, dtype };
+  return { root, modelId: name, dtype, ...pipelineTask(options) };
 }

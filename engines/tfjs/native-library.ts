@@ -126,11 +126,24 @@ export function isInstalled(pkg: string): boolean {
 /** What the probe child reports: the backend registered and the C library version, or the load error. */
 export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null } | { readonly ok: false; readonly error: string };
 
+/** One probe per package and process: tfjs-node's engines (plain, saved-model, graph-model) load the same library, so they share its answer. */
+const probes = new Map<string, Promise<ChildProbe>>();
+
 /**
  * Imports `pkg` in a child Node (see the module comment) and reports whether
- * it registered the 'tensorflow' backend; about a second, paid once per engine.
+ * it registered the 'tensorflow' backend; about a second of CPU, paid once
+ * per package (it was once per engine: three child starts for `inferbench engines`).
  */
 export function probeInChild(pkg: string): Promise<ChildProbe> {
+  let probe = probes.get(pkg);
+  if (!probe) {
+    probe = probeOnce(pkg);
+    probes.set(pkg, probe);
+  }
+  return probe;
+}
+
+function probeOnce(pkg: string): Promise<ChildProbe> {
   const script = fileURLToPath(new URL('./native-probe-child.js', import.meta.url));
   return new Promise((resolve) => {
     execFile(process.execPath, [script, pkg], { timeout: 120_000, env: { ...process.env, TF_CPP_MIN_LOG_LEVEL: '2' } }, (err, stdout, stderr) => {

@@ -12,6 +12,7 @@ import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
 export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
+import { pipelineTask } from './pipeline-task.js';
 
 import type { Device } from './session-readback.js';
 
@@ -25,7 +26,7 @@ async function readAdapter(): Promise<GpuAdapter> {
   if (!probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
   return probe.adapter;
 }
-export const PIPELINE_NOTE = "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)";
+export { PIPELINE_NOTE } from './pipeline-task.js';
 
 /** The parts of an onnxruntime InferenceSession the timing wrapper touches. */
 interface OrtSessionLike extends TransformersJsSessionLike {
@@ -63,23 +64,6 @@ function pooledTensor(result: unknown): HostTensor {
   const t = result as { dims?: number[]; data?: ArrayLike<number> };
   if (!Array.isArray(t.dims) || t.dims.length !== 2 || !t.data) throw new Error('the feature-extraction pipeline returned no [batch, width] tensor');
   return { dtype: 'float32', dims: [...t.dims], data: t.data instanceof Float32Array ? t.data : Float32Array.from(t.data) };
-}
-
-/** Pooling modes the feature-extraction pipeline computes itself (`pooling` option); others run it with 'none' and the model pools. */
-const PIPELINE_POOLING: Readonly<Record<string, string>> = { mean: 'mean', cls: 'cls' };
-
-/**
- * The pipeline task and call options for a load: feature extraction with
- * the model's pooling when the pipeline can do it, with 'none' otherwise
- * (the raw token vectors are then pooled by the model); else the classifier.
- */
-function pipelineTask(options: ResolvedSessionOptions): { task: string; call: Record<string, unknown> | null; note: string } {
-  const fe = options.featureExtraction;
-  if (!fe) return { task: 'text-classification', call: null, note: PIPELINE_NOTE };
-  const pooling = fe.pooling.length === 1 ? PIPELINE_POOLING[fe.pooling[0] as string] : undefined;
-  const note = PIPELINE_NOTE.replace('text-classification pipeline', 'feature-extraction pipeline');
-  if (pooling === undefined) return { task: 'feature-extraction', call: null, note: `${note}; the pipeline cannot pool ${fe.pooling.join(' + ')}, so it returns token vectors and the model pools them` };
-  return { task: 'feature-extraction', call: { pooling, normalize: fe.normalize }, note: `${note}; pooling ${pooling}${fe.normalize ? ' and L2 normalisation' : ''} by the pipeline` };
 }
 
 class TransformersJsSession implements EngineSession {

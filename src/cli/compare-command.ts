@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { readRunRecord } from '../../reports/read-run.js';
 import { DEFAULT_MIN_EFFECT } from '../../reports/run-comparison.js';
 import { scenarioOfRecord } from '../runs/scenario-registry.js';
@@ -8,8 +9,6 @@ import { writeFileAtomically } from '../../reports/write-run.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 import type { TopLevelSpec } from 'vega-lite';
 
-/** run-job's DEFAULT_OUT_DIR; repeated so `compare` does not load the engine modules run-job imports. */
-const DEFAULT_OUT = 'inferbench-out';
 
 /**
  * `inferbench compare <runA> <runB>`: reads both runs, prints the per-cell
@@ -27,7 +26,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   }
   // Each side may also be a history id (`inferbench list`) of the --out folder.
   const { resolveRunPath } = await import('../runs/history/entry-ref.js');
-  const out = stringFlag(args, 'out') ?? DEFAULT_OUT;
+  const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
   // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).
   const read = async (ref: string) => readRunRecord(await resolveRunPath(out, ref));
   const [sideA, sideB] = await Promise.allSettled([read(pathA), read(pathB)]);

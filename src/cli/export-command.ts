@@ -1,14 +1,13 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readOnnxModel } from '../core/onnx/onnx-decode.js';
-import { tfjsCoverage } from '../../engines/tfjs/op-table.js';
 import { CellSkip, UserError } from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';
 import { stopOnSignals } from './stop-signals.js';
 import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { TextClassification } from '../models/text-classification.js';
 import { ExportRefused } from '../models/tf-export/lower-context.js';
-import { NATIVE_FORMATS, isNativeFormat, writeModelFolder } from '../models/tf-export/native-export.js';
+import { NATIVE_FORMATS, isNativeFormat } from '../models/tf-export/native-formats.js';
 import { stringFlag, type ParsedArgs } from './args.js';
 
 /** Which engines run each format, for the line that says what to do next. */
@@ -24,6 +23,7 @@ async function refusalFix(onnxPath: string): Promise<string> {
   const quantized = 'a quantized graph exports from its fp32 model';
   let unsupported: string[];
   try {
+    const { tfjsCoverage } = await import('../../engines/tfjs/op-table.js');
     const coverage = tfjsCoverage(await readOnnxModel(onnxPath));
     unsupported = [...coverage.unsupported.map((u) => u.op), ...coverage.dtypeProblems];
   } catch {
@@ -73,6 +73,8 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   // Export has no unit of work to finish: a stop signal removes the temporary folder and exits at once (128 + signo).
   const stop = stopOnSignals('export', { quitAtOnce: true });
   try {
+    // The exporter (and the tfjs translator it probes ranks with) loads once the flags are checked.
+    const { writeModelFolder } = await import('../models/tf-export/native-export.js');
     written = await writeModelFolder(onnxPath, format, target);
   } catch (err) {
     if (err instanceof ExportRefused) {

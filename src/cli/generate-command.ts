@@ -1,14 +1,14 @@
 import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
 import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
-import { renderGenerationReport } from '../../reports/generation-report.js';
-import { generationCharts } from '../../reports/generation-files.js';
+import { renderGenerationReport } from '../../reports/generate/generation-report.js';
+import { generationCharts } from '../../reports/generate/generation-files.js';
 import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 

@@ -1,12 +1,9 @@
-import { trainConfig } from '../runs/train-run.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { DEFAULT_OUT_DIR, resolveRunConfig } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { HistoryStore } from '../runs/history/history-store.js';
 import { entryCommand, entryEngines, entryModelName, isGenerateConfig, isLoadConfig, isTrainConfig, recordOf, type HistoryEntry } from '../runs/history/history-entry.js';
 import { scenarioOfConfig } from '../runs/scenario-registry.js';
-import { loadConfig } from '../runs/load-run.js';
-import { generateConfig } from '../runs/generate-run.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
@@ -34,7 +31,7 @@ function useColor(): boolean {
   return process.stdout.isTTY === true && !process.env['NO_COLOR'];
 }
 
-const STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim', running: 'cyan', completed: 'green', failed: 'red', interrupted: 'yellow' };
+const ENTRY_STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim', running: 'cyan', completed: 'green', failed: 'red', interrupted: 'yellow' };
 
 /** `inferbench list`: the history, newest first. */
 export async function listCommand(args: ParsedArgs): Promise<number> {
@@ -54,7 +51,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
       formatTimestamp(e.createdAt),
       entryModelName(e),
       entryEngines(e).join(','),
-      { text: e.state === 'running' || e.state === 'queued' ? `${e.state} ${progressText(e)}`.trim() : e.state, style: STATE_STYLE[e.state] },
+      { text: e.state === 'running' || e.state === 'queued' ? `${e.state} ${progressText(e)}`.trim() : e.state, style: ENTRY_STATE_STYLE[e.state] },
       headlineText(e),
       e.rerunOf !== null ? `re-run of ${e.rerunOf}` : e.compareWith !== null ? `vs ${e.compareWith}` : '',
     ],
@@ -124,19 +121,21 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
   if (isGenerateConfig(entry.config)) {
     const { command: _command, ...stored } = entry.config;
-    const { generateAndReport } = await import('./generate-command.js');
+    const [{ generateAndReport }, { generateConfig }] = await Promise.all([import('./generate-command.js'), import('../runs/generate-run.js')]);
     return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isTrainConfig(entry.config)) {
-    const { trainAndReport } = await import('./train-command.js');
+    const [{ trainAndReport }, { trainConfig }] = await Promise.all([import('./train-command.js'), import('../runs/train-run.js')]);
     return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isLoadConfig(entry.config)) {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
-    const { loadAndReport } = await import('./load-command.js');
+    const [{ loadAndReport }, { loadConfig }] = await Promise.all([import('./load-command.js'), import('../runs/load-run.js')]);
     return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   // Validated again: an engine or option accepted then may not exist in this version.
+  // The run modules load only for a rerun: list, show and rm read the store alone.
+  const { resolveRunConfig } = await import('../runs/classify-run.js');
   const config = resolveRunConfig({ ...entry.config, out: store.out });
   const { runAndReport } = await import('./run-command.js');
   const { display } = await import('./run-command.js');

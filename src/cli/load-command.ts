@@ -5,13 +5,13 @@ import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRo
 import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { executeRecordedLoad } from '../runs/history/recorded-run.js';
 import { loadConfig, type LoadConfig } from '../runs/load-run.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
-import { renderServerReport } from '../../reports/server-report.js';
+import { renderLoadReport } from '../../reports/load/load-report.js';
 import { notDrawnLines } from '../../reports/cell-files.js';
-import { serverCharts } from '../../reports/server-files.js';
+import { loadCharts } from '../../reports/load/load-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
@@ -114,7 +114,7 @@ export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: nu
         },
       }, record, 'flag'),
     progressLine,
-    render: (record: LoadRunRecord, color) => renderServerReport(record, { color, ...layout }),
-    after: (record) => (config.png ? notDrawnLines(serverCharts(record)) : []),
+    render: (record: LoadRunRecord, color) => renderLoadReport(record, { color, ...layout }),
+    after: (record) => (config.png ? notDrawnLines(loadCharts(record)) : []),
   });
 }

@@ -1,10 +1,11 @@
 import { notDrawnLines } from '../../reports/cell-files.js';
 import type { ProgressEvent } from '../runs/benchmark-options.js';
-import { resolveRunConfig, DEFAULT_OUT_DIR, type RunConfig } from '../runs/classify-run.js';
+import { resolveRunConfig, type RunConfig } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
-import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
 import { fitLines } from '../../reports/text-table.js';
 import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { stopCause } from '../core/stop-cause.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_OUT_DIR } from '../runs/classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
 import { startDashboard, DEFAULT_PORT } from '../dashboard/server.js';
 import { isLoopback } from '../dashboard/security.js';

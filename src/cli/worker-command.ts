@@ -3,12 +3,10 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { unavailableText } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { UserError } from '../core/errors.js';
-import { defaultCacheRoot } from '../models/generated/generated-model.js';
+import { defaultCacheRoot } from '../core/cache-root.js';
 import { registerEngineModules } from '../launchers/engine-modules.js';
 import { parseRedisUrl, probeRedis } from '../launchers/queue/redis-url.js';
-import { startWorkerLoop } from '../launchers/queue/worker-loop.js';
 import { fingerprintId, type WorkerEngine } from '../launchers/queue/worker-registry.js';
-import { runQueueJob } from '../runs/queue-job-runner.js';
 import { listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { stopExitCode } from './stop-signals.js';
 import { STOP_SIGNALS, type StopSignal } from '../core/stop-cause.js';
@@ -55,6 +53,8 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   const taken = (await liveWorkers(probe)).some((w) => w.name === name);
   probe.disconnect();
   if (taken) throw new UserError(`a worker named "${name}" is already registered on ${address.masked}`, 'give each worker its own --name');
+  // BullMQ and the job runner load once the flags are checked and Redis answered: a refused flag costs no queue stack.
+  const [{ startWorkerLoop }, { runQueueJob }] = await Promise.all([import('../launchers/queue/worker-loop.js'), import('../runs/queue-job-runner.js')]);
   const worker = await startWorkerLoop({
     address,
     info: { name, id, environment, engines, concurrency },

@@ -5,6 +5,13 @@ import { UserError } from './errors.js';
 import { FolderRefused, fileSystemReason, makeFolders } from './folders.js';
 
 /**
+ * Where every command writes and reads runs without --out. Here, beside the
+ * folder check, rather than with the run driver: `list`, `show`, `compare` and
+ * a refused flag read it without loading the engines and models a run imports.
+ */
+export const DEFAULT_OUT_DIR = 'inferbench-out';
+
+/**
  * Makes sure the output folder exists and can be written, before anything
  * else of a run happens, and answers its absolute path. Missing folders
  * are created by makeFolders (never `mkdir -p`, which loops forever on

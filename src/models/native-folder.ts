@@ -13,7 +13,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { fileSystemReason } from '../core/fs-errors.js';
 import { readRegularBytesSync, readRegularFileSync } from '../core/regular-file.js';
-import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
+import { NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
 import { decodeSavedModel } from './tf-export/tf-proto.js';
 
 const REEXPORT = 'copy the model folder again whole, or re-export it (`inferbench export`)';

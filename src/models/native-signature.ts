@@ -12,8 +12,8 @@ import type { HostDType } from '../core/tensor.js';
 import { UserError } from '../core/errors.js';
 import { checkNativeFolder } from './native-folder.js';
 import type { InputSpec } from './benchmark-model.js';
-import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
-import { decodeSavedModel, type ShapeMessage } from './tf-export/tf-proto.js';
+import { NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
+import type { ShapeMessage } from './tf-export/tf-proto.js';
 
 /** TensorFlow DataType numbers and names (types.proto) as host dtypes; int32 family and int64 kept apart. */
 const DTYPES: Readonly<Record<string, HostDType>> = {
@@ -83,6 +83,8 @@ async function graphModelSignature(file: string): Promise<NativeSignature> {
 }
 
 async function savedModelSignature(file: string): Promise<NativeSignature> {
+  // protobufjs (TensorFlow's messages) loads only for a SavedModel folder.
+  const { decodeSavedModel } = await import('./tf-export/tf-proto.js');
   let saved;
   try {
     saved = decodeSavedModel(new Uint8Array(await readFile(file)));

@@ -12,7 +12,7 @@ import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
 import { checkNativeFolder } from './native-folder.js';
-import { NATIVE_FILE, type NativeFormat } from './tf-export/native-export.js';
+import { NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
 import { CellSkip } from '../core/errors.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import { textOf, type ResolvedColumns } from '../../datasets/columns.js';

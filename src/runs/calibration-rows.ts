@@ -6,7 +6,7 @@
  */
 import { UserError } from '../core/errors.js';
 import { largestAllowed } from '../core/option-ranges.js';
-import type { CalibrationMethod } from '../models/quantize/calibrate.js';
+import type { CalibrationMethod } from '../models/quantize/calibration-methods.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
 

@@ -1,3 +1,4 @@
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { requirePositiveInteger, resolveBenchmarkOptions, type ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -20,7 +21,7 @@ import type { RunConfig } from './run-config.js';
 
 export type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
-import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibrate.js';
+import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
 import { checkCalibrationRows } from './calibration-rows.js';
 
 /** Rows a q8-static variant is calibrated on by default. */
@@ -50,7 +51,6 @@ export interface OptionNames {
   readonly task?: string;
 }
 
-export const DEFAULT_OUT_DIR = 'inferbench-out';
 
 /**
  * Fills every default of a run config in one place and validates it
@@ -254,8 +254,8 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
         }),
       write: async (record, dir, options) => {
         const paths = await writeRunFiles(record, dir, options);
-        const outputs = await saved?.write(dir);
-        return { paths: outputs ? [...paths, outputs] : paths, warnings: [] };
+        const outputs = (await saved?.write(dir)) ?? [];
+        return { paths: [...paths, ...outputs], warnings: [] };
       },
     },
     {

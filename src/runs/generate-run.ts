@@ -14,11 +14,11 @@ import { UserError } from '../core/errors.js';
 import { defaultGenerator } from '../models/default-generator.js';
 import { resolveColumns, textOf } from '../../datasets/columns.js';
 import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { writeGenerationFiles } from '../../reports/generation-files.js';
+import { writeGenerationFiles } from '../../reports/generate/generation-files.js';
 import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
 import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { TextGeneration } from '../models/text-generation.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {

@@ -12,12 +12,12 @@ import { ARRIVAL_PROCESSES } from '../core/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
 import type { TextClassification } from '../models/text-classification.js';
 import type { DataRow } from '../../datasets/dataset.js';
-import { writeServerFiles } from '../../reports/server-files.js';
+import { writeLoadFiles } from '../../reports/load/load-files.js';
 import type { LoadPlan } from '../scenarios/load/rate-group.js';
 import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js';
 import { loadChildRunner } from '../scenarios/load/load-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { planModels } from './model-plan.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { openRunInputs } from './run-inputs.js';
@@ -216,7 +216,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
           onCell: record,
           ...(config.isolate ? { runGroup: loadChildRunner(isolatedLaunch()) } : {}),
         }),
-      write: (record, dir, options) => writeServerFiles(record, dir, options),
+      write: (record, dir, options) => writeLoadFiles(record, dir, options),
     },
     hooks,
   );

@@ -20,10 +20,8 @@ import { ensureArchitectureFolder } from '../models/architecture-classifier.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { TINY_BERT_CONFIG } from '../models/generated/bert-config.js';
 import { ensureGeneratedModel } from '../models/generated/generated-model.js';
-import { ensureVariantFile } from '../models/generated/variants.js';
-import { ensureQuantizedVariant, type QuantizeOutcome } from '../models/quantize/quantize-cache.js';
-import { isWritableDtype } from '../models/quantize/variant-writers.js';
-import { sizeInversionNote } from '../models/quantize/graph-storage.js';
+import type { QuantizeOutcome } from '../models/quantize/quantize-cache.js';
+import { isWritableDtype } from '../models/quantize/writable-dtypes.js';
 import type { CalibrationPlan } from './calibration-rows.js';
 import { createHash } from 'node:crypto';
 import type { Dataset, DataRow } from '../../datasets/dataset.js';
@@ -164,6 +162,8 @@ async function variantFile(folder: ResolvedFolder, dtype: ModelDtype, opts: Mode
   const own = { dir: folder.dir, file, skip: null, quantized: null };
   // A generated folder's variants are all inferbench's, written by this run or an earlier one (which tagged how in the file).
   if (folder.generated && dtype !== 'fp32' && dtype !== 'q8-static' && isWritableDtype(dtype)) {
+    // The variant writers (and the ONNX file codec under them) load with the first variant a run writes, not at every CLI start.
+    const { ensureVariantFile } = await import('../models/generated/variants.js');
     const made = await ensureVariantFile(folder.dir, dtype);
     return 'skip' in made ? { ...own, skip: made.skip } : { ...own, quantized: { method: made.method, calibration: null } };
   }
@@ -190,6 +190,7 @@ async function variantFile(folder: ResolvedFolder, dtype: ModelDtype, opts: Mode
         engine: await opts.registry.require('onnx-cpu'),
       };
     }
+    const { ensureQuantizedVariant } = await import('../models/quantize/quantize-cache.js');
     outcome = await ensureQuantizedVariant({ sourceDir: folder.dir, dtype, ...(calibration ? { calibration } : {}) });
   } catch (err) {
     // A cache that cannot hold folders fails every variant alike: the run ends with its fix (INFERBENCH_CACHE).
@@ -262,6 +263,7 @@ async function explainSizeInversions(out: PlannedModel[], rows: readonly { dtype
     out.map(async (planned, i) => {
       const low = stored[i];
       if (!low || low.sizeBytes === 0) return planned;
+      const { sizeInversionNote } = await import('../models/quantize/graph-storage.js');
       for (const high of stored) {
         // Only an explanation: a file that cannot be read again leaves the row without it, its figures unchanged.
         const note = high.sizeBytes > 0 ? await sizeInversionNote(low, high).catch(() => null) : null;

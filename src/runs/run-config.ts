@@ -6,7 +6,7 @@
 import type { ModelDtype } from '../core/dtypes.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextTask } from '../models/text-task.js';
-import type { CalibrationMethod } from '../models/quantize/calibrate.js';
+import type { CalibrationMethod } from '../models/quantize/calibration-methods.js';
 
 /**
  * Everything that defines a run, as plain JSON. It is what a results file

@@ -5,7 +5,7 @@
  * cell that failed parity: one row per input row of the cell's warm pass
  * (up to the parity row cap), with the row's index, a hash of its text and
  * the vector (a feature-extraction model's embedding, a classifier's logits)
- * as a list of float32.
+ * as a fixed-size list of float32.
  */
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -67,41 +67,96 @@ export class SavedOutputs {
     return out;
   }
 
-  /** Writes `<dir>/outputs.parquet`; null when no cell was kept. */
-  async write(dir: string): Promise<string | null> {
-    if (this.entries.length === 0) return null;
+  /**
+   * Writes the kept rows and returns the paths written (none when no cell was
+   * kept): `<dir>/outputs.parquet`, or, when the run's models give vectors of
+   * different lengths (an embedding model beside a classifier), one
+   * `outputs-<model>.parquet` per model, because a fixed-size list has one
+   * length per column.
+   */
+  async write(dir: string): Promise<string[]> {
+    if (this.entries.length === 0) return [];
     const most = Math.max(...this.entries.map((e) => e.outputs.rows.length));
     const hashes = await (this.hashes ??= this.textHashes(most));
-    const cols = { model: [] as string[], engine: [] as string[], batch_size: [] as bigint[], requested_threads: [] as (bigint | null)[], reason: [] as string[], row: [] as bigint[], text_sha256: [] as string[], output: [] as string[], vector: [] as number[][] };
-    for (const e of this.entries) {
-      const k = vectorIndex(e.outputs.names);
-      const name = e.outputs.names[k] ?? '';
-      e.outputs.rows.forEach((row, i) => {
-        cols.model.push(e.key.model);
-        cols.engine.push(e.key.engine);
-        cols.batch_size.push(BigInt(e.key.batchSize));
-        cols.requested_threads.push(e.key.requestedThreads === null ? null : BigInt(e.key.requestedThreads));
-        cols.reason.push(e.reason);
-        cols.row.push(BigInt(i));
-        cols.text_sha256.push(hashes[i] ?? '');
-        cols.output.push(name);
-        cols.vector.push(Array.from(Float32Array.from(row[k] ?? [])));
-      });
+    const widths = new Set(this.entries.flatMap((e) => e.outputs.rows.map((row) => (row[vectorIndex(e.outputs.names)] ?? []).length)));
+    if (widths.size <= 1) return [await writeOutputsFile(join(dir, OUTPUTS_FILE), this.entries, hashes)];
+    const byModel = new Map<string, Entry[]>();
+    for (const e of this.entries) byModel.set(e.key.model, [...(byModel.get(e.key.model) ?? []), e]);
+    const paths: string[] = [];
+    const used = new Set<string>();
+    for (const [model, entries] of byModel) {
+      let file = outputsFileOf(model);
+      for (let n = 2; used.has(file); n++) file = outputsFileOf(`${model}-${n}`);
+      used.add(file);
+      paths.push(await writeOutputsFile(join(dir, file), entries, hashes));
     }
-    const str = (name: string) => ({ name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const });
-    const int = (name: string, optional = false) => ({ name, type: 'INT64' as const, repetition_type: optional ? ('OPTIONAL' as const) : ('REQUIRED' as const) });
-    const schema = [
-      { name: 'root', num_children: 9 },
-      str('model'), str('engine'), int('batch_size'), int('requested_threads', true), str('reason'), int('row'), str('text_sha256'), str('output'),
-      // A list of float32 per row: one vector each, the same length on every row of a model.
-      { name: 'vector', repetition_type: 'REQUIRED' as const, converted_type: 'LIST' as const, num_children: 1 },
-      { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
-      { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
-    ];
-    const { parquetWriteBuffer } = await import('hyparquet-writer');
-    const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
-    const path = join(dir, OUTPUTS_FILE);
-    await writeFile(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench' })));
-    return path;
+    return paths;
   }
+}
+
+/** `outputs-<model>.parquet`, the model name kept to letters, digits, `.`, `_` and `-`. */
+export function outputsFileOf(model: string): string {
+  const slug = model.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return `outputs-${slug || 'model'}.parquet`;
+}
+
+/**
+ * One Parquet file of `entries`, whose vectors all have one length. Parquet
+ * has no fixed-size list, so the vector column is a LIST of FLOAT and the
+ * file carries its Arrow schema (`ARROW:schema`, as pyarrow and arrow-rs
+ * write it): readers that honour it (pyarrow, polars, DuckDB through Arrow)
+ * get `fixed_size_list<float32>[width]`, one length checked for every row.
+ */
+async function writeOutputsFile(path: string, entries: readonly Entry[], hashes: readonly string[]): Promise<string> {
+  const cols = { model: [] as string[], engine: [] as string[], batch_size: [] as bigint[], requested_threads: [] as (bigint | null)[], reason: [] as string[], row: [] as bigint[], text_sha256: [] as string[], output: [] as string[], vector: [] as number[][] };
+  for (const e of entries) {
+    const k = vectorIndex(e.outputs.names);
+    const name = e.outputs.names[k] ?? '';
+    e.outputs.rows.forEach((row, i) => {
+      cols.model.push(e.key.model);
+      cols.engine.push(e.key.engine);
+      cols.batch_size.push(BigInt(e.key.batchSize));
+      cols.requested_threads.push(e.key.requestedThreads === null ? null : BigInt(e.key.requestedThreads));
+      cols.reason.push(e.reason);
+      cols.row.push(BigInt(i));
+      cols.text_sha256.push(hashes[i] ?? '');
+      cols.output.push(name);
+      cols.vector.push(Array.from(Float32Array.from(row[k] ?? [])));
+    });
+  }
+  const width = cols.vector[0]?.length ?? 0;
+  const str = (name: string) => ({ name, type: 'BYTE_ARRAY' as const, converted_type: 'UTF8' as const, repetition_type: 'REQUIRED' as const });
+  const int = (name: string, optional = false) => ({ name, type: 'INT64' as const, repetition_type: optional ? ('OPTIONAL' as const) : ('REQUIRED' as const) });
+  const schema = [
+    { name: 'root', num_children: 9 },
+    str('model'), str('engine'), int('batch_size'), int('requested_threads', true), str('reason'), int('row'), str('text_sha256'), str('output'),
+    // Parquet's three-level list (LIST → repeated list → element), the form pyarrow writes a fixed_size_list in.
+    { name: 'vector', repetition_type: 'REQUIRED' as const, converted_type: 'LIST' as const, num_children: 1 },
+    { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
+    { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
+  ];
+  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
+  const kvMetadata = [{ key: 'ARROW:schema', value: await arrowSchemaBase64(width) }];
+  await writeFile(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench', kvMetadata })));
+  return path;
+}
+
+/**
+ * The Arrow schema of an outputs file as Parquet's `ARROW:schema` metadata
+ * holds it: base64 of the IPC schema message (continuation marker, length,
+ * flatbuffer), which is how the vector column's fixed size reaches readers.
+ */
+export async function arrowSchemaBase64(width: number): Promise<string> {
+  const { Field, FixedSizeList, Float32, Int64, Schema, Table, Utf8, tableToIPC } = await import('apache-arrow');
+  const text = (name: string) => new Field(name, new Utf8(), false);
+  const schema = new Schema([
+    text('model'), text('engine'), new Field('batch_size', new Int64(), false), new Field('requested_threads', new Int64(), true), text('reason'),
+    new Field('row', new Int64(), false), text('text_sha256'), text('output'),
+    new Field('vector', new FixedSizeList(width, new Field('element', new Float32(), false)), false),
+  ]);
+  // An empty table's IPC stream is the schema message then the end-of-stream marker (8 bytes); the metadata holds the message alone.
+  const stream = tableToIPC(new Table(schema), 'stream');
+  const length = new DataView(stream.buffer, stream.byteOffset + 4, 4).getInt32(0, true);
+  return Buffer.from(stream.subarray(0, 8 + length)).toString('base64');
 }

@@ -12,13 +12,13 @@ import { checkRange } from '../core/option-ranges.js';
 import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextClassification } from '../models/text-classification.js';
-import { writeTrainingFiles } from '../../reports/training-files.js';
+import { writeTrainingFiles } from '../../reports/train/training-files.js';
 import { checkTrainingLabels, firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,
   runTrainingSweep, type TrainingProgress,
 } from '../scenarios/train/training-sweep.js';
-import { DEFAULT_OUT_DIR } from './classify-run.js';
+import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { planModels } from './model-plan.js';
 import { trainChildRunner } from '../scenarios/train/train-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';

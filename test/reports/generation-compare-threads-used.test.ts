@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import { computeStatistics } from '../../src/core/statistics.js';
-import { pairGenerationCells, renderGenerationComparison } from '../../reports/generation-comparison.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../reports/generate/generation-comparison.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 function cell(requestedThreads: number | null, threads: number, ttftMs: number): CompletedGenerationCell {

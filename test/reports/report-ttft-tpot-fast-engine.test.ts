@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import { computeStatistics } from '../../src/core/statistics.js';
-import { generationChartSpec } from '../../reports/generation-files.js';
+import { generationChartSpec } from '../../reports/generate/generation-files.js';
 import { renderSvg } from '../../reports/png-chart.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 

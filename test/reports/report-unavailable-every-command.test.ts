@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderGenerationReport } from '../../reports/generation-report.js';
-import { renderTrainingReport } from '../../reports/training-report.js';
-import { renderServerReport } from '../../reports/server-report.js';
-import { renderTerminalReport } from '../../reports/terminal-report.js';
+import { renderGenerationReport } from '../../reports/generate/generation-report.js';
+import { renderTrainingReport } from '../../reports/train/training-report.js';
+import { renderLoadReport } from '../../reports/load/load-report.js';
+import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
 import type { GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { TrainingRunRecord } from '../../src/core/training-results.js';
 import type { LoadRunRecord } from '../../src/core/load-results.js';
@@ -23,7 +23,7 @@ test('generate, train and load print the "not run here" lines that run prints, t
   const reports: [string, string][] = [
     ['generate', renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord)],
     ['train', renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord)],
-    ['load', renderServerReport({ ...record, kind: 'server' } as unknown as LoadRunRecord)],
+    ['load', renderLoadReport({ ...record, kind: 'server' } as unknown as LoadRunRecord)],
   ];
   for (const [command, text] of reports) {
     assert.ok(text.includes(expected), `${command} prints them:\n${text}`);

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderGenerationReport } from '../../reports/generation-report.js';
-import { renderTrainingReport } from '../../reports/training-report.js';
-import { renderServerReport } from '../../reports/server-report.js';
+import { renderGenerationReport } from '../../reports/generate/generation-report.js';
+import { renderTrainingReport } from '../../reports/train/training-report.js';
+import { renderLoadReport } from '../../reports/load/load-report.js';
 import { visibleLength } from '../../reports/text-table.js';
 import type { GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { TrainingRunRecord } from '../../src/core/training-results.js';
@@ -21,7 +21,7 @@ test('the generate, train and load reports fit the width they are given, and --w
   const render = {
     generate: (o: { width?: number; wide?: boolean }) => renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord, o),
     train: (o: { width?: number; wide?: boolean }) => renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord, o),
-    load: (o: { width?: number; wide?: boolean }) => renderServerReport({ ...record, kind: 'server' } as unknown as LoadRunRecord, o),
+    load: (o: { width?: number; wide?: boolean }) => renderLoadReport({ ...record, kind: 'server' } as unknown as LoadRunRecord, o),
   };
   for (const [command, fn] of Object.entries(render)) {
     for (const width of [50, 80]) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { peakAcrossRounds } from '../../src/scenarios/load/load-sweep.js';
-import { serverPeakRows } from '../../reports/server-views.js';
+import { loadPeakRows } from '../../reports/load/load-views.js';
 
 test("a peak searched in three rounds reports each round's interval, the mean with a 95% CI across rounds (Student t on the log scale), and the interval holding them all", () => {
   const peak = peakAcrossRounds([
@@ -26,7 +26,7 @@ test("a peak searched in three rounds reports each round's interval, the mean wi
       serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu', threads: 2, precision: 'fp32', versions: {} },
     }],
   } satisfies LoadRunRecord;
-  const [row] = serverPeakRows(run);
+  const [row] = loadPeakRows(run);
   assert.equal(row?.peakRps, 400);
   assert.deepEqual(row?.interval, { lastPass: 380, firstFail: 440 });
   assert.equal(row?.rounds.length, 3);

@@ -1,9 +1,11 @@
 /**
  * Benchmark page for transformers.js (browser-transformers-js): its
- * text-classification pipeline end to end on raw texts (tokenize, forward,
- * post-process), as in Node, with the model folder served from the loopback
- * server and no remote models. The pipeline's own ONNX session is wrapped
- * so each raw forward is timed and its logits kept for parity.
+ * pipeline end to end on raw texts (tokenize, forward, post-process), as in
+ * Node, with the model folder served from the loopback server and no remote
+ * models: text-classification for a classifier, feature-extraction for a
+ * sentence-embedding model (the task the Node side chose). The pipeline's
+ * own ONNX session is wrapped so each raw forward is timed and its outputs
+ * kept for parity; a pipeline that pools returns its vectors instead.
  */
 import { env, pipeline } from '@huggingface/transformers';
 import { installPage, type PageTensor, type PageTensorMap } from './page-common.js';
@@ -13,6 +15,8 @@ import type { PageLoadRequest } from './protocol.js';
 type Any = any;
 
 let pipe: Any;
+/** The call options of a feature-extraction pipeline that pools; null: the forward's outputs are returned. */
+let pooled: NonNullable<PageLoadRequest['pipeline']>['call'] = null;
 let lastForwardMs: number | null = null;
 let lastOutputs: Record<string, Any> | null = null;
 
@@ -27,7 +31,7 @@ async function logWebgpuPlacement(spec: NonNullable<PageLoadRequest['pipeline']>
   const level = onnx.logLevel;
   onnx.logLevel = 'verbose';
   try {
-    const probe = await pipeline('text-classification', spec.modelId, { device: 'webgpu', dtype: spec.dtype, session_options: { logSeverityLevel: 0, logVerbosityLevel: 0 } } as Any);
+    const probe = await pipeline(spec.task, spec.modelId, { device: 'webgpu', dtype: spec.dtype, session_options: { logSeverityLevel: 0, logVerbosityLevel: 0 } } as Any);
     await probe.dispose();
   } finally {
     onnx.logLevel = level ?? 'warning';
@@ -52,7 +56,8 @@ installPage<readonly string[]>({
     wasm.wasmPaths = request.assets['ortWasm'];
     if (request.threads !== null) wasm.numThreads = request.threads;
     const t0 = performance.now();
-    pipe = await pipeline('text-classification', spec.modelId, { device, dtype: spec.dtype } as Any);
+    pipe = await pipeline(spec.task, spec.modelId, { device, dtype: spec.dtype } as Any);
+    pooled = spec.call;
     const sessionBuildMs = performance.now() - t0;
     if (typeof pipe.tokenizer !== 'function') throw new Error('transformers.js loaded the pipeline without a tokenizer (tokenizer.json / tokenizer_config.json not found under the model folder)');
     const session = pipe.model.sessions['model'];
@@ -76,7 +81,7 @@ installPage<readonly string[]>({
       precision: spec.dtype === 'fp32' ? 'fp32' : 'unknown',
       versions: { '@huggingface/transformers': String(e.version ?? 'unknown') },
       notes: [
-        "engine time is the pipeline's own ONNX forward; end to end is the whole pipeline call, which includes tokenization and post-processing (text-classification pipeline)",
+        spec.note,
         `crossOriginIsolated ${caps.crossOriginIsolated}; onnxruntime-web wasm threads ${threads ?? 'n/a'}`,
         `wasm SIMD ${caps.simd ? 'on' : 'off'}`,
         'runtime start-up is inside the pipeline build (transformers.js starts onnxruntime-web itself)',
@@ -92,8 +97,13 @@ installPage<readonly string[]>({
   async run(texts) {
     lastForwardMs = null;
     lastOutputs = null;
-    await pipe([...texts]);
+    const result = await pipe([...texts], pooled ?? undefined);
     const out: PageTensorMap = {};
+    // The pipeline's own pooled (and normalised) vectors [batch, width]: what a transformers.js user stores.
+    if (pooled !== null) {
+      const data = (result.data instanceof Float32Array ? result.data : Float32Array.from(result.data)) as PageTensor['data'];
+      return { outputs: { sentence_embedding: { dtype: 'float32', dims: [...result.dims], data } }, forwardMs: lastForwardMs };
+    }
     for (const [name, t] of Object.entries(lastOutputs ?? {}) as [string, Any][]) {
       const data = (typeof t.getData === 'function' ? await t.getData() : t.data) as PageTensor['data'];
       if (t.type === 'float32') out[name] = { dtype: 'float32', dims: [...t.dims], data };

@@ -38,8 +38,19 @@ export interface PageLoadRequest {
   readonly warmupModelUrl: string;
   /** Where the runtime's own files are served (module URL, wasm folder). */
   readonly assets: Readonly<Record<string, string>>;
-  /** transformers.js: the folder URL root, model id under it and dtype. */
-  readonly pipeline?: { readonly root: string; readonly modelId: string; readonly dtype: string };
+  /**
+   * transformers.js: the folder URL root, model id under it and dtype; the
+   * pipeline task, its call options (feature extraction pooled by the
+   * pipeline; null: read the forward's own outputs) and the note saying so.
+   */
+  readonly pipeline?: {
+    readonly root: string;
+    readonly modelId: string;
+    readonly dtype: string;
+    readonly task: 'text-classification' | 'feature-extraction';
+    readonly call: { readonly pooling: string; readonly normalize: boolean } | null;
+    readonly note: string;
+  };
   /** Test hook: the page throws this from load as an allocation failure would. */
   readonly simulateLoadFailure?: string;
   /** Test hook: the page never answers run() (a hung page). */

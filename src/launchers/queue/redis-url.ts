@@ -4,7 +4,7 @@
  * or the history), and probed before anything is planned, so an unreachable
  * Redis fails at once with its address instead of retrying forever.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import { describeError, UserError } from '../../core/errors.js';
 
 /** A parsed `redis://` / `rediss://` address. */
@@ -88,6 +88,8 @@ const CONNECT_TIMEOUT_MS = 3000;
  * or a wrong password is a UserError naming the (masked) address.
  */
 export async function probeRedis(address: RedisAddress): Promise<void> {
+  // ioredis loads here, once the flags are checked: parsing an address (and refusing a bad one) needs none of it.
+  const { Redis } = await import('ioredis');
   const db = address.options.db ?? 0;
   const client = new Redis({
     ...address.options,

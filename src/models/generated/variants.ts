@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import { dtypeOnnxFile, type ModelDtype } from '../../core/dtypes.js';
 import { loadOnnxFile, variantMethodOf, writeOnnxModel } from '../../core/onnx/onnx-file.js';
-import { isWritableDtype, VariantRefused, writeVariantGraph, WRITABLE_DTYPES } from '../quantize/variant-writers.js';
+import { VariantRefused, writeVariantGraph } from '../quantize/variant-writers.js';
+import { isWritableDtype, WRITABLE_DTYPES } from '../quantize/writable-dtypes.js';
 import { exists } from './generated-model.js';
 
 /** Dtypes inferbench can write beside a generated model (fp32 is the model itself). */

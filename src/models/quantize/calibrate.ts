@@ -15,9 +15,8 @@ import type { Engine } from '../../core/engine.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { ActivationRange } from './static-qdq.js';
 import { DT, writeOnnxModel, type LoadedModel } from '../../core/onnx/onnx-file.js';
+import type { CalibrationMethod } from './calibration-methods.js';
 
-export type CalibrationMethod = 'minmax' | 'percentile';
-export const CALIBRATION_METHODS: readonly CalibrationMethod[] = ['minmax', 'percentile'];
 /** Share of |x| the percentile method keeps inside the range. */
 export const PERCENTILE = 99.99;
 const BINS = 2048;

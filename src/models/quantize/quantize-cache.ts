@@ -19,12 +19,14 @@ import { randomBytes } from 'node:crypto';
 import { dtypeOnnxFile } from '../../core/dtypes.js';
 import type { Engine } from '../../core/engine.js';
 import type { TensorMap } from '../../core/tensor.js';
-import { defaultCacheRoot } from '../generated/generated-model.js';
-import { calibrateRanges, type CalibrationMethod } from './calibrate.js';
+import { defaultCacheRoot } from '../../core/cache-root.js';
+import { calibrateRanges } from './calibrate.js';
+import type { CalibrationMethod } from './calibration-methods.js';
 import { GraphIndex } from './graph-index.js';
 import { linearOps } from './matmul-weights.js';
 import { loadOnnxFile, writeOnnxModel, type ModelWriteFs } from '../../core/onnx/onnx-file.js';
-import { VariantRefused, writeVariantGraph, type WritableDtype } from './variant-writers.js';
+import { VariantRefused, writeVariantGraph } from './variant-writers.js';
+import type { WritableDtype } from './writable-dtypes.js';
 
 /** Bumped whenever a writer's output changes, so old cache entries are not reused. */
 export const QUANTIZER_VERSION = 2;

@@ -12,14 +12,7 @@ import { quantizeMatMulNBits, Q4_BLOCK_SIZE } from './int4-matmulnbits.js';
 import { convertToFloat16 } from './fp16.js';
 import { quantizeStaticQdq, type ActivationRange } from './static-qdq.js';
 import { DT, tagVariant, type LoadedModel } from '../../core/onnx/onnx-file.js';
-
-/** Dtypes inferbench writes itself when a model lacks the file. */
-export const WRITABLE_DTYPES = ['fp16', 'q8', 'int8', 'uint8', 'q4', 'q8-static'] as const satisfies readonly ModelDtype[];
-export type WritableDtype = (typeof WRITABLE_DTYPES)[number];
-
-export function isWritableDtype(dtype: ModelDtype): dtype is WritableDtype {
-  return (WRITABLE_DTYPES as readonly string[]).includes(dtype);
-}
+import type { WritableDtype } from './writable-dtypes.js';
 
 /** Why a variant could not be written, said in the row: a refused source or nothing to quantize. */
 export class VariantRefused extends Error {

@@ -15,27 +15,18 @@ import { mkdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path';
 import { readOnnxModel } from '../../core/onnx/onnx-decode.js';
 import { inferbenchVersion } from '../../core/package-info.js';
-import { defaultCacheRoot } from '../generated/generated-model.js';
+import { defaultCacheRoot } from '../../core/cache-root.js';
 import { copyModelFiles } from '../quantize/quantize-cache.js';
 import { graphModelFiles } from './graph-model-writer.js';
 import { convertOnnxToTf } from './onnx-to-tf.js';
 import { savedModelBytes } from './saved-model-writer.js';
-
-export const NATIVE_FORMATS = ['graph-model', 'saved-model'] as const;
-export type NativeFormat = (typeof NATIVE_FORMATS)[number];
-
-/** The file that marks a folder as holding each format (and that loaders open). */
-export const NATIVE_FILE: Readonly<Record<NativeFormat, string>> = { 'graph-model': 'model.json', 'saved-model': 'saved_model.pb' };
+import { NATIVE_FILE, type NativeFormat } from './native-formats.js';
 
 /** What the exporter records beside the files, and returns. */
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
 export const NATIVE_EXPORTER_VERSION = 5;
-
-export function isNativeFormat(s: string): s is NativeFormat {
-  return (NATIVE_FORMATS as readonly string[]).includes(s);
-}
 
 /** One export: where it is and what the reader should know. */
 export interface NativeExport {

@@ -9,13 +9,13 @@
 import { UserError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/results.js';
 import { formatTimestamp } from '../../core/units.js';
-import { renderRunComparison } from '../../../reports/compare-report.js';
+import { renderRunComparison } from '../../../reports/classify/compare-report.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
 import { acrossRounds, cellMatchKey, compareRuns, describeDifference, ratioText } from '../../../reports/run-comparison.js';
 import { batchSizes } from '../../../reports/run-summary.js';
 import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../../reports/run-views.js';
-import { renderTerminalReport } from '../../../reports/terminal-report.js';
-import { scalingSections, statisticsSection } from '../../../reports/terminal-views.js';
+import { renderTerminalReport } from '../../../reports/classify/terminal-report.js';
+import { scalingSections, statisticsSection } from '../../../reports/classify/terminal-views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../../reports/view-charts.js';
 import type { RunConfig } from '../run-config.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions } from '../scenario-registry.js';

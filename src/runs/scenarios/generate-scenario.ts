@@ -1,12 +1,12 @@
 /**
  * `inferbench generate` as the history, `show`, `compare` and the dashboard
  * see it (see ../scenario-registry.ts): TTFT and TPOT per cell, compared
- * cell by cell (reports/generation-comparison.ts).
+ * cell by cell (reports/generate/generation-comparison.ts).
  */
 import { UserError } from '../../core/errors.js';
 import type { GenerationRunRecord } from '../../core/generation-results.js';
-import { pairGenerationCells, renderGenerationComparison } from '../../../reports/generation-comparison.js';
-import { renderGenerationReport } from '../../../reports/generation-report.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../../reports/generate/generation-comparison.js';
+import { renderGenerationReport } from '../../../reports/generate/generation-report.js';
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
 import type { GenerateConfig } from '../generate-run.js';
 import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
@@ -29,7 +29,7 @@ function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly 
   return {
     text: renderGenerationComparison(a, b, pairs, o.color),
     chart: async () => {
-      const chart = await import('../../../reports/generation-comparison-chart.js');
+      const chart = await import('../../../reports/generate/generation-comparison-chart.js');
       if (!chart.canDrawGenerationComparison(pairs)) return { notDrawn: 'no cell completed in both runs' };
       return { spec: chart.generationComparisonChartSpec(a, b, pairs) };
     },

@@ -2,15 +2,15 @@
  * `inferbench load` as the history, `show`, `compare` and the dashboard
  * see it (see ../scenario-registry.ts): latency under load per rate, the
  * peak rate, and two load runs compared by peak and by latency at equal
- * rates (reports/server-comparison.ts).
+ * rates (reports/load/load-comparison.ts).
  */
 import { UserError } from '../../core/errors.js';
 import { goalText } from '../../core/latency-goal.js';
 import type { LoadRunRecord } from '../../core/load-results.js';
-import { loadComparisonJson, loadViewsJson } from '../../../reports/load-dashboard-views.js';
-import { compareServerRuns, renderServerComparison } from '../../../reports/server-comparison.js';
-import { renderServerReport } from '../../../reports/server-report.js';
-import { serverPeakRows } from '../../../reports/server-views.js';
+import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-dashboard-views.js';
+import { compareServerRuns, renderServerComparison } from '../../../reports/load/load-comparison.js';
+import { renderLoadReport } from '../../../reports/load/load-report.js';
+import { loadPeakRows } from '../../../reports/load/load-views.js';
 import type { LoadConfig } from '../load-run.js';
 import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
 
@@ -38,14 +38,14 @@ registerScenario<LoadRunRecord, LoadConfig>({
   recordKind: 'load',
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
-  report: (record, o) => renderServerReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
+  report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => loadViewsJson(record),
   viewsWithoutCells: true,
   compare: {
     terminal,
     // Load runs match by engine label, as compareServerRuns pairs them.
     json: (a, b) => loadComparisonJson(a.id, b.id, a.record, b.record),
-    keys: (record) => new Set(serverPeakRows(record).map((p) => p.label)),
+    keys: (record) => new Set(loadPeakRows(record).map((p) => p.label)),
     hint: 'pick two load benchmarks',
   },
 });

@@ -6,7 +6,7 @@
  */
 import type { RunRecord } from '../../core/results.js';
 import type { TrainingRunRecord } from '../../core/training-results.js';
-import { renderTrainingReport } from '../../../reports/training-report.js';
+import { renderTrainingReport } from '../../../reports/train/training-report.js';
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
 import type { TrainConfig } from '../train-run.js';
 import { registerScenario, scenarioByCommand } from '../scenario-registry.js';

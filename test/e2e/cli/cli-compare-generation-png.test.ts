@@ -28,8 +28,8 @@ test('compare on two generate runs writes a PNG of TTFT and TPOT per matched cel
   // What it draws: both panels, one point per run per matched cell, with its interval.
   const [{ readRunRecord }, { pairGenerationCells }, { generationComparisonChartSpec }] = await Promise.all([
     import('../../../reports/read-run.js'),
-    import('../../../reports/generation-comparison.js'),
-    import('../../../reports/generation-comparison-chart.js'),
+    import('../../../reports/generate/generation-comparison.js'),
+    import('../../../reports/generate/generation-comparison-chart.js'),
   ]);
   const runs = readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   const [a, b] = (await Promise.all(runs.map(async (id) => (await readRunRecord(join(out, id))).record))) as unknown as [GenerationRunRecord, GenerationRunRecord];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
 import type { GenerationRunRecord } from '../../../src/core/generation-results.js';
-import { GENERATION_COLUMNS } from '../../../reports/generation-files.js';
+import { GENERATION_COLUMNS } from '../../../reports/generate/generation-files.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 

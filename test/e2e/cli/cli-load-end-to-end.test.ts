@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
 import type { LoadRunRecord } from '../../../src/core/load-results.js';
-import { SERVER_COLUMNS } from '../../../reports/server-files.js';
+import { SERVER_COLUMNS } from '../../../reports/load/load-files.js';
 import { runCli } from '../../helpers/cli.js';
 import { parseCsv } from '../../helpers/parse-csv.js';
 import { testOutputDir } from '../../helpers/test-cache.js';

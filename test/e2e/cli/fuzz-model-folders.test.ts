@@ -14,7 +14,7 @@ import { UserError } from '../../../src/core/errors.js';
 import { checkNativeFolder } from '../../../src/models/native-folder.js';
 import { readNativeSignature } from '../../../src/models/native-signature.js';
 import { TextClassification } from '../../../src/models/text-classification.js';
-import type { NativeFormat } from '../../../src/models/tf-export/native-export.js';
+import type { NativeFormat } from '../../../src/models/tf-export/native-formats.js';
 import { runCli } from '../../helpers/cli.js';
 import { HF_FIXTURES_DIR } from '../../helpers/hf-fixtures.js';
 import { seededRandom } from '../../helpers/job-fuzz.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
 import type { TrainingRunRecord } from '../../../src/core/training-results.js';
-import { TRAINING_COLUMNS } from '../../../reports/training-files.js';
+import { TRAINING_COLUMNS } from '../../../reports/train/training-files.js';
 import { runCli } from '../../helpers/cli.js';
 import { HF_FIXTURES_DIR } from '../../helpers/hf-fixtures.js';
 import { testOutputDir } from '../../helpers/test-cache.js';

@@ -4,15 +4,15 @@
  * stick and CDF charts and the dashboard all read these pure functions.
  * Statistics come from src/core/load-summary.ts and src/core/statistics.ts.
  */
-import { isInterruptedReason } from '../src/core/stop-cause.js';
-import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from '../src/core/load-results.js';
-import { latencyPercentiles } from '../src/core/load-summary.js';
-import { percentileOfSorted } from '../src/core/statistics.js';
+import { isInterruptedReason } from '../../src/core/stop-cause.js';
+import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from '../../src/core/load-results.js';
+import { latencyPercentiles } from '../../src/core/load-summary.js';
+import { percentileOfSorted } from '../../src/core/statistics.js';
 
 /** The run's settings, as the config recorded them, and its rounds. */
-export type ServerSettingsView = LoadSettings & { readonly rounds: number };
+export type LoadSettingsView = LoadSettings & { readonly rounds: number };
 
-export function serverSettings(run: LoadRunRecord): ServerSettingsView {
+export function loadSettingsView(run: LoadRunRecord): LoadSettingsView {
   const c = run.config as Record<string, unknown>;
   const s = (c['settings'] ?? {}) as Partial<LoadSettings>;
   return {
@@ -31,7 +31,7 @@ export function serverSettings(run: LoadRunRecord): ServerSettingsView {
 
 /** The percentile every chart plots: the goal's, else p99. */
 export function chartPercentile(run: LoadRunRecord): number {
-  return serverSettings(run).slo?.percentile ?? 99;
+  return loadSettingsView(run).slo?.percentile ?? 99;
 }
 
 /** A latency percentile of a summary by its number (50, 90, 95, 99, 99.9). */
@@ -124,7 +124,7 @@ export function pooledSummary(probes: readonly LoadProbe[]): LoadSummary {
 }
 
 /** One row of the rate table: an engine at one offered rate, its rounds pooled. */
-export interface ServerRateRow {
+export interface LoadRateRow {
   readonly cell: LoadCell;
   readonly label: string;
   readonly targetRps: number;
@@ -138,8 +138,8 @@ export interface ServerRateRow {
 }
 
 /** Every engine × rate, engines in run order and rates ascending. */
-export function serverRateRows(run: LoadRunRecord): ServerRateRow[] {
-  const rows: ServerRateRow[] = [];
+export function loadRateRows(run: LoadRunRecord): LoadRateRow[] {
+  const rows: LoadRateRow[] = [];
   for (const cell of run.cells) {
     const byRate = new Map<number, LoadProbe[]>();
     for (const p of probesOf(cell)) byRate.set(p.targetRps, [...(byRate.get(p.targetRps) ?? []), p]);
@@ -161,12 +161,12 @@ export function serverRateRows(run: LoadRunRecord): ServerRateRow[] {
 }
 
 /** Cells with no probe to show (skipped, or errored before any), with their reason. */
-export function serverFailedCells(run: LoadRunRecord): (LoadCell & { readonly state: 'errored' | 'skipped' })[] {
+export function loadFailedCells(run: LoadRunRecord): (LoadCell & { readonly state: 'errored' | 'skipped' })[] {
   return run.cells.filter((c): c is LoadCell & { state: 'errored' | 'skipped' } => c.state !== 'completed');
 }
 
 /** One engine's peak: per round the last passing and first failing rate, and the spread across rounds. */
-export interface ServerPeakRow {
+export interface LoadPeakRow {
   readonly cell: CompletedLoadCell;
   readonly label: string;
   /** The mean of the rounds' last passing rates; null when no rate passed. */
@@ -179,7 +179,7 @@ export interface ServerPeakRow {
 }
 
 /** Peaks of the engines that searched one (`--find-peak`). */
-export function serverPeakRows(run: LoadRunRecord): ServerPeakRow[] {
+export function loadPeakRows(run: LoadRunRecord): LoadPeakRow[] {
   return run.cells
     .filter((c): c is CompletedLoadCell => c.state === 'completed' && c.peak !== null)
     .map((cell) => {
@@ -234,7 +234,7 @@ export function hockeyStickView(run: LoadRunRecord): {
   readonly insufficient: string | null;
 } {
   const percentile = chartPercentile(run);
-  const points = serverRateRows(run).map((r): HockeyPoint => {
+  const points = loadRateRows(run).map((r): HockeyPoint => {
     const value = percentileOf(r.summary, percentile);
     const censored = r.summary.latency.censoredFromMs;
     return {
@@ -248,12 +248,12 @@ export function hockeyStickView(run: LoadRunRecord): {
       passed: r.passed,
     };
   });
-  const peaks = serverPeakRows(run).flatMap((p) => {
+  const peaks = loadPeakRows(run).flatMap((p) => {
     const at = points.find((pt) => pt.engine === p.label && pt.targetRps === p.rounds[0]?.lastPass);
     return p.peakRps !== null && at ? [{ engine: p.label, peakRps: p.peakRps, targetRps: at.targetRps, latencyMs: at.latencyMs }] : [];
   });
   const enough = points.length >= 2;
-  return { percentile, points, slo: serverSettings(run).slo, peaks, insufficient: enough ? null : 'fewer than 2 rates were measured, so there is no curve to draw' };
+  return { percentile, points, slo: loadSettingsView(run).slo, peaks, insufficient: enough ? null : 'fewer than 2 rates were measured, so there is no curve to draw' };
 }
 
 /** Cumulative share of requests at or under each latency, per engine at one rate. */
@@ -284,7 +284,7 @@ function cdfPoints(latencies: readonly number[]): { latencyMs: number; share: nu
  * search alone), each at its own peak.
  */
 export function latencyCdfView(run: LoadRunRecord): CdfView {
-  const rows = serverRateRows(run);
+  const rows = loadRateRows(run);
   const engines = [...new Set(rows.map((r) => r.label))];
   if (engines.length === 0) return { rateText: '', series: [], insufficient: 'no rate was measured' };
   const common = [...new Set(rows.map((r) => r.targetRps))].filter((rate) => engines.every((e) => rows.some((r) => r.label === e && r.targetRps === rate)));
@@ -294,7 +294,7 @@ export function latencyCdfView(run: LoadRunRecord): CdfView {
   const allValid = pick !== null && validAt(pick) === engines.length;
   const series = engines.flatMap((engine) => {
     const own = rows.filter((r) => r.label === engine);
-    const peak = serverPeakRows(run).find((p) => p.label === engine)?.rounds[0]?.lastPass ?? null;
+    const peak = loadPeakRows(run).find((p) => p.label === engine)?.rounds[0]?.lastPass ?? null;
     const row = pick !== null ? own.find((r) => r.targetRps === pick) : own.find((r) => r.targetRps === peak) ?? own[0];
     return row ? [{ engine, targetRps: row.targetRps, points: cdfPoints(row.probes.flatMap((p) => p.samples.latencyMs)) }] : [];
   });
@@ -303,7 +303,7 @@ export function latencyCdfView(run: LoadRunRecord): CdfView {
 }
 
 /** One row of results.csv: a probe (an engine at one rate in one round), or a cell that measured none. */
-export interface ServerProbeRow {
+export interface LoadProbeRow {
   readonly cell: LoadCell;
   readonly probe: LoadProbe | null;
   /** This round's peak interval, when the round searched one. */
@@ -313,8 +313,8 @@ export interface ServerProbeRow {
 }
 
 /** Every probe in the order measured, each cell's probes together; cells without probes get one row with their reason. */
-export function serverProbeRows(run: LoadRunRecord): ServerProbeRow[] {
-  return run.cells.flatMap((cell): ServerProbeRow[] => {
+export function loadProbeRows(run: LoadRunRecord): LoadProbeRow[] {
+  return run.cells.flatMap((cell): LoadProbeRow[] => {
     const probes = probesOf(cell);
     const peak = cell.state === 'completed' ? cell.peak : null;
     if (probes.length === 0) return [{ cell, probe: null, roundPeak: null, peakRps: null }];

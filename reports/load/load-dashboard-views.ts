@@ -1,13 +1,13 @@
 /**
  * The dashboard's views of `inferbench load` runs: the rate table, the
  * peaks, and the same vega-lite specs as hockey-stick.png and
- * latency-cdf.png (reports/server-charts.ts); and two load runs compared
- * (reports/server-comparison.ts). The load scenario (src/runs/scenarios/load-scenario.ts) serves them.
+ * latency-cdf.png (reports/load/load-charts.ts); and two load runs compared
+ * (reports/load/load-comparison.ts). The load scenario (src/runs/scenarios/load-scenario.ts) serves them.
  */
-import type { LoadRunRecord } from '../src/core/load-results.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from './server-charts.js';
-import { compareServerRuns } from './server-comparison.js';
-import { batchSizesText, hockeyStickView, serverPeakRows, serverRateRows } from './server-views.js';
+import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from './load-charts.js';
+import { compareServerRuns } from './load-comparison.js';
+import { batchSizesText, hockeyStickView, loadPeakRows, loadRateRows } from './load-views.js';
 
 /** The JSON `GET /api/runs/<id>/views` answers for a load run, but its id and state; served even before a cell is recorded (`available: false`). */
 export function loadViewsJson(record: LoadRunRecord): Record<string, unknown> {
@@ -16,7 +16,7 @@ export function loadViewsJson(record: LoadRunRecord): Record<string, unknown> {
     available: record.cells.length > 0,
     kind: 'load',
     load: {
-      rows: serverRateRows(record).map((r) => ({
+      rows: loadRateRows(record).map((r) => ({
         label: r.label,
         rateRps: r.targetRps,
         offeredRps: r.summary.offeredRps,
@@ -31,7 +31,7 @@ export function loadViewsJson(record: LoadRunRecord): Record<string, unknown> {
         reasons: r.summary.verdict.reasons,
         passed: r.passed,
       })),
-      peaks: serverPeakRows(record).map((p) => ({ label: p.label, peakRps: p.peakRps, lastPass: p.interval.lastPass, firstFail: p.interval.firstFail, ci95: p.ci95 })),
+      peaks: loadPeakRows(record).map((p) => ({ label: p.label, peakRps: p.peakRps, lastPass: p.interval.lastPass, firstFail: p.interval.firstFail, ci95: p.ci95 })),
       hockeyStick: { spec: hockey.insufficient === null ? hockeyStickChartSpec(record) : null, insufficient: hockey.insufficient },
       cdf: { spec: record.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0) ? latencyCdfChartSpec(record) : null },
     },

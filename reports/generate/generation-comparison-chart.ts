@@ -6,10 +6,10 @@
  * call, as the table does not.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
-import type { BetweenRounds } from '../src/core/results.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { BetweenRounds } from '../../src/core/results.js';
 import { generationThreadsUsed, type GenerationCellPair } from './generation-comparison.js';
-import { frame, machineLine } from './view-charts.js';
+import { frame, machineLine } from '../view-charts.js';
 
 type Metric = 'ttft' | 'tpot';
 

@@ -5,12 +5,12 @@
  * side's verdict, then a tally, the method, and a warning naming any cell
  * measured on a noisy host.
  */
-import type { CellResult, RunRecord } from '../src/core/results.js';
-import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHostCells, ratioText, type RunComparison } from './run-comparison.js';
-import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
+import type { CellResult, RunRecord } from '../../src/core/results.js';
+import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHostCells, ratioText, type RunComparison } from '../run-comparison.js';
+import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
-import { formatDuration, formatDurationRange, formatTimestamp } from '../src/core/units.js';
-import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
+import { formatDuration, formatDurationRange, formatTimestamp } from '../../src/core/units.js';
+import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../src/core/host-noise.js';
 
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',

@@ -6,12 +6,12 @@
  * hockey-stick.png and latency-cdf.png. Written atomically like the other
  * runs' files, data first.
  */
-import type { LoadCell, LoadProbe, LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
-import { CELL_DATA_FILES, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from './cell-files.js';
-import { formatVersions } from './run-summary.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from './server-charts.js';
-import { batchSizesText, hockeyStickView, meanBatchSize, serverProbeRows, serverSettings, type ServerProbeRow } from './server-views.js';
-import type { RunChart, WriteFs } from './write-run.js';
+import type { LoadCell, LoadProbe, LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
+import { CELL_DATA_FILES, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from '../cell-files.js';
+import { formatVersions } from '../run-summary.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from './load-charts.js';
+import { batchSizesText, hockeyStickView, meanBatchSize, loadProbeRows, loadSettingsView, type LoadProbeRow } from './load-views.js';
+import type { RunChart, WriteFs } from '../write-run.js';
 
 /** File names inside the run folder. */
 export const SERVER_FILES = {
@@ -21,7 +21,7 @@ export const SERVER_FILES = {
   cdfPng: 'latency-cdf.png',
 } as const;
 
-type Column = CellColumn<ServerProbeRow, LoadRunRecord>;
+type Column = CellColumn<LoadProbeRow, LoadRunRecord>;
 
 const sessionOf = (c: LoadCell) => (c.state === 'skipped' ? undefined : c.session);
 
@@ -42,11 +42,11 @@ const COLUMNS: readonly Column[] = [
   { name: 'versions', kind: 'string', value: (r) => formatVersions(sessionOf(r.cell)?.versions ?? {}, ';') },
   { name: 'state', kind: 'string', value: (r) => r.cell.state },
   { name: 'reason', kind: 'string', value: (r) => (r.cell.state === 'completed' ? null : r.cell.reason) },
-  { name: 'arrival', kind: 'string', value: (_r, run) => serverSettings(run).arrival },
-  { name: 'burstiness', kind: 'double', value: (_r, run) => serverSettings(run).burstiness },
-  { name: 'seed', kind: 'double', value: (_r, run) => serverSettings(run).seed },
-  { name: 'max_batch', kind: 'int', value: (_r, run) => serverSettings(run).maxBatch },
-  { name: 'max_wait_ms', kind: 'double', value: (_r, run) => serverSettings(run).maxWaitMs },
+  { name: 'arrival', kind: 'string', value: (_r, run) => loadSettingsView(run).arrival },
+  { name: 'burstiness', kind: 'double', value: (_r, run) => loadSettingsView(run).burstiness },
+  { name: 'seed', kind: 'double', value: (_r, run) => loadSettingsView(run).seed },
+  { name: 'max_batch', kind: 'int', value: (_r, run) => loadSettingsView(run).maxBatch },
+  { name: 'max_wait_ms', kind: 'double', value: (_r, run) => loadSettingsView(run).maxWaitMs },
   probe('round', 'int', (p) => p.round + 1),
   probe('purpose', 'string', (p) => p.purpose),
   probe('target_rps', 'double', (p) => p.targetRps),
@@ -122,11 +122,11 @@ const REQUEST_COLUMNS: readonly RequestColumn[] = [
 ];
 
 function requestRows(run: LoadRunRecord): RequestRow[] {
-  return serverProbeRows(run).flatMap((row) => (row.probe ? row.probe.samples.scheduledMs.map((_t, i) => ({ cell: row.cell, probe: row.probe as LoadProbe, i })) : []));
+  return loadProbeRows(run).flatMap((row) => (row.probe ? row.probe.samples.scheduledMs.map((_t, i) => ({ cell: row.cell, probe: row.probe as LoadProbe, i })) : []));
 }
 
 /** The charts of a load run folder: the hockey stick (or why it is not drawn) and, once a probe ran, the latency CDF. */
-export function serverCharts(run: LoadRunRecord): RunChart[] {
+export function loadCharts(run: LoadRunRecord): RunChart[] {
   const insufficient = hockeyStickView(run).insufficient;
   const hockey: RunChart = insufficient === null ? { file: SERVER_FILES.hockeyPng, spec: hockeyStickChartSpec(run) } : { file: SERVER_FILES.hockeyPng, skipped: insufficient };
   const probed = run.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0);
@@ -138,14 +138,14 @@ export function serverCharts(run: LoadRunRecord): RunChart[] {
  * A chart whose view has too little to draw is left out (the report says
  * why); one that fails to render is a warning and never costs the data.
  */
-export async function writeServerFiles(run: LoadRunRecord, dir: string, options: { png: boolean; fs?: WriteFs }): Promise<{ paths: string[]; warnings: string[] }> {
-  const charts = options.png ? serverCharts(run) : [];
+export async function writeLoadFiles(run: LoadRunRecord, dir: string, options: { png: boolean; fs?: WriteFs }): Promise<{ paths: string[]; warnings: string[] }> {
+  const charts = options.png ? loadCharts(run) : [];
   return writeCellFiles(
     dir,
     {
       run,
       columns: COLUMNS,
-      cells: serverProbeRows(run),
+      cells: loadProbeRows(run),
       charts,
       extra: [[SERVER_FILES.samplesParquet, () => renderCellsParquet(REQUEST_COLUMNS, requestRows(run), run)]],
     },

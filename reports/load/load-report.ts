@@ -6,14 +6,14 @@
  * highest rate meeting the goal, with its interval), then every reason a
  * rate is not VALID. Pure: same record, same text.
  */
-import { unavailableLines } from './unavailable-text.js';
-import type { LoadRunRecord, LoadSummary } from '../src/core/load-results.js';
-import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../src/core/units.js';
-import { goalText } from '../src/core/latency-goal.js';
-import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { fitNote } from './fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from './report-layout.js';
-import { batchSizesText, cutProbes, serverFailedCells, serverPeakRows, serverRateRows, serverSettings, type ServerRateRow } from './server-views.js';
+import { unavailableLines } from '../unavailable-text.js';
+import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
+import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
+import { goalText } from '../../src/core/latency-goal.js';
+import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -25,7 +25,7 @@ function latency(summary: LoadSummary, value: number): string {
   return `${censored !== null && value >= censored ? '≥' : ''}${formatDuration(value)}`;
 }
 
-function identity(row: ServerRateRow): TableCell[] {
+function identity(row: LoadRateRow): TableCell[] {
   const session = row.cell.state === 'skipped' ? undefined : row.cell.session;
   return [
     { text: row.label, style: 'cyan' },
@@ -41,8 +41,8 @@ const IDENTITY = [
 ];
 
 function loadTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
-  const rows = serverRateRows(run);
-  const slo = serverSettings(run).slo;
+  const rows = loadRateRows(run);
+  const slo = loadSettingsView(run).slo;
   const tableRows: TableRow[] = rows.map((row, i) => {
     const s = row.summary;
     const verdict = row.passed === null ? s.verdict.status : `${s.verdict.status}${row.passed ? ' ✓' : ' ✗'}`;
@@ -66,7 +66,7 @@ function loadTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
       ruleAbove: i > 0 && rows[i - 1]?.label !== row.label,
     };
   });
-  for (const cell of serverFailedCells(run)) {
+  for (const cell of loadFailedCells(run)) {
     if (cell.state === 'errored' && (cell.probes?.length ?? 0) > 0) continue;
     tableRows.push({ cells: [{ text: cell.engine, style: 'cyan' }, '–', '–'], rest: { text: `${cell.state}: ${cell.reason}`, style: cell.state === 'errored' ? 'red' : 'yellow' }, ruleAbove: tableRows.length > 0 });
   }
@@ -102,7 +102,7 @@ function partCells(s: LoadSummary): string[] {
 }
 
 function partsTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
-  const rows = serverRateRows(run);
+  const rows = loadRateRows(run);
   return renderTable({
     title: 'TIME PER REQUEST – means over completed requests',
     columns: [...IDENTITY, { header: 'latency', align: 'right' }, { header: 'queue wait', align: 'right' }, { header: 'tokenize+collate', align: 'right' }, { header: 'engine', align: 'right' }, { header: 'post-process', align: 'right' }, { header: 'requests', align: 'right' }, { header: 'unfinished', align: 'right' }],
@@ -130,10 +130,10 @@ function intervalText(i: { readonly lastPass: number | null; readonly firstFail:
 }
 
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
-  const peaks = serverPeakRows(run);
+  const peaks = loadPeakRows(run);
   if (peaks.length === 0) return null;
   return renderTable({
-    title: `PEAK RATE – highest rate meeting ${goalText(serverSettings(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
+    title: `PEAK RATE – highest rate meeting ${goalText(loadSettingsView(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
     columns: [
       { header: 'engine', align: 'left' },
       { header: 'peak (req/s)', align: 'right' },
@@ -159,12 +159,12 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
 }
 
 /** The header, the tables and the notes, as one string. */
-export function renderServerReport(run: LoadRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
+export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
   const maxWidth = layoutWidth(options, HEADER_WIDTH);
   const prose = Math.min(maxWidth, HEADER_WIDTH);
   const env = run.environment;
-  const s = serverSettings(run);
+  const s = loadSettingsView(run);
   const arrivals = s.arrival === 'gamma' ? `gamma (burstiness ${s.burstiness})` : s.arrival;
   const header = [
     banner('LATENCY UNDER LOAD', prose, color),
@@ -181,7 +181,7 @@ export function renderServerReport(run: LoadRunRecord, options: { color?: boolea
   ];
   const tables = (minWidth: number) => [loadTable(run, color, minWidth, maxWidth), partsTable(run, color, minWidth, maxWidth), peakTable(run, color, minWidth, maxWidth)].filter((t) => t !== null);
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
-  const notes = serverRateRows(run)
+  const notes = loadRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
     .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
   const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);

@@ -4,12 +4,12 @@
  * TRAIN – MEMORY (peak RSS and the engine's tensor bytes) and TRAIN – LOSS
  * (first and last loss). Pure: same record, same text.
  */
-import { unavailableLines } from './unavailable-text.js';
-import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../src/core/training-results.js';
-import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from './text-table.js';
-import { fitNote } from './fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from './report-layout.js';
-import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
+import { unavailableLines } from '../unavailable-text.js';
+import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
+import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 

@@ -6,9 +6,9 @@
  * load measured in one stretch of time, which carries no evidence about the
  * drift between two runs, so the ratio stands without a test.
  */
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
-import { formatDuration } from '../src/core/units.js';
-import { renderTable, type TableRow } from './text-table.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import { formatDuration } from '../../src/core/units.js';
+import { renderTable, type TableRow } from '../text-table.js';
 
 /** One cell present in both runs. */
 export interface GenerationCellPair {

@@ -6,20 +6,20 @@
  * It makes no faster or slower call: a peak is bracketed to the search's
  * precision, and its interval across rounds is the evidence to read.
  */
-import type { LoadRunRecord } from '../src/core/load-results.js';
-import { formatDuration, formatRate } from '../src/core/units.js';
-import { renderTable, type TableRow } from './text-table.js';
-import { chartPercentile, percentileOf, serverPeakRows, serverRateRows, type ServerPeakRow } from './server-views.js';
+import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { formatDuration, formatRate } from '../../src/core/units.js';
+import { renderTable, type TableRow } from '../text-table.js';
+import { chartPercentile, percentileOf, loadPeakRows, loadRateRows, type LoadPeakRow } from './load-views.js';
 
-export interface ServerPeakPair {
+export interface LoadPeakPair {
   readonly label: string;
-  readonly a: ServerPeakRow | null;
-  readonly b: ServerPeakRow | null;
+  readonly a: LoadPeakRow | null;
+  readonly b: LoadPeakRow | null;
   /** B's peak ÷ A's; null unless both found one. */
   readonly ratio: number | null;
 }
 
-export interface ServerRatePair {
+export interface LoadRatePair {
   readonly label: string;
   readonly targetRps: number;
   readonly aMs: number;
@@ -29,27 +29,27 @@ export interface ServerRatePair {
   readonly bVerdict: string;
 }
 
-export interface ServerComparison {
+export interface LoadComparison {
   /** The latency percentile compared at equal rates. */
   readonly percentile: number;
-  readonly peaks: readonly ServerPeakPair[];
-  readonly rates: readonly ServerRatePair[];
+  readonly peaks: readonly LoadPeakPair[];
+  readonly rates: readonly LoadRatePair[];
 }
 
 /** Matches engines (and models) by label; rates by the offered rate asked for. */
-export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): ServerComparison {
+export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): LoadComparison {
   const pa = chartPercentile(a);
   const percentile = pa === chartPercentile(b) ? pa : 99;
-  const peaksA = serverPeakRows(a);
-  const peaksB = serverPeakRows(b);
+  const peaksA = loadPeakRows(a);
+  const peaksB = loadPeakRows(b);
   const labels = [...new Set([...peaksA, ...peaksB].map((p) => p.label))];
-  const peaks = labels.map((label): ServerPeakPair => {
+  const peaks = labels.map((label): LoadPeakPair => {
     const x = peaksA.find((p) => p.label === label) ?? null;
     const y = peaksB.find((p) => p.label === label) ?? null;
     return { label, a: x, b: y, ratio: x?.peakRps && y?.peakRps ? y.peakRps / x.peakRps : null };
   });
-  const rowsB = serverRateRows(b);
-  const rates = serverRateRows(a).flatMap((x): ServerRatePair[] => {
+  const rowsB = loadRateRows(b);
+  const rates = loadRateRows(a).flatMap((x): LoadRatePair[] => {
     const y = rowsB.find((r) => r.label === x.label && r.targetRps === x.targetRps);
     if (!y) return [];
     const aMs = percentileOf(x.summary, percentile);
@@ -59,11 +59,11 @@ export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): ServerCom
   return { percentile, peaks, rates };
 }
 
-const peakText = (p: ServerPeakRow | null): string =>
+const peakText = (p: LoadPeakRow | null): string =>
   p === null ? '–' : p.peakRps === null ? 'none passed' : `${formatRate(p.peakRps, '')} (${p.interval.lastPass ?? '–'}–${p.interval.firstFail ?? '∞'})`;
 
 /** The two tables and the method line. */
-export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: ServerComparison, color = false): string {
+export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: LoadComparison, color = false): string {
   const lines: string[] = [];
   if (cmp.peaks.length > 0) {
     const rows: TableRow[] = cmp.peaks.map((p) => ({ cells: [p.label, peakText(p.a), peakText(p.b), p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`] }));

@@ -3,14 +3,14 @@
  * output token, and throughput with peak memory, one table each, in the
  * layout of the classification report. Pure: same record, same text.
  */
-import { unavailableLines } from './unavailable-text.js';
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
-import type { BetweenRounds } from '../src/core/results.js';
-import type { SampleStatistics } from '../src/core/statistics.js';
-import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from './text-table.js';
-import { fitNote, STATE_STYLE } from './fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from './report-layout.js';
-import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../src/core/units.js';
+import { unavailableLines } from '../unavailable-text.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { BetweenRounds } from '../../src/core/results.js';
+import type { SampleStatistics } from '../../src/core/statistics.js';
+import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote, STATE_STYLE } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 
 interface ReportColumn extends Column {

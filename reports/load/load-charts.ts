@@ -1,21 +1,21 @@
 /**
  * Vega-lite specs of a load run, drawn from the pure views in
- * server-views.ts: the hockey stick (latency against achieved throughput,
+ * load-views.ts: the hockey stick (latency against achieved throughput,
  * with the latency goal and each engine's peak) and the latency CDF at one
  * rate. Plain JSON, so `renderPng` draws them for the run folder and the
  * dashboard embeds the same specs.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { LoadRunRecord } from '../src/core/load-results.js';
-import { formatRate } from '../src/core/units.js';
-import { hockeyStickView, latencyCdfView, serverSettings } from './server-views.js';
-import { frame, machineLine } from './view-charts.js';
+import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { formatRate } from '../../src/core/units.js';
+import { hockeyStickView, latencyCdfView, loadSettingsView } from './load-views.js';
+import { frame, machineLine } from '../view-charts.js';
 
 const RED = '#c62828';
 
 /** `poisson arrivals, seed 1 · batcher max 8, wait 5 ms`: what every chart of the run shares. */
 function methodLine(run: LoadRunRecord): string {
-  const s = serverSettings(run);
+  const s = loadSettingsView(run);
   const arrivals = s.arrival === 'gamma' ? `gamma arrivals (burstiness ${s.burstiness})` : `${s.arrival} arrivals`;
   const batcher = s.maxBatch > 1 ? `dynamic batcher: up to ${s.maxBatch} requests, wait ≤ ${s.maxWaitMs} ms` : 'one request per engine call';
   return `open loop, ${arrivals}, seed ${s.seed} · latency from the scheduled arrival · ${batcher}`;
@@ -78,7 +78,7 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
 /** The share of requests at or under each latency, per engine at one rate (see latencyCdfView), with the goal. */
 export function latencyCdfChartSpec(run: LoadRunRecord): TopLevelSpec {
   const view = latencyCdfView(run);
-  const slo = serverSettings(run).slo;
+  const slo = loadSettingsView(run).slo;
   const values = view.series.flatMap((s) => s.points.map((pt) => ({ engine: `${s.engine} @ ${formatRate(s.targetRps, '/s')}`, latencyMs: pt.latencyMs, share: pt.share })));
   const labels = view.series.map((s) => `${s.engine} @ ${formatRate(s.targetRps, '/s')}`);
   const subtitle = [

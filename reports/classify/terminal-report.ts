@@ -3,29 +3,29 @@
  * transformers benchmark (titled tables, environment block) with mitata's
  * `avg (min … max)` and `p99` columns. Pure: same RunRecord, same text.
  */
-import { nothingMeasured } from '../src/core/nothing-measured.js';
-import type { RunRecord } from '../src/core/results.js';
-import { PERCENTILE_METHOD } from '../src/core/statistics.js';
-import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../src/core/stop-rule.js';
-import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from './run-summary.js';
-import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from './variant-summary.js';
-import { banner, type Column, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from './text-table.js';
-import { dropToFit, fitNote } from './fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from './report-layout.js';
-import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { nothingMeasured } from '../../src/core/nothing-measured.js';
+import type { RunRecord } from '../../src/core/results.js';
+import { PERCENTILE_METHOD } from '../../src/core/statistics.js';
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../src/core/stop-rule.js';
+import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from '../run-summary.js';
+import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../variant-summary.js';
+import { banner, type Column, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
+import { dropToFit, fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { formatBytes, formatTimestamp } from '../../src/core/units.js';
 import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
-import { baselineRows, threadsUsed } from './run-views.js';
-import { placementLine } from './placement-text.js';
-import { unavailableLines } from './unavailable-text.js';
+import { baselineRows, threadsUsed } from '../run-views.js';
+import { placementLine } from '../placement-text.js';
+import { unavailableLines } from '../unavailable-text.js';
 import { browserLines } from './browser-text.js';
 import { answerLines, comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
-import { hostSections } from './host-views.js';
+import { hostSections } from '../host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
-import { STATE_STYLE } from './fitted-table.js';
+import { STATE_STYLE } from '../fitted-table.js';
 import { stsSection } from './sts-table.js';
-import { cellNamer, groupByReason } from './cell-names.js';
+import { cellNamer, groupByReason } from '../cell-names.js';
 
 /** `width` and `wide` as every terminal report takes them (report-layout.ts). */
 export interface TerminalReportOptions extends ReportLayout {
@@ -293,7 +293,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...section(energySection(run, maxWidth, sectionWidth, color)),
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
-    ...section(quantizationTable(run, sectionWidth, color)),
+    ...section(quantizationTable(run, sectionWidth, maxWidth, color)),
     '',
     ...modelSizeTable(run, sectionWidth, maxWidth, color),
     '',

@@ -9,8 +9,9 @@ import { PERCENTILE_METHOD } from '../../src/core/statistics.js';
 import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../src/core/stop-rule.js';
 import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from '../run-summary.js';
 import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../variant-summary.js';
-import { banner, type Column, fitLines, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
+import { banner, type Column, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
 import { dropToFit, fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatTimestamp } from '../../src/core/units.js';
 import { energySection } from './terminal-energy-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
@@ -26,24 +27,14 @@ import { STATE_STYLE } from '../fitted-table.js';
 import { stsSection } from './sts-table.js';
 import { cellNamer, groupByReason } from '../cell-names.js';
 
-export interface TerminalReportOptions {
+/** `width` and `wide` as every terminal report takes them (report-layout.ts). */
+export interface TerminalReportOptions extends ReportLayout {
   /** ANSI colours; off unless asked for, so logs and tests get plain text. */
   readonly color?: boolean;
-  /**
-   * Terminal width. No line is wider: each table drops its least important
-   * columns, then abbreviates, and says so; text wraps.
-   */
-  readonly width?: number;
-  /** Every column of every table, however wide (`--wide`); `width` is then ignored. */
-  readonly wide?: boolean;
 }
 
 /** Wide enough for every speed column; the CLI passes the terminal's width (terminal-width.ts). */
 const DEFAULT_WIDTH = 160;
-/** `--wide`: wider than any table, so nothing is dropped or cut. */
-const UNLIMITED_WIDTH = 100_000;
-/** The environment header wraps sooner than tables: short lines scan faster. */
-const HEADER_WIDTH = 100;
 
 /** Why cells have no figures, each distinct reason once with the cells it applies to (the speed table cut them short). */
 function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
@@ -280,7 +271,7 @@ function footnotes(run: RunRecord, width: number): string[] {
  */
 export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions = {}): string {
   const color = opts.color ?? false;
-  const maxWidth = opts.wide === true ? UNLIMITED_WIDTH : Math.max(40, opts.width ?? DEFAULT_WIDTH);
+  const maxWidth = layoutWidth(opts, DEFAULT_WIDTH);
   const speed = speedTable(run, maxWidth, color);
   const sectionWidth = Math.min(speed.width, maxWidth);
   const answer = answerLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)), color);
@@ -310,5 +301,5 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...footnotes(run, sectionWidth),
   );
   // The last word on width: a line a section could not fit (a long word, a table of a kind added later) is broken, never left wider.
-  return `${(opts.wide === true ? out : fitLines(out, maxWidth)).join('\n')}\n`;
+  return `${fitReport(out, opts, maxWidth).join('\n')}\n`;
 }

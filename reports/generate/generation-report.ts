@@ -8,7 +8,8 @@ import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } fro
 import type { BetweenRounds } from '../../src/core/results.js';
 import type { SampleStatistics } from '../../src/core/statistics.js';
 import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from '../text-table.js';
-import { STATE_STYLE } from '../fitted-table.js';
+import { fitNote, STATE_STYLE } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 
@@ -92,45 +93,48 @@ const THROUGHPUT_COLUMNS: readonly ReportColumn[] = [
   { header: 'early EOS', align: 'right', value: (c) => String(c.earlyStops) },
 ];
 
-function table(title: string, run: GenerationRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number) {
+function table(title: string, run: GenerationRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number, maxWidth: number) {
   const rows: TableRow[] = orderedGenerationCells(run).map((cell, i, all) => {
     const previous = all[i - 1];
     const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.promptLength !== cell.promptLength || previous.newTokens !== cell.newTokens);
     if (cell.state !== 'completed') return { cells: identity(cell), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
     return { cells: [...identity(cell), ...columns.map((c) => c.value(cell))], ruleAbove };
   });
-  return renderTable({ title, columns: [...IDENTITY_COLUMNS, ...columns], rows, color, minWidth });
+  return renderTable({ title, columns: [...IDENTITY_COLUMNS, ...columns], rows, color, minWidth: Math.min(minWidth, maxWidth), maxWidth });
 }
 
 /** The header, the three tables and the notes, as one string. */
-export function renderGenerationReport(run: GenerationRunRecord, options: { color?: boolean } = {}): string {
+export function renderGenerationReport(run: GenerationRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
+  const maxWidth = layoutWidth(options, HEADER_WIDTH);
+  const prose = Math.min(maxWidth, HEADER_WIDTH);
   const env = run.environment;
   const model = run.models[0];
   const header = [
-    banner('TEXT GENERATION', 100, color),
+    banner('TEXT GENERATION', prose, color),
     `model: ${model?.name ?? '?'} (${model?.source ?? '?'})`,
     ...(model?.notes ?? []).map((n) => `note: ${n}`),
-    ...unavailableLines(run, 100),
-    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    ...unavailableLines(run, prose),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
     `TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`,
     ...wrap(
       'mean and percentiles over every measured call (TTFT) or later token (TPOT) of every round; 95% CI across rounds = interval of the mean of round means, ' +
         "each round a fresh engine load; verdict by run's rule on both (CI within ±5% of the mean, CV within 100%)",
-      100,
+      prose,
     ),
   ];
   const tables = (minWidth: number) => [
-    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft, (c) => c.betweenRounds?.ttft), color, minWidth),
-    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot, (c) => c.betweenRounds?.tpot), color, minWidth),
-    table('THROUGHPUT AND PEAK MEMORY', run, THROUGHPUT_COLUMNS, color, minWidth),
+    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft, (c) => c.betweenRounds?.ttft), color, minWidth, maxWidth),
+    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot, (c) => c.betweenRounds?.tpot), color, minWidth, maxWidth),
+    table('THROUGHPUT AND PEAK MEMORY', run, THROUGHPUT_COLUMNS, color, minWidth, maxWidth),
   ];
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const noisy = orderedGenerationCells(run).filter((c): c is CompletedGenerationCell => c.state === 'completed' && c.verdict?.status === 'NOISY');
   const notes = noisy.flatMap((c) => {
     const warnings = c.verdict?.warnings ?? [];
-    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, 120);
+    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, Math.min(maxWidth, 120));
   });
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes];
+  return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

@@ -11,6 +11,8 @@ import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js'
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
 import { goalText } from '../../src/core/latency-goal.js';
 import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
@@ -38,7 +40,7 @@ const IDENTITY = [
   { header: 'rate', align: 'right' as const },
 ];
 
-function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+function loadTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
   const rows = loadRateRows(run);
   const slo = loadSettingsView(run).slo;
   const tableRows: TableRow[] = rows.map((row, i) => {
@@ -88,7 +90,8 @@ function loadTable(run: LoadRunRecord, color: boolean, minWidth: number) {
     ],
     rows: tableRows,
     color,
-    minWidth,
+    minWidth: Math.min(minWidth, maxWidth),
+    maxWidth,
   });
 }
 
@@ -98,7 +101,7 @@ function partCells(s: LoadSummary): string[] {
   return s.completedRequests === 0 ? parts.map(() => '–') : parts.map(formatDuration);
 }
 
-function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+function partsTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
   const rows = loadRateRows(run);
   return renderTable({
     title: 'TIME PER REQUEST – means over completed requests',
@@ -114,7 +117,8 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number) {
       ruleAbove: i > 0 && rows[i - 1]?.label !== row.label,
     })),
     color,
-    minWidth,
+    minWidth: Math.min(minWidth, maxWidth),
+    maxWidth,
   });
 }
 
@@ -125,7 +129,7 @@ function intervalText(i: { readonly lastPass: number | null; readonly firstFail:
   return `${rps(i.lastPass)} – ${i.firstFail === null ? (i.interrupted ? 'not measured' : 'none failed') : rps(i.firstFail)}${cut}`;
 }
 
-function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
+function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
   const peaks = loadPeakRows(run);
   if (peaks.length === 0) return null;
   return renderTable({
@@ -149,34 +153,38 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number) {
       ],
     })),
     color,
-    minWidth,
+    minWidth: Math.min(minWidth, maxWidth),
+    maxWidth,
   });
 }
 
 /** The header, the tables and the notes, as one string. */
-export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } = {}): string {
+export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
+  const maxWidth = layoutWidth(options, HEADER_WIDTH);
+  const prose = Math.min(maxWidth, HEADER_WIDTH);
   const env = run.environment;
   const s = loadSettingsView(run);
   const arrivals = s.arrival === 'gamma' ? `gamma (burstiness ${s.burstiness})` : s.arrival;
   const header = [
-    banner('LATENCY UNDER LOAD', 100, color),
+    banner('LATENCY UNDER LOAD', prose, color),
     ...run.models.map((m) => `model: ${m.name} (${m.source})`),
-    ...unavailableLines(run, 100),
-    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    ...unavailableLines(run, prose),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
     ...wrap(
       `open loop: ${arrivals} arrivals drawn in advance (seed ${s.seed}); each rate: ${s.warmupMs / 1000} s of warm-up arrivals, then at least ${s.durationMs / 1000} s and ${s.minQueries} requests measured; ` +
         `batcher: ${s.maxBatch > 1 ? `up to ${s.maxBatch} requests, waiting at most ${s.maxWaitMs} ms` : 'one request per engine call'}; ` +
         `${s.slo ? `goal ${goalText(s.slo)}; ` : ''}${s.rounds} round${s.rounds === 1 ? '' : 's'}, each a fresh load`,
-      100,
+      prose,
     ),
-    ...wrap('latency = completion − scheduled arrival (never from pickup), percentiles by linear interpolation (numpy default) over every measured request; ≥: a lower bound, requests were unfinished; VALID: minimum duration and requests met, achieved within 2% of offered, queue not growing', 100),
+    ...wrap('latency = completion − scheduled arrival (never from pickup), percentiles by linear interpolation (numpy default) over every measured request; ≥: a lower bound, requests were unfinished; VALID: minimum duration and requests met, achieved within 2% of offered, queue not growing', prose),
   ];
-  const tables = (minWidth: number) => [loadTable(run, color, minWidth), partsTable(run, color, minWidth), peakTable(run, color, minWidth)].filter((t) => t !== null);
+  const tables = (minWidth: number) => [loadTable(run, color, minWidth, maxWidth), partsTable(run, color, minWidth, maxWidth), peakTable(run, color, minWidth, maxWidth)].filter((t) => t !== null);
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const notes = loadRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
     .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
   const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes, ...cut].join('\n').trimEnd();
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes, ...cut];
+  return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

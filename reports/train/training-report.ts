@@ -7,6 +7,8 @@
 import { unavailableLines } from '../unavailable-text.js';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
 import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote } from '../fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
@@ -89,7 +91,7 @@ const LOSS_COLUMNS: readonly ReportColumn[] = [
   { header: 'steps/round', align: 'right', value: (c) => String(c.training.stepsPerRound) },
 ];
 
-function table(title: string, run: TrainingRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number) {
+function table(title: string, run: TrainingRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number, maxWidth: number) {
   const models = new Set(run.cells.map((c) => c.model)).size;
   const rows: TableRow[] = orderedTrainingCells(run).map((cell, i, all) => {
     const previous = all[i - 1];
@@ -97,29 +99,32 @@ function table(title: string, run: TrainingRunRecord, columns: readonly ReportCo
     if (cell.state !== 'completed') return { cells: identity(cell, models), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
     return { cells: [...identity(cell, models), ...columns.map((c) => c.value(cell))], ruleAbove };
   });
-  return renderTable({ title, columns: [...identityColumns(models), ...columns], rows, color, minWidth });
+  return renderTable({ title, columns: [...identityColumns(models), ...columns], rows, color, minWidth: Math.min(minWidth, maxWidth), maxWidth });
 }
 
 /** The header, the three tables and the notes, as one string. */
-export function renderTrainingReport(run: TrainingRunRecord, options: { color?: boolean } = {}): string {
+export function renderTrainingReport(run: TrainingRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
+  const maxWidth = layoutWidth(options, HEADER_WIDTH);
+  const prose = Math.min(maxWidth, HEADER_WIDTH);
   const env = run.environment;
   const header = [
-    banner('TRAINING', 100, color),
+    banner('TRAINING', prose, color),
     ...run.models.map((m) => `model: ${m.name} (${m.source})`),
-    ...unavailableLines(run, 100),
-    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, 100),
+    ...unavailableLines(run, prose),
+    ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
     ...wrap('step = forward + mean cross-entropy on the labels + backward + optimizer update, timed as a whole (mean of the measured steps; ±95% CI across rounds); ' +
-      'forward/backward/update timed apart where the engine can; warm steps (w) are logged, not counted; each round restarts from the initial weights', 100),
+      'forward/backward/update timed apart where the engine can; warm steps (w) are logged, not counted; each round restarts from the initial weights', prose),
   ];
   const tables = (minWidth: number) => [
-    table('TRAIN – SPEED', run, SPEED_COLUMNS, color, minWidth),
-    table('TRAIN – MEMORY', run, MEMORY_COLUMNS, color, minWidth),
-    table('TRAIN – LOSS', run, LOSS_COLUMNS, color, minWidth),
+    table('TRAIN – SPEED', run, SPEED_COLUMNS, color, minWidth, maxWidth),
+    table('TRAIN – MEMORY', run, MEMORY_COLUMNS, color, minWidth, maxWidth),
+    table('TRAIN – LOSS', run, LOSS_COLUMNS, color, minWidth, maxWidth),
   ];
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const noisy = run.cells.filter((c): c is CompletedTrainingCell => c.state === 'completed' && c.verdict.status === 'NOISY');
   const notes = noisy.map((c) => `NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`);
-  return [...header, '', ...blocks.flatMap((b) => [...b.lines, '']), ...notes].join('\n').trimEnd();
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes];
+  return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

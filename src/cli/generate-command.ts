@@ -4,6 +4,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand } from './run-exit.js';
+import { reportWidth } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { renderGenerationReport } from '../../reports/generate/generation-report.js';
@@ -54,14 +55,14 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     isolate: args.flags['no-isolate'] !== true,
   });
 
-  return generateAndReport(config, {});
+  return generateAndReport(config, {}, reportWidth(args));
 }
 
 /**
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-export function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }): Promise<number> {
+export function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   return reportRecordedCommand({
     unit: 'generate() call',
     out: config.out,
@@ -75,7 +76,7 @@ export function generateAndReport(config: GenerateConfig, links: { readonly reru
         },
       }, record),
     progressLine,
-    render: (record, color) => renderGenerationReport(record, { color }),
+    render: (record, color) => renderGenerationReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(generationCharts(record)) : []),
   });
 }

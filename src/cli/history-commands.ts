@@ -122,16 +122,16 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   if (isGenerateConfig(entry.config)) {
     const { command: _command, ...stored } = entry.config;
     const [{ generateAndReport }, { generateConfig }] = await Promise.all([import('./generate-command.js'), import('../runs/generate-run.js')]);
-    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id });
+    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isTrainConfig(entry.config)) {
     const [{ trainAndReport }, { trainConfig }] = await Promise.all([import('./train-command.js'), import('../runs/train-run.js')]);
-    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
+    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   if (isLoadConfig(entry.config)) {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
     const [{ loadAndReport }, { loadConfig }] = await Promise.all([import('./load-command.js'), import('../runs/load-run.js')]);
-    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id });
+    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
   }
   // Validated again: an engine or option accepted then may not exist in this version.
   // The run modules load only for a rerun: list, show and rm read the store alone.

@@ -14,6 +14,7 @@ import { notDrawnLines } from '../../reports/cell-files.js';
 import { loadCharts } from '../../reports/load/load-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
+import { reportWidth } from './terminal-width.js';
 
 function progressLine(event: LoadProgress): string | null {
   if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warming up`;
@@ -95,11 +96,11 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
     isolate: args.flags['no-isolate'] !== true,
   };
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
-  return loadAndReport(loadConfig(defined), {});
+  return loadAndReport(loadConfig(defined), {}, reportWidth(args));
 }
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }): Promise<number> {
+export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   return reportRecordedCommand({
     unit: 'engine call',
     out: config.out,
@@ -113,7 +114,7 @@ export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: nu
         },
       }, record, 'flag'),
     progressLine,
-    render: (record: LoadRunRecord, color) => renderLoadReport(record, { color }),
+    render: (record: LoadRunRecord, color) => renderLoadReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(loadCharts(record)) : []),
   });
 }

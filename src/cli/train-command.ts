@@ -12,6 +12,7 @@ import { trainingCharts } from '../../reports/train/training-files.js';
 import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
+import { reportWidth } from './terminal-width.js';
 
 function progressLine(event: TrainingProgress): string | null {
   // Rounds are interleaved across engines, so a cell is done only in the last round: say where each round is.
@@ -69,11 +70,11 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
     png: args.flags['no-png'] !== true,
     isolate: args.flags['no-isolate'] !== true,
   });
-  return trainAndReport(config, {});
+  return trainAndReport(config, {}, reportWidth(args));
 }
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }): Promise<number> {
+export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   return reportRecordedCommand({
     unit: 'training step',
     out: config.out,
@@ -87,7 +88,7 @@ export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: 
         },
       }, record, 'flag'),
     progressLine,
-    render: (record, color) => renderTrainingReport(record, { color }),
+    render: (record, color) => renderTrainingReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(trainingCharts(record)) : []),
     nothingMeasuredFix: (record) => trainingEnginesFix(record),
   });

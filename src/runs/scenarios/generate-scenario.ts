@@ -41,7 +41,7 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   recordKind: 'generate',
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
   settingLines,
-  report: (record, o) => renderGenerationReport(record, { color: o.color }),
+  report: (record, o) => renderGenerationReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => generationViews(record),
   compare: { terminal, hint: 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' },
 });

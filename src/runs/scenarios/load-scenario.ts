@@ -38,7 +38,7 @@ registerScenario<LoadRunRecord, LoadConfig>({
   recordKind: 'load',
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
-  report: (record, o) => renderLoadReport(record, { color: o.color }),
+  report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => loadViewsJson(record),
   viewsWithoutCells: true,
   compare: {

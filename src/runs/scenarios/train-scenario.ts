@@ -28,7 +28,7 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   recordKind: 'train',
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
-  report: (record, o) => renderTrainingReport(record, { color: o.color }),
+  report: (record, o) => renderTrainingReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => trainingViews(record),
   compare: {
     terminal: (a, b, o) => {

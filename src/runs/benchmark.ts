@@ -14,7 +14,7 @@ import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
 import { inProcessLauncher, type GroupLauncher } from '../scenarios/classify/group-launcher.js';
 import { classifyChildRunner } from '../scenarios/classify/classify-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { browserLauncher } from '../launchers/browser/browser-launcher.js';
+import { browserGroupLauncher } from './browser-group-launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import { CellRounds } from './cell-rounds.js';
 import { rotated } from '../core/round-order.js';
@@ -127,7 +127,7 @@ export class Benchmark {
     const source = reference === null ? null : referenceSource(model, reference, data, prepare, settings, { registry: this.options.registry, sampler, signal: this.options.signal });
     const parity = new ParityReference(reference, this.options.parity.tolerance, source);
     const nodeLauncher = this.launcher(model);
-    const inBrowser = browserLauncher();
+    const inBrowser = browserGroupLauncher();
     const flush = async (aborted: boolean) => {
       for (const { key, cell } of book.takeReady(aborted)) {
         const own = this.ownOutputs(book, key);

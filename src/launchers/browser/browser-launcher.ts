@@ -1,25 +1,24 @@
 /**
- * The browser launcher: runs a load group of a browser engine in headless
- * Chromium. Per load group (engine × threads) it starts a loopback server
- * with COOP/COEP and Chromium once, kept across the group's rounds; each
- * round (a fresh load) gets a fresh browser context and page. The scenario's own
- * `measureLoadGroup` then measures the engine's session exactly as in Node
- * (warm pass, timed passes, stop rule), while the page times each call.
+ * The browser launcher: runs one load of a browser engine in headless
+ * Chromium. Per engine × threads it starts a loopback server with COOP/COEP
+ * and Chromium once, kept across that load's rounds; each round (a fresh
+ * load) gets a fresh browser context and page. It knows no scenario: the
+ * scenario hands it `measure`, which it calls with the engine bound to the
+ * page, so the scenario measures the session exactly as in Node (warm pass,
+ * timed passes, stop rule) while the page times each call; and `fail`, which
+ * records the load's cells with a reason when no page could be had.
  * A page that crashes or hangs becomes errored cells after a timeout and its
  * browser is closed at once (the next round starts a new one); the others
  * are closed by `close()` when the sweep ends. The sweep goes on.
  */
 import type { Engine } from '../../core/engine.js';
-import type { CellKey } from '../../core/results.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
 import { findChromium, launchChromium, type BrowserLike } from '../../../engines/browser/chromium.js';
 import { WARMUP_PATH } from '../../../engines/browser/browser-engine.js';
 import { assetRoutes, pageBundle, pageHtml, warmupOnnx } from '../../../engines/browser/page-assets.js';
 import { isBrowserEngine, type BrowserEngine, type PageHost } from '../../../engines/browser/page-host.js';
 import type { PageEntry } from '../../../engines/browser/browser-specs.js';
 import { CellSkip } from '../../core/errors.js';
-import { measureLoadGroup, type GroupHooks, type LoadGroup } from '../../scenarios/classify/load-group.js';
-import { failedRound } from '../../scenarios/classify/measure-cell.js';
-import type { GroupLauncher } from '../../scenarios/classify/group-launcher.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
 import { drivePage, type PageLike } from './page-driver.js';
 import { rendererMemory } from './renderer-memory.js';
@@ -62,8 +61,22 @@ function boundTo(engine: BrowserEngine, host: PageHost): Engine {
   };
 }
 
-async function failAll(keys: readonly CellKey[], hooks: GroupHooks, err: unknown): Promise<void> {
-  for (const k of keys) await hooks.onMeasured(failedRound(k, err));
+/** One load a scenario hands the launcher: the engine it names and how to measure with it or record its cells as failed. */
+export interface BrowserLoad {
+  readonly engine: string | Engine;
+  readonly registry: EngineRegistry;
+  readonly threads: number | null;
+  /** Measures the load's cells with `engine`: bound to a fresh page for a browser engine, the engine itself otherwise. */
+  readonly measure: (engine: Engine) => Promise<void>;
+  /** Records every cell of the load with this reason (a CellSkip when Chromium is missing, else an error). */
+  readonly fail: (err: unknown) => Promise<void>;
+}
+
+/** Runs loads in pages of headless Chromium kept per engine × threads until `close()`. */
+export interface BrowserLauncher {
+  readonly name: 'browser';
+  run(load: BrowserLoad): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** Opens the page and waits for its bundle to install the API; a bundle error is the reason when it never does. */
@@ -83,7 +96,7 @@ async function openPage(context: BrowserContextLike, server: LoopbackServer, tim
 
 type BrowserContextLike = Awaited<ReturnType<BrowserLike['newContext']>>;
 
-/** Chromium and its loopback server, kept for the rounds of one load group. */
+/** Chromium and its loopback server, kept for the rounds of one engine × threads. */
 interface Running {
   readonly browser: BrowserLike;
   readonly server: LoopbackServer;
@@ -109,18 +122,18 @@ async function start(chromiumPath: string, entry: PageEntry): Promise<Running> {
   }
 }
 
-async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: BrowserLauncherOptions, kept: Map<string, Promise<Running>>): Promise<void> {
+async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, kept: Map<string, Promise<Running>>): Promise<void> {
   let engine: Engine;
   try {
-    engine = typeof group.engine === 'string' ? await group.registry.require(group.engine) : group.engine;
+    engine = typeof load.engine === 'string' ? await load.registry.require(load.engine) : load.engine;
   } catch (err) {
-    return failAll(group.keys, hooks, err);
+    return load.fail(err);
   }
-  if (!isBrowserEngine(engine)) return measureLoadGroup(group, hooks);
+  if (!isBrowserEngine(engine)) return load.measure(engine);
   const chromium = await findChromium();
-  if ('reason' in chromium) return failAll(group.keys, hooks, new CellSkip(`${chromium.reason} (${chromium.enable})`));
+  if ('reason' in chromium) return load.fail(new CellSkip(`${chromium.reason} (${chromium.enable})`));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const id = `${engine.id}\u0000${group.threads}`;
+  const id = `${engine.id}\u0000${load.threads}`;
   let pending = kept.get(id);
   if (!pending) {
     pending = start(chromium.path, engine.spec.entry);
@@ -131,7 +144,7 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
     running = await pending;
   } catch (err) {
     kept.delete(id);
-    return failAll(group.keys, hooks, err);
+    return load.fail(err);
   }
   const { browser, server } = running;
   let context: BrowserContextLike | undefined;
@@ -156,9 +169,9 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
       broken = driven.broken;
     } catch (err) {
       broken = () => 'the page did not start';
-      return await failAll(group.keys, hooks, err);
+      return await load.fail(err);
     }
-    await measureLoadGroup({ ...group, engine: boundTo(engine, host) }, hooks);
+    await load.measure(boundTo(engine, host));
   } finally {
     if (broken() !== null) {
       // A hung or crashed page: this Chromium is not trusted again; the next round starts another.
@@ -170,12 +183,12 @@ async function runInBrowser(group: LoadGroup, hooks: GroupHooks, options: Browse
   }
 }
 
-/** A launcher that runs each round of a browser engine's load group in a fresh page of a headless Chromium kept for the group. */
-export function browserLauncher(options: BrowserLauncherOptions = {}): GroupLauncher {
+/** A launcher that runs each round of a browser engine's load in a fresh page of a headless Chromium kept for the engine × threads. */
+export function browserLauncher(options: BrowserLauncherOptions = {}): BrowserLauncher {
   const kept = new Map<string, Promise<Running>>();
   return {
     name: 'browser',
-    run: (group, hooks) => runInBrowser(group, hooks, options, kept),
+    run: (load) => runInBrowser(load, options, kept),
     async close() {
       const all = [...kept.values()];
       kept.clear();

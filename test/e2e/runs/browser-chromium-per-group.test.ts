@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserLauncher } from '../../../src/launchers/browser/browser-launcher.js';
+import { browserGroupLauncher } from '../../../src/runs/browser-group-launcher.js';
 import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from '../../helpers/browser.js';
 
 test('rounds of one load group share one Chromium, each in a fresh page; close() ends it', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
-  const launcher = browserLauncher();
+  const launcher = browserGroupLauncher();
   const { rounds, hooks } = collect();
   try {
     await launcher.run(group, hooks);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserLauncher } from '../../../src/launchers/browser/browser-launcher.js';
+import { browserGroupLauncher } from '../../../src/runs/browser-group-launcher.js';
 import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from '../../helpers/browser.js';
 
 test('a page that hangs is an errored cell after the timeout, the browser is closed, and the next group still runs', { skip: NO_CHROMIUM }, async () => {
@@ -9,7 +9,7 @@ test('a page that hangs is an errored cell after the timeout, the browser is clo
   // No close(): a hung page's browser is closed by the launcher itself, at once.
   // Loading keeps the default 5-minute bound, which a busy 2-core machine never reaches (a shared 15 s bound did, and failed
   // the test at load()); only the hung run() meets its own 2 s bound, so the test waits 2 s for the hang, not 15.
-  await browserLauncher({ runTimeoutMs: 2_000, testHooks: { simulateHang: true } }).run(group, hung.hooks);
+  await browserGroupLauncher({ runTimeoutMs: 2_000, testHooks: { simulateHang: true } }).run(group, hung.hooks);
   assert.equal(hung.rounds.length, 1);
   const [round] = hung.rounds;
   assert.equal(round?.kind, 'failed');
@@ -19,7 +19,7 @@ test('a page that hangs is an errored cell after the timeout, the browser is clo
   assert.deepEqual(await chromiumChildren(), [], 'Chromium must be closed after a hung page');
 
   const next = collect();
-  const launcher = browserLauncher();
+  const launcher = browserGroupLauncher();
   try {
     await launcher.run(group, next.hooks);
   } finally {

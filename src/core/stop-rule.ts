@@ -35,15 +35,17 @@ export const DEFAULT_BATCH_SIZES: readonly number[] = [1, 8];
 export const FULL_SWEEP_BATCH_SIZES: readonly number[] = [1, 8, 32];
 /**
  * Rows streamed per cell when --limit is not given: the same first rows for
- * every engine and batch size. Why 32 and not 256: pure-JS tfjs-cpu takes
+ * every engine and batch size. Why 16 and not 256: pure-JS tfjs-cpu takes
  * ~26 ms a row at batch 1 and ~70 ms a row at batch 8 (padded to the
  * longest row), so over 256 rows neither it nor its GraphModel path could
  * finish one pass within --max-time, each such cell burned its whole 15 s,
- * and the default run took 2 min 20 s. Over 32 rows every engine finishes a
- * warm and a timed pass in every round. Fast engines still time whole passes
- * until --min-time holds, so their figures keep their precision.
+ * and the default run took 2 min 20 s. Over 32 rows every engine finished a
+ * warm and a timed pass in every round, but the run took 106 s on a quiet
+ * machine, 40 s of it in the two pure-JS engines; over 16 rows it took 86.5 s
+ * (`npm run bench:default-run`, docs/benchmarks.md). Fast engines still time
+ * whole passes until --min-time holds, so their figures keep their precision.
  */
-export const DEFAULT_ROWS = 32;
+export const DEFAULT_ROWS = 16;
 /** The rows of the full sweep the report points to (`--limit 256`). */
 export const FULL_SWEEP_ROWS = 256;
 

@@ -27,7 +27,7 @@ function readRun(out: string): { dir: string; run: RunRecord } {
 
 test('a sentence-transformers folder runs on five engines with cosine parity above 0.9999, and outputs.parquet matches PyTorch', async () => {
   const out = testOutputDir('fe-engines');
-  const r = await runCli(['run', '--model', ST, '--dataset', join(ST, 'texts.jsonl'), '--engines', ENGINES.join(','), '--batch-sizes', '8', '--save-outputs', ...QUICK, '--out', out]);
+  const r = await runCli(['run', '--model', ST, '--dataset', join(ST, 'texts.jsonl'), '--engines', ENGINES.join(','), '--batch-sizes', '8', '--limit', String(REFERENCE.texts.length), '--save-outputs', ...QUICK, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const { dir, run } = readRun(out);
   const cells = completed(run);
@@ -54,7 +54,7 @@ test('a sentence-transformers folder runs on five engines with cosine parity abo
 test('an STS run gives, on every engine, the Spearman Python computed from the PyTorch embeddings (within 0.005), in results.csv too', async () => {
   const out = testOutputDir('fe-sts');
   const engines = ['onnx-cpu', 'tfjs-wasm', 'transformers-js'];
-  const r = await runCli(['run', '--model', ST, '--dataset', join(ST, 'sts.jsonl'), '--engines', engines.join(','), '--batch-sizes', '16', ...QUICK, '--out', out]);
+  const r = await runCli(['run', '--model', ST, '--dataset', join(ST, 'sts.jsonl'), '--engines', engines.join(','), '--batch-sizes', '16', '--limit', String(REFERENCE.sts.pairs), ...QUICK, '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /STS QUALITY/);
   const { dir, run } = readRun(out);

@@ -19,7 +19,7 @@ test('run --queue on a sentence-transformers folder: the worker embeds as featur
     const out = testOutputDir('queue-feature-extraction');
     const r = await runCli([
       'run', '--queue', redis.url, '--serve-models', '127.0.0.1:0', '--model', ST, '--dataset', join(ST, 'sts.jsonl'),
-      '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out,
+      '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '8', '--limit', String(REFERENCE.sts.pairs), '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out,
     ]);
     assert.equal(r.code, 0, `${r.stderr}\n${worker.log()}`);
     const [runId] = readdirSync(out).filter((f) => !f.startsWith('history'));

@@ -11,6 +11,7 @@ test('execute warms every row untimed, then times whole passes in each round, wa
   let prepared = 0;
   const bench = new Benchmark({
     dataset: memoryDataset(20),
+    limit: 20,
     batchSizes: [1, 8],
     warmupBatches: 5,
     rounds: 2,

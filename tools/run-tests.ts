@@ -21,7 +21,7 @@
  * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
 import { availableParallelism } from 'node:os';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
 import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits } from './test-schedule.js';
@@ -52,11 +52,42 @@ interface PoolResult {
   readonly seconds: number;
   /** Wall time per file (its process from start to end, imports included), to name what is slow and order the next run. */
   readonly fileSeconds: ReadonlyMap<string, number>;
+  /** CPU seconds per file: its process and every process it waited for (see `reapedCpuSeconds`). */
+  readonly fileCpu: ReadonlyMap<string, number>;
+  /** Each failed test, to list again after the summaries: a CI log that keeps only its tail still names what failed. */
+  readonly failures: readonly Failure[];
 }
+
+interface Failure {
+  readonly file: string;
+  readonly name: string;
+  readonly message: string;
+}
+
+/**
+ * CPU seconds of every child this process has reaped, with the children
+ * they reaped (Linux /proc/self/stat cutime + cstime; null elsewhere). Read
+ * when a file's process has ended, the increase since the last reading is
+ * that file's CPU: the whole tree it started (CLI, Chromium, Redis), which
+ * its wall time hides when files run side by side.
+ */
+function reapedCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 16 and 17 of stat(5), counted from 1; the slice starts at field 3.
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every Linux Node runs on. */
+const CLOCK_TICKS = 100;
 
 interface TestEvent {
   readonly type: string;
-  readonly data: { readonly nesting?: number; readonly name?: string; readonly file?: string; readonly skip?: unknown; readonly todo?: unknown; readonly details?: { readonly duration_ms?: number; readonly type?: string } };
+  readonly data: { readonly nesting?: number; readonly name?: string; readonly file?: string; readonly skip?: unknown; readonly todo?: unknown; readonly details?: { readonly duration_ms?: number; readonly type?: string; readonly error?: unknown } };
 }
 
 /** Prefixes every line a pool's reporter prints, so two pools' output can interleave and still be read. */
@@ -82,6 +113,15 @@ interface Counts {
   failed: number;
   skipped: number;
   todo: number;
+  readonly failures: Failure[];
+}
+
+/** The first lines of a failed test's error: an assertion's message, or a failed file's cause. */
+function failureMessage(error: unknown): string {
+  const e = error as { cause?: unknown; message?: unknown } | undefined;
+  const inner = e?.cause instanceof Error ? e.cause : e;
+  const text = inner instanceof Error ? inner.message : String((inner as { message?: unknown } | undefined)?.message ?? inner);
+  return text.split('\n').slice(0, 6).join('\n');
 }
 
 /**
@@ -101,7 +141,10 @@ async function runFile(file: string, label: string, counts: Counts, fileSeconds:
       // A file's own test (named by its path) completes once its process has ended: its duration is the file's wall time.
       if (event.type === 'test:complete' && data.nesting === 0 && data.file !== undefined && data.name === data.file) fileSeconds.set(data.file, (data.details?.duration_ms ?? 0) / 1000);
       else if (data.details?.type !== 'suite') {
-        if (event.type === 'test:fail') counts.failed++;
+        if (event.type === 'test:fail') {
+          counts.failed++;
+          counts.failures.push({ file: data.file ?? file, name: data.name ?? '(unnamed)', message: failureMessage(data.details?.error) });
+        }
         else if (event.type === 'test:pass') {
           if (data.skip !== undefined && data.skip !== false) counts.skipped++;
           else if (data.todo !== undefined && data.todo !== false) counts.todo++;
@@ -124,8 +167,10 @@ async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits
   const pools: Pool[] = (['pure', 'e2e'] as const).filter((p) => files[p].length > 0);
   const waiting = { pure: [...files.pure], e2e: [...files.e2e] };
   const running = { pure: 0, e2e: 0 };
-  const counts: Record<Pool, Counts> = { pure: { passed: 0, failed: 0, skipped: 0, todo: 0 }, e2e: { passed: 0, failed: 0, skipped: 0, todo: 0 } };
+  const counts: Record<Pool, Counts> = { pure: { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] }, e2e: { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] } };
   const fileSeconds = { pure: new Map<string, number>(), e2e: new Map<string, number>() };
+  const fileCpu = { pure: new Map<string, number>(), e2e: new Map<string, number>() };
+  let lastCpu = reapedCpuSeconds();
   const started = performance.now();
   const ended: Record<Pool, number> = { pure: started, e2e: started };
   for (const p of pools) console.log(`[${p}] ${files[p].length} files, ${p === 'pure' ? limits.pure : `${limits.e2e} (${limits.e2eAlone} once no pure file is left)`} at a time`);
@@ -137,6 +182,9 @@ async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits
         running[kind]++;
         runFile(file, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
           running[kind]--;
+          const cpu = reapedCpuSeconds();
+          if (cpu !== null && lastCpu !== null) fileCpu[kind].set(file, cpu - lastCpu);
+          lastCpu = cpu;
           ended[kind] = performance.now();
           fill();
         }, reject);
@@ -145,7 +193,7 @@ async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits
     };
     fill();
   });
-  return pools.map((name) => ({ name, files: files[name].length, ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name] }));
+  return pools.map((name) => ({ name, files: files[name].length, ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name], fileCpu: fileCpu[name] }));
 }
 
 async function main(): Promise<void> {
@@ -185,6 +233,17 @@ async function main(): Promise<void> {
   if (slowest.length > 0) {
     console.log('slowest files (wall time of each file):');
     for (const [file, s] of slowest) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
+  }
+  const cpu = pools.flatMap((p) => [...p.fileCpu]);
+  if (cpu.length > 0) {
+    const total = cpu.reduce((sum, [, s]) => sum + s, 0);
+    console.log(`most CPU (each file's process tree; ${total.toFixed(0)} CPU-s over all files):`);
+    for (const [file, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
+  }
+  const failures = pools.flatMap((p) => p.failures);
+  if (failures.length > 0) {
+    console.log(`failed (${failures.length}):`);
+    for (const f of failures) console.log([`  ✖ ${relative(packageRoot(), f.file)}: ${f.name}`, ...f.message.split('\n').filter((l) => l.trim() !== '').map((l) => `      ${l}`)].join('\n'));
   }
   if (args.includes('--write-times')) {
     const measured = new Map(pools.flatMap((p) => (p ? [...p.fileSeconds].map(([f, s]) => [key(f), s] as const) : [])));

@@ -16,22 +16,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/core/package-info.js';
+import { reapedChildTicks } from '../src/core/host-noise.js';
 
 const RUNS = Number(process.env['BENCH_DEFAULT_RUNS'] ?? 3);
 const TARGET_S = 90;
 /** The CLI, as `npx inferbench` runs it. */
 const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
-
-/** cutime + cstime of this process (clock ticks): the CPU time of children it reaped; null off Linux. */
-function reapedChildTicks(): number | null {
-  try {
-    const text = readFileSync('/proc/self/stat', 'utf8');
-    const f = text.slice(text.lastIndexOf(')') + 1).trim().split(/\s+/);
-    return Number(f[13]) + Number(f[14]);
-  } catch {
-    return null;
-  }
-}
 
 interface Cells {
   readonly total: number;

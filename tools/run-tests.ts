@@ -21,7 +21,8 @@
  * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
 import { availableParallelism } from 'node:os';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { reapedChildTicks } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
 import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits } from './test-schedule.js';
@@ -64,26 +65,19 @@ interface Failure {
   readonly message: string;
 }
 
+/** USER_HZ: 100 on every Linux Node runs on. */
+const CLOCK_TICKS = 100;
+
 /**
- * CPU seconds of every child this process has reaped, with the children
- * they reaped (Linux /proc/self/stat cutime + cstime; null elsewhere). Read
+ * CPU seconds of every child this process has reaped (null off Linux). Read
  * when a file's process has ended, the increase since the last reading is
  * that file's CPU: the whole tree it started (CLI, Chromium, Redis), which
  * its wall time hides when files run side by side.
  */
 function reapedCpuSeconds(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields 16 and 17 of stat(5), counted from 1; the slice starts at field 3.
-    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
+  const ticks = reapedChildTicks();
+  return ticks === null ? null : ticks / CLOCK_TICKS;
 }
-
-/** USER_HZ: 100 on every Linux Node runs on. */
-const CLOCK_TICKS = 100;
 
 interface TestEvent {
   readonly type: string;

@@ -27,7 +27,7 @@ function hubEnv(extra: Record<string, string> = {}): Record<string, string> {
 test('inferbench run --dataset <hub id> --dataset-config --split streams the Hub split and records it', async () => {
   const out = testOutputDir('cli-hub');
   const r = await runCli(
-    ['run', '--dataset', 'acme/reviews', '--dataset-config', 'default', '--split', 'validation', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '8', '--rounds', '1', '--min-time', '0', '--no-png', '--out', out],
+    ['run', '--dataset', 'acme/reviews', '--dataset-config', 'default', '--split', 'validation', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out],
     { env: hubEnv() },
   );
   assert.equal(r.code, 0, r.stderr);

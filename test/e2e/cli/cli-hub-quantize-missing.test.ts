@@ -14,7 +14,7 @@ test('a Hub model without the variant file: q4 is written by inferbench from the
   t.after(() => hub.close());
   const out = testOutputDir('hub-quantize-out');
   const r = await runCli(
-    ['run', '--model', 'acme/tiny-bert', '--dtype', 'q8,q4', '--engines', 'onnx-cpu', '--batch-sizes', '2', '--limit', '4', '--rounds', '1', '--min-time', '0', '--out', out, '--no-png'],
+    ['run', '--model', 'acme/tiny-bert', '--dtype', 'q8,q4', '--engines', 'onnx-cpu', '--batch-sizes', '2', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--out', out, '--no-png'],
     { env: { HF_ENDPOINT: hub.url, HF_HUB_CACHE: testOutputDir('hub-quantize-cache'), HF_TOKEN: '', HF_HUB_OFFLINE: '' } },
   );
   assert.equal(r.code, 0, r.stderr);

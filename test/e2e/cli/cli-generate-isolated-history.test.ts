@@ -7,7 +7,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('inferbench generate runs each engine in a child process and is recorded in the history (list, show, rerun)', async () => {
   const out = testOutputDir('generate-isolated-history');
   const { seen, onStderr: watch } = watchChildren();
-  const args = ['--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '40', '--warmup', '0', '--no-png', '--out', out];
+  const args = ['--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '40', '--rounds', '1', '--warmup', '0', '--no-png', '--out', out];
   const r = await runCli(['generate', ...args], { onStderr: watch });
   assert.equal(r.code, 0, r.stderr);
   assert.ok([...seen].some((c) => c.includes('scenario-child.js generate')), `a generation child process ran; children seen: ${[...seen].join(' | ') || 'none'}`);

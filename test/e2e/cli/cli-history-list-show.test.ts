@@ -13,7 +13,7 @@ test('a CLI run is recorded in the history; list shows it newest first and show 
   assert.match(empty.stdout, /No benchmarks/);
 
   await seedEntry(out, 'an-earlier-run');
-  const run = await runCli(['run', ...TINY_RUN_ARGS, '--out', out]);
+  const run = await runCli(['run', ...TINY_RUN_ARGS, '--rounds', '1', '--warmup', '0', '--out', out]);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /History: benchmark 2 \(inferbench show 2 --out/);
 

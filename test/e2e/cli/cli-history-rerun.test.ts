@@ -7,7 +7,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('rerun runs the same resolved config as a new entry linked to the old one', async () => {
   const out = testOutputDir('cli-history-rerun');
-  const first = await runCli(['run', ...TINY_RUN_ARGS, '--threads', '1', '--out', out]);
+  const first = await runCli(['run', ...TINY_RUN_ARGS, '--threads', '1', '--rounds', '1', '--warmup', '0', '--out', out]);
   assert.equal(first.code, 0, first.stderr);
 
   const again = await runCli(['rerun', '1', '--out', out]);

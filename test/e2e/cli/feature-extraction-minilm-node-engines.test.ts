@@ -16,7 +16,7 @@ test('--config minilm (all-MiniLM-L6-v2\'s shape) runs as feature extraction on 
   const out = testOutputDir('fe-minilm-node');
   const r = await runCli([
     'run', '--config', 'minilm', '--engines', NODE_ENGINES.join(','), '--limit', '2', '--batch-sizes', '1,2',
-    '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--quiet', '--out', out,
+    '--rounds', '1', '--warmup', '0', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--quiet', '--out', out,
   ], { timeoutMs: 600_000 });
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out).filter((f) => !f.startsWith('history'));

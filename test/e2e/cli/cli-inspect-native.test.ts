@@ -22,14 +22,16 @@ test('inspect describes a GraphModel folder: format, signature, TF op counts, an
 
 test('inspect --json on a SavedModel folder and, for an ONNX model, whether each native engine can export it', async () => {
   const { dir } = await exported(loadHfFixture('gpt2').onnxPath, 'saved-model');
-  const saved = JSON.parse((await runCli(['inspect', '--model', dir, '--json'])).stdout) as ModelInspection;
+  // Both folders in one inspect (a JSON array in --model order): every inspect probes every engine (Chromium, a libtensorflow child) first.
+  const r = await runCli(['inspect', '--model', dir, '--model', join(HF_FIXTURES_DIR, 'gpt2'), '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const [saved, onnx] = JSON.parse(r.stdout) as [ModelInspection, ModelInspection];
   assert.equal(saved.format, 'saved-model');
   assert.equal(saved.opset, null);
   assert.deepEqual(saved.outputs.map((o) => o.name), ['logits']);
   assert.ok(saved.ops.some((o) => o.op === 'Const'));
   assert.equal(saved.engines.find((e) => e.engine === 'tfjs-cpu-graph-model')?.canRun, false);
 
-  const onnx = JSON.parse((await runCli(['inspect', '--model', join(HF_FIXTURES_DIR, 'gpt2'), '--json'])).stdout) as ModelInspection;
   assert.equal(onnx.format, 'onnx');
   assert.equal(onnx.engines.find((e) => e.engine === 'tfjs-wasm-graph-model')?.canRun, true);
 });

@@ -13,7 +13,7 @@ test('inferbench load serves a sentence-transformers folder as feature extractio
   const out = testOutputDir('load-feature-extraction');
   const r = await runCli([
     'load', '--model', ST, '--dataset', join(ST, 'texts.jsonl'), '--engines', 'onnx-cpu,transformers-js', '--rates', '20',
-    '--duration', '0.3', '--warmup', '0', '--min-queries', '5', '--max-batch', '2', '--max-wait', '5', '--no-png', '--out', out,
+    '--duration', '0.3', '--warmup', '0', '--min-queries', '5', '--max-batch', '2', '--max-wait', '5', '--no-png', '--no-isolate', '--out', out,
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /LATENCY UNDER LOAD/);

@@ -5,7 +5,7 @@ import { watchChildren } from '../../helpers/child-watch.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('inferbench load serves each engine load from its own child process by default, and from this process with --no-isolate', async () => {
-  const args = ['load', '--engines', 'onnx-wasm', '--rates', '40', '--duration', '0.2', '--warmup', '0', '--min-queries', '5', '--no-png'];
+  const args = ['load', '--engines', 'onnx-cpu', '--rates', '40', '--duration', '0.2', '--warmup', '0', '--min-queries', '5', '--no-png'];
   for (const isolate of [true, false]) {
     const { seen, onStderr: watch } = watchChildren();
     const r = await runCli([...args, ...(isolate ? [] : ['--no-isolate']), '--out', testOutputDir('load-isolated')], { onStderr: watch });

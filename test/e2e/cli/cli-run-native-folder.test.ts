@@ -15,7 +15,7 @@ test('run --model on a folder with only model.json and tokenizer files completes
   const out = join(dir, 'out');
   const r = await runCli([
     'run', '--model', folder, '--engines', 'tfjs-wasm-graph-model,tfjs-cpu-graph-model,onnx-cpu', '--reference', 'tfjs-cpu-graph-model',
-    '--batch-sizes', '1,4', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out,
+    '--batch-sizes', '1,4', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--out', out,
   ]);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out).filter((n) => n !== 'history.jsonl' && !n.startsWith('.'));

@@ -7,7 +7,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('inferbench train is recorded in the history like run and generate: list, show (with the TRAIN tables) and rerun', async () => {
   const out = testOutputDir('train-history');
-  const args = ['--model', join(HF_FIXTURES_DIR, 'distilbert'), '--engines', 'tfjs-wasm', '--batch-sizes', '4', '--steps', '2', '--warm-steps', '0', '--rounds', '1', '--no-png', '--out', out];
+  const args = ['--model', join(HF_FIXTURES_DIR, 'distilbert'), '--engines', 'tfjs-wasm', '--batch-sizes', '4', '--steps', '2', '--warm-steps', '0', '--rounds', '1', '--no-png', '--no-isolate', '--out', out];
   const r = await runCli(['train', ...args]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /History: benchmark 1 \(inferbench show 1 --out/);

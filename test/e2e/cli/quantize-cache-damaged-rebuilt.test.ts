@@ -12,7 +12,7 @@ test('a damaged quantized variant in the cache (graph cut short, quantize.json n
   const cache = testOutputDir('quantize-damaged-cache');
   const out = testOutputDir('quantize-damaged-out');
   const run = async (): Promise<RunRecord> => {
-    const r = await runCli(['run', '--model', model, '--dtype', 'q8', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--rounds', '1', '--min-time', '0', '--reference', 'none', '--no-png', '--out', out], { env: { INFERBENCH_CACHE: cache } });
+    const r = await runCli(['run', '--model', model, '--dtype', 'q8', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--rounds', '1', '--min-time', '0', '--reference', 'none', '--no-png', '--no-isolate', '--out', out], { env: { INFERBENCH_CACHE: cache } });
     assert.equal(r.code, 0, r.stderr);
     const runs = readdirSync(out).filter((f) => !f.startsWith('history')).sort();
     return JSON.parse(readFileSync(join(out, runs[runs.length - 1]!, 'results.json'), 'utf8')) as RunRecord;

@@ -19,14 +19,15 @@ test('two coordinators on one queue at once: each run records only its own jobs\
     const common = ['--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0.2', '--max-time', '1', '--no-png'];
     const [outA, outB] = [testOutputDir('queue-coordinator-a'), testOutputDir('queue-coordinator-b')];
     const [a, b] = await Promise.all([
-      runCli(['run', '--queue', redis.url, '--engines', 'onnx-cpu', ...common, '--out', outA]),
-      runCli(['run', '--queue', redis.url, '--engines', 'onnx-wasm', ...common, '--out', outB]),
+      // One engine at two thread counts tells the runs apart: an onnx-wasm child costs about twice an onnx-cpu one.
+      runCli(['run', '--queue', redis.url, '--engines', 'onnx-cpu', '--threads', '1', ...common, '--out', outA]),
+      runCli(['run', '--queue', redis.url, '--engines', 'onnx-cpu', '--threads', '2', ...common, '--out', outB]),
     ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     const [runA, runB] = [readRun(outA), readRun(outB)];
-    assert.deepEqual(runA.cells.map((c) => `${c.engine}/${c.batchSize}/${c.state}`), ['onnx-cpu/1/completed', 'onnx-cpu/8/completed']);
-    assert.deepEqual(runB.cells.map((c) => `${c.engine}/${c.batchSize}/${c.state}`), ['onnx-wasm/1/completed', 'onnx-wasm/8/completed']);
+    assert.deepEqual(runA.cells.map((c) => `${c.engine}/${c.requestedThreads}/${c.batchSize}/${c.state}`), ['onnx-cpu/1/1/completed', 'onnx-cpu/1/8/completed']);
+    assert.deepEqual(runB.cells.map((c) => `${c.engine}/${c.requestedThreads}/${c.batchSize}/${c.state}`), ['onnx-cpu/2/1/completed', 'onnx-cpu/2/8/completed']);
   } finally {
     await worker.stop();
     await redis.stop();

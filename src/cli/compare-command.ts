@@ -1,11 +1,6 @@
 import * as path from 'node:path';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { readRunRecord } from '../../reports/read-run.js';
-import { DEFAULT_MIN_EFFECT } from '../../reports/run-comparison.js';
-import { scenarioOfRecord } from '../runs/scenario-registry.js';
-import '../runs/scenarios/builtin-scenarios.js';
-import { writeFileAtomically } from '../../reports/write-run.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
 import type { TopLevelSpec } from 'vega-lite';
 
@@ -25,7 +20,14 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
     );
   }
   // Each side may also be a history id (`inferbench list`) of the --out folder.
-  const { resolveRunPath } = await import('../runs/history/entry-ref.js');
+  // The readers and the scenarios load only once the arguments are checked.
+  const [{ resolveRunPath }, { readRunRecord }, { scenarioOfRecord }, { DEFAULT_MIN_EFFECT }] = await Promise.all([
+    import('../runs/history/entry-ref.js'),
+    import('../../reports/read-run.js'),
+    import('../runs/scenario-registry.js'),
+    import('../../reports/run-comparison.js'),
+    import('../runs/scenarios/builtin-scenarios.js'),
+  ]);
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
   // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).
   const read = async (ref: string) => readRunRecord(await resolveRunPath(out, ref));
@@ -42,7 +44,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   if (terminal === undefined) throw new UserError(`inferbench ${scenarioA.command} runs have no comparison`, 'compare two `inferbench run` runs');
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
   const width = process.stdout.columns;
-  const compared = terminal(a.record, b.record, { color, width, files: [a.file, b.file], minEffect: () => minEffectFlag(args) });
+  const compared = terminal(a.record, b.record, { color, width, files: [a.file, b.file], minEffect: () => minEffectFlag(args, DEFAULT_MIN_EFFECT) });
   process.stdout.write(compared.text);
   if (args.flags['no-png'] === true || compared.chart === null) return 0;
   const chart = await compared.chart();
@@ -56,7 +58,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
 
 /** Renders `spec` to `<out>/compare-<A>-vs-<B>.png`, atomically, and says where it went. */
 async function writeComparisonPng(out: string, idA: string, idB: string, spec: TopLevelSpec): Promise<void> {
-  const { renderPng } = await import('../../reports/png-chart.js');
+  const [{ renderPng }, { writeFileAtomically }] = await Promise.all([import('../../reports/png-chart.js'), import('../../reports/write-run.js')]);
   // Ids come from files the user passed; keep only characters safe in a file name.
   const safe = (id: string): string => id.replace(/[^\w.-]/gu, '_');
   const target = path.resolve(out, `compare-${safe(idA)}-vs-${safe(idB)}.png`);
@@ -65,9 +67,9 @@ async function writeComparisonPng(out: string, idA: string, idB: string, spec: T
 }
 
 /** `--min-effect X`: a fraction below 1, so "5%" typed as 5 is caught rather than silently never calling anything. */
-function minEffectFlag(args: ParsedArgs): number {
+function minEffectFlag(args: ParsedArgs, defaultMinEffect: number): number {
   const value = numberFlag(args, 'min-effect');
-  if (value === undefined) return DEFAULT_MIN_EFFECT;
+  if (value === undefined) return defaultMinEffect;
   if (value >= 1) {
     throw new UserError(`--min-effect is a fraction of the mean below 1, got ${value}`, `e.g. --min-effect 0.05 for 5%`);
   }

@@ -1,5 +1,4 @@
-import { generateConfig, type GenerateConfig } from '../runs/generate-run.js';
-import { executeRecordedGenerate } from '../runs/history/recorded-run.js';
+import type { GenerateConfig } from '../runs/generate-run.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
@@ -7,9 +6,6 @@ import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
-import { renderGenerationReport } from '../../reports/generate/generation-report.js';
-import { generationCharts } from '../../reports/generate/generation-files.js';
-import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
 
 
@@ -36,7 +32,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const threads = positiveIntFlag(args, 'threads', 'threads');
-  const config = generateConfig({
+  const input: Partial<GenerateConfig> = {
     model: stringFlag(args, 'model') ?? null,
     engines: listFlag(args, 'engines') ?? null,
     batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
@@ -53,7 +49,10 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
     out: stringFlag(args, 'out'),
     png: args.flags['no-png'] !== true,
     isolate: args.flags['no-isolate'] !== true,
-  });
+  };
+  // The run stack loads only now, every flag read: a refused command costs what `--help` costs.
+  const { generateConfig } = await import('../runs/generate-run.js');
+  const config = generateConfig(input);
 
   return generateAndReport(config, {}, reportWidth(args));
 }
@@ -62,7 +61,13 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-export function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+export async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+  const [{ executeRecordedGenerate }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
+    import('../runs/history/recorded-run.js'),
+    import('../../reports/generate/generation-report.js'),
+    import('../../reports/generate/generation-files.js'),
+    import('../../reports/cell-files.js'),
+  ]);
   return reportRecordedCommand({
     unit: 'generate() call',
     out: config.out,

@@ -6,12 +6,8 @@ import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { executeRecordedLoad } from '../runs/history/recorded-run.js';
-import { loadConfig, type LoadConfig } from '../runs/load-run.js';
+import type { LoadConfig } from '../runs/load-run.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
-import { renderLoadReport } from '../../reports/load/load-report.js';
-import { notDrawnLines } from '../../reports/cell-files.js';
-import { loadCharts } from '../../reports/load/load-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
@@ -96,11 +92,19 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
     isolate: args.flags['no-isolate'] !== true,
   };
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
+  // The run stack loads only now, every flag checked: a refused command costs what `--help` costs.
+  const { loadConfig } = await import('../runs/load-run.js');
   return loadAndReport(loadConfig(defined), {}, reportWidth(args));
 }
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-export function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+export async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+  const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
+    import('../runs/history/recorded-run.js'),
+    import('../../reports/load/load-report.js'),
+    import('../../reports/cell-files.js'),
+    import('../../reports/load/load-files.js'),
+  ]);
   return reportRecordedCommand({
     unit: 'engine call',
     out: config.out,

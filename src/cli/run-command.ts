@@ -1,13 +1,9 @@
-import { notDrawnLines } from '../../reports/cell-files.js';
 import type { ProgressEvent } from '../runs/benchmark-options.js';
-import { resolveRunConfig, type RunConfig } from '../runs/classify-run.js';
+import type { RunConfig } from '../runs/run-config.js';
+import { resolveRunConfig } from '../runs/resolve-run-config.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { executeRecordedRun } from '../runs/history/recorded-run.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
-import { fitLines } from '../../reports/text-table.js';
-import { runCharts } from '../../reports/write-run.js';
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
@@ -15,12 +11,30 @@ import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, 
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
-import { cellFigures, cellName, plannedKeys, type VaryingKeys } from '../../reports/run-views.js';
+import type { VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 
+/**
+ * The run stack (engines, models, datasets, reports), imported only once
+ * every flag has been checked: a refused command costs what `--help` costs.
+ */
+async function runStack() {
+  const [recorded, terminal, table, writeRun, cellFiles, views] = await Promise.all([
+    import('../runs/history/recorded-run.js'),
+    import('../../reports/classify/terminal-report.js'),
+    import('../../reports/text-table.js'),
+    import('../../reports/write-run.js'),
+    import('../../reports/cell-files.js'),
+    import('../../reports/run-views.js'),
+  ]);
+  return { ...recorded, ...terminal, ...table, ...writeRun, ...cellFiles, ...views };
+}
+
+/** The report helpers the progress lines use (reports/run-views.ts). */
+type Views = Pick<typeof import('../../reports/run-views.js'), 'cellFigures' | 'cellName'>;
 
 /** `302 ms engine time per pass (256 batches)`, or what the cell saw when it has no whole pass. */
-function passLine(c: CompletedCell): string {
+function passLine(c: CompletedCell, { cellFigures }: Views): string {
   const f = cellFigures(c);
   if (f.engine.passMs === null || f.pass === null) return `no whole pass (${f.partial ?? `${c.samples.runMs.length} batches`}), ${formatDuration(f.engine.meanMs)} mean`;
   return `${formatDuration(f.engine.passMs)} engine time per pass (${f.pass.batches} batches)`;
@@ -32,7 +46,8 @@ function passLine(c: CompletedCell): string {
  * overwrites (it never reaches the report's scrollback); a finished cell
  * stays, its rounds summed up.
  */
-function progressLine(event: ProgressEvent, varying: VaryingKeys): string | { status: string } | null {
+function progressLine(event: ProgressEvent, varying: VaryingKeys, views: Views): string | { status: string } | null {
+  const { cellName } = views;
   if (event.kind === 'cell-start') return null;
   if (event.kind === 'round-done') {
     const tail = event.meanMs === null ? 'no timed batches' : `${formatDuration(event.meanMs)} mean over ${event.batches} batches (${event.passes} whole ${event.passes === 1 ? 'pass' : 'passes'})`;
@@ -41,7 +56,7 @@ function progressLine(event: ProgressEvent, varying: VaryingKeys): string | { st
   const c = event.cell;
   const rounds = c.state === 'completed' && c.rounds ? ` in ${c.rounds.length} ${c.rounds.length === 1 ? 'round' : 'rounds'}` : '';
   const state = c.state === 'completed' ? (c.interrupted ? ', interrupted' : '') + (c.verdict ? `, ${c.verdict.status}` : '') : '';
-  const tail = c.state === 'completed' ? `${passLine(c)}${rounds}${state}` : `${c.state}: ${c.reason}`;
+  const tail = c.state === 'completed' ? `${passLine(c, views)}${rounds}${state}` : `${c.state}: ${c.reason}`;
   return `[${event.index + 1}/${event.total}] ${cellName(c, varying)}: ${tail}`;
 }
 
@@ -140,7 +155,9 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-export function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
+export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
+  const stack = await runStack();
+  const { executeRecordedRun, renderTerminalReport, fitLines, runCharts, notDrawnLines, plannedKeys } = stack;
   let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
   return reportRecordedCommand<RunRecord, ProgressEvent>({
     unit: 'batch',
@@ -158,7 +175,7 @@ export function runAndReport(config: RunConfig, links: { readonly rerunOf?: numb
           if (!shown.quiet) process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
         },
       }, record),
-    progressLine: (e) => progressLine(e, varying),
+    progressLine: (e) => progressLine(e, varying, stack),
     quiet: shown.quiet,
     render: (record, color) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide }),
     // The lines after the report fit the same width (a chart's reason runs long).

@@ -1,6 +1,6 @@
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { UserError } from '../core/errors.js';
-import { startDashboard, DEFAULT_PORT } from '../dashboard/server.js';
+import { DEFAULT_PORT } from '../dashboard/dashboard-port.js';
 import { isLoopback } from '../dashboard/security.js';
 import { listFlag, stringFlag, type ParsedArgs } from './args.js';
 import { stopOnSignals } from './stop-signals.js';
@@ -20,14 +20,17 @@ function portFlag(args: ParsedArgs): number {
  */
 export async function serveCommand(args: ParsedArgs): Promise<number> {
   const host = stringFlag(args, 'host') ?? '127.0.0.1';
-  const dashboard = await startDashboard({
+  const options = {
     out: stringFlag(args, 'out') ?? DEFAULT_OUT_DIR,
     host,
     port: portFlag(args),
     root: stringFlag(args, 'root') ?? process.cwd(),
     allow: listFlag(args, 'allow') ?? [],
     ...(stringFlag(args, 'token') !== undefined ? { token: stringFlag(args, 'token') } : {}),
-  });
+  };
+  // The dashboard (and through it the run stack) loads only once the flags are checked.
+  const { startDashboard } = await import('../dashboard/server.js');
+  const dashboard = await startDashboard(options);
   const url = dashboard.token === null ? dashboard.url : `${dashboard.url}?token=${dashboard.token}`;
   for (const id of dashboard.recovered) process.stderr.write(`inferbench serve: benchmark ${id} was left running by a process that died; marked interrupted\n`);
   process.stdout.write(`inferbench dashboard: ${url}\n`);

@@ -4,12 +4,8 @@ import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { trainConfig, trainingEnginesFix, type TrainConfig } from '../runs/train-run.js';
-import { executeRecordedTrain } from '../runs/history/recorded-run.js';
+import type { TrainConfig } from '../runs/train-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
-import { renderTrainingReport } from '../../reports/train/training-report.js';
-import { trainingCharts } from '../../reports/train/training-files.js';
-import { notDrawnLines } from '../../reports/cell-files.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
@@ -51,9 +47,12 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
   const optimizer = optimizerFlag(args);
   const batchSizes = positiveIntListFlag(args, 'batch-sizes', 'batchSizes');
   const sequenceLengths = positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths');
+  const architectures = parseArchitectures(repeatedFlag(args, 'config') ?? []);
+  // The run stack loads only now, every flag read: a refused command costs what `--help` costs.
+  const { trainConfig } = await import('../runs/train-run.js');
   const config = trainConfig({
     models: repeatedFlag(args, 'model') ?? [],
-    architectures: parseArchitectures(repeatedFlag(args, 'config') ?? []),
+    architectures,
     engines: listFlag(args, 'engines') ?? null,
     ...(batchSizes ? { batchSizes } : {}),
     sequenceLengths: sequenceLengths ?? null,
@@ -74,7 +73,14 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
 }
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-export function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+export async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+  const [{ executeRecordedTrain }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
+    import('../runs/history/recorded-run.js'),
+    import('../runs/train-run.js'),
+    import('../../reports/train/training-report.js'),
+    import('../../reports/train/training-files.js'),
+    import('../../reports/cell-files.js'),
+  ]);
   return reportRecordedCommand({
     unit: 'training step',
     out: config.out,

@@ -15,7 +15,8 @@ import { viewRoute } from './view-routes.js';
 import { recheckRunPaths } from './run-paths.js';
 
 /** Port used when none is given. */
-export const DEFAULT_PORT = 8765;
+import { DEFAULT_PORT } from './dashboard-port.js';
+export { DEFAULT_PORT } from './dashboard-port.js';
 
 /** How to start a dashboard. */
 export interface DashboardOptions {

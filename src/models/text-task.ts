@@ -14,8 +14,8 @@ import { readOnnxSignature } from './onnx-signature.js';
 import { hasSentenceTransformersFiles } from './pooling.js';
 import { requireModelFiles, TextClassification, type TextClassificationOptions } from './text-classification.js';
 
-export const TEXT_TASKS = ['text-classification', 'feature-extraction'] as const;
-export type TextTask = (typeof TEXT_TASKS)[number];
+import type { TextTask } from './task-names.js';
+export { TEXT_TASKS, type TextTask } from './task-names.js';
 
 /** What the detection reads from a folder. */
 export interface TaskEvidence {

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { describeError } from '../../core/errors.js';
-import { executeRun, type RunConfig, type RunHooks } from '../classify-run.js';
-import { executeGenerate, type GenerateConfig, type GenerateHooks } from '../generate-run.js';
-import { executeTrain, type TrainConfig, type TrainHooks, type TrainOptionAudience } from '../train-run.js';
+import type { RunConfig, RunHooks } from '../classify-run.js';
+import type { GenerateConfig, GenerateHooks } from '../generate-run.js';
+import type { TrainConfig, TrainHooks, TrainOptionAudience } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
-import { executeLoad, type LoadConfig, type LoadHooks, type LoadOptionAudience } from '../load-run.js';
+import type { LoadConfig, LoadHooks, LoadOptionAudience } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
 import type { LoadProgress } from '../../scenarios/load/load-sweep.js';
 import type { DriverHooks, RunOutcome } from '../run-driver.js';
@@ -109,25 +109,25 @@ type RecordableHooks<C, R, P> = DriverHooks<C, R> & { readonly onProgress?: (eve
  */
 export function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: RecordOptions): Promise<RecordedOutcome> {
   const config = replayable(input);
-  return recordRun(config, config.out, hooks, opts, (recorded) => executeRun(config, { ...hooks, ...recorded }));
+  return recordRun(config, config.out, hooks, opts, async (recorded) => (await import('../classify-run.js')).executeRun(config, { ...hooks, ...recorded }));
 }
 
 /** `executeGenerate` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHooks, opts: RecordOptions): Promise<RecordedOutcome<GenerationRunRecord>> {
   const config = replayable(input);
-  return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, (recorded) => executeGenerate(config, { ...hooks, ...recorded }));
+  return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, async (recorded) => (await import('../generate-run.js')).executeGenerate(config, { ...hooks, ...recorded }));
 }
 
 /** `executeTrain` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedTrain(input: TrainConfig, hooks: TrainHooks, opts: RecordOptions, audience: TrainOptionAudience = 'field'): Promise<RecordedOutcome<TrainingRunRecord>> {
   const config = replayable(input);
-  return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, (recorded) => executeTrain(config, { ...hooks, ...recorded }, audience));
+  return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, async (recorded) => (await import('../train-run.js')).executeTrain(config, { ...hooks, ...recorded }, audience));
 }
 
 /** `executeLoad` plus a history entry, as `executeRecordedRun` does for `run`. */
 export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: RecordOptions, audience: LoadOptionAudience = 'field'): Promise<RecordedOutcome<LoadRunRecord>> {
   const config = replayable(input);
-  return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, (recorded) => executeLoad(config, { ...hooks, ...recorded }, audience));
+  return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, async (recorded) => (await import('../load-run.js')).executeLoad(config, { ...hooks, ...recorded }, audience));
 }
 
 /**

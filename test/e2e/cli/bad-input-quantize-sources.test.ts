@@ -23,7 +23,7 @@ test('a variant of an already quantized source is refused with the reason, and a
   writeFileSync(join(plain, 'onnx', 'model.onnx'), embeddingOnlyGraph());
 
   const out = testOutputDir('quantize-sources-out');
-  const r = await runCli(['run', '--model', quantized, '--model', plain, '--dtype', 'fp32,q8,q4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--rounds', '1', '--min-time', '0', '--out', out, '--no-png']);
+  const r = await runCli(['run', '--model', quantized, '--model', plain, '--dtype', 'fp32,q8,q4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--out', out, '--no-png']);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

@@ -8,27 +8,31 @@ import { TINY_BERT_CONFIG } from '../../src/models/generated/bert-config.js';
 import { ensureGeneratedModel } from '../../src/models/generated/generated-model.js';
 import { REVIEW_TEXTS, tempCacheRoot } from '../helpers/default-model-fixtures.js';
 
-function spin(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
-}
-
 test('input wrapping and output read-back stay outside the timed region when a session prepares its calls', async () => {
-  // A session whose conversions cost 30 ms each side of a 2 ms engine call.
+  // A session that notes when its input conversion ends, its engine call starts and ends, and its output read-back starts.
+  // The timed region must sit between the conversions: an order, whatever the machine's speed or load.
   const host: TensorMap = { x: { dtype: 'float32', dims: [1], data: new Float32Array([1]) } };
+  const at = { prepared: NaN, callStart: NaN, callEnd: NaN, readBack: NaN };
   const slowConversions: EngineSession = {
     run: async () => host,
     prepareCall(): PreparedCall {
-      spin(30);
-      return { run: async () => spin(2), outputs: () => (spin(30), host) };
+      at.prepared = performance.now();
+      return {
+        run: async () => {
+          at.callStart = performance.now();
+          await new Promise((r) => setTimeout(r, 5));
+          at.callEnd = performance.now();
+        },
+        outputs: () => ((at.readBack = performance.now()), host),
+      };
     },
     describe: () => ({ engine: 'fake', backend: 'cpu', threads: 1, precision: 'fp32', versions: {} }),
     dispose: async () => {},
   };
-  const before = performance.now();
   const timed = await runTimed(slowConversions, host);
-  assert.ok(timed.startedAt - before >= 29, 'feeds prepared before the clock starts');
-  assert.ok(timed.endedAt - timed.startedAt < 25, `only the engine call is timed (${(timed.endedAt - timed.startedAt).toFixed(1)} ms)`);
+  assert.ok(timed.startedAt >= at.prepared, `feeds prepared before the clock starts (${at.prepared} ≤ ${timed.startedAt})`);
+  assert.ok(timed.startedAt <= at.callStart && timed.endedAt >= at.callEnd, 'the engine call is inside the timed region');
+  assert.ok(timed.endedAt <= at.readBack, `outputs read back after the clock stops (${timed.endedAt} ≤ ${at.readBack})`);
   assert.equal(timed.outputs, host, 'outputs read back after the clock');
 
   // onnx-cpu: a prepared call gives the same logits as run(), readable as a host Float32Array.

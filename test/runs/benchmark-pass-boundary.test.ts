@@ -6,11 +6,15 @@ import { loggedEngines } from '../helpers/logged-engines.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';
 
 test('a pass whose last batch ends past the time limit still counts as whole: the limit is checked before a batch starts', async () => {
-  // 4 rows at 300 ms each: a 1200 ms pass. One round of 2350 ms: the warm pass takes 1200 ms, the timed pass's last
-  // batch starts at about 2100 ms (250 ms before the limit, room for a loaded machine's timer lag) and ends at 2400 ms
-  // or later, always past the limit.
-  const { registry } = loggedEngines([{ id: 'e', msPerItem: 300 }]);
-  const bench = new Benchmark({ dataset: memoryDataset(4), batchSizes: [1], rounds: 1, registry, parity: { reference: null }, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 2350 } });
+  // 4 rows, one per batch: three 20 ms batches, then a 1500 ms one, so a pass takes about 1560 ms. One round of 2400 ms:
+  // the warm pass ends at about 1560 ms, the timed pass's last batch starts at about 1620 ms (780 ms before the limit,
+  // room for any loaded machine's scheduling lag) and ends at about 3120 ms, always past the limit.
+  const spin = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const { registry } = loggedEngines([{ id: 'e', onRun: (i) => spin(i % 4 === 3 ? 1500 : 20) }]);
+  const bench = new Benchmark({ dataset: memoryDataset(4), batchSizes: [1], rounds: 1, registry, parity: { reference: null }, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 2400 } });
   const [cell] = await bench.run(new CharModel(), ['e']);
   assert.ok(cell?.state === 'completed');
   assert.deepEqual(cell.firstPass && [cell.firstPass.batches, cell.firstPass.items], [4, 4]);

@@ -9,9 +9,10 @@ import { memoryDataset } from '../helpers/memory-dataset.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 test('a cell that cannot finish one timed pass within --max-time is NOISY, says how much it saw, runs one round and is not ranked', async () => {
-  // 40 rows at batch 1 and 10 ms a row: a pass takes 400 ms; 3 rounds of 600 ms / 3 = 200 ms cannot hold a warm and a timed pass.
-  const { registry, loads } = loggedEngines([{ id: 'fast' }, { id: 'slow', msPerItem: 10 }]);
-  const bench = new Benchmark({ dataset: memoryDataset(40), limit: 40, batchSizes: [1], rounds: 3, registry, parity: { reference: 'fast' }, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 1500 } });
+  // 40 rows at batch 1 and 50 ms a row: a pass takes 2000 ms; 3 rounds of 4500 ms / 3 = 1500 ms cannot hold a warm and
+  // a timed pass. The fast engine's 40 rows take a few ms a pass, so its three rounds fit 1500 ms each on any loaded machine.
+  const { registry, loads } = loggedEngines([{ id: 'fast' }, { id: 'slow', msPerItem: 50 }]);
+  const bench = new Benchmark({ dataset: memoryDataset(40), limit: 40, batchSizes: [1], rounds: 3, registry, parity: { reference: 'fast' }, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 4500 } });
   const cells = await bench.run(new CharModel(), ['fast', 'slow']);
   const slow = cells.find((c) => c.engine === 'slow');
   assert.ok(slow?.state === 'completed');

@@ -22,8 +22,9 @@ function dataset(): Dataset {
 }
 
 test('accuracy counts every row of one pass, not the parity rows; an engine that saw fewer rows says how many instead', async () => {
-  // The slow engine's warm pass (10 ms a row, 40 rows) cannot fit half of its 500 ms round: it is cut.
-  const { registry } = loggedEngines([{ id: 'fast' }, { id: 'slow', msPerItem: 10 }]);
+  // The slow engine's warm pass (50 ms a row, 40 rows) cannot fit half of its 1500 ms round: it is cut. The fast engine's
+  // 40 rows take a few ms a pass, so its rounds are whole on any loaded machine.
+  const { registry } = loggedEngines([{ id: 'fast' }, { id: 'slow', msPerItem: 50 }]);
   const bench = new Benchmark({
     dataset: dataset(),
     limit: 40,
@@ -31,7 +32,7 @@ test('accuracy counts every row of one pass, not the parity rows; an engine that
     rounds: 3,
     registry,
     parity: { reference: 'fast', rows: 8 },
-    stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 1500 },
+    stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 4500 },
   });
   const cells = await bench.run(new CharModel(), ['fast', 'slow']);
   const fast = cells.find((c): c is CompletedCell => c.engine === 'fast' && c.state === 'completed');

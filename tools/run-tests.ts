@@ -232,7 +232,7 @@ async function main(): Promise<void> {
   if (cpu.length > 0) {
     const total = cpu.reduce((sum, [, s]) => sum + s, 0);
     console.log(`most CPU (each file's process tree; ${total.toFixed(0)} CPU-s over all files):`);
-    for (const [file, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
+    for (const [file, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
   }
   const failures = pools.flatMap((p) => p.failures);
   if (failures.length > 0) {

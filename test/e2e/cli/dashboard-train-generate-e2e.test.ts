@@ -10,9 +10,9 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('the dashboard opens a train run and a generate run in their own views, with no script error', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   const out = testOutputDir('dashboard-train-generate');
   const runs = join(out, 'runs');
-  // #1 a classification run, #2 a train run from the CLI, #3 a generate run queued through the API.
+  // #1 a classification run, #2 a train run from the CLI (--no-isolate: isolation is not this test's subject), #3 a generate run queued through the API.
   await seedEntry(runs, 'sample-run');
-  const train = await runCli(['train', '--model', join(HF_FIXTURES_DIR, 'distilbert'), '--engines', 'tfjs-wasm', '--batch-sizes', '4', '--steps', '2', '--warm-steps', '0', '--rounds', '1', '--no-png', '--out', runs]);
+  const train = await runCli(['train', '--model', join(HF_FIXTURES_DIR, 'distilbert'), '--engines', 'tfjs-wasm', '--batch-sizes', '4', '--steps', '2', '--warm-steps', '0', '--rounds', '1', '--no-isolate', '--no-png', '--out', runs]);
   assert.equal(train.code, 0, train.stderr);
   const session = await openDashboardPage(t, runs);
   const { dash, page, errors } = session;

@@ -33,7 +33,7 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   await page.locator('#connection', { hasText: 'live' }).waitFor();
   await page.locator('#run-list-empty').waitFor();
 
-  // Add a benchmark: two core counts and two batch sizes, tiny settings under Advanced.
+  // Add a benchmark: two core counts and two batch sizes, tiny settings under Advanced (no warmup, one round: rounds are not this test's subject).
   await page.getByRole('button', { name: 'Add benchmark' }).click();
   await page.locator('#engine-options input[value="onnx-cpu"]:checked').waitFor({ state: 'attached' });
   await toggleChip(page, 'thread-options', 'default');
@@ -42,6 +42,8 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   for (const size of ['8', '2']) await toggleChip(page, 'batch-options', size); // the default 1 and 8 are checked: 1 stays, 8 goes, 2 comes
   await page.locator('summary', { hasText: 'Advanced settings' }).click();
   await page.fill('#f-limit', '8');
+  await page.fill('#f-warmup', '0');
+  await page.fill('#f-rounds', '1');
   await page.fill('#f-min-time', '0');
   await page.fill('#f-min-batches', '1');
   await page.fill('#f-max-time', '5');

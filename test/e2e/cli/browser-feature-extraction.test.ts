@@ -15,7 +15,7 @@ test('browser engines embed a sentence-transformers folder in Chromium: transfor
   const out = testOutputDir('browser-fe');
   const r = await runCli([
     'run', '--model', ST, '--dataset', join(ST, 'sts.jsonl'), '--engines', ['onnx-cpu', ...BROWSER].join(','), '--batch-sizes', '2', '--limit', '8',
-    '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out,
+    '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out,
   ]);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out).filter((f) => !f.startsWith('history'));

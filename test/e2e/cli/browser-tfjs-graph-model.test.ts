@@ -9,7 +9,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('browser-tfjs-wasm-graph-model: the page loads the exported model.json with loadGraphModel and runs it with parity against onnx-cpu', { skip: NO_CHROMIUM }, async () => {
   const out = testOutputDir('browser-graph-model');
-  const r = await runCli(['run', '--engines', 'browser-tfjs-wasm-graph-model', '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out], { timeoutMs: 300_000 });
+  const r = await runCli(['run', '--engines', 'browser-tfjs-wasm-graph-model', '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

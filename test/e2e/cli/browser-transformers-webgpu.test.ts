@@ -15,7 +15,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
  */
 test('browser-transformers-js-webgpu runs the pipeline on WebGPU, with its node placement stated and parity against onnx-cpu', { skip: NO_CHROMIUM }, async () => {
   const out = testOutputDir('browser-tjs-webgpu');
-  const args = ['run', '--engines', 'browser-transformers-js-webgpu', '--batch-sizes', '1', '--limit', '2', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--out', out];
+  const args = ['run', '--engines', 'browser-transformers-js-webgpu', '--batch-sizes', '1', '--limit', '2', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out];
   const r = await runCli(args, { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out).filter((f) => f !== 'history.duckdb');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { packageRoot } from '../../../src/core/package-info.js';
-import { call, listenToEvents, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from '../../helpers/dashboard.js';
+import { call, listenToEvents, startTestDashboard, TINY_RUN_ONE_ROUND, waitFor, waitForEnd } from '../../helpers/dashboard.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a dashboard run waits while another process on this machine is measuring into the same history', async (t) => {
@@ -20,7 +20,7 @@ test('a dashboard run waits while another process on this machine is measuring i
   other.stdout.on('data', (d: Buffer) => (printed += d.toString()));
   const otherId = Number(await waitFor('the other process to start', async () => (printed.includes('\n') ? printed.trim() : undefined)));
 
-  const added = await call(dash.url, 'POST', '/api/runs', TINY_RUN);
+  const added = await call(dash.url, 'POST', '/api/runs', TINY_RUN_ONE_ROUND);
   assert.equal(added.status, 201);
   const waiting = await waitFor('a waiting event', async () => stream.events.find((e) => e.type === 'waiting'));
   assert.equal(waiting.data.id, added.body.id);

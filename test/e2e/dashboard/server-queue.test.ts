@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, listenToEvents, startTestDashboard, TINY_RUN, waitForEnd } from '../../helpers/dashboard.js';
+import { call, listenToEvents, startTestDashboard, TINY_RUN_ONE_ROUND, waitForEnd } from '../../helpers/dashboard.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('runs added from the API wait in a queue and run one at a time, with live progress on the event stream', async (t) => {
@@ -11,7 +11,7 @@ test('runs added from the API wait in a queue and run one at a time, with live p
 
   const ids: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const r = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN, threads: [1, 2] });
+    const r = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND, threads: [1, 2] });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     ids.push(r.body.id);
   }

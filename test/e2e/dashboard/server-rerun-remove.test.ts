@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { call, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from '../../helpers/dashboard.js';
+import { call, startTestDashboard, TINY_RUN, TINY_RUN_ONE_ROUND, waitFor, waitForEnd } from '../../helpers/dashboard.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('re-run queues the same settings as a new linked entry; remove deletes an entry and its folder', async (t) => {
   const dash = await startTestDashboard(testOutputDir('server-rerun'));
   t.after(() => dash.close());
-  const first = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN }, { 'x-inferbench-client': 'web' });
+  const first = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND }, { 'x-inferbench-client': 'web' });
   const a = await waitForEnd(dash.url, first.body.id);
   assert.equal(a.state, 'completed');
   assert.equal(a.source, 'web');

@@ -13,6 +13,8 @@ test('the dashboard API accepts the run fields the CLI has (dtypes, sequenceLeng
     sequenceLengths: [8],
     batchSizes: [1],
     limit: 4,
+    rounds: 1,
+    warmupBatches: 0,
     stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 2000 },
     isolate: false,
     png: false,

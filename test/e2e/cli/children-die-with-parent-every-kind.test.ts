@@ -4,30 +4,38 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { CLI } from '../../helpers/cli.js';
 import { NO_CHROMIUM } from '../../helpers/browser.js';
-import { alive, descendantsOf } from '../../helpers/process-tree.js';
+import { alive, cpuMsOf, descendantsOf } from '../../helpers/process-tree.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts `inferbench <args>`, waits until processes matching `marker` run
- * below it and have worked for `settleMs` (a training round, a batch, a
- * page under way), SIGKILLs the CLI, and answers how long the last of them
- * lived on.
+ * When the processes found are under way: a progress line on stderr (a
+ * training round has begun), or their CPU time together past `cpuMs` (past
+ * their imports: a batch, a page at work), or at once (0: still importing).
+ * An event, not a fixed wait: a busy child is killed as soon as it works.
  */
-async function livedAfterParent(args: readonly string[], marker: string | RegExp, settleMs: number): Promise<number> {
+type Ready = { readonly line: RegExp } | { readonly cpuMs: number };
+
+/**
+ * Starts `inferbench <args>`, waits until processes matching `marker` run
+ * below it and are `ready`, SIGKILLs the CLI, and answers how long the last
+ * of them lived on.
+ */
+async function livedAfterParent(args: readonly string[], marker: string | RegExp, ready: Ready): Promise<number> {
   const parent = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, INFERBENCH_CACHE: useTestCache() }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   parent.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   let children: number[] = [];
+  const isReady = (): boolean => ('line' in ready ? ready.line.test(stderr) : children.reduce((sum, pid) => sum + cpuMsOf(pid), 0) >= ready.cpuMs);
   try {
     const deadline = Date.now() + 120_000;
-    while (children.length === 0 && Date.now() < deadline && parent.exitCode === null) {
+    while ((children.length === 0 || !isReady()) && Date.now() < deadline && parent.exitCode === null) {
       await sleep(100);
       children = descendantsOf(parent.pid as number, marker);
     }
     assert.ok(children.length > 0, `no ${marker} process appeared below inferbench ${args[0]}:\n${stderr}`);
-    await sleep(settleMs);
+    assert.ok(isReady(), `the ${marker} processes below inferbench ${args[0]} never got under way (${JSON.stringify(ready, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}):\n${stderr}`);
     assert.equal(parent.exitCode, null, `inferbench ${args[0]} ended before it was killed:\n${stderr}`);
     children = descendantsOf(parent.pid as number, marker);
     parent.kill('SIGKILL');
@@ -40,24 +48,27 @@ async function livedAfterParent(args: readonly string[], marker: string | RegExp
   }
 }
 
-/** One kind of child: the command that starts it, how to find it, how long it works before the kill, and how long it may outlive its parent. */
-type Kind = readonly [name: string, args: readonly string[], marker: string | RegExp, settleMs: number, limitMs: number];
+/** One kind of child: the command that starts it, how to find it, when it is at work, and how long it may outlive its parent. */
+type Kind = readonly [name: string, args: readonly string[], marker: string | RegExp, ready: Ready, limitMs: number];
 
 test('children of every kind (training, cell, generation, browser) die within a second of a parent killed mid-work with SIGKILL', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
   const out = join(testOutputDir('children-die'), 'out');
   const files = ['--no-png', '--out', out];
   const kinds: Kind[] = [
-    // A training round never let its lifeline be read: each step keeps the event loop busy (about 3 s here under load).
-    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'scenario-child.js train', 8000, 1000],
-    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'scenario-child.js classify', 8000, 1000],
+    // A training round never let its lifeline be read: each step keeps the event loop busy (150 steps: many seconds). Killed once its round has begun.
+    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'scenario-child.js train', { line: /round 1\/1 tfjs-cpu batch 8/ }, 1000],
+    // Past its imports (tfjs-cpu and the model: under a CPU-second here), in its 120 s cell.
+    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'scenario-child.js classify', { cpuMs: 2000 }, 1000],
     // Killed as soon as the child appears, while it imports its engine: the old IPC 'disconnect' watch was not in place yet.
-    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'scenario-child.js classify', 0, 500],
-    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'scenario-child.js generate', 8000, 1000],
-    ['browser', ['run', '--engines', 'browser-onnx-wasm', '--batch-sizes', '1', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], /chromium/, 5000, 1000],
+    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'scenario-child.js classify', { cpuMs: 0 }, 500],
+    // Past onnxruntime-node's import (well under a CPU-second), among its 10000 generations.
+    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'scenario-child.js generate', { cpuMs: 1500 }, 1000],
+    // Chromium's processes together past their start (about a CPU-second), with the page at work.
+    ['browser', ['run', '--engines', 'browser-onnx-wasm', '--batch-sizes', '1', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], /chromium/, { cpuMs: 3000 }, 1000],
   ];
-  for (const [kind, args, marker, settleMs, limitMs] of kinds) {
+  for (const [kind, args, marker, ready, limitMs] of kinds) {
     await t.test(kind, { skip: kind === 'browser' ? NO_CHROMIUM : false }, async () => {
-      const lived = await livedAfterParent(args, marker, settleMs);
+      const lived = await livedAfterParent(args, marker, ready);
       assert.ok(lived < limitMs, `${kind}: its processes lived ${lived} ms after their parent was killed`);
     });
   }

@@ -11,18 +11,20 @@ test('inspect takes the model names run takes: the embedded default without --mo
   assert.match(embedded.stdout, /^model +\S*tiny-bert\S*\/onnx\/model\.onnx/m, 'the embedded default, generated in the cache as run does');
   assert.match(embedded.stdout, /can run here\n +onnx-cpu +yes/);
 
-  const config = await runCli(['inspect', '--config', 'hidden=32,layers=1,heads=2,intermediate=64', '--json']);
-  assert.equal(config.code, 0, config.stderr);
-  const inspected = JSON.parse(config.stdout) as { inputs: { name: string }[]; ops: { op: string }[] };
-  assert.deepEqual(inspected.inputs.map((i) => i.name), ['input_ids', 'attention_mask', 'token_type_ids']);
-  assert.ok(inspected.ops.some((o) => o.op === 'MatMul'));
-
   const repo = await hubRepoFolder('inspect-hub');
   const hub = await startMockModelHub([{ id: 'acme/tiny-bert', dir: repo }]);
   t.after(() => hub.close());
   const env = { HF_ENDPOINT: hub.url, HF_HUB_CACHE: testOutputDir('inspect-hub-cache'), HF_TOKEN: '', HF_HUB_OFFLINE: '' };
-  const both = await runCli(['inspect', '--model', 'acme/tiny-bert', '--config', 'tiny'], { env });
-  assert.equal(both.code, 0, both.stderr);
-  assert.match(both.stdout, /^== acme\/tiny-bert \(hub:acme\/tiny-bert@main\)$/m);
-  assert.match(both.stdout, /^== tiny \(generated: tiny\)$/m);
+  // One inspect for the Hub id and both --config forms (a preset, an architecture spec): every inspect probes every engine (Chromium, a libtensorflow child) first.
+  const spec = 'hidden=32,layers=1,heads=2,intermediate=64';
+  const all = await runCli(['inspect', '--model', 'acme/tiny-bert', '--config', 'tiny', '--config', spec], { env });
+  assert.equal(all.code, 0, all.stderr);
+  assert.match(all.stdout, /^== acme\/tiny-bert \(hub:acme\/tiny-bert@main\)$/m);
+  assert.match(all.stdout, /^== tiny \(generated: tiny\)$/m);
+  // The architecture spec's own section: its inputs (names in graph order) and its ops.
+  const section = all.stdout.split(/^== /m).find((s) => s.startsWith(`${spec} (generated: ${spec})\n`)) ?? '';
+  assert.ok(section !== '', `no section for --config ${spec}:\n${all.stdout}`);
+  const inputs = /^inputs +([^]*?)\noutputs /m.exec(section)?.[1] ?? '';
+  assert.deepEqual(inputs.split('\n').map((l) => l.trim().split(' ')[0]), ['input_ids', 'attention_mask', 'token_type_ids']);
+  assert.match(section, /^ops [^]*\bMatMul ×\d+/m);
 });

@@ -2,6 +2,7 @@ import type { ModelProto, ValueInfoProto } from '../core/onnx/onnx-proto.js';
 import type { HostDType } from '../core/tensor.js';
 import type { InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
+import { stat } from 'node:fs/promises';
 import { readRegularFile } from '../core/regular-file.js';
 
 type OnnxProto = typeof import('../core/onnx/onnx-proto.js');
@@ -38,10 +39,42 @@ function toSpec(v: ValueInfoProto, dtypes: Partial<Record<number, HostDType>>): 
 }
 
 /**
+ * Signatures already decoded, by path and the file's identity (device,
+ * inode, size, mtime). One model load asks for the signature several times
+ * (task detection, the model's inputs, feature extraction's outputs), and
+ * each read decoded the whole file (every weight, 90 MB for minilm): the
+ * second ask is answered from here unless the file changed in between.
+ */
+const decoded = new Map<string, { readonly identity: string; readonly signature: Promise<OnnxSignature> }>();
+
+/**
  * Reads the signature from the ONNX file itself, so a model's input list
  * (with or without token_type_ids, say) is never guessed from its family.
+ * A file that changed since the last read (another identity) is read again.
  */
 export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
+  // stat follows links as the read does; a failed stat leaves the error to the read below, which names it.
+  const info = await stat(path).catch(() => null);
+  const identity = info?.isFile() ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : null;
+  const known = decoded.get(path);
+  if (identity !== null && known?.identity === identity) return copy(await known.signature);
+  const signature = decodeSignature(path);
+  if (identity === null) return signature;
+  decoded.set(path, { identity, signature });
+  // A failed read is not kept: the next call reads the file again and reports what it finds then.
+  signature.catch(() => {
+    if (decoded.get(path)?.signature === signature) decoded.delete(path);
+  });
+  return copy(await signature);
+}
+
+/** A copy per caller, so one caller's edit of its lists never shows in another's. */
+function copy(s: OnnxSignature): OnnxSignature {
+  const specs = (list: InputSpec[]): InputSpec[] => list.map((v) => ({ ...v, shape: [...v.shape] }));
+  return { inputs: specs(s.inputs), outputs: specs(s.outputs) };
+}
+
+async function decodeSignature(path: string): Promise<OnnxSignature> {
   // Not a regular file (a FIFO would block forever): refused by name before reading.
   const bytes = await readRegularFile(path);
   const fix = 'export the model again (e.g. with optimum-cli export onnx)';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ test('readOnnxSignature reads and decodes an unchanged file once: a second ask (
   assert.ok((first as unknown as { outputs: { name: string }[] }).outputs.some((o) => o.name === 'logits'));
 });
 
-test('readOnnxSignature reads a file again once it changed, never answers a failed read from memory, and gives each caller its own lists', async () => {
+test('readOnnxSignature reads a file again once it changed, refuses a truncated or garbled one (never from memory), and gives each caller its own lists', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'onnx-sig-')), 'model.onnx');
   copyFileSync(BERT, file);
   const bert = await readOnnxSignature(file);
@@ -55,6 +55,9 @@ test('readOnnxSignature reads a file again once it changed, never answers a fail
   copyFileSync(ST, file);
   const st = await readOnnxSignature(file);
   assert.ok(!st.outputs.some((o) => o.name === 'logits'), `the new file's outputs: ${st.outputs.map((o) => o.name).join(', ')}`);
+  // Cut inside the weights: the signature no longer decodes every weight, and still refuses a truncated file.
+  writeFileSync(file, readFileSync(BERT).subarray(0, Math.floor(statSync(BERT).size * 0.6)));
+  await assert.rejects(readOnnxSignature(file), (err: unknown) => err instanceof UserError && /is not a readable ONNX model/.test(err.message));
   writeFileSync(file, Buffer.from('not a protobuf at all, just text'));
   await assert.rejects(readOnnxSignature(file), (err: unknown) => err instanceof UserError && /is not a readable ONNX model/.test(err.message));
   await assert.rejects(readOnnxSignature(file), (err: unknown) => err instanceof UserError && /is not a readable ONNX model/.test(err.message));

@@ -112,17 +112,21 @@ function fields(buf: Uint8Array): [number, number, number, number][] {
   return out;
 }
 
+/** `value` as a base-128 varint, appended to `bytes`. */
+function pushVarint(bytes: number[], value: number): void {
+  let v = value;
+  while (v >= 128) {
+    bytes.push((v % 128) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  bytes.push(v);
+}
+
 /** A LEN field's tag and length prefix. */
 function lenHeader(field: number, length: number): number[] {
   const bytes: number[] = [];
-  for (let v = field * 8 + 2; ; v = Math.floor(v / 128)) {
-    if (v < 128) { bytes.push(v); break; }
-    bytes.push((v % 128) | 0x80);
-  }
-  for (let v = length; ; v = Math.floor(v / 128)) {
-    if (v < 128) { bytes.push(v); break; }
-    bytes.push((v % 128) | 0x80);
-  }
+  pushVarint(bytes, field * 8 + 2);
+  pushVarint(bytes, length);
   return bytes;
 }
 

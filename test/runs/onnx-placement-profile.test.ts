@@ -7,6 +7,7 @@ import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { defaultClassifier } from '../../src/index.js';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
+import type { EngineSession } from '../../src/core/engine-session.js';
 import { useTestCache } from '../helpers/test-cache.js';
 
 useTestCache();
@@ -16,16 +17,29 @@ async function nodeCount(path: string): Promise<number> {
   return onnxProto.onnx.ModelProto.decode(await readFile(path)).graph?.node?.length ?? 0;
 }
 
-async function profileDirs(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((f) => f.startsWith('inferbench-ort-profile-'));
+async function profileDirs(root: string): Promise<string[]> {
+  return (await readdir(root)).filter((f) => f.startsWith('inferbench-ort-profile-'));
 }
 
 test('onnx-cpu reads its placement from ORT\'s profiler: every node of ORT\'s optimized graph on the CPU provider, trace removed', async () => {
   const model = await defaultClassifier();
-  const before = await profileDirs();
-  const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
-  const d = session.describe();
-  await session.dispose();
+  // The engine's profile folder goes to a temporary folder of this test's own: other test processes profile into the
+  // shared one at the same time, so only a private one shows whether this load removed its folder.
+  const privateTmp = await mkdtemp(join(tmpdir(), 'inferbench-test-tmp-'));
+  const sharedTmp = process.env['TMPDIR'];
+  process.env['TMPDIR'] = privateTmp;
+  let d: ReturnType<EngineSession['describe']>;
+  let left: string[];
+  try {
+    const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+    d = session.describe();
+    await session.dispose();
+    left = await profileDirs(privateTmp);
+  } finally {
+    if (sharedTmp === undefined) delete process.env['TMPDIR'];
+    else process.env['TMPDIR'] = sharedTmp;
+    await rm(privateTmp, { recursive: true, force: true });
+  }
 
   // Method: ORT fuses nodes at the 'all' level the engine uses (LayerNorm, GELU, Gemm…), and drops Constant nodes
   // into initializers at any level, so the source graph's count is not the count ORT runs. ORT writes the graph it
@@ -51,5 +65,5 @@ test('onnx-cpu reads its placement from ORT\'s profiler: every node of ORT\'s op
   }
   assert.deepEqual(d.placement?.cpuFallbackOps, [], 'no GPU provider asked for, so nothing fell back');
   assert.equal(d.backend, 'CPUExecutionProvider', 'backend read back from the placement');
-  assert.deepEqual(await profileDirs(), before, 'the profile folder is removed');
+  assert.deepEqual(left, [], 'the profile folder is removed');
 });

@@ -2,6 +2,7 @@ import type { ModelProto, ValueInfoProto } from '../core/onnx/onnx-proto.js';
 import type { HostDType } from '../core/tensor.js';
 import type { InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
+import { stat } from 'node:fs/promises';
 import { readRegularFile } from '../core/regular-file.js';
 
 type OnnxProto = typeof import('../core/onnx/onnx-proto.js');
@@ -38,10 +39,143 @@ function toSpec(v: ValueInfoProto, dtypes: Partial<Record<number, HostDType>>): 
 }
 
 /**
+ * Signatures already decoded, by path and the file's identity (device,
+ * inode, size, mtime). One model load asks for the signature several times
+ * (task detection, the model's inputs, feature extraction's outputs), and
+ * each read decoded the whole file (every weight, 90 MB for minilm): the
+ * second ask is answered from here unless the file changed in between.
+ */
+const decoded = new Map<string, { readonly identity: string; readonly signature: Promise<OnnxSignature> }>();
+
+/**
  * Reads the signature from the ONNX file itself, so a model's input list
  * (with or without token_type_ids, say) is never guessed from its family.
+ * A file that changed since the last read (another identity) is read again.
  */
 export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
+  // stat follows links as the read does; a failed stat leaves the error to the read below, which names it.
+  const info = await stat(path).catch(() => null);
+  const identity = info?.isFile() ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : null;
+  const known = decoded.get(path);
+  if (identity !== null && known?.identity === identity) return copy(await known.signature);
+  const signature = decodeSignature(path);
+  if (identity === null) return signature;
+  decoded.set(path, { identity, signature });
+  // A failed read is not kept: the next call reads the file again and reports what it finds then.
+  signature.catch(() => {
+    if (decoded.get(path)?.signature === signature) decoded.delete(path);
+  });
+  return copy(await signature);
+}
+
+/** A copy per caller, so one caller's edit of its lists never shows in another's. */
+function copy(s: OnnxSignature): OnnxSignature {
+  const specs = (list: InputSpec[]): InputSpec[] => list.map((v) => ({ ...v, shape: [...v.shape] }));
+  return { inputs: specs(s.inputs), outputs: specs(s.outputs) };
+}
+
+/** Reads one base-128 varint at `at`; returns the value (exact below 2^53) and the offset after it. */
+function varint(buf: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < buf.length && i < at + 10; i++) {
+    const byte = buf[i] as number;
+    value += (byte & 0x7f) * scale;
+    scale *= 128;
+    if (byte < 0x80) return [value, i + 1];
+  }
+  throw new Error(`truncated or invalid varint at byte ${at}`);
+}
+
+/** The fields of one protobuf message as [field number, wire type, start, end] (a LEN field: its payload). */
+function fields(buf: Uint8Array): [number, number, number, number][] {
+  const out: [number, number, number, number][] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const [key, afterKey] = varint(buf, at);
+    const field = Math.floor(key / 8);
+    const wire = key % 8;
+    let start = afterKey;
+    let end: number;
+    if (wire === 0) end = varint(buf, afterKey)[1];
+    else if (wire === 1) end = afterKey + 8;
+    else if (wire === 5) end = afterKey + 4;
+    else if (wire === 2) {
+      const [length, payload] = varint(buf, afterKey);
+      start = payload;
+      end = payload + length;
+    } else throw new Error(`invalid wire type ${wire} at byte ${at}`);
+    if (field === 0 || end > buf.length) throw new Error(`field ${field} at byte ${at} runs past the end (${buf.length} bytes)`);
+    out.push([field, wire, start, end]);
+    at = end;
+  }
+  return out;
+}
+
+/** `value` as a base-128 varint, appended to `bytes`. */
+function pushVarint(bytes: number[], value: number): void {
+  let v = value;
+  while (v >= 128) {
+    bytes.push((v % 128) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  bytes.push(v);
+}
+
+/** A LEN field's tag and length prefix. */
+function lenHeader(field: number, length: number): number[] {
+  const bytes: number[] = [];
+  pushVarint(bytes, field * 8 + 2);
+  pushVarint(bytes, length);
+  return bytes;
+}
+
+const MODEL_GRAPH = 7;
+const GRAPH_INITIALIZER = 5;
+const GRAPH_INPUT = 11;
+const GRAPH_OUTPUT = 12;
+const TENSOR_NAME = 8;
+
+/**
+ * A ModelProto holding only what the signature reads: the graph's inputs,
+ * outputs and its initializers' names. Decoding the whole file copied every
+ * weight (about 1.2 CPU-s for minilm's 90 MB) to read a few names; the
+ * wire format is walked instead (a truncated or garbled file still fails
+ * here, at the top level and in the graph), and the weights are skipped.
+ */
+function signatureOnly(bytes: Uint8Array): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const [field, wire, start, end] of fields(bytes)) {
+    if (field !== MODEL_GRAPH || wire !== 2) continue;
+    const graph = bytes.subarray(start, end);
+    for (const [gField, gWire, gStart, gEnd] of fields(graph)) {
+      if (gWire !== 2) continue;
+      if (gField === GRAPH_INPUT || gField === GRAPH_OUTPUT) {
+        parts.push(Uint8Array.from(lenHeader(gField, gEnd - gStart)), graph.subarray(gStart, gEnd));
+      } else if (gField === GRAPH_INITIALIZER) {
+        const name = fields(graph.subarray(gStart, gEnd)).find(([f, w]) => f === TENSOR_NAME && w === 2);
+        const nameBytes = name ? graph.subarray(gStart + name[2], gStart + name[3]) : new Uint8Array(0);
+        const tensor = [...lenHeader(TENSOR_NAME, nameBytes.length), ...nameBytes];
+        parts.push(Uint8Array.from([...lenHeader(GRAPH_INITIALIZER, tensor.length), ...tensor]));
+      }
+    }
+  }
+  if (parts.length === 0) return new Uint8Array(0);
+  const graphLength = parts.reduce((n, p) => n + p.length, 0);
+  return concat([Uint8Array.from(lenHeader(MODEL_GRAPH, graphLength)), ...parts]);
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function decodeSignature(path: string): Promise<OnnxSignature> {
   // Not a regular file (a FIFO would block forever): refused by name before reading.
   const bytes = await readRegularFile(path);
   const fix = 'export the model again (e.g. with optimum-cli export onnx)';
@@ -49,7 +183,7 @@ export async function readOnnxSignature(path: string): Promise<OnnxSignature> {
   const proto = await onnxProto();
   let model: ModelProto;
   try {
-    model = proto.decodeModel(new Uint8Array(bytes));
+    model = proto.decodeModel(signatureOnly(bytes));
   } catch (err) {
     throw new UserError(`${path} is not a readable ONNX model: ${(err as Error).message}`, fix);
   }

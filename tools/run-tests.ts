@@ -1,6 +1,7 @@
 /**
  * `npm test`'s runner: every compiled test file under dist/test, in two
- * pools that run at the same time, each file in its own process.
+ * pools that run at the same time: each e2e file in its own process, pure
+ * files mostly several to a process.
  *
  * - Pure tests (everything outside test/e2e/) compute in this process's
  *   child and start nothing else, so they run several at once (2 per core).
@@ -9,6 +10,13 @@
  *   get a core each; once no pure file is left to start, they take the
  *   pure pool's free slots (up to 2 per core), so the longer e2e pool does
  *   not run on alone at half the machine (tools/test-schedule.ts).
+ *
+ * - Pure files share processes: those not in tools/test-alone.json are
+ *   dealt into a few groups (2 per core, longest first), each group one
+ *   process that imports its files one after another (tools/test-groups.ts),
+ *   so Node, node:test and the heavy imports are paid once per group, not
+ *   once per file. A listed file (it changes process-wide state) runs
+ *   alone. A group's crash or hang fails each unfinished file by name.
  *
  * Files are listed explicitly (Node 20's `node --test <dir>` would take
  * every .js under a `test` folder, helpers included), each pool's longest
@@ -20,17 +28,19 @@
  * time of each file run into tools/test-times.json; any other argument is
  * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
-import { availableParallelism } from 'node:os';
-import { readdirSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { reapedChildTicks } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
-import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits } from './test-schedule.js';
+import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits, type TestTimes } from './test-schedule.js';
+import { ALONE_FILE, dealGroups, groupEntry, readAlone } from './test-groups.js';
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
 
-const TEST_ROOT = join(packageRoot(), 'dist', 'test');
+/** dist/test; `INFERBENCH_TEST_ROOT` points the runner at another tree (test/e2e/tools/run-tests-groups.test.ts runs it on files made to crash and hang). */
+const TEST_ROOT = process.env.INFERBENCH_TEST_ROOT ?? join(packageRoot(), 'dist', 'test');
 
 /** Every `*.test.js` below `dir`, sorted so runs list files in the same order. */
 function testFiles(dir: string): string[] {
@@ -119,25 +129,74 @@ function failureMessage(error: unknown): string {
 }
 
 /**
- * Runs one file in its own `run()` (node:test spawns its process as before),
- * counting its tests into `counts` and its wall time into `fileSeconds`, and
+ * With no test event (a test ending, a line of output) for this long, a
+ * group's process counts as hung: it is stopped and its unfinished files
+ * fail by name. Far above any pure test's time (the longest take about a
+ * minute on a loaded machine), so only a real hang reaches it.
+ * `INFERBENCH_TEST_GROUP_IDLE_S` sets it (the runner's own test uses 10 s).
+ */
+const GROUP_IDLE_MS = ((s) => (Number.isFinite(s) && s > 0 ? s : 600) * 1000)(Number(process.env.INFERBENCH_TEST_GROUP_IDLE_S ?? 600));
+
+/** One thing a pool starts: a file in its own process, or a group of pure files in one process (tools/test-groups.ts). */
+type Item = { readonly kind: 'file'; readonly file: string } | { readonly kind: 'group'; readonly entry: string; readonly files: readonly string[]; readonly name: string };
+
+/**
+ * Runs one item in its own `run()` (node:test spawns its process), counting
+ * its tests into `counts` and each file's wall time into `fileSeconds`, and
  * prints it through the spec reporter with the pool's label. The run's own
  * summary (a plan and "ℹ tests 1 …" lines with no file) is dropped: the
  * runner prints one summary per pool at the end.
+ *
+ * A group's files are the `describe` suites at its top (named by their
+ * paths); their own duration is each file's time inside the group. A file
+ * whose suite never ended (its process crashed, exited, or hung and was
+ * stopped after GROUP_IDLE_MS without an event) fails by name, with the
+ * group's files listed: a lost file is never a silent pass.
  */
-async function runFile(file: string, label: string, counts: Counts, fileSeconds: Map<string, number>): Promise<void> {
-  const stream = run({ files: [file] }) as unknown as Readable;
+async function runItem(item: Item, label: string, counts: Counts, fileSeconds: Map<string, number>): Promise<void> {
+  const stop = new AbortController();
+  const group = item.kind === 'group' ? new Set(item.files) : null;
+  const finished = new Set<string>();
+  let groupError: string | null = null;
+  let stoppedIdle = false;
+  let idle: NodeJS.Timeout | undefined;
+  const watch = (): void => {
+    if (!group) return;
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      stoppedIdle = true;
+      stop.abort();
+    }, GROUP_IDLE_MS);
+  };
+  watch();
+  const stream = run({ files: [item.kind === 'group' ? item.entry : item.file], signal: stop.signal }) as unknown as Readable;
   const events = new Transform({
     objectMode: true,
     transform(event: TestEvent, _enc, done) {
       const { data } = event;
+      watch();
       if ((event.type === 'test:diagnostic' || event.type === 'test:plan') && data.file === undefined) return done();
+      const fileSuite = group !== null && data.nesting === 0 && data.name !== undefined && group.has(data.name);
+      if (group && item.kind === 'group' && data.nesting === 0 && data.name === item.entry) {
+        // The group's own test: its failure is reported below, per file, not as one more test.
+        if (event.type === 'test:fail') groupError = failureMessage(data.details?.error);
+      } else if (fileSuite) {
+        const file = data.name as string;
+        if (event.type === 'test:complete') fileSeconds.set(file, (data.details?.duration_ms ?? 0) / 1000);
+        if (event.type === 'test:pass' || event.type === 'test:fail') finished.add(file);
+        // A file's suite fails on its own (not just because a test in it failed) when its import or a hook threw.
+        const failureType = (data.details?.error as { failureType?: string } | undefined)?.failureType;
+        if (event.type === 'test:fail' && failureType !== 'subtestsFailed') {
+          counts.failed++;
+          counts.failures.push({ file, name: '(the file itself: its import or a hook failed)', message: failureMessage(data.details?.error) });
+        }
+      }
       // A file's own test (named by its path) completes once its process has ended: its duration is the file's wall time.
-      if (event.type === 'test:complete' && data.nesting === 0 && data.file !== undefined && data.name === data.file) fileSeconds.set(data.file, (data.details?.duration_ms ?? 0) / 1000);
+      else if (event.type === 'test:complete' && data.nesting === 0 && data.file !== undefined && data.name === data.file) fileSeconds.set(data.file, (data.details?.duration_ms ?? 0) / 1000);
       else if (data.details?.type !== 'suite') {
         if (event.type === 'test:fail') {
           counts.failed++;
-          counts.failures.push({ file: data.file ?? file, name: data.name ?? '(unnamed)', message: failureMessage(data.details?.error) });
+          counts.failures.push({ file: data.file ?? (item.kind === 'file' ? item.file : item.entry), name: data.name ?? '(unnamed)', message: failureMessage(data.details?.error) });
         }
         else if (event.type === 'test:pass') {
           if (data.skip !== undefined && data.skip !== false) counts.skipped++;
@@ -150,14 +209,64 @@ async function runFile(file: string, label: string, counts: Counts, fileSeconds:
   });
   const printed = stream.pipe(events).pipe(new spec() as unknown as Transform).pipe(prefixLines(label));
   printed.pipe(process.stdout, { end: false });
-  await new Promise<void>((resolve, reject) => {
-    printed.on('end', resolve);
-    printed.on('error', reject);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      printed.on('end', resolve);
+      printed.on('error', reject);
+    });
+  } finally {
+    clearTimeout(idle);
+  }
+  if (item.kind !== 'group') return;
+  // Set in the stream's callbacks, which TypeScript's narrowing does not see.
+  const groupFailure = groupError as string | null;
+  const lost = item.files.filter((f) => !finished.has(f));
+  const why = stoppedIdle ? `no test event for ${GROUP_IDLE_MS / 1000} s: the group's process was stopped as hung` : `its process ended early${groupFailure ? `: ${groupFailure}` : ''}`;
+  const members = `files of ${item.name}: ${item.files.map((f) => relative(packageRoot(), f)).join(', ')}`;
+  for (const file of lost) {
+    counts.failed++;
+    counts.failures.push({ file, name: '(the file did not finish in its group)', message: `${why}\n${members}` });
+    process.stdout.write(`${label} ✖ ${relative(packageRoot(), file)} did not finish in ${item.name}: ${why.split('\n')[0]}\n`);
+  }
+  if (lost.length === 0 && groupFailure !== null) {
+    // Every file ended, yet the process failed (an exit code set, an error after the last test): name the group's files.
+    counts.failed++;
+    counts.failures.push({ file: item.entry, name: `(${item.name} failed after its files' tests)`, message: `${groupFailure}\n${members}` });
+    process.stdout.write(`${label} ✖ ${item.name} failed after its files' tests: ${groupFailure.split('\n')[0]}\n`);
+  }
 }
 
-/** Runs both pools' files, each pool's in the order given, as `nextPool` lets them start. */
-async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits: PoolLimits): Promise<PoolResult[]> {
+/**
+ * The pure pool's items: the files of tools/test-alone.json (or all, when
+ * that list cannot be read) each alone, the others dealt into `count`
+ * groups, each group's entry written under `dir`. Longest first by the
+ * expected times, a group's being the sum of its files'.
+ */
+function pureItems(files: readonly string[], times: TestTimes, key: (f: string) => string, count: number, dir: string): { readonly items: Item[]; readonly alone: number; readonly groups: number } {
+  const { alone, note } = readAlone(packageRoot());
+  if (note) console.log(`note: ${note}`);
+  const shared = alone === null ? [] : files.filter((f) => !alone.has(key(f)));
+  const groups = dealGroups(shared, (f) => times[key(f)], Math.min(count, Math.ceil(shared.length / 2)));
+  const expected = (f: string): number => times[key(f)] ?? Number.POSITIVE_INFINITY;
+  const items: Array<{ readonly item: Item; readonly seconds: number }> = [
+    ...groups.map((g, i) => {
+      const entry = join(dir, `group-${i + 1}.test.mjs`);
+      writeFileSync(entry, groupEntry(g));
+      return { item: { kind: 'group' as const, entry, files: g, name: `group ${i + 1} of ${groups.length}` }, seconds: g.reduce((sum, f) => sum + (times[key(f)] ?? 1), 0) };
+    }),
+    ...files.filter((f) => !shared.includes(f)).map((file) => ({ item: { kind: 'file' as const, file }, seconds: expected(file) })),
+  ];
+  items.sort((a, b) => b.seconds - a.seconds);
+  return { items: items.map((i) => i.item), alone: files.length - shared.length, groups: groups.length };
+}
+
+/** What the CPU list and messages call an item: a file's path, or a group's name and size. */
+function itemName(item: Item): string {
+  return item.kind === 'file' ? relative(packageRoot(), item.file) : `${item.name} (${item.files.length} files in one process)`;
+}
+
+/** Runs both pools' items, each pool's in the order given, as `nextPool` lets them start. */
+async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCount: Readonly<Record<Pool, number>>, limits: PoolLimits, pureNote: string): Promise<PoolResult[]> {
   const pools: Pool[] = (['pure', 'e2e'] as const).filter((p) => files[p].length > 0);
   const waiting = { pure: [...files.pure], e2e: [...files.e2e] };
   const running = { pure: 0, e2e: 0 };
@@ -167,17 +276,17 @@ async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits
   let lastCpu = reapedCpuSeconds();
   const started = performance.now();
   const ended: Record<Pool, number> = { pure: started, e2e: started };
-  for (const p of pools) console.log(`[${p}] ${files[p].length} files, ${p === 'pure' ? limits.pure : `${limits.e2e} (${limits.e2eAlone} once no pure file is left)`} at a time`);
+  for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time${pureNote}` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time`}`);
   await new Promise<void>((resolve, reject) => {
     const fill = (): void => {
       for (let pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits); pool !== null; pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits)) {
         const kind = pool;
-        const file = waiting[kind].shift() as string;
+        const item = waiting[kind].shift() as Item;
         running[kind]++;
-        runFile(file, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
+        runItem(item, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
           running[kind]--;
           const cpu = reapedCpuSeconds();
-          if (cpu !== null && lastCpu !== null) fileCpu[kind].set(file, cpu - lastCpu);
+          if (cpu !== null && lastCpu !== null) fileCpu[kind].set(itemName(item), cpu - lastCpu);
           lastCpu = cpu;
           ended[kind] = performance.now();
           fill();
@@ -187,7 +296,7 @@ async function runPools(files: Readonly<Record<Pool, readonly string[]>>, limits
     };
     fill();
   });
-  return pools.map((name) => ({ name, files: files[name].length, ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name], fileCpu: fileCpu[name] }));
+  return pools.map((name) => ({ name, files: fileCount[name], ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name], fileCpu: fileCpu[name] }));
 }
 
 async function main(): Promise<void> {
@@ -209,10 +318,23 @@ async function main(): Promise<void> {
   const e2e = all.filter((f) => f.startsWith(e2eRoot));
   const pure = all.filter((f) => !f.startsWith(e2eRoot));
   const cores = availableParallelism();
-  const pools = await runPools(
-    { pure: only === '--e2e' ? [] : pure, e2e: only === '--pure' ? [] : e2e },
-    { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2) },
-  );
+  const limits = { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2) };
+  const pureFiles = only === '--e2e' ? [] : pure;
+  const e2eFiles = only === '--pure' ? [] : e2e;
+  const dir = mkdtempSync(join(tmpdir(), 'inferbench-test-groups-'));
+  let pools: PoolResult[];
+  try {
+    const grouped = pureItems(pureFiles, times, key, limits.pure, dir);
+    const pureNote = grouped.groups > 0 ? `: ${pureFiles.length - grouped.alone} files in ${grouped.groups} groups of one process each, ${grouped.alone} alone (${ALONE_FILE})` : '';
+    pools = await runPools(
+      { pure: grouped.items, e2e: e2eFiles.map((file) => ({ kind: 'file', file })) },
+      { pure: pureFiles.length, e2e: e2eFiles.length },
+      limits,
+      pureNote,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   let failed = 0;
   console.log('');
   for (const p of pools) {
@@ -225,14 +347,14 @@ async function main(): Promise<void> {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 10);
   if (slowest.length > 0) {
-    console.log('slowest files (wall time of each file):');
+    console.log('slowest files (wall time of each file; a grouped file\'s time inside its group\'s process):');
     for (const [file, s] of slowest) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
   }
   const cpu = pools.flatMap((p) => [...p.fileCpu]);
   if (cpu.length > 0) {
     const total = cpu.reduce((sum, [, s]) => sum + s, 0);
-    console.log(`most CPU (each file's process tree; ${total.toFixed(0)} CPU-s over all files):`);
-    for (const [file, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${relative(packageRoot(), file)}`);
+    console.log(`most CPU (each process tree: a file alone, or a group of pure files as one; ${total.toFixed(0)} CPU-s over all):`);
+    for (const [name, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
   }
   const failures = pools.flatMap((p) => p.failures);
   if (failures.length > 0) {

@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/core/package-info.js';
-import { reapedChildTicks } from '../src/core/host-noise.js';
+import { reapedChildSeconds } from '../src/core/host-noise.js';
 
 const RUNS = Number(process.env['BENCH_DEFAULT_RUNS'] ?? 3);
 const TARGET_S = 90;
@@ -50,7 +50,7 @@ function cellsOf(out: string): Cells | null {
 async function once(i: number): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'inferbench-default-run-'));
   const [before] = loadavg();
-  const ticks = reapedChildTicks();
+  const reaped = reapedChildSeconds();
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'run'], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -64,8 +64,8 @@ async function once(i: number): Promise<number> {
   });
   const wallS = (performance.now() - started) / 1000;
   const [after] = loadavg();
-  const ticksAfter = reapedChildTicks();
-  const cpuS = ticks !== null && ticksAfter !== null ? (ticksAfter - ticks) / 100 : null;
+  const reapedAfter = reapedChildSeconds();
+  const cpuS = reaped !== null && reapedAfter !== null ? reapedAfter - reaped : null;
   const cells = cellsOf(join(folder, 'inferbench-out'));
   rmSync(folder, { recursive: true, force: true });
   process.stdout.write(

@@ -23,11 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { run } from 'node:test';
-import { reapedChildTicks } from '../src/core/host-noise.js';
+import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { packageRoot } from '../src/core/package-info.js';
-
-/** USER_HZ on Linux. */
-const CLOCK_TICKS = 100;
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -88,11 +85,11 @@ async function main(): Promise<void> {
   }
   console.log(`${files.length} pure test files, each arm run once, one after the other; CPU-s = user + sys of the arm's process tree`);
   for (const mode of ['--each', '--grouped']) {
-    const before = reapedChildTicks();
+    const before = reapedChildSeconds();
     const started = performance.now();
     const child = spawnSync(process.execPath, [process.argv[1] as string, mode, ...files], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    const after = reapedChildTicks();
-    const cpu = before === null || after === null ? 'n/a (not Linux)' : `${((after - before) / CLOCK_TICKS).toFixed(1)} CPU-s`;
+    const after = reapedChildSeconds();
+    const cpu = before === null || after === null ? 'n/a (not Linux)' : `${(after - before).toFixed(1)} CPU-s`;
     const last = child.stdout.trim().split('\n').pop() ?? '';
     console.log(`${mode.slice(2).padEnd(8)} ${cpu}, ${((performance.now() - started) / 1000).toFixed(1)} s wall, tests ${last}`);
   }

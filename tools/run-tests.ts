@@ -30,7 +30,7 @@
  */
 import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { reapedChildTicks } from '../src/core/host-noise.js';
+import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
 import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits, type TestTimes } from './test-schedule.js';
@@ -63,7 +63,7 @@ interface PoolResult {
   readonly seconds: number;
   /** Wall time per file (its process from start to end, imports included), to name what is slow and order the next run. */
   readonly fileSeconds: ReadonlyMap<string, number>;
-  /** CPU seconds per file: its process and every process it waited for (see `reapedCpuSeconds`). */
+  /** CPU seconds per file: its process and every process it waited for (see `reapedChildSeconds` in src/core/host-noise.ts). */
   readonly fileCpu: ReadonlyMap<string, number>;
   /** Each failed test, to list again after the summaries: a CI log that keeps only its tail still names what failed. */
   readonly failures: readonly Failure[];
@@ -73,20 +73,6 @@ interface Failure {
   readonly file: string;
   readonly name: string;
   readonly message: string;
-}
-
-/** USER_HZ: 100 on every Linux Node runs on. */
-const CLOCK_TICKS = 100;
-
-/**
- * CPU seconds of every child this process has reaped (null off Linux). Read
- * when a file's process has ended, the increase since the last reading is
- * that file's CPU: the whole tree it started (CLI, Chromium, Redis), which
- * its wall time hides when files run side by side.
- */
-function reapedCpuSeconds(): number | null {
-  const ticks = reapedChildTicks();
-  return ticks === null ? null : ticks / CLOCK_TICKS;
 }
 
 interface TestEvent {
@@ -273,7 +259,7 @@ async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCoun
   const counts: Record<Pool, Counts> = { pure: { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] }, e2e: { passed: 0, failed: 0, skipped: 0, todo: 0, failures: [] } };
   const fileSeconds = { pure: new Map<string, number>(), e2e: new Map<string, number>() };
   const fileCpu = { pure: new Map<string, number>(), e2e: new Map<string, number>() };
-  let lastCpu = reapedCpuSeconds();
+  let lastCpu = reapedChildSeconds();
   const started = performance.now();
   const ended: Record<Pool, number> = { pure: started, e2e: started };
   for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time${pureNote}` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time`}`);
@@ -285,7 +271,7 @@ async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCoun
         running[kind]++;
         runItem(item, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
           running[kind]--;
-          const cpu = reapedCpuSeconds();
+          const cpu = reapedChildSeconds();
           if (cpu !== null && lastCpu !== null) fileCpu[kind].set(itemName(item), cpu - lastCpu);
           lastCpu = cpu;
           ended[kind] = performance.now();

@@ -96,17 +96,20 @@ function fieldsAfterName(text: string): string[] | null {
   return close < 0 ? null : text.slice(close + 1).trim().split(/\s+/);
 }
 
+/** USER_HZ, the unit of /proc/PID/stat's times: 100 on every Linux Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /**
- * cutime + cstime of this process, in clock ticks: the CPU time of every
- * child it has reaped, with the children those reaped. Null off Linux. A
- * bench or the test runner reads it before and after a child to know the
- * CPU of the child's whole tree.
+ * cutime + cstime of this process, in seconds: the CPU time of every child
+ * it has reaped, with the children those reaped. Null off Linux. A bench or
+ * the test runner reads it before and after a child to know the CPU of the
+ * child's whole tree.
  */
-export function reapedChildTicks(): number | null {
+export function reapedChildSeconds(): number | null {
   try {
     const f = fieldsAfterName(readFileSync('/proc/self/stat', 'utf8'));
     const ticks = f && Number(f[13]) + Number(f[14]);
-    return ticks !== null && Number.isFinite(ticks) ? ticks : null;
+    return ticks !== null && Number.isFinite(ticks) ? ticks / CLOCK_TICKS_PER_SECOND : null;
   } catch {
     return null;
   }

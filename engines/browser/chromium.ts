@@ -116,19 +116,32 @@ export interface BrowserLike {
 }
 
 /**
- * An executable that starts `path` with the kernel's parent-death signal
- * (SIGKILL when this Node process dies, even by SIGKILL; core/parent-death.ts),
- * or `path` itself where setpriv cannot set it. Playwright spawns the executable it is given
- * with its own arguments, so the setpriv prefix lives in a two-line script
- * in the inferbench cache (user-owned, never a shared temp folder). Without
- * it, Chromium only shut down after noticing its pipe had closed: more than
- * a second on a loaded machine.
+ * The watchdog between inferbench and Chromium: a shell started with the
+ * kernel's parent-death signal (TERM when this Node process dies, even by
+ * SIGKILL; core/parent-death.ts) that starts Chromium and, on that TERM,
+ * SIGKILLs its whole process group. playwright-core starts the browser
+ * detached, as the leader of its own group, and every Chromium process
+ * (zygotes, renderers, GPU and utility processes) stays in it. The kernel's
+ * signal on Chromium's main process alone left the others to notice their
+ * closed pipes and shut down on their own: over a second on a loaded machine,
+ * and never while they were stopped.
+ */
+function watchdogScript(path: string, prefix: readonly string[]): string {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const body = `trap "kill -KILL 0" TERM; "$0" "$@" & wait $!`;
+  return `#!/bin/sh\nexec ${[...prefix, '/bin/sh', '-c', body, path].map(quote).join(' ')} "$@"\n`;
+}
+
+/**
+ * An executable that starts `path` under the watchdog above, or `path` itself
+ * where setpriv cannot set the signal. Playwright spawns the executable it is
+ * given with its own arguments, so the watchdog lives in a script in the
+ * inferbench cache (user-owned, never a shared temp folder).
  */
 async function deathBound(path: string): Promise<string> {
-  const prefix = parentDeathPrefix();
+  const prefix = parentDeathPrefix('TERM');
   if (!prefix) return path;
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const script = `#!/bin/sh\nexec ${[...prefix, path].map(quote).join(' ')} "$@"\n`;
+  const script = watchdogScript(path, prefix);
   const dir = await cacheFolder(defaultCacheRoot(), 'bin');
   const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
   if (!existsSync(file)) {

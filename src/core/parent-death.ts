@@ -9,18 +9,20 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-let prefix: readonly string[] | null | undefined;
+let setprivPath: string | null | undefined;
 
 /**
- * `[setpriv, '--pdeathsig', 'KILL', '--']` to put before a program, or null
+ * `[setpriv, '--pdeathsig', SIGNAL, '--']` to put before a program, or null
  * where there is no setpriv that does it (not Linux, util-linux older than
- * 2.33): checked once by running Node (`--version`) through it.
+ * 2.33): checked once by running Node (`--version`) through it. KILL for a
+ * child that must die at once; TERM for a watchdog that has work to do first
+ * (engines/browser/chromium.ts kills Chromium's whole process group).
  */
-export function parentDeathPrefix(): readonly string[] | null {
-  if (prefix !== undefined) return prefix;
-  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
-  const candidate = setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : null;
-  // `node --version` answers before Node boots (a few ms, where `node -e ''` costs a whole start, about 0.1 s of CPU at every run).
-  prefix = candidate && spawnSync(candidate[0] as string, [...candidate.slice(1), process.execPath, '--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0 ? candidate : null;
-  return prefix;
+export function parentDeathPrefix(signal: 'KILL' | 'TERM' = 'KILL'): readonly string[] | null {
+  if (setprivPath === undefined) {
+    const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => process.platform === 'linux' && existsSync(p));
+    // `node --version` answers before Node boots (a few ms, where `node -e ''` costs a whole start, about 0.1 s of CPU at every run).
+    setprivPath = setpriv && spawnSync(setpriv, ['--pdeathsig', 'KILL', '--', process.execPath, '--version'], { stdio: 'ignore', timeout: 10_000 }).status === 0 ? setpriv : null;
+  }
+  return setprivPath === null ? null : [setprivPath, '--pdeathsig', signal, '--'];
 }

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { CLI } from '../../helpers/cli.js';
 import { NO_CHROMIUM } from '../../helpers/browser.js';
-import { alive, cpuMsOf, descendantsOf } from '../../helpers/process-tree.js';
+import { alive, commandOf, cpuMsOf, descendantsOf } from '../../helpers/process-tree.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -19,8 +19,13 @@ type Ready = { readonly line: RegExp } | { readonly cpuMs: number };
 
 /**
  * Starts `inferbench <args>`, waits until processes matching `marker` run
- * below it and are `ready`, SIGKILLs the CLI, and answers how long the last
- * of them lived on.
+ * below it and are `ready`, stops them (SIGSTOP), SIGKILLs the CLI, and
+ * answers how long the last of them lived on. A stopped process runs no code
+ * of its own: it cannot notice a closed pipe or a lifeline, so it dies only
+ * if the kernel's parent-death signal, or a watchdog's kill, reaches it. That
+ * makes the check a matter of mechanism, not of how fast a loaded machine
+ * lets a child notice. Shells are left running: the watchdog between
+ * inferbench and Chromium is one (engines/browser/chromium.ts).
  */
 async function livedAfterParent(args: readonly string[], marker: string | RegExp, ready: Ready): Promise<number> {
   const parent = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, INFERBENCH_CACHE: useTestCache() }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -38,9 +43,10 @@ async function livedAfterParent(args: readonly string[], marker: string | RegExp
     assert.ok(isReady(), `the ${marker} processes below inferbench ${args[0]} never got under way (${JSON.stringify(ready, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v))}):\n${stderr}`);
     assert.equal(parent.exitCode, null, `inferbench ${args[0]} ended before it was killed:\n${stderr}`);
     children = descendantsOf(parent.pid as number, marker);
+    for (const pid of children.filter((p) => !commandOf(p).startsWith('/bin/sh '))) process.kill(pid, 'SIGSTOP');
     parent.kill('SIGKILL');
     const killedAt = Date.now();
-    while (children.some(alive) && Date.now() - killedAt < 60_000) await sleep(10);
+    while (children.some(alive) && Date.now() - killedAt < LIMIT_MS) await sleep(10);
     return Date.now() - killedAt;
   } finally {
     if (parent.exitCode === null) parent.kill('SIGKILL');
@@ -48,28 +54,35 @@ async function livedAfterParent(args: readonly string[], marker: string | RegExp
   }
 }
 
-/** One kind of child: the command that starts it, how to find it, when it is at work, and how long it may outlive its parent. */
-type Kind = readonly [name: string, args: readonly string[], marker: string | RegExp, ready: Ready, limitMs: number];
+/** One kind of child: the command that starts it, how to find it, and when it is at work. */
+type Kind = readonly [name: string, args: readonly string[], marker: string | RegExp, ready: Ready];
 
-test('children of every kind (training, cell, generation, browser) die within a second of a parent killed mid-work with SIGKILL', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
+/**
+ * How long a stopped child may outlive its parent. Left alone, each would live
+ * for its whole cell (a minute and more); killed, they go in milliseconds. The
+ * bound only ends the test, so it is far from both.
+ */
+const LIMIT_MS = 10_000;
+
+test('children of every kind (training, cell, generation, browser) die with a parent killed mid-work with SIGKILL, even stopped (SIGSTOP) so that they cannot notice it themselves', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
   const out = join(testOutputDir('children-die'), 'out');
   const files = ['--no-png', '--out', out];
   const kinds: Kind[] = [
     // A training round never let its lifeline be read: each step keeps the event loop busy (150 steps: many seconds). Killed once its round has begun.
-    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'scenario-child.js train', { line: /round 1\/1 tfjs-cpu batch 8/ }, 1000],
+    ['training', ['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--batch-sizes', '8', '--rounds', '1', ...files], 'scenario-child.js train', { line: /round 1\/1 tfjs-cpu batch 8/ }],
     // Past its imports (tfjs-cpu and the model: under a CPU-second here), in its 120 s cell.
-    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'scenario-child.js classify', { cpuMs: 2000 }, 1000],
+    ['cell', ['run', '--engines', 'tfjs-cpu', '--batch-sizes', '32', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], 'scenario-child.js classify', { cpuMs: 2000 }],
     // Killed as soon as the child appears, while it imports its engine: the old IPC 'disconnect' watch was not in place yet.
-    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'scenario-child.js classify', { cpuMs: 0 }, 500],
+    ['cell while importing its engine', ['run', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '8', '--min-time', '60', '--max-time', '120', '--reference', 'none', ...files], 'scenario-child.js classify', { cpuMs: 0 }],
     // Past onnxruntime-node's import (well under a CPU-second), among its 10000 generations.
-    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'scenario-child.js generate', { cpuMs: 1500 }, 1000],
+    ['generation', ['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '32', '--new-tokens', '64', '--runs', '10000', ...files], 'scenario-child.js generate', { cpuMs: 1500 }],
     // Chromium's processes together past their start (about a CPU-second), with the page at work.
-    ['browser', ['run', '--engines', 'browser-onnx-wasm', '--batch-sizes', '1', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], /chromium/, { cpuMs: 3000 }, 1000],
+    ['browser', ['run', '--engines', 'browser-onnx-wasm', '--batch-sizes', '1', '--limit', '64', '--min-time', '120', '--max-time', '240', '--reference', 'none', '--rounds', '1', ...files], /chromium/, { cpuMs: 3000 }],
   ];
-  for (const [kind, args, marker, ready, limitMs] of kinds) {
+  for (const [kind, args, marker, ready] of kinds) {
     await t.test(kind, { skip: kind === 'browser' ? NO_CHROMIUM : false }, async () => {
       const lived = await livedAfterParent(args, marker, ready);
-      assert.ok(lived < limitMs, `${kind}: its processes lived ${lived} ms after their parent was killed`);
+      assert.ok(lived < LIMIT_MS, `${kind}: its processes, stopped, still lived ${lived} ms after their parent was killed`);
     });
   }
 });

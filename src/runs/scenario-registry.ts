@@ -18,6 +18,7 @@
  * plain values (flag readers, query parameters), never imported.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import type { ScenarioOptions } from '../core/command-spec.js';
 import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
@@ -80,6 +81,13 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly command: string;
   /** The `kind` its records carry; undefined for `run`, whose records carry none (older readers expect none). */
   readonly recordKind: string | undefined;
+  /**
+   * Its options: the command's flags with their help and ranges
+   * (src/scenarios/<name>/<name>-options.ts). The CLI builds the command's
+   * parsing and help from this table (src/cli/command-specs.ts), adding
+   * only `--help` and the CLI-wide flags it names by slot.
+   */
+  readonly options: ScenarioOptions;
   /** The model names a not-yet-started entry asked for, for lists. */
   readonly modelsAsked: (config: C) => readonly string[];
   /** `show`'s settings lines, aligned as `  name:         value`. */
@@ -143,6 +151,7 @@ function unregistered(command: string): Scenario {
   return {
     command,
     recordKind: command,
+    options: { summary: why, usage: `inferbench ${command}`, flags: [] },
     modelsAsked: () => [],
     settingLines: () => [],
     report: () => `No report: ${why}.`,

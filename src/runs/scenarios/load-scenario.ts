@@ -12,6 +12,7 @@ import { compareServerRuns, renderServerComparison } from '../../../reports/load
 import { renderLoadReport } from '../../../reports/load/load-report.js';
 import { loadPeakRows } from '../../../reports/load/load-views.js';
 import type { LoadConfig } from '../load-run.js';
+import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
 import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
 
 function settingLines(c: LoadConfig): string[] {
@@ -36,6 +37,7 @@ function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boole
 registerScenario<LoadRunRecord, LoadConfig>({
   command: 'load',
   recordKind: 'load',
+  options: LOAD_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
   report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),

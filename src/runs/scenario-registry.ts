@@ -75,6 +75,18 @@ export class ViewParamError extends UserError {
   }
 }
 
+/** An entry's best cell, as the history list phrases it (runs/history/entry-summary.ts). */
+export interface HeadlineParts {
+  /** The phrase's subject: `engine`, `engine @ host`, led by the model row when the run has several (`mini · q8: onnx-cpu`). */
+  readonly subject: string;
+  readonly samplesPerSecond: number;
+  readonly batchSize: number;
+  /** `2 threads`; null for the engine default. */
+  readonly threads: string | null;
+  /** Fixed sequence length of the cell; null for dataset text. */
+  readonly sequenceLength: number | null;
+}
+
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
 export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
   /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
@@ -90,6 +102,8 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly options: ScenarioOptions;
   /** The model names a not-yet-started entry asked for, for lists. */
   readonly modelsAsked: (config: C) => readonly string[];
+  /** The history list's phrase for an entry's best cell; without it, items/s at its batch size, threads and sequence length. */
+  readonly headline?: (best: HeadlineParts) => string;
   /** `show`'s settings lines, aligned as `  name:         value`. */
   readonly settingLines: (config: C) => string[];
   /** `show`'s report of a record with cells. */

@@ -1,7 +1,7 @@
 import { UserError } from '../core/errors.js';
 import { checkRange, optionRange, type RangedOption } from '../core/option-ranges.js';
-import type { FlagSpec } from '../core/command-spec.js';
-export type { CommandSpec, FlagSpec } from '../core/command-spec.js';
+import type { FlagSpec } from '../core/flag-spec.js';
+export type { CommandSpec, FlagSpec } from '../core/flag-spec.js';
 
 /** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
 export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };

@@ -10,7 +10,7 @@
 import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
-import { isCliFlagSlot, type CliFlagSlot } from '../core/command-spec.js';
+import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
 import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js';

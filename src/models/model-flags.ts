@@ -4,7 +4,7 @@
  * scenario's options) and `inspect` read models the same way, so the flags
  * are defined once, here, below both.
  */
-import type { FlagSpec } from '../core/command-spec.js';
+import type { FlagSpec } from '../core/flag-spec.js';
 
 export const MODEL_FLAG: FlagSpec = { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'Hugging Face model folder (config.json, tokenizer.json, onnx/model.onnx) or Hub id (org/name); repeat for several; default: the embedded tiny BERT' };
 export const REVISION_FLAG: FlagSpec = { name: 'revision', kind: 'value', arg: 'REV', help: 'Hub branch, tag or commit of --model Hub ids; default main' };

@@ -18,7 +18,7 @@
  * plain values (flag readers, query parameters), never imported.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { ScenarioOptions } from '../core/command-spec.js';
+import type { ScenarioOptions } from '../core/flag-spec.js';
 import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';

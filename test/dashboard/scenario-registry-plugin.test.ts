@@ -7,7 +7,7 @@ import { listFlag, parseArgs, positiveIntFlag, WIDE_FLAG } from '../../src/cli/a
 import { commandHelp, commands, mainHelp, scenarioCommand } from '../../src/cli/command-specs.js';
 import { compareCommand } from '../../src/cli/compare-command.js';
 import { listCommand, showCommand } from '../../src/cli/history-commands.js';
-import { frozenOptions } from '../../src/core/command-spec.js';
+import { frozenOptions } from '../../src/core/flag-spec.js';
 import { UserError } from '../../src/core/errors.js';
 import { flagRangeHelp } from '../../src/core/option-ranges.js';
 import type { RunRecordOf } from '../../src/core/results.js';

@@ -6,7 +6,7 @@
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
-import { frozenOptions, type ScenarioOptions } from '../../core/command-spec.js';
+import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
 import { DEFAULT_ROUNDS, DEFAULT_ROWS, DEFAULT_STOP_RULE, FULL_SWEEP_ROWS } from '../../core/stop-rule.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../../models/model-flags.js';
 

@@ -6,7 +6,7 @@
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
-import { frozenOptions, type ScenarioOptions } from '../../core/command-spec.js';
+import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
 
 export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark text generation: time to first token, time per output token, tokens/s and peak memory per engine',

@@ -6,7 +6,7 @@
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
-import { frozenOptions, type ScenarioOptions } from '../../core/command-spec.js';
+import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
 
 export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'latency under load: open-loop requests at set rates through a dynamic batcher, p99 against a latency goal, and the peak rate that meets it',

@@ -6,7 +6,7 @@
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
-import { frozenOptions, type ScenarioOptions } from '../../core/command-spec.js';
+import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
 
 export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark training steps (forward + cross-entropy + backward + optimizer update): time, memory and loss per engine',

@@ -35,22 +35,27 @@ export interface FitOptions<Row> {
 
 /**
  * Drops the least important columns (lowest `dropOrder` above 0 first)
- * until `render` fits `width`, then lets the table abbreviate what is still
- * too wide. Any column works, including ones added later (an adapter
- * column): one without a `dropOrder` of its own is abbreviated, never lost.
- * Returns the table and the headers it dropped and abbreviated.
+ * until `render` fits `width` losing nothing (long headers may wrap onto a
+ * second header line), then lets the table abbreviate what is still too
+ * wide, and wrap names as a last resort. Any column works, including ones
+ * added later (an adapter column): one without a `dropOrder` of its own is
+ * abbreviated, never lost. Returns the table and the headers it dropped and
+ * abbreviated.
  */
 export function dropToFit<C extends Column & { readonly dropOrder: number }>(
   all: readonly C[],
   width: number,
-  render: (columns: readonly C[], maxWidth: number | undefined) => { lines: string[]; width: number; truncated: boolean; abbreviated: string[] },
+  render: (columns: readonly C[], maxWidth: number | undefined) => { lines: string[]; width: number; truncated: boolean; abbreviated: string[]; wrapped?: string[]; overflows?: boolean },
 ): { lines: string[]; width: number; truncated: boolean; dropped: string[]; abbreviated: string[] } {
   let columns = [...all];
   for (;;) {
-    const table = render(columns, undefined);
+    const natural = render(columns, undefined);
+    if (natural.width <= width) return { ...natural, dropped: droppedHeaders(all, columns) };
+    // Measured on the cells it prints, at the width: only headers wrapped, no text cut, no name wrapped, nothing over.
+    const fitted = render(columns, width);
+    if (fitted.abbreviated.length === 0 && (fitted.wrapped ?? []).length === 0 && fitted.overflows !== true) return { ...fitted, dropped: droppedHeaders(all, columns) };
     const droppable = columns.filter((c) => c.dropOrder > 0);
-    if (table.width <= width) return { ...table, dropped: droppedHeaders(all, columns) };
-    if (droppable.length === 0) return { ...render(columns, width), dropped: droppedHeaders(all, columns) };
+    if (droppable.length === 0) return { ...fitted, dropped: droppedHeaders(all, columns) };
     const first = droppable.reduce((a, b) => (b.dropOrder < a.dropOrder ? b : a));
     columns = columns.filter((c) => c !== first);
   }
@@ -116,4 +121,49 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
 export function flagsCell(flags: readonly string[]): TableCell {
   if (flags.length === 0) return '';
   return { text: flags.join(' '), style: flags.some((f) => f.startsWith('✗')) ? 'red' : 'yellow' };
+}
+
+/** A column of a per-cell table of generate or train: a measurement, read from a completed cell. */
+export interface CellColumn<Done> extends Column {
+  /** Lowest dropped first when the table is too wide; 0 or absent: never dropped. */
+  readonly dropOrder?: number;
+  readonly value: (cell: Done) => TableCell;
+}
+
+/**
+ * The per-cell tables of generate and train: identity cells on every row,
+ * the measurement columns for completed cells, a failed cell's reason across
+ * the rest. Fitted like run's tables (dropToFit): the least important
+ * columns go first, then text is cut short, and names (whole columns) wrap
+ * rather than being cut.
+ */
+export function cellTable<Cell, Done extends Cell>(o: {
+  readonly title: string;
+  readonly identity: readonly (Column & { readonly dropOrder?: number })[];
+  readonly identityCells: (cell: Cell) => readonly TableCell[];
+  readonly columns: readonly CellColumn<Done>[];
+  readonly cells: readonly Cell[];
+  readonly done: (cell: Cell) => cell is Done;
+  readonly reason: (cell: Cell) => TableCell;
+  readonly ruleAbove: (cell: Cell, previous: Cell) => boolean;
+  readonly color: boolean;
+  readonly minWidth: number;
+  readonly maxWidth: number;
+}): { lines: string[]; width: number; dropped: string[]; abbreviated: string[] } {
+  type Placed = Column & { readonly dropOrder: number; readonly index: number; readonly identity: boolean };
+  const all: Placed[] = [
+    ...o.identity.map((c, index) => ({ ...c, dropOrder: c.dropOrder ?? 0, index, identity: true })),
+    ...o.columns.map((c, index) => ({ header: c.header, align: c.align, ...(c.whole ? { whole: true } : {}), dropOrder: c.dropOrder ?? 0, index, identity: false })),
+  ];
+  return dropToFit(all, o.maxWidth, (columns, maxWidth) => {
+    const rows: TableRow[] = o.cells.map((cell, i) => {
+      const previous = o.cells[i - 1];
+      const ruleAbove = previous !== undefined && o.ruleAbove(cell, previous);
+      const id = o.identityCells(cell);
+      const identity = columns.filter((c) => c.identity).map((c) => id[c.index] ?? '');
+      if (!o.done(cell)) return { cells: identity, rest: o.reason(cell), ruleAbove };
+      return { cells: [...identity, ...columns.filter((c) => !c.identity).map((c) => o.columns[c.index]?.value(cell) ?? '')], ruleAbove };
+    });
+    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.maxWidth), ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
 }

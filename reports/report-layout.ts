@@ -7,7 +7,7 @@
  * generate, train and load wrapped at a fixed 100 columns and their tables
  * ran as wide as their cells, whatever the terminal.
  */
-import { fitLines } from './text-table.js';
+import { fitLines, visibleLength } from './text-table.js';
 
 /** What a report's caller says of the width: the CLI passes both. */
 export interface ReportLayout {
@@ -15,6 +15,13 @@ export interface ReportLayout {
   readonly width?: number;
   /** Every column of every table, however wide (`--wide`); `width` is then ignored. */
   readonly wide?: boolean;
+  /**
+   * A line wider than `width` that a section left for the last pass is an
+   * error naming it, not a broken line: a section that relies on the last
+   * pass prints tables whose rows break mid-row, so tests render with this
+   * on to check that every section fits at its cause.
+   */
+  readonly strict?: boolean;
 }
 
 /** `--wide`: wider than any table, so nothing is dropped or cut. */
@@ -29,5 +36,10 @@ export function layoutWidth(layout: ReportLayout, fallback: number): number {
 
 /** The last word on width: a line a section could not fit is broken, never left wider (kept whole with `--wide`). */
 export function fitReport(lines: readonly string[], layout: ReportLayout, maxWidth: number): string[] {
-  return layout.wide === true ? [...lines] : fitLines(lines, maxWidth);
+  if (layout.wide === true) return [...lines];
+  if (layout.strict === true) {
+    const over = lines.filter((l) => visibleLength(l) > maxWidth);
+    if (over.length > 0) throw new Error(`${over.length} line(s) wider than ${maxWidth} columns left for the last pass:\n${over.join('\n')}`);
+  }
+  return fitLines(lines, maxWidth);
 }

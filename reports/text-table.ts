@@ -37,7 +37,9 @@ export function fitLines(lines: readonly string[], width: number): string[] {
     if (visibleLength(line) <= width) return [line];
     const plain = line.replace(/\u001b\[[0-9;]*m/gu, '');
     const body = plain.trimStart();
-    const leading = plain.slice(0, plain.length - body.length);
+    // An indent that leaves no room (a wrapped table header under columns wider than the width) is dropped.
+    const indented = plain.slice(0, plain.length - body.length);
+    const leading = indented.length + 12 <= width ? indented : '';
     // A continuation sits two in from its line: under the text of a `- item` line.
     const indent = `${leading}  `;
     const room = Math.max(10, width - indent.length);
@@ -136,27 +138,73 @@ function cut(text: string, max: number): string {
 
 /** Narrowest a column is abbreviated to: its header, or this many characters. */
 const MIN_ABBREVIATED = 6;
+/** Narrowest a whole column (a name that is never cut) is wrapped to. */
+const MIN_WRAPPED = 10;
+/** Fewest characters of a failed row's reason shown in the table (the rest is cut with `…`). */
+const MIN_REST = 10;
+
+/** The longest word of `text`: a header wraps at spaces, never narrower than this. */
+function longestWord(text: string): number {
+  return Math.max(0, ...text.split(/\s+/u).map(visibleLength));
+}
 
 /**
- * Column widths shrunk until the table fits `maxWidth`: each step takes one
- * character off the widest column that is still above its floor (its header,
- * at least MIN_ABBREVIATED), so the longest texts give way first. Returns the
- * indexes of the columns it shortened.
+ * `text` in pieces of at most `width` characters, broken after a space or a
+ * `-` (an engine name reads `tfjs-wasm-` / `graph-model`), else at the
+ * width: every character is kept, so a wrapped name is whole.
  */
-function abbreviate(widths: number[], columns: readonly Column[], maxWidth: number): Set<number> {
-  const shortened = new Set<number>();
-  // Only text is cut: a number with its end cut off would read as another number.
-  const floor = columns.map((c, i) => (c.align === 'left' && c.whole !== true ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0)));
-  const total = (): number => widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
-  while (total() > maxWidth) {
-    let widest = -1;
-    widths.forEach((w, i) => {
-      if (w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
-    });
-    if (widest < 0) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-    shortened.add(widest);
+export function wrapWhole(text: string, width: number): string[] {
+  const pieces: string[] = [];
+  let rest = [...text];
+  while (rest.length > width) {
+    const head = rest.slice(0, width);
+    let at = -1;
+    for (let i = head.length - 1; i > 0; i--) {
+      if (head[i] === ' ' || head[i] === '-') {
+        at = i + 1;
+        break;
+      }
+    }
+    if (at < 0) at = width;
+    pieces.push(rest.slice(0, at).join('').trimEnd());
+    rest = rest.slice(at);
+    while (rest[0] === ' ') rest = rest.slice(1);
   }
+  pieces.push(rest.join(''));
+  return pieces;
+}
+
+/**
+ * Column widths shrunk until the table fits `maxWidth`, in three steps, each
+ * taking one character at a time off the widest column still above its
+ * floor: text (left-aligned) columns are abbreviated (cut with `…`, never
+ * below their header or MIN_ABBREVIATED); then headers wider than their
+ * column's values wrap onto more header lines (a number column never gets
+ * narrower than its widest value); then whole columns (names never cut)
+ * wrap onto more lines of their row. Returns the indexes of the columns it
+ * cut short; wrapping loses nothing, so it is not reported.
+ */
+function abbreviate(widths: number[], valueWidths: readonly number[], columns: readonly Column[], maxWidth: number, restAfter: readonly number[]): Set<number> {
+  const shortened = new Set<number>();
+  // A failed row's reason spans the columns after its first k cells and is cut to the room left, never below MIN_REST: that room counts too.
+  const prefix = (k: number): number => widths.slice(0, k).reduce((a, b) => a + b, 0) + GAP.length * k + MIN_REST;
+  const total = (): number => Math.max(widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1), ...restAfter.map(prefix));
+  const shrink = (floor: readonly number[], mark: boolean): void => {
+    while (total() > maxWidth) {
+      let widest = -1;
+      widths.forEach((w, i) => {
+        if (w > (floor[i] ?? 0) && (widest < 0 || w > (widths[widest] ?? 0))) widest = i;
+      });
+      if (widest < 0) return;
+      widths[widest] = (widths[widest] ?? 0) - 1;
+      if (mark) shortened.add(widest);
+    }
+  };
+  // Only text is cut: a number with its end cut off would read as another number.
+  shrink(columns.map((c, i) => (c.align === 'left' && c.whole !== true ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0))), true);
+  const headerFloor = (c: Column, i: number): number => Math.max(longestWord(c.header), c.align === 'left' && c.whole !== true ? MIN_ABBREVIATED : (valueWidths[i] ?? 0));
+  shrink(columns.map((c, i) => Math.min(widths[i] ?? 0, c.whole === true ? Math.max(headerFloor(c, i), valueWidths[i] ?? 0) : headerFloor(c, i))), false);
+  shrink(columns.map((c, i) => (c.whole === true ? Math.min(widths[i] ?? 0, Math.max(MIN_WRAPPED, longestWord(c.header))) : (widths[i] ?? 0))), false);
   return shortened;
 }
 
@@ -175,51 +223,85 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
   return align === 'left' ? text + fill : fill + text;
 }
 
-/** A `===== TITLE =====` banner exactly `width` wide. */
+/** A `===== TITLE =====` banner exactly `width` wide; a title too long for it is cut short (…) so the banner never is wider. */
 export function banner(title: string, width: number, color: boolean): string {
-  const inner = ` ${title} `;
-  const side = Math.max(3, width - visibleLength(inner));
+  const inner = ` ${truncate(title, Math.max(1, width - 4))} `;
+  const side = Math.max(2, width - visibleLength(inner));
   const left = Math.floor(side / 2);
   return paint(`${'='.repeat(left)}${inner}${'='.repeat(side - left)}`, 'bold', color);
+}
+
+/** A rendered table, and how it was made to fit (`maxWidth`). */
+export interface RenderedTable {
+  readonly lines: string[];
+  /** Width of its banner and rules. */
+  readonly width: number;
+  /** Some spanning text (a failed cell's reason) was cut. */
+  readonly truncated: boolean;
+  /** Headers of the columns whose text was cut short (…). */
+  readonly abbreviated: string[];
+  /** Headers of the whole columns (names) wrapped onto a second line of their row. */
+  readonly wrapped: string[];
+  /** Its columns are wider than `maxWidth` even so (numbers are never cut). */
+  readonly overflows: boolean;
 }
 
 /**
  * Renders a titled table. Returns its lines, the width it used, and whether
  * any spanning text had to be cut, so the caller can print it in full below.
  */
-export function renderTable(options: TableOptions): { lines: string[]; width: number; truncated: boolean; abbreviated: string[] } {
+export function renderTable(options: TableOptions): RenderedTable {
   const { columns, rows, color } = options;
-  const widths = columns.map((c) => visibleLength(c.header));
+  const valueWidths = columns.map(() => 0);
   for (const row of rows) {
     row.cells.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, visibleLength(textOf(cell)));
+      valueWidths[i] = Math.max(valueWidths[i] ?? 0, visibleLength(textOf(cell)));
     });
   }
-  const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, columns, options.maxWidth);
+  const widths = columns.map((c, i) => Math.max(visibleLength(c.header), valueWidths[i] ?? 0));
+  const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, valueWidths, columns, options.maxWidth, [...new Set(rows.filter((r) => r.rest !== undefined).map((r) => r.cells.length))]);
   const tableWidth = widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
   // Banner and rules never pass maxWidth, even when the columns could not be cut to it (numbers are never cut).
   const width = Math.min(Math.max(tableWidth, options.minWidth ?? 0), options.maxWidth ?? Infinity);
   const rule = paint('-'.repeat(width), 'dim', color);
-  const header = columns.map((c, i) => pad(truncate(c.header, widths[i] ?? 0), widths[i] ?? 0, c.align)).join(GAP);
-  const lines = [banner(options.title, width, color), rule, paint(header.trimEnd(), 'bold', color), rule];
+  // A header wider than its column wraps at spaces onto more header lines; a single word too long is cut.
+  const headerParts = columns.map((c, i) => {
+    const w = widths[i] ?? 0;
+    return visibleLength(c.header) <= w ? [c.header] : wrap(c.header, w).map((part) => truncate(part, w));
+  });
+  const headerLines = Math.max(1, ...headerParts.map((p) => p.length));
+  const headers = Array.from({ length: headerLines }, (_, line) =>
+    columns.map((c, i) => pad(headerParts[i]?.[line] ?? '', widths[i] ?? 0, c.align)).join(GAP),
+  );
+  const lines = [banner(options.title, width, color), rule, ...headers.map((h) => paint(h.trimEnd(), 'bold', color)), rule];
   let truncated = false;
   for (const row of rows) {
     if (row.ruleAbove) lines.push(rule);
-    const parts = row.cells.map((cell, i) => {
-      const column = columns[i] as Column;
-      const text = shortened.has(i) ? cut(textOf(cell), widths[i] ?? 0) : textOf(cell);
-      return paint(pad(text, widths[i] ?? 0, column.align), styleOf(cell), color);
+    // A whole cell wider than its column (a name) wraps onto more lines of its row; the other columns leave those lines blank.
+    const pieces = row.cells.map((cell, i) => {
+      const text = textOf(cell);
+      const w = widths[i] ?? 0;
+      if (shortened.has(i)) return [cut(text, w)];
+      return visibleLength(text) > w && columns[i]?.whole === true ? wrapWhole(text, w) : [text];
     });
-    let line = parts.join(GAP);
-    if (row.rest !== undefined) {
-      const used = widths.slice(0, row.cells.length).reduce((a, b) => a + b, 0) + GAP.length * row.cells.length;
-      const full = textOf(row.rest);
-      const text = truncate(full, Math.max(10, width - used));
-      if (text !== full) truncated = true;
-      line += (row.cells.length > 0 ? GAP : '') + paint(text, styleOf(row.rest), color);
+    const height = Math.max(1, ...pieces.map((p) => p.length));
+    for (let line = 0; line < height; line++) {
+      const parts = row.cells.map((cell, i) => {
+        const column = columns[i] as Column;
+        return paint(pad(pieces[i]?.[line] ?? '', widths[i] ?? 0, column.align), styleOf(cell), color);
+      });
+      let text = parts.join(GAP);
+      if (line === 0 && row.rest !== undefined) {
+        const used = widths.slice(0, row.cells.length).reduce((a, b) => a + b, 0) + GAP.length * row.cells.length;
+        const full = textOf(row.rest);
+        const shown = truncate(full, Math.max(MIN_REST, width - used));
+        if (shown !== full) truncated = true;
+        text += (row.cells.length > 0 ? GAP : '') + paint(shown, styleOf(row.rest), color);
+      }
+      lines.push(text.trimEnd());
     }
-    lines.push(line.trimEnd());
   }
   lines.push(rule);
-  return { lines, width, truncated, abbreviated: [...shortened].map((i) => columns[i]?.header ?? '') };
+  const wrapped = columns.filter((c, i) => c.whole === true && (widths[i] ?? 0) < (valueWidths[i] ?? 0)).map((c) => c.header);
+  return { lines, width, truncated, abbreviated: [...shortened].map((i) => columns[i]?.header ?? ''), wrapped, overflows: tableWidth > (options.maxWidth ?? Infinity) };
 }

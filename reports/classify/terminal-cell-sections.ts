@@ -83,8 +83,8 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
   const whole = rows.some((r) => r.loadIsWhole && ownsLoad(r));
   const columns: FitColumn<BaselineRow>[] = [
     ...identityColumns(run, rows),
-    ...(rows.some((r) => r.importMs !== null) ? [{ header: 'import', align: 'right' as const, dropOrder: 0, value: onLoad((r) => dur(r.importMs)) }] : []),
-    ...(rows.some((r) => r.placementProbeMs !== null) ? [{ header: 'probe', align: 'right' as const, dropOrder: 0, value: onLoad((r) => dur(r.placementProbeMs)) }] : []),
+    ...(rows.some((r) => r.importMs !== null) ? [{ header: 'import', align: 'right' as const, dropOrder: 3, value: onLoad((r) => dur(r.importMs)) }] : []),
+    ...(rows.some((r) => r.placementProbeMs !== null) ? [{ header: 'probe', align: 'right' as const, dropOrder: 4, value: onLoad((r) => dur(r.placementProbeMs)) }] : []),
     { header: 'load', align: 'right', dropOrder: 0, value: onLoad((r) => `${dur(r.loadMs)}${r.loadIsWhole && perLoad ? '*' : ''}`) },
     ...(rows.some((r) => r.firstBatchMs !== null)
       ? [
@@ -97,7 +97,7 @@ export function coldStartSection(run: RunRecord, width: number, minWidth: number
         ]
       : []),
     ...(perLoad ? [{ header: 'first batch at this size (engine warm)', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (ownsLoad(r) ? '' : dur(r.firstBatchMs)) }] : []),
-    ...(rows.some((r) => r.firstPassMs !== null) ? [{ header: 'first pass', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => dur(r.firstPassMs) }] : []),
+    ...(rows.some((r) => r.firstPassMs !== null) ? [{ header: 'first pass', align: 'right' as const, dropOrder: 5, value: (r: BaselineRow) => dur(r.firstPassMs) }] : []),
     { header: 'warmup', align: 'right', dropOrder: 2, value: (r) => (r.warmupBatches === null ? '–' : `${r.warmupBatches} batches`) },
     ...(rows.some((r) => r.warmupMeanMs !== null) ? [{ header: 'warmup mean', align: 'right' as const, dropOrder: 1, value: (r: BaselineRow) => dur(r.warmupMeanMs) }] : []),
     { header: 'steady mean', align: 'right', dropOrder: 0, value: (r) => dur(r.meanMs) },
@@ -133,7 +133,7 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
   const columns: FitColumn<BaselineRow>[] = [
     ...identityColumns(run, rows),
     { header: 'reference', align: 'left', dropOrder: 1, value: par((p) => p.reference) },
-    { header: 'max |diff|', align: 'right', dropOrder: 0, value: par((p) => formatDifference(p.maxAbsDiff)) },
+    { header: 'max |diff|', align: 'right', dropOrder: 3, value: par((p) => formatDifference(p.maxAbsDiff)) },
     { header: 'tolerance', align: 'right', dropOrder: 2, value: par((p) => formatDifference(p.tolerance)) },
     // Embeddings are judged by cosine (1 − tolerance); an argmax over a vector's dimensions means nothing.
     ...(rows.some((r) => r.parity?.cosine !== undefined)

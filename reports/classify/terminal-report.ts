@@ -44,9 +44,12 @@ function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
   for (const g of groupByReason(failed, (c) => `${c.state}\u0000${c.reason}`, name)) {
     const [state = '', reason = ''] = g.reason.split('\u0000');
     const head = g.cells.length === 1 ? `  ${g.cells[0]} (${state}): ` : `  ${g.cells.length} cells (${state}): `;
-    const [first = '', ...rest] = wrap(reason, Math.max(40, width - head.length));
     const styledHead = head.replace(`(${state})`, `(${paint(state, STATE_STYLE[state as keyof typeof STATE_STYLE], color)})`);
-    lines.push(styledHead + first, ...rest.map((l) => ' '.repeat(head.length) + l));
+    // The reason hangs under its head while that leaves it room; under a long cell name it starts on the next line.
+    if (width - head.length >= 40) {
+      const [first = '', ...rest] = wrap(reason, width - head.length);
+      lines.push(styledHead + first, ...rest.map((l) => ' '.repeat(head.length) + l));
+    } else lines.push(styledHead.trimEnd(), ...wrap(reason, width - 6).map((l) => `      ${l}`));
     if (g.cells.length > 1) lines.push(...wrap(g.cells.join('; '), width - 6).map((l) => `      ${l}`));
   }
   return lines;
@@ -91,11 +94,13 @@ function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: 
   return [
     ...table.lines,
     ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth),
-    'Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
+    ...wrap('Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
       (foreign ? ' (this Node process, or for a browser row its Chromium renderer: not comparable with whole Node processes)' : '') +
       (withProcess ? '; process: isolated (a fresh child per load), in-process (the measuring process, beside other engines) or browser renderer' : '') +
       '. Later batch sizes of a load run after earlier ones in the same process' +
       (run.cells.some((c) => c.state === 'completed' && c.memory?.ranBefore !== undefined) ? ' (the growth table below says which).' : '.'),
+      maxWidth,
+    ),
   ];
 }
 

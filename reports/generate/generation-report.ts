@@ -7,15 +7,13 @@ import { unavailableLines } from '../unavailable-text.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { BetweenRounds } from '../../src/core/results.js';
 import type { SampleStatistics } from '../../src/core/statistics.js';
-import { banner, type Column, renderTable, type TableCell, type TableRow, wrap } from '../text-table.js';
-import { fitNote, STATE_STYLE } from '../fitted-table.js';
+import { banner, type Column, fitLines, type TableCell, wrap } from '../text-table.js';
+import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 
-interface ReportColumn extends Column {
-  readonly value: (cell: CompletedGenerationCell) => TableCell;
-}
+type ReportColumn = CellColumn<CompletedGenerationCell>;
 
 /** Cells in sweep order of engines, then batch size, prompt length and new tokens. */
 export function orderedGenerationCells(run: GenerationRunRecord): GenerationCell[] {
@@ -44,9 +42,10 @@ function identity(cell: GenerationCell): TableCell[] {
   ];
 }
 
-const IDENTITY_COLUMNS: readonly Column[] = [
-  { header: 'engine', align: 'left' },
-  { header: 'backend', align: 'left' },
+const IDENTITY_COLUMNS: readonly (Column & { readonly dropOrder?: number })[] = [
+  // Whole: a cut engine name could make two rows read as one.
+  { header: 'engine', align: 'left', whole: true },
+  { header: 'backend', align: 'left', dropOrder: 6 },
   { header: 'threads', align: 'right' },
   { header: 'batch', align: 'right' },
   { header: 'prompt', align: 'right' },
@@ -76,31 +75,37 @@ function percentileColumns(
   return [
     { header: 'mean', align: 'right', value: (c) => ({ text: f((s) => s.mean)(c), style: 'bold' }) },
     { header: '95% CI across rounds', align: 'right', value: (c) => intervalText(rounds(c)) },
-    { header: 'rounds', align: 'right', value: (c) => String(rounds(c)?.rounds ?? 1) },
-    { header: 'p50', align: 'right', value: f((s) => s.p50) },
-    { header: 'p90', align: 'right', value: f((s) => s.p90) },
-    { header: 'p99', align: 'right', value: f((s) => s.p99) },
-    { header: 'n', align: 'right', value: (c) => String(pick(c)?.count ?? 0) },
+    { header: 'rounds', align: 'right', dropOrder: 4, value: (c) => String(rounds(c)?.rounds ?? 1) },
+    { header: 'p50', align: 'right', dropOrder: 5, value: f((s) => s.p50) },
+    { header: 'p90', align: 'right', dropOrder: 1, value: f((s) => s.p90) },
+    { header: 'p99', align: 'right', dropOrder: 2, value: f((s) => s.p99) },
+    { header: 'n', align: 'right', dropOrder: 3, value: (c) => String(pick(c)?.count ?? 0) },
     { header: 'verdict', align: 'left', value: verdictCell },
   ];
 }
 
 const THROUGHPUT_COLUMNS: readonly ReportColumn[] = [
   { header: 'decode', align: 'right', value: (c) => ({ text: c.decodeTokensPerSecond === null ? 'n/a' : formatRate(c.decodeTokensPerSecond, ' tok/s'), style: 'bold' }) },
-  { header: 'prefill', align: 'right', value: (c) => formatRate(c.prefillTokensPerSecond, ' tok/s') },
-  { header: 'peak RSS', align: 'right', value: (c) => formatBytes(c.peakRssBytes) },
-  { header: 'peak GPU', align: 'right', value: (c) => (c.peakGpuBytes === null ? '–' : formatBytes(c.peakGpuBytes)) },
-  { header: 'early EOS', align: 'right', value: (c) => String(c.earlyStops) },
+  { header: 'prefill', align: 'right', dropOrder: 3, value: (c) => formatRate(c.prefillTokensPerSecond, ' tok/s') },
+  { header: 'peak RSS', align: 'right', dropOrder: 4, value: (c) => formatBytes(c.peakRssBytes) },
+  { header: 'peak GPU', align: 'right', dropOrder: 1, value: (c) => (c.peakGpuBytes === null ? '–' : formatBytes(c.peakGpuBytes)) },
+  { header: 'early EOS', align: 'right', dropOrder: 2, value: (c) => String(c.earlyStops) },
 ];
 
 function table(title: string, run: GenerationRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number, maxWidth: number) {
-  const rows: TableRow[] = orderedGenerationCells(run).map((cell, i, all) => {
-    const previous = all[i - 1];
-    const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.promptLength !== cell.promptLength || previous.newTokens !== cell.newTokens);
-    if (cell.state !== 'completed') return { cells: identity(cell), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
-    return { cells: [...identity(cell), ...columns.map((c) => c.value(cell))], ruleAbove };
+  return cellTable<GenerationCell, CompletedGenerationCell>({
+    title,
+    identity: IDENTITY_COLUMNS,
+    identityCells: identity,
+    columns,
+    cells: orderedGenerationCells(run),
+    done: (cell): cell is CompletedGenerationCell => cell.state === 'completed',
+    reason: (cell) => (cell.state === 'completed' ? '' : { text: cell.reason, style: STATE_STYLE[cell.state] }),
+    ruleAbove: (cell, previous) => previous.batchSize !== cell.batchSize || previous.promptLength !== cell.promptLength || previous.newTokens !== cell.newTokens,
+    color,
+    minWidth,
+    maxWidth,
   });
-  return renderTable({ title, columns: [...IDENTITY_COLUMNS, ...columns], rows, color, minWidth: Math.min(minWidth, maxWidth), maxWidth });
 }
 
 /** The header, the three tables and the notes, as one string. */
@@ -112,11 +117,11 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
   const model = run.models[0];
   const header = [
     banner('TEXT GENERATION', prose, color),
-    `model: ${model?.name ?? '?'} (${model?.source ?? '?'})`,
-    ...(model?.notes ?? []).map((n) => `note: ${n}`),
+    ...fitLines([`model: ${model?.name ?? '?'} (${model?.source ?? '?'})`], prose),
+    ...(model?.notes ?? []).flatMap((n) => wrap(`note: ${n}`, prose)),
     ...unavailableLines(run, prose),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
-    `TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`,
+    ...wrap(`TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`, prose),
     ...wrap(
       'mean and percentiles over every measured call (TTFT) or later token (TPOT) of every round; 95% CI across rounds = interval of the mean of round means, ' +
         "each round a fresh engine load; verdict by run's rule on both (CI within ±5% of the mean, CV within 100%)",
@@ -135,6 +140,6 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
     const warnings = c.verdict?.warnings ?? [];
     return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, Math.min(maxWidth, 120));
   });
-  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes];
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

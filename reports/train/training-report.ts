@@ -6,16 +6,14 @@
  */
 import { unavailableLines } from '../unavailable-text.js';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
-import { banner, type Column, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
-import { fitNote } from '../fitted-table.js';
+import { banner, type Column, fitLines, type Style, type TableCell, wrap } from '../text-table.js';
+import { type CellColumn, cellTable, fitNote } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 
-interface ReportColumn extends Column {
-  readonly value: (cell: CompletedTrainingCell) => TableCell;
-}
+type ReportColumn = CellColumn<CompletedTrainingCell>;
 
 /** Cells in sweep order: model, sequence length, batch size, then engines in the order they ran. */
 export function orderedTrainingCells(run: TrainingRunRecord): TrainingCell[] {
@@ -48,11 +46,12 @@ function identity(cell: TrainingCell, models: number): TableCell[] {
   ];
 }
 
-function identityColumns(models: number): Column[] {
+function identityColumns(models: number): (Column & { readonly dropOrder?: number })[] {
+  // Model and engine whole: a cut name could make two rows read as one.
   return [
-    ...(models > 1 ? [{ header: 'model', align: 'left' as const }] : []),
-    { header: 'engine', align: 'left' },
-    { header: 'backend', align: 'left' },
+    ...(models > 1 ? [{ header: 'model', align: 'left' as const, whole: true }] : []),
+    { header: 'engine', align: 'left', whole: true },
+    { header: 'backend', align: 'left', dropOrder: 6 },
     { header: 'threads', align: 'right' },
     { header: 'batch', align: 'right' },
     { header: 'seq', align: 'right' },
@@ -69,37 +68,43 @@ const SPEED_COLUMNS: readonly ReportColumn[] = [
     align: 'right',
     value: (c) => (c.betweenRounds.ci95 ? `±${formatDuration(c.betweenRounds.ci95.halfWidth)}` : '–'),
   },
-  { header: 'samples/s', align: 'right', value: (c) => formatRate(c.samplesPerSecond, '') },
-  { header: 'forward', align: 'right', value: (c) => orNa(c.forwardTime?.mean, formatDuration) },
-  { header: 'backward', align: 'right', value: (c) => orNa(c.backwardTime?.mean, formatDuration) },
-  { header: 'update', align: 'right', value: (c) => orNa(c.updateTime?.mean, formatDuration) },
-  { header: 'steps', align: 'right', value: (c) => `${c.rounds}×${c.steps}+${c.warmSteps}w` },
+  { header: 'samples/s', align: 'right', dropOrder: 5, value: (c) => formatRate(c.samplesPerSecond, '') },
+  { header: 'forward', align: 'right', dropOrder: 3, value: (c) => orNa(c.forwardTime?.mean, formatDuration) },
+  { header: 'backward', align: 'right', dropOrder: 2, value: (c) => orNa(c.backwardTime?.mean, formatDuration) },
+  { header: 'update', align: 'right', dropOrder: 1, value: (c) => orNa(c.updateTime?.mean, formatDuration) },
+  { header: 'steps', align: 'right', dropOrder: 4, value: (c) => `${c.rounds}×${c.steps}+${c.warmSteps}w` },
   { header: 'verdict', align: 'left', value: (c) => ({ text: c.verdict.status, style: c.verdict.status === 'VALID' ? 'green' : 'yellow' }) },
 ];
 
 const MEMORY_COLUMNS: readonly ReportColumn[] = [
   { header: 'peak RSS', align: 'right', value: (c) => ({ text: formatBytes(c.peakRssBytes), style: 'bold' }) },
-  { header: 'tfjs before', align: 'right', value: (c) => orNa(c.engineBytes?.before, formatBytes) },
-  { header: 'tfjs after', align: 'right', value: (c) => orNa(c.engineBytes?.after, formatBytes) },
-  { header: 'tfjs in step', align: 'right', value: (c) => orNa(c.engineBytes?.peak, formatBytes) },
+  { header: 'tfjs before', align: 'right', dropOrder: 2, value: (c) => orNa(c.engineBytes?.before, formatBytes) },
+  { header: 'tfjs after', align: 'right', dropOrder: 3, value: (c) => orNa(c.engineBytes?.after, formatBytes) },
+  { header: 'tfjs in step', align: 'right', dropOrder: 1, value: (c) => orNa(c.engineBytes?.peak, formatBytes) },
 ];
 
 const LOSS_COLUMNS: readonly ReportColumn[] = [
   { header: 'optimizer', align: 'left', value: (c) => `${c.training.optimizer} lr ${c.training.learningRate}` },
-  { header: 'first loss', align: 'right', value: (c) => c.training.firstLoss.toFixed(6) },
+  { header: 'first loss', align: 'right', dropOrder: 2, value: (c) => c.training.firstLoss.toFixed(6) },
   { header: 'last loss', align: 'right', value: (c) => ({ text: c.training.lastLoss.toFixed(6), style: 'bold' }) },
-  { header: 'steps/round', align: 'right', value: (c) => String(c.training.stepsPerRound) },
+  { header: 'steps/round', align: 'right', dropOrder: 1, value: (c) => String(c.training.stepsPerRound) },
 ];
 
 function table(title: string, run: TrainingRunRecord, columns: readonly ReportColumn[], color: boolean, minWidth: number, maxWidth: number) {
   const models = new Set(run.cells.map((c) => c.model)).size;
-  const rows: TableRow[] = orderedTrainingCells(run).map((cell, i, all) => {
-    const previous = all[i - 1];
-    const ruleAbove = previous !== undefined && (previous.batchSize !== cell.batchSize || previous.sequenceLength !== cell.sequenceLength || previous.model !== cell.model);
-    if (cell.state !== 'completed') return { cells: identity(cell, models), rest: { text: cell.reason, style: STATE_STYLE[cell.state] }, ruleAbove };
-    return { cells: [...identity(cell, models), ...columns.map((c) => c.value(cell))], ruleAbove };
+  return cellTable<TrainingCell, CompletedTrainingCell>({
+    title,
+    identity: identityColumns(models),
+    identityCells: (cell) => identity(cell, models),
+    columns,
+    cells: orderedTrainingCells(run),
+    done: (cell): cell is CompletedTrainingCell => cell.state === 'completed',
+    reason: (cell) => (cell.state === 'completed' ? '' : { text: cell.reason, style: STATE_STYLE[cell.state] }),
+    ruleAbove: (cell, previous) => previous.batchSize !== cell.batchSize || previous.sequenceLength !== cell.sequenceLength || previous.model !== cell.model,
+    color,
+    minWidth,
+    maxWidth,
   });
-  return renderTable({ title, columns: [...identityColumns(models), ...columns], rows, color, minWidth: Math.min(minWidth, maxWidth), maxWidth });
 }
 
 /** The header, the three tables and the notes, as one string. */
@@ -110,7 +115,7 @@ export function renderTrainingReport(run: TrainingRunRecord, options: { color?: 
   const env = run.environment;
   const header = [
     banner('TRAINING', prose, color),
-    ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...run.models.flatMap((m) => fitLines([`model: ${m.name} (${m.source})`], prose)),
     ...unavailableLines(run, prose),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
     ...wrap('step = forward + mean cross-entropy on the labels + backward + optimizer update, timed as a whole (mean of the measured steps; ±95% CI across rounds); ' +
@@ -124,7 +129,7 @@ export function renderTrainingReport(run: TrainingRunRecord, options: { color?: 
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const noisy = run.cells.filter((c): c is CompletedTrainingCell => c.state === 'completed' && c.verdict.status === 'NOISY');
-  const notes = noisy.map((c) => `NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`);
-  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes];
+  const notes = noisy.flatMap((c) => wrap(`NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`, maxWidth - 4).map((l, i) => (i === 0 ? l : `    ${l}`)));
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

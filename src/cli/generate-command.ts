@@ -2,7 +2,7 @@ import type { GenerateConfig } from '../runs/generate-run.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
-import { reportRecordedCommand } from './run-exit.js';
+import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
@@ -72,15 +72,15 @@ export async function generateAndReport(config: GenerateConfig, links: { readonl
     unit: 'generate() call',
     out: config.out,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
-    execute: (hooks, record) =>
+    execute: ({ progress, ...hooks }, record) =>
       executeRecordedGenerate(config, {
         ...hooks,
         onStart: (r) => {
-          const engines = (r.config['enginesResolved'] as string[]).join(', ');
-          process.stderr.write(`inferbench: generate ${r.id}: ${r.models[0]?.name} on ${engines}\n`);
+          progress.line(startLine(`inferbench: generate ${r.id}: ${r.models[0]?.name}`, r.config['enginesResolved'] as string[], '', progress.width));
         },
       }, record),
     progressLine,
+    wide: layout.wide,
     render: (record, color) => renderGenerationReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(generationCharts(record)) : []),
   });

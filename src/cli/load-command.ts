@@ -9,7 +9,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { LoadConfig } from '../runs/load-run.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { reportRecordedCommand } from './run-exit.js';
+import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 
 function progressLine(event: LoadProgress): string | null {
@@ -109,15 +109,15 @@ export async function loadAndReport(config: LoadConfig, links: { readonly rerunO
     unit: 'engine call',
     out: config.out,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
-    execute: (hooks, record) =>
+    execute: ({ progress, ...hooks }, record) =>
       executeRecordedLoad(config, {
         ...hooks,
         onStart: (r) => {
-          const engines = (r.config['enginesResolved'] as string[]).join(', ');
-          process.stderr.write(`inferbench: load ${r.id}: ${r.models.map((m) => m.name).join(', ')} on ${engines}\n`);
+          progress.line(startLine(`inferbench: load ${r.id}: ${r.models.map((m) => m.name).join(', ')}`, r.config['enginesResolved'] as string[], '', progress.width));
         },
       }, record, 'flag'),
     progressLine,
+    wide: layout.wide,
     render: (record: LoadRunRecord, color) => renderLoadReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(loadCharts(record)) : []),
   });

@@ -8,7 +8,7 @@ import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { reportRecordedCommand } from './run-exit.js';
+import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import type { VaryingKeys } from '../../reports/run-views.js';
@@ -163,20 +163,20 @@ export async function runAndReport(config: RunConfig, links: { readonly rerunOf?
     unit: 'batch',
     out: config.out,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
-    execute: (hooks, record) =>
+    execute: ({ progress, ...hooks }, record) =>
       executeRecordedRun(config, {
         ...hooks,
         ...(queue ? { queue } : {}),
         onStart: (r) => {
           varying = plannedKeys({ models: r.models.length, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
-          const engines = (r.config['enginesResolved'] as string[]).join(', ');
           const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;
           const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
-          if (!shown.quiet) process.stderr.write(`inferbench: run ${r.id}: ${models} on ${engines} at batch ${config.batchSizes.join(', ')}${seq}\n`);
+          progress.line(startLine(`inferbench: run ${r.id}: ${models}`, r.config['enginesResolved'] as string[], ` at batch ${config.batchSizes.join(', ')}${seq}`, progress.width));
         },
       }, record),
     progressLine: (e) => progressLine(e, varying, stack),
     quiet: shown.quiet,
+    wide: shown.wide,
     render: (record, color) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide }),
     // The lines after the report fit the same width (a chart's reason runs long).
     after: (record) => (config.png ? (shown.wide ? notDrawnLines(runCharts(record)) : fitLines(notDrawnLines(runCharts(record)), shown.width)) : []),

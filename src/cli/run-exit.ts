@@ -64,13 +64,16 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly out: string;
   readonly rerunOf?: number;
   readonly execute: (
-    hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void },
+    /** `progress`: the progress area itself, for a line of the command's own (the run's header) at its width. */
+    hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void; readonly progress: Pick<ProgressArea, 'line' | 'width'> },
     record: RecordOptions,
   ) => Promise<RecordedOutcome<R>>;
   /** A line that stays, a `status` that the next overwrites on a terminal (per round), or nothing. */
   readonly progressLine: (event: P) => string | { readonly status: string } | null;
   /** `--quiet`: no progress at all; warnings and errors still go to stderr. */
   readonly quiet?: boolean;
+  /** `--wide`: progress lines are kept whole, as the report's are; otherwise they fit stderr's width (terminal-width.ts). */
+  readonly wide?: boolean;
   readonly render: (record: R, color: boolean) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
@@ -78,19 +81,20 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
 }): Promise<number> {
   const stop = stopOnSignals(command.unit);
-  const area = new ProgressArea(command.quiet === true);
+  const area = new ProgressArea(command.quiet === true, process.stderr, { wide: command.wide === true });
   let recorded: RecordedOutcome<R>;
   try {
     recorded = await command.execute(
       {
         signal: stop.signal,
+        progress: area,
         onProgress: (event) => {
           const line = command.progressLine(event);
           if (typeof line === 'string') area.line(line);
           else if (line) area.status(line.status);
         },
       },
-      { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => process.stderr.write(`inferbench: warning: ${m}\n`) },
+      { source: 'cli', rerunOf: command.rerunOf ?? null, onWarning: (m) => area.message(`inferbench: warning: ${m}`) },
     );
   } finally {
     area.clear();
@@ -111,4 +115,21 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     empty: nothingMeasured,
     after: command.after?.(outcome.record) ?? [],
   });
+}
+
+/**
+ * The line a recorded command prints to stderr as it starts: what runs, on
+ * which engines. When the engine list would make it wider than the progress
+ * area, the line names as many engines as fit and says the report lists
+ * every one (the area wraps what is still too wide); `--wide` (width null)
+ * keeps it whole.
+ */
+export function startLine(head: string, engines: readonly string[], tail: string, width: number | null): string {
+  const full = `${head} on ${engines.join(', ')}${tail}`;
+  const fits = (line: string): boolean => [...line].length <= (width ?? Infinity);
+  if (fits(full) || engines.length <= 1) return full;
+  const some = (n: number): string => `${head} on ${engines.length} engines (${engines.slice(0, n).join(', ')}, …: the report lists all ${engines.length})${tail}`;
+  let n = 0;
+  while (n + 1 < engines.length && fits(some(n + 1))) n++;
+  return n > 0 ? some(n) : `${head} on ${engines.length} engines (the report lists them)${tail}`;
 }

@@ -6,6 +6,7 @@
  * width is unknown, so a log or a pipe gets lines that fit a default terminal.
  */
 import type { ParsedArgs } from './args.js';
+import { fitLines } from '../../reports/text-table.js';
 
 /** The width used when nothing says otherwise. */
 export const FALLBACK_COLUMNS = 80;
@@ -24,24 +25,46 @@ export function reportWidth(args: Pick<ParsedArgs, 'flags'> | null, env: NodeJS.
  * a status line that the next one overwrites on a terminal (per round; off
  * a terminal it is not written, the cell's line sums its rounds up). With
  * `--quiet` nothing is written. `clear()` wipes the status line before the
- * report is printed.
+ * report is printed. Every line fits the width the report takes, read from
+ * stderr (COLUMNS, else stderr's terminal width, else 80): a line that stays
+ * wraps under itself, a status line is cut short (the next overwrites it);
+ * `--wide` keeps lines whole, as it keeps the report's.
  */
 export class ProgressArea {
   private shown = false;
+  private readonly layout: { readonly width: number; readonly wide: boolean };
   constructor(
     private readonly quiet: boolean,
     private readonly stream: { readonly isTTY?: boolean; readonly columns?: number; write(text: string): unknown } = process.stderr,
-  ) {}
+    options: { readonly wide?: boolean; readonly env?: NodeJS.ProcessEnv } = {},
+  ) {
+    this.layout = reportWidth(options.wide === true ? { flags: { wide: true } } : null, options.env ?? process.env, stream);
+  }
+
+  /** The width progress lines fit; null with `--wide`. */
+  get width(): number | null {
+    return this.layout.wide ? null : this.layout.width;
+  }
+
+  /** `text` as the lines it takes in the progress area: broken at spaces to the width, each continuation indented. */
+  fit(text: string): string[] {
+    return this.width === null ? [text] : fitLines([text], this.width);
+  }
 
   line(text: string): void {
     if (this.quiet) return;
+    this.message(text);
+  }
+
+  /** A line written even with `--quiet` (a warning), fitted like the others and never over a status line. */
+  message(text: string): void {
     this.clear();
-    this.stream.write(`${text}\n`);
+    this.stream.write(`${this.fit(text).join('\n')}\n`);
   }
 
   status(text: string): void {
     if (this.quiet || this.stream.isTTY !== true) return;
-    const width = Math.max(20, (this.stream.columns ?? FALLBACK_COLUMNS) - 1);
+    const width = Math.max(20, (this.width ?? this.stream.columns ?? FALLBACK_COLUMNS) - 1);
     const shown = [...text].length > width ? `${[...text].slice(0, width - 1).join('')}…` : text;
     this.stream.write(`\r\u001b[2K${shown}`);
     this.shown = true;

@@ -7,7 +7,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { TrainConfig } from '../runs/train-run.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
-import { reportRecordedCommand } from './run-exit.js';
+import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 
 function progressLine(event: TrainingProgress): string | null {
@@ -85,15 +85,15 @@ export async function trainAndReport(config: TrainConfig, links: { readonly reru
     unit: 'training step',
     out: config.out,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
-    execute: (hooks, record) =>
+    execute: ({ progress, ...hooks }, record) =>
       executeRecordedTrain(config, {
         ...hooks,
         onStart: (r) => {
-          const engines = (r.config['enginesResolved'] as string[]).join(', ');
-          process.stderr.write(`inferbench: train ${r.id}: ${r.models.map((m) => m.name).join(', ')} on ${engines}\n`);
+          progress.line(startLine(`inferbench: train ${r.id}: ${r.models.map((m) => m.name).join(', ')}`, r.config['enginesResolved'] as string[], '', progress.width));
         },
       }, record, 'flag'),
     progressLine,
+    wide: layout.wide,
     render: (record, color) => renderTrainingReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(trainingCharts(record)) : []),
     nothingMeasuredFix: (record) => trainingEnginesFix(record),

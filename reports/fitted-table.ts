@@ -167,3 +167,24 @@ export function cellTable<Cell, Done extends Cell>(o: {
     return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.maxWidth), ...(maxWidth !== undefined ? { maxWidth } : {}) });
   });
 }
+
+/**
+ * A table built row by row (cells in column order), fitted like the others:
+ * columns with a `dropOrder` go, least important first, then text is cut
+ * short and names wrap (dropToFit). A row with `rest` keeps its first cells.
+ */
+export function fittedRows(o: {
+  readonly title: string;
+  readonly columns: readonly (Column & { readonly dropOrder?: number })[];
+  readonly rows: readonly TableRow[];
+  readonly color: boolean;
+  readonly minWidth: number;
+  readonly maxWidth: number;
+}): { lines: string[]; width: number; dropped: string[]; abbreviated: string[] } {
+  const all = o.columns.map((c, index) => ({ ...c, dropOrder: c.dropOrder ?? 0, index }));
+  return dropToFit(all, o.maxWidth, (columns, maxWidth) => {
+    const kept = new Set(columns.map((c) => c.index));
+    const rows = o.rows.map((r) => ({ ...r, cells: r.cells.filter((_, i) => kept.has(i)) }));
+    return renderTable({ title: o.title, columns, rows, color: o.color, minWidth: Math.min(o.minWidth, o.maxWidth), ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
+}

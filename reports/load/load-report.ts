@@ -10,8 +10,8 @@ import { unavailableLines } from '../unavailable-text.js';
 import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
 import { goalText } from '../../src/core/latency-goal.js';
-import { banner, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
-import { fitNote } from '../fitted-table.js';
+import { banner, fitLines, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { fitNote, fittedRows } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
@@ -35,7 +35,8 @@ function identity(row: LoadRateRow): TableCell[] {
 }
 
 const IDENTITY = [
-  { header: 'engine', align: 'left' as const },
+  // Whole: a cut engine name could make two rows read as one.
+  { header: 'engine', align: 'left' as const, whole: true },
   { header: 'threads', align: 'right' as const },
   { header: 'rate', align: 'right' as const },
 ];
@@ -70,22 +71,22 @@ function loadTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
     if (cell.state === 'errored' && (cell.probes?.length ?? 0) > 0) continue;
     tableRows.push({ cells: [{ text: cell.engine, style: 'cyan' }, '–', '–'], rest: { text: `${cell.state}: ${cell.reason}`, style: cell.state === 'errored' ? 'red' : 'yellow' }, ruleAbove: tableRows.length > 0 });
   }
-  return renderTable({
+  return fittedRows({
     title: 'LATENCY UNDER LOAD – per engine and offered rate (req/s)',
     columns: [
       ...IDENTITY,
       { header: 'offered', align: 'right' },
       { header: 'achieved', align: 'right' },
-      { header: 'p50', align: 'right' },
-      { header: 'p90', align: 'right' },
-      { header: 'p95', align: 'right' },
+      { header: 'p50', align: 'right', dropOrder: 8 },
+      { header: 'p90', align: 'right', dropOrder: 1 },
+      { header: 'p95', align: 'right', dropOrder: 2 },
       { header: 'p99', align: 'right' },
-      { header: 'p99.9', align: 'right' },
-      { header: 'queue mean', align: 'right' },
-      { header: 'queue p99', align: 'right' },
-      { header: 'batches (size:calls)', align: 'left' },
+      { header: 'p99.9', align: 'right', dropOrder: 3 },
+      { header: 'queue mean', align: 'right', dropOrder: 5 },
+      { header: 'queue p99', align: 'right', dropOrder: 4 },
+      { header: 'batches (size:calls)', align: 'left', dropOrder: 6 },
       ...(slo ? [{ header: 'goodput', align: 'right' as const }, { header: `over ${slo.limitMs} ms`, align: 'right' as const }] : []),
-      { header: 'rounds', align: 'right' },
+      { header: 'rounds', align: 'right', dropOrder: 7 },
       { header: 'verdict', align: 'left' },
     ],
     rows: tableRows,
@@ -103,9 +104,18 @@ function partCells(s: LoadSummary): string[] {
 
 function partsTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
   const rows = loadRateRows(run);
-  return renderTable({
+  return fittedRows({
     title: 'TIME PER REQUEST – means over completed requests',
-    columns: [...IDENTITY, { header: 'latency', align: 'right' }, { header: 'queue wait', align: 'right' }, { header: 'tokenize+collate', align: 'right' }, { header: 'engine', align: 'right' }, { header: 'post-process', align: 'right' }, { header: 'requests', align: 'right' }, { header: 'unfinished', align: 'right' }],
+    columns: [
+      ...IDENTITY,
+      { header: 'latency', align: 'right' },
+      { header: 'queue wait', align: 'right' },
+      { header: 'tokenize+collate', align: 'right', dropOrder: 2 },
+      { header: 'engine', align: 'right' },
+      { header: 'post-process', align: 'right', dropOrder: 1 },
+      { header: 'requests', align: 'right', dropOrder: 4 },
+      { header: 'unfinished', align: 'right', dropOrder: 3 },
+    ],
     rows: rows.map((row, i) => ({
       cells: [
         ...identity(row),
@@ -132,15 +142,15 @@ function intervalText(i: { readonly lastPass: number | null; readonly firstFail:
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
   const peaks = loadPeakRows(run);
   if (peaks.length === 0) return null;
-  return renderTable({
+  return fittedRows({
     title: `PEAK RATE – highest rate meeting ${goalText(loadSettingsView(run).slo ?? { percentile: 99, limitMs: 0 })} as a VALID probe`,
     columns: [
-      { header: 'engine', align: 'left' },
+      { header: 'engine', align: 'left', whole: true },
       { header: 'peak (req/s)', align: 'right' },
-      { header: 'interval: last pass – first fail', align: 'left' },
-      { header: '95% CI across rounds', align: 'left' },
-      { header: 'per round', align: 'left' },
-      { header: 'probes', align: 'right' },
+      { header: 'interval: last pass – first fail', align: 'left', dropOrder: 4 },
+      { header: '95% CI across rounds', align: 'left', dropOrder: 3 },
+      { header: 'per round', align: 'left', dropOrder: 1 },
+      { header: 'probes', align: 'right', dropOrder: 2 },
     ],
     rows: peaks.map((p) => ({
       cells: [
@@ -158,6 +168,11 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
   });
 }
 
+/** A note wrapped to the width, its later lines indented under its first. */
+function hanging(text: string, width: number): string[] {
+  return wrap(text, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`));
+}
+
 /** The header, the tables and the notes, as one string. */
 export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
@@ -168,7 +183,7 @@ export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean 
   const arrivals = s.arrival === 'gamma' ? `gamma (burstiness ${s.burstiness})` : s.arrival;
   const header = [
     banner('LATENCY UNDER LOAD', prose, color),
-    ...run.models.map((m) => `model: ${m.name} (${m.source})`),
+    ...run.models.flatMap((m) => fitLines([`model: ${m.name} (${m.source})`], prose)),
     ...unavailableLines(run, prose),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
     ...wrap(
@@ -183,8 +198,8 @@ export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean 
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const notes = loadRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
-    .map((r) => `${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`);
-  const cut = cutProbes(run).map(({ label, probe }) => `left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`);
-  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote({ dropped: [], abbreviated: b.abbreviated }, maxWidth), '']), ...notes, ...cut];
+    .flatMap((r) => hanging(`${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`, maxWidth));
+  const cut = cutProbes(run).flatMap(({ label, probe }) => hanging(`left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`, maxWidth));
+  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes, ...cut];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

@@ -3,7 +3,7 @@
  * seven default Node engines (the longest names: tfjs-cpu-graph-model,
  * tfjs-wasm-graph-model), a PARTIAL and NOISY cell, errored and skipped
  * cells with long reasons, parity reference rows, two long model names and
- * two batch sizes. Every section of the run, generate and train
+ * two batch sizes. Every section of the run, generate, train and load
  * reports fits 80, 100 and 120 columns at its cause (`strict`: no line left
  * for the last pass, which breaks a table row mid-row and collapses its
  * columns, as the fresh run's COLD START table was), and `--wide` keeps
@@ -15,12 +15,14 @@ import assert from 'node:assert/strict';
 import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
 import { renderGenerationReport } from '../../reports/generate/generation-report.js';
 import { renderTrainingReport } from '../../reports/train/training-report.js';
+import { renderLoadReport } from '../../reports/load/load-report.js';
 import { fitReport } from '../../reports/report-layout.js';
 import { visibleLength } from '../../reports/text-table.js';
 import { computeStatistics } from '../../src/core/statistics.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import type { GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { TrainingRunRecord } from '../../src/core/training-results.js';
+import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 
 const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model', 'transformers-js'];
@@ -87,7 +89,7 @@ test('the run report fits 80, 100 and 120 columns at every section\'s cause, wit
   assert.ok(reasons.includes(ERRORED) && reasons.includes(SKIPPED), reasons.slice(0, 600));
 });
 
-test('the generate and train reports fit 80, 100 and 120 columns at their cause, with long names and reasons', () => {
+test('the generate, train and load reports fit 80, 100 and 120 columns at their cause, with long names and reasons', () => {
   const run = defaultLikeRun();
   const session = (engine: string) => ({ engine, backend: 'wasm', threads: 1, precision: 'fp32', versions: {} });
   const generation = {
@@ -121,4 +123,26 @@ test('the generate and train reports fit 80, 100 and 120 columns at their cause,
     ]),
   } as unknown as TrainingRunRecord;
   assertFits((o) => renderTrainingReport(training, o), 'train');
+
+  // Each engine's peak searched in three rounds (PEAK RATE), and each one's browser twin failed (the other tables' failed rows).
+  const peak = {
+    rounds: [
+      { round: 0, lastPass: 400, firstFail: 420, probes: 7 },
+      { round: 1, lastPass: 380, firstFail: 400, probes: 6 },
+      { round: 2, lastPass: 420, firstFail: 440, probes: 6 },
+    ],
+    acrossRounds: { mean: 400, min: 380, max: 420, ci95: { low: 353.275, high: 452.905 } },
+  };
+  const load = {
+    ...run,
+    kind: 'server',
+    cells: ENGINES.flatMap((engine) => [
+      { model: MODELS[1], engine, batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 3, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine) },
+      { model: MODELS[1], engine: `browser-${engine}`, batchSize: 1, requestedThreads: null, state: 'errored', reason: ERRORED },
+    ]),
+  } as unknown as LoadRunRecord;
+  for (const width of WIDTHS) {
+    const text = renderLoadReport(load, { width, strict: true });
+    assert.deepEqual(text.split('\n').filter((l) => visibleLength(l) > width), [], `load at ${width} columns`);
+  }
 });

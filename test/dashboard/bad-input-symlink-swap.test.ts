@@ -13,7 +13,7 @@ test('a folder swapped for a symlink to outside --root between queueing and runn
   mkdirSync(outside);
   writeFileSync(join(root, 'data', 'rows.jsonl'), '{"text": "fine", "label": 1}\n');
   writeFileSync(join(outside, 'rows.jsonl'), '{"secret_column_name": "secret value"}\n');
-  const dash = await startTestDashboard(join(base, 'out'), { root });
+  const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'] });
   t.after(() => dash.close());
 
   // The first run keeps the queue busy while the second waits.

@@ -5,7 +5,7 @@ import { call, startTestDashboard, TINY_RUN, TINY_RUN_ONE_ROUND, waitFor, waitFo
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('re-run queues the same settings as a new linked entry; remove deletes an entry and its folder', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-rerun'));
+  const dash = await startTestDashboard(testOutputDir('server-rerun'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const first = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND }, { 'x-inferbench-client': 'web' });
   const a = await waitForEnd(dash.url, first.body.id);

@@ -2,9 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Engine } from '../../src/core/engine.js';
 import { call, startTestDashboard, TINY_RUN, TINY_RUN_ONE_ROUND, waitFor, waitForEnd } from '../helpers/dashboard.js';
-import { createMockEngine } from '../helpers/mock-engine.js';
+import { createHeldEngine } from '../helpers/mock-engine.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 test('a folder swapped for a symlink to outside --root between queueing and running is refused when the run starts', async (t) => {
@@ -16,10 +15,7 @@ test('a folder swapped for a symlink to outside --root between queueing and runn
   writeFileSync(join(root, 'data', 'rows.jsonl'), '{"text": "fine", "label": 1}\n');
   writeFileSync(join(outside, 'rows.jsonl'), '{"secret_column_name": "secret value"}\n');
   // The first run's engine loads only once the test says so: the queue stays busy, for as long as the swap takes, at no CPU.
-  let release = (): void => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const mock = createMockEngine({ id: 'held-mock' });
-  const held: Engine = { ...mock, load: async (path, opts) => (await released, mock.load(path, opts)) };
+  const { engine: held, release } = createHeldEngine('held-mock');
   const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'], extraEngines: [held] });
   t.after(() => dash.close());
   t.after(release);

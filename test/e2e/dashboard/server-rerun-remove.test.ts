@@ -1,17 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import type { Engine } from '../../../src/core/engine.js';
 import { call, startTestDashboard, TINY_RUN_ONE_ROUND, waitFor, waitForEnd } from '../../helpers/dashboard.js';
-import { createMockEngine } from '../../helpers/mock-engine.js';
+import { createHeldEngine } from '../../helpers/mock-engine.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('re-run queues the same settings as a new linked entry; remove deletes an entry and its folder', async (t) => {
   // The slow run's engine: a mock whose second load (its second cell) waits for the test, so the run is still measuring, one cell done, for as long as the test needs.
-  let release = (): void => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const mock = createMockEngine({ id: 'held-mock' });
-  const held: Engine = { ...mock, load: async (path, opts) => (mock.log.loads >= 1 && (await released), mock.load(path, opts)) };
+  const { engine: held, release } = createHeldEngine('held-mock', 1);
   const dash = await startTestDashboard(testOutputDir('server-rerun'), { engines: ['onnx-cpu'], extraEngines: [held] });
   t.after(() => dash.close());
   t.after(release);

@@ -185,7 +185,7 @@ test('a scenario defined in a test file runs through the run driver, and is list
   const compared = await printed(() => compareCommand({ flags: { out, 'no-png': true }, positionals: [String(first), String(second)] }));
   assert.match(compared, /ECHO COMPARE: 2 vs 3 words/);
 
-  const dash = await startTestDashboard(out);
+  const dash = await startTestDashboard(out, { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const views = await call(dash.url, 'GET', `/api/runs/${first}/views`);
   assert.equal(views.status, 200, JSON.stringify(views.body));

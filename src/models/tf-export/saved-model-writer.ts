@@ -182,6 +182,19 @@ function savedModelParts(graph: TfGraph): { message: SavedModelMessage; tensors:
   return { message, tensors: lifted.tensors };
 }
 
+/**
+ * The earlier layout: one `saved_model.pb` with every weight as a Const and
+ * no checkpoint. Written only by `npm run bench:saved-model`, which measures
+ * what TensorFlow's load and first run cost for it against savedModelFiles.
+ */
+export function constOnlySavedModelBytes(graph: TfGraph): Uint8Array {
+  const { message } = savedModelParts(graph);
+  const meta = message.meta_graphs[0];
+  if (!meta) throw new Error('no MetaGraphDef');
+  const { saver_def: _saver, ...rest } = meta;
+  return encodeSavedModel({ ...message, meta_graphs: [{ ...rest, graph_def: { ...meta.graph_def, node: graph.nodes.map(nodeMessage) } }] });
+}
+
 /** The bytes of `saved_model.pb` and of its checkpoint (`variables/variables.index`, `variables/variables.data-00000-of-00001`). */
 export function savedModelFiles(graph: TfGraph): SavedModelFiles {
   if (graph.target !== 'saved-model') throw new Error('a SavedModel is written from a graph exported for saved-model (int64 kept)');

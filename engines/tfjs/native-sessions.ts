@@ -132,9 +132,15 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
   const dir = dirname(modelJsonPath);
   const handler = {
     load: () => tf.io.getModelArtifactsForJSON(json as import('@tensorflow/tfjs-core').io.ModelJSON, async (manifest) => {
+      // One copy of the weights: each shard is read into its place in the buffer tfjs takes (not concatenated, then sliced).
       const buffers = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))));
-      const all = Buffer.concat(buffers);
-      return [tf.io.getWeightSpecs(manifest), all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)];
+      const all = new Uint8Array(buffers.reduce((n, b) => n + b.length, 0));
+      let at = 0;
+      for (const b of buffers) {
+        all.set(b, at);
+        at += b.length;
+      }
+      return [tf.io.getWeightSpecs(manifest), all.buffer];
     }),
   };
   await activate(tf, prepared.backend);

@@ -13,6 +13,7 @@ import { dirname, resolve } from 'node:path';
 import type { onnx as OnnxNs } from 'onnx-proto';
 import { halfToFloat } from '../tensor.js';
 import { decodeModel, onnx } from './onnx-proto.js';
+import { HOST_LITTLE_ENDIAN } from './onnx-builder.js';
 
 /** ONNX element types by name; tfjs maps most of them onto float32/int32/bool later. */
 export type OnnxDType =
@@ -115,8 +116,6 @@ function toBigInt(v: LongLike): bigint {
 }
 
 /** Copies raw little-endian bytes into the typed array of `dtype`; a DataView keeps it correct on any host and alignment. */
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-
 function decodeRaw(dtype: OnnxDType, raw: Uint8Array, count: number, name: string): OnnxTensorData {
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   const need = (bytes: number): void => {
@@ -125,7 +124,7 @@ function decodeRaw(dtype: OnnxDType, raw: Uint8Array, count: number, name: strin
     }
   };
   // A little-endian host holds these dtypes as the file does: one aligned copy instead of a DataView read per element (22 M for minilm).
-  if (LITTLE_ENDIAN_HOST && (dtype === 'float32' || dtype === 'int32' || dtype === 'float64' || dtype === 'int64')) {
+  if (HOST_LITTLE_ENDIAN && (dtype === 'float32' || dtype === 'int32' || dtype === 'float64' || dtype === 'int64')) {
     const width = dtype === 'float64' || dtype === 'int64' ? 8 : 4;
     need(width);
     // Uint8Array's slice copies into a fresh, aligned buffer (a Buffer's own slice would be a view into a shared pool).

@@ -218,7 +218,8 @@ export interface WriteModelOptions {
   readonly fs?: ModelWriteFs;
 }
 
-function varint(value: number): Uint8Array {
+/** A protobuf (and leveldb) base-128 varint of a non-negative integer below 2^53. */
+export function varint(value: number): Uint8Array {
   const out: number[] = [];
   let v = value;
   while (v >= 0x80) {

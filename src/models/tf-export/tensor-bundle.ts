@@ -16,6 +16,7 @@
  * the first run (about 12 CPU-s for a 90 MB model); weights restored into
  * variables stay out of the graph, as in a SavedModel TensorFlow writes.
  */
+import { varint } from '../../core/onnx/onnx-file.js';
 import { tfMessage } from './tf-proto.js';
 
 /** The tensor bundle format's version (kTensorBundleVersion), which readers check. */
@@ -75,14 +76,7 @@ class ByteSink {
     this.length += b.length;
   }
   varint(value: number): void {
-    const out: number[] = [];
-    let v = value;
-    while (v >= 0x80) {
-      out.push((v % 0x80) | 0x80);
-      v = Math.floor(v / 0x80);
-    }
-    out.push(v);
-    this.bytes(Uint8Array.from(out));
+    this.bytes(varint(value));
   }
   fixed32(value: number): void {
     const b = new Uint8Array(4);

@@ -5,6 +5,7 @@
  * JSON GraphDef (graph-model-writer.ts) and as a SavedModel's binary
  * GraphDef (saved-model-writer.ts).
  */
+import { HOST_LITTLE_ENDIAN } from '../../core/onnx/onnx-builder.js';
 
 /** TensorFlow DataType names the exporter writes (types.proto). */
 export type TfDataType = 'DT_FLOAT' | 'DT_INT32' | 'DT_INT64' | 'DT_BOOL';
@@ -72,13 +73,11 @@ export function tfDTypeBytes(dtype: TfDataType): number {
   return dtype === 'DT_INT64' ? 8 : dtype === 'DT_BOOL' ? 1 : 4;
 }
 
-const LITTLE_ENDIAN_HOST = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-
 /** A tensor's elements as little-endian bytes (TensorProto.tensor_content, GraphModel weight shards). */
 export function tensorBytes(t: TfTensorValue): Uint8Array {
   const { data } = t;
   // A little-endian host's typed arrays already hold these bytes: one copy instead of a DataView write per element (22 M for minilm).
-  if (LITTLE_ENDIAN_HOST && !(data instanceof Uint8Array)) return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  if (HOST_LITTLE_ENDIAN && !(data instanceof Uint8Array)) return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
   const out = new Uint8Array(data.length * tfDTypeBytes(t.dtype));
   const view = new DataView(out.buffer);
   for (let i = 0; i < data.length; i++) {

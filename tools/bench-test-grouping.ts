@@ -18,23 +18,15 @@
  * (a leaked env var, backend, global) shows as a difference.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { run } from 'node:test';
 import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { packageRoot } from '../src/core/package-info.js';
+import { testFiles } from './test-groups.js';
 
-function testFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...testFiles(path));
-    else if (entry.name.endsWith('.test.js')) out.push(path);
-  }
-  return out.sort();
-}
 
 /** Runs `files` through node:test (one `run()` per entry in `entries`), counting passed and failed tests (suites not counted). */
 async function counted(entries: readonly string[]): Promise<{ passed: number; failed: number; failures: string[] }> {

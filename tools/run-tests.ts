@@ -29,12 +29,12 @@
  * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
 import { availableParallelism, tmpdir } from 'node:os';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
 import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits, type TestTimes } from './test-schedule.js';
-import { ALONE_FILE, dealGroups, groupEntry, readAlone } from './test-groups.js';
+import { ALONE_FILE, dealGroups, groupEntry, readAlone, testFiles } from './test-groups.js';
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
@@ -42,16 +42,6 @@ import { packageRoot } from '../src/core/package-info.js';
 /** dist/test; `INFERBENCH_TEST_ROOT` points the runner at another tree (test/e2e/tools/run-tests-groups.test.ts runs it on files made to crash and hang). */
 const TEST_ROOT = process.env.INFERBENCH_TEST_ROOT ?? join(packageRoot(), 'dist', 'test');
 
-/** Every `*.test.js` below `dir`, sorted so runs list files in the same order. */
-function testFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...testFiles(path));
-    else if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(path);
-  }
-  return out.sort();
-}
 
 interface PoolResult {
   readonly name: string;

@@ -13,7 +13,7 @@
  * test/tools/test-alone-list.test.ts fails when a pure file matches one of
  * `UNSAFE_PATTERNS` and is not listed, or when a listed file is gone.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -81,4 +81,15 @@ export function groupEntry(files: readonly string[]): string {
     "import { describe } from 'node:test';",
     ...files.map((f) => `describe(${JSON.stringify(f)}, async () => { await import(${JSON.stringify(pathToFileURL(f).href)}); });`),
   ].join('\n') + '\n';
+}
+
+/** Every `*.test.js` below `dir`, sorted so runs list files in the same order (the runner and bench:test-grouping list the same files). */
+export function testFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...testFiles(path));
+    else if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(path);
+  }
+  return out.sort();
 }

@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
+import { concatBytes } from '../../src/core/onnx/protobuf-wire.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 import { activate, packageVersion, tfjsMemory, webGpuCpuForward, WEBGPU_FORWARD_NOTE, WEBGPU_NO_FORWARD_NOTE, type PreparedBackend, type Tf } from './tfjs-backend.js';
@@ -134,13 +135,7 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
     load: () => tf.io.getModelArtifactsForJSON(json as import('@tensorflow/tfjs-core').io.ModelJSON, async (manifest) => {
       // One copy of the weights: each shard is read into its place in the buffer tfjs takes (not concatenated, then sliced).
       const buffers = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))));
-      const all = new Uint8Array(buffers.reduce((n, b) => n + b.length, 0));
-      let at = 0;
-      for (const b of buffers) {
-        all.set(b, at);
-        at += b.length;
-      }
-      return [tf.io.getWeightSpecs(manifest), all.buffer];
+      return [tf.io.getWeightSpecs(manifest), concatBytes(buffers).buffer as ArrayBuffer];
     }),
   };
   await activate(tf, prepared.backend);

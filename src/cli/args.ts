@@ -1,31 +1,23 @@
 import { UserError } from '../core/errors.js';
 import { checkRange, optionRange, type RangedOption } from '../core/option-ranges.js';
+import type { FlagSpec } from '../core/flag-spec.js';
+export type { CommandSpec, FlagSpec } from '../core/flag-spec.js';
 
-/** A flag a command accepts: `value` flags take an argument, `boolean` ones do not. */
-export interface FlagSpec {
-  readonly name: string;
-  readonly kind: 'value' | 'boolean';
-  readonly help: string;
-  /** Placeholder shown in help, e.g. `DIR`. */
-  readonly arg?: string;
-  /** The flag may be given several times (`--config a --config b`); read it with `repeatedFlag`. */
-  readonly repeatable?: boolean;
-  /** The OPTION_RANGES entry its numbers must fall in; shown in help. */
-  readonly range?: RangedOption;
-}
+/** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
+export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };
+export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
 
-/** Parsed command line: flag values by name and the positional arguments. */
 /**
  * `--verbose` on the commands that load engines: the engines' native
  * libraries keep their own log lines (libtensorflow's start-up banners),
  * which are otherwise left out of the output (core/library-logs.ts).
  */
-/** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
-export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };
-export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
-
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: "also print the engines' native libraries' own log lines (libtensorflow's start-up and INFO lines), which are left out otherwise" };
 
+/** Every command's `--help`, listed last. */
+export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
+
+/** Parsed command line: flag values by name and the positional arguments. */
 export interface ParsedArgs {
   readonly flags: Readonly<Record<string, string | true>>;
   readonly positionals: readonly string[];
@@ -150,13 +142,4 @@ export function numberFlag(args: ParsedArgs, name: string, range?: RangedOption)
     throw new UserError(`--${name} must be a number ≥ 0, got "${raw}"`, `e.g. --${name} 2`);
   }
   return inRange(value, raw.trim(), name, range);
-}
-
-/** A CLI command: its flags and help. Kept free of heavy imports so `--help` is instant. */
-export interface CommandSpec {
-  readonly name: string;
-  readonly summary: string;
-  readonly usage: string;
-  readonly flags: readonly FlagSpec[];
-  readonly details?: string;
 }

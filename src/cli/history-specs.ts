@@ -1,6 +1,5 @@
-import { QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 
-const HELP: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };
 const JSON_FLAG: FlagSpec = { name: 'json', kind: 'boolean', help: 'print JSON' };
 

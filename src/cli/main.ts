@@ -3,7 +3,7 @@ import { UserError } from '../core/errors.js';
 import { fileSystemError, isFileSystemError, syscallVerb } from '../core/fs-errors.js';
 import { parseArgs } from './args.js';
 import { VERBOSE_ENV } from '../core/library-logs.js';
-import { COMMANDS, commandHelp, mainHelp } from './command-specs.js';
+import { commandHelp, commands, mainHelp } from './command-specs.js';
 
 /**
  * Entry point. Only argument parsing and help are imported up front; each
@@ -21,9 +21,10 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${inferbenchVersion()}\n`);
     return 0;
   }
-  const spec = COMMANDS.find((c) => c.name === name);
+  const all = commands();
+  const spec = all.find((c) => c.name === name);
   if (!spec) {
-    throw new UserError(`unknown command "${name}"`, `use one of: ${COMMANDS.map((c) => c.name).join(', ')} (see inferbench --help)`);
+    throw new UserError(`unknown command "${name}"`, `use one of: ${all.map((c) => c.name).join(', ')} (see inferbench --help)`);
   }
   const args = parseArgs(rest, spec.flags, spec.name);
   if (args.flags['help'] === true) {

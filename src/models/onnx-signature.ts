@@ -4,6 +4,7 @@ import type { InputSpec } from './benchmark-model.js';
 import { UserError } from '../core/errors.js';
 import { stat } from 'node:fs/promises';
 import { readRegularFile } from '../core/regular-file.js';
+import { concatBytes, lengthField, wireFields } from '../core/onnx/protobuf-wire.js';
 
 type OnnxProto = typeof import('../core/onnx/onnx-proto.js');
 
@@ -74,62 +75,6 @@ function copy(s: OnnxSignature): OnnxSignature {
   return { inputs: specs(s.inputs), outputs: specs(s.outputs) };
 }
 
-/** Reads one base-128 varint at `at`; returns the value (exact below 2^53) and the offset after it. */
-function varint(buf: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < buf.length && i < at + 10; i++) {
-    const byte = buf[i] as number;
-    value += (byte & 0x7f) * scale;
-    scale *= 128;
-    if (byte < 0x80) return [value, i + 1];
-  }
-  throw new Error(`truncated or invalid varint at byte ${at}`);
-}
-
-/** The fields of one protobuf message as [field number, wire type, start, end] (a LEN field: its payload). */
-function fields(buf: Uint8Array): [number, number, number, number][] {
-  const out: [number, number, number, number][] = [];
-  let at = 0;
-  while (at < buf.length) {
-    const [key, afterKey] = varint(buf, at);
-    const field = Math.floor(key / 8);
-    const wire = key % 8;
-    let start = afterKey;
-    let end: number;
-    if (wire === 0) end = varint(buf, afterKey)[1];
-    else if (wire === 1) end = afterKey + 8;
-    else if (wire === 5) end = afterKey + 4;
-    else if (wire === 2) {
-      const [length, payload] = varint(buf, afterKey);
-      start = payload;
-      end = payload + length;
-    } else throw new Error(`invalid wire type ${wire} at byte ${at}`);
-    if (field === 0 || end > buf.length) throw new Error(`field ${field} at byte ${at} runs past the end (${buf.length} bytes)`);
-    out.push([field, wire, start, end]);
-    at = end;
-  }
-  return out;
-}
-
-/** `value` as a base-128 varint, appended to `bytes`. */
-function pushVarint(bytes: number[], value: number): void {
-  let v = value;
-  while (v >= 128) {
-    bytes.push((v % 128) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  bytes.push(v);
-}
-
-/** A LEN field's tag and length prefix. */
-function lenHeader(field: number, length: number): number[] {
-  const bytes: number[] = [];
-  pushVarint(bytes, field * 8 + 2);
-  pushVarint(bytes, length);
-  return bytes;
-}
-
 const MODEL_GRAPH = 7;
 const GRAPH_INITIALIZER = 5;
 const GRAPH_INPUT = 11;
@@ -145,35 +90,26 @@ const TENSOR_NAME = 8;
  */
 function signatureOnly(bytes: Uint8Array): Uint8Array {
   const parts: Uint8Array[] = [];
-  for (const [field, wire, start, end] of fields(bytes)) {
+  for (const [field, wire, start, end] of wireFields(bytes)) {
     if (field !== MODEL_GRAPH || wire !== 2) continue;
     const graph = bytes.subarray(start, end);
-    for (const [gField, gWire, gStart, gEnd] of fields(graph)) {
+    for (const [gField, gWire, gStart, gEnd] of wireFields(graph)) {
       if (gWire !== 2) continue;
       if (gField === GRAPH_INPUT || gField === GRAPH_OUTPUT) {
-        parts.push(Uint8Array.from(lenHeader(gField, gEnd - gStart)), graph.subarray(gStart, gEnd));
+        parts.push(lengthField(gField, gEnd - gStart), graph.subarray(gStart, gEnd));
       } else if (gField === GRAPH_INITIALIZER) {
-        const name = fields(graph.subarray(gStart, gEnd)).find(([f, w]) => f === TENSOR_NAME && w === 2);
+        const name = wireFields(graph.subarray(gStart, gEnd)).find(([f, w]) => f === TENSOR_NAME && w === 2);
         const nameBytes = name ? graph.subarray(gStart + name[2], gStart + name[3]) : new Uint8Array(0);
-        const tensor = [...lenHeader(TENSOR_NAME, nameBytes.length), ...nameBytes];
-        parts.push(Uint8Array.from([...lenHeader(GRAPH_INITIALIZER, tensor.length), ...tensor]));
+        const tensor = concatBytes([lengthField(TENSOR_NAME, nameBytes.length), nameBytes]);
+        parts.push(lengthField(GRAPH_INITIALIZER, tensor.length), tensor);
       }
     }
   }
   if (parts.length === 0) return new Uint8Array(0);
   const graphLength = parts.reduce((n, p) => n + p.length, 0);
-  return concat([Uint8Array.from(lenHeader(MODEL_GRAPH, graphLength)), ...parts]);
+  return concatBytes([lengthField(MODEL_GRAPH, graphLength), ...parts]);
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 async function decodeSignature(path: string): Promise<OnnxSignature> {
   // Not a regular file (a FIFO would block forever): refused by name before reading.

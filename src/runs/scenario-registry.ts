@@ -18,6 +18,7 @@
  * plain values (flag readers, query parameters), never imported.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import type { ScenarioOptions } from '../core/flag-spec.js';
 import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
@@ -74,14 +75,35 @@ export class ViewParamError extends UserError {
   }
 }
 
+/** An entry's best cell, as the history list phrases it (runs/history/entry-summary.ts). */
+export interface HeadlineParts {
+  /** The phrase's subject: `engine`, `engine @ host`, led by the model row when the run has several (`mini · q8: onnx-cpu`). */
+  readonly subject: string;
+  readonly samplesPerSecond: number;
+  readonly batchSize: number;
+  /** `2 threads`; null for the engine default. */
+  readonly threads: string | null;
+  /** Fixed sequence length of the cell; null for dataset text. */
+  readonly sequenceLength: number | null;
+}
+
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
 export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
   /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
   readonly command: string;
   /** The `kind` its records carry; undefined for `run`, whose records carry none (older readers expect none). */
   readonly recordKind: string | undefined;
+  /**
+   * Its options: the command's flags with their help and ranges
+   * (src/scenarios/<name>/<name>-options.ts). The CLI builds the command's
+   * parsing and help from this table (src/cli/command-specs.ts), adding
+   * only `--help` and the CLI-wide flags it names by slot.
+   */
+  readonly options: ScenarioOptions;
   /** The model names a not-yet-started entry asked for, for lists. */
   readonly modelsAsked: (config: C) => readonly string[];
+  /** The history list's phrase for an entry's best cell; without it, items/s at its batch size, threads and sequence length. */
+  readonly headline?: (best: HeadlineParts) => string;
   /** `show`'s settings lines, aligned as `  name:         value`. */
   readonly settingLines: (config: C) => string[];
   /** `show`'s report of a record with cells. */
@@ -143,6 +165,7 @@ function unregistered(command: string): Scenario {
   return {
     command,
     recordKind: command,
+    options: { summary: why, usage: `inferbench ${command}`, flags: [] },
     modelsAsked: () => [],
     settingLines: () => [],
     report: () => `No report: ${why}.`,

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseArgs } from '../../src/cli/args.js';
-import { COMMANDS } from '../../src/cli/command-specs.js';
+import { commands } from '../../src/cli/command-specs.js';
 import { UserError } from '../../src/core/errors.js';
 
-const flagsOf = (name: string) => COMMANDS.find((c) => c.name === name)?.flags ?? [];
+const flagsOf = (name: string) => commands().find((c) => c.name === name)?.flags ?? [];
 
 test('a single-value flag given twice is an error naming both values (it kept the last silently); a repeatable one is not', () => {
   assert.throws(() => parseArgs(['--rates', '50', '--rates', '100'], flagsOf('load'), 'load'), (err: unknown) => {

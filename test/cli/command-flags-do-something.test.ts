@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMANDS } from '../../src/cli/command-specs.js';
+import { commands } from '../../src/cli/command-specs.js';
 import { parseArgs } from '../../src/cli/args.js';
 import { UserError } from '../../src/core/errors.js';
 
@@ -11,10 +11,10 @@ import { UserError } from '../../src/core/errors.js';
  * only `run` has; generate, train and load must refuse it as unknown.
  */
 test('--save-outputs is a flag of run only; generate, train and load refuse it as unknown', () => {
-  const withIt = COMMANDS.filter((c) => c.flags.some((f) => f.name === 'save-outputs')).map((c) => c.name);
+  const withIt = commands().filter((c) => c.flags.some((f) => f.name === 'save-outputs')).map((c) => c.name);
   assert.deepEqual(withIt, ['run']);
   for (const name of ['generate', 'train', 'load']) {
-    const spec = COMMANDS.find((c) => c.name === name);
+    const spec = commands().find((c) => c.name === name);
     assert.ok(spec, name);
     assert.throws(() => parseArgs(['--save-outputs'], spec.flags, name), (e: unknown) => e instanceof UserError && /unknown option --save-outputs/.test(e.message));
   }

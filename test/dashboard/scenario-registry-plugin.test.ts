@@ -3,22 +3,27 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultRegistry } from '../../engines/registry.js';
+import { listFlag, parseArgs, positiveIntFlag, WIDE_FLAG } from '../../src/cli/args.js';
+import { commandHelp, commands, mainHelp, scenarioCommand } from '../../src/cli/command-specs.js';
 import { compareCommand } from '../../src/cli/compare-command.js';
 import { listCommand, showCommand } from '../../src/cli/history-commands.js';
+import { frozenOptions } from '../../src/core/flag-spec.js';
+import { UserError } from '../../src/core/errors.js';
+import { flagRangeHelp } from '../../src/core/option-ranges.js';
 import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
 import { recordRun } from '../../src/runs/history/recorded-run.js';
 import { driveRun } from '../../src/runs/run-driver.js';
-import { registerScenario } from '../../src/runs/scenario-registry.js';
+import { registerScenario, scenarioByCommand } from '../../src/runs/scenario-registry.js';
 import { call, startTestDashboard } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 
 /**
  * A scenario defined only here: it "measures" the length of each word it
  * is given. One `registerScenario` call is all it takes for the history,
- * `list`, `show`, `compare` and the dashboard to serve it, with no file
- * outside this test touched.
+ * `list`, `show`, `compare` and the dashboard to serve it, and for the CLI
+ * to parse its flags and print its help, with no file outside this test touched.
  */
 interface EchoCell {
   readonly state: 'completed';
@@ -38,9 +43,22 @@ interface EchoConfig {
   readonly words: readonly string[];
 }
 
+/** Its options, as a built-in scenario's sit in src/scenarios/<name>/<name>-options.ts: a ranged flag, a list, and a CLI-wide flag by slot. */
+const ECHO_OPTIONS = frozenOptions({
+  summary: 'measure the length of each word (a scenario defined in a test)',
+  usage: 'inferbench echo-test --words a,b [--limit N]',
+  flags: [
+    { name: 'words', kind: 'value', arg: 'a,b', help: 'words to measure' },
+    { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'words measured at most' },
+    { cliFlag: 'wide' },
+  ],
+  details: 'Echo details line.',
+} as const);
+
 registerScenario<EchoRecord, EchoConfig>({
   command: 'echo-test',
   recordKind: 'echo-test',
+  options: ECHO_OPTIONS,
   modelsAsked: (c) => [c.model],
   settingLines: (c) => [`  words:        ${c.words.join(', ')}`],
   report: (r) => `ECHO REPORT: ${r.cells.map((c) => `${c.word}=${c.length}`).join(' ')}`,
@@ -97,11 +115,42 @@ async function printed(command: () => Promise<number>): Promise<string> {
   return text;
 }
 
+test("the CLI builds a test-defined scenario's command from the registry: its help and its flags' parsing, ranges included", () => {
+  const spec = scenarioCommand(scenarioByCommand('echo-test'));
+  assert.equal(spec.name, 'echo-test');
+  // The scenario's own flags in its order, the CLI-wide one filled in where its slot is, and --help last.
+  assert.deepEqual(spec.flags.map((f) => f.name), ['words', 'limit', 'wide', 'help']);
+  assert.equal(spec.flags[2], WIDE_FLAG);
+  assert.ok(commands().some((c) => c.name === 'echo-test'));
+  assert.match(mainHelp(), /^ {2}echo-test +measure the length of each word \(a scenario defined in a test\)$/m);
+
+  const help = commandHelp(spec);
+  assert.ok(help.startsWith('measure the length of each word (a scenario defined in a test)\n\nUsage: inferbench echo-test --words a,b [--limit N]\n\nOptions:\n'), help);
+  assert.match(help, /^ {2}--words a,b {2}words to measure$/m);
+  assert.ok(help.includes(`  --limit N    words measured at most; ${flagRangeHelp('limit')}\n`), help);
+  assert.ok(help.includes(`  --wide       ${WIDE_FLAG.help}\n  --help       show this help\n\nEcho details line.\n`), help);
+
+  const args = parseArgs(['--words', 'ab,abc', '--limit=2', '--wide'], spec.flags, spec.name);
+  assert.deepEqual(listFlag(args, 'words'), ['ab', 'abc']);
+  assert.equal(positiveIntFlag(args, 'limit', 'limit'), 2);
+  assert.equal(args.flags['wide'], true);
+  assert.equal(parseArgs(['--help'], spec.flags, spec.name).flags['help'], true);
+  assert.throws(
+    () => parseArgs(['--batch-sizes', '8'], spec.flags, spec.name),
+    (e: unknown) => e instanceof UserError && /unknown option --batch-sizes for `inferbench echo-test`/.test(e.message) && e.fix === 'valid options: --words, --limit, --wide, --help',
+  );
+  assert.throws(() => positiveIntFlag(parseArgs(['--limit', '99999999999'], spec.flags, spec.name), 'limit', 'limit'), (e: unknown) => e instanceof UserError && /--limit/.test(e.message));
+  // The table is frozen: no reader can change what the CLI and another reader see.
+  assert.ok(Object.isFrozen(ECHO_OPTIONS) && Object.isFrozen(ECHO_OPTIONS.flags) && ECHO_OPTIONS.flags.every((f) => Object.isFrozen(f)));
+});
+
 test('a scenario defined in a test file runs through the run driver, and is listed, shown, compared and served by the dashboard', async (t) => {
   useTestCache();
   const out = testOutputDir('scenario-registry-plugin');
   const store = new HistoryStore(out);
-  const first = await runEcho(out, store, ['ab', 'abc']);
+  // The words come from an argv parsed with the command the registry gives the CLI.
+  const spec = scenarioCommand(scenarioByCommand('echo-test'));
+  const first = await runEcho(out, store, listFlag(parseArgs(['--words', 'ab,abc'], spec.flags, spec.name), 'words') ?? []);
   const second = await runEcho(out, store, ['abc', 'abcd', 'x']);
 
   const entry = await store.get(first);

@@ -8,20 +8,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readVarint } from '../../src/core/onnx/protobuf-wire.js';
 import { crc32c, maskCrc } from '../../src/models/tf-export/tensor-bundle.js';
 import { tfMessage } from '../../src/models/tf-export/tf-proto.js';
-
-function varint(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; ; i++) {
-    const b = bytes[i];
-    if (b === undefined) throw new Error(`varint runs past the end at ${at}`);
-    value += (b & 0x7f) * scale;
-    scale *= 0x80;
-    if (b < 0x80) return [value, i + 1];
-  }
-}
 
 function block(file: Uint8Array, offset: number, size: number): Uint8Array {
   const contents = file.subarray(offset, offset + size);
@@ -40,9 +29,9 @@ function entries(contents: Uint8Array): [Uint8Array, Uint8Array][] {
   const out: [Uint8Array, Uint8Array][] = [];
   let last = new Uint8Array(0);
   for (let at = 0; at < end;) {
-    const [shared, a] = varint(contents, at);
-    const [own, b] = varint(contents, a);
-    const [valueLength, c] = varint(contents, b);
+    const [shared, a] = readVarint(contents, at);
+    const [own, b] = readVarint(contents, a);
+    const [valueLength, c] = readVarint(contents, b);
     const key = new Uint8Array(shared + own);
     key.set(last.subarray(0, shared));
     key.set(contents.subarray(c, c + own), shared);
@@ -58,14 +47,14 @@ export function readSstable(file: Uint8Array): [string, Uint8Array][] {
   const footer = file.subarray(file.length - 48);
   const fv = new DataView(footer.buffer, footer.byteOffset, 48);
   if (fv.getUint32(40, true) !== 0x8b80fb57 || fv.getUint32(44, true) !== 0xdb477524) throw new Error('no table magic in the footer');
-  const [, a] = varint(footer, 0);
-  const [, b] = varint(footer, a);
-  const [indexOffset, c] = varint(footer, b);
-  const [indexSize] = varint(footer, c);
+  const [, a] = readVarint(footer, 0);
+  const [, b] = readVarint(footer, a);
+  const [indexOffset, c] = readVarint(footer, b);
+  const [indexSize] = readVarint(footer, c);
   const out: [string, Uint8Array][] = [];
   for (const [, handle] of entries(block(file, indexOffset, indexSize))) {
-    const [offset, d] = varint(handle, 0);
-    const [size] = varint(handle, d);
+    const [offset, d] = readVarint(handle, 0);
+    const [size] = readVarint(handle, d);
     for (const [k, v] of entries(block(file, offset, size))) out.push([new TextDecoder().decode(k), v]);
   }
   return out;

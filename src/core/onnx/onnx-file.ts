@@ -23,6 +23,7 @@ import * as fsp from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFile } from '../regular-file.js';
 import { decodeModel, onnx, type AttributeProto, type ModelProto, type NodeProto, type TensorProto } from './onnx-proto.js';
+import { lengthField } from './protobuf-wire.js';
 
 export type { AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto } from './onnx-proto.js';
 
@@ -216,28 +217,6 @@ export interface WriteModelOptions {
   /** Tensor bytes above which initializers go to `<file>_data`; default just under protobuf's 2 GiB limit. */
   readonly externalDataAbove?: number;
   readonly fs?: ModelWriteFs;
-}
-
-/** A protobuf (and leveldb) base-128 varint of a non-negative integer below 2^53. */
-export function varint(value: number): Uint8Array {
-  const out: number[] = [];
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  out.push(v);
-  return Uint8Array.from(out);
-}
-
-/** Field header of a length-delimited field. */
-function lengthField(field: number, length: number): Uint8Array {
-  const tag = varint((field << 3) | 2);
-  const len = varint(length);
-  const out = new Uint8Array(tag.length + len.length);
-  out.set(tag);
-  out.set(len, tag.length);
-  return out;
 }
 
 const GRAPH_FIELD = 7;

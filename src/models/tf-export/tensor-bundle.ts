@@ -16,7 +16,7 @@
  * the first run (about 12 CPU-s for a 90 MB model); weights restored into
  * variables stay out of the graph, as in a SavedModel TensorFlow writes.
  */
-import { varint } from '../../core/onnx/onnx-file.js';
+import { concatBytes, varintBytes } from '../../core/onnx/protobuf-wire.js';
 import { tfMessage } from './tf-proto.js';
 
 /** The tensor bundle format's version (kTensorBundleVersion), which readers check. */
@@ -76,7 +76,7 @@ class ByteSink {
     this.length += b.length;
   }
   varint(value: number): void {
-    this.bytes(varint(value));
+    this.bytes(Uint8Array.from(varintBytes(value)));
   }
   fixed32(value: number): void {
     const b = new Uint8Array(4);
@@ -84,13 +84,7 @@ class ByteSink {
     this.bytes(b);
   }
   finish(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatBytes(this.parts);
   }
 }
 

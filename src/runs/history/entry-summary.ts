@@ -1,5 +1,7 @@
 import { formatRate } from '../../core/units.js';
-import { isLoadConfig, type HistoryEntry } from './history-entry.js';
+import type { HistoryEntry } from './history-entry.js';
+import { scenarioOfConfig } from '../scenario-registry.js';
+import '../scenarios/builtin-scenarios.js';
 
 /**
  * The best completed cell as one phrase with its whole key:
@@ -12,14 +14,12 @@ export function headlineText(entry: HistoryEntry): string {
   if (!h) return entry.state === 'completed' || entry.state === 'interrupted' ? 'no completed cell' : '';
   const threads = h.requestedThreads === null ? null : `${h.requestedThreads} thread${h.requestedThreads === 1 ? '' : 's'}`;
   const model = entry.models.length > 1 && h.model !== '' ? `${h.model}: ` : '';
-  const engine = h.host === null ? h.engine : `${h.engine} @ ${h.host}`;
-  // A load cell's figure is its peak rate, else its highest rate measured (store-schema.ts cellColumns).
-  if (isLoadConfig(entry.config)) {
-    const where = [h.batchSize > 1 ? `batches ≤ ${h.batchSize}` : null, threads].filter((p) => p !== null);
-    return `${model}${engine} ${formatRate(h.samplesPerSecond, ' req/s')}${where.length > 0 ? `, ${where.join(', ')}` : ''}`;
-  }
+  const parts = { subject: `${model}${h.host === null ? h.engine : `${h.engine} @ ${h.host}`}`, samplesPerSecond: h.samplesPerSecond, batchSize: h.batchSize, threads, sequenceLength: h.sequenceLength };
+  // A scenario whose figure is no items/s (load: requests/s) phrases it itself (scenario-registry.ts).
+  const own = scenarioOfConfig(entry.config).headline;
+  if (own !== undefined) return own(parts);
   const where = [`batch ${h.batchSize}`, threads, h.sequenceLength === null ? null : `seq ${h.sequenceLength}`].filter((p) => p !== null);
-  return `${model}${engine} ${formatRate(h.samplesPerSecond, ' items/s')} at ${where.join(', ')}`;
+  return `${parts.subject} ${formatRate(h.samplesPerSecond, ' items/s')} at ${where.join(', ')}`;
 }
 
 /** Cells done out of the sweep size: `3/8`, or `3` while the size is unknown. */

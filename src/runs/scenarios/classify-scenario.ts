@@ -18,6 +18,7 @@ import { renderTerminalReport } from '../../../reports/classify/terminal-report.
 import { scalingSections, statisticsSection } from '../../../reports/classify/terminal-views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../../reports/view-charts.js';
 import type { RunConfig } from '../run-config.js';
+import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions } from '../scenario-registry.js';
 
 const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
@@ -161,6 +162,7 @@ function json(sideA: { readonly id: number; readonly record: RunRecord }, sideB:
 registerScenario<RunRecord, RunConfig>({
   command: 'run',
   recordKind: undefined,
+  options: CLASSIFY_OPTIONS,
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
   settingLines,
   report,

@@ -9,6 +9,7 @@ import { pairGenerationCells, renderGenerationComparison } from '../../../report
 import { renderGenerationReport } from '../../../reports/generate/generation-report.js';
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
 import type { GenerateConfig } from '../generate-run.js';
+import { GENERATE_OPTIONS } from '../../scenarios/generate/generate-options.js';
 import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
 
 function settingLines(c: GenerateConfig): string[] {
@@ -39,6 +40,7 @@ function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly 
 registerScenario<GenerationRunRecord, GenerateConfig>({
   command: 'generate',
   recordKind: 'generate',
+  options: GENERATE_OPTIONS,
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
   settingLines,
   report: (record, o) => renderGenerationReport(record, { color: o.color, width: o.width, wide: o.wide === true }),

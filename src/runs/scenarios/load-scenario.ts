@@ -6,13 +6,15 @@
  */
 import { UserError } from '../../core/errors.js';
 import { goalText } from '../../core/latency-goal.js';
+import { formatRate } from '../../core/units.js';
 import type { LoadRunRecord } from '../../core/load-results.js';
 import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-dashboard-views.js';
 import { compareServerRuns, renderServerComparison } from '../../../reports/load/load-comparison.js';
 import { renderLoadReport } from '../../../reports/load/load-report.js';
 import { loadPeakRows } from '../../../reports/load/load-views.js';
 import type { LoadConfig } from '../load-run.js';
-import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
+import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
+import { registerScenario, type HeadlineParts, type TerminalComparison } from '../scenario-registry.js';
 
 function settingLines(c: LoadConfig): string[] {
   return [
@@ -22,6 +24,12 @@ function settingLines(c: LoadConfig): string[] {
     `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
     `  dataset:      ${c.dataset ?? 'embedded default'} (${c.limit} rows)`,
   ];
+}
+
+/** The history list's phrase for a load entry: its best cell's figure is its peak rate, else its highest rate measured (store-schema.ts cellColumns). */
+function headline(h: HeadlineParts): string {
+  const where = [h.batchSize > 1 ? `batches ≤ ${h.batchSize}` : null, h.threads].filter((p) => p !== null);
+  return `${h.subject} ${formatRate(h.samplesPerSecond, ' req/s')}${where.length > 0 ? `, ${where.join(', ')}` : ''}`;
 }
 
 /** Two load runs: peak-rate ratios and latency ratios at equal rates; no chart. */
@@ -36,7 +44,9 @@ function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boole
 registerScenario<LoadRunRecord, LoadConfig>({
   command: 'load',
   recordKind: 'load',
+  options: LOAD_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
+  headline,
   settingLines,
   report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => loadViewsJson(record),

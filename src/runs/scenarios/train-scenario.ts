@@ -9,6 +9,7 @@ import type { TrainingRunRecord } from '../../core/training-results.js';
 import { renderTrainingReport } from '../../../reports/train/training-report.js';
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
 import type { TrainConfig } from '../train-run.js';
+import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
 import { registerScenario, scenarioByCommand } from '../scenario-registry.js';
 import './classify-scenario.js';
 
@@ -26,6 +27,7 @@ const asRun = (record: TrainingRunRecord) => record as unknown as RunRecord;
 registerScenario<TrainingRunRecord, TrainConfig>({
   command: 'train',
   recordKind: 'train',
+  options: TRAIN_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
   report: (record, o) => renderTrainingReport(record, { color: o.color, width: o.width, wide: o.wide === true }),

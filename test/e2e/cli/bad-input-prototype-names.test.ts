@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../../src/core/errors.js';
 import { parseArgs } from '../../../src/cli/args.js';
-import { COMMANDS, RUN_COMMAND } from '../../../src/cli/command-specs.js';
+import { commands } from '../../../src/cli/command-specs.js';
 import { resolveRunConfig } from '../../../src/runs/classify-run.js';
 import { resolveColumns } from '../../../datasets/columns.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
@@ -43,7 +43,7 @@ test('names of Object.prototype are unknown names to every option, API field and
 
   for (const name of PROTOTYPE_NAMES) {
     // CLI flag names and values, driven through the same functions the CLI calls.
-    for (const spec of COMMANDS) await refused(`inferbench ${spec.name} --${name}`, () => parseArgs([`--${name}`, 'x'], spec.flags, spec.name));
+    for (const spec of commands()) await refused(`inferbench ${spec.name} --${name}`, () => parseArgs([`--${name}`, 'x'], spec.flags, spec.name));
     await refused(`--dtype ${name}`, () => resolveRunConfig({ dtypes: [name] }, { dtypes: '--dtype' }));
     await refused(`--config ${name}`, () => resolveRunConfig({ architectures: [name] }, { architectures: '--config' }));
     await refused(`--engines ${name}`, () => resolveRunConfig({ engines: [name] }, { engines: '--engines' }));
@@ -88,7 +88,7 @@ test('names of Object.prototype are unknown names to every option, API field and
     assert.match(r.stderr, message);
     assert.doesNotMatch(r.stderr, /internal error|could not be cloned/);
   }
-  assert.ok(RUN_COMMAND.flags.some((f) => f.name === 'dtype'));
+  assert.ok(commands().find((c) => c.name === 'run')?.flags.some((f) => f.name === 'dtype'));
 
   // And through the dashboard's HTTP API: 400 naming the field, nothing queued.
   const dash = await startTestDashboard(join(base, 'dash-out'), { root });

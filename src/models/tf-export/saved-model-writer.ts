@@ -14,7 +14,8 @@
  *
  * Why not every weight as a Const: TensorFlow then parses and copies a
  * GraphDef as large as the model and constant-folds over it on the first
- * run; for minilm's shape (90 MB) that cost about 15 CPU-s per load.
+ * run; for minilm's shape (90 MB) load and first run cost 17.7 CPU-s against
+ * 1.5 with the checkpoint (`npm run bench:saved-model`, docs/benchmarks.md).
  */
 import { BUNDLE_DATA_FILE, BUNDLE_INDEX_FILE, tensorBundle, type BundleTensor } from './tensor-bundle.js';
 import { TF_DATA_TYPE_CODES, tensorBytes, type TfAttr, type TfGraph, type TfNode, type TfSignatureEntry } from './tf-graph.js';

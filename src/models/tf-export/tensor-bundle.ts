@@ -13,7 +13,7 @@
  *
  * Why a checkpoint at all: weights written as Const nodes make TensorFlow
  * parse, copy and constant-fold a graph as large as the model on load and on
- * the first run (about 12 CPU-s for a 90 MB model); weights restored into
+ * the first run (17.7 CPU-s for minilm's 90 MB, `npm run bench:saved-model`); weights restored into
  * variables stay out of the graph, as in a SavedModel TensorFlow writes.
  */
 import { concatBytes, varintBytes } from '../../core/onnx/protobuf-wire.js';

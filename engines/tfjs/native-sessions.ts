@@ -16,6 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
+import { concatBytes } from '../../src/core/onnx/protobuf-wire.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 import { activate, packageVersion, tfjsMemory, webGpuCpuForward, WEBGPU_FORWARD_NOTE, WEBGPU_NO_FORWARD_NOTE, type PreparedBackend, type Tf } from './tfjs-backend.js';
@@ -132,9 +133,9 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
   const dir = dirname(modelJsonPath);
   const handler = {
     load: () => tf.io.getModelArtifactsForJSON(json as import('@tensorflow/tfjs-core').io.ModelJSON, async (manifest) => {
+      // One copy of the weights: each shard is read into its place in the buffer tfjs takes (not concatenated, then sliced).
       const buffers = await Promise.all(manifest.flatMap((g) => g.paths).map((p) => readFile(join(dir, p))));
-      const all = Buffer.concat(buffers);
-      return [tf.io.getWeightSpecs(manifest), all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength)];
+      return [tf.io.getWeightSpecs(manifest), concatBytes(buffers).buffer as ArrayBuffer];
     }),
   };
   await activate(tf, prepared.backend);

@@ -1,7 +1,9 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
 import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
-import { repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
+import { defaultRegistry } from '../../engines/registry.js';
+import { UserError } from '../core/errors.js';
+import { listFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 
 function dimsText(v: InspectedValue): string {
   return v.dims ? `[${v.dims.map((d) => d ?? '?').join(', ')}]` : '(no shape declared)';
@@ -45,11 +47,18 @@ export function renderInspection(r: ModelInspection): string {
 }
 
 /**
- * `inferbench inspect`: the model's ops and which engines can run it, for the
- * same models `run` takes (`--model` folders, files and Hub ids, `--config`
- * architectures, else the embedded default), each in turn.
+ * `inferbench inspect`: the model's ops and which engines can run it (every
+ * engine, or those `--engines` names), for the same models `run` takes
+ * (`--model` folders, files and Hub ids, `--config` architectures, else the
+ * embedded default), each in turn.
  */
 export async function inspectCommand(args: ParsedArgs): Promise<number> {
+  // Checked before any model is generated or fetched, so a typo costs nothing.
+  const engines = listFlag(args, 'engines');
+  if (engines !== undefined) {
+    if (engines.length === 0) throw new UserError('--engines names no engine', 'e.g. --engines onnx-cpu,tfjs-wasm, or leave it out to judge every engine');
+    defaultRegistry.parseNames(engines, '--engines');
+  }
   const { modelFolders } = await import('../runs/model-plan.js');
   const folders = await modelFolders({
     models: repeatedFlag(args, 'model') ?? [],
@@ -57,7 +66,7 @@ export async function inspectCommand(args: ParsedArgs): Promise<number> {
     revision: stringFlag(args, 'revision') ?? null,
   });
   const results: ModelInspection[] = [];
-  for (const folder of folders) results.push(await inspectModel(folder.path));
+  for (const folder of folders) results.push(await inspectModel(folder.path, engines ? { engines } : {}));
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
     return 0;

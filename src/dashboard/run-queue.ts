@@ -1,12 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { OWNER_TOKEN } from '../runs/history/owner.js';
-import { describeError } from '../core/errors.js';
+import { describeError, UserError } from '../core/errors.js';
 import type { RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { executeRecordedGenerate, executeRecordedLoad, executeRecordedRun, executeRecordedTrain } from '../runs/history/recorded-run.js';
-import { isGenerateConfig, isLoadConfig, isTrainConfig, type StoredConfig } from '../runs/history/history-entry.js';
+import { scenarioOfConfig, type CellProgress, type Scenario } from '../runs/scenario-registry.js';
+import type { StoredConfig } from '../runs/history/history-entry.js';
 
 /** Progress of the run being measured, as the page shows it. */
 export interface LiveProgress {
@@ -149,8 +149,12 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       return;
     }
     let config: StoredConfig;
+    let execute: NonNullable<Scenario['executeRecorded']>;
     try {
       config = this.beforeRun(job.config);
+      const scenario = scenarioOfConfig(config);
+      if (!scenario.executeRecorded) throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, 'run it with its own command');
+      execute = scenario.executeRecorded;
     } catch (err) {
       const error = describeError(err);
       await this.store.finish(job.id, 'failed', error).catch(() => undefined);
@@ -158,35 +162,12 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       return;
     }
     try {
-      const progress = (event: { kind: string; total: number; index?: number }, current: LiveProgress['current']) => {
-        if (event.kind === 'cell-start') this.setProgress({ ...base(), total: event.total, current });
-        else if (event.kind === 'cell-done') this.setProgress({ ...base(), total: event.total, done: (event.index ?? 0) + 1, current: (event.index ?? 0) + 1 < event.total ? base().current : null });
+      const onCell = (event: CellProgress): void => {
+        if (event.kind === 'cell-start') this.setProgress({ ...base(), total: event.total, current: { engine: event.engine, batchSize: event.batchSize } });
+        else this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
       };
-      const common = { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}) };
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
-      const { outcome, nothingMeasured } = isTrainConfig(config)
-        ? await executeRecordedTrain(
-            config,
-            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
-            recording,
-          )
-        : isLoadConfig(config)
-        ? await executeRecordedLoad(
-            config,
-            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
-            recording,
-          )
-        : isGenerateConfig(config)
-        ? await executeRecordedGenerate(
-            config,
-            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.key.engine, batchSize: event.key.batchSize } : null) },
-            recording,
-          )
-        : await executeRecordedRun(
-            config,
-            { ...common, onProgress: (event) => progress(event, event.kind === 'cell-start' ? { engine: event.engine, batchSize: event.batchSize } : null) },
-            recording,
-          );
+      const { outcome, nothingMeasured } = await execute(config, { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}), onCell }, recording);
       if (nothingMeasured) this.emit('event', { type: 'finished', id: job.id, state: 'failed', error: nothingMeasured.message });
       else this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
     } catch (err) {

@@ -3,7 +3,7 @@ import { notRegularFile } from '../core/regular-file.js';
 import { join, resolve } from 'node:path';
 import { defaultRegistry } from '../../engines/registry.js';
 import { formatOf, type ModelFormat } from '../core/engine.js';
-import { unavailableText, type EngineRegistry, type EngineStatus } from '../core/engine-registry.js';
+import { EngineRegistry, unavailableText, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { FORMAT_LABEL } from './benchmark-model.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
@@ -92,13 +92,13 @@ function verdict(status: EngineStatus, problem: string | null, extra: Partial<En
  * signature and TF ops, and which engines run that format (the others need
  * an ONNX graph, or the other format).
  */
-async function inspectNative(path: string, registry: EngineRegistry): Promise<ModelInspection> {
+async function inspectNative(path: string, registry: EngineRegistry, engineIds: readonly string[]): Promise<ModelInspection> {
   const formats = nativeFormatsIn(path);
   const first = formats[0];
   if (first === undefined) noOnnx(path);
   const sig = await readNativeSignature(path, first);
   const engines: EngineVerdict[] = [];
-  for (const status of await registry.statusAll()) {
+  for (const status of await registry.statusAll(engineIds)) {
     const format = status.engine ? formatOf(status.engine.target) : 'onnx';
     const problem = formats.includes(format as never) ? null : `needs ${format === 'onnx' ? 'an ONNX graph' : `a ${FORMAT_LABEL[format]}`}; ${path} holds a ${formats.map((f) => FORMAT_LABEL[f]).join(' and a ')}`;
     engines.push(verdict(status, problem));
@@ -119,17 +119,32 @@ async function inspectNative(path: string, registry: EngineRegistry): Promise<Mo
   };
 }
 
+/** Which engines `inspectModel` judges, and in which registry. */
+export interface InspectOptions {
+  readonly registry?: EngineRegistry;
+  /**
+   * Registered ids to judge (already checked, e.g. by `parseNames`), listed
+   * in table order; default every registered engine. Only these are
+   * probed: probing all of them starts Chromium and a libtensorflow child,
+   * seconds of CPU a question about one engine does not need.
+   */
+  readonly engines?: readonly string[];
+}
+
 /**
  * Reads a model's graph (ops, opset, inputs, outputs) and says for every
- * registered engine whether it can run it here: ONNX Runtime engines by
- * their availability, tfjs engines also by the translator's op coverage.
- * Loads no weights into any engine.
+ * registered engine (or those `options.engines` names) whether it can run
+ * it here: ONNX Runtime engines by their availability, tfjs engines also by
+ * the translator's op coverage. Loads no weights into any engine.
  */
-export async function inspectModel(pathOrDir: string, registry: EngineRegistry = defaultRegistry): Promise<ModelInspection> {
+export async function inspectModel(pathOrDir: string, options: InspectOptions | EngineRegistry = {}): Promise<ModelInspection> {
+  // A registry alone is the form this exported function had before `engines` existed.
+  const { registry = defaultRegistry, engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
+  const engineIds = asked ? registry.ids().filter((id) => asked.includes(id)) : registry.ids();
   const resolved = resolve(pathOrDir);
   if (!existsSync(resolved)) resolveOnnxPath(resolved);
   const onnx = findOnnx(resolved);
-  if (onnx === null) return inspectNative(resolved, registry);
+  if (onnx === null) return inspectNative(resolved, registry, engineIds);
   const path = onnx;
   const [{ readOnnxModel, listOps }, { tfjsCoverage }, { exportRefusal }] = await Promise.all([
     import('../core/onnx/onnx-decode.js'),
@@ -150,7 +165,7 @@ export async function inspectModel(pathOrDir: string, registry: EngineRegistry =
   // The native engines run an export of the graph: the exporter's own refusal is their verdict.
   const exportProblems: Partial<Record<ModelFormat, string | null>> = { 'graph-model': exportRefusal(model, 'graph-model'), 'saved-model': exportRefusal(model, 'saved-model') };
   const engines: EngineVerdict[] = [];
-  for (const status of await registry.statusAll()) {
+  for (const status of await registry.statusAll(engineIds)) {
     const format = status.engine ? formatOf(status.engine.target) : 'onnx';
     const translator = status.engine?.target.family === 'tfjs' && format === 'onnx';
     const exported = exportProblems[format];

@@ -22,6 +22,8 @@ import type { ScenarioOptions } from '../core/flag-spec.js';
 import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
+import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
 
 /** Any scenario's record: the run driver's record of some cell type. */
 export type ScenarioRecord = RunRecordOf<unknown> & { readonly kind?: string };
@@ -87,6 +89,54 @@ export interface HeadlineParts {
   readonly sequenceLength: number | null;
 }
 
+/** A cell starting or ending, in words every scenario's progress can be told in. */
+export type CellProgress =
+  | { readonly kind: 'cell-start'; readonly total: number; readonly engine: string; readonly batchSize: number }
+  | { readonly kind: 'cell-done'; readonly total: number; readonly index: number };
+
+/** What a run of a stored config is given: the stop signal, the engines, and where its cells' progress goes. */
+export interface StoredRunHooks {
+  readonly signal: AbortSignal;
+  readonly registry?: EngineRegistry;
+  readonly onCell: (event: CellProgress) => void;
+}
+
+/**
+ * A scenario's own progress event as a CellProgress: its cell starts (with
+ * the engine and batch size, at the top or under `key`) and its cell ends;
+ * null for anything else (a probe, a round).
+ */
+export function cellProgress(event: { readonly kind: string; readonly total: number; readonly index?: number; readonly engine?: string; readonly batchSize?: number; readonly key?: { readonly engine: string; readonly batchSize: number } }): CellProgress | null {
+  if (event.kind === 'cell-start') {
+    const at = event.key ?? event;
+    return at.engine === undefined || at.batchSize === undefined ? null : { kind: 'cell-start', total: event.total, engine: at.engine, batchSize: at.batchSize };
+  }
+  if (event.kind === 'cell-done') return { kind: 'cell-done', total: event.total, index: event.index ?? 0 };
+  return null;
+}
+
+type RecordedRunModule = typeof import('./history/recorded-run.js');
+
+/** A scenario's recorder in history/recorded-run.ts: its config, its hooks (stop signal, engines, its own progress events) and the history. */
+type Recorder<C, R, E> = (config: C, hooks: { readonly signal?: AbortSignal; readonly registry?: EngineRegistry; readonly onProgress?: (event: E) => void }, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
+
+/**
+ * A scenario's `executeRecorded` from its recorder, which is imported only
+ * when a stored config runs: history/history-entry.ts imports the built-in
+ * scenarios, so a static import would go round in a circle. Its progress
+ * events are told on as CellProgress.
+ */
+export function recordedBy<C extends ScenarioConfig, R extends ScenarioRecord, E extends Parameters<typeof cellProgress>[0]>(pick: (module: RecordedRunModule) => Recorder<C, R, E>): NonNullable<Scenario<R, C>['executeRecorded']> {
+  return async (config, hooks, opts) => {
+    const record = pick(await import('./history/recorded-run.js'));
+    const onProgress = (event: E): void => {
+      const cell = cellProgress(event);
+      if (cell) hooks.onCell(cell);
+    };
+    return record(config, { signal: hooks.signal, ...(hooks.registry ? { registry: hooks.registry } : {}), onProgress }, opts);
+  };
+}
+
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
 export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
   /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
@@ -112,6 +162,13 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly views: (record: R, query: URLSearchParams) => Record<string, unknown>;
   /** True when the views are served even before a cell is recorded (they say why there is nothing yet). */
   readonly viewsWithoutCells?: boolean;
+  /**
+   * Runs a stored config of this scenario into the history (the dashboard's
+   * queue runs every scenario through this, never naming one), telling which
+   * cell starts and when one ends. Absent: the scenario's runs are not
+   * started from a stored config.
+   */
+  readonly executeRecorded?: (config: C, hooks: StoredRunHooks, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;

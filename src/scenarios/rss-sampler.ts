@@ -86,6 +86,15 @@ export class RssSampler {
     if (this.worker !== null) this.setControl(SAMPLING);
   }
 
+  /**
+   * Readings the sampling thread took since begin(), read while the window is
+   * open (0 when the kernel's peak is used): lets a caller wait until the
+   * thread has seen a moment, rather than hope a sleep was long enough.
+   */
+  samplesSoFar(): number {
+    return Number(Atomics.load(this.state, COUNT));
+  }
+
   private setControl(value: number): void {
     Atomics.store(this.control, 0, value);
     Atomics.notify(this.control, 0);

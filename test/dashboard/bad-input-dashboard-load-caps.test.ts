@@ -4,7 +4,7 @@ import { call, startTestDashboard } from '../helpers/dashboard.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 test('POST /api/load over a cap gets a 400 with the limit: 3,000 rates, and probes adding up to hours; nothing is queued', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('dashboard-load-caps'));
+  const dash = await startTestDashboard(testOutputDir('dashboard-load-caps'), { engines: ['onnx-cpu', 'onnx-wasm'] });
   t.after(() => dash.close());
   const many = await call(dash.url, 'POST', '/api/load', { engines: ['onnx-cpu'], rates: Array.from({ length: 3000 }, (_, i) => i + 1), durationMs: 1000, warmupMs: 0 });
   assert.equal(many.status, 400, JSON.stringify(many.body).slice(0, 300));

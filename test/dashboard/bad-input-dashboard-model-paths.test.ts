@@ -26,7 +26,7 @@ test("the dashboard's root covers every file a model names: a model.json weight 
   symlinkSync(join(elsewhere, 'model.onnx'), join(linked, 'onnx', 'model.onnx'));
   symlinkSync(join(elsewhere, 'tokenizer.json'), join(linked, 'tokenizer.json'));
 
-  const dash = await startTestDashboard(join(base, 'out'), { root });
+  const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const cases: [string, string, unknown, string, RegExp][] = [
     ['weights named outside', '/api/load', { models: ['models/gm'], rates: [10] }, 'models[0]', /names ".*elsewhere\/shard\.bin", outside the folders this dashboard may read/],

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, startTestDashboard, TINY_RUN, waitFor, waitForEnd } from '../helpers/dashboard.js';
+import { call, startTestDashboard, TINY_RUN, TINY_RUN_ONE_ROUND, waitFor, waitForEnd } from '../helpers/dashboard.js';
+import { createHeldEngine } from '../helpers/mock-engine.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 test('a folder swapped for a symlink to outside --root between queueing and running is refused when the run starts', async (t) => {
@@ -13,11 +14,14 @@ test('a folder swapped for a symlink to outside --root between queueing and runn
   mkdirSync(outside);
   writeFileSync(join(root, 'data', 'rows.jsonl'), '{"text": "fine", "label": 1}\n');
   writeFileSync(join(outside, 'rows.jsonl'), '{"secret_column_name": "secret value"}\n');
-  const dash = await startTestDashboard(join(base, 'out'), { root });
+  // The first run's engine loads only once the test says so: the queue stays busy, for as long as the swap takes, at no CPU.
+  const { engine: held, release } = createHeldEngine('held-mock');
+  const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'], extraEngines: [held] });
   t.after(() => dash.close());
+  t.after(release);
 
   // The first run keeps the queue busy while the second waits.
-  const first = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN, stop: { minTimeMs: 3000, minBatches: 1, maxTimeMs: 5000 } });
+  const first = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND, engines: ['held-mock'] });
   assert.equal(first.status, 201, JSON.stringify(first.body));
   await waitFor('the first run to start', async () => ((await call(dash.url, 'GET', `/api/runs/${first.body.id}`)).body.entry.state === 'running' ? true : undefined));
   const second = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN, dataset: 'data/rows.jsonl' });
@@ -26,6 +30,7 @@ test('a folder swapped for a symlink to outside --root between queueing and runn
 
   renameSync(join(root, 'data'), join(root, 'data-old'));
   symlinkSync(outside, join(root, 'data'));
+  release();
 
   const ended = await waitForEnd(dash.url, second.body.id);
   assert.equal(ended.state, 'failed');

@@ -13,9 +13,10 @@ import { flagRangeHelp } from '../../src/core/option-ranges.js';
 import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import { recordRun } from '../../src/runs/history/recorded-run.js';
+import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
 import { driveRun } from '../../src/runs/run-driver.js';
-import { registerScenario, scenarioByCommand } from '../../src/runs/scenario-registry.js';
+import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
+import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
 import { call, startTestDashboard } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 
@@ -68,23 +69,32 @@ registerScenario<EchoRecord, EchoConfig>({
     json: (a, b) => ({ a: { id: a.id }, b: { id: b.id }, echo: [a.record.cells.length, b.record.cells.length] }),
     keys: (r) => new Set(r.cells.map((c) => c.word)),
   },
+  executeRecorded: (config, hooks, opts) => executeEcho(config, hooks, opts),
 });
 
-/** The trivial measure function, run by the one run driver and recorded in the history like any scenario's run. */
-async function runEcho(out: string, store: HistoryStore, words: readonly string[]): Promise<number> {
-  const config: EchoConfig = { command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words };
-  const { entryId } = await recordRun<EchoCell, EchoRecord, { total: number }>(config as unknown as StoredConfig, out, {}, { store, source: 'cli' }, (recorded) =>
+/**
+ * The trivial measure function, run by the one run driver and recorded in
+ * the history like any scenario's run: the scenario's `executeRecorded`,
+ * which the dashboard's queue finds by the stored config's command.
+ */
+function executeEcho(config: EchoConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
+  return recordRun<EchoCell, EchoRecord, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
     driveRun<EchoCell, EchoRecord>(
       {
         kind: 'echo-test',
-        out,
+        out: config.out,
         png: false,
         registry: defaultRegistry,
         engines: config.engines,
         recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
         models: [],
         sweep: async (engines, record) => {
-          for (const word of words) await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'echo-model', batchSize: 1, requestedThreads: null, word, length: word.length });
+          const total = config.words.length;
+          for (const [index, word] of config.words.entries()) {
+            hooks.onCell({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 });
+            await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'echo-model', batchSize: 1, requestedThreads: null, word, length: word.length });
+            hooks.onCell({ kind: 'cell-done', total, index });
+          }
         },
         write: async (record, dir) => {
           const file = join(dir, 'results.json');
@@ -95,6 +105,12 @@ async function runEcho(out: string, store: HistoryStore, words: readonly string[
       recorded,
     ),
   );
+}
+
+const echoConfig = (out: string, words: readonly string[]): EchoConfig => ({ command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words });
+
+async function runEcho(out: string, store: HistoryStore, words: readonly string[]): Promise<number> {
+  const { entryId } = await executeEcho(echoConfig(out, words), { signal: new AbortController().signal, onCell: () => undefined }, { store, source: 'cli' });
   assert.notEqual(entryId, null);
   return entryId as number;
 }
@@ -169,7 +185,7 @@ test('a scenario defined in a test file runs through the run driver, and is list
   const compared = await printed(() => compareCommand({ flags: { out, 'no-png': true }, positionals: [String(first), String(second)] }));
   assert.match(compared, /ECHO COMPARE: 2 vs 3 words/);
 
-  const dash = await startTestDashboard(out);
+  const dash = await startTestDashboard(out, { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const views = await call(dash.url, 'GET', `/api/runs/${first}/views`);
   assert.equal(views.status, 200, JSON.stringify(views.body));
@@ -181,4 +197,28 @@ test('a scenario defined in a test file runs through the run driver, and is list
   const pair = await call(dash.url, 'GET', `/api/compare?a=${first}&b=${second}`);
   assert.equal(pair.status, 200, JSON.stringify(pair.body));
   assert.deepEqual(pair.body.echo, [2, 3]);
+});
+
+test("the dashboard's queue runs a stored config of a test-defined scenario, found by its command, with its cells' progress", async () => {
+  useTestCache();
+  const out = testOutputDir('scenario-registry-plugin-queue');
+  const store = new HistoryStore(out);
+  const config = echoConfig(out, ['q', 'qq', 'qqq']);
+  const id = await store.create({ config: config as unknown as StoredConfig, source: 'api', state: 'queued', compareWith: null });
+  const queue = new RunQueue(store);
+  const events: QueueEvent[] = [];
+  const finished = new Promise<QueueEvent>((resolve) =>
+    queue.on('event', (event) => {
+      events.push(event);
+      if (event.type === 'finished' && event.id === id) resolve(event);
+    }),
+  );
+  queue.enqueue(id, config as unknown as StoredConfig, 'api');
+  assert.deepEqual(await finished, { type: 'finished', id, state: 'completed', error: null });
+  const entry = await store.get(id);
+  assert.equal(entry?.state, 'completed');
+  assert.equal(entry?.cellsDone, 3);
+  const done = events.flatMap((e) => (e.type === 'progress' ? [e.progress.done] : []));
+  assert.deepEqual([...new Set(done)], [0, 1, 2, 3], 'each cell that ended moved the progress on, in order');
+  assert.ok(events.some((e) => e.type === 'progress' && e.progress.current?.engine === 'onnx-cpu'), 'a cell start names its engine');
 });

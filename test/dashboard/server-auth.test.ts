@@ -18,7 +18,7 @@ function getWithHost(port: number, host: string, path: string): Promise<number> 
 }
 
 test('off loopback a token is generated and every API call without it gets 401', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-auth'), { host: '0.0.0.0' });
+  const dash = await startTestDashboard(testOutputDir('server-auth'), { host: '0.0.0.0', engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   assert.ok(dash.token !== null && dash.token.length >= 32, 'a long random token');
   const base = `http://127.0.0.1:${dash.port}/`;
@@ -47,7 +47,7 @@ test('off loopback a token is generated and every API call without it gets 401',
 });
 
 test('on loopback no token is needed, but other sites cannot reach the API through a browser', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-loopback'));
+  const dash = await startTestDashboard(testOutputDir('server-loopback'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   assert.equal(dash.token, null);
   assert.equal(dash.host, '127.0.0.1');

@@ -14,7 +14,7 @@ test('every run request field is validated like the CLI options; a bad one gets 
   writeFileSync(join(outside, 'secret.jsonl'), '{"text":"x"}\n');
   writeFileSync(join(root, 'data.jsonl'), '{"text":"fine"}\n');
   symlinkSync(join(outside, 'secret.jsonl'), join(root, 'link.jsonl'));
-  const dash = await startTestDashboard(join(base, 'out'), { root });
+  const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const pwned = join(base, 'pwned');
 

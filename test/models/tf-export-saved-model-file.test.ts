@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { readOnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { decodeSavedModel } from '../../src/models/tf-export/tf-proto.js';
-import { GRAPH_DEF_PRODUCER } from '../../src/models/tf-export/saved-model-writer.js';
+import { GRAPH_DEF_PRODUCER, VARIABLE_MIN_BYTES } from '../../src/models/tf-export/saved-model-writer.js';
 import { loadHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
+import { readBundle } from '../helpers/tensor-bundle-read.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
 const fixture = loadHfFixture('minilm');
@@ -28,18 +29,44 @@ test('saved_model.pb holds one MetaGraphDef tagged serve, with a serving_default
   assert.equal(sig?.outputs['logits']?.dtype, 1, 'DT_FLOAT');
 });
 
-test('every weight is a Const node with its bytes, int64 is kept inside the graph, and no MatMul carries a transpose flag', async () => {
-  const nodes = message.meta_graphs[0]?.graph_def.node ?? [];
-  const consts = nodes.filter((n) => n.op === 'Const');
-  // Every 2-D weight of the ONNX graph is a Const of the same size (as written, or transposed for MatMul).
-  const sizes = consts.map((n) => n.attr['value']?.tensor?.tensor_content?.length ?? 0).sort((a, b) => a - b);
+test('every weight is a variable restored from the checkpoint in variables/ (its bytes there, not in the graph), int64 is kept inside the graph, and no MatMul carries a transpose flag', async () => {
+  const meta = message.meta_graphs[0];
+  const nodes = meta?.graph_def.node ?? [];
+  const bundle = readBundle(saved.dir);
+  assert.equal(bundle.header.num_shards, 1);
+  assert.deepEqual([...bundle.keys], [...bundle.keys].sort(), 'checkpoint keys in byte order, as TensorFlow looks them up');
+  // Every 2-D weight of the ONNX graph of at least VARIABLE_MIN_BYTES is a checkpoint tensor of the same size (as written, or
+  // transposed for MatMul); a smaller one is a Const of its size.
+  const sizes = [...bundle.entries.values()].map((e) => e.size).sort((a, b) => a - b);
+  const constSizes = nodes.filter((n) => n.op === 'Const').map((n) => n.attr['value']?.tensor?.tensor_content?.length ?? 0);
+  const largest = Math.max(...constSizes);
   const model = await readOnnxModel(fixture.onnxPath);
+  let lifted = 0;
   for (const t of model.initializers.values()) {
     if (t.dims.length !== 2 || t.dtype !== 'float32') continue;
-    const i = sizes.indexOf(t.data.length * 4);
-    assert.ok(i >= 0, `weight ${t.name} (${t.data.length * 4} bytes) has no Const of its size`);
-    sizes.splice(i, 1);
+    const bytes = t.data.length * 4;
+    const pool = bytes >= VARIABLE_MIN_BYTES ? sizes : constSizes;
+    const i = pool.indexOf(bytes);
+    assert.ok(i >= 0, `weight ${t.name} (${bytes} bytes) has no ${bytes >= VARIABLE_MIN_BYTES ? 'checkpoint tensor' : 'Const'} of its size`);
+    pool.splice(i, 1);
+    if (bytes >= VARIABLE_MIN_BYTES) lifted++;
   }
+  assert.ok(lifted > 0, 'the fixture has weights large enough to be variables');
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const assigned = new Set(nodes.filter((n) => n.op === 'AssignVariableOp').map((n) => n.input[0]));
+  for (const key of bundle.keys) {
+    const read = byName.get(key);
+    assert.equal(read?.op, 'ReadVariableOp', `${key} is read from its variable`);
+    const handle = byName.get(read?.input[0] ?? '');
+    assert.equal(handle?.op, 'VarHandleOp', `${key} reads a VarHandleOp`);
+    assert.ok(assigned.has(handle?.name), `${key}'s variable is assigned by the restore op`);
+  }
+  assert.ok(largest < VARIABLE_MIN_BYTES, `no tensor of ${VARIABLE_MIN_BYTES} bytes or more left as a Const (largest Const ${largest} bytes)`);
+  // The loader feeds the checkpoint path to the SaverDef's filename tensor and runs its restore op.
+  const saver = meta?.saver_def;
+  assert.ok(saver && byName.get(saver.restore_op_name)?.op === 'NoOp', JSON.stringify(saver));
+  assert.equal(byName.get(saver.filename_tensor_name.replace(/:0$/, ''))?.op, 'Const');
+  assert.ok(byName.has(saver.save_tensor_name.replace(/:0$/, '')));
   assert.ok(nodes.some((n) => Object.values(n.attr).some((a) => a.type === 9)), 'int64 (DT_INT64) tensors inside the graph');
   // TF 2.21's oneDNN MatMul with transpose_b fused with BiasAdd is wrong for widths such as 48 (minilm's): weights are pre-transposed.
   for (const n of nodes.filter((m) => m.op === 'MatMul')) {

@@ -99,7 +99,8 @@ export interface ModelOptions {
   readonly metadata?: Readonly<Record<string, string>>;
 }
 
-const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** Whether this host's typed arrays are little-endian, as ONNX and TensorFlow store tensor bytes (then no per-element conversion is needed). */
+export const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Raw little-endian bytes of a tensor, as ONNX `raw_data` requires. */
 export function tensorRawData(t: HostTensor): Uint8Array {

@@ -13,6 +13,7 @@ import { dirname, resolve } from 'node:path';
 import type { onnx as OnnxNs } from 'onnx-proto';
 import { halfToFloat } from '../tensor.js';
 import { decodeModel, onnx } from './onnx-proto.js';
+import { HOST_LITTLE_ENDIAN } from './onnx-builder.js';
 
 /** ONNX element types by name; tfjs maps most of them onto float32/int32/bool later. */
 export type OnnxDType =
@@ -122,6 +123,14 @@ function decodeRaw(dtype: OnnxDType, raw: Uint8Array, count: number, name: strin
       throw new Error(`ONNX tensor '${name}' has ${raw.byteLength} bytes of raw data but needs ${count * bytes}`);
     }
   };
+  // A little-endian host holds these dtypes as the file does: one aligned copy instead of a DataView read per element (22 M for minilm).
+  if (HOST_LITTLE_ENDIAN && (dtype === 'float32' || dtype === 'int32' || dtype === 'float64' || dtype === 'int64')) {
+    const width = dtype === 'float64' || dtype === 'int64' ? 8 : 4;
+    need(width);
+    // Uint8Array's slice copies into a fresh, aligned buffer (a Buffer's own slice would be a view into a shared pool).
+    const copy = Uint8Array.prototype.slice.call(raw, 0, count * width).buffer;
+    return dtype === 'float32' ? new Float32Array(copy) : dtype === 'int32' ? new Int32Array(copy) : dtype === 'float64' ? new Float64Array(copy) : new BigInt64Array(copy);
+  }
   switch (dtype) {
     case 'float32': { need(4); const out = new Float32Array(count); for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true); return out; }
     case 'float64': { need(8); const out = new Float64Array(count); for (let i = 0; i < count; i++) out[i] = view.getFloat64(i * 8, true); return out; }

@@ -3,8 +3,9 @@
  * not decode a whole ONNX file: the streaming writer (onnx-file.ts writes a
  * model's weights piece by piece, so a 2 GiB model is never one buffer) and
  * the signature reader (src/models/onnx-signature.ts walks the file to read
- * a few names and skips every weight). Everything else decodes through
- * onnx-proto.ts.
+ * a few names and skips every weight), and the TensorFlow checkpoint
+ * tables the SavedModel exporter writes (models/tf-export/tensor-bundle.ts).
+ * Everything else decodes through onnx-proto.ts.
  */
 
 /** Reads one base-128 varint at `at`; returns the value (exact below 2^53) and the offset after it. */
@@ -45,8 +46,8 @@ export function wireFields(buf: Uint8Array): [number, number, number, number][] 
   return out;
 }
 
-/** `value` as a base-128 varint. */
-function varintBytes(value: number): number[] {
+/** `value` as a base-128 varint (protobuf's, and leveldb's in TensorFlow's checkpoint tables). */
+export function varintBytes(value: number): number[] {
   const out: number[] = [];
   let v = value;
   while (v >= 0x80) {

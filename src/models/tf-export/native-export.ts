@@ -19,14 +19,14 @@ import { defaultCacheRoot } from '../../core/cache-root.js';
 import { copyModelFiles } from '../quantize/quantize-cache.js';
 import { graphModelFiles } from './graph-model-writer.js';
 import { convertOnnxToTf } from './onnx-to-tf.js';
-import { savedModelBytes } from './saved-model-writer.js';
+import { savedModelFiles } from './saved-model-writer.js';
 import { NATIVE_FILE, type NativeFormat } from './native-formats.js';
 
 /** What the exporter records beside the files, and returns. */
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
-export const NATIVE_EXPORTER_VERSION = 5;
+export const NATIVE_EXPORTER_VERSION = 6;
 
 /** One export: where it is and what the reader should know. */
 export interface NativeExport {
@@ -70,8 +70,10 @@ export async function writeNativeModel(onnxPath: string, format: NativeFormat, d
     for (const [name, bytes] of files.shards) await writeFile(join(dir, name), bytes);
     await writeFile(join(dir, NATIVE_FILE[format]), JSON.stringify(files.modelJson));
   } else {
+    const files = savedModelFiles(graph);
     await mkdir(join(dir, 'variables'), { recursive: true });
-    await writeFile(join(dir, NATIVE_FILE[format]), savedModelBytes(graph));
+    for (const [name, bytes] of files.variables) await writeFile(join(dir, name), bytes);
+    await writeFile(join(dir, NATIVE_FILE[format]), files.savedModel);
   }
   const meta: ExportMeta = { format, source: onnxPath, exporterVersion: NATIVE_EXPORTER_VERSION, nodes: graph.nodes.length, notes: noteLines, onnxOps };
   await writeFile(join(dir, EXPORT_META_FILE), `${JSON.stringify(meta, null, 2)}\n`);

@@ -1,8 +1,9 @@
 /**
- * The subset of TensorFlow's protobuf messages a graph-only SavedModel
- * needs, for protobufjs: SavedModel, MetaGraphDef (its MetaInfoDef and
- * SignatureDef map), GraphDef, NodeDef, AttrValue, TensorProto,
- * TensorShapeProto, TensorInfo and VersionDef. The field numbers and wire
+ * The subset of TensorFlow's protobuf messages a SavedModel and its
+ * checkpoint need, for protobufjs: SavedModel, MetaGraphDef (its
+ * MetaInfoDef, SaverDef and SignatureDef map), GraphDef, NodeDef,
+ * AttrValue, TensorProto, TensorShapeProto, TensorInfo, VersionDef, and the
+ * tensor bundle's BundleHeaderProto and BundleEntryProto. The field numbers and wire
  * types are those of TensorFlow's .proto files (tensorflow/core/framework,
  * tensorflow/core/protobuf); fields the exporter never writes are left
  * out, so decoding a foreign file skips them. DataType is carried as its
@@ -31,6 +32,7 @@ message TensorProto {
   repeated float float_val = 5;
   repeated int32 int_val = 7;
   repeated int64 int64_val = 10;
+  repeated bytes string_val = 8;
   repeated bool bool_val = 11;
 }
 
@@ -95,7 +97,33 @@ message MetaGraphDef {
   }
   MetaInfoDef meta_info_def = 1;
   GraphDef graph_def = 2;
+  SaverDef saver_def = 3;
   map<string, SignatureDef> signature_def = 5;
+}
+
+message SaverDef {
+  string filename_tensor_name = 1;
+  string save_tensor_name = 2;
+  string restore_op_name = 3;
+  int32 max_to_keep = 4;
+  bool sharded = 5;
+  float keep_checkpoint_every_n_hours = 6;
+  int32 version = 7;
+}
+
+message BundleHeaderProto {
+  int32 num_shards = 1;
+  int32 endianness = 2;
+  VersionDef version = 3;
+}
+
+message BundleEntryProto {
+  int32 dtype = 1;
+  TensorShapeProto shape = 2;
+  int32 shard_id = 3;
+  int64 offset = 4;
+  int64 size = 5;
+  fixed32 crc32c = 6;
 }
 
 message SavedModel {
@@ -126,10 +154,11 @@ export interface TensorMessage {
   float_val?: number[];
   int_val?: number[];
   int64_val?: (number | protobuf.Long)[];
+  string_val?: Uint8Array[];
   bool_val?: boolean[];
 }
 export interface AttrMessage {
-  list?: { i?: number[]; s?: Uint8Array[]; type?: number[] };
+  list?: { i?: number[]; s?: Uint8Array[]; type?: number[]; shape?: ShapeMessage[] };
   s?: Uint8Array;
   i?: number;
   f?: number;
@@ -157,6 +186,7 @@ export interface SignatureMessage {
 export interface MetaGraphMessage {
   meta_info_def: { meta_graph_version?: string; tags: string[]; tensorflow_version?: string; tensorflow_git_version?: string; stripped_default_attrs?: boolean };
   graph_def: { node: NodeMessage[]; versions: { producer: number; min_consumer?: number } };
+  saver_def?: { filename_tensor_name: string; save_tensor_name: string; restore_op_name: string; max_to_keep?: number; sharded?: boolean; version?: number };
   signature_def: Record<string, SignatureMessage>;
 }
 export interface SavedModelMessage {

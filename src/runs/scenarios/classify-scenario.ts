@@ -19,7 +19,7 @@ import { scalingSections, statisticsSection } from '../../../reports/classify/te
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../../reports/view-charts.js';
 import type { RunConfig } from '../run-config.js';
 import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
-import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions } from '../scenario-registry.js';
+import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, recordedBy } from '../scenario-registry.js';
 
 const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
 
@@ -167,5 +167,6 @@ registerScenario<RunRecord, RunConfig>({
   settingLines,
   report,
   views,
+  executeRecorded: recordedBy((m) => m.executeRecordedRun),
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },
 });

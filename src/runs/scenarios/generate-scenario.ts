@@ -10,7 +10,7 @@ import { renderGenerationReport } from '../../../reports/generate/generation-rep
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
 import type { GenerateConfig } from '../generate-run.js';
 import { GENERATE_OPTIONS } from '../../scenarios/generate/generate-options.js';
-import { registerScenario, type TerminalComparison } from '../scenario-registry.js';
+import { registerScenario, type TerminalComparison, recordedBy } from '../scenario-registry.js';
 
 function settingLines(c: GenerateConfig): string[] {
   return [
@@ -45,5 +45,6 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   settingLines,
   report: (record, o) => renderGenerationReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => generationViews(record),
+  executeRecorded: recordedBy((m) => m.executeRecordedGenerate),
   compare: { terminal, hint: 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' },
 });

@@ -14,7 +14,7 @@ import { renderLoadReport } from '../../../reports/load/load-report.js';
 import { loadPeakRows } from '../../../reports/load/load-views.js';
 import type { LoadConfig } from '../load-run.js';
 import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
-import { registerScenario, type HeadlineParts, type TerminalComparison } from '../scenario-registry.js';
+import { registerScenario, type HeadlineParts, type TerminalComparison, recordedBy } from '../scenario-registry.js';
 
 function settingLines(c: LoadConfig): string[] {
   return [
@@ -50,6 +50,7 @@ registerScenario<LoadRunRecord, LoadConfig>({
   settingLines,
   report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => loadViewsJson(record),
+  executeRecorded: recordedBy((m) => m.executeRecordedLoad),
   viewsWithoutCells: true,
   compare: {
     terminal,

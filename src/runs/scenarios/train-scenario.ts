@@ -10,7 +10,7 @@ import { renderTrainingReport } from '../../../reports/train/training-report.js'
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
 import type { TrainConfig } from '../train-run.js';
 import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
-import { registerScenario, scenarioByCommand } from '../scenario-registry.js';
+import { registerScenario, scenarioByCommand, recordedBy } from '../scenario-registry.js';
 import './classify-scenario.js';
 
 function settingLines(c: TrainConfig): string[] {
@@ -32,6 +32,7 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   settingLines,
   report: (record, o) => renderTrainingReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => trainingViews(record),
+  executeRecorded: recordedBy((m) => m.executeRecordedTrain),
   compare: {
     terminal: (a, b, o) => {
       const run = scenarioByCommand('run').compare?.terminal;

@@ -91,7 +91,7 @@ test('names of Object.prototype are unknown names to every option, API field and
   assert.ok(commands().find((c) => c.name === 'run')?.flags.some((f) => f.name === 'dtype'));
 
   // And through the dashboard's HTTP API: 400 naming the field, nothing queued.
-  const dash = await startTestDashboard(join(base, 'dash-out'), { root });
+  const dash = await startTestDashboard(join(base, 'dash-out'), { root, engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   for (const name of ['constructor', '__proto__', 'toString']) {
     const r = await call(dash.url, 'POST', '/api/runs', `{${JSON.stringify(name)}: 1}`);

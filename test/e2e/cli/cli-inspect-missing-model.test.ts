@@ -27,3 +27,15 @@ test('inspect on a file that is not ONNX is a clean user error', async () => {
   assert.ok(isCleanUserError(corrupt), corrupt.stderr);
   assert.match(corrupt.stderr, /cannot read .*model\.onnx as an ONNX model/);
 });
+
+test('inspect --engines with an unknown or no engine is a clean user error naming the flag', async () => {
+  const unknown = await runCli(['inspect', '--engines', 'onnx-cpu,onnx-gpu9000']);
+  assert.ok(isCleanUserError(unknown), unknown.stderr);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown engine "onnx-gpu9000" in --engines/);
+  assert.match(unknown.stderr, /fix: use one or more of: onnx-cpu, /);
+  const none = await runCli(['inspect', '--engines', ',']);
+  assert.ok(isCleanUserError(none), none.stderr);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /--engines names no engine/);
+});

@@ -7,19 +7,27 @@ import { runCli, type CliResult } from '../../helpers/cli.js';
 import { HF_FIXTURES_DIR, loadHfFixture } from '../../helpers/hf-fixtures.js';
 import { exported } from '../../helpers/native-exports.js';
 
+/**
+ * The engines these tests judge: one that needs an ONNX graph and every
+ * native (GraphModel, SavedModel) engine that runs in Node on a CPU. Their
+ * GPU and browser twins get the same format verdict; probing them (a Dawn
+ * adapter, Chromium launches) would answer nothing these tests look at.
+ */
+const JUDGED = ['onnx-cpu', 'tfjs-node-saved-model', 'tfjs-node-graph-model', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model'];
+
 type Inspected = { r: CliResult; graph: ModelInspection; saved: ModelInspection; onnx: ModelInspection };
 let shared: Promise<Inspected> | undefined;
 /**
  * One `inspect --json` of the GraphModel folder, the SavedModel folder and an
- * ONNX model for both tests (a JSON array in --model order): every inspect
- * probes every engine (Chromium, a libtensorflow child) first, ~9 CPU-s. The
- * text the CLI prints is renderInspection of the same report.
+ * ONNX model for both tests (a JSON array in --model order), judging the
+ * JUDGED engines. The text the CLI prints is renderInspection of the same
+ * report.
  */
 function inspectAll(): Promise<Inspected> {
   shared ??= (async () => {
     const graphDir = (await exported(loadHfFixture('roberta').onnxPath, 'graph-model')).dir;
     const savedDir = (await exported(loadHfFixture('gpt2').onnxPath, 'saved-model')).dir;
-    const r = await runCli(['inspect', '--model', graphDir, '--model', savedDir, '--model', join(HF_FIXTURES_DIR, 'gpt2'), '--json']);
+    const r = await runCli(['inspect', '--model', graphDir, '--model', savedDir, '--model', join(HF_FIXTURES_DIR, 'gpt2'), '--engines', JUDGED.join(','), '--json']);
     assert.equal(r.code, 0, r.stderr);
     const [graph, saved, onnx] = JSON.parse(r.stdout) as [ModelInspection, ModelInspection, ModelInspection];
     return { r, graph, saved, onnx };

@@ -4,31 +4,44 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../../src/core/results.js';
 import { runCli } from '../../helpers/cli.js';
+import { childrenOf, cpuMsOf } from '../../helpers/process-tree.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
-test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', async () => {
+test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
   const out = testOutputDir('interrupt');
   let sent = false;
-  let startedAt: number | undefined;
-  let cpuLoadMs: number | undefined;
-  // One round per cell. One engine load measures all its batch sizes, and its cells are reported together at
-  // its end (off a terminal nothing else reaches stderr), so the time from the run's first line to onnx-cpu's
-  // first cell is one whole load of onnx-cpu. onnx-wasm does the same work about twice as slowly, so Ctrl-C 40%
-  // of that time after onnx-cpu's last cell lands among onnx-wasm's timed batches (3000 per batch size, after a
-  // short warm pass of 200 rows) on a fast machine and on a loaded one alike. --min-time 0 pins the stop rule to
-  // the batch count, so each completed cell has exactly 3000 on any machine.
-  const args = ['--batch-sizes', '1,2,4', '--limit', '200', '--min-batches', '3000', '--min-time', '0', '--rounds', '1', '--max-time', '120'];
-  const r = await runCli(['run', '--engines', 'onnx-cpu,onnx-wasm', ...args, '--no-png', '--out', out], {
+  // One round per cell; each load group (onnx-cpu on 1 thread, then on 2) runs in its own child process and measures
+  // all its batch sizes; its cells are reported together once that process has ended (off a terminal nothing else
+  // reaches stderr). Ctrl-C must land among the second group's timed batches (3000 per batch size, after its load and
+  // a warm pass of 200 rows), so it is timed by the work that process has done, its CPU time, against the first
+  // process's whole CPU time: the same engine and batches, so the ratio holds on a fast machine and a slow one alike,
+  // and CPU time does not stretch with the machine's load as a wall-clock delay does (one, 40% of the first group's
+  // wall time, could land in the second's load when the load rose in between). Here: the first process 6-9 CPU-s,
+  // the second (its two threads spin between ops) 1.3 to load and warm, 13 in all; Ctrl-C at 60% of the first's,
+  // 4-5.5 CPU-s, is 3 times past the one and short of the other. --min-time 0 pins the stop rule to the batch count,
+  // so each completed cell has exactly 3000 on any machine.
+  const args = ['--batch-sizes', '1,2,4', '--threads', '1,2', '--limit', '200', '--min-batches', '3000', '--min-time', '0', '--rounds', '1', '--max-time', '120'];
+  const groupCpuMs = new Map<number, number>();
+  let firstDone = false;
+  let watch: NodeJS.Timeout | undefined;
+  const r = await runCli(['run', '--engines', 'onnx-cpu', ...args, '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      if (startedAt === undefined && /inferbench: run /.test(text)) startedAt = Date.now();
-      if (cpuLoadMs === undefined && startedAt !== undefined && /\[1\/6\] onnx-cpu, batch 1: /.test(text)) cpuLoadMs = Date.now() - startedAt;
-      if (!sent && cpuLoadMs !== undefined && /\[3\/6\] onnx-cpu, batch 4: /.test(text)) {
-        sent = true;
-        setTimeout(() => child.kill('SIGINT'), Math.max(500, cpuLoadMs * 0.4));
-      }
+      // Each group's process and its CPU time, read until it ends, in the order they started.
+      watch ??= setInterval(() => {
+        for (const pid of childrenOf(child.pid as number, 'scenario-child.js classify')) groupCpuMs.set(pid, Math.max(groupCpuMs.get(pid) ?? 0, cpuMsOf(pid)));
+        const [first, second] = [...groupCpuMs.values()];
+        if (!sent && firstDone && first !== undefined && second !== undefined && second >= 0.6 * first) {
+          sent = true;
+          t.diagnostic(`Ctrl-C at ${second} ms of the second group's CPU time; the first used ${first} ms`);
+          child.kill('SIGINT');
+        }
+      }, 100);
+      firstDone ||= /\[3\/6\] onnx-cpu \(1 thread\), batch 4: /.test(text);
     },
-  });
-  assert.ok(sent, `onnx-cpu's load never finished:\n${r.stderr}`);
+    // Only ends a hang: the sweep's 18,000 timed batches take minutes on a loaded machine.
+    timeoutMs: 600_000,
+  }).finally(() => clearInterval(watch));
+  assert.ok(sent, `the second group never used 60% of the first's CPU time (${JSON.stringify([...groupCpuMs.values()])} ms):\n${r.stderr}`);
   assert.equal(r.code, 130, r.stderr);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   const [runId] = readdirSync(out);
@@ -44,16 +57,17 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps t
   }
   // The cell Ctrl-C cut short keeps its timed batches, is never VALID, and reads `interrupted` in the CSV;
   // the ones after it are skipped, saying why.
-  const wasm = run.cells.slice(3);
-  const cut = wasm.findIndex((c) => c.state === 'completed' && c.interrupted === true);
-  assert.ok(cut >= 0, `one onnx-wasm cell was cut short: ${JSON.stringify(wasm.map((c) => [c.state, c.state === 'completed' ? c.interrupted : c.reason]))}`);
-  const second = wasm[cut];
+  const later = run.cells.slice(3);
+  assert.ok(later.every((c) => c.requestedThreads === 2));
+  const cut = later.findIndex((c) => c.state === 'completed' && c.interrupted === true);
+  assert.ok(cut >= 0, `one cell of the second group was cut short: ${JSON.stringify(later.map((c) => [c.state, c.state === 'completed' ? c.interrupted : c.reason]))}`);
+  const second = later[cut];
   assert.ok(second?.state === 'completed');
   assert.ok(second.samples.runMs.length > 0);
   assert.equal(second.verdict?.status, 'NOISY');
   assert.match(second.verdict?.reasons.join('; ') ?? '', /interrupted/);
-  assert.match(readFileSync(join(dir, 'results.csv'), 'utf8'), new RegExp(`,onnx-wasm,[^\\n]*,${second.batchSize},,interrupted,`));
-  assert.ok(wasm.slice(cut + 1).every((c) => c.state === 'skipped' && /interrupted/.test(c.reason)));
+  assert.match(readFileSync(join(dir, 'results.csv'), 'utf8'), new RegExp(`,onnx-cpu,[^\\n]*,${second.batchSize},,interrupted,`));
+  assert.ok(later.slice(cut + 1).every((c) => c.state === 'skipped' && /interrupted/.test(c.reason)));
   assert.match(r.stdout, /interrupted/);
   assert.match(r.stdout, /results\.json/);
 });

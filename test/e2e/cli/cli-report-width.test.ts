@@ -16,7 +16,9 @@ const BATCHES = [1, 2];
 
 test('COLUMNS=100: no line of the run report is over 100 characters, the answer comes first, and --wide shows every column', async () => {
   const out = join(testOutputDir('cli-report-width'), 'out');
-  const args = ['--engines', ENGINES.join(','), '--batch-sizes', BATCHES.join(','), '--limit', '8', '--min-time', '0', '--min-batches', '1', '--max-time', '4'];
+  // --max-time 120: one pass stops each round (0 s, 1 batch), so it adds no work; a short one (4 s, 2 s a round) could cut
+  // a round short on a loaded machine, and a cell without a whole pass is not ranked in the answer asserted below.
+  const args = ['--engines', ENGINES.join(','), '--batch-sizes', BATCHES.join(','), '--limit', '8', '--min-time', '0', '--min-batches', '1', '--max-time', '120'];
   const r = await runCli(['run', ...args, '--rounds', '2', '--no-png', '--no-isolate', '--out', out], { env: { COLUMNS: '100' } });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split('\n');

@@ -14,7 +14,7 @@ test('the dashboard opens a train run and a generate run in their own views, wit
   await seedEntry(runs, 'sample-run');
   const train = await runCli(['train', '--model', join(HF_FIXTURES_DIR, 'distilbert'), '--engines', 'tfjs-wasm', '--batch-sizes', '4', '--steps', '2', '--warm-steps', '0', '--rounds', '1', '--no-isolate', '--no-png', '--out', runs]);
   assert.equal(train.code, 0, train.stderr);
-  const session = await openDashboardPage(t, runs);
+  const session = await openDashboardPage(t, runs, { engines: ['onnx-cpu'] });
   const { dash, page, errors } = session;
   const gen = await call(dash.url, 'POST', '/api/generate', { engines: ['onnx-cpu'], batchSizes: [1], promptLengths: [8], newTokens: [4], runs: 2, warmupRuns: 0, isolate: false, png: false });
   assert.equal(gen.status, 201, JSON.stringify(gen.body));

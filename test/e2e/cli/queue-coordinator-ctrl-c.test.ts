@@ -9,6 +9,12 @@ import { runCli } from '../../helpers/cli.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
+/** Jobs of the queue that no worker took yet. */
+async function waitingJobs(client: Redis): Promise<number> {
+  const [wait, delayed, prioritized] = await Promise.all([client.llen('bull:inferbench:wait'), client.zcard('bull:inferbench:delayed'), client.zcard('bull:inferbench:prioritized')]);
+  return wait + delayed + prioritized;
+}
+
 test('Ctrl-C on the coordinator removes the waiting jobs, waits for the running one, writes what finished and exits 130', { skip: REDIS_SKIP }, async () => {
   const redis = await startRedis();
   const worker = await startWorker(redis.url, 'only', ['--engines', 'onnx-cpu,onnx-wasm']);
@@ -21,7 +27,23 @@ test('Ctrl-C on the coordinator removes the waiting jobs, waits for the running 
     });
     await worker.waitFor(/job \S+: tiny-bert/, 90_000);
     assert.ok(coordinator, 'the coordinator printed its run line before a job started');
-    coordinator.kill('SIGINT');
+    // The worker is stopped while Ctrl-C is handled, so it cannot finish the running job and take a waiting one before
+    // the coordinator removed them, however long a loaded machine takes to deliver the signal; it goes on once the
+    // queue holds no waiting job (or the coordinator ended).
+    const client = new Redis(redis.url);
+    try {
+      worker.child.kill('SIGSTOP');
+      try {
+        coordinator.kill('SIGINT');
+        let ended = false;
+        void running.finally(() => (ended = true)).catch(() => undefined);
+        while (!ended && (await waitingJobs(client)) > 0) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        worker.child.kill('SIGCONT');
+      }
+    } finally {
+      client.disconnect();
+    }
     const r = await running;
     assert.equal(r.code, 130, r.stderr);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
@@ -32,13 +54,13 @@ test('Ctrl-C on the coordinator removes the waiting jobs, waits for the running 
     const done = run.cells.filter((c) => c.state === 'completed');
     assert.equal(done.length, 1, 'the job that was running finished and was written');
     assert.ok(run.cells.filter((c) => c.state !== 'completed').every((c) => c.state === 'skipped' && /interrupted/.test(c.reason)));
-    const client = new Redis(redis.url);
+    const after = new Redis(redis.url);
     try {
-      assert.equal(await client.llen('bull:inferbench:wait'), 0, 'no job of the run is left waiting');
-      assert.equal(await client.zcard('bull:inferbench:delayed'), 0);
-      assert.equal(await client.zcard('bull:inferbench:prioritized'), 0);
+      assert.equal(await after.llen('bull:inferbench:wait'), 0, 'no job of the run is left waiting');
+      assert.equal(await after.zcard('bull:inferbench:delayed'), 0);
+      assert.equal(await after.zcard('bull:inferbench:prioritized'), 0);
     } finally {
-      client.disconnect();
+      after.disconnect();
     }
   } finally {
     await worker.stop();

@@ -26,7 +26,7 @@ test('Redis stopped mid-run: the coordinator and the worker say so with the URL,
     const run = JSON.parse(readFileSync(join(out, runId!, 'results.json'), 'utf8')) as RunRecord;
     assert.equal(run.state, 'interrupted');
     assert.ok(run.cells.some((c) => c.state === 'completed' && c.host?.name === 'solo'), 'the finished cell is in results.json');
-    await worker.waitFor(/lost the connection to Redis/, 30_000);
+    await worker.waitFor(/lost the connection to Redis/, 120_000);
     const code = await new Promise<number | null>((resolve) => (worker.child.exitCode !== null ? resolve(worker.child.exitCode) : worker.child.once('exit', (c) => resolve(c))));
     assert.notEqual(code, 0);
     assert.doesNotMatch(worker.log(), /\n\s+at /);

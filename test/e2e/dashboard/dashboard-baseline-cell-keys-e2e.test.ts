@@ -39,7 +39,7 @@ test('the Baseline table of a several-model, several-precision run names model, 
   const out = testOutputDir('dashboard-cell-keys');
   const runs = join(out, 'runs');
   await seedEntry(runs, 'sweep-run', { record: sweepRecord() });
-  const session = await openDashboardPage(t, runs);
+  const session = await openDashboardPage(t, runs, { engines: ['onnx-cpu', 'onnx-wasm'] });
   const { dash, page, errors } = session;
   await withPageEvidence(session, out, async () => {
     await page.goto(dash.url);

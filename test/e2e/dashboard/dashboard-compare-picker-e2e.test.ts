@@ -16,7 +16,7 @@ test('the Compare picker offers only run benchmarks sharing a cell with the open
   await seedEntry(runs, 'other-model', { record: { ...sample, cells: sample.cells.map((c) => ({ ...c, model: 'another-model' })) } });
   await seedEntry(runs, 'shares-one', { record: { ...sample, cells: sample.cells.slice(0, 1) } });
   await seedEntry(runs, 'opened');
-  const session = await openDashboardPage(t, runs);
+  const session = await openDashboardPage(t, runs, { engines: ['onnx-cpu'] });
   const { dash, page, errors } = session;
 
   await withPageEvidence(session, out, async () => {

@@ -24,7 +24,7 @@ async function chartDrawn(page: Page): Promise<void> {
 test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   const out = testOutputDir('dashboard-e2e');
   // The 400 of the deliberately bad batch size is logged by the browser; it is expected.
-  const session = await openDashboardPage(t, join(out, 'runs'), /status of 400/);
+  const session = await openDashboardPage(t, join(out, 'runs'), { engines: ['onnx-cpu'], expected: /status of 400/ });
   const { dash, page, errors, foreign } = session;
   await withPageEvidence(session, out, steps);
 

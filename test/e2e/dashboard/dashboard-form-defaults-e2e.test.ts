@@ -6,7 +6,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('the new-benchmark form submitted exactly as it first appears runs to completion at the engine default threads', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   const out = testOutputDir('dashboard-form-defaults');
-  const session = await openDashboardPage(t, join(out, 'runs'));
+  const session = await openDashboardPage(t, join(out, 'runs'), { engines: ['onnx-cpu'] });
   const { dash, page, errors } = session;
   await withPageEvidence(session, out, async () => {
     await page.goto(dash.url);

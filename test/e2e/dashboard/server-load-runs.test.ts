@@ -6,7 +6,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 const TINY_LOAD = { engines: ['onnx-cpu'], rates: [40], durationMs: 200, warmupMs: 50, minQueries: 10, isolate: false, png: false };
 
 test('the dashboard queues load runs (POST /api/load, checked like the CLI), shows their views and re-runs them', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-load'));
+  const dash = await startTestDashboard(testOutputDir('server-load'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
 
   for (const [body, field] of [[{ rates: [0] }, 'rates'], [{ rates: [10], maxWaitMs: 5 }, 'maxWaitMs'], [{ rates: [10], slo: '50ms' }, 'slo'], [{ rates: [10], batchSizes: [1] }, 'batchSizes']] as const) {

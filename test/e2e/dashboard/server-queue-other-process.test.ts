@@ -8,7 +8,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a dashboard run waits while another process on this machine is measuring into the same history', async (t) => {
   const out = testOutputDir('server-queue-other');
-  const dash = await startTestDashboard(out);
+  const dash = await startTestDashboard(out, { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const stream = await listenToEvents(dash.url);
   t.after(() => stream.stop());

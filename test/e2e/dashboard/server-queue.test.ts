@@ -4,7 +4,7 @@ import { call, listenToEvents, startTestDashboard, TINY_RUN_ONE_ROUND, waitForEn
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('runs added from the API wait in a queue and run one at a time, with live progress on the event stream', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-queue'));
+  const dash = await startTestDashboard(testOutputDir('server-queue'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const stream = await listenToEvents(dash.url);
   t.after(() => stream.stop());

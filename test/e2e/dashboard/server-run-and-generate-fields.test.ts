@@ -4,7 +4,7 @@ import { call, startTestDashboard, waitForEnd } from '../../helpers/dashboard.js
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('the dashboard API accepts the run fields the CLI has (dtypes, sequenceLengths, several models) and generate requests', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-all-fields'));
+  const dash = await startTestDashboard(testOutputDir('server-all-fields'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
 
   const run = await call(dash.url, 'POST', '/api/runs', {

@@ -4,7 +4,7 @@ import { call, startTestDashboard, TINY_RUN_ONE_ROUND, waitForEnd } from '../../
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('POST /api/runs takes null in threads as the engine default, as the CLI resolver does, and runs it', async (t) => {
-  const dash = await startTestDashboard(testOutputDir('server-threads-default'));
+  const dash = await startTestDashboard(testOutputDir('server-threads-default'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const alone = await call(dash.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND, batchSizes: [1], threads: [null] });
   assert.equal(alone.status, 201, JSON.stringify(alone.body));

@@ -86,7 +86,7 @@ export { HistoryStore, HISTORY_FILE } from './runs/history/history-store.js';
 export { executeRecordedRun } from './runs/history/recorded-run.js';
 export type { RecordOptions, RecordedOutcome } from './runs/history/recorded-run.js';
 export type { QueueRunOptions } from './runs/queue-sweep.js';
-export { recordOf } from './runs/history/history-entry.js';
+export { recordOf } from './runs/history/entry-record.js';
 export type { HistoryEntry, HistoryDetail, HistoryState, HistorySource, HeadlineFigure } from './runs/history/history-entry.js';
 export { startDashboard } from './dashboard/server.js';
 export type { Dashboard, DashboardOptions } from './dashboard/server.js';

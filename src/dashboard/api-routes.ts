@@ -6,7 +6,8 @@ import { DEFAULT_BATCH_SIZES, DEFAULT_LIMIT, DEFAULT_WARMUP_BATCHES } from '../r
 import { DEFAULT_ROUNDS, DEFAULT_STOP_RULE } from '../core/stop-rule.js';
 import { DEFAULT_CALIBRATION_ROWS } from '../runs/classify-run.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { entryModelName, type HistorySource } from '../runs/history/history-entry.js';
+import type { HistorySource } from '../runs/history/history-entry.js';
+import { entryModelName } from '../runs/history/entry-record.js';
 import { headlineText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { FieldError } from './field-error.js';

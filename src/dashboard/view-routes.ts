@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { entryCommand, recordOf, type HistoryDetail } from '../runs/history/history-entry.js';
+import type { HistoryDetail } from '../runs/history/history-entry.js';
+import { entryCommand, recordOf } from '../runs/history/entry-record.js';
 import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../runs/scenario-registry.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';

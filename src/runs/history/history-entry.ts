@@ -6,8 +6,6 @@ import type { TrainConfig } from '../train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
 import type { LoadConfig } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
-import { scenarioOfConfig } from '../scenario-registry.js';
-import '../scenarios/builtin-scenarios.js';
 
 /** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
 export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
@@ -28,11 +26,6 @@ export function isTrainConfig(config: StoredConfig): config is TrainConfig {
 /** True for the config of an `inferbench load` entry. */
 export function isLoadConfig(config: StoredConfig): config is LoadConfig {
   return (config as { command?: unknown }).command === 'load';
-}
-
-/** The command an entry ran, for lists and `show`: its scenario's word (scenario-registry.ts). */
-export function entryCommand(config: StoredConfig): string {
-  return scenarioOfConfig(config).command;
 }
 
 /**
@@ -100,51 +93,9 @@ export interface HistoryDetail extends HistoryEntry {
   readonly cells: readonly (CellResult | GenerationCell | TrainingCell | LoadCell)[];
 }
 
-/**
- * Rebuilds the RunRecord of an entry from the store alone, so reports and
- * charts still work when the run folder is gone. Null while the run has not
- * started (nothing was recorded yet).
- */
-export function recordOf(entry: HistoryDetail): RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord | null {
-  if (entry.runId === null || entry.startedAt === null || entry.environment === null) return null;
-  // A failed entry whose every cell was recorded finished its sweep (it failed for measuring nothing), so it reads as such, not as cut short.
-  const swept = entry.state === 'failed' && entry.cellsTotal !== null && entry.cellsDone === entry.cellsTotal;
-  const state: RunRecord['state'] = entry.state === 'completed' || swept ? 'completed' : entry.state === 'running' ? 'running' : 'interrupted';
-  const common = {
-    schemaVersion: 1 as const,
-    id: entry.runId,
-    state,
-    startedAt: entry.startedAt,
-    finishedAt: entry.finishedAt,
-    config: entry.recordedConfig ?? { ...entry.config },
-    environment: entry.environment,
-    models: entry.models,
-  };
-  // The scenario of the stored config says which kind of record its cells make (none for `run`).
-  const kind = scenarioOfConfig(entry.config).recordKind;
-  return { ...common, ...(kind === undefined ? {} : { kind }), cells: entry.cells } as AnyRunRecord;
-}
-
 /** Any kind of run record the history rebuilds. */
 export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord;
 
-/**
- * Model name of an entry for lists: the recorded rows, else what the config
- * asked for. Precision variants of one model are named together
- * (`tiny-bert · fp32, q8, q4`), so a run of several is never labelled by its
- * first row alone.
- */
-export function entryModelName(entry: HistoryEntry): string {
-  if (entry.models.length === 0) return scenarioOfConfig(entry.config).modelsAsked(entry.config)[0] ?? 'default model';
-  const variants = new Map<string, string[]>();
-  for (const m of entry.models) {
-    const of = m.variant?.of ?? m.name;
-    const dtypes = variants.get(of) ?? [];
-    if (m.variant) dtypes.push(m.variant.dtype);
-    variants.set(of, dtypes);
-  }
-  return [...variants].map(([of, dtypes]) => (dtypes.length > 0 ? `${of} · ${dtypes.join(', ')}` : of)).join('; ');
-}
 
 /** Engines of an entry for lists: the resolved ones once started, else the requested ones. */
 export function entryEngines(entry: HistoryEntry): readonly string[] {

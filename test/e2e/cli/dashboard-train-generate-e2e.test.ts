@@ -23,25 +23,25 @@ test('the dashboard opens a train run and a generate run in their own views, wit
   await withPageEvidence(session, out, async () => {
     // Opened without a choice, the page shows the newest entry: the generate run, with TTFT and TPOT.
     await page.goto(dash.url);
-    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 30_000 });
-    await page.locator('.detail-head h1', { hasText: '#3' }).waitFor({ timeout: 30_000 });
+    await page.locator('#connection', { hasText: 'live' }).waitFor({ timeout: 120_000 });
+    await page.locator('.detail-head h1', { hasText: '#3' }).waitFor({ timeout: 120_000 });
     assert.match((await page.locator('.detail .meta').first().textContent()) ?? '', /generate · .*batch 1 · prompt 8 · new tokens 4 · cores default/);
-    await page.locator('.below-chart th', { hasText: 'TTFT mean' }).waitFor({ timeout: 10_000 });
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.below-chart th', { hasText: 'TTFT mean' }).waitFor({ timeout: 120_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: 'TPOT' }).click();
-    await page.locator('.chart', { hasText: 'Time per output token' }).waitFor({ timeout: 30_000 });
+    await page.locator('.chart', { hasText: 'Time per output token' }).waitFor({ timeout: 120_000 });
     await page.screenshot({ path: join(out, 'dashboard-generate.png'), fullPage: true });
 
     // The classification run, then the train run: the pane follows the pick.
     await page.locator('.run-item[data-id="1"] .run-main').click();
-    await page.locator('.detail-head h1', { hasText: '#1' }).waitFor({ timeout: 10_000 });
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.detail-head h1', { hasText: '#1' }).waitFor({ timeout: 120_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     await page.locator('.run-item[data-id="2"] .run-main').click();
-    await page.locator('.detail-head h1', { hasText: '#2' }).waitFor({ timeout: 10_000 });
+    await page.locator('.detail-head h1', { hasText: '#2' }).waitFor({ timeout: 120_000 });
     assert.match((await page.locator('.detail .meta').first().textContent()) ?? '', /train · .*batch 4 · 2 steps × 1 round · cores default/);
-    await page.locator('.below-chart th', { hasText: 'step mean' }).waitFor({ timeout: 10_000 });
+    await page.locator('.below-chart th', { hasText: 'step mean' }).waitFor({ timeout: 120_000 });
     assert.match((await page.locator('.below-chart tbody').textContent()) ?? '', /tfjs-wasm/);
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     assert.equal(await page.getByRole('tab', { name: 'Core scaling' }).count(), 0, 'a train run has no classification views');
     await page.screenshot({ path: join(out, 'dashboard-train.png'), fullPage: true });
 

@@ -43,8 +43,8 @@ test('the Baseline table of a several-model, several-precision run names model, 
   const { dash, page, errors } = session;
   await withPageEvidence(session, out, async () => {
     await page.goto(dash.url);
-    await page.locator('.detail-head h1', { hasText: '#1' }).waitFor({ timeout: 30_000 });
-    await page.locator('.below-chart th', { hasText: 'variant' }).waitFor({ timeout: 30_000 });
+    await page.locator('.detail-head h1', { hasText: '#1' }).waitFor({ timeout: 120_000 });
+    await page.locator('.below-chart th', { hasText: 'variant' }).waitFor({ timeout: 120_000 });
     const headers = (await page.locator('.below-chart thead th').allTextContents()).map((h) => h.trim());
     assert.deepEqual(headers.slice(0, 6), ['model', 'variant', 'seq', 'engine', 'threads', 'batch']);
     const rows = await page.locator('.below-chart tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 6).map((td) => td.textContent ?? '').join('|')));
@@ -53,16 +53,16 @@ test('the Baseline table of a several-model, several-precision run names model, 
     assert.ok(rows.includes('hidden=32,layers=1|q8|16|onnx-wasm|2|2'), rows.join('\n'));
 
     // The latency chart's axis names each cell whole, not cut to a shared "tiny-bert (embedded defau…".
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     const ticks = await page.locator('.chart svg .role-axis-label text').allTextContents();
     const cut = ticks.filter((l) => l.endsWith('…'));
     assert.deepEqual(cut, [], `axis labels are whole: ${ticks.join(' | ')}`);
     await page.screenshot({ path: join(out, 'dashboard-baseline.png'), fullPage: true });
 
     await page.getByRole('tab', { name: 'Batch-size scaling' }).click();
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     const legend = page.locator('.chart svg .role-legend').first();
-    await legend.waitFor({ timeout: 10_000 });
+    await legend.waitFor({ timeout: 120_000 });
     const labels = await page.locator('.chart svg .role-legend-label text').allTextContents();
     assert.ok(labels.some((l) => l.includes('onnx-cpu')) && labels.some((l) => l.includes('onnx-wasm')), `whole engine names in the legend: ${labels.join(' | ')}`);
     assert.ok(labels.every((l) => !l.endsWith('…')), `no legend label is cut: ${labels.join(' | ')}`);

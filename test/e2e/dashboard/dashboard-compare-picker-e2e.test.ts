@@ -21,13 +21,13 @@ test('the Compare picker offers only run benchmarks sharing a cell with the open
 
   await withPageEvidence(session, out, async () => {
     await page.goto(`${dash.url}#/runs/5`);
-    await page.locator('.detail-head h1', { hasText: '#5' }).waitFor({ timeout: 30_000 });
+    await page.locator('.detail-head h1', { hasText: '#5' }).waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: 'Compare' }).click();
-    await page.locator('#compare-select').waitFor({ timeout: 30_000 });
+    await page.locator('#compare-select').waitFor({ timeout: 120_000 });
     const offered = await page.locator('#compare-select option').evaluateAll((options) => options.map((o) => o.getAttribute('value')));
     assert.deepEqual(offered, ['4', '1'], 'newest first, no train run, no run without a common cell');
     assert.equal(await page.locator('#compare-select').inputValue(), '1', 'the one sharing the most cells, though #4 is newer');
-    await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+    await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
     assert.equal(await page.locator('.below-chart tbody tr').count(), sample.cells.length);
 
     // A new benchmark is offered the same kind of runs to compare against: no train run.

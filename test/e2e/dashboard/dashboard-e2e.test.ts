@@ -18,7 +18,7 @@ async function menuAction(page: Page, id: number, label: string): Promise<void> 
 }
 
 async function chartDrawn(page: Page): Promise<void> {
-  await page.locator('.chart svg.marks').first().waitFor({ timeout: 30_000 });
+  await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
 }
 
 test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: NO_DASHBOARD_BROWSER }, async (t) => {

@@ -26,7 +26,7 @@ import { NATIVE_FILE, type NativeFormat } from './native-formats.js';
 export const EXPORT_META_FILE = 'inferbench-export.json';
 
 /** Bumped whenever the written graph changes, so old cache entries are not reused. */
-export const NATIVE_EXPORTER_VERSION = 6;
+export const NATIVE_EXPORTER_VERSION = 7;
 
 /** One export: where it is and what the reader should know. */
 export interface NativeExport {

@@ -92,7 +92,8 @@ interface Lifted {
   /** GraphDef nodes: the graph's, each large Const replaced by a ReadVariableOp of its variable, then the variables and the saver's nodes. */
   readonly nodes: NodeMessage[];
   readonly tensors: BundleTensor[];
-  readonly saverDef: NonNullable<SavedModelMessage['meta_graphs'][number]['saver_def']>;
+  /** Null when no tensor is large enough to be a variable: TensorFlow refuses a SaveV2 of no tensors, so there is no saver and no checkpoint. */
+  readonly saverDef: NonNullable<SavedModelMessage['meta_graphs'][number]['saver_def']> | null;
 }
 
 /**
@@ -129,6 +130,7 @@ function liftWeights(graph: TfGraph): Lifted {
     variables.push({ handle, read: n.name, key: n.name, dtype });
     tensors.push({ key: n.name, dtype, dims: t.dims, bytes: tensorBytes(t) });
   }
+  if (variables.length === 0) return { nodes, tensors, saverDef: null };
   const filename = fresh('save/Const');
   const names = fresh('save/tensor_names');
   const slices = fresh('save/shape_and_slices');
@@ -169,7 +171,7 @@ function savedModelParts(graph: TfGraph): { message: SavedModelMessage; tensors:
         // meta_graph_version is the free-text provenance field; tensorflow_version is left to TensorFlow's own writers.
         meta_info_def: { meta_graph_version: graph.producer, tags: [SERVE_TAG], stripped_default_attrs: false },
         graph_def: { node: lifted.nodes, versions: { producer: GRAPH_DEF_PRODUCER } },
-        saver_def: lifted.saverDef,
+        ...(lifted.saverDef ? { saver_def: lifted.saverDef } : {}),
         signature_def: {
           [SIGNATURE_KEY]: {
             inputs: Object.fromEntries(graph.inputs.map((e) => [e.key, tensorInfo(e)])),
@@ -200,6 +202,7 @@ export function constOnlySavedModelBytes(graph: TfGraph): Uint8Array {
 export function savedModelFiles(graph: TfGraph): SavedModelFiles {
   if (graph.target !== 'saved-model') throw new Error('a SavedModel is written from a graph exported for saved-model (int64 kept)');
   const { message, tensors } = savedModelParts(graph);
+  if (tensors.length === 0) return { savedModel: encodeSavedModel(message), variables: new Map() };
   const bundle = tensorBundle(tensors);
   const dir = VARIABLES_PREFIX.split('/')[0] as string;
   return { savedModel: encodeSavedModel(message), variables: new Map<string, Uint8Array | readonly Uint8Array[]>([[`${dir}/${BUNDLE_INDEX_FILE}`, bundle.index], [`${dir}/${BUNDLE_DATA_FILE}`, bundle.data]]) };

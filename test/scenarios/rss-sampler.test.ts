@@ -22,7 +22,9 @@ function holdUntilRead(mb: number, readings: () => number): { sampledWhileHeld: 
   const atAllocation = readings();
   const until = performance.now() + HOLD_BOUND_MS;
   let sampledWhileHeld = false;
-  while (!(sampledWhileHeld = readings() > atAllocation) && performance.now() < until);
+  // Two readings on: the first one counted after the allocation may have read RSS before it (a reading is counted once taken);
+  // the next one began after that count, so after the allocation.
+  while (!(sampledWhileHeld = readings() >= atAllocation + 2) && performance.now() < until);
   return { sampledWhileHeld, bytes: held.length };
 }
 

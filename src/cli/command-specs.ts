@@ -54,8 +54,8 @@ export const WORKER_COMMAND: CommandSpec = {
 export const ENGINES_COMMAND: CommandSpec = {
   name: 'engines',
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
-  usage: 'inferbench engines [--json]',
-  flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, HELP],
+  usage: 'inferbench engines [--json] [--wide]',
+  flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, WIDE_FLAG, HELP],
 };
 
 export const INSPECT_COMMAND: CommandSpec = {

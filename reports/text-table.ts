@@ -148,6 +148,11 @@ function longestWord(text: string): number {
   return Math.max(0, ...text.split(/\s+/u).map(visibleLength));
 }
 
+/** `text` wrapped to `width`, its later lines indented four spaces under its first: a note or a reason that runs over one line. */
+export function wrapHanging(text: string, width: number): string[] {
+  return wrap(text, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
+}
+
 /**
  * `text` in pieces of at most `width` characters, broken after a space or a
  * `-` (an engine name reads `tfjs-wasm-` / `graph-model`), else at the

@@ -11,7 +11,7 @@ import type { RunRecord } from '../../src/core/results.js';
 import { formatDuration, formatRatio } from '../../src/core/units.js';
 import { modelOrder } from '../run-summary.js';
 import { callDifference } from '../run-comparison.js';
-import { paint, wrap } from '../text-table.js';
+import { paint, wrap, wrapHanging } from '../text-table.js';
 import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from '../run-views.js';
 
 const SCOPE_NAME: Record<ScopeComparison['scope'], string> = { engine: 'engine time', 'end-to-end': 'end to end' };
@@ -40,7 +40,7 @@ export function comparisonLines(run: RunRecord, width: number, color: boolean): 
     const skippedText = c.notCompared.map((n) => `${n.label} not compared (${n.why})`).join('; ');
     const fastest = c.fastest;
     if (fastest === null || c.others.length === 0) {
-      return wrap(`${where}: ${skippedText}`, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
+      return wrapHanging(`${where}: ${skippedText}`, width);
     }
     // "X× faster" only where the rounds support it: the same log-ratio t-test on round means as `compare`.
     const others = c.others.map((o) => {

@@ -8,7 +8,7 @@ import type { RunRecord } from '../../src/core/results.js';
 import { formatBytes, formatDifference, formatDuration, formatPercent } from '../../src/core/units.js';
 import { orderedCells } from '../run-summary.js';
 import { cellNamer, groupByReason } from '../cell-names.js';
-import { paint, type TableCell, wrap } from '../text-table.js';
+import { paint, type TableCell, wrap, wrapHanging } from '../text-table.js';
 import { type FitColumn, fittedTable, identityColumns } from '../fitted-table.js';
 import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from '../run-views.js';
 
@@ -167,7 +167,7 @@ export function paritySection(run: RunRecord, width: number, minWidth: number, c
   // One line per distinct reason, naming the cells it applies to, so a missing reference is impossible to miss.
   const name = cellNamer(run);
   const unavailable = orderedCells(run).filter((c) => c.state === 'completed' && (c.parityUnavailable ?? null) !== null);
-  for (const { reason, cells } of groupByReason(unavailable, (c) => (c.state === 'completed' ? (c.parityUnavailable ?? '') : ''), name)) lines.push(...wrap(`parity unavailable (${cells.join('; ')}): ${reason}`, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'yellow', color)));
+  for (const { reason, cells } of groupByReason(unavailable, (c) => (c.state === 'completed' ? (c.parityUnavailable ?? '') : ''), name)) lines.push(...wrapHanging(`parity unavailable (${cells.join('; ')}): ${reason}`, width).map((l) => paint(l, 'yellow', color)));
   return lines;
 }
 
@@ -182,12 +182,12 @@ export function parityWarningLines(run: RunRecord, width: number, color: boolean
     const p = cell.parity as NonNullable<typeof cell.parity>;
     if (p.cosine) {
       const line = `warning: ${PARITY_MARKER} ${name(cell)}: embeddings differ from ${p.reference}: smallest cosine ${formatCosine(p.cosine.min)} over ${p.rows} rows, below ${formatCosine(1 - p.tolerance)} (1 − tolerance ${formatDifference(p.tolerance)}); its speed is for wrong vectors`;
-      return wrap(line, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'red', color));
+      return wrapHanging(line, width).map((l) => paint(l, 'red', color));
     }
     const text =
       `warning: ${PARITY_MARKER} ${name(cell)}: outputs differ from ${p.reference} by ` +
       `${formatDifference(p.maxAbsDiff)}, over the tolerance ${formatDifference(p.tolerance)} ` +
       `(argmax agrees on ${formatPercent(p.argmaxAgreement)} of ${p.rows} rows); its speed is for wrong answers`;
-    return wrap(text, width - 4).map((l, i) => paint(i === 0 ? l : `    ${l}`, 'red', color));
+    return wrapHanging(text, width).map((l) => paint(l, 'red', color));
   });
 }

@@ -10,7 +10,7 @@ import { unavailableLines } from '../unavailable-text.js';
 import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
 import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
 import { goalText } from '../../src/core/latency-goal.js';
-import { banner, fitLines, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import { banner, fitLines, type Style, type TableCell, type TableRow, wrap, wrapHanging } from '../text-table.js';
 import { fitNote, fittedRows } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
@@ -168,11 +168,6 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
   });
 }
 
-/** A note wrapped to the width, its later lines indented under its first. */
-function hanging(text: string, width: number): string[] {
-  return wrap(text, width - 4).map((l, i) => (i === 0 ? l : `    ${l}`));
-}
-
 /** The header, the tables and the notes, as one string. */
 export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
   const color = options.color === true;
@@ -198,8 +193,8 @@ export function renderLoadReport(run: LoadRunRecord, options: { color?: boolean 
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const notes = loadRateRows(run)
     .filter((r) => r.summary.verdict.status !== 'VALID')
-    .flatMap((r) => hanging(`${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`, maxWidth));
-  const cut = cutProbes(run).flatMap(({ label, probe }) => hanging(`left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`, maxWidth));
+    .flatMap((r) => wrapHanging(`${r.summary.verdict.status} ${r.label} at ${formatRate(r.targetRps, ' req/s')}: ${r.summary.verdict.reasons.join('; ')}`, maxWidth));
+  const cut = cutProbes(run).flatMap(({ label, probe }) => wrapHanging(`left out: ${label} at ${formatRate(probe.targetRps, ' req/s')}, ${probe.endedEarly} (kept in results.json and the CSV, no evidence in the tables, charts or comparisons)`, maxWidth));
   const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes, ...cut];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

@@ -6,7 +6,7 @@
  */
 import { unavailableLines } from '../unavailable-text.js';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
-import { banner, type Column, fitLines, type Style, type TableCell, wrap } from '../text-table.js';
+import { banner, type Column, fitLines, type Style, type TableCell, wrap, wrapHanging } from '../text-table.js';
 import { type CellColumn, cellTable, fitNote } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
@@ -129,7 +129,7 @@ export function renderTrainingReport(run: TrainingRunRecord, options: { color?: 
   // Rendered twice so the three tables share the widest one's width and line up.
   const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
   const noisy = run.cells.filter((c): c is CompletedTrainingCell => c.state === 'completed' && c.verdict.status === 'NOISY');
-  const notes = noisy.flatMap((c) => wrap(`NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`, maxWidth - 4).map((l, i) => (i === 0 ? l : `    ${l}`)));
+  const notes = noisy.flatMap((c) => wrapHanging(`NOISY ${c.engine} batch ${c.batchSize}: ${c.verdict.reasons.join('; ')}`, maxWidth));
   const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

@@ -7,6 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
+import { ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG } from '../shared-options.js';
 import { DEFAULT_ROUNDS, DEFAULT_ROWS, DEFAULT_STOP_RULE, FULL_SWEEP_ROWS } from '../../core/stop-rule.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../../models/model-flags.js';
 
@@ -22,7 +23,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     CONFIG_FLAG,
     { name: 'task', kind: 'value', arg: 'TASK', help: 'text-classification or feature-extraction (sentence embeddings, pooled and normalised as the model declares); default: detected from each model folder' },
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
-    { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
+    ENGINES_FLAG,
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8 (the default run fits 90 s; 1,8,32 is the full sweep)' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
     { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },
@@ -40,8 +41,8 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes (embeddings: cosine at least 1 - X); default 1e-4' },
     { name: 'save-outputs', kind: 'boolean', help: 'write outputs.parquet in the run folder: per row (index, text hash) the embedding or logits, as a fixed-size list of float32, of the reference engine and of every cell that failed parity (up to the parity row cap, 1024 rows); one outputs-<model>.parquet per model when their vectors differ in length' },
-    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
-    { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
+    NO_ISOLATE_FLAG,
+    OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     { cliFlag: 'wide' },
     { cliFlag: 'quiet' },

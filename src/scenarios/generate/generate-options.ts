@@ -7,28 +7,29 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
+import { ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark text generation: time to first token, time per output token, tokens/s and peak memory per engine',
   usage: 'inferbench generate [options]',
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR', help: 'text-generation model folder in transformers.js layout (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny GPT-2' },
-    { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run (see `inferbench engines`); default: every available engine' },
+    ENGINES_FLAG,
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
     { name: 'prompt-lengths', kind: 'value', range: 'promptLengths', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
     { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell in each round; default 3' },
     { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds per cell, each a fresh engine load; the 95% CI and the VALID/NOISY verdict are across round means; default 3' },
     { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
-    { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    THREADS_FLAG,
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
     { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the prompt; default: detected (text, sentence, review, content, tweet)' },
     { name: 'limit', kind: 'value', range: 'promptLimit', arg: 'N', help: 'prompt texts read from the dataset (cycled as needed); default 256' },
     { name: 'allow-early-stop', kind: 'boolean', help: 'let generation stop at EOS instead of fixing the output length (minNewTokens = maxNewTokens)' },
-    { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
+    OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
     { cliFlag: 'wide' },
-    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
+    NO_ISOLATE_FLAG,
     { cliFlag: 'verbose' },
   ],
   details:

@@ -7,6 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
+import { NO_ISOLATE_FLAG, OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'latency under load: open-loop requests at set rates through a dynamic batcher, p99 against a latency goal, and the peak rate that meets it',
@@ -14,9 +15,9 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'text-classification or feature-extraction (sentence-embedding) model folder or Hub id, as for run; repeat for several; default: the embedded tiny BERT' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to serve from (see `inferbench engines`); default: every available Node engine' },
-    { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
+    THREADS_FLAG,
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'rows the requests carry, one row per request in order, cycled (file, folder or Hub id, as for run); default: the embedded sentiment set' },
-    { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected' },
+    TEXT_COLUMN_FLAG,
     { name: 'limit', kind: 'value', range: 'limit', arg: 'N', help: 'rows read from the dataset and cycled through; default 256' },
     { name: 'rates', kind: 'value', range: 'rates', arg: '50,100', help: 'offered rates to measure, requests per second (decimals allowed)' },
     { name: 'arrival', kind: 'value', arg: 'poisson|constant|gamma', help: 'how arrivals are spaced: Poisson (exponential gaps, LoadGen), constant, or gamma with --burstiness (vLLM); default poisson' },
@@ -30,10 +31,10 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'slo', kind: 'value', arg: 'pNN=LIMIT', help: 'latency goal, e.g. p99=50ms (p50, p90, p95, p99 or p99.9; limit in ms or s): goodput, share over it, pass/fail per rate' },
     { name: 'find-peak', kind: 'boolean', help: 'search the highest rate whose goal percentile stays within the limit (needs --slo): bracket by doubling or halving, then bisect to 5%' },
     { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds, each a fresh engine load interleaved across engines, each measuring every rate and searching the peak again; default 1' },
-    { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
+    OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip hockey-stick.png and latency-cdf.png' },
     { cliFlag: 'wide' },
-    { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per engine load' },
+    NO_ISOLATE_FLAG,
   ],
   details:
     'One request is one dataset row. Latency is completion minus the SCHEDULED arrival: when an engine call blocks the event\n' +

@@ -7,6 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
+import { OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark training steps (forward + cross-entropy + backward + optimizer update): time, memory and loss per engine',
@@ -22,11 +23,11 @@ export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'optimizer', kind: 'value', arg: 'sgd|adam', help: 'optimizer of the update; default sgd' },
     { name: 'learning-rate', kind: 'value', range: 'learningRate', arg: 'X', help: 'learning rate; default 0.01' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'labelled dataset (file, folder or Hub id, as for run); its first rows are used in order; default: the embedded sentiment set' },
-    { name: 'text-column', kind: 'value', arg: 'NAME', help: 'column holding the text; default: detected' },
+    TEXT_COLUMN_FLAG,
     { name: 'label-column', kind: 'value', arg: 'NAME', help: 'column holding each row\'s class (index or label name); default: detected (label, labels, sentiment, target)' },
     { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds per cell, each restarting from the initial weights; the 95% CI is across round means; default 3' },
-    { name: 'threads', kind: 'value', range: 'threads', arg: 'N', help: 'intra-op threads; engines that cannot set them are skipped; default: engine default' },
-    { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder; a run writes <out>/<run-id>/; default ./inferbench-out' },
+    THREADS_FLAG,
+    OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip step-time.png' },
     { cliFlag: 'wide' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },

@@ -14,10 +14,11 @@ import { ENGINE_IDS } from '../engines/registry.js';
 import type { PackManifest, PackOmission } from '../src/core/offline-pack.js';
 
 /** The bundle's entries, named as the files the launchers look for beside themselves. */
-const ENTRIES: Readonly<Record<string, string>> = {
+export const ENTRIES: Readonly<Record<string, string>> = {
   main: 'dist/src/cli/main.js',
   'scenario-child': 'dist/src/launchers/scenario-child.js',
   'native-probe-child': 'dist/engines/tfjs/native-probe-child.js',
+  'dawn-probe-child': 'dist/engines/webgpu/dawn-probe-child.js',
 };
 
 /** Files the CLI reads at run time by path from the package root (datasets/open-dataset.ts, src/dashboard/static-files.ts). */

@@ -31,41 +31,37 @@ export function inferbenchVersion(): string {
 }
 
 /**
+ * The package.json of an installed dependency, or null. Found by folder
+ * (`<each node_modules Node would search>/<name>/package.json`), not through
+ * `require.resolve`: a package whose "exports" hide package.json, or whose
+ * CommonJS entry is absent (the offline pack keeps only transformers.js's ESM
+ * build), is still installed.
+ */
+function manifestPath(pkgName: string): string | null {
+  for (const dir of require.resolve.paths(pkgName) ?? []) {
+    const manifest = join(dir, pkgName, 'package.json');
+    if (existsSync(manifest)) return manifest;
+  }
+  return null;
+}
+
+/**
  * Installed version of a dependency, read from its package.json, or null
  * when it is not installed. Result rows record these instead of the ranges
  * in our manifest, because the installed build is what was measured.
  */
 export function installedVersion(pkgName: string): string | null {
+  const manifest = manifestPath(pkgName);
+  if (manifest === null) return null;
   try {
-    const path = require.resolve(`${pkgName}/package.json`);
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }).version ?? null;
   } catch {
-    // Packages whose "exports" hide package.json: walk up from the entry point.
-    try {
-      let dir = dirname(require.resolve(pkgName));
-      for (;;) {
-        const manifest = join(dir, 'package.json');
-        if (existsSync(manifest)) {
-          const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
-          if (pkg.name === pkgName && pkg.version) return pkg.version;
-        }
-        const parent = dirname(dir);
-        if (parent === dir) return null;
-        dir = parent;
-      }
-    } catch {
-      return null;
-    }
+    return null;
   }
 }
 
 /** Folder of an installed package, for locating bundled binaries (wasm, provider libraries). */
 export function packageDir(pkgName: string): string | null {
-  const version = installedVersion(pkgName);
-  if (version === null) return null;
-  try {
-    return dirname(require.resolve(`${pkgName}/package.json`));
-  } catch {
-    return null;
-  }
+  const manifest = manifestPath(pkgName);
+  return manifest === null ? null : dirname(manifest);
 }

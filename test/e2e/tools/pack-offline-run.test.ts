@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../../../src/core/package-info.js';
 import { buildPack } from '../../../tools/pack-offline.js';
+import { SWIFTSHADER_ICD } from '../../../engines/webgpu/dawn-adapter.js';
 
 /** Folders from `dir` up to `/` that hold a node_modules: the pack must resolve nothing from them. */
 function nodeModulesAbove(dir: string): string[] {
@@ -36,7 +37,8 @@ test('the offline pack, unpacked in a folder with no node_modules above and no n
   assert.deepEqual(nodeModulesAbove(base), [], 'the temporary folder has a node_modules above it');
 
   const file = join(base, 'ib.tar.xz');
-  const built = await buildPack({ engines: ['onnx-cpu'], out: file, withHistory: false, xzPreset: 0 }, packageRoot());
+  // transformers-js-webgpu brings onnxruntime-node's WebGPU EP, transformers.js's ESM build alone and Dawn's probe child.
+  const built = await buildPack({ engines: ['onnx-cpu', 'transformers-js-webgpu'], out: file, withHistory: false, xzPreset: 0 }, packageRoot());
   assert.equal(built.file, file);
   assert.equal(built.compression, 'xz -0');
   assert.ok(built.bytes > 0);
@@ -80,6 +82,14 @@ test('the offline pack, unpacked in a folder with no node_modules above and no n
   // An engine outside the pack reads as left out of it, not as "npm install …".
   const engines = spawnSync('./inferbench', ['engines', '--wide'], { cwd: dir, env: { PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache') }, encoding: 'utf8', timeout: 120_000 });
   assert.equal(engines.status, 0, engines.stderr);
-  assert.match(engines.stdout, /onnx-wasm\s+unavailable: left out of this offline pack \(it holds onnx-cpu\)/);
+  assert.match(engines.stdout, /onnx-wasm\s+unavailable: left out of this offline pack \(it holds onnx-cpu, transformers-js-webgpu\)/);
   assert.match(engines.stdout, /browser-onnx-wasm\s+unavailable: not in any offline pack: browser engines need Chromium/);
+  // transformers.js is found without its CommonJS build, and Dawn's probe child runs from app/: with SwiftShader the engine is
+  // available; without a Vulkan driver its reason is the driver's, never "not installed" or a dead probe.
+  const line = /^transformers-js-webgpu\s+(.*)$/m.exec(engines.stdout)?.[1] ?? '';
+  assert.doesNotMatch(line, /not installed|probe process died|left out/, line);
+  if (!existsSync(SWIFTSHADER_ICD)) return t.skip(`the WebGPU engine's run needs SwiftShader's ICD (${SWIFTSHADER_ICD}, Debian chromium); its reason here: ${line}`);
+  const gpuEnv = { PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache'), VK_ICD_FILENAMES: SWIFTSHADER_ICD };
+  const listed = spawnSync('./inferbench', ['engines', '--wide'], { cwd: dir, env: gpuEnv, encoding: 'utf8', timeout: 120_000 });
+  assert.match(listed.stdout, /^transformers-js-webgpu\s+available .*software adapter \(SwiftShader\)/m, listed.stdout);
 });

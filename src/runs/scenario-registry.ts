@@ -24,6 +24,7 @@ import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
+import type { PathCheck, RequestField } from './request-fields.js';
 
 /** Any scenario's record: the run driver's record of some cell type. */
 export type ScenarioRecord = RunRecordOf<unknown> & { readonly kind?: string };
@@ -137,6 +138,40 @@ export function recordedBy<C extends ScenarioConfig, R extends ScenarioRecord, E
   };
 }
 
+/** What a scenario's request part is given by the dashboard: its path guard, its output folder and its engines. */
+export interface RequestContext {
+  readonly guard: PathCheck;
+  readonly out: string;
+  readonly registry?: EngineRegistry;
+}
+
+/**
+ * A scenario's part of the dashboard's API (src/runs/scenarios/<name>-request.ts
+ * for the built-ins). The dashboard checks a body's JSON kinds against
+ * `start.fields` (derived from the scenario's options, see
+ * runs/request-fields.ts) and leaves the rest to the scenario, so it names
+ * no scenario's fields and no scenario's config type.
+ */
+export interface ScenarioApi<C extends ScenarioConfig = ScenarioConfig> {
+  /** How a JSON body starts one; null when the API only reruns this scenario's stored configs. */
+  readonly start: {
+    /** Its fields in the order the `valid fields` fix lists them; `compareWith` is added last. */
+    readonly fields: readonly RequestField[];
+    /** The config from fields whose JSON kinds are checked, validated as its CLI command validates them; throws FieldError. */
+    readonly parse: (fields: Readonly<Record<string, unknown>>, ctx: RequestContext) => C;
+  } | null;
+  /**
+   * The config with every model and dataset path resolved again through the
+   * guard, when the run starts rather than when it was queued: between the
+   * two, a folder inside --root can be swapped for a symlink to one outside
+   * it. The config returned carries the real paths just checked, so the run
+   * opens exactly what was allowed. Throws the guard's FieldError.
+   */
+  readonly recheckPaths: (config: C, guard: PathCheck) => C;
+  /** A stored config (from any history, the CLI's included), its paths rechecked, made runnable here: written to `ctx.out` and checked as a new one is. */
+  readonly resolveStored: (config: C, ctx: RequestContext) => C;
+}
+
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
 export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
   /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
@@ -169,6 +204,14 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * started from a stored config.
    */
   readonly executeRecorded?: (config: C, hooks: StoredRunHooks, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
+  /**
+   * Its part of the dashboard's API: `route` is the word of
+   * `POST /api/<route>` that starts one (null: reruns only), and the part
+   * itself is imported only when a request comes, as `executeRecorded` is,
+   * so `--help` does not load the run modules. Absent: the dashboard
+   * neither starts nor reruns this scenario's runs.
+   */
+  readonly api?: { readonly route: string | null; readonly load: () => Promise<ScenarioApi<C>> };
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;
@@ -188,12 +231,20 @@ export function registerScenario<R extends ScenarioRecord, C extends ScenarioCon
   if (byCommand.has(scenario.command)) throw new Error(`scenario ${scenario.command} is registered twice`);
   const clash = [...byCommand.values()].find((s) => s.recordKind === scenario.recordKind);
   if (clash) throw new Error(`scenarios ${clash.command} and ${scenario.command} both write records of kind ${String(scenario.recordKind)}`);
+  const route = scenario.api?.route;
+  const sameRoute = route == null ? undefined : [...byCommand.values()].find((s) => s.api?.route === route);
+  if (sameRoute) throw new Error(`scenarios ${sameRoute.command} and ${scenario.command} both start at POST /api/${String(route)}`);
   byCommand.set(scenario.command, scenario as unknown as Scenario);
 }
 
 /** Every registered scenario, in registration order. */
 export function registeredScenarios(): readonly Scenario[] {
   return [...byCommand.values()];
+}
+
+/** The scenario a dashboard request `POST /api/<route>` starts, or undefined when none starts there. */
+export function scenarioByRoute(route: string): Scenario | undefined {
+  return [...byCommand.values()].find((s) => s.api?.route === route);
 }
 
 /**

@@ -116,6 +116,24 @@ export function cellProgress(event: { readonly kind: string; readonly total: num
   return null;
 }
 
+/**
+ * The command line's flags as `configFromFlags` reads them: plain readers
+ * the CLI gives the scenario (the registry cannot import src/cli), each
+ * failing with a UserError that names the flag, as the CLI's own do.
+ */
+export interface ScenarioFlags {
+  /** The folder the run writes to and records in: `--out`, or the CLI's default. */
+  readonly out: string;
+  /** The flag `name` as text, undefined when not given. */
+  readonly text: (name: string) => string | undefined;
+  /** The flag `name` as comma-separated names, empty items dropped; undefined when not given. */
+  readonly list: (name: string) => string[] | undefined;
+  /** The flag `name` as a positive whole number, checked against the range its options table names; undefined when not given. */
+  readonly positiveInt: (name: string) => number | undefined;
+  /** Whether the boolean flag `name` was given. */
+  readonly given: (name: string) => boolean;
+}
+
 type RecordedRunModule = typeof import('./history/recorded-run.js');
 
 /** A scenario's recorder in history/recorded-run.ts: its config, its hooks (stop signal, engines, its own progress events) and the history. */
@@ -212,6 +230,15 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * neither starts nor reruns this scenario's runs.
    */
   readonly api?: { readonly route: string | null; readonly load: () => Promise<ScenarioApi<C>> };
+  /**
+   * Its config from its command's flags, for a scenario the CLI has no
+   * module of its own for (src/cli/scenario-commands.ts): with it and
+   * `executeRecorded`, `inferbench <command>` runs the scenario and
+   * `inferbench rerun` repeats it, printing its `report`, with no edit in
+   * src/cli. The built-in scenarios leave it out: their CLI modules read
+   * their flags and print their own progress lines.
+   */
+  readonly configFromFlags?: (flags: ScenarioFlags) => C;
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;

@@ -286,7 +286,7 @@ test("the built-in scenarios' request fields, derived from their options, are th
   t.after(() => dash.close());
   const listed: Record<string, string> = {
     runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, compareWith',
-    generate: 'model, engines, batchSizes, promptLengths, newTokens, runs, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
+    generate: 'model, engines, batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
     load: 'models, engines, threads, dataset, textColumn, limit, rates, findPeak, arrival, burstiness, seed, durationMs, minQueries, warmupMs, maxBatch, maxWaitMs, slo, rounds, isolate, png, compareWith',
   };
   for (const [route, fields] of Object.entries(listed)) {
@@ -295,4 +295,10 @@ test("the built-in scenarios' request fields, derived from their options, are th
     assert.deepEqual(r.body, { error: 'unknown field nope', fix: `valid fields: ${fields}`, field: 'nope' }, route);
   }
   assert.equal((await call(dash.url, 'POST', '/api/train', {})).status, 404, 'no request starts a train run');
+  // generate's rounds, as `inferbench generate --rounds` and docs/dashboard.md have it, checked against the one range table.
+  const rounds = await call(dash.url, 'POST', '/api/generate', { rounds: 0 });
+  assert.equal(rounds.status, 400);
+  assert.equal(rounds.body.field, 'rounds', JSON.stringify(rounds.body));
+  assert.doesNotMatch(rounds.body.error, /unknown field/, 'rounds is a field of generate');
+  assert.match(`${rounds.body.error} ${rounds.body.fix}`, /1/, 'the range is named');
 });

@@ -1,7 +1,8 @@
 /**
  * The coordinator's side of a distributed sweep: connect (failing fast with
  * the masked address when Redis is unreachable), wait for the workers, add
- * one BullMQ job per group (of whatever registered kind: src/scenarios/queue-jobs.ts), and hand each outcome back as it arrives.
+ * one BullMQ job per group (of any kind registered in
+ * src/scenarios/queue-jobs.ts), and hand each outcome back as it arrives.
  * Jobs carry the run id in their id, so two coordinators on one queue never
  * see each other's results, and a job re-offered after a worker died is
  * still one job, counted once. Ctrl-C removes the run's waiting jobs and

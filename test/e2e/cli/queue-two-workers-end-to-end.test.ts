@@ -9,7 +9,8 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 // Two load groups per host from one engine at two thread counts: each group is a job in a fresh child on its worker,
 // and onnx-cpu's child costs about half of onnx-wasm's (whose wasm V8 recompiles in the background), for the same record.
-const SHORT = ['--engines', 'onnx-cpu', '--threads', '1,2', '--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0.2', '--max-time', '0.5', '--no-png'];
+// One timed pass per cell (--min-time 0 --min-batches 1 --warmup 0): where the cells run is the subject, not how long.
+const SHORT = ['--engines', 'onnx-cpu', '--threads', '1,2', '--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--max-time', '0.5', '--no-png'];
 
 test('a coordinator and two named workers: --on-each-worker puts both hosts in one record, one table and the history', { skip: REDIS_SKIP }, async () => {
   const redis = await startRedis();

@@ -8,7 +8,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('inferbench generate --engines transformers-js completes cells through AutoModelForCausalLM.generate(), recording the device and dtype it used', async () => {
   const out = testOutputDir('generate-transformers-js');
-  const r = await runCli(['generate', '--engines', 'transformers-js', '--batch-sizes', '1,2', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--out', out]);
+  const r = await runCli(['generate', '--engines', 'transformers-js', '--batch-sizes', '1,2', '--prompt-lengths', '8', '--new-tokens', '4', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stdout + r.stderr, /Unsupported model type/);
   const [runId] = readdirSync(out);

@@ -9,7 +9,8 @@ import { tfjsNodeSkip } from '../../helpers/tfjs-node.js';
 
 test('a sweep of onnx-cpu and tfjs-node on the default model completes, tfjs-node within parity of onnx-cpu', { skip: await tfjsNodeSkip() }, async () => {
   const out = testOutputDir('tfjs-node-sweep');
-  const r = await runCli(['run', '--engines', 'onnx-cpu,tfjs-node', '--batch-sizes', '1,4', '--limit', '8', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-png', '--out', out], { timeoutMs: 240_000 });
+  // In this process (--no-isolate): isolation is not this test's subject (tfjs-node-threads runs its isolated children).
+  const r = await runCli(['run', '--engines', 'onnx-cpu,tfjs-node', '--batch-sizes', '1,4', '--limit', '8', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-png', '--no-isolate', '--out', out], { timeoutMs: 240_000 });
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

@@ -6,19 +6,14 @@
  * run in a fresh child process through the one isolated launcher and child
  * entry (runs/scenario-launch.ts), as a built-in scenario's do; with it
  * off, in this process. It records through the one run driver and the
- * history, like any scenario.
+ * history, like any scenario (word-run.ts's `recordTestRun`).
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
 import { frozenOptions } from '../../src/core/flag-spec.js';
 import type { RunRecordOf } from '../../src/core/results.js';
-import type { StoredConfig } from '../../src/runs/history/history-entry.js';
-import { recordRun } from '../../src/runs/history/recorded-run.js';
-import { driveRun } from '../../src/runs/run-driver.js';
 import { scenarioLaunch } from '../../src/runs/scenario-launch.js';
 import { registerScenario } from '../../src/runs/scenario-registry.js';
 import { echoLaunch, type EchoResult } from './echo-child-job.js';
+import { recordTestRun } from './word-run.js';
 
 export const ECHO_ISOLATED = 'echo-isolated';
 
@@ -52,33 +47,12 @@ registerScenario<EchoIsolatedRecord, EchoIsolatedConfig>({
   report: (r) => r.cells.map((c) => `${c.word}=${c.echoed ?? c.reason ?? ''}`).join(' '),
   views: (r) => ({ cells: r.cells.length }),
   executeRecorded: (config, hooks, opts) =>
-    recordRun<EchoIsolatedCell, EchoIsolatedRecord, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
-      driveRun<EchoIsolatedCell, EchoIsolatedRecord>(
-        {
-          kind: ECHO_ISOLATED,
-          out: config.out,
-          png: false,
-          registry: hooks.registry ?? defaultRegistry,
-          // The run driver asks for engines to select; the echo uses none of them.
-          engines: ['onnx-cpu'],
-          recordedConfig: () => ({ ...config }),
-          models: [],
-          sweep: async (_engines, record) => {
-            const payload = { words: config.words, crashOn: config.crashOn };
-            if (!config.isolate) {
-              for (const word of config.words) await record(cellOf(word === config.crashOn ? { word, echoed: null, pid: process.pid, reason: 'crashed' } : { word, echoed: word.toUpperCase(), pid: process.pid }));
-              return;
-            }
-            // The launch names no module: the scenario's registration supplies it.
-            await scenarioLaunch(ECHO_ISOLATED)(echoLaunch(payload, null), { onStart: () => undefined, onResult: (result) => record(cellOf(result)) }, hooks.signal);
-          },
-          write: async (record, dir) => {
-            const file = join(dir, 'results.json');
-            await writeFile(file, JSON.stringify(record));
-            return { paths: [file], warnings: [] };
-          },
-        },
-        { ...recorded, signal: hooks.signal },
-      ),
-    ),
+    recordTestRun<EchoIsolatedCell, typeof ECHO_ISOLATED>(ECHO_ISOLATED, config, opts, async (_engines, record) => {
+      if (!config.isolate) {
+        for (const word of config.words) await record(cellOf(word === config.crashOn ? { word, echoed: null, pid: process.pid, reason: 'crashed' } : { word, echoed: word.toUpperCase(), pid: process.pid }));
+        return;
+      }
+      // The launch names no module: the scenario's registration supplies it.
+      await scenarioLaunch(ECHO_ISOLATED)(echoLaunch({ words: config.words, crashOn: config.crashOn }, null), { onStart: () => undefined, onResult: (result) => record(cellOf(result)) }, hooks.signal);
+    }),
 });

@@ -1,13 +1,13 @@
 /**
  * What an `inferbench worker` does with one accepted classify job (schema
- * `inferbench.load-group/1`; registered in queue-runners.ts by its import in
- * queue-job-runner.ts): get the rows and
- * the model the way the job names them (the embedded default; a Hub id
- * through this machine's own Hugging Face cache; a generated architecture
- * regenerated from its config; a local folder or file fetched from the
- * coordinator by hash), check both hashes against the coordinator's, then
- * measure the load group with a Benchmark that isolates every load in a
- * fresh child process, exactly as a local run does.
+ * `inferbench.load-group/1`, its runner registered in queue-runners.ts when
+ * queue-job-runner.ts imports this): get the rows and the model the way the
+ * job names them (the embedded default; a Hub id through this machine's own
+ * Hugging Face cache; a generated architecture regenerated from its config;
+ * a local folder or file fetched from the coordinator by hash), check both
+ * hashes against the coordinator's, then measure the load group with a
+ * Benchmark that isolates every load in a fresh child process, exactly as a
+ * local run does.
  */
 import { UserError } from '../core/errors.js';
 import type { CellHost, CellResult } from '../core/results.js';

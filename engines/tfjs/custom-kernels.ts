@@ -135,27 +135,27 @@ function customBackend(size: number, kernel: 'layerNorm' | 'gelu'): boolean {
   return (CUSTOM_BACKENDS as readonly string[]).includes(name) && size <= MAX_JS_ELEMENTS[name as CustomBackend][kernel];
 }
 
-/** LayerNorm over the last axis with 1-D gamma and beta of that size. */
-export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, epsilon: number): tf.Tensor {
+/** LayerNorm over the last axis with 1-D gamma and beta of that size; `eps` is epsilon as a kept scalar tensor where the caller has one (OpContext.scalar). */
+export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, epsilon: number, eps: number | tf.Tensor = epsilon): tf.Tensor {
   if (customBackend(x.size, 'layerNorm') && x.dtype === 'float32' && gamma.dtype === 'float32' && beta.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(LAYER_NORM, { x, gamma, beta } as unknown as tf.NamedTensorMap, { epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }
   const mean = tf.mean(x, -1, true);
   const centered = tf.sub(x, mean);
-  const invStd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), epsilon));
+  const invStd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), eps));
   return tf.add(tf.mul(tf.mul(centered, invStd), gamma), beta);
 }
 
-/** GELU of a float32 tensor; `tanh` selects the approximation GPT-2 and ALBERT use. */
-export function gelu(x: tf.Tensor, tanh: boolean): tf.Tensor {
+/** GELU of a float32 tensor; `tanh` selects the approximation GPT-2 and ALBERT use; `scalar` gives kept constants (OpContext.scalar), else numbers are used. */
+export function gelu(x: tf.Tensor, tanh: boolean, scalar: (value: number) => number | tf.Tensor = (v) => v): tf.Tensor {
   if (customBackend(x.size, 'gelu') && x.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(GELU, { x } as unknown as tf.NamedTensorMap, { tanh: tanh ? 1 : 0 } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }
   if (tanh) {
-    const inner = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3))));
-    return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
+    const inner = tf.mul(scalar(Math.sqrt(2 / Math.PI)), tf.add(x, tf.mul(scalar(0.044715), tf.pow(x, scalar(3)))));
+    return tf.mul(tf.mul(scalar(0.5), x), tf.add(scalar(1), tf.tanh(inner)));
   }
-  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2))));
+  return tf.mul(tf.mul(scalar(0.5), x), tf.add(scalar(1), tf.erf(tf.mul(x, scalar(Math.SQRT1_2)))));
 }

@@ -1,0 +1,89 @@
+/**
+ * What one forward of the default model costs tfjs-webgpu in GPU round
+ * trips, counted (never timed) on tfjs-backend-webgpu's own entry points:
+ * read-backs (read/readSync), host→GPU uploads (uploadToGPU of a tensor
+ * that still holds host values), shader pipelines compiled, and live
+ * tensors. These counts are why tfjs-webgpu had a fixed cost per forward
+ * and GPU memory that grew with batch on an H100 (docs/gpu.md): every
+ * LayerNorm/GELU constant was a fresh scalar uploaded each call, and every
+ * handler's temporaries lived until the forward ended.
+ *
+ * Without a GPU this runs on SwiftShader, as the parity test does: the test
+ * (never inferbench) points this process's Vulkan loader at Debian
+ * chromium's SwiftShader ICD unless VK_ICD_FILENAMES is already set, and
+ * skips, saying why, where neither gives Dawn an adapter.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import * as tf from '@tensorflow/tfjs-core';
+import { SWIFTSHADER_ICD, dawnAdapter } from '../../../engines/webgpu/dawn-adapter.js';
+import { createTfjsEngine } from '../../../engines/tfjs/tfjs-engine.js';
+import { REVIEW_TEXTS } from '../../helpers/default-model-fixtures.js';
+import { bertBatch, bertModelDir } from '../../helpers/tfjs-bert.js';
+
+if (process.env['VK_ICD_FILENAMES'] === undefined && existsSync(SWIFTSHADER_ICD)) process.env['VK_ICD_FILENAMES'] = SWIFTSHADER_ICD;
+const probe = await dawnAdapter();
+const skip = probe.ok ? false : `no WebGPU adapter here: ${probe.reason} (${probe.enable})`;
+
+/** The parts of tfjs-backend-webgpu's WebGPUBackend (4.22) this test counts through. */
+interface WebGpuBackendLike {
+  tensorMap: { get(id: unknown): { values: unknown; resource: unknown } | undefined };
+  uploadToGPU(id: unknown): void;
+  read(id: unknown): Promise<unknown>;
+  readSync(id: unknown): unknown;
+  runWebGPUProgram(...args: unknown[]): unknown;
+  pipelineCache: Record<string, unknown>;
+}
+
+/** Wraps `method` of `obj` so each call first runs `count`; returns the undo. */
+function countCalls<T extends object, K extends keyof T>(obj: T, method: K, count: (...args: unknown[]) => void): () => void {
+  const original = obj[method] as unknown as (...args: unknown[]) => unknown;
+  (obj as Record<K, unknown>)[method] = (...args: unknown[]) => {
+    count(...args);
+    return original.apply(obj, args);
+  };
+  return () => { (obj as Record<K, unknown>)[method] = original; };
+}
+
+test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds and embedding rows, compiles nothing, and frees each step\'s temporaries', { skip }, async (t) => {
+  const dir = await bertModelDir();
+  const feeds = await bertBatch(dir, REVIEW_TEXTS.slice(0, 2));
+  const session = await createTfjsEngine('webgpu').load(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
+  try {
+    // The first forward records the folded plan and compiles the shaders; the second is what every later batch pays.
+    await session.run(feeds);
+    assert.equal(tf.getBackend(), 'webgpu');
+    const backend = tf.backend() as unknown as WebGpuBackendLike;
+    const counts = { reads: 0, uploads: 0, peakTensors: 0 };
+    const pipelinesBefore = Object.keys(backend.pipelineCache).length;
+    const resting = tf.memory().numTensors;
+    const undo = [
+      countCalls(backend, 'read', () => { counts.reads++; }),
+      countCalls(backend, 'readSync', () => { counts.reads++; }),
+      countCalls(backend, 'uploadToGPU', (id) => {
+        const data = backend.tensorMap.get(id);
+        if (data !== undefined && data.resource == null && data.values != null) counts.uploads++;
+      }),
+      countCalls(backend, 'runWebGPUProgram', () => { counts.peakTensors = Math.max(counts.peakTensors, tf.memory().numTensors); }),
+    ];
+    let outputs: Awaited<ReturnType<typeof session.run>>;
+    try {
+      outputs = await session.run(feeds);
+    } finally {
+      for (const u of undo) u();
+    }
+    const compiled = Object.keys(backend.pipelineCache).length - pipelinesBefore;
+    const extraTensors = counts.peakTensors - resting;
+    t.diagnostic(`per forward: ${counts.reads} read-back(s), ${counts.uploads} upload(s), ${compiled} pipeline(s) compiled, ${extraTensors} tensors above the ${resting} resting`);
+    // One read-back per output the graph computes on the GPU (the logits); a shape read back mid-graph would add one.
+    assert.equal(counts.reads, Object.keys(outputs).length, 'read-backs per forward');
+    // At most one upload per feed and one per embedding lookup done on the host (word, position, token type); before the kept scalars, 16.
+    assert.ok(counts.uploads <= 2 * Object.keys(feeds).length, `uploads per forward: ${counts.uploads}`);
+    assert.equal(compiled, 0, 'shader pipelines compiled by a repeated forward');
+    // Two layers' live activations and one step's temporaries; when every LayerNorm/GELU temporary lived to the end of the forward, 77.
+    assert.ok(extraTensors <= 32, `live tensors above resting during a forward: ${extraTensors}`);
+  } finally {
+    await session.dispose();
+  }
+});

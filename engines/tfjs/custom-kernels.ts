@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { webGpuKernels } from './webgpu-kernels.js';
 
 /**
  * Kernels inferbench adds to tfjs for patterns every transformer export is
@@ -13,7 +14,8 @@ import * as tf from '@tensorflow/tfjs-core';
  * 30–50 µs to dispatch (LayerNorm from tfjs ops is 10 of them plus 2 Casts
  * and 3 uploaded constants), so there the kernel copies its input out of
  * TensorFlow, computes in JS and hands the result back for upload: one
- * copy each way instead of a dozen dispatches.
+ * copy each way instead of a dozen dispatches. On tfjs-webgpu the same
+ * kernel names run one WGSL shader each, at every size (webgpu-kernels.ts).
  */
 /** Kernel names; training-kernels.ts registers their gradients. */
 export const LAYER_NORM = 'InferbenchLayerNorm';
@@ -111,6 +113,7 @@ let registered = false;
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
+  for (const config of webGpuKernels(LAYER_NORM, GELU)) if (!tf.getKernel(config.kernelName, 'webgpu')) tf.registerKernel(config);
   for (const backendName of CUSTOM_BACKENDS) {
     if (!tf.getKernel(LAYER_NORM, backendName)) tf.registerKernel({ kernelName: LAYER_NORM, backendName, kernelFunc: jsKernel(backendName, layerNormRows) });
     if (!tf.getKernel(GELU, backendName)) tf.registerKernel({ kernelName: GELU, backendName, kernelFunc: jsKernel(backendName, (ins, out, attrs) => geluValues(ins, out, attrs)) });
@@ -132,6 +135,8 @@ const MAX_JS_ELEMENTS: Readonly<Record<CustomBackend, { readonly layerNorm: numb
 
 function customBackend(size: number, kernel: 'layerNorm' | 'gelu'): boolean {
   const name = tf.getBackend();
+  // On tfjs-webgpu the kernels are one WGSL shader each (webgpu-kernels.ts): fewer dispatches at any size.
+  if (name === 'webgpu') return true;
   return (CUSTOM_BACKENDS as readonly string[]).includes(name) && size <= MAX_JS_ELEMENTS[name as CustomBackend][kernel];
 }
 

@@ -9,6 +9,8 @@ import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from
 /** The executor every row of these engines names. */
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
 const NOTE_TRANSLATED = 'ONNX graph translated to tfjs ops by inferbench';
+/** What runs differently on tfjs-webgpu: two inferbench shaders (webgpu-kernels.ts) instead of 9 and 5 tfjs kernels. */
+export const WEBGPU_KERNELS_NOTE = "LayerNorm and GELU each one WGSL compute shader of inferbench's (webgpu-kernels.ts), not 9 and 5 tfjs-backend-webgpu kernels; every other op is tfjs-backend-webgpu's own";
 
 class TfjsSession implements EngineSession {
   constructor(
@@ -97,6 +99,7 @@ class TfjsEngine implements Engine {
     const model = await clock.time('createMs', async () => (await import('../../src/core/onnx/onnx-decode.js')).readOnnxModel(onnxPath));
     await activate(prepared.tf, prepared.backend);
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)', ...(prepared.description.notes ?? [])];
+    if (this.host.spec.tfName === 'webgpu') notes.push(WEBGPU_KERNELS_NOTE);
     if (prepared.native) notes.push('small LayerNorm and GELU tensors computed in JS between libtensorflow ops (one copy each way instead of ~12 eager op dispatches; see custom-kernels.ts)');
     return { tf: prepared.tf, description: { ...prepared.description, executor: TRANSLATOR_EXECUTOR, notes }, backend: prepared.backend, model };
   }

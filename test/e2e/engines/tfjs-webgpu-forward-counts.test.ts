@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import { SWIFTSHADER_ICD, dawnAdapter } from '../../../engines/webgpu/dawn-adapter.js';
-import { createTfjsEngine } from '../../../engines/tfjs/tfjs-engine.js';
+import { WEBGPU_KERNELS_NOTE, createTfjsEngine } from '../../../engines/tfjs/tfjs-engine.js';
 import { REVIEW_TEXTS } from '../../helpers/default-model-fixtures.js';
 import { bertBatch, bertModelDir } from '../../helpers/tfjs-bert.js';
 
@@ -46,7 +46,7 @@ function countCalls<T extends object, K extends keyof T>(obj: T, method: K, coun
   return () => { (obj as Record<K, unknown>)[method] = original; };
 }
 
-test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds and embedding rows, compiles nothing, and frees each step\'s temporaries', { skip }, async (t) => {
+test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds and embedding rows, compiles nothing, frees each step\'s temporaries and says its LayerNorm/GELU are one shader each', { skip }, async (t) => {
   const dir = await bertModelDir();
   const feeds = await bertBatch(dir, REVIEW_TEXTS.slice(0, 2));
   const session = await createTfjsEngine('webgpu').load(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
@@ -55,7 +55,7 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     await session.run(feeds);
     assert.equal(tf.getBackend(), 'webgpu');
     const backend = tf.backend() as unknown as WebGpuBackendLike;
-    const counts = { reads: 0, uploads: 0, peakTensors: 0 };
+    const counts = { reads: 0, uploads: 0, dispatches: 0, peakTensors: 0 };
     const pipelinesBefore = Object.keys(backend.pipelineCache).length;
     const resting = tf.memory().numTensors;
     const undo = [
@@ -65,7 +65,10 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
         const data = backend.tensorMap.get(id);
         if (data !== undefined && data.resource == null && data.values != null) counts.uploads++;
       }),
-      countCalls(backend, 'runWebGPUProgram', () => { counts.peakTensors = Math.max(counts.peakTensors, tf.memory().numTensors); }),
+      countCalls(backend, 'runWebGPUProgram', () => {
+        counts.dispatches++;
+        counts.peakTensors = Math.max(counts.peakTensors, tf.memory().numTensors);
+      }),
     ];
     let outputs: Awaited<ReturnType<typeof session.run>>;
     try {
@@ -75,7 +78,9 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     }
     const compiled = Object.keys(backend.pipelineCache).length - pipelinesBefore;
     const extraTensors = counts.peakTensors - resting;
-    t.diagnostic(`per forward: ${counts.reads} read-back(s), ${counts.uploads} upload(s), ${compiled} pipeline(s) compiled, ${extraTensors} tensors above the ${resting} resting`);
+    t.diagnostic(`per forward: ${counts.reads} read-back(s), ${counts.uploads} upload(s), ${counts.dispatches} dispatches, ${compiled} pipeline(s) compiled, ${extraTensors} tensors above the ${resting} resting`);
+    // The row says what ran: LayerNorm and GELU are inferbench's shaders on this engine.
+    assert.ok(session.describe().notes?.includes(WEBGPU_KERNELS_NOTE), 'the row notes the WGSL LayerNorm/GELU');
     // One read-back per output the graph computes on the GPU (the logits); a shape read back mid-graph would add one.
     assert.equal(counts.reads, Object.keys(outputs).length, 'read-backs per forward');
     // At most one upload per feed and one per embedding lookup done on the host (word, position, token type); before the kept scalars, 16.

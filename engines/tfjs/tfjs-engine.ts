@@ -10,7 +10,7 @@ import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
 const NOTE_TRANSLATED = 'ONNX graph translated to tfjs ops by inferbench';
 /** What runs differently on tfjs-webgpu: two inferbench shaders (webgpu-kernels.ts) instead of 9 and 5 tfjs kernels. */
-export const WEBGPU_KERNELS_NOTE = "LayerNorm and GELU each one WGSL compute shader of inferbench's (webgpu-kernels.ts), not 9 and 5 tfjs-backend-webgpu kernels; every other op is tfjs-backend-webgpu's own";
+export const WEBGPU_KERNELS_NOTE = "LayerNorm and GELU each one WGSL compute shader of inferbench's (webgpu-kernels.ts), not 9 and 5 tfjs-backend-webgpu kernels; every other op is tfjs-backend-webgpu's own, embedding lookups included (a GPU gather on the resident table, not host row copies uploaded each batch)";
 
 class TfjsSession implements EngineSession {
   constructor(

@@ -1,9 +1,8 @@
 /**
  * What one forward of the default model costs tfjs-webgpu in GPU round
- * trips, counted (never timed) on tfjs-backend-webgpu's own entry points:
- * read-backs (read/readSync), host→GPU uploads (uploadToGPU of a tensor
- * that still holds host values), shader pipelines compiled, and live
- * tensors. These counts are why tfjs-webgpu had a fixed cost per forward
+ * trips, counted (never timed) on tfjs-backend-webgpu's own entry points
+ * (helpers/webgpu-forward-counts.ts): read-backs, host→GPU uploads,
+ * dispatches, shader pipelines compiled, and live tensors. These counts are why tfjs-webgpu had a fixed cost per forward
  * and GPU memory that grew with batch on an H100 (docs/gpu.md): every
  * LayerNorm/GELU constant was a fresh scalar uploaded each call, embedding
  * rows were copied on the host and uploaded each batch, and every handler's
@@ -17,35 +16,15 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import * as tf from '@tensorflow/tfjs-core';
 import { SWIFTSHADER_ICD, dawnAdapter } from '../../../engines/webgpu/dawn-adapter.js';
 import { WEBGPU_KERNELS_NOTE, createTfjsEngine } from '../../../engines/tfjs/tfjs-engine.js';
 import { REVIEW_TEXTS } from '../../helpers/default-model-fixtures.js';
 import { bertBatch, bertModelDir } from '../../helpers/tfjs-bert.js';
+import { countWebGpuCall } from '../../helpers/webgpu-forward-counts.js';
 
 if (process.env['VK_ICD_FILENAMES'] === undefined && existsSync(SWIFTSHADER_ICD)) process.env['VK_ICD_FILENAMES'] = SWIFTSHADER_ICD;
 const probe = await dawnAdapter();
 const skip = probe.ok ? false : `no WebGPU adapter here: ${probe.reason} (${probe.enable})`;
-
-/** The parts of tfjs-backend-webgpu's WebGPUBackend (4.22) this test counts through. */
-interface WebGpuBackendLike {
-  tensorMap: { get(id: unknown): { values: unknown; resource: unknown } | undefined };
-  uploadToGPU(id: unknown): void;
-  read(id: unknown): Promise<unknown>;
-  readSync(id: unknown): unknown;
-  runWebGPUProgram(...args: unknown[]): unknown;
-  pipelineCache: Record<string, unknown>;
-}
-
-/** Wraps `method` of `obj` so each call first runs `count`; returns the undo. */
-function countCalls<T extends object, K extends keyof T>(obj: T, method: K, count: (...args: unknown[]) => void): () => void {
-  const original = obj[method] as unknown as (...args: unknown[]) => unknown;
-  (obj as Record<K, unknown>)[method] = (...args: unknown[]) => {
-    count(...args);
-    return original.apply(obj, args);
-  };
-  return () => { (obj as Record<K, unknown>)[method] = original; };
-}
 
 test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds, compiles nothing, frees each step\'s temporaries and says its LayerNorm/GELU are one shader each', { skip }, async (t) => {
   const dir = await bertModelDir();
@@ -55,32 +34,8 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     // The first forward records the folded plan and compiles the shaders, the second uploads the plan's folded values once; the third is what every later batch pays.
     await session.run(feeds);
     await session.run(feeds);
-    assert.equal(tf.getBackend(), 'webgpu');
-    const backend = tf.backend() as unknown as WebGpuBackendLike;
-    const counts = { reads: 0, uploads: 0, dispatches: 0, peakTensors: 0 };
-    const pipelinesBefore = Object.keys(backend.pipelineCache).length;
-    const resting = tf.memory().numTensors;
-    const undo = [
-      countCalls(backend, 'read', () => { counts.reads++; }),
-      countCalls(backend, 'readSync', () => { counts.reads++; }),
-      countCalls(backend, 'uploadToGPU', (id) => {
-        const data = backend.tensorMap.get(id);
-        if (data !== undefined && data.resource == null && data.values != null) counts.uploads++;
-      }),
-      countCalls(backend, 'runWebGPUProgram', () => {
-        counts.dispatches++;
-        counts.peakTensors = Math.max(counts.peakTensors, tf.memory().numTensors);
-      }),
-    ];
-    let outputs: Awaited<ReturnType<typeof session.run>>;
-    try {
-      outputs = await session.run(feeds);
-    } finally {
-      for (const u of undo) u();
-    }
-    const compiled = Object.keys(backend.pipelineCache).length - pipelinesBefore;
-    const extraTensors = counts.peakTensors - resting;
-    t.diagnostic(`per forward: ${counts.reads} read-back(s), ${counts.uploads} upload(s), ${counts.dispatches} dispatches, ${compiled} pipeline(s) compiled, ${extraTensors} tensors above the ${resting} resting`);
+    const { result: outputs, counts } = await countWebGpuCall(() => session.run(feeds));
+    t.diagnostic(`per forward: ${JSON.stringify(counts)}`);
     // The row says what ran: LayerNorm and GELU are inferbench's shaders on this engine.
     assert.ok(session.describe().notes?.includes(WEBGPU_KERNELS_NOTE), 'the row notes the WGSL LayerNorm/GELU');
     // One read-back per output the graph computes on the GPU (the logits); a shape read back mid-graph would add one.
@@ -88,9 +43,9 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     // At most one upload per feed: constants, scalars and folded shape values are uploaded once per load, embedding rows are gathered on the GPU.
     // Before the kept scalars and the GPU gather: 16 (LayerNorm/GELU scalars, three [batch, seq, hidden] embedding lookups, an index).
     assert.ok(counts.uploads <= Object.keys(feeds).length, `uploads per forward: ${counts.uploads}`);
-    assert.equal(compiled, 0, 'shader pipelines compiled by a repeated forward');
+    assert.equal(counts.pipelinesCompiled, 0, 'shader pipelines compiled by a repeated forward');
     // Two layers' live activations and one step's temporaries; when every LayerNorm/GELU temporary lived to the end of the forward, 77.
-    assert.ok(extraTensors <= 32, `live tensors above resting during a forward: ${extraTensors}`);
+    assert.ok(counts.extraTensors <= 32, `live tensors above resting during a forward: ${counts.extraTensors}`);
   } finally {
     await session.dispose();
   }

@@ -113,7 +113,7 @@ let registered = false;
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
-  for (const config of webGpuKernels(LAYER_NORM, GELU)) if (!tf.getKernel(config.kernelName, 'webgpu')) tf.registerKernel(config);
+  for (const config of webGpuKernels(tf, LAYER_NORM, GELU)) if (!tf.getKernel(config.kernelName, 'webgpu')) tf.registerKernel(config);
   for (const backendName of CUSTOM_BACKENDS) {
     if (!tf.getKernel(LAYER_NORM, backendName)) tf.registerKernel({ kernelName: LAYER_NORM, backendName, kernelFunc: jsKernel(backendName, layerNormRows) });
     if (!tf.getKernel(GELU, backendName)) tf.registerKernel({ kernelName: GELU, backendName, kernelFunc: jsKernel(backendName, (ins, out, attrs) => geluValues(ins, out, attrs)) });

@@ -4,13 +4,12 @@ import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
+import { WEBGPU_KERNELS_NOTE } from './webgpu-kernels.js';
 import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from './tfjs-backend.js';
 
 /** The executor every row of these engines names. */
 export const TRANSLATOR_EXECUTOR = 'inferbench ONNX translator';
 const NOTE_TRANSLATED = 'ONNX graph translated to tfjs ops by inferbench';
-/** What runs differently on tfjs-webgpu: two inferbench shaders (webgpu-kernels.ts) instead of 9 and 5 tfjs kernels. */
-export const WEBGPU_KERNELS_NOTE = "LayerNorm and GELU each one WGSL compute shader of inferbench's (webgpu-kernels.ts), not 9 and 5 tfjs-backend-webgpu kernels; every other op is tfjs-backend-webgpu's own, embedding lookups included (a GPU gather on the resident table, not host row copies uploaded each batch)";
 
 class TfjsSession implements EngineSession {
   constructor(

@@ -1,4 +1,7 @@
-import * as tf from '@tensorflow/tfjs-core';
+import type * as tf from '@tensorflow/tfjs-core';
+
+/** tfjs-core, passed in by custom-kernels.ts: this module imports it for types only, so the note below costs the CLI no tfjs import. */
+type Core = typeof tf;
 
 /**
  * LayerNorm and GELU as one WGSL compute shader each on tfjs-backend-webgpu,
@@ -16,6 +19,9 @@ import * as tf from '@tensorflow/tfjs-core';
  * tfjs's own erf approximation (Abramowitz–Stegun, the constants tfjs-core
  * exports), or the tanh form.
  */
+
+/** What runs differently on tfjs-webgpu, in Node and in the page: two inferbench shaders instead of 9 and 5 tfjs kernels, and the embedding gather on the GPU (ops-tensor.ts). */
+export const WEBGPU_KERNELS_NOTE = "LayerNorm and GELU each one WGSL compute shader of inferbench's (webgpu-kernels.ts), not 9 and 5 tfjs-backend-webgpu kernels; every other op is tfjs-backend-webgpu's own, embedding lookups included (a GPU gather on the resident table, not host row copies uploaded each batch)";
 
 /** What a WebGPU program is to tfjs-backend-webgpu 4.22's runWebGPUProgram (its WebGPUProgram interface). */
 interface WgslProgram {
@@ -83,8 +89,8 @@ function layerNormProgram(rows: number, cols: number): WgslProgram {
 }
 
 /** One thread per element. */
-function geluProgram(size: number, tanh: boolean): WgslProgram {
-  const { ERF_P, ERF_A1, ERF_A2, ERF_A3, ERF_A4, ERF_A5 } = tf.backend_util;
+function geluProgram(core: Core, size: number, tanh: boolean): WgslProgram {
+  const { ERF_P, ERF_A1, ERF_A2, ERF_A3, ERF_A4, ERF_A5 } = core.backend_util;
   const body = tanh
     ? `let inner = ${Math.sqrt(2 / Math.PI)} * (a + 0.044715 * a * a * a);
         result[index] = 0.5 * a * (1.0 + tanh(inner));`
@@ -117,7 +123,7 @@ function viewAs(t: tf.TensorInfo, shape: number[]): tf.TensorInfo {
 }
 
 /** Kernel functions for tfjs-backend-webgpu under `layerNormName` and `geluName`. */
-export function webGpuKernels(layerNormName: string, geluName: string): tf.KernelConfig[] {
+export function webGpuKernels(core: Core, layerNormName: string, geluName: string): tf.KernelConfig[] {
   return [
     {
       kernelName: layerNormName,
@@ -125,7 +131,7 @@ export function webGpuKernels(layerNormName: string, geluName: string): tf.Kerne
       kernelFunc: ({ inputs, backend, attrs }) => {
         const { x, gamma, beta } = inputs as unknown as Record<'x' | 'gamma' | 'beta', tf.TensorInfo>;
         const cols = x.shape[x.shape.length - 1] ?? 1;
-        const rows = tf.util.sizeFromShape(x.shape) / cols;
+        const rows = core.util.sizeFromShape(x.shape) / cols;
         const epsilon = (attrs as unknown as { epsilon: number }).epsilon;
         const out = (backend as unknown as WebGpuBackendLike).runWebGPUProgram(layerNormProgram(rows, cols), [viewAs(x, [rows, cols]), gamma, beta], 'float32', [
           { type: 'float32', data: [epsilon] },
@@ -138,9 +144,9 @@ export function webGpuKernels(layerNormName: string, geluName: string): tf.Kerne
       backendName: 'webgpu',
       kernelFunc: ({ inputs, backend, attrs }) => {
         const { x } = inputs as unknown as { x: tf.TensorInfo };
-        const size = tf.util.sizeFromShape(x.shape);
+        const size = core.util.sizeFromShape(x.shape);
         const tanh = (attrs as unknown as { tanh: number }).tanh === 1;
-        const out = (backend as unknown as WebGpuBackendLike).runWebGPUProgram(geluProgram(size, tanh), [viewAs(x, [size])], 'float32');
+        const out = (backend as unknown as WebGpuBackendLike).runWebGPUProgram(geluProgram(core, size, tanh), [viewAs(x, [size])], 'float32');
         return viewAs(out, [...x.shape]);
       },
     },

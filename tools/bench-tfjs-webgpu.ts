@@ -3,7 +3,9 @@
  * translator on tfjs-backend-webgpu over Dawn), as counts (read-backs,
  * uploads and their bytes, dispatches, pipelines compiled, live tensors and
  * bytes above resting; test/helpers/webgpu-forward-counts.ts) and as CPU-s
- * and wall ms per forward (median over forwards). Counts are the same on
+ * and wall ms per forward (median over forwards), and the ms spent issuing
+ * dispatches (inside runWebGPUProgram: the CPU-side cost each dispatch has
+ * whatever the adapter). Counts are the same on
  * SwiftShader as on a GPU; the times are the adapter's, so on SwiftShader
  * (no GPU) they are CPU time running shaders, not a GPU figure.
  *
@@ -28,6 +30,8 @@ interface ArmResult {
   readonly counts: Record<string, number>;
   readonly cpuMs: number;
   readonly wallMs: number;
+  /** Wall ms inside runWebGPUProgram per forward: issuing dispatches, not running them. */
+  readonly issueMs: number;
   readonly notes: readonly string[];
 }
 
@@ -51,19 +55,33 @@ async function child(dist: string, onnxPath: string, batch: number, seq: number,
     return [i.name, hostTensor('int64', [batch, seq], data)];
   }));
   for (let w = 0; w < 3; w++) await session.run(feeds);
-  const per: { counts: Record<string, number>; cpuMs: number; wallMs: number }[] = [];
+  // Time spent issuing dispatches (runWebGPUProgram: shader key, uniforms, bind group, encoding; the GPU runs them later): the per-dispatch CPU cost.
+  const backend = (await import('@tensorflow/tfjs-core')).backend() as unknown as { runWebGPUProgram: (...a: unknown[]) => unknown };
+  const issue = backend.runWebGPUProgram;
+  let issueMs = 0;
+  backend.runWebGPUProgram = (...a: unknown[]) => {
+    const t = performance.now();
+    try {
+      return issue.apply(backend, a);
+    } finally {
+      issueMs += performance.now() - t;
+    }
+  };
+  const per: { counts: Record<string, number>; cpuMs: number; wallMs: number; issueMs: number }[] = [];
   for (let f = 0; f < forwards; f++) {
+    issueMs = 0;
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const { counts } = await countWebGpuCall(() => session.run(feeds));
     const wallMs = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    per.push({ counts: { ...counts }, cpuMs: (cpu.user + cpu.system) / 1000, wallMs });
+    per.push({ counts: { ...counts }, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, issueMs });
   }
+  backend.runWebGPUProgram = issue;
   const notes = session.describe().notes ?? [];
   await session.dispose();
   const last = per[per.length - 1];
-  const result: ArmResult = { counts: last?.counts ?? {}, cpuMs: median(per.map((p) => p.cpuMs)), wallMs: median(per.map((p) => p.wallMs)), notes };
+  const result: ArmResult = { counts: last?.counts ?? {}, cpuMs: median(per.map((p) => p.cpuMs)), wallMs: median(per.map((p) => p.wallMs)), issueMs: median(per.map((p) => p.issueMs)), notes };
   process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
 }
 
@@ -100,7 +118,7 @@ async function parent(): Promise<void> {
   for (const arm of arms) {
     const rs = results.get(arm.name) ?? [];
     const first = rs[0];
-    console.log(`${arm.name}: CPU ${median(rs.map((x) => x.cpuMs)).toFixed(0)} ms/forward, wall ${median(rs.map((x) => x.wallMs)).toFixed(0)} ms/forward (median of ${rs.length} rounds' medians; rounds ${rs.map((x) => x.cpuMs.toFixed(0)).join(', ')} CPU ms)`);
+    console.log(`${arm.name}: CPU ${median(rs.map((x) => x.cpuMs)).toFixed(0)} ms/forward, wall ${median(rs.map((x) => x.wallMs)).toFixed(0)} ms/forward, issuing dispatches ${median(rs.map((x) => x.issueMs)).toFixed(1)} ms/forward (median of ${rs.length} rounds' medians; rounds ${rs.map((x) => x.cpuMs.toFixed(0)).join(', ')} CPU ms)`);
     console.log(`  per forward: ${JSON.stringify(first?.counts ?? {})}`);
   }
 }

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/core/package-info.js';
 import type { RunRecord } from '../src/core/results.js';
 import { QueueCoordinator } from '../src/launchers/queue/coordinator.js';
-import { JOB_SCHEMA, type QueueJob } from '../src/launchers/queue/job-schema.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../src/scenarios/classify/classify-queue-job.js';
 import { parseRedisUrl } from '../src/launchers/queue/redis-url.js';
 
 const ROOT = packageRoot();
@@ -60,10 +60,10 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-function noopJob(runId: string): QueueJob {
+function noopJob(runId: string): ClassifyQueueJob {
   const hash = '0'.repeat(64);
   return {
-    schema: JOB_SCHEMA, runId, row: 'noop', model: { kind: 'default' }, dtype: null, modelHash: hash, dataset: { kind: 'embedded' },
+    schema: CLASSIFY_JOB_SCHEMA, runId, row: 'noop', model: { kind: 'default' }, dtype: null, modelHash: hash, dataset: { kind: 'embedded' },
     datasetConfig: null, split: null, rowsHash: hash, textColumn: null, labelColumn: null, limit: 1, sequenceLength: null, engine: 'noop',
     threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0, stop: { minTimeMs: 0, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1,
     parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},

@@ -1,4 +1,6 @@
 import type { GenerateConfig } from '../runs/generate-run.js';
+import type { StoredGenerateConfig } from '../runs/history/history-entry.js';
+import type { ScenarioCli } from './scenario-cli.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
@@ -57,11 +59,21 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   return generateAndReport(config, {}, reportWidth(args));
 }
 
+/** `generate`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
+export const scenarioCli: ScenarioCli = {
+  run: generateCommand,
+  rerun: async (stored, { out, rerunOf }, args) => {
+    const { command: _command, ...config } = stored as StoredGenerateConfig;
+    const { generateConfig } = await import('../runs/generate-run.js');
+    return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, reportWidth(args));
+  },
+};
+
 /**
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-export async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedGenerate }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/generate/generation-report.js'),

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { entryEngines, isGenerateConfig, isLoadConfig, isTrainConfig, type HistoryEntry } from '../runs/history/history-entry.js';
+import { entryEngines, type HistoryEntry } from '../runs/history/history-entry.js';
 import { entryCommand, entryModelName, recordOf } from '../runs/history/entry-record.js';
 import { scenarioOfConfig } from '../runs/scenario-registry.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
@@ -120,27 +120,9 @@ export async function rerunCommand(args: ParsedArgs): Promise<number> {
   const store = existingStore(args);
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rerun'));
   process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
-  if (isGenerateConfig(entry.config)) {
-    const { command: _command, ...stored } = entry.config;
-    const [{ generateAndReport }, { generateConfig }] = await Promise.all([import('./generate-command.js'), import('../runs/generate-run.js')]);
-    return generateAndReport(generateConfig({ ...stored, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
-  }
-  if (isTrainConfig(entry.config)) {
-    const [{ trainAndReport }, { trainConfig }] = await Promise.all([import('./train-command.js'), import('../runs/train-run.js')]);
-    return trainAndReport(trainConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
-  }
-  if (isLoadConfig(entry.config)) {
-    // The same seed: the same arrival schedules, so the two runs differ by the machine only.
-    const [{ loadAndReport }, { loadConfig }] = await Promise.all([import('./load-command.js'), import('../runs/load-run.js')]);
-    return loadAndReport(loadConfig({ ...entry.config, out: store.out }), { rerunOf: entry.id }, reportWidth(args));
-  }
-  // Validated again: an engine or option accepted then may not exist in this version.
-  // The run modules load only for a rerun: list, show and rm read the store alone.
-  const { resolveRunConfig } = await import('../runs/classify-run.js');
-  const config = resolveRunConfig({ ...entry.config, out: store.out });
-  const { runAndReport } = await import('./run-command.js');
-  const { display } = await import('./run-command.js');
-  return runAndReport(config, { rerunOf: entry.id }, undefined, display(args));
+  // Its scenario's CLI, found by the stored config's command; the run modules load only for a rerun: list, show and rm read the store alone.
+  const { rerunStoredConfig } = await import('./scenario-commands.js');
+  return rerunStoredConfig(entry.config, { out: store.out, rerunOf: entry.id }, args);
 }
 
 /** Reads one line from stdin; EOF counts as no. */

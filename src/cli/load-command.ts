@@ -7,6 +7,7 @@ import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { LoadConfig } from '../runs/load-run.js';
+import type { ScenarioCli } from './scenario-cli.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
@@ -97,8 +98,18 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
   return loadAndReport(loadConfig(defined), {}, reportWidth(args));
 }
 
+/** `load`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
+export const scenarioCli: ScenarioCli = {
+  run: loadCommand,
+  rerun: async (stored, { out, rerunOf }, args) => {
+    // The same seed: the same arrival schedules, so the two runs differ by the machine only.
+    const { loadConfig } = await import('../runs/load-run.js');
+    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, reportWidth(args));
+  },
+};
+
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-export async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/load/load-report.js'),

@@ -13,6 +13,7 @@ import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import type { VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
+import type { ScenarioCli } from './scenario-cli.js';
 
 /**
  * The run stack (engines, models, datasets, reports), imported only once
@@ -119,13 +120,23 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
   return runAndReport(config, {}, queueOptions(args), display(args));
 }
 
+/**
+ * `run`'s CLI (scenario-commands.ts): the command, and a rerun of a stored
+ * config, validated again (an engine or option accepted then may not exist
+ * in this version); a rerun runs on this machine, never on a queue.
+ */
+export const scenarioCli: ScenarioCli = {
+  run: runCommand,
+  rerun: (stored, { out, rerunOf }, args) => runAndReport(resolveRunConfig({ ...(stored as RunConfig), out }), { rerunOf }, undefined, display(args)),
+};
+
 /** `--wide`, `--quiet` and the width (terminal-width.ts), for run and rerun alike. */
-export function display(args: ParsedArgs): ReportDisplay {
+function display(args: ParsedArgs): ReportDisplay {
   return { ...reportWidth(args), quiet: args.flags['quiet'] === true };
 }
 
 /** How the report and progress are shown. */
-export interface ReportDisplay {
+interface ReportDisplay {
   readonly width: number;
   readonly wide: boolean;
   readonly quiet: boolean;
@@ -155,7 +166,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-export async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
+async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
   const stack = await runStack();
   const { executeRecordedRun, renderTerminalReport, fitLines, runCharts, notDrawnLines, plannedKeys } = stack;
   let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });

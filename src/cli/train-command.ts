@@ -5,6 +5,7 @@ import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { TrainConfig } from '../runs/train-run.js';
+import type { ScenarioCli } from './scenario-cli.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
@@ -72,8 +73,17 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
   return trainAndReport(config, {}, reportWidth(args));
 }
 
+/** `train`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
+export const scenarioCli: ScenarioCli = {
+  run: trainCommand,
+  rerun: async (stored, { out, rerunOf }, args) => {
+    const { trainConfig } = await import('../runs/train-run.js');
+    return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, reportWidth(args));
+  },
+};
+
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-export async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedTrain }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../runs/train-run.js'),

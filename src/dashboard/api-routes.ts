@@ -10,11 +10,11 @@ import type { HistorySource } from '../runs/history/history-entry.js';
 import { entryModelName } from '../runs/history/entry-record.js';
 import { headlineText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
-import { FieldError } from './field-error.js';
+import { FieldError } from '../core/field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
 import type { PathGuard } from './path-guard.js';
-import { checkStoredConfig, parseGenerateRequest, parseRunRequest } from './run-request.js';
-import { parseLoadRequest } from './load-request.js';
+import { scenarioByRoute, type Scenario } from '../runs/scenario-registry.js';
+import { checkStoredConfig, parseStartRequest } from './run-request.js';
 import type { RunQueue } from './run-queue.js';
 
 /** What every handler needs; built once by the server. */
@@ -62,9 +62,9 @@ export async function getRun(ctx: ApiContext, res: ServerResponse, id: number): 
   sendJson(res, 200, { entry: await requireEntry(ctx, id), live: ctx.queue.current()?.id === id ? ctx.queue.current() : null });
 }
 
-/** Adds a benchmark to the queue after validating it like `inferbench run` would. */
-export async function addRun(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parse = parseRunRequest): Promise<void> {
-  const request = parse(await readJson(req), { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
+/** Adds a benchmark of `scenario` to the queue after validating it as its CLI command would. */
+export async function addRun(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, scenario: Scenario): Promise<void> {
+  const request = await parseStartRequest(scenario, await readJson(req), { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
   if (request.compareWith !== null && (await ctx.store.get(request.compareWith)) === null) {
     throw new FieldError('compareWith', `no benchmark with id ${request.compareWith} to compare against`, 'pick one from the list, or none');
   }
@@ -76,7 +76,7 @@ export async function addRun(ctx: ApiContext, req: IncomingMessage, res: ServerR
 /** Queues the same resolved config again, as a new entry linked to the old one. */
 export async function rerunRun(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, id: number): Promise<void> {
   const entry = await requireEntry(ctx, id);
-  const config = checkStoredConfig(entry.config, { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
+  const config = await checkStoredConfig(entry.config, { guard: ctx.guard, out: ctx.store.out, registry: ctx.registry });
   const source = sourceOf(req) === 'web' ? 'web' : 'api';
   const newId = await ctx.store.create({ config, source, state: 'queued', rerunOf: entry.id });
   ctx.queue.enqueue(newId, config, source);
@@ -102,24 +102,20 @@ export async function deleteRun(ctx: ApiContext, res: ServerResponse, id: number
   sendJson(res, 200, { id, removed: true, deletedDir: removal.deletedDir, warnings: removal.warnings });
 }
 
-/** Routes `POST /api/generate`: queues an `inferbench generate` run, validated like the CLI's. */
-export function generateRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
-  return parts.length === 0 && req.method === 'POST' ? addRun(ctx, req, res, parseGenerateRequest) : null;
-}
-
-/** Routes `POST /api/load`: queues an `inferbench load` run, validated like the CLI's. */
-export function loadRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
-  return parts.length === 0 && req.method === 'POST' ? addRun(ctx, req, res, parseLoadRequest) : null;
+/**
+ * Routes `POST /api/<route>`: queues a run of the scenario registered to
+ * start there (`runs` for `inferbench run`, `generate`, `load`, or a
+ * plug-in's), validated as its CLI command validates it; null otherwise.
+ */
+export function startRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
+  const scenario = parts.length === 1 && req.method === 'POST' && parts[0] !== undefined ? scenarioByRoute(parts[0]) : undefined;
+  return scenario ? addRun(ctx, req, res, scenario) : null;
 }
 
 /** Routes `/api/runs…`; null when the path is not one of them. */
 export function runRoute(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, parts: readonly string[]): Promise<void> | null {
   const method = req.method ?? 'GET';
-  if (parts.length === 0) {
-    if (method === 'GET') return listRuns(ctx, res);
-    if (method === 'POST') return addRun(ctx, req, res);
-    return null;
-  }
+  if (parts.length === 0) return method === 'GET' ? listRuns(ctx, res) : null;
   const id = parseId(parts[0]);
   const action = parts[1];
   if (parts.length === 1 && method === 'GET') return getRun(ctx, res, id);

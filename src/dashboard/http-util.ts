@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UserError } from '../core/errors.js';
-import { FieldError } from './field-error.js';
+import { FieldError } from '../core/field-error.js';
 
 /** Largest request body accepted; a run request is well under 1 KiB. */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { resolveInside } from '../core/path-inside.js';
 import { readRegularFileSync } from '../core/regular-file.js';
-import { FieldError } from './field-error.js';
+import { FieldError } from '../core/field-error.js';
 
 /** Files a model or dataset folder may hold before the guard refuses to walk it (a request must not make it read a disk). */
 export const MAX_FOLDER_ENTRIES = 20_000;

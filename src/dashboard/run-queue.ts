@@ -51,9 +51,9 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     private readonly machinePollMs = 1000,
     /**
      * Called with a job's config as it starts; what it returns is run. The
-     * dashboard re-checks paths here (see run-paths.ts); a throw fails the entry.
+     * dashboard re-checks paths here (see ScenarioApi.recheckPaths); a throw fails the entry.
      */
-    private readonly beforeRun: (config: StoredConfig) => StoredConfig = (config) => config,
+    private readonly beforeRun: (config: StoredConfig) => StoredConfig | Promise<StoredConfig> = (config) => config,
   ) {
     super();
   }
@@ -151,7 +151,7 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
     let config: StoredConfig;
     let execute: NonNullable<Scenario['executeRecorded']>;
     try {
-      config = this.beforeRun(job.config);
+      config = await this.beforeRun(job.config);
       const scenario = scenarioOfConfig(config);
       if (!scenario.executeRecorded) throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, 'run it with its own command');
       execute = scenario.executeRecorded;

@@ -4,7 +4,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { HistoryStore } from '../runs/history/history-store.js';
-import { generateRoute, getInfo, loadRoute, runRoute, type ApiContext } from './api-routes.js';
+import { getInfo, runRoute, startRoute, type ApiContext } from './api-routes.js';
 import { HttpError, sendError } from './http-util.js';
 import { PathGuard } from './path-guard.js';
 import { RunQueue } from './run-queue.js';
@@ -12,7 +12,7 @@ import { accessToken, crossSiteReason, DEFAULT_HOST, tokenMatches } from './secu
 import { openEventStream } from './event-stream.js';
 import { StaticFiles } from './static-files.js';
 import { viewRoute } from './view-routes.js';
-import { recheckRunPaths } from './run-paths.js';
+import { recheckStoredPaths } from './run-request.js';
 
 /** Port used when none is given. */
 import { DEFAULT_PORT } from './dashboard-port.js';
@@ -65,7 +65,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const registry = options.registry ?? defaultRegistry;
   const guard = new PathGuard(options.root ?? process.cwd(), options.allow ?? []);
   // Paths are checked again as each run starts: a folder may have become a symlink to outside --root since it was queued.
-  const queue = new RunQueue(store, registry, undefined, (config) => recheckRunPaths(config, guard));
+  const queue = new RunQueue(store, registry, undefined, (config) => recheckStoredPaths(config, guard));
   queue.on('event', (e) => {
     if (e.type === 'warning') log(e.message);
     if (e.type === 'finished' && e.state === 'failed') log(`benchmark ${e.id} failed: ${e.error ?? ''}`);
@@ -90,7 +90,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     let done: Promise<void> | null = null;
     if (head === 'info' && rest.length === 0 && req.method === 'GET') done = getInfo(ctx, res);
     else if (head === 'events' && rest.length === 0 && req.method === 'GET') done = openEventStream(req, res, queue);
-    else done = (head === 'runs' ? runRoute(ctx, req, res, rest) : head === 'generate' ? generateRoute(ctx, req, res, rest) : head === 'load' ? loadRoute(ctx, req, res, rest) : null) ?? viewRoute(ctx, req, res, parts, url);
+    else done = startRoute(ctx, req, res, parts) ?? (head === 'runs' ? runRoute(ctx, req, res, rest) : null) ?? viewRoute(ctx, req, res, parts, url);
     if (done === null) throw new HttpError(404, `no API ${req.method ?? 'GET'} ${url.pathname}`);
     await done;
   };

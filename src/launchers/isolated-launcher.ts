@@ -15,6 +15,8 @@ const CHILD_ENTRY = fileURLToPath(new URL('./scenario-child.js', import.meta.url
 export interface ChildJobMessage {
   readonly kind: string;
   readonly payload: unknown;
+  /** `file:` URL of the module that registers `kind` in the child, when it is not built in (ChildLaunch.module). */
+  readonly module?: string;
   /** Modules whose exported `engines` array is registered in the child (plug-in and test engines). */
   readonly engineModules: readonly string[];
 }
@@ -32,7 +34,7 @@ export function isolatedLaunch(engineModules: readonly string[] = []): IsolatedL
         entry: CHILD_ENTRY,
         // The kind on the command line only names the child in `ps`; the job message is what the child reads.
         args: [launch.kind],
-        job: { kind: launch.kind, payload: launch.payload, engineModules } satisfies ChildJobMessage,
+        job: { kind: launch.kind, payload: launch.payload, ...(launch.module !== undefined ? { module: launch.module } : {}), engineModules } satisfies ChildJobMessage,
         keys: launch.keys,
         keyId: launch.keyId,
         resultId: launch.resultId,

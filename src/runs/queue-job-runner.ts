@@ -16,7 +16,8 @@ import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
 import { fetchManifest } from '../launchers/queue/file-fetch.js';
 import { hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
-import type { QueueJob } from '../launchers/queue/job-schema.js';
+import { isClassifyQueueJob, type ClassifyQueueJob } from '../scenarios/classify/classify-queue-job.js';
+import type { QueueJob } from '../scenarios/queue-jobs.js';
 import { FixedLengthModel } from '../models/fixed-length-model.js';
 import { Benchmark } from './benchmark.js';
 import { planModels } from './model-plan.js';
@@ -31,7 +32,7 @@ export interface JobRunnerContext {
 }
 
 /** The dataset source string this worker opens for a job, fetching served files first. */
-async function datasetSource(job: QueueJob, cacheRoot: string): Promise<string | undefined> {
+async function datasetSource(job: ClassifyQueueJob, cacheRoot: string): Promise<string | undefined> {
   const options = { ...(job.datasetConfig !== null ? { config: job.datasetConfig } : {}), ...(job.split !== null ? { split: job.split } : {}) };
   if (job.dataset.kind === 'embedded') return undefined;
   // A Hub id goes to the Hub as one (the hf:// prefix), never to a path of this disk.
@@ -41,6 +42,8 @@ async function datasetSource(job: QueueJob, cacheRoot: string): Promise<string |
 
 /** Measures one job; throws (a refusal) when the rows or the model differ from the coordinator's. */
 export async function runQueueJob(job: QueueJob, retries: number, ctx: JobRunnerContext): Promise<CellResult[]> {
+  // The worker accepts only registered kinds, and classify's is the one built-in kind a worker runs.
+  if (!isClassifyQueueJob(job)) throw new UserError(`this worker runs no job of schema ${job.schema}`);
   const source = await datasetSource(job, ctx.cacheRoot);
   const opened = await openDataset(source);
   const dataset = job.limit === null ? opened : opened.take(job.limit);

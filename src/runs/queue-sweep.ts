@@ -18,7 +18,8 @@ import type { Dataset } from '../../datasets/dataset.js';
 import { QueueCoordinator, type CoordinatorOutcome } from '../launchers/queue/coordinator.js';
 import { buildManifest, hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
 import { startFileServer, type FileServer } from '../launchers/queue/file-server.js';
-import { JOB_SCHEMA, type DatasetRequest, type FileManifest, type ModelRequest, type QueueJob } from '../launchers/queue/job-schema.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob, type DatasetRequest, type ModelRequest } from '../scenarios/classify/classify-queue-job.js';
+import type { FileManifest } from '../scenarios/queue-jobs.js';
 import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
@@ -199,7 +200,7 @@ export class QueueSweep {
     const { rowsHash, dataset, models } = this.prepared!;
     const lengths: readonly (number | null)[] = config.sequenceLengths ?? [null];
     const targets: readonly (WorkerInfo | null)[] = this.options.onEachWorker ? this.workers : [null];
-    const jobs: QueueJob[] = [];
+    const jobs: ClassifyQueueJob[] = [];
     const immediate: CellResult[] = [];
     const keys = (model: string, engine: string, threads: number | null, seq: number | null): CellKey[] =>
       config.batchSizes.map((batchSize) => ({ model, engine, batchSize, requestedThreads: threads, ...(seq === null ? {} : { sequenceLength: seq }) }));
@@ -228,7 +229,7 @@ export class QueueSweep {
               // --workers keeps a spread job on the named workers; without it any worker may take it, even one started later.
               const allowed = target ? [target.name] : this.options.workers ? candidates.filter((w) => engineReason(w, engine) === null).map((w) => w.name) : null;
               jobs.push({
-                schema: JOB_SCHEMA, runId: run.id, row: row.info.name, model: request, dtype: row.info.variant?.dtype ?? null, modelHash,
+                schema: CLASSIFY_JOB_SCHEMA, runId: run.id, row: row.info.name, model: request, dtype: row.info.variant?.dtype ?? null, modelHash,
                 dataset, datasetConfig: config.datasetConfig ?? null, split: config.split ?? null, rowsHash,
                 textColumn: config.textColumn, labelColumn: config.labelColumn, limit: config.limit, sequenceLength: seq,
                 engine, threads, batchSizes: config.batchSizes, rounds: config.rounds ?? 1, warmupBatches: config.warmupBatches,
@@ -265,7 +266,7 @@ export class QueueSweep {
 }
 
 /** The cells a job's outcome stands for: the worker's own, or one per batch size with the reason. */
-function cellsOf(job: QueueJob, outcome: CoordinatorOutcome, workers: readonly WorkerInfo[]): CellResult[] {
+function cellsOf(job: ClassifyQueueJob, outcome: CoordinatorOutcome, workers: readonly WorkerInfo[]): CellResult[] {
   if (outcome.kind === 'cells') return (outcome.cells as CellResult[]).filter((c) => typeof c === 'object' && c !== null && c.engine === job.engine);
   const target = job.workers?.length === 1 ? workers.find((w) => w.name === job.workers?.[0]) : undefined;
   const host = target ? { host: hostOf(target) } : {};

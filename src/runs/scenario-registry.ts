@@ -24,6 +24,7 @@ import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
+import type { PathCheck, RequestField } from './request-fields.js';
 
 /** Any scenario's record: the run driver's record of some cell type. */
 export type ScenarioRecord = RunRecordOf<unknown> & { readonly kind?: string };
@@ -115,6 +116,24 @@ export function cellProgress(event: { readonly kind: string; readonly total: num
   return null;
 }
 
+/**
+ * The command line's flags as `configFromFlags` reads them: plain readers
+ * the CLI gives the scenario (the registry cannot import src/cli), each
+ * failing with a UserError that names the flag, as the CLI's own do.
+ */
+export interface ScenarioFlags {
+  /** The folder the run writes to and records in: `--out`, or the CLI's default. */
+  readonly out: string;
+  /** The flag `name` as text, undefined when not given. */
+  readonly text: (name: string) => string | undefined;
+  /** The flag `name` as comma-separated names, empty items dropped; undefined when not given. */
+  readonly list: (name: string) => string[] | undefined;
+  /** The flag `name` as a positive whole number, checked against the range its options table names; undefined when not given. */
+  readonly positiveInt: (name: string) => number | undefined;
+  /** Whether the boolean flag `name` was given. */
+  readonly given: (name: string) => boolean;
+}
+
 type RecordedRunModule = typeof import('./history/recorded-run.js');
 
 /** A scenario's recorder in history/recorded-run.ts: its config, its hooks (stop signal, engines, its own progress events) and the history. */
@@ -135,6 +154,40 @@ export function recordedBy<C extends ScenarioConfig, R extends ScenarioRecord, E
     };
     return record(config, { signal: hooks.signal, ...(hooks.registry ? { registry: hooks.registry } : {}), onProgress }, opts);
   };
+}
+
+/** What a scenario's request part is given by the dashboard: its path guard, its output folder and its engines. */
+export interface RequestContext {
+  readonly guard: PathCheck;
+  readonly out: string;
+  readonly registry?: EngineRegistry;
+}
+
+/**
+ * A scenario's part of the dashboard's API (src/runs/scenarios/<name>-request.ts
+ * for the built-ins). The dashboard checks a body's JSON kinds against
+ * `start.fields` (derived from the scenario's options, see
+ * runs/request-fields.ts) and leaves the rest to the scenario, so it names
+ * no scenario's fields and no scenario's config type.
+ */
+export interface ScenarioApi<C extends ScenarioConfig = ScenarioConfig> {
+  /** How a JSON body starts one; null when the API only reruns this scenario's stored configs. */
+  readonly start: {
+    /** Its fields in the order the `valid fields` fix lists them; `compareWith` is added last. */
+    readonly fields: readonly RequestField[];
+    /** The config from fields whose JSON kinds are checked, validated as its CLI command validates them; throws FieldError. */
+    readonly parse: (fields: Readonly<Record<string, unknown>>, ctx: RequestContext) => C;
+  } | null;
+  /**
+   * The config with every model and dataset path resolved again through the
+   * guard, when the run starts rather than when it was queued: between the
+   * two, a folder inside --root can be swapped for a symlink to one outside
+   * it. The config returned carries the real paths just checked, so the run
+   * opens exactly what was allowed. Throws the guard's FieldError.
+   */
+  readonly recheckPaths: (config: C, guard: PathCheck) => C;
+  /** A stored config (from any history, the CLI's included), its paths rechecked, made runnable here: written to `ctx.out` and checked as a new one is. */
+  readonly resolveStored: (config: C, ctx: RequestContext) => C;
 }
 
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
@@ -169,6 +222,23 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * started from a stored config.
    */
   readonly executeRecorded?: (config: C, hooks: StoredRunHooks, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
+  /**
+   * Its part of the dashboard's API: `route` is the word of
+   * `POST /api/<route>` that starts one (null: reruns only), and the part
+   * itself is imported only when a request comes, as `executeRecorded` is,
+   * so `--help` does not load the run modules. Absent: the dashboard
+   * neither starts nor reruns this scenario's runs.
+   */
+  readonly api?: { readonly route: string | null; readonly load: () => Promise<ScenarioApi<C>> };
+  /**
+   * Its config from its command's flags, for a scenario the CLI has no
+   * module of its own for (src/cli/scenario-commands.ts): with it and
+   * `executeRecorded`, `inferbench <command>` runs the scenario and
+   * `inferbench rerun` repeats it, printing its `report`, with no edit in
+   * src/cli. The built-in scenarios leave it out: their CLI modules read
+   * their flags and print their own progress lines.
+   */
+  readonly configFromFlags?: (flags: ScenarioFlags) => C;
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;
@@ -188,12 +258,20 @@ export function registerScenario<R extends ScenarioRecord, C extends ScenarioCon
   if (byCommand.has(scenario.command)) throw new Error(`scenario ${scenario.command} is registered twice`);
   const clash = [...byCommand.values()].find((s) => s.recordKind === scenario.recordKind);
   if (clash) throw new Error(`scenarios ${clash.command} and ${scenario.command} both write records of kind ${String(scenario.recordKind)}`);
+  const route = scenario.api?.route;
+  const sameRoute = route == null ? undefined : [...byCommand.values()].find((s) => s.api?.route === route);
+  if (sameRoute) throw new Error(`scenarios ${sameRoute.command} and ${scenario.command} both start at POST /api/${String(route)}`);
   byCommand.set(scenario.command, scenario as unknown as Scenario);
 }
 
 /** Every registered scenario, in registration order. */
 export function registeredScenarios(): readonly Scenario[] {
   return [...byCommand.values()];
+}
+
+/** The scenario a dashboard request `POST /api/<route>` starts, or undefined when none starts there. */
+export function scenarioByRoute(route: string): Scenario | undefined {
+  return [...byCommand.values()].find((s) => s.api?.route === route);
 }
 
 /**

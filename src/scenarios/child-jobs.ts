@@ -22,6 +22,14 @@ export type ChildJobRun<Payload, Key, Result> = (payload: Payload, io: ChildIo<K
 export interface ChildLaunch<Key, Result> {
   /** The kind the child job is registered under. */
   readonly kind: string;
+  /**
+   * `file:` URL of the module whose import registers `kind`, for a kind the
+   * child does not know (a plug-in's or a test's scenario); built-in kinds
+   * leave it out, as the child registers them itself. Only the local parent
+   * sets it: a queue job is plain data checked field by field and can name
+   * no module, so a worker never imports code a job chose.
+   */
+  readonly module?: string;
   /** Plain data only (structured-clone): functions and live objects cannot cross a process. */
   readonly payload: unknown;
   readonly keys: readonly Key[];

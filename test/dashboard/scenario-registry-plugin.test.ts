@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
 import { listFlag, parseArgs, positiveIntFlag, WIDE_FLAG } from '../../src/cli/args.js';
 import { commandHelp, commands, mainHelp, scenarioCommand } from '../../src/cli/command-specs.js';
 import { compareCommand } from '../../src/cli/compare-command.js';
@@ -10,15 +8,15 @@ import { listCommand, showCommand } from '../../src/cli/history-commands.js';
 import { frozenOptions } from '../../src/core/flag-spec.js';
 import { UserError } from '../../src/core/errors.js';
 import { flagRangeHelp } from '../../src/core/option-ranges.js';
-import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { driveRun } from '../../src/runs/run-driver.js';
+import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
 import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
 import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
-import { call, startTestDashboard } from '../helpers/dashboard.js';
+import { checkFieldRanges } from '../../src/runs/request-fields.js';
+import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
+import { executeWordRun, type WordRecord } from '../helpers/word-run.js';
 
 /**
  * A scenario defined only here: it "measures" the length of each word it
@@ -26,16 +24,7 @@ import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
  * `list`, `show`, `compare` and the dashboard to serve it, and for the CLI
  * to parse its flags and print its help, with no file outside this test touched.
  */
-interface EchoCell {
-  readonly state: 'completed';
-  readonly engine: string;
-  readonly model: string;
-  readonly batchSize: number;
-  readonly requestedThreads: number | null;
-  readonly word: string;
-  readonly length: number;
-}
-type EchoRecord = RunRecordOf<EchoCell> & { readonly kind: 'echo-test' };
+type EchoRecord = WordRecord<'echo-test'>;
 interface EchoConfig {
   readonly command: 'echo-test';
   readonly out: string;
@@ -70,6 +59,22 @@ registerScenario<EchoRecord, EchoConfig>({
     keys: (r) => new Set(r.cells.map((c) => c.word)),
   },
   executeRecorded: (config, hooks, opts) => executeEcho(config, hooks, opts),
+  // Its dashboard part: `POST /api/echo-test` takes the JSON fields its options table gives (`words`, `limit`), checked as a built-in's are.
+  api: {
+    route: 'echo-test',
+    load: async () => ({
+      start: {
+        fields: ['words', 'limit'],
+        parse: (fields, ctx) => {
+          checkFieldRanges(fields);
+          const words = (fields['words'] as readonly string[] | undefined) ?? ['echo'];
+          return echoConfig(ctx.out, words.slice(0, (fields['limit'] as number | undefined) ?? words.length));
+        },
+      },
+      recheckPaths: (config) => config,
+      resolveStored: (config, ctx) => ({ ...config, out: ctx.out }),
+    }),
+  },
 });
 
 /**
@@ -78,33 +83,7 @@ registerScenario<EchoRecord, EchoConfig>({
  * which the dashboard's queue finds by the stored config's command.
  */
 function executeEcho(config: EchoConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
-  return recordRun<EchoCell, EchoRecord, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
-    driveRun<EchoCell, EchoRecord>(
-      {
-        kind: 'echo-test',
-        out: config.out,
-        png: false,
-        registry: defaultRegistry,
-        engines: config.engines,
-        recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
-        models: [],
-        sweep: async (engines, record) => {
-          const total = config.words.length;
-          for (const [index, word] of config.words.entries()) {
-            hooks.onCell({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 });
-            await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'echo-model', batchSize: 1, requestedThreads: null, word, length: word.length });
-            hooks.onCell({ kind: 'cell-done', total, index });
-          }
-        },
-        write: async (record, dir) => {
-          const file = join(dir, 'results.json');
-          await writeFile(file, JSON.stringify(record));
-          return { paths: [file], warnings: [] };
-        },
-      },
-      recorded,
-    ),
-  );
+  return executeWordRun('echo-test', 'echo-model', config, hooks, opts);
 }
 
 const echoConfig = (out: string, words: readonly string[]): EchoConfig => ({ command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words });
@@ -221,4 +200,67 @@ test("the dashboard's queue runs a stored config of a test-defined scenario, fou
   const done = events.flatMap((e) => (e.type === 'progress' ? [e.progress.done] : []));
   assert.deepEqual([...new Set(done)], [0, 1, 2, 3], 'each cell that ended moved the progress on, in order');
   assert.ok(events.some((e) => e.type === 'progress' && e.progress.current?.engine === 'onnx-cpu'), 'a cell start names its engine');
+});
+
+test("a test-defined scenario is started through the dashboard's HTTP API: its fields come from its options and are checked as a built-in's, and it runs through the queue", async (t) => {
+  useTestCache();
+  const out = testOutputDir('scenario-registry-plugin-api');
+  const dash = await startTestDashboard(out, { engines: ['onnx-cpu'] });
+  t.after(() => dash.close());
+
+  // A value out of range: the same 400 a built-in's `limit` gets, naming the field and the range of core/option-ranges.ts.
+  const tooMany = await call(dash.url, 'POST', '/api/echo-test', { words: ['ab'], limit: 99999999999 });
+  const builtIn = await call(dash.url, 'POST', '/api/runs', { limit: 99999999999 });
+  assert.equal(tooMany.status, 400, JSON.stringify(tooMany.body));
+  assert.equal(tooMany.body.field, 'limit');
+  assert.match(tooMany.body.error, /^limit must be a whole number from 1 to 10000000 rows, got 99999999999/);
+  assert.deepEqual(tooMany.body, builtIn.body);
+  // The JSON kind derived from the flag (`--words a,b` is a list of names), and the field list with compareWith last.
+  const notList = await call(dash.url, 'POST', '/api/echo-test', { words: 'ab' });
+  assert.equal(notList.status, 400);
+  assert.equal(notList.body.field, 'words');
+  assert.match(notList.body.error, /^words must be a non-empty list of names/);
+  const unknown = await call(dash.url, 'POST', '/api/echo-test', { batchSizes: [1] });
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.field, 'batchSizes');
+  assert.match(unknown.body.fix, /valid fields: words, limit, compareWith$/);
+  assert.deepEqual((await call(dash.url, 'GET', '/api/runs')).body.entries, [], 'no bad request was queued');
+
+  const started = await call(dash.url, 'POST', '/api/echo-test', { words: ['ab', 'abc', 'abcd'], limit: 2 });
+  assert.equal(started.status, 201, JSON.stringify(started.body));
+  const entry = await waitForEnd(dash.url, started.body.id);
+  assert.equal(entry.state, 'completed', JSON.stringify(entry));
+  assert.equal(entry.cellsDone, 2);
+  assert.equal(entry.config.command, 'echo-test');
+  assert.equal(entry.config.out, out, 'written where the dashboard writes');
+  const views = await call(dash.url, 'GET', `/api/runs/${started.body.id}/views`);
+  assert.deepEqual(views.body.echo, [{ word: 'ab', length: 2 }, { word: 'abc', length: 3 }]);
+
+  // A rerun goes through the scenario's own stored-config check too.
+  const again = await call(dash.url, 'POST', `/api/runs/${started.body.id}/rerun`);
+  assert.equal(again.status, 201, JSON.stringify(again.body));
+  assert.equal((await waitForEnd(dash.url, again.body.id)).state, 'completed');
+});
+
+test("the built-in scenarios' request fields, derived from their options, are the ones the API always listed, in order", async (t) => {
+  useTestCache();
+  const dash = await startTestDashboard(testOutputDir('scenario-registry-plugin-fields'), { engines: ['onnx-cpu'] });
+  t.after(() => dash.close());
+  const listed: Record<string, string> = {
+    runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, compareWith',
+    generate: 'model, engines, batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
+    load: 'models, engines, threads, dataset, textColumn, limit, rates, findPeak, arrival, burstiness, seed, durationMs, minQueries, warmupMs, maxBatch, maxWaitMs, slo, rounds, isolate, png, compareWith',
+  };
+  for (const [route, fields] of Object.entries(listed)) {
+    const r = await call(dash.url, 'POST', `/api/${route}`, { nope: 1 });
+    assert.equal(r.status, 400, route);
+    assert.deepEqual(r.body, { error: 'unknown field nope', fix: `valid fields: ${fields}`, field: 'nope' }, route);
+  }
+  assert.equal((await call(dash.url, 'POST', '/api/train', {})).status, 404, 'no request starts a train run');
+  // generate's rounds, as `inferbench generate --rounds` and docs/dashboard.md have it, checked against the one range table.
+  const rounds = await call(dash.url, 'POST', '/api/generate', { rounds: 0 });
+  assert.equal(rounds.status, 400);
+  assert.equal(rounds.body.field, 'rounds', JSON.stringify(rounds.body));
+  assert.doesNotMatch(rounds.body.error, /unknown field/, 'rounds is a field of generate');
+  assert.match(`${rounds.body.error} ${rounds.body.fix}`, /1/, 'the range is named');
 });

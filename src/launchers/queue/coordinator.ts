@@ -1,7 +1,8 @@
 /**
  * The coordinator's side of a distributed sweep: connect (failing fast with
  * the masked address when Redis is unreachable), wait for the workers, add
- * one BullMQ job per load group, and hand each outcome back as it arrives.
+ * one BullMQ job per group (of any kind registered in
+ * src/scenarios/queue-jobs.ts), and hand each outcome back as it arrives.
  * Jobs carry the run id in their id, so two coordinators on one queue never
  * see each other's results, and a job re-offered after a worker died is
  * still one job, counted once. Ctrl-C removes the run's waiting jobs and
@@ -11,7 +12,8 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
-import { queueJobId, type QueueJob } from './job-schema.js';
+import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
+import { queueJobId } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';
 import { liveWorkers, QUEUE_NAME, registeredWorkers, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
@@ -27,8 +29,8 @@ export type CoordinatorOutcome =
   /** Ctrl-C: removed before any worker took it, or still running when the wait ran out. */
   | { readonly kind: 'interrupted'; readonly reason: string };
 
-export interface JobHooks {
-  readonly onOutcome: (job: QueueJob, outcome: CoordinatorOutcome) => Promise<void>;
+export interface JobHooks<Job extends QueueJob = QueueJob> {
+  readonly onOutcome: (job: Job, outcome: CoordinatorOutcome) => Promise<void>;
   readonly signal?: AbortSignal | undefined;
   /** How long Ctrl-C waits for jobs already running on workers. */
   readonly drainTimeoutMs: number;
@@ -84,7 +86,7 @@ export class QueueCoordinator {
   }
 
   /** Adds every job and resolves once each has an outcome (or rejects with a UserError when Redis goes away). */
-  async runJobs(jobs: readonly QueueJob[], hooks: JobHooks): Promise<void> {
+  async runJobs<Job extends QueueJob>(jobs: readonly Job[], hooks: JobHooks<Job>): Promise<void> {
     if (jobs.length === 0) return;
     // Read events from the stream's current end, not from whenever the reader's first XREAD lands: a job refused
     // or failed within milliseconds of being added would otherwise be missed, and the run would wait forever.
@@ -92,7 +94,7 @@ export class QueueCoordinator {
     const events = new QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address), lastEventId: last?.[0] ?? '0-0' });
     events.on('error', () => undefined);
     await events.waitUntilReady();
-    const pending = new Map<string, QueueJob>(jobs.map((job, i) => [queueJobId(job.runId, i), job]));
+    const pending = new Map<string, Job>(jobs.map((job, i) => [queueJobId(job.runId, i), job]));
     let chain = Promise.resolve();
     let settle: (() => void) | undefined;
     let fail: ((err: Error) => void) | undefined;
@@ -119,7 +121,7 @@ export class QueueCoordinator {
     hooks.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await this.queue.addBulk(
-        [...pending].map(([jobId, data]) => ({ name: 'load-group', data, opts: { jobId, attempts: 1, removeOnComplete: true, removeOnFail: true } })),
+        [...pending].map(([jobId, data]) => ({ name: kindOfJob(data).name, data, opts: { jobId, attempts: 1, removeOnComplete: true, removeOnFail: true } })),
       );
       if (hooks.signal?.aborted) onAbort();
       await finished;
@@ -139,7 +141,7 @@ export class QueueCoordinator {
    * jobs and fails them with that reason, whether a worker had taken them
    * (it died mid-job, and nobody is left to notice its stalled lock) or not.
    */
-  private async watchWorkers(pending: Map<string, QueueJob>, deliver: (id: string, o: () => CoordinatorOutcome) => void, stranding: Stranding, hooks: JobHooks): Promise<void> {
+  private async watchWorkers<Job extends QueueJob>(pending: Map<string, Job>, deliver: (id: string, o: () => CoordinatorOutcome) => void, stranding: Stranding, hooks: JobHooks<Job>): Promise<void> {
     if (pending.size === 0) return;
     const registered = await registeredWorkers(this.redis);
     const now = Date.now();

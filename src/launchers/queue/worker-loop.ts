@@ -17,7 +17,8 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { describeError } from '../../core/errors.js';
 import { GuardedWorker, unreadableReason } from './guarded-worker.js';
-import { parseQueueJob, type QueueJob } from './job-schema.js';
+import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
+import { parseQueueJob } from './job-schema.js';
 import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
 import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
 
@@ -111,16 +112,18 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
         throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
       }
       const data = parsed.job;
+      const kind = kindOfJob(data);
       if ((data.workers !== null && !data.workers.includes(info.name)) || Object.hasOwn(data.refused, info.name)) {
         // Not ours (meant for other workers, or one we already refused): back to the queue for the others.
         if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
         await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
         throw new DelayedError();
       }
-      const engine = info.engines.find((e) => e.id === data.engine);
-      if (!engine?.available) return refuse(job, data, `${data.engine} is unavailable on worker ${info.name}: ${engine?.reason ?? 'not an engine this inferbench knows'}`, true, token);
+      const engineId = kind.engine(data);
+      const engine = info.engines.find((e) => e.id === engineId);
+      if (!engine?.available) return refuse(job, data, `${engineId} is unavailable on worker ${info.name}: ${engine?.reason ?? 'not an engine this inferbench knows'}`, true, token);
       const retries = job.stalledCounter ?? 0;
-      log(`job ${idOf(job)}: ${data.row} on ${data.engine}${data.threads === null ? '' : ` threads ${data.threads}`} at batch ${data.batchSizes.join(', ')}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
+      log(`job ${idOf(job)}: ${kind.summary(data)}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
       try {
         const cells = await options.run(data, retries);
         log(`job ${idOf(job)}: done, ${cells.length} cells posted back`);

@@ -168,5 +168,6 @@ registerScenario<RunRecord, RunConfig>({
   report,
   views,
   executeRecorded: recordedBy((m) => m.executeRecordedRun),
+  api: { route: 'runs', load: async () => (await import('./classify-request.js')).CLASSIFY_API },
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },
 });

@@ -46,5 +46,6 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   report: (record, o) => renderGenerationReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => generationViews(record),
   executeRecorded: recordedBy((m) => m.executeRecordedGenerate),
+  api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },
   compare: { terminal, hint: 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' },
 });

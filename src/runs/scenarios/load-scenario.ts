@@ -51,6 +51,7 @@ registerScenario<LoadRunRecord, LoadConfig>({
   report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => loadViewsJson(record),
   executeRecorded: recordedBy((m) => m.executeRecordedLoad),
+  api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },
   viewsWithoutCells: true,
   compare: {
     terminal,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Queue, QueueEvents } from 'bullmq';
 import { openDataset } from '../../../datasets/open-dataset.js';
 import { hashRows } from '../../../src/launchers/queue/file-manifest.js';
-import { JOB_SCHEMA, type QueueJob } from '../../../src/launchers/queue/job-schema.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../../../src/scenarios/classify/classify-queue-job.js';
 import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
 import type { JobOutcome } from '../../../src/launchers/queue/worker-loop.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
@@ -17,8 +17,8 @@ test('a job that no worker can run is refused by each in turn, offered to the ne
   try {
     await events.waitUntilReady();
     // A valid job whose model hash no regenerated default model can match.
-    const job: QueueJob = {
-      schema: JOB_SCHEMA, runId: 'mismatch', row: 'tiny-bert (embedded default)', model: { kind: 'default' }, dtype: null, modelHash: 'f'.repeat(64),
+    const job: ClassifyQueueJob = {
+      schema: CLASSIFY_JOB_SCHEMA, runId: 'mismatch', row: 'tiny-bert (embedded default)', model: { kind: 'default' }, dtype: null, modelHash: 'f'.repeat(64),
       dataset: { kind: 'embedded' }, datasetConfig: null, split: null, rowsHash: await hashRows((await openDataset()).take(16)), textColumn: null, labelColumn: null,
       limit: 16, sequenceLength: null, engine: 'onnx-cpu', threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0,
       stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},

@@ -4,7 +4,7 @@ import { defaultRegistry } from '../../../engines/registry.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
 import { UserError } from '../../../src/core/errors.js';
 import { hashRows } from '../../../src/launchers/queue/file-manifest.js';
-import { JOB_SCHEMA, type QueueJob } from '../../../src/launchers/queue/job-schema.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../../../src/scenarios/classify/classify-queue-job.js';
 import { defaultCacheRoot } from '../../../src/models/generated/generated-model.js';
 import { runQueueJob } from '../../../src/runs/queue-job-runner.js';
 import { useTestCache } from '../../helpers/test-cache.js';
@@ -12,13 +12,14 @@ import { useTestCache } from '../../helpers/test-cache.js';
 test('a worker refuses a job whose regenerated model or rows differ from the coordinator\'s hashes, before measuring', async () => {
   useTestCache();
   const rowsHash = await hashRows((await openDataset()).take(16));
-  const job: QueueJob = {
-    schema: JOB_SCHEMA, runId: 'r1', row: 'tiny-bert (embedded default)', model: { kind: 'default' }, dtype: null, modelHash: 'f'.repeat(64),
+  const job: ClassifyQueueJob = {
+    schema: CLASSIFY_JOB_SCHEMA, runId: 'r1', row: 'tiny-bert (embedded default)', model: { kind: 'default' }, dtype: null, modelHash: 'f'.repeat(64),
     dataset: { kind: 'embedded' }, datasetConfig: null, split: null, rowsHash, textColumn: null, labelColumn: null, limit: 16,
     sequenceLength: null, engine: 'onnx-cpu', threads: null, batchSizes: [1], rounds: 1, warmupBatches: 0,
     stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
   const ctx = { registry: defaultRegistry, engineModules: [], cacheRoot: defaultCacheRoot(), host: { name: 'w', id: '0'.repeat(12) } };
   await assert.rejects(runQueueJob(job, 0, ctx), (err: unknown) => err instanceof UserError && /model tiny-bert \(embedded default\) here \(sha256 [0-9a-f]{12}…\) differs from the coordinator's \(ffffffffffff…\); refused/.test(err.message));
-  await assert.rejects(runQueueJob({ ...job, rowsHash: 'e'.repeat(64) }, 0, ctx), (err: unknown) => err instanceof UserError && /the rows of .* differ from the coordinator's/.test(err.message));
+  const otherRows: ClassifyQueueJob = { ...job, rowsHash: 'e'.repeat(64) };
+  await assert.rejects(runQueueJob(otherRows, 0, ctx), (err: unknown) => err instanceof UserError && /the rows of .* differ from the coordinator's/.test(err.message));
 });

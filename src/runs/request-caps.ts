@@ -5,9 +5,9 @@
  * cells per run, and the total time its probes take. Over a cap is a 400
  * naming the field, the limit and the figure the request came to.
  */
-import type { LoadConfig } from '../runs/load-run.js';
+import type { LoadConfig } from './load-run.js';
 import { PEAK_MAX_PROBES } from '../scenarios/load/peak-search.js';
-import { FieldError } from './field-error.js';
+import { FieldError } from '../core/field-error.js';
 
 /** Rates one load request may list. */
 export const MAX_RATES = 32;

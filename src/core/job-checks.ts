@@ -1,12 +1,14 @@
 /**
- * The small vocabulary the job schema is written in: each check takes a
+ * The small vocabulary queue jobs are checked in (the envelope in
+ * src/launchers/queue/job-schema.ts, each kind's payload in its scenario
+ * folder), kept in core so both sides of that line can use it: each check takes a
  * value and the field's path (`model.manifest.files[0].path`) and answers
  * null, or the problem naming that path. A record check refuses fields it
  * does not list (compared with `Object.hasOwn`, so `__proto__` or
  * `constructor` are unknown fields like any other). A problem names the
  * field and the rule, never the value, which may be large or hostile.
  */
-import { optionRange } from '../../core/option-ranges.js';
+import { optionRange } from './option-ranges.js';
 
 /** null when `value` passes; otherwise what is wrong, naming `at`. */
 export type Check = (value: unknown, at: string) => string | null;
@@ -14,6 +16,10 @@ export type Check = (value: unknown, at: string) => string | null;
 export const problem = (at: string, rule: string): string => `field "${at}" ${rule}`;
 
 export const isPlainRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Names a worker, a run or an engine is made of: letters, digits, `.`, `_`, `-`. */
+export const NAME = { test: (s: string) => /^[\w.-]+$/u.test(s), rule: 'letters, digits, ".", "_" or "-"' };
+export const SHA256 = { test: (s: string) => /^[0-9a-f]{64}$/u.test(s), rule: 'a sha256 in hex' };
 
 /** Characters that would let a value rewrite a log line or a terminal (control characters, bidi overrides). */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;

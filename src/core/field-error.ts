@@ -1,4 +1,4 @@
-import { UserError } from '../core/errors.js';
+import { UserError } from './errors.js';
 
 /**
  * A UserError about one input field, so the API can answer 400 with the

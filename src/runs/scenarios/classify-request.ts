@@ -1,0 +1,100 @@
+/**
+ * `POST /api/runs`: an `inferbench run` from JSON, validated with the same
+ * code as the CLI. Each option group is passed alone through
+ * resolveRunConfig first, so a mistake is reported against its own field,
+ * then the whole config is resolved. Loaded by the dashboard only when a
+ * request comes (see ../scenario-registry.ts `api`).
+ */
+import { defaultRegistry } from '../../../engines/registry.js';
+import { resolveRunConfig, type OptionNames, type RunConfig } from '../classify-run.js';
+import { checkRunCells } from '../request-caps.js';
+import { asField, checkFieldRanges, type PathCheck } from '../request-fields.js';
+import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
+
+/** Names resolveRunConfig puts in its messages, so they match the JSON fields. */
+const NAMES: OptionNames = {
+  batchSizes: 'batchSizes',
+  limit: 'limit',
+  threads: 'threads',
+  engines: 'engines',
+  reference: 'parity.reference',
+  dtypes: 'dtypes',
+  architectures: 'architectures',
+  sequenceLengths: 'sequenceLengths',
+  calibrationRows: 'calibrationRows',
+  calibrationMethod: 'calibrationMethod',
+};
+
+function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): RunConfig {
+  const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures' | 'calibrationMethod'> & { architectures?: string[]; calibrationMethod?: string };
+  for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'rounds', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths', 'calibrationRows', 'calibrationMethod'] as const) {
+    if (partial[group] === undefined) continue;
+    asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
+  }
+  checkFieldRanges(fields);
+  const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
+  const models = partial.models?.map((m, i) => ctx.guard.checkModel(`models[${i}]`, m));
+  const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
+  // A spec naming a JSON file is read from disk, so it is a path like any other.
+  const architectures = partial.architectures?.map((a, i) => (/\.json$/i.test(a.trim()) ? ctx.guard.check(`architectures[${i}]`, a) : a));
+  if (architectures) asField('architectures', () => resolveRunConfig({ architectures }, NAMES, ctx.registry));
+  const config = asField('body', () =>
+    resolveRunConfig(
+      { ...partial, model, ...(models ? { models } : {}), ...(architectures ? { architectures } : {}), dataset, out: ctx.out },
+      NAMES,
+      ctx.registry,
+    ),
+  );
+  const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
+  const sources = Math.max(config.models.length + config.architectures.length, 1);
+  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).ids().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  return config;
+}
+
+/** A run config's model, models and dataset resolved again through the guard. */
+function recheckPaths(config: RunConfig, guard: PathCheck): RunConfig {
+  const model = config.model === null ? null : guard.checkModel('model', config.model);
+  const dataset = config.dataset === null ? null : guard.check('dataset', config.dataset);
+  return { ...config, model, models: config.models.map((m) => guard.checkModel('model', m)), dataset };
+}
+
+/**
+ * The request's fields: the `run` flags under RunConfig's names, spelled
+ * out where the name or JSON kind is not the flag's (`--dtype` is
+ * `dtypes`, `--config` is `architectures`, `--min-time` is
+ * `stop.minTimeMs` in ms, `--limit` may be null for every row). The output
+ * folder is not one of them: the dashboard writes where it was started.
+ */
+export const CLASSIFY_API: ScenarioApi<RunConfig> = {
+  start: {
+    fields: [
+      { field: 'model', kind: 'path' },
+      { field: 'models', kind: 'models' },
+      'revision',
+      { field: 'dtypes', kind: 'names' },
+      { field: 'architectures', kind: 'architectures' },
+      'sequence-lengths',
+      'engines',
+      'batch-sizes',
+      { field: 'threads', kind: 'threads' },
+      { field: 'dataset', kind: 'path' },
+      'dataset-config',
+      'split',
+      'text-column',
+      'label-column',
+      { field: 'limit', kind: 'intOrNull' },
+      'warmup',
+      { field: 'rounds', kind: 'int' },
+      { field: 'stop', kind: 'stop' },
+      'max-cv',
+      { field: 'parity', kind: 'parity' },
+      'no-isolate',
+      'no-png',
+      'calibration-rows',
+      'calibration-method',
+    ],
+    parse,
+  },
+  recheckPaths,
+  resolveStored: (config, ctx) => resolveRunConfig({ ...config, out: ctx.out }, NAMES, ctx.registry),
+};

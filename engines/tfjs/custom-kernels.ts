@@ -1,4 +1,5 @@
 import * as tf from '@tensorflow/tfjs-core';
+import { webGpuKernels } from './webgpu-kernels.js';
 
 /**
  * Kernels inferbench adds to tfjs for patterns every transformer export is
@@ -13,7 +14,8 @@ import * as tf from '@tensorflow/tfjs-core';
  * 30–50 µs to dispatch (LayerNorm from tfjs ops is 10 of them plus 2 Casts
  * and 3 uploaded constants), so there the kernel copies its input out of
  * TensorFlow, computes in JS and hands the result back for upload: one
- * copy each way instead of a dozen dispatches.
+ * copy each way instead of a dozen dispatches. On tfjs-webgpu the same
+ * kernel names run one WGSL shader each, at every size (webgpu-kernels.ts).
  */
 /** Kernel names; training-kernels.ts registers their gradients. */
 export const LAYER_NORM = 'InferbenchLayerNorm';
@@ -111,6 +113,7 @@ let registered = false;
 function ensureRegistered(): void {
   if (registered) return;
   registered = true;
+  for (const config of webGpuKernels(tf, LAYER_NORM, GELU)) if (!tf.getKernel(config.kernelName, 'webgpu')) tf.registerKernel(config);
   for (const backendName of CUSTOM_BACKENDS) {
     if (!tf.getKernel(LAYER_NORM, backendName)) tf.registerKernel({ kernelName: LAYER_NORM, backendName, kernelFunc: jsKernel(backendName, layerNormRows) });
     if (!tf.getKernel(GELU, backendName)) tf.registerKernel({ kernelName: GELU, backendName, kernelFunc: jsKernel(backendName, (ins, out, attrs) => geluValues(ins, out, attrs)) });
@@ -132,30 +135,32 @@ const MAX_JS_ELEMENTS: Readonly<Record<CustomBackend, { readonly layerNorm: numb
 
 function customBackend(size: number, kernel: 'layerNorm' | 'gelu'): boolean {
   const name = tf.getBackend();
+  // On tfjs-webgpu the kernels are one WGSL shader each (webgpu-kernels.ts): fewer dispatches at any size.
+  if (name === 'webgpu') return true;
   return (CUSTOM_BACKENDS as readonly string[]).includes(name) && size <= MAX_JS_ELEMENTS[name as CustomBackend][kernel];
 }
 
-/** LayerNorm over the last axis with 1-D gamma and beta of that size. */
-export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, epsilon: number): tf.Tensor {
+/** LayerNorm over the last axis with 1-D gamma and beta of that size; `eps` is epsilon as a kept scalar tensor where the caller has one (OpContext.scalar). */
+export function layerNormLastAxis(x: tf.Tensor, gamma: tf.Tensor, beta: tf.Tensor, epsilon: number, eps: number | tf.Tensor = epsilon): tf.Tensor {
   if (customBackend(x.size, 'layerNorm') && x.dtype === 'float32' && gamma.dtype === 'float32' && beta.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(LAYER_NORM, { x, gamma, beta } as unknown as tf.NamedTensorMap, { epsilon } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }
   const mean = tf.mean(x, -1, true);
   const centered = tf.sub(x, mean);
-  const invStd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), epsilon));
+  const invStd = tf.rsqrt(tf.add(tf.mean(tf.square(centered), -1, true), eps));
   return tf.add(tf.mul(tf.mul(centered, invStd), gamma), beta);
 }
 
-/** GELU of a float32 tensor; `tanh` selects the approximation GPT-2 and ALBERT use. */
-export function gelu(x: tf.Tensor, tanh: boolean): tf.Tensor {
+/** GELU of a float32 tensor; `tanh` selects the approximation GPT-2 and ALBERT use; `scalar` gives kept constants (OpContext.scalar), else numbers are used. */
+export function gelu(x: tf.Tensor, tanh: boolean, scalar: (value: number) => number | tf.Tensor = (v) => v): tf.Tensor {
   if (customBackend(x.size, 'gelu') && x.dtype === 'float32') {
     ensureRegistered();
     return tf.engine().runKernel(GELU, { x } as unknown as tf.NamedTensorMap, { tanh: tanh ? 1 : 0 } as unknown as tf.NamedAttrMap) as tf.Tensor;
   }
   if (tanh) {
-    const inner = tf.mul(Math.sqrt(2 / Math.PI), tf.add(x, tf.mul(0.044715, tf.pow(x, 3))));
-    return tf.mul(tf.mul(0.5, x), tf.add(1, tf.tanh(inner)));
+    const inner = tf.mul(scalar(Math.sqrt(2 / Math.PI)), tf.add(x, tf.mul(scalar(0.044715), tf.pow(x, scalar(3)))));
+    return tf.mul(tf.mul(scalar(0.5), x), tf.add(scalar(1), tf.tanh(inner)));
   }
-  return tf.mul(tf.mul(0.5, x), tf.add(1, tf.erf(tf.mul(x, Math.SQRT1_2))));
+  return tf.mul(tf.mul(scalar(0.5), x), tf.add(scalar(1), tf.erf(tf.mul(x, scalar(Math.SQRT1_2)))));
 }

@@ -43,6 +43,8 @@ export class TfjsGraphExecutor {
   private readonly constants = new Map<string, Value>();
   /** Tensors owned by the executor across runs; never released by a run. */
   private readonly constantTensors = new Set<tf.Tensor>();
+  /** Scalars handlers asked for by value (OpContext.scalar); their tensors are in constantTensors. */
+  private readonly scalars = new Map<number, tf.Tensor>();
   private readonly steps: Step[] = [];
   private readonly graphOutputs: ReadonlySet<string>;
   /** The unfolded plan, run once per new input-dims signature to record the foldable values. */
@@ -112,7 +114,7 @@ export class TfjsGraphExecutor {
           node,
           handler: opHandlerFor(node.opType, node.domain) as OpHandler,
           attrs: new NodeAttributes(node.attributes),
-          ctx: { node, opset: model.opset },
+          ctx: { node, opset: model.opset, scalar: (value) => this.scalar(value) },
           foldable: foldable.has(node),
         });
       }
@@ -173,6 +175,17 @@ export class TfjsGraphExecutor {
     }
   }
 
+  /** A kept float32 scalar per value, made on first use and owned like a constant (OpContext.scalar). */
+  private scalar(value: number): tf.Tensor {
+    let t = this.scalars.get(value);
+    if (t === undefined) {
+      t = tf.keep(tf.scalar(value, 'float32'));
+      this.scalars.set(value, t);
+      this.constantTensors.add(t);
+    }
+    return t;
+  }
+
   /** Registers a constant; host constants also get their tensor form now, unless it would not fit int32 (then it is made on demand and fails there, naming the tensor). */
   private addConstant(name: string, value: Value): void {
     if (isHost(value)) {
@@ -228,7 +241,7 @@ export class TfjsGraphExecutor {
       };
       for (const info of this.inputs) hold(info.name, feedToTensor(info, feeds[info.name]));
       plan.steps.forEach((step, index) => {
-        const outs = runStep(step, lookup);
+        const outs = runStepScoped(step, lookup);
         step.node.outputs.forEach((n, i) => {
           const v = outs[i];
           if (!n) return;
@@ -285,8 +298,27 @@ export class TfjsGraphExecutor {
     this.plans.clear();
     for (const t of this.constantTensors) t.dispose();
     this.constantTensors.clear();
+    this.scalars.clear();
     this.constants.clear();
   }
+}
+
+/**
+ * runStep in its own tf.tidy scope: the temporaries a handler makes (the
+ * ~8 tensors of a LayerNorm or the 5 of a GELU on backends without the JS
+ * kernels, a Where's scalars) are freed when the step returns rather than
+ * when the whole forward does. Without it every temporary of every layer
+ * was live at the end of a forward, so peak memory grew with depth × batch
+ * (tfjs-webgpu on bert-base held 7.2 GiB of GPU memory at batch 32).
+ * Outputs are kept; host values hold no tensors a step makes.
+ */
+function runStepScoped(step: Step, lookup: (name: string) => Value | undefined): Value[] {
+  let outs: Value[] = [];
+  tf.tidy(() => {
+    outs = runStep(step, lookup);
+    return outs.filter((v): v is tf.Tensor => v !== undefined && !isHost(v));
+  });
+  return outs;
 }
 
 /** Feeds become tensors here, inside the run, so their conversion (int64 → int32 with range check) is charged to this engine. */

@@ -150,13 +150,14 @@ const fusedMatMul: OpHandler = (inputs, attrs) => {
 };
 
 /** LayerNorm over the last axis; a scale or bias that does not match it falls back to broadcasting tfjs ops, as ONNX would compute. */
-const layerNorm: OpHandler = (inputs, attrs) => {
+const layerNorm: OpHandler = (inputs, attrs, ctx) => {
   const x = toTensor(req(inputs, 0));
   const gamma = toTensor(req(inputs, 1));
   const beta = toTensor(req(inputs, 2));
   const n = x.shape[x.rank - 1];
-  const eps = attrs.float('epsilon', 1e-5);
-  if (gamma.size === n && beta.size === n && gamma.rank === 1 && beta.rank === 1) return [layerNormLastAxis(x, gamma, beta, eps)];
+  const epsilon = attrs.float('epsilon', 1e-5);
+  const eps = ctx.scalar?.(epsilon) ?? epsilon;
+  if (gamma.size === n && beta.size === n && gamma.rank === 1 && beta.rank === 1) return [layerNormLastAxis(x, gamma, beta, epsilon, eps)];
   const mean = tf.mean(x, -1, true);
   const centered = tf.sub(x, mean);
   const std = tf.sqrt(tf.add(tf.mean(tf.square(centered), -1, true), eps));
@@ -167,5 +168,5 @@ const layerNorm: OpHandler = (inputs, attrs) => {
 export const FUSED_OPS: ReadonlyMap<string, OpHandler> = new Map<string, OpHandler>([
   ['FusedMatMul', fusedMatMul],
   ['LayerNormLastAxis', layerNorm],
-  ['Gelu', (inputs, attrs) => [gelu(toTensor(req(inputs, 0)), attrs.string('approximate', 'none') === 'tanh')]],
+  ['Gelu', (inputs, attrs, ctx) => [gelu(toTensor(req(inputs, 0)), attrs.string('approximate', 'none') === 'tanh', ctx.scalar)]],
 ]);

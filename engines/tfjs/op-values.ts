@@ -255,6 +255,14 @@ export interface OpContext {
   readonly node: OnnxNode;
   /** Default-domain opset of the model; several ops moved attributes to inputs across versions. */
   readonly opset: number;
+  /**
+   * A float32 scalar tensor the executor keeps across runs, for constants a
+   * handler adds in (LayerNorm's epsilon, GELU's 0.5 and 1/√2). A bare
+   * number makes tfjs create and, on tfjs-webgpu, upload a fresh scalar on
+   * every call: 5 uploads per BERT layer per forward. Absent in training,
+   * where numbers are used as before.
+   */
+  readonly scalar?: (value: number) => tf.Tensor;
 }
 
 /**

@@ -146,7 +146,7 @@ function logical(tfFn: TfBinary, floatFn: TfBinary, hostFn: HostFn): OpHandler {
 }
 
 /** Gelu (opset 20) in both forms, one kernel on wasm and cpu; older graphs spell it out and the fusion pass finds it. */
-const geluOp: OpHandler = (inputs, attrs) => [gelu(toTensor(req(inputs, 0)), attrs.string('approximate', 'none') === 'tanh')];
+const geluOp: OpHandler = (inputs, attrs, ctx) => [gelu(toTensor(req(inputs, 0)), attrs.string('approximate', 'none') === 'tanh', ctx.scalar)];
 
 /** Mod: fmod=0 is Python-style (sign of divisor, tf.mod); fmod=1 is C-style (sign of dividend). */
 const mod: OpHandler = (inputs, attrs) => {

@@ -102,7 +102,7 @@ const layerNormalization: OpHandler = (inputs, attrs, ctx) => {
   const n = x.shape[x.rank - 1];
   if (axis === x.rank - 1 && ctx.node.outputs.length === 1 && scale.rank === 1 && scale.size === n) {
     const bias = inputs[2] !== undefined ? toTensor(inputs[2]) : undefined;
-    if (!bias || (bias.rank === 1 && bias.size === n)) return [layerNormLastAxis(x, scale, bias ?? tf.zerosLike(scale), eps)];
+    if (!bias || (bias.rank === 1 && bias.size === n)) return [layerNormLastAxis(x, scale, bias ?? tf.zerosLike(scale), eps, ctx.scalar?.(eps))];
   }
   const mean = tf.mean(x, axes, true);
   const centered = tf.sub(x, mean);

@@ -202,7 +202,8 @@ const gather: OpHandler = (inputs, attrs) => {
     if (i < 0) negative = true;
     return i < 0 ? i + axisDim : i;
   });
-  const table = hostMirrorOf(x);
+  // On tfjs-webgpu the table is already on the GPU: a gather there uploads the ids, where host row copies would upload [batch, seq, hidden] floats.
+  const table = tf.getBackend() === 'webgpu' ? undefined : hostMirrorOf(x);
   if (table && axis === 0) return [gatherRows(table, dims, idx, idxDims, dtypeOf(x) === 'int32' ? 'int32' : 'float32')];
   if (isHost(x)) {
     const outDims = [...dims.slice(0, axis), ...idxDims, ...dims.slice(axis + 1)];
@@ -218,7 +219,8 @@ const gather: OpHandler = (inputs, attrs) => {
       return s;
     })];
   }
-  const idxTensor = !negative && !isHost(indices) ? indices : toTensor(hostValue('int32', idxDims, idx));
+  // Host indices without negatives reuse their tensor form (a folded or constant value's is made once, not uploaded each run).
+  const idxTensor = !negative && dtypeOf(indices) === 'int32' ? toTensor(indices) : toTensor(hostValue('int32', idxDims, idx));
   return [tf.gather(x, idxTensor, axis)];
 };
 

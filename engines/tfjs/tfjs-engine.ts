@@ -4,6 +4,7 @@ import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
+import { WEBGPU_KERNELS_NOTE } from './webgpu-kernels.js';
 import { TfjsBackendHost, activate, tfjsMemory, webGpuCpuForward, type Tf } from './tfjs-backend.js';
 
 /** The executor every row of these engines names. */
@@ -97,6 +98,7 @@ class TfjsEngine implements Engine {
     const model = await clock.time('createMs', async () => (await import('../../src/core/onnx/onnx-decode.js')).readOnnxModel(onnxPath));
     await activate(prepared.tf, prepared.backend);
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)', ...(prepared.description.notes ?? [])];
+    if (this.host.spec.tfName === 'webgpu') notes.push(WEBGPU_KERNELS_NOTE);
     if (prepared.native) notes.push('small LayerNorm and GELU tensors computed in JS between libtensorflow ops (one copy each way instead of ~12 eager op dispatches; see custom-kernels.ts)');
     return { tf: prepared.tf, description: { ...prepared.description, executor: TRANSLATOR_EXECUTOR, notes }, backend: prepared.backend, model };
   }

@@ -239,6 +239,16 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * their flags and print their own progress lines.
    */
   readonly configFromFlags?: (flags: ScenarioFlags) => C;
+  /**
+   * `file:` URL of the module that registers this scenario's child job kind
+   * (src/scenarios/child-jobs.ts), for a scenario the one child entry does
+   * not build in (a plug-in's or a test's): the isolated launch of the
+   * scenario (runs/scenario-launch.ts) names it on each launch, so the
+   * child imports it and the scenario's cells run in a fresh process from
+   * its registration alone. The built-ins leave it out: the child
+   * registers their kinds itself.
+   */
+  readonly childModule?: string;
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;
@@ -261,6 +271,7 @@ export function registerScenario<R extends ScenarioRecord, C extends ScenarioCon
   const route = scenario.api?.route;
   const sameRoute = route == null ? undefined : [...byCommand.values()].find((s) => s.api?.route === route);
   if (sameRoute) throw new Error(`scenarios ${sameRoute.command} and ${scenario.command} both start at POST /api/${String(route)}`);
+  if (scenario.childModule !== undefined && !scenario.childModule.startsWith('file:')) throw new Error(`scenario ${scenario.command}'s childModule must be a file: URL (import.meta.url of the module), not '${scenario.childModule}'`);
   byCommand.set(scenario.command, scenario as unknown as Scenario);
 }
 

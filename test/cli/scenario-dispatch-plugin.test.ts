@@ -1,19 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
 import { dispatch } from '../../src/cli/dispatch.js';
 import { rerunCommand } from '../../src/cli/history-commands.js';
 import { frozenOptions } from '../../src/core/flag-spec.js';
 import { UserError } from '../../src/core/errors.js';
-import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { driveRun } from '../../src/runs/run-driver.js';
+import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
 import { registerScenario, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
+import { executeWordRun, type WordRecord as WordRecordOf } from '../helpers/word-run.js';
 
 /**
  * A scenario defined only here, as test/dashboard/scenario-registry-plugin
@@ -21,16 +18,7 @@ import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
  * (with `configFromFlags`) is all the CLI needs to dispatch its command
  * and to rerun a stored config of it; no file in src/cli names it.
  */
-interface WordCell {
-  readonly state: 'completed';
-  readonly engine: string;
-  readonly model: string;
-  readonly batchSize: number;
-  readonly requestedThreads: number | null;
-  readonly word: string;
-  readonly length: number;
-}
-type WordRecord = RunRecordOf<WordCell> & { readonly kind: 'word-length-test' };
+type WordRecord = WordRecordOf<'word-length-test'>;
 interface WordConfig {
   readonly command: 'word-length-test';
   readonly out: string;
@@ -38,33 +26,7 @@ interface WordConfig {
 }
 
 function executeWords(config: WordConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<WordRecord>> {
-  return recordRun<WordCell, WordRecord, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
-    driveRun<WordCell, WordRecord>(
-      {
-        kind: 'word-length-test',
-        out: config.out,
-        png: false,
-        registry: defaultRegistry,
-        engines: ['onnx-cpu'],
-        recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
-        models: [],
-        sweep: async (engines, record) => {
-          const total = config.words.length;
-          for (const [index, word] of config.words.entries()) {
-            hooks.onCell({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 });
-            await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'word-model', batchSize: 1, requestedThreads: null, word, length: word.length });
-            hooks.onCell({ kind: 'cell-done', total, index });
-          }
-        },
-        write: async (record, dir) => {
-          const file = join(dir, 'results.json');
-          await writeFile(file, JSON.stringify(record));
-          return { paths: [file], warnings: [] };
-        },
-      },
-      recorded,
-    ),
-  );
+  return executeWordRun('word-length-test', 'word-model', config, hooks, opts);
 }
 
 const WORD_OPTIONS = frozenOptions({

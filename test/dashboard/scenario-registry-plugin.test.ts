@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
 import { listFlag, parseArgs, positiveIntFlag, WIDE_FLAG } from '../../src/cli/args.js';
 import { commandHelp, commands, mainHelp, scenarioCommand } from '../../src/cli/command-specs.js';
 import { compareCommand } from '../../src/cli/compare-command.js';
@@ -10,16 +8,15 @@ import { listCommand, showCommand } from '../../src/cli/history-commands.js';
 import { frozenOptions } from '../../src/core/flag-spec.js';
 import { UserError } from '../../src/core/errors.js';
 import { flagRangeHelp } from '../../src/core/option-ranges.js';
-import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { driveRun } from '../../src/runs/run-driver.js';
+import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
 import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
 import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
 import { checkFieldRanges } from '../../src/runs/request-fields.js';
 import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
+import { executeWordRun, type WordRecord } from '../helpers/word-run.js';
 
 /**
  * A scenario defined only here: it "measures" the length of each word it
@@ -27,16 +24,7 @@ import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
  * `list`, `show`, `compare` and the dashboard to serve it, and for the CLI
  * to parse its flags and print its help, with no file outside this test touched.
  */
-interface EchoCell {
-  readonly state: 'completed';
-  readonly engine: string;
-  readonly model: string;
-  readonly batchSize: number;
-  readonly requestedThreads: number | null;
-  readonly word: string;
-  readonly length: number;
-}
-type EchoRecord = RunRecordOf<EchoCell> & { readonly kind: 'echo-test' };
+type EchoRecord = WordRecord<'echo-test'>;
 interface EchoConfig {
   readonly command: 'echo-test';
   readonly out: string;
@@ -95,33 +83,7 @@ registerScenario<EchoRecord, EchoConfig>({
  * which the dashboard's queue finds by the stored config's command.
  */
 function executeEcho(config: EchoConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
-  return recordRun<EchoCell, EchoRecord, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
-    driveRun<EchoCell, EchoRecord>(
-      {
-        kind: 'echo-test',
-        out: config.out,
-        png: false,
-        registry: defaultRegistry,
-        engines: config.engines,
-        recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
-        models: [],
-        sweep: async (engines, record) => {
-          const total = config.words.length;
-          for (const [index, word] of config.words.entries()) {
-            hooks.onCell({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 });
-            await record({ state: 'completed', engine: engines[0] ?? 'none', model: 'echo-model', batchSize: 1, requestedThreads: null, word, length: word.length });
-            hooks.onCell({ kind: 'cell-done', total, index });
-          }
-        },
-        write: async (record, dir) => {
-          const file = join(dir, 'results.json');
-          await writeFile(file, JSON.stringify(record));
-          return { paths: [file], warnings: [] };
-        },
-      },
-      recorded,
-    ),
-  );
+  return executeWordRun('echo-test', 'echo-model', config, hooks, opts);
 }
 
 const echoConfig = (out: string, words: readonly string[]): EchoConfig => ({ command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words });

@@ -9,6 +9,7 @@
 import * as tf from '@tensorflow/tfjs-core';
 import { loadGraphModel, version_converter, type GraphModel } from '@tensorflow/tfjs-converter';
 import { TfjsGraphExecutor } from '../../tfjs/graph-executor.js';
+import { WEBGPU_KERNELS_NOTE } from '../../tfjs/webgpu-kernels.js';
 import { parseOnnxModel } from '../../../src/core/onnx/onnx-decode.js';
 import type { TensorMap } from '../../../src/core/tensor.js';
 import { fetchBytes, installPage, type PageTensor, type PageTensorMap } from './page-common.js';
@@ -85,6 +86,7 @@ export function installTfjsPage(setup: TfjsBackendSetup): void {
         notes: [
           native ? "GraphModel fetched by tfjs-converter's loadGraphModel and run by its executor (model.execute): one tfjs op per graph node" : 'ONNX graph translated to tfjs ops by inferbench',
           'int64 tensors computed as int32 (tfjs has no int64)',
+          ...(!native && setup.name === 'webgpu' ? [WEBGPU_KERNELS_NOTE] : []),
           ...own.notes,
         ],
         runtimeInitMs,

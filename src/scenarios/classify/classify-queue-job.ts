@@ -58,11 +58,6 @@ export interface ClassifyQueueJob extends QueueJob {
   readonly parity: { readonly reference: string | null; readonly tolerance: number };
 }
 
-/** Whether an accepted queue job is a classification one (the worker runs only the kinds it registered). */
-export function isClassifyQueueJob(job: QueueJob): job is ClassifyQueueJob {
-  return job.schema === CLASSIFY_JOB_SCHEMA;
-}
-
 const HUB_ID = { test: isHubRepoId, rule: 'a Hugging Face Hub id org/name (never a path)' };
 const HUB_REVISION = { test: isHubRevision, rule: 'a branch, tag or commit name' };
 const HUB_CONFIG = { test: isHubConfigName, rule: 'a Hub config or split name' };

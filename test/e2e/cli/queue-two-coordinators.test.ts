@@ -16,7 +16,8 @@ test('two coordinators on one queue at once: each run records only its own jobs\
   const redis = await startRedis();
   const worker = await startWorker(redis.url, 'shared', ['--engines', 'onnx-cpu,onnx-wasm']);
   try {
-    const common = ['--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0.2', '--max-time', '1', '--no-png'];
+    // One timed pass per cell: which run each cell lands in is the subject, not how long it is measured.
+    const common = ['--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--max-time', '1', '--no-png'];
     const [outA, outB] = [testOutputDir('queue-coordinator-a'), testOutputDir('queue-coordinator-b')];
     const [a, b] = await Promise.all([
       // One engine at two thread counts tells the runs apart: an onnx-wasm child costs about twice an onnx-cpu one.

@@ -7,23 +7,20 @@ import { runCli } from '../../helpers/cli.js';
 import { childrenOf, cpuMsOf } from '../../helpers/process-tree.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
-/** Timed batches per cell: a whole number of passes over the 200 rows at batch 1, 2 and 4. */
-const BATCHES = 2000;
-
 test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
   const out = testOutputDir('interrupt');
   let sent = false;
   // One round per cell; each load group (onnx-cpu on 1 thread, then on 2) runs in its own child process and measures
   // all its batch sizes; its cells are reported together once that process has ended (off a terminal nothing else
-  // reaches stderr). Ctrl-C must land among the second group's timed batches (2000 per batch size, after its load and
+  // reaches stderr). Ctrl-C must land among the second group's timed batches (3000 per batch size, after its load and
   // a warm pass of 200 rows), so it is timed by the work that process has done, its CPU time, against the first
   // process's whole CPU time: the same engine and batches, so the ratio holds on a fast machine and a slow one alike,
   // and CPU time does not stretch with the machine's load as a wall-clock delay does (one, 40% of the first group's
-  // wall time, could land in the second's load when the load rose in between). With 3000 batches the first process
-  // took 6-9 CPU-s and the second (its two threads spin between ops) 1.3 to load and warm, 13 in all; with 2000, about
-  // 4.4-6.4 and 9: Ctrl-C at 60% of the first's, 2.6-3.9 CPU-s, is twice past the one and far short of the other.
-  // --min-time 0 pins the stop rule to the batch count, so each completed cell has exactly 2000 on any machine.
-  const args = ['--batch-sizes', '1,2,4', '--threads', '1,2', '--limit', '200', '--min-batches', String(BATCHES), '--min-time', '0', '--rounds', '1', '--max-time', '120'];
+  // wall time, could land in the second's load when the load rose in between). Here: the first process 6-9 CPU-s,
+  // the second (its two threads spin between ops) 1.3 to load and warm, 13 in all; Ctrl-C at 60% of the first's,
+  // 4-5.5 CPU-s, is 3 times past the one and short of the other. --min-time 0 pins the stop rule to the batch count,
+  // so each completed cell has exactly 3000 on any machine.
+  const args = ['--batch-sizes', '1,2,4', '--threads', '1,2', '--limit', '200', '--min-batches', '3000', '--min-time', '0', '--rounds', '1', '--max-time', '120'];
   const groupCpuMs = new Map<number, number>();
   let firstDone = false;
   let watch: NodeJS.Timeout | undefined;
@@ -41,7 +38,7 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps t
       }, 100);
       firstDone ||= /\[3\/6\] onnx-cpu \(1 thread\), batch 4: /.test(text);
     },
-    // Only ends a hang: the sweep's 12,000 timed batches take minutes on a loaded machine.
+    // Only ends a hang: the sweep's 18,000 timed batches take minutes on a loaded machine.
     timeoutMs: 600_000,
   }).finally(() => clearInterval(watch));
   assert.ok(sent, `the second group never used 60% of the first's CPU time (${JSON.stringify([...groupCpuMs.values()])} ms):\n${r.stderr}`);
@@ -56,7 +53,7 @@ test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps t
   assert.equal(run.cells.length, 6, 'every cell is accounted for');
   for (const cell of run.cells.slice(0, 3)) {
     assert.ok(cell.state === 'completed' && !cell.interrupted, JSON.stringify(cell).slice(0, 300));
-    assert.equal(cell.samples.runMs.length, BATCHES, 'raw samples are kept, in whole passes');
+    assert.equal(cell.samples.runMs.length, 3000, 'raw samples are kept, in whole passes');
   }
   // The cell Ctrl-C cut short keeps its timed batches, is never VALID, and reads `interrupted` in the CSV;
   // the ones after it are skipped, saying why.

@@ -13,21 +13,6 @@ export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generat
 /** What an entry replays: a `run`, `generate`, `train` or `load` config (all but `run` say so in `command`). */
 export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig | LoadConfig;
 
-/** True for the config of an `inferbench generate` entry. */
-export function isGenerateConfig(config: StoredConfig): config is StoredGenerateConfig {
-  return (config as { command?: unknown }).command === 'generate';
-}
-
-/** True for the config of an `inferbench train` entry. */
-export function isTrainConfig(config: StoredConfig): config is TrainConfig {
-  return (config as { command?: unknown }).command === 'train';
-}
-
-/** True for the config of an `inferbench load` entry. */
-export function isLoadConfig(config: StoredConfig): config is LoadConfig {
-  return (config as { command?: unknown }).command === 'load';
-}
-
 /**
  * Life of a history entry. `queued` waits in a dashboard's queue; `failed`
  * means the run stopped on an error before or while measuring;

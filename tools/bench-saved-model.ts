@@ -24,6 +24,7 @@ import { ARCHITECTURE_PRESETS } from '../src/models/generated/arch-presets.js';
 import { buildBertOnnx } from '../src/models/generated/bert-graph.js';
 import { convertOnnxToTf } from '../src/models/tf-export/onnx-to-tf.js';
 import { constOnlySavedModelBytes, savedModelFiles } from '../src/models/tf-export/saved-model-writer.js';
+import { median } from './bench-passes.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 
@@ -60,12 +61,6 @@ async function child(dir: string): Promise<void> {
   model.predict(feeds);
   const figures: ChildFigures = { loadCpuS, loadWallS, firstRunCpuS: cpu() - c, firstRunWallS: (performance.now() - w) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024 };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 async function main(): Promise<void> {

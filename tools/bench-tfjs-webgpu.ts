@@ -21,6 +21,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './bench-passes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The dist folder of this checkout (this file is dist/tools/bench-tfjs-webgpu.js). */
@@ -34,12 +35,6 @@ interface ArmResult {
   readonly issueMs: number;
   readonly notes: readonly string[];
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
 
 /** Child: load tfjs-webgpu from `dist`, warm up, then count and time each forward. */
 async function child(dist: string, onnxPath: string, batch: number, seq: number, forwards: number): Promise<void> {

@@ -9,19 +9,15 @@
  */
 import { UserError } from '../core/errors.js';
 import { markIsolatedProcess } from '../core/isolated-process.js';
-import { childJob } from '../scenarios/child-jobs.js';
+import { childJob, isFileUrl } from '../scenarios/child-jobs.js';
 import '../scenarios/builtin-child-jobs.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
 import type { ChildJobMessage } from './isolated-launcher.js';
 
-/**
- * Imports the module that registers a job kind. Only a `file:` URL is
- * taken: the parent names a module of its own disk, never one to fetch or
- * a bare package name to resolve from wherever this child happens to run.
- */
+/** Imports the module that registers a job kind; only a `file:` URL is taken (isFileUrl). */
 async function importJobModule(module: string): Promise<void> {
-  if (!URL.canParse(module) || new URL(module).protocol !== 'file:') throw new Error(`the child job module must be a file: URL, not '${module}'`);
+  if (!isFileUrl(module)) throw new Error(`the child job module must be a file: URL, not '${module}'`);
   await import(module);
 }
 

@@ -23,6 +23,7 @@ import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import { isFileUrl } from '../scenarios/child-jobs.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
 import type { PathCheck, RequestField } from './request-fields.js';
 
@@ -271,7 +272,7 @@ export function registerScenario<R extends ScenarioRecord, C extends ScenarioCon
   const route = scenario.api?.route;
   const sameRoute = route == null ? undefined : [...byCommand.values()].find((s) => s.api?.route === route);
   if (sameRoute) throw new Error(`scenarios ${sameRoute.command} and ${scenario.command} both start at POST /api/${String(route)}`);
-  if (scenario.childModule !== undefined && !scenario.childModule.startsWith('file:')) throw new Error(`scenario ${scenario.command}'s childModule must be a file: URL (import.meta.url of the module), not '${scenario.childModule}'`);
+  if (scenario.childModule !== undefined && !isFileUrl(scenario.childModule)) throw new Error(`scenario ${scenario.command}'s childModule must be a file: URL (import.meta.url of the module), not '${scenario.childModule}'`);
   byCommand.set(scenario.command, scenario as unknown as Scenario);
 }
 

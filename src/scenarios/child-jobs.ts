@@ -66,3 +66,13 @@ export function childJob(kind: string): ChildJobRun<unknown, unknown, unknown> {
   if (run === undefined) throw new Error(`no child job is registered for kind '${kind}' (registered: ${[...jobs.keys()].join(', ') || 'none'})`);
   return run;
 }
+
+/**
+ * True for a `file:` URL, the only form `ChildLaunch.module` may take: the
+ * parent names a module on its own disk, never one to fetch or a bare
+ * package name to resolve from wherever the child runs. One rule for the
+ * registration that declares it and the child that imports it.
+ */
+export function isFileUrl(value: string): boolean {
+  return URL.canParse(value) && new URL(value).protocol === 'file:';
+}

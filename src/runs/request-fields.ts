@@ -197,13 +197,10 @@ function fieldOf(group: string, err: UserError): string {
 export function checkFieldRanges(body: Readonly<Record<string, unknown>>): void {
   const check = (field: string, value: unknown): void => {
     if (!Object.hasOwn(OPTION_RANGES, field) || value === null) return;
-    try {
-      // A null item is the engine default (`threads: [null, 2]`), as the CLI's resolver reads it; the kind check allowed it.
+    // A null item is the engine default (`threads: [null, 2]`), as the CLI's resolver reads it; the kind check allowed it.
+    asField(field, () => {
       for (const item of Array.isArray(value) ? value : [value]) if (item !== null) checkRange(field, item, 'field');
-    } catch (err) {
-      if (err instanceof UserError) throw new FieldError(field, err.message, err.fix);
-      throw err;
-    }
+    });
   };
   for (const [field, value] of Object.entries(body)) {
     if (isObject(value)) for (const [key, inner] of Object.entries(value)) check(`${field}.${key}`, inner);

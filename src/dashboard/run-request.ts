@@ -18,21 +18,19 @@ export interface RunRequest {
   readonly compareWith: number | null;
 }
 
-export type Ctx = RequestContext;
-
 /**
  * Validates a request that starts `scenario` (POST /api/<route>) with the
  * same code as its CLI command, once its API part is loaded. Throws
  * FieldError naming the field.
  */
-export async function parseStartRequest(scenario: Scenario, body: unknown, ctx: Ctx): Promise<RunRequest> {
+export async function parseStartRequest(scenario: Scenario, body: unknown, ctx: RequestContext): Promise<RunRequest> {
   const api = await scenario.api?.load();
   if (!api) throw new Error(`the ${scenario.command} scenario has no dashboard part`);
   return startRequest(scenario, api, body, ctx);
 }
 
 /** parseStartRequest with the scenario's API part at hand (tests hold it already). */
-export function startRequest<C extends ScenarioConfig>(scenario: Scenario, api: ScenarioApi<C>, body: unknown, ctx: Ctx): RunRequest {
+export function startRequest<C extends ScenarioConfig>(scenario: Scenario, api: ScenarioApi<C>, body: unknown, ctx: RequestContext): RunRequest {
   if (!api.start) throw new Error(`the ${scenario.command} scenario takes no start request`);
   const { fields, compareWith } = checkFields(body, requestFieldKinds(scenario.options, api.start.fields), scenario.command);
   return { config: api.start.parse(fields, ctx) as StoredConfig, compareWith };
@@ -43,7 +41,7 @@ export function startRequest<C extends ScenarioConfig>(scenario: Scenario, api: 
  * the same guard as a new request (a CLI run in the history may point
  * anywhere), written to its own output folder, by its scenario.
  */
-export async function checkStoredConfig(config: StoredConfig, ctx: Ctx): Promise<StoredConfig> {
+export async function checkStoredConfig(config: StoredConfig, ctx: RequestContext): Promise<StoredConfig> {
   const scenario = scenarioOfConfig(config);
   const api = await scenario.api?.load();
   if (!api) throw new UserError(`a ${scenario.command} benchmark cannot be run again from the dashboard: its scenario has no dashboard part`, `rerun it with \`inferbench ${scenario.command}\``);
@@ -56,7 +54,7 @@ export async function checkStoredConfig(config: StoredConfig, ctx: Ctx): Promise
  * for a symlink after queueing is refused). A config whose scenario has no
  * dashboard part was not queued through the API and runs as it is.
  */
-export async function recheckStoredPaths(config: StoredConfig, guard: Ctx['guard']): Promise<StoredConfig> {
+export async function recheckStoredPaths(config: StoredConfig, guard: RequestContext['guard']): Promise<StoredConfig> {
   const api = await scenarioOfConfig(config).api?.load();
   return api ? (api.recheckPaths(config, guard) as StoredConfig) : config;
 }

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startRequest, type Ctx } from '../../src/dashboard/run-request.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
+import { startRequest } from '../../src/dashboard/run-request.js';
+import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { FieldError } from '../../src/core/field-error.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
-const parseRunRequest = (body: unknown, ctx: Ctx) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
+const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 
 test('the dashboard API takes calibrationRows and calibrationMethod as the CLI takes --calibration-rows and --calibration-method, with the same range', () => {
   const ctx = { guard: new PathGuard(process.cwd()), out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];

@@ -3,14 +3,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { FieldError } from '../../src/core/field-error.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
-import { startRequest, type Ctx } from '../../src/dashboard/run-request.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
+import { startRequest } from '../../src/dashboard/run-request.js';
+import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { GENERATE_API } from '../../src/runs/scenarios/generate-request.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
-const parseRunRequest = (body: unknown, ctx: Ctx) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
-const parseGenerateRequest = (body: unknown, ctx: Ctx) => startRequest(scenarioByCommand('generate'), GENERATE_API, body, ctx);
+const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
+const parseGenerateRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('generate'), GENERATE_API, body, ctx);
 
 /** The FieldError `fn` throws, or null. */
 function fieldErrorOf(fn: () => unknown): FieldError | null {

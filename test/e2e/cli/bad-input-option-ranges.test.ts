@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { UserError } from '../../../src/core/errors.js';
 import { checkRange, OPTION_RANGES } from '../../../src/core/option-ranges.js';
-import { startRequest, type Ctx } from '../../../src/dashboard/run-request.js';
-import { scenarioByCommand } from '../../../src/runs/scenario-registry.js';
+import { startRequest } from '../../../src/dashboard/run-request.js';
+import { scenarioByCommand, type RequestContext } from '../../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../../src/runs/scenarios/classify-request.js';
 import { FieldError } from '../../../src/core/field-error.js';
 import { PathGuard } from '../../../src/dashboard/path-guard.js';
@@ -13,7 +13,7 @@ import { isCleanUserError, runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
-const parseRunRequest = (body: unknown, ctx: Ctx) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
+const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 
 test('every number has an upper bound, checked with the same table by the CLI, the API and the library', async () => {
   // The table: every entry has a finite range and says its unit.

@@ -8,8 +8,8 @@ import { commands } from '../../../src/cli/command-specs.js';
 import { resolveRunConfig } from '../../../src/runs/classify-run.js';
 import { resolveColumns } from '../../../datasets/columns.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
-import { startRequest, type Ctx } from '../../../src/dashboard/run-request.js';
-import { scenarioByCommand } from '../../../src/runs/scenario-registry.js';
+import { startRequest } from '../../../src/dashboard/run-request.js';
+import { scenarioByCommand, type RequestContext } from '../../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../../src/runs/scenarios/classify-request.js';
 import { FieldError } from '../../../src/core/field-error.js';
 import { PathGuard } from '../../../src/dashboard/path-guard.js';
@@ -20,7 +20,7 @@ import { startMockHub } from '../../helpers/mock-hub.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
-const parseRunRequest = (body: unknown, ctx: Ctx) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
+const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 
 /** constructor, __proto__, toString, hasOwnProperty, valueOf…: names every plain object answers to. */
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);

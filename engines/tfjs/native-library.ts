@@ -13,8 +13,10 @@ import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { libraryLogsWanted } from '../../src/core/library-logs.js';
+import { rememberedProbe, type ChildProbe } from './native-probe-memo.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 
@@ -115,32 +117,37 @@ export function libtensorflowVersion(tf: Tf): string | null {
 
 /** True when `pkg` can be resolved from the engine's folder (it is installed). */
 export function isInstalled(pkg: string): boolean {
-  try {
-    require.resolve(`${pkg}/package.json`);
-    return true;
-  } catch {
-    return false;
-  }
+  return installedDir(pkg) !== null;
 }
 
-/** What the probe child reports: the backend registered and the C library version, or the load error. */
-export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null } | { readonly ok: false; readonly error: string };
 
 /** One probe per package and process: tfjs-node's engines (plain, saved-model, graph-model) load the same library, so they share its answer. */
 const probes = new Map<string, Promise<ChildProbe>>();
 
 /**
  * Imports `pkg` in a child Node (see the module comment) and reports whether
- * it registered the 'tensorflow' backend; about a second of CPU, paid once
- * per package (it was once per engine: three child starts for `inferbench engines`).
+ * it registered the 'tensorflow' backend; about 1.6 CPU-s, paid once per
+ * package (it was once per engine: three child starts for `inferbench
+ * engines`), and not at all while an earlier process's ok answer for the
+ * same files and environment is remembered in the cache (native-probe-memo.ts).
  */
 export function probeInChild(pkg: string): Promise<ChildProbe> {
   let probe = probes.get(pkg);
   if (!probe) {
-    probe = probeOnce(pkg);
+    const packageDir = installedDir(pkg);
+    probe = packageDir === null ? probeOnce(pkg) : rememberedProbe(pkg, packageDir, () => probeOnce(pkg));
     probes.set(pkg, probe);
   }
   return probe;
+}
+
+/** The folder `pkg` is installed in, as this module resolves it; null where it does not. */
+function installedDir(pkg: string): string | null {
+  try {
+    return dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    return null;
+  }
 }
 
 function probeOnce(pkg: string): Promise<ChildProbe> {

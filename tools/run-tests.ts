@@ -40,6 +40,7 @@ import { ALONE_FILE, dealGroups, groupEntry, readAlone, testFiles } from './test
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
+import { useTestCache } from '../test/helpers/test-cache.js';
 
 /** dist/test; `INFERBENCH_TEST_ROOT` points the runner at another tree (test/e2e/tools/run-tests-groups.test.ts runs it on files made to crash and hang). */
 const TEST_ROOT = process.env.INFERBENCH_TEST_ROOT ?? join(packageRoot(), 'dist', 'test');
@@ -344,6 +345,9 @@ async function main(): Promise<void> {
   const e2eRoot = join(TEST_ROOT, 'e2e') + sep;
   const e2e = all.filter((f) => f.startsWith(e2eRoot));
   const pure = all.filter((f) => !f.startsWith(e2eRoot));
+  // Every test process shares the test cache (test/helpers/test-cache.ts): a test that never sets INFERBENCH_CACHE (an in-process
+  // engine probe that remembers its answer, a generated model) still never writes into the user's own cache, and finds what others made.
+  if (process.env['INFERBENCH_CACHE'] === undefined) useTestCache();
   const cores = availableParallelism();
   const limits = { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2), e2eIdle: Math.max(2, cores * 2) };
   const pureFiles = only === '--e2e' ? [] : pure;

@@ -9,9 +9,7 @@
  *   child processes) run one per core, so the processes they start still
  *   get a core each; once no pure file is left to start, they take the
  *   pure pool's free slots (up to 2 per core), so the longer e2e pool does
- *   not run on alone at half the machine (tools/test-schedule.ts). Past
- *   those slots, one more e2e file starts at a time while the cores stand
- *   idle (sampled every half second), since many e2e files mostly wait.
+ *   not run on alone at half the machine (tools/test-schedule.ts).
  *
  * - Pure files share processes: those not in tools/test-alone.json are
  *   dealt into a few groups (2 per core, longest first), each group one
@@ -30,12 +28,12 @@
  * time of each file run into tools/test-times.json; any other argument is
  * a path prefix (e.g. `dist/test/engines/`) that selects files.
  */
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
-import { IDLE_TO_ADMIT, longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type IdleAdmission, type PoolLimits, type TestTimes } from './test-schedule.js';
+import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits, type TestTimes } from './test-schedule.js';
 import { ALONE_FILE, dealGroups, groupEntry, readAlone, testFiles } from './test-groups.js';
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
@@ -244,46 +242,6 @@ function itemName(item: Item): string {
   return item.kind === 'file' ? relative(packageRoot(), item.file) : `${item.name} (${item.files.length} files in one process)`;
 }
 
-/** How often the idle sampler reads the cores' times, and how many readings back its window reaches (2 s). */
-const SAMPLE_MS = 500;
-const WINDOW_SAMPLES = 4;
-
-/** All cores' idle and total time so far (ms), from the kernel's counters (os.cpus()). */
-function coreTimes(): { readonly idle: number; readonly total: number } {
-  let idle = 0;
-  let total = 0;
-  for (const c of cpus()) {
-    idle += c.times.idle;
-    total += c.times.idle + c.times.user + c.times.nice + c.times.sys + c.times.irq;
-  }
-  return { idle, total };
-}
-
-/**
- * Samples the cores every SAMPLE_MS and calls `tick` after each sample;
- * `idle()` is the share of the cores' time spent idle over the last
- * WINDOW_SAMPLES samples (null until the window is full, or when the
- * counters do not move). What `nextPool` reads to start one more e2e file
- * while the cores stand idle.
- */
-function idleSampler(tick: () => void): { readonly idle: () => number | null; readonly stop: () => void } {
-  const readings = [coreTimes()];
-  const timer = setInterval(() => {
-    readings.push(coreTimes());
-    if (readings.length > WINDOW_SAMPLES + 1) readings.shift();
-    tick();
-  }, SAMPLE_MS);
-  return {
-    idle: () => {
-      const first = readings[0];
-      const last = readings[readings.length - 1];
-      if (readings.length <= WINDOW_SAMPLES || !first || !last || last.total <= first.total) return null;
-      return (last.idle - first.idle) / (last.total - first.total);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
-
 /** Runs both pools' items, each pool's in the order given, as `nextPool` lets them start. */
 async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCount: Readonly<Record<Pool, number>>, limits: PoolLimits, pureNote: string): Promise<PoolResult[]> {
   const pools: Pool[] = (['pure', 'e2e'] as const).filter((p) => files[p].length > 0);
@@ -295,20 +253,13 @@ async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCoun
   let lastCpu = reapedChildSeconds();
   const started = performance.now();
   const ended: Record<Pool, number> = { pure: started, e2e: started };
-  let lastStart = started;
-  let idleStarts = 0;
-  for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time${pureNote}` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time, and up to ${limits.e2eIdle} more while the cores stand ${Math.round(IDLE_TO_ADMIT * 100)}% idle`}`);
-  let sampler: ReturnType<typeof idleSampler> | undefined;
+  for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time${pureNote}` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time`}`);
   await new Promise<void>((resolve, reject) => {
-    const load = (): IdleAdmission => ({ idle: sampler?.idle() ?? null, sinceStart: performance.now() - lastStart });
-    const next = (): Pool | null => nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits, load());
     const fill = (): void => {
-      for (let pool = next(); pool !== null; pool = next()) {
+      for (let pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits); pool !== null; pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits)) {
         const kind = pool;
         const item = waiting[kind].shift() as Item;
-        if (nextPool({ pure: waiting.pure.length + (kind === 'pure' ? 1 : 0), e2e: waiting.e2e.length + (kind === 'e2e' ? 1 : 0) }, running, limits) === null) idleStarts++;
         running[kind]++;
-        lastStart = performance.now();
         runItem(item, `[${kind}]`, counts[kind], fileSeconds[kind]).then(() => {
           running[kind]--;
           const cpu = reapedChildSeconds();
@@ -320,10 +271,8 @@ async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCoun
       }
       if (running.pure + running.e2e === 0) resolve();
     };
-    sampler = idleSampler(fill);
     fill();
-  }).finally(() => sampler?.stop());
-  if (idleStarts > 0) console.log(`[e2e] ${idleStarts} files started past the slots because the cores stood idle`);
+  });
   return pools.map((name) => ({ name, files: fileCount[name], ...counts[name], seconds: (ended[name] - started) / 1000, fileSeconds: fileSeconds[name], fileCpu: fileCpu[name] }));
 }
 
@@ -349,7 +298,7 @@ async function main(): Promise<void> {
   // engine probe that remembers its answer, a generated model) still never writes into the user's own cache, and finds what others made.
   if (process.env['INFERBENCH_CACHE'] === undefined) useTestCache();
   const cores = availableParallelism();
-  const limits = { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2), e2eIdle: Math.max(2, cores * 2) };
+  const limits = { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2) };
   const pureFiles = only === '--e2e' ? [] : pure;
   const e2eFiles = only === '--pure' ? [] : e2e;
   const dir = mkdtempSync(join(tmpdir(), 'inferbench-test-groups-'));

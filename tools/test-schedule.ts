@@ -20,43 +20,18 @@ import { join, relative, sep } from 'node:path';
  * the e2e pool, the longer one, runs on alone. The total never exceeds
  * `pure + e2e`, the number of test processes the machine already ran side
  * by side while both pools had work.
- *
- * Past those, `e2eIdle` more e2e files may start, one at a time, while the
- * machine's cores stand idle (`IdleAdmission`): many e2e files mostly wait
- * (a browser page, a Redis timeout, a child's parent-death signal), so a
- * fixed slot count leaves the cores idle about a seventh of the run.
  */
 export interface PoolLimits {
   readonly pure: number;
   readonly e2e: number;
   readonly e2eAlone: number;
-  /** Extra e2e files allowed beyond the slots above, each started only when `IdleAdmission` says the cores stand idle. */
-  readonly e2eIdle: number;
 }
-
-/**
- * What the runner measured of the machine, to start one more e2e file than
- * the slots allow: `idle` is the share of all cores' time spent idle over
- * the last sampling window (null before the first window, or where it
- * cannot be read), and `sinceStart` the milliseconds since the last file
- * started, so one start's own load shows before the next is decided.
- */
-export interface IdleAdmission {
-  readonly idle: number | null;
-  readonly sinceStart: number;
-}
-
-/** The cores must have stood this idle (share of their time, over the sampling window) for one more e2e file to start. */
-export const IDLE_TO_ADMIT = 0.3;
-/** And the last start at least this long ago (ms): a file's process takes about a second to show its load. */
-export const SETTLE_MS = 3000;
 
 /** The pool whose next file may start now, or null when none may (e2e first: its files are the longer ones). */
-export function nextPool(waiting: { readonly pure: number; readonly e2e: number }, running: { readonly pure: number; readonly e2e: number }, limits: PoolLimits, load: IdleAdmission = { idle: null, sinceStart: 0 }): 'pure' | 'e2e' | null {
+export function nextPool(waiting: { readonly pure: number; readonly e2e: number }, running: { readonly pure: number; readonly e2e: number }, limits: PoolLimits): 'pure' | 'e2e' | null {
   const e2eLimit = waiting.pure === 0 ? Math.max(limits.e2e, Math.min(limits.e2eAlone, limits.pure + limits.e2e - running.pure)) : limits.e2e;
   if (waiting.e2e > 0 && running.e2e < e2eLimit) return 'e2e';
   if (waiting.pure > 0 && running.pure < limits.pure) return 'pure';
-  if (waiting.e2e > 0 && running.e2e < e2eLimit + limits.e2eIdle && load.idle !== null && load.idle >= IDLE_TO_ADMIT && load.sinceStart >= SETTLE_MS) return 'e2e';
   return null;
 }
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/core/package-info.js';
-import { IDLE_TO_ADMIT, longestFirst, mergedTimes, nextPool, SETTLE_MS, readTimes, sourcePath, TIMES_FILE, writeTimes } from '../../tools/test-schedule.js';
+import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes } from '../../tools/test-schedule.js';
 
 const ROOT = '/r/dist/test';
 const key = (f: string) => sourcePath(f, ROOT);
@@ -26,7 +26,7 @@ test('files start longest first, files with no measured time before all, ties in
 });
 
 test('e2e files start first up to their limit, pure ones fill the rest; with no pure file left, e2e takes the free pure slots up to its alone limit', () => {
-  const limits = { pure: 4, e2e: 2, e2eAlone: 4, e2eIdle: 4 };
+  const limits = { pure: 4, e2e: 2, e2eAlone: 4 };
   assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 0, e2e: 0 }, limits), 'e2e');
   assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 0, e2e: 2 }, limits), 'pure');
   assert.equal(nextPool({ pure: 10, e2e: 10 }, { pure: 4, e2e: 2 }, limits), null);
@@ -40,25 +40,6 @@ test('e2e files start first up to their limit, pure ones fill the rest; with no 
   assert.equal(nextPool({ pure: 0, e2e: 0 }, { pure: 0, e2e: 0 }, limits), null);
   // The old pools' sizes stay the limits while both have work.
   assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 4, e2e: 1 }, limits), 'e2e');
-});
-
-test('past its slots, one more e2e file starts only while the cores stand idle and the last start has settled, up to e2eIdle more', () => {
-  const limits = { pure: 4, e2e: 2, e2eAlone: 4, e2eIdle: 4 };
-  const idle = { idle: IDLE_TO_ADMIT, sinceStart: SETTLE_MS };
-  // Slots full (no pure file waiting, 4 e2e running): only idle cores start a fifth.
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits), null, 'no measurement: the slots are the limit');
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits, idle), 'e2e');
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits, { ...idle, idle: IDLE_TO_ADMIT - 0.01 }), null, 'busy cores');
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits, { ...idle, idle: null }), null, 'idle share unknown');
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 4 }, limits, { ...idle, sinceStart: SETTLE_MS - 1 }), null, 'the last start has not shown its load yet');
-  // Never past the slots plus e2eIdle, and only when an e2e file waits.
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 7 }, limits, idle), 'e2e');
-  assert.equal(nextPool({ pure: 0, e2e: 10 }, { pure: 0, e2e: 8 }, limits, idle), null);
-  assert.equal(nextPool({ pure: 0, e2e: 0 }, { pure: 0, e2e: 4 }, limits, idle), null);
-  // While pure files wait, the pure pool fills its slots first; idle cores then add e2e files past the e2e slots.
-  assert.equal(nextPool({ pure: 5, e2e: 10 }, { pure: 3, e2e: 2 }, limits, idle), 'pure');
-  assert.equal(nextPool({ pure: 5, e2e: 10 }, { pure: 4, e2e: 2 }, limits, idle), 'e2e');
-  assert.equal(nextPool({ pure: 5, e2e: 10 }, { pure: 4, e2e: 6 }, limits, idle), null);
 });
 
 test('--write-times keeps unmeasured files, replaces measured ones, drops deleted ones, rounds to 0.1 s in key order', () => {

@@ -6,7 +6,7 @@
 import * as nodeFs from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileSystemError } from '../src/core/fs-errors.js';
-import { sweepStaleTemporaries, temporaryPath, trackTemporary } from '../src/core/temporaries.js';
+import { replaceFile, type ReplaceFs } from '../src/core/temporaries.js';
 import type { RunRecord } from '../src/core/results.js';
 import type { TopLevelSpec } from 'vega-lite';
 import { comparisonChartSpec } from './chart-spec.js';
@@ -21,11 +21,8 @@ import { quantizationChartGap, quantizationChartSpec } from './quantization-char
 import { hasVariants } from './variant-summary.js';
 
 /** The part of `node:fs/promises` writing needs; tests pass a fake to inject ENOSPC and friends. */
-export interface WriteFs {
+export interface WriteFs extends ReplaceFs {
   mkdir(dir: string, options: { recursive: true }): Promise<unknown>;
-  writeFile(file: string, data: string | Uint8Array): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  unlink(file: string): Promise<void>;
 }
 
 /** Options of writeRunFiles; `fs` exists so tests can simulate a full or read-only disk. */
@@ -87,23 +84,16 @@ function toUserError(err: unknown, target: string): unknown {
 }
 
 /**
- * Writes `data` to `target` via a temporary beside it (temporaries.ts) and
- * rename; removes the temporary on failure, and a stop that quits at once
- * removes it too. A temporary of `target` left by a killed process goes
- * first. Exported for every writer of result files.
+ * Writes `data` to `target` with core's `replaceFile` (a tracked temporary
+ * beside it, renamed into place; a killed writer's temporaries swept
+ * first), a failure worded as every run file's is (the disk, the folder,
+ * `--out`). Exported for every writer of result files.
  */
 export async function writeAtomically(fs: WriteFs, target: string, data: string | Uint8Array): Promise<void> {
-  await sweepStaleTemporaries(target);
-  const temp = temporaryPath(target, 'tmp');
-  const tracked = trackTemporary(temp);
   try {
-    await fs.writeFile(temp, data);
-    await fs.rename(temp, target);
+    await replaceFile(target, data, fs);
   } catch (err) {
-    await fs.unlink(temp).catch(() => undefined);
     throw toUserError(err, target);
-  } finally {
-    tracked.done();
   }
 }
 

@@ -120,7 +120,6 @@ export function isInstalled(pkg: string): boolean {
   return installedDir(pkg) !== null;
 }
 
-
 /** One probe per package and process: tfjs-node's engines (plain, saved-model, graph-model) load the same library, so they share its answer. */
 const probes = new Map<string, Promise<ChildProbe>>();
 

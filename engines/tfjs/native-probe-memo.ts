@@ -30,11 +30,11 @@ import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { debuglog } from 'node:util';
-import { replaceFileAtomic } from '../../src/core/atomic-file.js';
 import { defaultCacheRoot } from '../../src/core/cache-root.js';
 import { makeFolders } from '../../src/core/folders.js';
+import { replaceFile } from '../../src/core/temporaries.js';
 
 /** What the probe child reports: the backend registered and the C library version, or the load error. */
 export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null } | { readonly ok: false; readonly error: string };
@@ -154,8 +154,8 @@ async function readMemo(file: string, key: string): Promise<ChildProbe | null> {
 
 async function writeMemo(file: string, key: string, answer: Extract<ChildProbe, { ok: true }>): Promise<void> {
   try {
-    await makeFolders(join(file, '..'));
-    await replaceFileAtomic(file, `${JSON.stringify({ key, ok: true, tensorflow: answer.tensorflow })}\n`);
+    await makeFolders(dirname(file));
+    await replaceFile(file, `${JSON.stringify({ key, ok: true, tensorflow: answer.tensorflow })}\n`);
   } catch (err) {
     debug(`tfjs-node probe memo: not written to ${file} (${String(err)})`);
   }

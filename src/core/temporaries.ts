@@ -7,9 +7,12 @@
  * (removeTemporariesSync, called by the stop handler) still leaves no
  * half-written file, and lets the next writer of a destination remove the
  * temporaries of a process that was killed (its pid no longer runs).
+ * `replaceFile` is the whole-file write built on them, shared by the run
+ * files (reports/write-run.ts) and the engines' own cache files.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import * as nodeFs from 'node:fs/promises';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './process-alive.js';
@@ -72,4 +75,33 @@ export async function sweepStaleTemporaries(target: string): Promise<string[]> {
     }
   }
   return removed;
+}
+
+/** The file operations `replaceFile` needs: node's by default, a test's fake to simulate a full or read-only disk. */
+export interface ReplaceFs {
+  writeFile(file: string, data: string | Uint8Array): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(file: string): Promise<void>;
+}
+
+/**
+ * Writes `data` to `target` under a tracked temporary name beside it and
+ * renames it into place (the folder must exist): a reader only ever sees a
+ * whole file, a stop that quits at once removes the temporary, and what a
+ * killed writer left beside `target` is swept first. The error is the file
+ * system's; the caller words it for its user.
+ */
+export async function replaceFile(target: string, data: string | Uint8Array, fs: ReplaceFs = nodeFs): Promise<void> {
+  await sweepStaleTemporaries(target);
+  const temp = temporaryPath(target, 'tmp');
+  const tracked = trackTemporary(temp);
+  try {
+    await fs.writeFile(temp, data);
+    await fs.rename(temp, target);
+  } catch (err) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw err;
+  } finally {
+    tracked.done();
+  }
 }

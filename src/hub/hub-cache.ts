@@ -1,8 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { readFile, rename, stat, unlink } from 'node:fs/promises';
+import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { incompletePathFor, replaceFileAtomic } from '../core/atomic-file.js';
 import { UserError } from '../core/errors.js';
 import { FolderRefused, makeFolders } from '../core/folders.js';
 import type { HubEnv } from './hub-env.js';
@@ -71,13 +71,27 @@ export async function makeHubFolder(dir: string): Promise<void> {
   }
 }
 
+/** A temporary name beside `target`, so the final rename stays on one file system. */
+function tempPathFor(target: string): string {
+  return `${target}.incomplete-${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
 /**
  * Writes a whole file to the cache so that readers only ever see a complete
- * one (core/atomic-file.ts), making its Hub cache folder first.
+ * one: the data goes to a temporary file beside it that is renamed into place.
+ * A crash or a full disk leaves at most a `*.incomplete-*` file, never a
+ * truncated file under the real name.
  */
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   await makeHubFolder(dirname(target));
-  await replaceFileAtomic(target, data);
+  const temp = tempPathFor(target);
+  try {
+    await writeFile(temp, data);
+    await rename(temp, target);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -89,7 +103,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
  */
 export async function writeStreamAtomic(target: string, chunks: AsyncIterable<Uint8Array>, expectedBytes?: number): Promise<number> {
   await makeHubFolder(dirname(target));
-  const temp = incompletePathFor(target);
+  const temp = tempPathFor(target);
   const out = createWriteStream(temp);
   // Listened to from the start: a write still in flight when a cut download destroys the stream reports
   // ERR_STREAM_DESTROYED on it later, which without a listener is an uncaught exception that ends the process.

@@ -111,7 +111,7 @@ function coreManifest(manifest: string): string | null {
  * The key text, or null where it cannot be made (no tfjs_binding.node
  * found, a file that cannot be read): then nothing is remembered.
  */
-export async function probeKey(pkg: string, packageDir: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+async function probeKey(pkg: string, packageDir: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   try {
     const native = await nativeFiles(packageDir);
     if (!native.some((f) => f.endsWith('tfjs_binding.node'))) return null;

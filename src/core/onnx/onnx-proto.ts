@@ -3,8 +3,9 @@
  * generated protobufjs classes). It imports nothing from Node, so the
  * browser page's bundle of the tfjs translator can take it; file reading
  * and writing is onnx-file.ts, the typed view of a graph onnx-decode.ts.
+ * The package itself comes through onnx-proto-require.cts (why: there).
  */
-import onnxProto from 'onnx-proto';
+import onnxProto from './onnx-proto-require.cjs';
 import type { onnx as OnnxTypes } from 'onnx-proto';
 
 /** onnx-proto's namespace, for its enums (TensorProto.DataType, AttributeProto.AttributeType…). */

@@ -6,7 +6,7 @@ import { HubHttpError } from '../src/hub/hub-fetch.js';
 import { packageRoot } from '../src/core/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
 import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
-import { localFormatOf, readBatches, readColumns, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
+import { localFormatOf, readBatches, readColumns, readJsonlFile, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
 import { rowsOfBatches } from './row-batches.js';
 import { DEFAULT_LOCAL_SPLIT, savedDatasetDictSplits, savedDatasetShards, unknownLocalSplit } from './save-to-disk.js';
 
@@ -119,9 +119,8 @@ function rejectOptions(options: OpenDatasetOptions, what: string, splitToo: bool
  * tokenizer builds its vocabulary from these, so it covers the benchmark data.
  */
 export async function embeddedTexts(): Promise<string[]> {
-  const texts: string[] = [];
-  for await (const row of await openEmbedded()) texts.push(String(row['text']));
-  return texts;
+  await openEmbedded();
+  return (await readJsonlFile(embeddedDatasetPath())).map((row) => String(row['text']));
 }
 
 async function openEmbedded(): Promise<Dataset> {

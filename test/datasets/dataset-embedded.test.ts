@@ -16,8 +16,10 @@ test('the embedded dataset opens with text and label columns, thousands of rows 
 
   const labels = new Map<unknown, number>();
   let rows = 0;
+  const streamed: string[] = [];
   for await (const row of dataset) {
     rows++;
+    streamed.push(String(row['text']));
     assert.equal(typeof row['text'], 'string');
     assert.ok(row['source'] === 'review' || row['source'] === 'tweet');
     labels.set(row['label'], (labels.get(row['label']) ?? 0) + 1);
@@ -25,7 +27,9 @@ test('the embedded dataset opens with text and label columns, thousands of rows 
   assert.ok(rows >= 2000, `${rows} rows`);
   assert.deepEqual([...labels.keys()].sort(), [0, 1]);
 
+  // embeddedTexts reads the file whole (the default model's vocabulary): the same texts, in the same order, as the stream.
   const texts = await embeddedTexts();
   assert.equal(texts.length, rows);
+  assert.deepEqual(texts, streamed);
   assert.equal((await openDataset(EMBEDDED_DATASET_NAME)).name, EMBEDDED_DATASET_NAME);
 });

@@ -2,6 +2,7 @@ import { ORT_NODE_NO_TRAINING } from './ort-training.js';
 import { ortLogSeverity } from '../../src/core/library-logs.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
@@ -88,9 +89,19 @@ function gpuProviderProblem(device: 'cuda' | 'tensorrt'): Availability | null {
   return null;
 }
 
+/**
+ * onnxruntime-node for a probe, by `require`: the binding loads as `import()`
+ * loads it, but Node does not lex the package and onnxruntime-common's
+ * CommonJS files for named exports, about 0.1 s of CPU in every process that
+ * lists engines. `load()` still imports it, inside its timed import phase.
+ */
+function requireOrt(): typeof import('onnxruntime-node') {
+  return createRequire(import.meta.url)('onnxruntime-node') as typeof import('onnxruntime-node');
+}
+
 /** onnx-webgpu's probe: the binary must bundle the EP (listSupportedBackends), and Dawn must find an adapter. */
 async function webGpuProbe(version: string): Promise<Availability> {
-  const ort = await import('onnxruntime-node');
+  const ort = requireOrt();
   const webgpu = ort.listSupportedBackends?.().find((b: { name: string }) => b.name === 'webgpu');
   if (webgpu === undefined || !webgpu.bundled) {
     return { available: false, reason: `onnxruntime-node ${version} for ${process.platform}/${process.arch} does not bundle the WebGPU provider`, enable: 'use onnxruntime-node 1.30 or later on linux/x64, win32 or macOS' };
@@ -164,7 +175,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         return { available: false, reason: 'onnxruntime-node is not installed', enable: 'npm install onnxruntime-node' };
       }
       try {
-        await import('onnxruntime-node');
+        requireOrt();
       } catch (err) {
         return { available: false, reason: `onnxruntime-node failed to load: ${(err as Error).message}`, enable: 'reinstall onnxruntime-node for this platform' };
       }

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import type { RecordBatch } from 'apache-arrow';
+import type { RecordBatch } from 'apache-arrow/Arrow.dom';
 import { UserError } from '../src/core/errors.js';
 import type { DataRow } from './dataset.js';
 import { rowsOfBatches } from './row-batches.js';
@@ -48,7 +48,7 @@ interface OpenedReader {
  */
 async function openReader(path: string): Promise<OpenedReader> {
   // apache-arrow loads with the first Arrow dataset: a CLI start that reads none (most runs) saves about 0.25 s of CPU.
-  const { RecordBatchReader } = await import('apache-arrow');
+  const { RecordBatchReader } = (await import('../src/core/arrow-require.cjs')).default;
   if (await isIpcFile(path)) {
     const handle: FileHandle = await open(path, 'r');
     try {

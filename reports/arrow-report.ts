@@ -1,10 +1,13 @@
 /**
  * Writes result tables as Arrow IPC files (`.arrow`, the random-access file
  * format), which pyarrow, Polars, DuckDB and apache-arrow read directly.
+ * apache-arrow comes as one file (core/arrow-require.cts says why).
  */
-import { Float64, Int64, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
-import type { DataType, Vector } from 'apache-arrow';
+import arrow from '../src/core/arrow-require.cjs';
+import type { DataType, Vector } from 'apache-arrow/Arrow.dom';
 import type { ResultTable, TableColumn } from './result-tables.js';
+
+const { Float64, Int64, Table, tableToIPC, Utf8, vectorFromArray } = arrow;
 
 function vectorOf(column: TableColumn): Vector<DataType> {
   switch (column.kind) {

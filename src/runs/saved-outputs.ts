@@ -148,7 +148,7 @@ async function writeOutputsFile(path: string, entries: readonly Entry[], hashes:
  * flatbuffer), which is how the vector column's fixed size reaches readers.
  */
 export async function arrowSchemaBase64(width: number): Promise<string> {
-  const { Field, FixedSizeList, Float32, Int64, Schema, Table, Utf8, tableToIPC } = await import('apache-arrow');
+  const { Field, FixedSizeList, Float32, Int64, Schema, Table, Utf8, tableToIPC } = (await import('../core/arrow-require.cjs')).default;
   const text = (name: string) => new Field(name, new Utf8(), false);
   const schema = new Schema([
     text('model'), text('engine'), new Field('batch_size', new Int64(), false), new Field('requested_threads', new Int64(), true), text('reason'),

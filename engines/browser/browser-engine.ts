@@ -14,7 +14,7 @@ import { pipelineTask } from '../transformers-js/pipeline-task.js';
 import { BrowserSession } from './browser-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
 import { pageCapabilities } from './capability-probe.js';
-import { findChromium } from './chromium.js';
+import { findChromium, playwright } from './chromium.js';
 import { assetUrls, missingAssets } from './page-assets.js';
 import type { BrowserEngine, PageHost } from './page-host.js';
 import type { PageLoadRequest } from './page/protocol.js';
@@ -44,7 +44,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
     const missing = missingAssets(spec.entry, spec.packages);
     if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, esbuild and the runtimes as dependencies)' };
     try {
-      await import('playwright-core');
+      playwright();
     } catch (err) {
       return { available: false, reason: `playwright-core failed to load: ${(err as Error).message.split('\n')[0]}`, enable: 'reinstall playwright-core' };
     }

@@ -117,32 +117,56 @@ export interface BrowserLike {
 }
 
 /**
- * The watchdog between inferbench and Chromium: a shell started with the
- * kernel's parent-death signal (TERM when this Node process dies, even by
- * SIGKILL; core/parent-death.ts) that starts Chromium and, on that TERM,
- * SIGKILLs its whole process group. playwright-core starts the browser
- * detached, as the leader of its own group, and every Chromium process
- * (zygotes, renderers, GPU and utility processes) stays in it. The kernel's
- * signal on Chromium's main process alone left the others to notice their
- * closed pipes and shut down on their own: over a second on a loaded machine,
- * and never while they were stopped.
+ * Chromium features off at every launch. Headless Chromium still builds each
+ * window's omnibox popup as a WebUI page in a renderer of its own
+ * (chrome://omnibox-popup.top-chrome/): about 1.5 s of CPU per window here,
+ * for a toolbar no headless page shows, and CPU taken from the page being
+ * measured. A full `npm test` started 24 of them (38 CPU-s).
  */
-function watchdogScript(path: string, prefix: readonly string[]): string {
+export const DISABLED_FEATURES: readonly string[] = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+
+/**
+ * The script Playwright starts instead of Chromium. It does two things.
+ *
+ * - **Features.** Chromium keeps only the last `--disable-features` it is
+ *   given, and playwright-core passes a list of its own, so one more switch
+ *   would silently turn its list back on. The script folds every
+ *   `--disable-features=` into one, with DISABLED_FEATURES.
+ * - **Watchdog.** A shell started with the kernel's parent-death signal
+ *   (TERM when this Node process dies, even by SIGKILL; core/parent-death.ts)
+ *   starts Chromium and, on that TERM, SIGKILLs its whole process group.
+ *   playwright-core starts the browser detached, as the leader of its own
+ *   group, and every Chromium process (zygotes, renderers, GPU and utility
+ *   processes) stays in it. The kernel's signal on Chromium's main process
+ *   alone left the others to notice their closed pipes and shut down on
+ *   their own: over a second on a loaded machine, and never while they were
+ *   stopped.
+ */
+export function launchScript(path: string, prefix: readonly string[]): string {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const body = `trap "kill -KILL 0" TERM; "$0" "$@" & wait $!`;
-  return `#!/bin/sh\nexec ${[...prefix, '/bin/sh', '-c', body, path].map(quote).join(' ')} "$@"\n`;
+  // `for a do` walks the arguments as they were; each is shifted off and put back unless it is a feature list.
+  const fold = [
+    `f=${quote(DISABLED_FEATURES.join(','))}`,
+    'for a do',
+    '  shift',
+    '  case $a in --disable-features=*) f="$f,${a#--disable-features=}" ;; *) set -- "$@" "$a" ;; esac',
+    'done',
+  ];
+  return `#!/bin/sh\n${fold.join('\n')}\nexec ${[...prefix, '/bin/sh', '-c', body, path].map(quote).join(' ')} "--disable-features=$f" "$@"\n`;
 }
 
 /**
- * An executable that starts `path` under the watchdog above, or `path` itself
- * where setpriv cannot set the signal. Playwright spawns the executable it is
- * given with its own arguments, so the watchdog lives in a script in the
- * inferbench cache (user-owned, never a shared temp folder).
+ * An executable that starts `path` through the script above, or `path`
+ * itself where setpriv cannot set the signal (then without the features
+ * either: a bare switch would undo playwright-core's list). Playwright spawns
+ * the executable it is given with its own arguments, so the script lives in
+ * the inferbench cache (user-owned, never a shared temp folder).
  */
-async function deathBound(path: string): Promise<string> {
+export async function scriptedChromium(path: string): Promise<string> {
   const prefix = parentDeathPrefix('TERM');
   if (!prefix) return path;
-  const script = watchdogScript(path, prefix);
+  const script = launchScript(path, prefix);
   const dir = await cacheFolder(defaultCacheRoot(), 'bin');
   const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
   if (!existsSync(file)) {
@@ -167,7 +191,7 @@ export function playwright(): typeof import('playwright-core') {
 export async function launchChromium(path: string): Promise<BrowserLike> {
   const { chromium } = playwright();
   const launch = (executablePath: string) => chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_FLAGS] });
-  const bound = await deathBound(path).catch(() => path);
+  const bound = await scriptedChromium(path).catch(() => path);
   // A cache on a noexec file system cannot run the script: Chromium is then started as is.
   const browser = bound === path ? await launch(path) : await launch(bound).catch(() => launch(path));
   return browser as unknown as BrowserLike;

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserGroupLauncher } from '../../../src/runs/browser-group-launcher.js';
 import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from '../../helpers/browser.js';
+import { commandOf, descendantsOf } from '../../helpers/process-tree.js';
+import { DISABLED_FEATURES } from '../../../engines/browser/chromium.js';
 
 test('rounds of one load group share one Chromium, each in a fresh page; close() ends it', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
@@ -10,6 +12,13 @@ test('rounds of one load group share one Chromium, each in a fresh page; close()
   try {
     await launcher.run(group, hooks);
     const first = await chromiumChildren();
+    // Chromium itself got one feature list: inferbench's features (no omnibox WebUI renderer) and playwright-core's, not one of them.
+    const browser = descendantsOf(process.pid, /chrom/i).map(commandOf).find((c) => /--remote-debugging-pipe/.test(c) && !/--type=/.test(c)) ?? '';
+    const lists = browser.split(' ').filter((a) => a.startsWith('--disable-features='));
+    assert.equal(lists.length, 1, browser);
+    const names = lists[0]?.slice('--disable-features='.length).split(',') ?? [];
+    for (const feature of DISABLED_FEATURES) assert.ok(names.includes(feature), `${feature} in ${lists[0]}`);
+    assert.ok(names.length > DISABLED_FEATURES.length, `playwright-core's own features kept: ${lists[0]}`);
     await launcher.run({ ...group, round: 1 }, hooks);
     assert.equal(first.length, 1, 'one Chromium for the group');
     assert.deepEqual(await chromiumChildren(), first, 'the second round reused it');

@@ -15,15 +15,13 @@
  * each checkout in turn (A B A B). Chromium is left out: its zygotes
  * leave the command's process tree, so their CPU cannot be read this way.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../src/core/package-info.js';
-import { reapedChildSeconds } from '../src/core/host-noise.js';
+import { timeCli } from './bench-cli-process.js';
+import { median } from './bench-passes.js';
 
 const RUNS = Number(process.env['BENCH_CLI_RUNS'] ?? 7);
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /** The smallest measuring run: one cell, one round, one batch. */
 const TINY = ['--engines', 'onnx-cpu', '--batch-sizes', '1', '--limit', '4', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-png', '--quiet'];
@@ -43,31 +41,15 @@ interface Sample {
 
 async function once(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sample> {
   const out = mkdtempSync(join(tmpdir(), 'inferbench-cli-start-'));
-  const before = reapedChildSeconds();
-  const started = performance.now();
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args.map((a) => (a === '{out}' ? out : a))], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (c) => {
-      if (c !== 0) process.stderr.write(stderr);
-      resolve(c);
-    });
-  });
-  const wallS = (performance.now() - started) / 1000;
-  const after = reapedChildSeconds();
+  const { code, wallS, cpuS } = await timeCli(args.map((a) => (a === '{out}' ? out : a)), { env });
   rmSync(out, { recursive: true, force: true });
   if (code !== 0) throw new Error(`inferbench ${args.join(' ')} exited ${code}`);
-  if (before === null || after === null) throw new Error('/proc/self/stat is not readable here: this bench needs Linux');
-  return { cpuS: after - before, wallS };
+  if (cpuS === null) throw new Error('/proc/self/stat is not readable here: this bench needs Linux');
+  return { cpuS, wallS };
 }
 
 function spread(values: readonly number[]): string {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  const median = s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-  return `${median.toFixed(2)} (${(s[0] as number).toFixed(2)}–${(s[s.length - 1] as number).toFixed(2)})`;
+  return `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
 }
 
 async function main(): Promise<void> {

@@ -11,17 +11,14 @@
  * The load average says whether it was: a busy machine makes the figure
  * useless, and the tool says so rather than hiding it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../src/core/package-info.js';
-import { reapedChildSeconds } from '../src/core/host-noise.js';
+import { timeCli } from './bench-cli-process.js';
+import { median } from './bench-passes.js';
 
 const RUNS = Number(process.env['BENCH_DEFAULT_RUNS'] ?? 3);
 const TARGET_S = 90;
-/** The CLI, as `npx inferbench` runs it. */
-const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 interface Cells {
   readonly total: number;
@@ -50,22 +47,8 @@ function cellsOf(out: string): Cells | null {
 async function once(i: number): Promise<number> {
   const folder = mkdtempSync(join(tmpdir(), 'inferbench-default-run-'));
   const [before] = loadavg();
-  const reaped = reapedChildSeconds();
-  const started = performance.now();
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run'], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (c) => {
-      if (c !== 0) process.stderr.write(stderr);
-      resolve(c);
-    });
-  });
-  const wallS = (performance.now() - started) / 1000;
+  const { code, wallS, cpuS } = await timeCli(['run'], { cwd: folder });
   const [after] = loadavg();
-  const reapedAfter = reapedChildSeconds();
-  const cpuS = reaped !== null && reapedAfter !== null ? reapedAfter - reaped : null;
   const cells = cellsOf(join(folder, 'inferbench-out'));
   rmSync(folder, { recursive: true, force: true });
   process.stdout.write(
@@ -83,12 +66,10 @@ async function main(): Promise<void> {
   );
   const walls: number[] = [];
   for (let i = 0; i < RUNS; i++) walls.push(await once(i));
-  const sorted = [...walls].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const mid = median(walls);
   const [load1] = loadavg();
   process.stdout.write(
-    `\nmedian wall time: ${median.toFixed(1)} s over ${RUNS} run(s) (target: at most ${TARGET_S} s on a quiet 2-core machine: ${median <= TARGET_S ? 'MET' : 'NOT MET'})\n` +
+    `\nmedian wall time: ${mid.toFixed(1)} s over ${RUNS} run(s) (target: at most ${TARGET_S} s on a quiet 2-core machine: ${mid <= TARGET_S ? 'MET' : 'NOT MET'})\n` +
       ((load1 ?? 0) > cpus().length / 2 ? `note: load average ${(load1 ?? 0).toFixed(2)} on ${cpus().length} cores: other work shared the machine, so the times are longer than a quiet machine's\n` : ''),
   );
 }

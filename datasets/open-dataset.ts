@@ -119,11 +119,11 @@ function rejectOptions(options: OpenDatasetOptions, what: string, splitToo: bool
  * tokenizer builds its vocabulary from these, so it covers the benchmark data.
  */
 export async function embeddedTexts(): Promise<string[]> {
-  await openEmbedded();
-  return (await readJsonlFile(embeddedDatasetPath())).map((row) => String(row['text']));
+  return (await readJsonlFile(await embeddedFile())).map((row) => String(row['text']));
 }
 
-async function openEmbedded(): Promise<Dataset> {
+/** The embedded data file's path, once it is known to be there: an installation without it is a clear error, not ENOENT. */
+async function embeddedFile(): Promise<string> {
   const path = embeddedDatasetPath();
   try {
     await stat(path);
@@ -134,6 +134,11 @@ async function openEmbedded(): Promise<Dataset> {
       'Reinstall inferbench, or regenerate it with: npm run build && node dist/tools/generate-default-dataset.js',
     );
   }
+  return path;
+}
+
+async function openEmbedded(): Promise<Dataset> {
+  const path = await embeddedFile();
   const files: ShardFile[] = [{ path, format: 'jsonl' }];
   return new Dataset(EMBEDDED_DATASET_NAME, () => readShards(files), () => readColumns(path, 'jsonl'));
 }

@@ -18,16 +18,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Ready = { readonly line: RegExp } | { readonly cpuMs: number };
 
 /**
- * Starts `inferbench <args>`, waits until processes matching `marker` run
- * below it and are `ready`, stops them (SIGSTOP), SIGKILLs the CLI, and
- * answers how long the last of them lived on. A stopped process runs no code
- * of its own: it cannot notice a closed pipe or a lifeline, so it dies only
- * if the kernel's parent-death signal, or a watchdog's kill, reaches it. That
- * makes the check a matter of mechanism, not of how fast a loaded machine
- * lets a child notice. Shells are left running: the watchdog between
- * inferbench and Chromium is one (engines/browser/chromium.ts).
- */
-/**
  * A child is started as `setpriv --pdeathsig KILL -- node …` (core/parent-death.ts), so for a moment its command line
  * already names the child while setpriv has not yet asked the kernel for the signal. Stopped there, it never gets it
  * (a case no real parent's death meets: left running, setpriv goes on to exec the child, which sees its IPC channel
@@ -37,6 +27,16 @@ function pastSetpriv(pid: number): boolean {
   return !/^\S*\bsetpriv /.test(commandOf(pid));
 }
 
+/**
+ * Starts `inferbench <args>`, waits until processes matching `marker` run
+ * below it and are `ready`, stops them (SIGSTOP), SIGKILLs the CLI, and
+ * answers how long the last of them lived on. A stopped process runs no code
+ * of its own: it cannot notice a closed pipe or a lifeline, so it dies only
+ * if the kernel's parent-death signal, or a watchdog's kill, reaches it. That
+ * makes the check a matter of mechanism, not of how fast a loaded machine
+ * lets a child notice. Shells are left running: the watchdog between
+ * inferbench and Chromium is one (engines/browser/chromium.ts).
+ */
 async function livedAfterParent(args: readonly string[], marker: string | RegExp, ready: Ready): Promise<number> {
   const parent = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, INFERBENCH_CACHE: useTestCache() }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

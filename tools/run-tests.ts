@@ -1,7 +1,6 @@
 /**
  * `npm test`'s runner: every compiled test file under dist/test, in two
- * pools that run at the same time: each e2e file in its own process, pure
- * files mostly several to a process.
+ * pools that run at the same time, most files several to a process.
  *
  * - Pure tests (everything outside test/e2e/) compute in this process's
  *   child and start nothing else, so they run several at once (2 per core).
@@ -11,12 +10,13 @@
  *   pure pool's free slots (up to 2 per core), so the longer e2e pool does
  *   not run on alone at half the machine (tools/test-schedule.ts).
  *
- * - Pure files share processes: those not in tools/test-alone.json are
- *   dealt into a few groups (2 per core, longest first), each group one
- *   process that imports its files one after another (tools/test-groups.ts),
- *   so Node, node:test and the heavy imports are paid once per group, not
- *   once per file. A listed file (it changes process-wide state) runs
- *   alone. A group's crash or hang fails each unfinished file by name.
+ * - Files share processes: those not in tools/test-alone.json are dealt
+ *   into groups (pure: 2 per core; e2e: about `E2E_GROUP_FILES` files
+ *   each), longest first, each group one process that imports its files
+ *   one after another (tools/test-groups.ts), so Node, node:test and the
+ *   heavy imports are paid once per group, not once per file. A listed
+ *   file (it changes process-wide state) runs alone. A group's crash or
+ *   hang fails each unfinished file by name.
  *
  * Files are listed explicitly (Node 20's `node --test <dir>` would take
  * every .js under a `test` folder, helpers included), each pool's longest
@@ -108,13 +108,14 @@ function failureMessage(error: unknown): string {
 /**
  * With no test event (a test ending, a line of output) for this long, a
  * group's process counts as hung: it is stopped and its unfinished files
- * fail by name. Far above any pure test's time (the longest take about a
- * minute on a loaded machine), so only a real hang reaches it.
+ * fail by name. Far above any one test's time (the longest pure ones take
+ * about a minute on a loaded machine, the longest e2e one, ten engine
+ * loads of an 86 MiB model, under three), so only a real hang reaches it.
  * `INFERBENCH_TEST_GROUP_IDLE_S` sets it (the runner's own test uses 10 s).
  */
 const GROUP_IDLE_MS = ((s) => (Number.isFinite(s) && s > 0 ? s : 600) * 1000)(Number(process.env.INFERBENCH_TEST_GROUP_IDLE_S ?? 600));
 
-/** One thing a pool starts: a file in its own process, or a group of pure files in one process (tools/test-groups.ts). */
+/** One thing a pool starts: a file in its own process, or a group of files in one process (tools/test-groups.ts). */
 type Item = { readonly kind: 'file'; readonly file: string } | { readonly kind: 'group'; readonly entry: string; readonly files: readonly string[]; readonly name: string };
 
 /**
@@ -214,27 +215,39 @@ async function runItem(item: Item, label: string, counts: Counts, fileSeconds: M
 }
 
 /**
- * The pure pool's items: the files of tools/test-alone.json (or all, when
- * that list cannot be read) each alone, the others dealt into `count`
- * groups, each group's entry written under `dir`. Longest first by the
- * expected times, a group's being the sum of its files'.
+ * About how many e2e files share a process. An e2e file mostly waits on
+ * the processes it starts, so a group holds one of the pool's slots for the
+ * sum of its files' wall times: groups of about six save five process
+ * starts in six and are still short enough that the pool's slots end close
+ * together.
  */
-function pureItems(files: readonly string[], times: TestTimes, key: (f: string) => string, count: number, dir: string): { readonly items: Item[]; readonly alone: number; readonly groups: number } {
-  const { alone, note } = readAlone(packageRoot());
-  if (note) console.log(`note: ${note}`);
+const E2E_GROUP_FILES = 6;
+
+/**
+ * A pool's items: the files of tools/test-alone.json (or all, when that
+ * list cannot be read) each alone, the others dealt into `count` groups,
+ * each group's entry written under `dir`. Longest first by the expected
+ * times, a group's being the sum of its files'.
+ */
+function poolItems(pool: Pool, files: readonly string[], alone: ReadonlyMap<string, string> | null, times: TestTimes, key: (f: string) => string, count: number, dir: string): { readonly items: Item[]; readonly alone: number; readonly groups: number } {
   const shared = alone === null ? [] : files.filter((f) => !alone.has(key(f)));
   const groups = dealGroups(shared, (f) => times[key(f)], Math.min(count, Math.ceil(shared.length / 2)));
   const expected = (f: string): number => times[key(f)] ?? Number.POSITIVE_INFINITY;
   const items: Array<{ readonly item: Item; readonly seconds: number }> = [
     ...groups.map((g, i) => {
-      const entry = join(dir, `group-${i + 1}.test.mjs`);
+      const entry = join(dir, `${pool}-group-${i + 1}.test.mjs`);
       writeFileSync(entry, groupEntry(g));
-      return { item: { kind: 'group' as const, entry, files: g, name: `group ${i + 1} of ${groups.length}` }, seconds: g.reduce((sum, f) => sum + (times[key(f)] ?? 1), 0) };
+      return { item: { kind: 'group' as const, entry, files: g, name: `${pool} group ${i + 1} of ${groups.length}` }, seconds: g.reduce((sum, f) => sum + (times[key(f)] ?? 1), 0) };
     }),
     ...files.filter((f) => !shared.includes(f)).map((file) => ({ item: { kind: 'file' as const, file }, seconds: expected(file) })),
   ];
   items.sort((a, b) => b.seconds - a.seconds);
   return { items: items.map((i) => i.item), alone: files.length - shared.length, groups: groups.length };
+}
+
+/** How a pool's files were dealt, for its first line: "N files in G groups of one process each, A alone". */
+function groupNote(files: number, dealt: { readonly alone: number; readonly groups: number }): string {
+  return dealt.groups > 0 ? `: ${files - dealt.alone} files in ${dealt.groups} groups of one process each, ${dealt.alone} alone (${ALONE_FILE})` : '';
 }
 
 /** What the CPU list and messages call an item: a file's path, or a group's name and size. */
@@ -243,7 +256,7 @@ function itemName(item: Item): string {
 }
 
 /** Runs both pools' items, each pool's in the order given, as `nextPool` lets them start. */
-async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCount: Readonly<Record<Pool, number>>, limits: PoolLimits, pureNote: string): Promise<PoolResult[]> {
+async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCount: Readonly<Record<Pool, number>>, limits: PoolLimits, notes: Readonly<Record<Pool, string>>): Promise<PoolResult[]> {
   const pools: Pool[] = (['pure', 'e2e'] as const).filter((p) => files[p].length > 0);
   const waiting = { pure: [...files.pure], e2e: [...files.e2e] };
   const running = { pure: 0, e2e: 0 };
@@ -253,7 +266,7 @@ async function runPools(files: Readonly<Record<Pool, readonly Item[]>>, fileCoun
   let lastCpu = reapedChildSeconds();
   const started = performance.now();
   const ended: Record<Pool, number> = { pure: started, e2e: started };
-  for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time${pureNote}` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time`}`);
+  for (const p of pools) console.log(`[${p}] ${fileCount[p]} files, ${p === 'pure' ? `${limits.pure} processes at a time` : `${limits.e2e} (${limits.e2eAlone} once no pure file is left) at a time`}${notes[p]}`);
   await new Promise<void>((resolve, reject) => {
     const fill = (): void => {
       for (let pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits); pool !== null; pool = nextPool({ pure: waiting.pure.length, e2e: waiting.e2e.length }, running, limits)) {
@@ -304,13 +317,15 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'inferbench-test-groups-'));
   let pools: PoolResult[];
   try {
-    const grouped = pureItems(pureFiles, times, key, limits.pure, dir);
-    const pureNote = grouped.groups > 0 ? `: ${pureFiles.length - grouped.alone} files in ${grouped.groups} groups of one process each, ${grouped.alone} alone (${ALONE_FILE})` : '';
+    const { alone, note: aloneNote } = readAlone(packageRoot());
+    if (aloneNote) console.log(`note: ${aloneNote}`);
+    const pureDealt = poolItems('pure', pureFiles, alone, times, key, limits.pure, dir);
+    const e2eDealt = poolItems('e2e', e2eFiles, alone, times, key, Math.ceil(e2eFiles.length / E2E_GROUP_FILES), dir);
     pools = await runPools(
-      { pure: grouped.items, e2e: e2eFiles.map((file) => ({ kind: 'file', file })) },
+      { pure: pureDealt.items, e2e: e2eDealt.items },
       { pure: pureFiles.length, e2e: e2eFiles.length },
       limits,
-      pureNote,
+      { pure: groupNote(pureFiles.length, pureDealt), e2e: groupNote(e2eFiles.length, e2eDealt) },
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -333,7 +348,7 @@ async function main(): Promise<void> {
   const cpu = pools.flatMap((p) => [...p.fileCpu]);
   if (cpu.length > 0) {
     const total = cpu.reduce((sum, [, s]) => sum + s, 0);
-    console.log(`most CPU (each process tree: a file alone, or a group of pure files as one; ${total.toFixed(0)} CPU-s over all):`);
+    console.log(`most CPU (each process tree: a file alone, or a group of files as one; ${total.toFixed(0)} CPU-s over all):`);
     for (const [name, s] of cpu.sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${s.toFixed(1).padStart(7)} s  ${name}`);
   }
   const failures = pools.flatMap((p) => p.failures);

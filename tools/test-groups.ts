@@ -1,23 +1,27 @@
 /**
- * Which pure test files `npm test` may run several to a process, and how it
+ * Which test files `npm test` may run several to a process, and how it
  * deals them into groups (tools/run-tests.ts). One process per file pays
  * Node's start, node:test's harness and the file's imports (tfjs,
- * onnxruntime, duckdb …) again for every file; a group pays them once
- * (`npm run bench:test-grouping` measured 46.6 → 17.3 CPU-s for 48 files).
+ * onnxruntime, duckdb, the CLI helpers …) again for every file; a group
+ * pays them once (`npm run bench:test-grouping` measured 46.6 → 17.3 CPU-s
+ * for 48 pure files). End-to-end files are grouped too: most only start
+ * the CLI and read what it wrote, so their own process is mostly that
+ * fixed cost.
  *
  * Files in one process share its globals, so a file that changes
  * process-wide state (an env var, the working directory, a process handler,
- * a patched global, tfjs's backend or its tensor counts) may break the next
- * file or be broken by it. Such files run alone, as before: they are listed
- * in tools/test-alone.json with the reason. "Safe" is checked, not guessed:
- * test/tools/test-alone-list.test.ts fails when a pure file matches one of
+ * a patched global, tfjs's backend or its tensor counts) or reads the
+ * process's own children may break the next file or be broken by it. Such
+ * files run alone, as before: they are listed in tools/test-alone.json
+ * with the reason. "Safe" is checked, not guessed:
+ * test/tools/test-alone-list.test.ts fails when a test file matches one of
  * `UNSAFE_PATTERNS` and is not listed, or when a listed file is gone.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** The committed list of pure files that must run alone: source path → why. */
+/** The committed list of test files that must run alone: source path → why. */
 export const ALONE_FILE = join('tools', 'test-alone.json');
 
 /** What a test source does that leaks into the next file of its process, and the reason the alone list gives for it. */
@@ -28,6 +32,7 @@ export const UNSAFE_PATTERNS: ReadonlyArray<{ readonly pattern: RegExp; readonly
   { pattern: /(^|[^.\w])mock\.(method|property|getter|setter|timers|module)\b/m, reason: 'mocks a global outside a test context' },
   { pattern: /globalThis\.[A-Za-z_$][\w$]*\s*=(?!=)/, reason: 'sets a global' },
   { pattern: /from '[^']*tfjs-node[^']*'|setBackend\(|removeBackend\(|tf\.memory\(\)|tf\.engine\(\)|numTensors|tf\.env\(\)|ENV\.set/, reason: 'loads tfjs-node, or sets or counts tfjs backends and tensors (process-wide)' },
+  { pattern: /(descendantsOf|childrenOf)\(process\.pid/, reason: "reads its own process's children (an earlier file's would be among them)" },
 ];
 
 /** The reasons a test source must run alone by `UNSAFE_PATTERNS` (empty: it may share a process). */
@@ -42,13 +47,13 @@ export function unsafeReasons(source: string): string[] {
  */
 export function readAlone(root: string): { readonly alone: ReadonlyMap<string, string> | null; readonly note: string | null } {
   const path = join(root, ALONE_FILE);
-  if (!existsSync(path)) return { alone: null, note: `${ALONE_FILE} is missing: every pure file runs in its own process` };
+  if (!existsSync(path)) return { alone: null, note: `${ALONE_FILE} is missing: every test file runs in its own process` };
   try {
     const raw = JSON.parse(readFileSync(path, 'utf8')) as unknown;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error('not an object of file: reason');
     return { alone: new Map(Object.entries(raw).map(([k, v]) => [k, String(v)])), note: null };
   } catch (err) {
-    return { alone: null, note: `${ALONE_FILE} is unreadable (${(err as Error).message}): every pure file runs in its own process` };
+    return { alone: null, note: `${ALONE_FILE} is unreadable (${(err as Error).message}): every test file runs in its own process` };
   }
 }
 
@@ -77,7 +82,7 @@ export function dealGroups(files: readonly string[], expected: (file: string) =>
  */
 export function groupEntry(files: readonly string[]): string {
   return [
-    '// Written by tools/run-tests.ts: one process for several pure test files (tools/test-groups.ts).',
+    '// Written by tools/run-tests.ts: one process for several test files (tools/test-groups.ts).',
     "import { describe } from 'node:test';",
     ...files.map((f) => `describe(${JSON.stringify(f)}, async () => { await import(${JSON.stringify(pathToFileURL(f).href)}); });`),
   ].join('\n') + '\n';

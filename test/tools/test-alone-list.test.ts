@@ -7,29 +7,30 @@ import { ALONE_FILE, dealGroups, groupEntry, readAlone, unsafeReasons } from '..
 
 const ROOT = packageRoot();
 
-/** Every pure test source (outside test/e2e/), as `test/x/y.test.ts`. */
-function pureSources(dir = join(ROOT, 'test'), rel = 'test'): string[] {
+/** Every test source, pure and e2e, as `test/x/y.test.ts`: both pools group their files. */
+function testSources(dir = join(ROOT, 'test'), rel = 'test'): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = `${rel}/${entry.name}`;
-    if (entry.isDirectory() && path !== 'test/e2e') out.push(...pureSources(join(dir, entry.name), path));
+    if (entry.isDirectory()) out.push(...testSources(join(dir, entry.name), path));
     else if (entry.isFile() && entry.name.endsWith('.test.ts')) out.push(path);
   }
   return out.sort();
 }
 
-test('every file in the alone list still exists as a pure test, so the list cannot rot', () => {
+test('every file in the alone list still exists as a test, so the list cannot rot', () => {
   const { alone, note } = readAlone(ROOT);
   assert.equal(note, null);
   assert.ok(alone !== null && alone.size > 0);
-  const gone = [...alone.keys()].filter((f) => !existsSync(join(ROOT, f)) || f.startsWith('test/e2e/'));
-  assert.deepEqual(gone, [], `${ALONE_FILE} names files that are not pure tests: remove them`);
+  const sources = new Set(testSources());
+  const gone = [...alone.keys()].filter((f) => !existsSync(join(ROOT, f)) || !sources.has(f));
+  assert.deepEqual(gone, [], `${ALONE_FILE} names files that are not tests: remove them`);
   for (const [file, reason] of alone) assert.ok(reason.trim() !== '', `${file} has no reason in ${ALONE_FILE}`);
 });
 
-test('every pure test that changes process-wide state is in the alone list, so no unsafe file is grouped', () => {
+test('every test that changes process-wide state is in the alone list, so no unsafe file is grouped', () => {
   const { alone } = readAlone(ROOT);
-  const missing = pureSources()
+  const missing = testSources()
     // This file holds the patterns' examples as strings; it changes nothing.
     .filter((f) => f !== 'test/tools/test-alone-list.test.ts')
     .map((f) => ({ f, reasons: unsafeReasons(readFileSync(join(ROOT, f), 'utf8')) }))
@@ -43,12 +44,15 @@ test('the unsafe patterns catch env writes, chdir, process handlers, global mock
   assert.deepEqual(unsafeReasons("process.env['HF_HOME'] ??= dir;"), ['sets process.env']);
   assert.deepEqual(unsafeReasons('delete process.env.X;'), ['sets process.env']);
   assert.deepEqual(unsafeReasons('process.chdir(dir);'), ['changes the working directory']);
+  assert.deepEqual(unsafeReasons('const mine = descendantsOf(process.pid, /chrom/);'), ["reads its own process's children (an earlier file's would be among them)"]);
   assert.deepEqual(unsafeReasons("process.on('exit', f);"), ['installs a process-wide handler or exit code']);
   assert.deepEqual(unsafeReasons("const c = mock.method(performance, 'now');"), ['mocks a global outside a test context']);
   assert.equal(unsafeReasons("import { tfjsNodeSkip } from '../helpers/tfjs-node.js';").length, 1);
   assert.equal(unsafeReasons('await tf.setBackend("cpu");').length, 1);
   // Reads, comparisons, a test context's own mock and an engine named in a string share a process safely.
   assert.deepEqual(unsafeReasons("if (process.env.CI === '1') t.mock.method(o, 'f'); const id = 'tfjs-node';"), []);
+  // A child's own children are its business, not this process's.
+  assert.deepEqual(unsafeReasons('descendantsOf(parent.pid as number, marker);'), []);
 });
 
 test('groups are dealt longest first to the least loaded group, and come back longest first', () => {

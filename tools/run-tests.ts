@@ -11,8 +11,8 @@
  *   not run on alone at half the machine (tools/test-schedule.ts).
  *
  * - Files share processes: those not in tools/test-alone.json are dealt
- *   into groups (pure: 2 per core; e2e: about `E2E_GROUP_FILES` files
- *   each), longest first, each group one process that imports its files
+ *   into groups (pure: 2 per core, dealt evenly; e2e: a few files each,
+ *   the short ones last), each group one process that imports its files
  *   one after another (tools/test-groups.ts), so Node, node:test and the
  *   heavy imports are paid once per group, not once per file. A listed
  *   file (it changes process-wide state) runs alone. A group's crash or
@@ -34,7 +34,7 @@ import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { join, relative, sep } from 'node:path';
 import { run } from 'node:test';
 import { longestFirst, mergedTimes, nextPool, readTimes, sourcePath, TIMES_FILE, writeTimes, type PoolLimits, type TestTimes } from './test-schedule.js';
-import { ALONE_FILE, dealGroups, groupEntry, readAlone, testFiles } from './test-groups.js';
+import { ALONE_FILE, chunkGroups, dealGroups, groupEntry, readAlone, testFiles } from './test-groups.js';
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
@@ -215,23 +215,26 @@ async function runItem(item: Item, label: string, counts: Counts, fileSeconds: M
 }
 
 /**
- * About how many e2e files share a process. An e2e file mostly waits on
- * the processes it starts, so a group holds one of the pool's slots for the
- * sum of its files' wall times: groups of about six save five process
- * starts in six and are still short enough that the pool's slots end close
- * together.
+ * How e2e files share processes (`chunkGroups`): at most six files and 90
+ * expected seconds to a group. An e2e file mostly waits on the processes it
+ * starts, so a group holds one of the pool's slots for the sum of its
+ * files' wall times; six to a group saves five process starts in six, and
+ * 90 s keeps every group shorter than the longest files (which run in
+ * groups of their own), so the pool's slots end close together.
  */
 const E2E_GROUP_FILES = 6;
+const E2E_GROUP_SECONDS = 90;
 
 /**
  * A pool's items: the files of tools/test-alone.json (or all, when that
- * list cannot be read) each alone, the others dealt into `count` groups,
- * each group's entry written under `dir`. Longest first by the expected
- * times, a group's being the sum of its files'.
+ * list cannot be read) each alone, the others in groups (`deal`, given the
+ * files longest first and their expected times), each group's entry
+ * written under `dir`. Longest first by the expected times, a group's
+ * being the sum of its files'.
  */
-function poolItems(pool: Pool, files: readonly string[], alone: ReadonlyMap<string, string> | null, times: TestTimes, key: (f: string) => string, count: number, dir: string): { readonly items: Item[]; readonly alone: number; readonly groups: number } {
+function poolItems(pool: Pool, files: readonly string[], alone: ReadonlyMap<string, string> | null, times: TestTimes, key: (f: string) => string, deal: (files: readonly string[], expected: (f: string) => number | undefined) => string[][], dir: string): { readonly items: Item[]; readonly alone: number; readonly groups: number } {
   const shared = alone === null ? [] : files.filter((f) => !alone.has(key(f)));
-  const groups = dealGroups(shared, (f) => times[key(f)], Math.min(count, Math.ceil(shared.length / 2)));
+  const groups = deal(shared, (f) => times[key(f)]);
   const expected = (f: string): number => times[key(f)] ?? Number.POSITIVE_INFINITY;
   const items: Array<{ readonly item: Item; readonly seconds: number }> = [
     ...groups.map((g, i) => {
@@ -319,8 +322,8 @@ async function main(): Promise<void> {
   try {
     const { alone, note: aloneNote } = readAlone(packageRoot());
     if (aloneNote) console.log(`note: ${aloneNote}`);
-    const pureDealt = poolItems('pure', pureFiles, alone, times, key, limits.pure, dir);
-    const e2eDealt = poolItems('e2e', e2eFiles, alone, times, key, Math.ceil(e2eFiles.length / E2E_GROUP_FILES), dir);
+    const pureDealt = poolItems('pure', pureFiles, alone, times, key, (f, expected) => dealGroups(f, expected, Math.min(limits.pure, Math.ceil(f.length / 2))), dir);
+    const e2eDealt = poolItems('e2e', e2eFiles, alone, times, key, (f, expected) => chunkGroups(f, expected, E2E_GROUP_FILES, E2E_GROUP_SECONDS), dir);
     pools = await runPools(
       { pure: pureDealt.items, e2e: e2eDealt.items },
       { pure: pureFiles.length, e2e: e2eFiles.length },

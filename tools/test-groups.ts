@@ -75,6 +75,35 @@ export function dealGroups(files: readonly string[], expected: (file: string) =>
 }
 
 /**
+ * `files` (longest first) cut, in that order, into groups of at most
+ * `maxFiles` files and `maxSeconds` expected seconds (a file longer than
+ * that is a group of its own). The e2e pool's way: its groups hold a slot
+ * while their files wait on the processes they start, so the long files
+ * keep to small groups at the start and the pool ends on groups of the
+ * shortest files, with every slot busy until near the end. (Dealt evenly,
+ * as `dealGroups` does, every group is as long as the last one, and the
+ * pool's last minute ran on one slot.) A file with no measured time counts
+ * as `unknownSeconds`.
+ */
+export function chunkGroups(files: readonly string[], expected: (file: string) => number | undefined, maxFiles: number, maxSeconds: number, unknownSeconds = 1): string[][] {
+  const groups: string[][] = [];
+  let current: string[] = [];
+  let seconds = 0;
+  for (const f of files) {
+    const t = expected(f) ?? unknownSeconds;
+    if (current.length > 0 && (current.length >= maxFiles || seconds + t > maxSeconds)) {
+      groups.push(current);
+      current = [];
+      seconds = 0;
+    }
+    current.push(f);
+    seconds += t;
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
  * The entry file of a group: each test file in a `describe` named by its
  * path, imported inside it, so node:test (20) nests the file's tests, hooks
  * included, under that suite and each file is still reported and counted

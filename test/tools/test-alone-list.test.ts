@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/core/package-info.js';
-import { ALONE_FILE, dealGroups, groupEntry, readAlone, unsafeReasons } from '../../tools/test-groups.js';
+import { ALONE_FILE, chunkGroups, dealGroups, groupEntry, readAlone, unsafeReasons } from '../../tools/test-groups.js';
 
 const ROOT = packageRoot();
 
@@ -70,4 +70,12 @@ test('a group entry imports each file inside a describe named by its path, in or
     'describe("/r/dist/test/a.test.js", async () => { await import("file:///r/dist/test/a.test.js"); });',
     'describe("/r/dist/test/b.test.js", async () => { await import("file:///r/dist/test/b.test.js"); });',
   ]);
+});
+
+test('e2e groups are cut in longest-first order, at most so many files and seconds each: long files keep to small groups, the short ones come last', () => {
+  const times: Record<string, number> = { a: 100, b: 50, c: 30, d: 20, e: 5, f: 4, g: 3, h: 2 };
+  // a is longer than the cap alone; b+c fit 90 s, d would not; d, e, f fill three files; g and h end the list.
+  assert.deepEqual(chunkGroups(Object.keys(times), (f) => times[f], 3, 90), [['a'], ['b', 'c'], ['d', 'e', 'f'], ['g', 'h']]);
+  // A file with no time counts as 1 s.
+  assert.deepEqual(chunkGroups(['x', 'y', 'z'], () => undefined, 6, 2), [['x', 'y'], ['z']]);
 });

@@ -1,9 +1,10 @@
 /**
- * `npm run bench:test-grouping -- [prefix …]`: what running pure test files
- * several to a process would save. tools/run-tests.ts gives each file its
- * own node:test process, so each pays Node's start, node:test's harness and
- * its imports (tfjs, onnxruntime, duckdb …) again. This measures the same
- * files both ways, one after another on this machine:
+ * `npm run bench:test-grouping -- [prefix …]`: what running test files
+ * several to a process saves. A file in its own node:test process pays
+ * Node's start, node:test's harness and its imports (tfjs, onnxruntime,
+ * duckdb, the CLI helpers …) again; tools/run-tests.ts groups files to pay
+ * them once. This measures the same files both ways, one after another on
+ * this machine:
  *
  * - each: one `run({ files: [file] })` per file, as the runner does;
  * - grouped: one process whose entry puts each file in a `describe(file)`
@@ -13,7 +14,10 @@
  * Figure: CPU-s (user + sys) of each arm's whole process tree, read from
  * /proc/self/stat's reaped-children CPU after the arm's child has ended;
  * scope: the files under the prefixes given (default dist/test/core/), e2e
- * files left out; estimator: one run of each arm. Tests passed and failed
+ * files only where a prefix is under dist/test/e2e/ (they start the CLI,
+ * whose processes the figure counts too), and never the files
+ * tools/test-alone.json keeps alone; estimator: one run of each arm,
+ * so run it twice or more and compare like with like. Tests passed and failed
  * are printed per arm, so a grouped file that fails only beside another
  * (a leaked env var, backend, global) shows as a difference.
  */
@@ -25,7 +29,8 @@ import { pathToFileURL } from 'node:url';
 import { run } from 'node:test';
 import { reapedChildSeconds } from '../src/core/host-noise.js';
 import { packageRoot } from '../src/core/package-info.js';
-import { testFiles } from './test-groups.js';
+import { readAlone, testFiles } from './test-groups.js';
+import { sourcePath } from './test-schedule.js';
 
 
 /** Runs `files` through node:test (one `run()` per entry in `entries`), counting passed and failed tests (suites not counted). */
@@ -69,13 +74,16 @@ async function main(): Promise<void> {
   const root = packageRoot();
   const prefixes = (first === undefined ? ['dist/test/core/'] : [first, ...rest]).map((p) => join(root, p));
   const e2e = join(root, 'dist', 'test', 'e2e') + sep;
-  const files = testFiles(join(root, 'dist', 'test')).filter((f) => !f.startsWith(e2e) && prefixes.some((p) => f.startsWith(p)));
+  const e2eAsked = prefixes.some((p) => p.startsWith(e2e));
+  // The files tools/test-alone.json keeps alone are left out of both arms: npm test never groups them.
+  const { alone } = readAlone(root);
+  const files = testFiles(join(root, 'dist', 'test')).filter((f) => (e2eAsked || !f.startsWith(e2e)) && prefixes.some((p) => f.startsWith(p)) && !alone?.has(sourcePath(f, join(root, 'dist', 'test'))));
   if (files.length === 0) {
-    console.error(`error: no pure test file under ${prefixes.join(', ')}\nfix: build first (npm run build) and give a prefix such as dist/test/reports/`);
+    console.error(`error: no test file under ${prefixes.join(', ')}\nfix: build first (npm run build) and give a prefix such as dist/test/reports/ or dist/test/e2e/launchers/`);
     process.exitCode = 2;
     return;
   }
-  console.log(`${files.length} pure test files, each arm run once, one after the other; CPU-s = user + sys of the arm's process tree`);
+  console.log(`${files.length} test files, each arm run once, one after the other; CPU-s = user + sys of the arm's process tree`);
   for (const mode of ['--each', '--grouped']) {
     const before = reapedChildSeconds();
     const started = performance.now();

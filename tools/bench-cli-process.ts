@@ -11,7 +11,7 @@ import { packageRoot } from '../src/core/package-info.js';
 import { reapedChildSeconds } from '../src/core/host-noise.js';
 
 /** The CLI, as `npx inferbench` runs it. */
-export const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 export interface TimedCommand {
   readonly code: number | null;

@@ -73,11 +73,12 @@ async function main(): Promise<void> {
   if (first === '--each' || first === '--grouped') return arm(first, rest);
   const root = packageRoot();
   const prefixes = (first === undefined ? ['dist/test/core/'] : [first, ...rest]).map((p) => join(root, p));
-  const e2e = join(root, 'dist', 'test', 'e2e') + sep;
+  const testRoot = join(root, 'dist', 'test');
+  const e2e = join(testRoot, 'e2e') + sep;
   const e2eAsked = prefixes.some((p) => p.startsWith(e2e));
   // The files tools/test-alone.json keeps alone are left out of both arms: npm test never groups them.
   const { alone } = readAlone(root);
-  const files = testFiles(join(root, 'dist', 'test')).filter((f) => (e2eAsked || !f.startsWith(e2e)) && prefixes.some((p) => f.startsWith(p)) && !alone?.has(sourcePath(f, join(root, 'dist', 'test'))));
+  const files = testFiles(testRoot).filter((f) => (e2eAsked || !f.startsWith(e2e)) && prefixes.some((p) => f.startsWith(p)) && !alone?.has(sourcePath(f, testRoot)));
   if (files.length === 0) {
     console.error(`error: no test file under ${prefixes.join(', ')}\nfix: build first (npm run build) and give a prefix such as dist/test/reports/ or dist/test/e2e/launchers/`);
     process.exitCode = 2;

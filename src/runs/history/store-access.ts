@@ -50,8 +50,8 @@ async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
  * store files are attached to for a session and detached from after it.
  * Attaching takes the file's lock as opening it would, and detaching
  * checkpoints and releases it; what it saves is a new instance per session
- * (its catalog of built-in functions, its threads): about 12 ms of CPU a
- * session instead of 49 (`npm run bench:history-session`).
+ * (its catalog of built-in functions, its threads): 24 ms of CPU a session
+ * instead of 40 on the 2-core machine (`npm run bench:history-session`).
  */
 let memory: Promise<DuckDBInstance> | undefined;
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: a clean `tsc` build of dist/, skipped when dist/ was
+ * built from exactly the inputs here now.
+ *
+ * Why: a fresh clone builds in `npm install` (prepare), then again in
+ * `npm run setup:tfjs-node` and in `npm test`: about 17 s of tsc each on the
+ * 2-core machine, for the same output. The key is a SHA-256 over every input
+ * tsc reads from the project: each .ts/.mts/.cts/.tsx and .json file under
+ * tsconfig's `include` folders (path and bytes), tsconfig.json,
+ * package.json, the installed tree's node_modules/.package-lock.json (the
+ * types it checks against) and TypeScript's version. It is written to
+ * dist/.build-key only after tsc succeeds, so a failed or interrupted build
+ * is built again; a build removes dist/ first, so a deleted source leaves no
+ * stale output. `--force` builds regardless; `--print-key` prints the key
+ * and builds nothing; `--root DIR` builds the project in DIR (the tests).
+ *
+ * Plain JavaScript, not TypeScript: it runs before dist/ exists.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = /\.(ts|mts|cts|tsx|json)$/;
+const KEY_FILE = '.build-key';
+
+/** Files under `dir` whose names match SOURCE, depth first in name order. */
+function sources(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sources(path));
+    else if (entry.isFile() && SOURCE.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+/** The key of the project at `root` built by the TypeScript at `tsc`. */
+function buildKey(root, typescriptVersion) {
+  const config = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8'));
+  const include = Array.isArray(config.include) ? config.include : ['.'];
+  const hash = createHash('sha256').update(`typescript ${typescriptVersion}\n`);
+  const files = ['tsconfig.json', 'package.json', join('node_modules', '.package-lock.json')]
+    .map((f) => join(root, f))
+    .filter((f) => existsSync(f))
+    .concat(include.flatMap((d) => sources(join(root, d))));
+  for (const file of files) hash.update(`${relative(root, file)}\n`).update(readFileSync(file)).update('\n');
+  return hash.digest('hex');
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const rootAt = args.indexOf('--root');
+  const root = rootAt >= 0 ? args[rootAt + 1] : join(dirname(fileURLToPath(import.meta.url)), '..');
+  if (root === undefined) {
+    console.error('error: --root needs a folder\nfix: npm run build -- --root DIR');
+    process.exit(2);
+  }
+  const tscPackage = createRequire(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json')).resolve('typescript/package.json');
+  const version = JSON.parse(readFileSync(tscPackage, 'utf8')).version;
+  const key = buildKey(root, version);
+  if (args.includes('--print-key')) {
+    console.log(key);
+    return;
+  }
+  const out = join(root, 'dist');
+  const keyFile = join(out, KEY_FILE);
+  if (!args.includes('--force') && existsSync(keyFile) && readFileSync(keyFile, 'utf8').trim() === key) {
+    console.log(`dist/ is up to date (built from these sources, ${KEY_FILE} ${key.slice(0, 12)}); npm run build -- --force rebuilds it`);
+    return;
+  }
+  rmSync(out, { recursive: true, force: true });
+  const tsc = spawnSync(process.execPath, [join(dirname(tscPackage), 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  const cli = join(out, 'src', 'cli', 'main.js');
+  if (existsSync(cli)) chmodSync(cli, 0o755);
+  writeFileSync(keyFile, `${key}\n`);
+}
+
+main();

@@ -8,8 +8,10 @@
  * still one job, counted once. Ctrl-C removes the run's waiting jobs and
  * waits (up to a timeout) for the running ones.
  */
-import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import bullmq from './bullmq-require.cjs';
+import ioredis from './ioredis-require.cjs';
 import { UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
 import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
@@ -56,9 +58,9 @@ export class QueueCoordinator {
   static async connect(address: RedisAddress): Promise<QueueCoordinator> {
     await probeRedis(address);
     const connection = liveConnectionOptions(address);
-    const redis = new Redis(connection);
+    const redis = new ioredis.Redis(connection);
     redis.on('error', () => undefined);
-    const queue = new Queue(QUEUE_NAME, { connection });
+    const queue = new bullmq.Queue(QUEUE_NAME, { connection });
     queue.on('error', () => undefined);
     await queue.waitUntilReady();
     return new QueueCoordinator(address, redis, queue);
@@ -91,7 +93,7 @@ export class QueueCoordinator {
     // Read events from the stream's current end, not from whenever the reader's first XREAD lands: a job refused
     // or failed within milliseconds of being added would otherwise be missed, and the run would wait forever.
     const [last] = await this.redis.xrevrange(this.queue.keys.events!, '+', '-', 'COUNT', 1);
-    const events = new QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address), lastEventId: last?.[0] ?? '0-0' });
+    const events = new bullmq.QueueEvents(QUEUE_NAME, { connection: liveConnectionOptions(this.address), lastEventId: last?.[0] ?? '0-0' });
     events.on('error', () => undefined);
     await events.waitUntilReady();
     const pending = new Map<string, Job>(jobs.map((job, i) => [queueJobId(job.runId, i), job]));

@@ -7,7 +7,8 @@
  * such a job is handed to the processor as a marker instead, which fails
  * it once, naming the unreadable field.
  */
-import { Worker, type Job, type JobJsonRaw } from 'bullmq';
+import type { Job, JobJsonRaw } from 'bullmq';
+import bullmq from './bullmq-require.cjs';
 
 /** Key of the marker data an unreadable job is replaced by; the processor fails the job with its text. */
 export const UNREADABLE = '__inferbench_unreadable__';
@@ -35,7 +36,7 @@ export function unreadableReason(job: Job): string | null {
   return typeof data === 'object' && data !== null && Object.hasOwn(data, UNREADABLE) ? String(data[UNREADABLE]) : null;
 }
 
-export class GuardedWorker extends Worker {
+export class GuardedWorker extends bullmq.Worker {
   protected override createJob(raw: JobJsonRaw, jobId: string): Job {
     const field = unreadableField(raw);
     if (field === null) return super.createJob(raw, jobId);

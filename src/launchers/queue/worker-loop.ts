@@ -13,8 +13,9 @@
  * last completes the job with the reasons, and the coordinator records the
  * cells as skipped (or errored) with each worker's reason.
  */
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
+import bullmq from './bullmq-require.cjs';
+import ioredis from './ioredis-require.cjs';
 import { describeError } from '../../core/errors.js';
 import { GuardedWorker, unreadableReason } from './guarded-worker.js';
 import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
@@ -73,7 +74,7 @@ function bounceDelayMs(): number {
 export async function startWorkerLoop(options: WorkerLoopOptions): Promise<RunningWorker> {
   const { info, log } = options;
   const connection = liveConnectionOptions(options.address);
-  const redis = new Redis(connection);
+  const redis = new ioredis.Redis(connection);
   let lost: ((err: Error) => void) | undefined;
   let finish: (() => void) | undefined;
   const done = new Promise<void>((resolve, reject) => {
@@ -95,7 +96,7 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
     }
     log(`job ${idOf(job)}: refused here (${oneLine(reason)}); offered to the other workers`);
     await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
-    throw new DelayedError();
+    throw new bullmq.DelayedError();
   };
 
   const worker = new GuardedWorker(
@@ -104,12 +105,12 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
       const unreadable = unreadableReason(job);
       if (unreadable !== null) {
         log(`job ${idOf(job)} refused: not an inferbench job (${unreadable}); failed`);
-        throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${unreadable})`);
+        throw new bullmq.UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${unreadable})`);
       }
       const parsed = parseQueueJob(job.data);
       if (!parsed.ok) {
         log(`job ${idOf(job)} refused: not an inferbench job (${parsed.reason})`);
-        throw new UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
+        throw new bullmq.UnrecoverableError(`refused by worker ${info.name}: not an inferbench job (${parsed.reason})`);
       }
       const data = parsed.job;
       const kind = kindOfJob(data);
@@ -117,7 +118,7 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
         // Not ours (meant for other workers, or one we already refused): back to the queue for the others.
         if (everyoneRefused(data.workers, (await liveWorkers(redis)).map((w) => w.name), data.refused)) return { kind: 'refused', refused: data.refused, skip: false };
         await job.moveToDelayed(Date.now() + bounceDelayMs(), token);
-        throw new DelayedError();
+        throw new bullmq.DelayedError();
       }
       const engineId = kind.engine(data);
       const engine = info.engines.find((e) => e.id === engineId);
@@ -129,7 +130,7 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
         log(`job ${idOf(job)}: done, ${cells.length} cells posted back`);
         return { kind: 'cells', worker: info.name, cells };
       } catch (err) {
-        if (err instanceof DelayedError) throw err;
+        if (err instanceof bullmq.DelayedError) throw err;
         return refuse(job, data, `worker ${info.name}: ${describeError(err)}`, err instanceof EngineMissing, token);
       }
     },

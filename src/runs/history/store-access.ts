@@ -135,6 +135,20 @@ const sessions = new Map<string, Session>();
 /** Detachments under way, per file: the file is attached again only once its last one has ended. */
 const detaching = new Map<string, Promise<void>>();
 
+/** Detaches `alias` on a connection of its own; never throws. */
+async function detachOnFreshConnection(alias: string): Promise<void> {
+  try {
+    const db = await (await memoryInstance()).connect();
+    try {
+      await db.run(`DETACH DATABASE IF EXISTS ${alias}`);
+    } finally {
+      db.closeSync();
+    }
+  } catch {
+    // Nothing more to try: the attachment ends with the process.
+  }
+}
+
 /** Detaches the file's session, if any (checkpointing the store and releasing its lock); never throws. */
 function closeSession(file: string): Promise<void> {
   const session = sessions.get(file);
@@ -146,7 +160,9 @@ function closeSession(file: string): Promise<void> {
       await session.db.run('USE memory');
       await session.db.run(`DETACH ${session.alias}`);
     } catch {
-      // A store that cannot be detached cleanly keeps its WAL, which the next attach replays.
+      // The session's connection is unusable (a failed rollback): detach on a fresh one, so the file's lock is not
+      // held until this process ends. A store that cannot be detached cleanly keeps its WAL, which the next attach replays.
+      await detachOnFreshConnection(session.alias);
     } finally {
       session.db.closeSync();
     }

@@ -14,7 +14,8 @@
  * Figure: CPU milliseconds per session (user + system of this process, all
  * its threads, from process.cpuUsage), the median over BENCH_ROUNDS rounds
  * (default 7) of BENCH_SESSIONS sessions each (default 20), with min and
- * max. The wait that lets A's session lapse costs no CPU and is not timed.
+ * max. A's window includes the lapse in which its session detaches, so the
+ * detach's CPU counts; the wait itself costs none.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

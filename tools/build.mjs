@@ -25,6 +25,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = /\.(ts|mts|cts|tsx|json)$/;
+/** This checkout's root: the default project, and where TypeScript is installed. */
+const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KEY_FILE = '.build-key';
 
 /** Files under `dir` whose names match SOURCE, depth first in name order. */
@@ -39,7 +41,7 @@ function sources(dir) {
   return out;
 }
 
-/** The key of the project at `root` built by the TypeScript at `tsc`. */
+/** The key of the project at `root`, built by TypeScript `typescriptVersion`. */
 function buildKey(root, typescriptVersion) {
   const config = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8'));
   const include = Array.isArray(config.include) ? config.include : ['.'];
@@ -55,12 +57,12 @@ function buildKey(root, typescriptVersion) {
 function main() {
   const args = process.argv.slice(2);
   const rootAt = args.indexOf('--root');
-  const root = rootAt >= 0 ? args[rootAt + 1] : join(dirname(fileURLToPath(import.meta.url)), '..');
+  const root = rootAt >= 0 ? args[rootAt + 1] : HERE;
   if (root === undefined) {
     console.error('error: --root needs a folder\nfix: npm run build -- --root DIR');
     process.exit(2);
   }
-  const tscPackage = createRequire(join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json')).resolve('typescript/package.json');
+  const tscPackage = createRequire(join(HERE, 'package.json')).resolve('typescript/package.json');
   const version = JSON.parse(readFileSync(tscPackage, 'utf8')).version;
   const key = buildKey(root, version);
   if (args.includes('--print-key')) {

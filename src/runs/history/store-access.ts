@@ -196,11 +196,11 @@ async function session(file: string, timeoutMs: number): Promise<Session> {
  * Runs `work` inside one transaction on the store file, holding DuckDB's
  * file lock only around it. DuckDB lets one process write a file at a
  * time, so a process that kept it open would lock every other inferbench
- * (a CLI run next to a dashboard); opening for a burst of transactions and
- * retrying on the lock error lets them take turns, and each transaction
+ * (a CLI run next to a dashboard); attaching for a burst of transactions
+ * and retrying on the lock error lets them take turns, and each transaction
  * means a crash mid-write leaves the previous state. Calls within one
- * process are queued, because two DuckDB instances on one file in one
- * process do not see each other's lock.
+ * process are queued, because the process's one DuckDB attaches a file
+ * once: a second session on it waits for the first to detach.
  */
 export function withStore<T>(file: string, work: (db: DuckDBConnection) => Promise<T>, timeoutMs = DEFAULT_LOCK_TIMEOUT_MS): Promise<T> {
   const previous = inProcessTails.get(file) ?? Promise.resolve();

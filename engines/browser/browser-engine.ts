@@ -50,7 +50,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
     }
     const versions = versionsOf(spec.packages);
     if (spec.needs !== null) {
-      const caps = await pageCapabilities(chromium.path);
+      const caps = await pageCapabilities(chromium);
       // Named in `inferbench engines`, so SwiftShader is visible before anything runs.
       if (spec.needs === 'webgl2' && caps.webglRenderer !== null) versions['WebGL renderer'] = caps.webglRenderer;
       if (spec.needs === 'webgpu' && caps.webgpuAdapter !== null) versions['WebGPU adapter'] = caps.webgpuAdapter;

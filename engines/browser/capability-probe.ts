@@ -1,16 +1,53 @@
 /**
  * What a page in this machine's Chromium offers (WebGL2 renderer, WebGPU
- * adapter), read once per process for the GPU engines' probes: Chromium
- * is started on a loopback page (a secure context, as WebGPU requires),
- * asked, and closed.
+ * adapter), for the GPU engines' probes: Chromium is started on a loopback
+ * page (a secure context, as WebGPU requires), asked, and closed. That launch
+ * costs about 4 CPU-s (`inferbench engines`: 5.9 CPU-s with it, 1.5 without),
+ * so it is done once per process, and a full answer (both a WebGL renderer
+ * and a WebGPU adapter) is remembered on disk for later processes until
+ * anything that decides it changes (core/probe-memo.ts; the key below).
+ *
+ * The memo is an availability answer only. Each row still reads the renderer
+ * and the adapter back from the page that ran it, and a remembered adapter
+ * that is gone makes that load fail with the page's own reason.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchChromium } from './chromium.js';
+import { join } from 'node:path';
+import { debuglog } from 'node:util';
+import { fileStamp, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
+import { CHROMIUM_FLAGS, DISABLED_FEATURES, launchChromium } from './chromium.js';
 import { readCapabilities } from './page/page-common.js';
 import type { PageCapabilities } from './page/protocol.js';
 
-let probed: Promise<PageCapabilities> | undefined;
+const debug = debuglog('inferbench');
+
+/** Folder of the cache that holds the memo files, one per key. */
+export const CAPABILITY_MEMO_FOLDER = 'chromium-capabilities';
+/** Bumped when the key or the stored answer changes meaning. */
+const FORMAT = 1;
+/** Variables that decide which GPU, driver, Vulkan loader or display Chromium's GPU process finds. */
+const GPU_ENV = [
+  'VK_ICD_FILENAMES', 'VK_DRIVER_FILES', 'VK_ADD_DRIVER_FILES', 'VK_LOADER_DRIVERS_SELECT', 'VK_LOADER_DRIVERS_DISABLE', 'VK_LAYER_PATH',
+  'VK_ADD_LAYER_PATH', 'VK_INSTANCE_LAYERS', 'LD_LIBRARY_PATH', 'LD_PRELOAD', 'DISPLAY', 'WAYLAND_DISPLAY', 'LIBGL_ALWAYS_SOFTWARE',
+  'GALLIUM_DRIVER', 'MESA_LOADER_DRIVER_OVERRIDE', '__EGL_VENDOR_LIBRARY_FILENAMES', '__GLX_VENDOR_LIBRARY_NAME', 'DRI_PRIME',
+] as const;
+/** Where drivers install their Vulkan ICD and EGL vendor manifests: a driver installed or upgraded changes a file here. */
+const DRIVER_MANIFEST_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/glvnd/egl_vendor.d'];
+
+/** The Chromium the probe asks: its path and the version its `--version` gave (chromium.ts findChromium). */
+export interface ProbedChromium {
+  readonly path: string;
+  readonly version: string;
+}
+
+/** Options for tests: another cache, environment, or prober in place of the launch. */
+export interface CapabilityProbeOptions {
+  readonly cacheRoot?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly probe?: (chromiumPath: string) => Promise<PageCapabilities>;
+}
 
 interface PageLike {
   goto(url: string): Promise<unknown>;
@@ -38,8 +75,74 @@ async function probeOnce(chromiumPath: string): Promise<PageCapabilities> {
   }
 }
 
-/** The capabilities of a page in Chromium at `chromiumPath`, probed once per process. */
-export function pageCapabilities(chromiumPath: string): Promise<PageCapabilities> {
-  probed ??= probeOnce(chromiumPath);
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** A full answer only: a machine without one of the two is asked again each time, so a fix shows at once. */
+const MEMO: ProbeMemo<PageCapabilities> = {
+  folder: CAPABILITY_MEMO_FOLDER,
+  label: 'Chromium capability probe',
+  keep: (caps) => caps.webglRenderer !== null && caps.webgpuAdapter !== null,
+  parse: (value) => {
+    const v = value as Partial<Record<keyof PageCapabilities, unknown>> | null;
+    if (v === null || typeof v !== 'object') return null;
+    if (typeof v.crossOriginIsolated !== 'boolean' || typeof v.hardwareConcurrency !== 'number' || typeof v.simd !== 'boolean') return null;
+    if (!isString(v.webglRenderer) || !isString(v.webgpuAdapter) || !isString(v.userAgent)) return null;
+    const { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent } = v;
+    return { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent };
+  },
+};
+
+/** A text file's contents, or null where there is none (no NVIDIA driver, not Linux). */
+async function textOrNull(path: string): Promise<string | null> {
+  return readFile(path, 'utf8').then((t) => t.trim(), () => null);
+}
+
+async function namesIn(dir: string): Promise<string[] | null> {
+  return readdir(dir).then((names) => names.sort(), () => null);
+}
+
+/**
+ * The key text, or null where it cannot be made: the Chromium (path, file,
+ * version, the flags and features of every launch), the variables in
+ * GPU_ENV, the GPU devices and drivers (/dev/dri, the NVIDIA driver's
+ * version, the driver manifests), and this boot (Linux's boot_id), so no
+ * answer outlives a reboot, which is when a GPU comes or goes.
+ */
+export async function capabilityKey(chromium: ProbedChromium, env: NodeJS.ProcessEnv): Promise<string | null> {
+  try {
+    const binary = await fileStamp(chromium.path);
+    if (binary === null) return null;
+    const manifests: string[] = [];
+    for (const dir of DRIVER_MANIFEST_DIRS) {
+      for (const name of (await namesIn(dir)) ?? []) manifests.push((await fileStamp(join(dir, name)).catch(() => null)) ?? `${dir}/${name}`);
+    }
+    return JSON.stringify({
+      format: FORMAT,
+      chromium: { binary, version: chromium.version, flags: CHROMIUM_FLAGS, disabledFeatures: DISABLED_FEATURES },
+      env: Object.fromEntries(GPU_ENV.map((name) => [name, env[name] ?? null])),
+      platform: process.platform,
+      arch: process.arch,
+      boot: await textOrNull('/proc/sys/kernel/random/boot_id'),
+      dri: await namesIn('/dev/dri'),
+      nvidia: await textOrNull('/proc/driver/nvidia/version'),
+      manifests,
+    });
+  } catch (err) {
+    debug(`Chromium capability probe memo: no key for ${chromium.path} (${String(err)})`);
+    return null;
+  }
+}
+
+let probed: Promise<PageCapabilities> | undefined;
+
+/** The capabilities of a page in this Chromium: asked once per process, and remembered across processes while the key holds. */
+export function pageCapabilities(chromium: ProbedChromium, options: CapabilityProbeOptions = {}): Promise<PageCapabilities> {
+  if (options.cacheRoot !== undefined || options.probe !== undefined) return rememberedCapabilities(chromium, options);
+  probed ??= rememberedCapabilities(chromium, options);
   return probed;
+}
+
+async function rememberedCapabilities(chromium: ProbedChromium, options: CapabilityProbeOptions): Promise<PageCapabilities> {
+  const key = await capabilityKey(chromium, options.env ?? process.env);
+  return rememberedAnswer(MEMO, key, () => (options.probe ?? probeOnce)(chromium.path), options.cacheRoot);
 }

@@ -23,18 +23,16 @@
  * library it loaded (tfjs-backend.ts), so a remembered-ok library that no
  * longer loads fails that cell with the import's error, as before.
  *
- * Any trouble with the memo (no cache folder, a read-only one, a corrupt
- * file) means probing as before, silently but for NODE_DEBUG=inferbench.
+ * The file handling is core/probe-memo.ts's, shared with the browser GPU
+ * engines' Chromium probe.
  */
-import { createHash } from 'node:crypto';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import { defaultCacheRoot } from '../../src/core/cache-root.js';
-import { makeFolders } from '../../src/core/folders.js';
-import { replaceFile } from '../../src/core/temporaries.js';
+import { fileStamp, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
 
 /** What the probe child reports: the backend registered and the C library version, or the load error. */
 export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null } | { readonly ok: false; readonly error: string };
@@ -42,7 +40,7 @@ export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null
 /** Folder of the cache that holds the memo files, one per key. */
 export const PROBE_MEMO_FOLDER = 'tfjs-node-probe';
 /** Bumped when the key or the file changes meaning, so older memos are not read. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Variables that change which libraries the import loads or how (the rest, such as TF_CPP_MIN_LOG_LEVEL, do not). */
 const LOADER_ENV = ['LD_LIBRARY_PATH', 'LD_PRELOAD', 'DYLD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'NODE_OPTIONS', 'CUDA_VISIBLE_DEVICES'] as const;
 
@@ -62,22 +60,19 @@ export interface ProbeMemoOptions {
  */
 export async function rememberedProbe(pkg: string, packageDir: string, probe: () => Promise<ChildProbe>, options: ProbeMemoOptions = {}): Promise<ChildProbe> {
   const key = await probeKey(pkg, packageDir, options.env ?? process.env);
-  const file = key === null ? null : join(options.cacheRoot ?? defaultCacheRoot(), PROBE_MEMO_FOLDER, `${createHash('sha256').update(key).digest('hex')}.json`);
-  if (key !== null && file !== null) {
-    const remembered = await readMemo(file, key);
-    if (remembered !== null) return remembered;
-  }
-  const answer = await probe();
-  if (key !== null && file !== null && answer.ok) await writeMemo(file, key, answer);
-  return answer;
+  return rememberedAnswer(MEMO, key, probe, options.cacheRoot ?? defaultCacheRoot());
 }
 
-/** One file the import loads, as the key records it; symbolic links followed. */
-async function fileStamp(path: string): Promise<string | null> {
-  const st = await stat(path, { bigint: true });
-  if (!st.isFile()) return null;
-  return `${path} = ${await realpath(path)} dev=${st.dev} ino=${st.ino} size=${st.size} mtimeNs=${st.mtimeNs}`;
-}
+/** An ok answer only, read back as the probe child gives it. */
+const MEMO: ProbeMemo<ChildProbe> = {
+  folder: PROBE_MEMO_FOLDER,
+  label: 'tfjs-node probe',
+  keep: (answer) => answer.ok,
+  parse: (value) => {
+    const v = value as { ok?: unknown; tensorflow?: unknown } | null;
+    return v !== null && typeof v === 'object' && v.ok === true && (v.tensorflow === null || typeof v.tensorflow === 'string') ? { ok: true, tensorflow: v.tensorflow } : null;
+  },
+};
 
 async function listFolder(dir: string): Promise<Dirent[]> {
   try {
@@ -130,33 +125,5 @@ async function probeKey(pkg: string, packageDir: string, env: NodeJS.ProcessEnv)
   } catch (err) {
     debug(`tfjs-node probe memo: no key for ${pkg} (${String(err)})`);
     return null;
-  }
-}
-
-/** The remembered ok answer for `key`, or null (no file, another key, not ok, not JSON). */
-async function readMemo(file: string, key: string): Promise<ChildProbe | null> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const memo = JSON.parse(text) as { key?: unknown; ok?: unknown; tensorflow?: unknown };
-    if (memo.key !== key || memo.ok !== true) return null;
-    if (memo.tensorflow !== null && typeof memo.tensorflow !== 'string') return null;
-    return { ok: true, tensorflow: memo.tensorflow };
-  } catch {
-    debug(`tfjs-node probe memo: ${file} is not a memo; probing`);
-    return null;
-  }
-}
-
-async function writeMemo(file: string, key: string, answer: Extract<ChildProbe, { ok: true }>): Promise<void> {
-  try {
-    await makeFolders(dirname(file));
-    await replaceFile(file, `${JSON.stringify({ key, ok: true, tensorflow: answer.tensorflow })}\n`);
-  } catch (err) {
-    debug(`tfjs-node probe memo: not written to ${file} (${String(err)})`);
   }
 }

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NO_CHROMIUM } from '../../helpers/browser.js';
 import { runCli } from '../../helpers/cli.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
 // A resolve hook that fails any import of an engine runtime, so help must answer without one.
 const hook = `export async function resolve(s, c, next) { if (/onnxruntime|@tensorflow|@huggingface|vega|resvg/.test(s)) throw new Error('engine import during help: ' + s); return next(s, c); }`;
@@ -35,4 +39,23 @@ test('inferbench engines lists every engine with availability or reason and fix'
   // The GPU path that needs nothing beyond npm is named, whatever this machine's Vulkan driver.
   assert.match(r.stdout, /^GPU from npm alone: onnx-webgpu, tfjs-webgpu, tfjs-webgpu-graph-model, transformers-js-webgpu \(WebGPU in Node/m);
   for (const id of ['onnx-webgpu', 'transformers-js-webgpu', 'tfjs-webgpu', 'tfjs-webgpu-graph-model']) assert.match(r.stdout, new RegExp(`^${id}\\s+(available|unavailable: .+\\(.+\\))`, 'm'));
+});
+
+test('a second inferbench engines takes the browser GPU engines\' WebGL renderer and WebGPU adapter from the memo: Chromium is launched once', { skip: NO_CHROMIUM }, async () => {
+  const dir = testOutputDir('engines-capability-memo');
+  const launches = join(dir, 'launches.log');
+  // Debian's Chromium behind a script that logs each launch (not the --version checks) and then is Chromium.
+  const chromium = join(dir, 'chromium');
+  writeFileSync(chromium, `#!/bin/sh\ncase " $* " in *" --version "*) ;; *) echo launch >> '${launches}' ;; esac\nexec /usr/bin/chromium "$@"\n`, { mode: 0o755 });
+  const env = { INFERBENCH_CHROMIUM: chromium, INFERBENCH_CACHE: join(dir, 'cache') };
+  const gpuLines = (out: string) => out.split('\n').filter((l) => /^browser-(tfjs-webgl|onnx-webgpu|transformers-js-webgpu)\s/.test(l));
+  const first = await runCli(['engines'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  const count = () => (existsSync(launches) ? readFileSync(launches, 'utf8').split('\n').filter(Boolean).length : 0);
+  assert.equal(count(), 1, 'the first listing probes the page in one Chromium');
+  const second = await runCli(['engines'], { env });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(count(), 1, 'the second listing launched no Chromium');
+  assert.equal(gpuLines(first.stdout).length, 3, first.stdout);
+  assert.deepEqual(gpuLines(second.stdout), gpuLines(first.stdout), 'the same availability, renderer and adapter');
 });

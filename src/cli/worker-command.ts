@@ -46,7 +46,7 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   const id = fingerprintId(environment);
   const log = (line: string) => process.stderr.write(`inferbench worker ${name}: ${line}\n`);
   const { liveWorkers } = await import('../launchers/queue/worker-registry.js');
-  const { Redis } = (await import('../launchers/queue/ioredis-require.cjs')).default;
+  const { Redis } = (await import('../launchers/queue/queue-require.cjs')).default.ioredis;
   const probe = new Redis({ ...address.options, lazyConnect: true, maxRetriesPerRequest: 1 });
   probe.on('error', () => undefined);
   await probe.connect();

@@ -10,8 +10,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import bullmq from './bullmq-require.cjs';
-import ioredis from './ioredis-require.cjs';
+import queuePackages from './queue-require.cjs';
 import { UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
 import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
@@ -19,6 +18,9 @@ import { queueJobId } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';
 import { liveWorkers, QUEUE_NAME, registeredWorkers, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
+
+/** Loaded when this module is: a coordinator needs both at once. */
+const { bullmq, ioredis } = queuePackages;
 
 /** How often the coordinator looks for jobs whose workers are gone. */
 const WATCHDOG_MS = 5000;

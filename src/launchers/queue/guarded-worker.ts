@@ -8,7 +8,9 @@
  * it once, naming the unreadable field.
  */
 import type { Job, JobJsonRaw } from 'bullmq';
-import bullmq from './bullmq-require.cjs';
+import queuePackages from './queue-require.cjs';
+
+const { bullmq } = queuePackages;
 
 /** Key of the marker data an unreadable job is replaced by; the processor fails the job with its text. */
 export const UNREADABLE = '__inferbench_unreadable__';

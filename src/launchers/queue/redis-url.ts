@@ -89,7 +89,7 @@ const CONNECT_TIMEOUT_MS = 3000;
  */
 export async function probeRedis(address: RedisAddress): Promise<void> {
   // ioredis loads here, once the flags are checked: parsing an address (and refusing a bad one) needs none of it.
-  const { Redis } = (await import('./ioredis-require.cjs')).default;
+  const { Redis } = (await import('./queue-require.cjs')).default.ioredis;
   const db = address.options.db ?? 0;
   const client = new Redis({
     ...address.options,

@@ -14,14 +14,16 @@
  * cells as skipped (or errored) with each worker's reason.
  */
 import type { Job } from 'bullmq';
-import bullmq from './bullmq-require.cjs';
-import ioredis from './ioredis-require.cjs';
+import queuePackages from './queue-require.cjs';
 import { describeError } from '../../core/errors.js';
 import { GuardedWorker, unreadableReason } from './guarded-worker.js';
 import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
 import { parseQueueJob } from './job-schema.js';
 import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
 import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
+
+/** Loaded when this module is: a worker needs both at once. */
+const { bullmq, ioredis } = queuePackages;
 
 /** What a job returns through the queue to the coordinator. */
 export type JobOutcome =

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withStore } from '../../../src/runs/history/store-access.js';
@@ -45,4 +46,12 @@ test('a session left idle is detached: the store is checkpointed (no WAL left) a
   assert.ok(!existsSync(`${file}.wal`), 'the WAL was checkpointed into the store on detach');
   const names = await withStore(file, attached);
   assert.equal(names.length, 1);
+});
+
+test('the store loads DuckDB from the build\'s one-file bundle (dist/vendor), not the package\'s 181 files one by one', async () => {
+  await withStore(join(testOutputDir('store-access-bundle'), 'history.duckdb'), async () => undefined);
+  const loaded = Object.keys(createRequire(import.meta.url).cache);
+  assert.ok(loaded.some((f) => f.endsWith(join('dist', 'vendor', 'duckdb-node-api.cjs'))), 'the bundle was required');
+  assert.deepEqual(loaded.filter((f) => f.includes(join('@duckdb', 'node-api', 'lib'))), [], 'no file of the package itself');
+  assert.ok(loaded.some((f) => f.includes(join('@duckdb', 'node-bindings'))), 'the native binding still comes from node_modules');
 });

@@ -37,14 +37,22 @@ const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const KEY_FILE = '.build-key';
 
 /**
- * CommonJS packages on the path of most commands whose many files cost more
- * to load one by one than their code does. @duckdb/node-api is 181 files:
- * 0.25 CPU-s to require against 0.19 as one file, at every command that
- * opens the history (run, list, show, compare, the dashboard). Its native
- * binding stays external, loaded from node_modules as before. Engines are
- * never here: their imports are part of the load a row measures.
+ * Packages on the path of common commands whose many files cost more to
+ * load one by one than their code does, each bundled into one file.
+ * - @duckdb/node-api is 181 CommonJS files: 0.25 CPU-s to require against
+ *   0.19 as one file, at every command that opens the history (run, list,
+ *   show, compare, the dashboard). Its native binding stays external.
+ * - vega and vega-lite (ES modules, about 400 files with d3's) drew every
+ *   PNG: 0.60 CPU-s to import against 0.33 as one module.
+ * Engines are never here: their imports are part of the load a row measures.
+ * `deps` must all be dependencies of the project; `source` is the bundle's
+ * entry module, `loads` the code that takes it (src/core/package-info.ts
+ * `vendorBundle`).
  */
-const VENDOR_BUNDLES = [{ pkg: '@duckdb/node-api', file: 'duckdb-node-api.cjs', external: ['@duckdb/node-bindings'], loads: 'src/runs/history/store-access.ts' }];
+const VENDOR_BUNDLES = [
+  { file: 'duckdb-node-api.cjs', format: 'cjs', deps: ['@duckdb/node-api'], source: "module.exports = require('@duckdb/node-api');", external: ['@duckdb/node-bindings'], loads: 'src/runs/history/store-access.ts' },
+  { file: 'vega.mjs', format: 'esm', deps: ['vega', 'vega-lite'], source: "export * as vega from 'vega';\nexport { compile } from 'vega-lite';", external: [], loads: 'reports/png-chart.ts' },
+];
 
 /** Files under `dir` whose names match SOURCE, depth first in name order. */
 function sources(dir) {
@@ -101,15 +109,15 @@ function main() {
   writeFileSync(keyFile, `${key}\n`);
 }
 
-/** Each VENDOR_BUNDLES package among `root`'s dependencies, bundled into dist/vendor/ (a project without it, such as a test's, gets none). */
+/** Each VENDOR_BUNDLES entry whose packages are all among `root`'s dependencies, bundled into dist/vendor/ (a project without them, such as a test's, gets none). */
 function bundleVendors(root, out) {
   const manifest = join(root, 'package.json');
   const dependencies = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {}) : {};
-  for (const { pkg, file, external } of VENDOR_BUNDLES) {
-    if (!Object.hasOwn(dependencies, pkg)) continue;
+  for (const { file, format, deps, source, external } of VENDOR_BUNDLES) {
+    if (!deps.every((d) => Object.hasOwn(dependencies, d))) continue;
     const esbuild = createRequire(join(HERE, 'package.json'))('esbuild');
-    const entryPoints = [createRequire(manifest).resolve(pkg)];
-    esbuild.buildSync({ entryPoints, bundle: true, platform: 'node', format: 'cjs', external, outfile: join(out, 'vendor', file), logLevel: 'warning', legalComments: 'inline' });
+    const stdin = { contents: source, resolveDir: root, sourcefile: `vendor-${file}`, loader: 'js' };
+    esbuild.buildSync({ stdin, bundle: true, platform: 'node', format, external, outfile: join(out, 'vendor', file), logLevel: 'warning', legalComments: 'inline' });
   }
 }
 

@@ -65,3 +65,15 @@ export function packageDir(pkgName: string): string | null {
   const manifest = manifestPath(pkgName);
   return manifest === null ? null : dirname(manifest);
 }
+
+/**
+ * A one-file bundle `npm run build` made of a dependency (tools/build.mjs
+ * VENDOR_BUNDLES: @duckdb/node-api, vega with vega-lite), or null where there
+ * is none: a bare tsc build, an npm tarball, an offline pack (its app/ is
+ * bundled apart). The caller then loads the package itself, the same code
+ * file by file.
+ */
+export function vendorBundle(file: string): string | null {
+  const path = fileURLToPath(new URL(`../../vendor/${file}`, import.meta.url));
+  return existsSync(path) ? path : null;
+}

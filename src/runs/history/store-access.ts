@@ -1,10 +1,9 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UserError } from '../../core/errors.js';
 import { packageLeftOutOfPack } from '../../core/offline-pack.js';
+import { vendorBundle } from '../../core/package-info.js';
 import { prepareOutputFolder } from '../../core/output-folder.js';
 import { corruptStoreError, isCorruptStore } from './corrupt-store.js';
 
@@ -41,8 +40,7 @@ async function loadDuckDb(): Promise<typeof import('@duckdb/node-api')> {
     // exports (cjs-module-lexer), which doubled its load (about 0.6 s of CPU to 0.25 s) at every command that opens the store.
     // The build's one-file bundle of it where there is one (tools/build.mjs VENDOR_BUNDLES: 0.19 s); the package where not
     // (a bare tsc build; an offline pack, whose app/ is bundled apart).
-    const bundle = fileURLToPath(new URL('../../../vendor/duckdb-node-api.cjs', import.meta.url));
-    return createRequire(import.meta.url)(existsSync(bundle) ? bundle : '@duckdb/node-api') as typeof import('@duckdb/node-api');
+    return createRequire(import.meta.url)(vendorBundle('duckdb-node-api.cjs') ?? '@duckdb/node-api') as typeof import('@duckdb/node-api');
   } catch (err) {
     const omission = packageLeftOutOfPack('@duckdb/node-api');
     if (omission) throw new UserError(`${omission.part} is left out of this offline pack: ${omission.effect}`, 'the run folder is complete; build the pack with --with-history to record runs');

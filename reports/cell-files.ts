@@ -66,7 +66,7 @@ export function renderCellsCsv<C, R>(columns: readonly CellColumn<C, R>[], cells
 
 /** The same table as Parquet (typed, nullable columns), for pandas, DuckDB and Arrow. */
 export async function renderCellsParquet<C, R>(columns: readonly CellColumn<C, R>[], cells: readonly C[], run: R): Promise<Uint8Array> {
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const { parquetWriteBuffer } = await (await import('./parquet-report.js')).parquetWriter();
   const columnData = columns.map((col) => {
     const values = cells.map((cell) => {
       const v = col.value(cell, run);

@@ -4,11 +4,10 @@
  * pixels. vega, vega-lite and resvg are imported on first use, so commands
  * that never draw a chart do not pay their load time.
  */
-import { pathToFileURL } from 'node:url';
 import type { TopLevelSpec } from 'vega-lite';
 import { CHART_FONT } from './chart-spec.js';
 import { vegaTextWidth } from './chart-text-metrics.js';
-import { vendorBundle } from '../src/core/package-info.js';
+import { importVendored } from '../src/core/package-info.js';
 
 /** Raster settings; the spec itself decides layout and size in CSS pixels. */
 export interface PngOptions {
@@ -17,11 +16,11 @@ export interface PngOptions {
 }
 
 /** vega and vega-lite's compile: from the build's one-module bundle where there is one (0.33 CPU-s to import against 0.60), else the packages. */
-async function loadVega(): Promise<{ readonly vega: typeof import('vega'); readonly compile: typeof import('vega-lite').compile }> {
-  const bundle = vendorBundle('vega.mjs');
-  if (bundle !== null) return (await import(pathToFileURL(bundle).href)) as { vega: typeof import('vega'); compile: typeof import('vega-lite').compile };
-  const [{ compile }, vega] = await Promise.all([import('vega-lite'), import('vega')]);
-  return { vega, compile };
+function loadVega(): Promise<{ readonly vega: typeof import('vega'); readonly compile: typeof import('vega-lite').compile }> {
+  return importVendored('vega.mjs', async () => {
+    const [{ compile }, vega] = await Promise.all([import('vega-lite'), import('vega')]);
+    return { vega, compile };
+  });
 }
 
 /** The SVG vega draws for a vega-lite spec; exported so tests can check text without decoding pixels. */

@@ -140,9 +140,9 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   const samples = samplesTable(run);
   // Loaded here, not at the top: apache-arrow and hyparquet-writer cost every CLI start about 0.3 s of CPU, and only a run that writes files needs them.
   const [{ renderParquet }, { renderArrow }] = await Promise.all([import('./parquet-report.js'), import('./arrow-report.js')]);
-  await write(RUN_FILES.resultsParquet, renderParquet(results));
+  await write(RUN_FILES.resultsParquet, await renderParquet(results));
   await write(RUN_FILES.resultsArrow, renderArrow(results));
-  await write(RUN_FILES.samplesParquet, renderParquet(samples));
+  await write(RUN_FILES.samplesParquet, await renderParquet(samples));
   await write(RUN_FILES.samplesArrow, renderArrow(samples));
   if (!opts.png) return written;
   for (const chart of runCharts(run)) {

@@ -1,7 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -76,4 +76,14 @@ export function packageDir(pkgName: string): string | null {
 export function vendorBundle(file: string): string | null {
   const path = fileURLToPath(new URL(`../../vendor/${file}`, import.meta.url));
   return existsSync(path) ? path : null;
+}
+
+/**
+ * An ES module dependency from its build bundle `file` (which exports what
+ * `load` gives) where there is one, else through `load` (`() =>
+ * import('the-package')`), which also types the answer.
+ */
+export async function importVendored<T>(file: string, load: () => Promise<T>): Promise<T> {
+  const bundle = vendorBundle(file);
+  return bundle === null ? load() : ((await import(pathToFileURL(bundle).href)) as T);
 }

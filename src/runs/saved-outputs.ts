@@ -135,7 +135,7 @@ async function writeOutputsFile(path: string, entries: readonly Entry[], hashes:
     { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
     { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
   ];
-  const { parquetWriteBuffer } = await import('hyparquet-writer');
+  const { parquetWriteBuffer } = await (await import('../../reports/parquet-report.js')).parquetWriter();
   const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
   const kvMetadata = [{ key: 'ARROW:schema', value: await arrowSchemaBase64(width) }];
   await writeFile(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench', kvMetadata })));

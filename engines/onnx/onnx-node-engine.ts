@@ -1,5 +1,5 @@
 import { ORT_NODE_NO_TRAINING } from './ort-training.js';
-import { ortLogSeverity } from '../../src/core/library-logs.js';
+import { ortLogSeverity, quietOrtTelemetry } from '../../src/core/library-logs.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -13,6 +13,9 @@ import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 import { dawnAdapter, webGpuAvailability } from '../webgpu/dawn-adapter.js';
+
+// Before anything imports onnxruntime-node: this module's engines, and transformers.js's, whose engine module imports this one.
+quietOrtTelemetry();
 
 type NodeDevice = 'cpu' | 'cuda' | 'tensorrt' | 'webgpu';
 

@@ -83,3 +83,21 @@ export function forwardStderr(from: Readable, out: Writable): Promise<void> {
     from.on('error', end);
   });
 }
+
+/** ONNX Runtime's switch for its own telemetry (core/platform/posix/telemetry.cc since 1.30 on Linux). */
+export const ORT_TELEMETRY_ENV = 'ORT_DISABLE_TELEMETRY';
+
+/**
+ * Turns ONNX Runtime's Linux telemetry off unless the user set the switch
+ * either way. onnxruntime-node 1.30 starts it when the library loads: an
+ * empty /tmp/mat-debug-<pid>.log left by every process that loads ORT (an
+ * isolated sweep leaves one per cell), a SQLite event store under
+ * ~/.cache/Microsoft/DeveloperTools, a device id read from /etc/machine-id,
+ * and a thread of its own beside the one being measured, which flushes
+ * events (and uploads them where it has a network) whenever it likes. Read by
+ * the library at load, so it is set before onnxruntime-node or transformers.js
+ * is imported; children inherit it.
+ */
+export function quietOrtTelemetry(env: NodeJS.ProcessEnv = process.env): void {
+  if (env[ORT_TELEMETRY_ENV] === undefined) env[ORT_TELEMETRY_ENV] = '1';
+}

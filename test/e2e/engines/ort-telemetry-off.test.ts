@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../../../src/core/package-info.js';
+
+/**
+ * Loads a model on onnx-cpu in a fresh Node and says whether ONNX Runtime's
+ * telemetry left its file (/tmp/mat-debug-<pid>.log, or under TMPDIR) and
+ * what ORT_DISABLE_TELEMETRY was.
+ */
+function loadOnce(env: NodeJS.ProcessEnv): { readonly pid: number; readonly left: string[]; readonly value: string | null } {
+  const engine = pathToFileURL(join(packageRoot(), 'dist', 'engines', 'onnx', 'onnx-node-engine.js')).href;
+  const model = join(packageRoot(), 'test', 'data', 'hf', 'albert', 'onnx', 'model.onnx');
+  const script = [
+    `import { existsSync } from 'node:fs'; import { tmpdir } from 'node:os'; import { join } from 'node:path';`,
+    `const { createOnnxNodeEngine } = await import(${JSON.stringify(engine)});`,
+    `const session = await createOnnxNodeEngine('cpu').load(${JSON.stringify(model)}, { threads: 1, precision: 'fp32' });`,
+    `await session.dispose();`,
+    `const files = [...new Set(['/tmp', tmpdir()])].map((d) => join(d, 'mat-debug-' + process.pid + '.log'));`,
+    `console.log(JSON.stringify({ pid: process.pid, left: files.filter((f) => existsSync(f)), value: process.env.ORT_DISABLE_TELEMETRY ?? null }));`,
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env, timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as { pid: number; left: string[]; value: string | null };
+}
+
+test("loading ONNX Runtime through an engine leaves no telemetry file behind; a user's own ORT_DISABLE_TELEMETRY is kept", () => {
+  const env = { ...process.env };
+  delete env['ORT_DISABLE_TELEMETRY'];
+  const quiet = loadOnce(env);
+  assert.equal(quiet.value, '1', 'set before the library loaded');
+  assert.deepEqual(quiet.left, [], 'no mat-debug file for this process');
+  // The user asks for ORT's default: kept, and the file this test looks for is there, so its absence above means something.
+  const chosen = loadOnce({ ...env, ORT_DISABLE_TELEMETRY: '0' });
+  for (const f of chosen.left) rmSync(f, { force: true });
+  assert.equal(chosen.value, '0');
+  assert.equal(chosen.left.length, 1, `ORT's own telemetry left its file: ${JSON.stringify(chosen)}`);
+});

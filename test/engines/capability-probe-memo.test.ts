@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { CAPABILITY_MEMO_FOLDER, pageCapabilities, type ProbedChromium } from '../../engines/browser/capability-probe.js';
 import type { PageCapabilities } from '../../engines/browser/page/protocol.js';
+import { counting } from '../helpers/counting-probe.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 /** What headless Chromium answers on this VM: SwiftShader for both. */
@@ -23,18 +24,6 @@ function fakeChromium(name: string): { chromium: ProbedChromium; cacheRoot: stri
   const path = join(root, 'chromium');
   writeFileSync(path, '#!/bin/sh\n', { mode: 0o755 });
   return { chromium: { path, version: '142.0.7444.175' }, cacheRoot: join(root, 'cache') };
-}
-
-/** A prober that counts its calls (each one a Chromium launch) and answers `answer`. */
-function counting(answer: PageCapabilities): { probe: () => Promise<PageCapabilities>; calls: () => number } {
-  let n = 0;
-  return {
-    probe: async () => {
-      n++;
-      return answer;
-    },
-    calls: () => n,
-  };
 }
 
 test('a second process with the same Chromium, environment and boot takes the remembered answer and launches no Chromium', async () => {

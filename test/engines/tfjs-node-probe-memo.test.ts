@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFi
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROBE_MEMO_FOLDER, rememberedProbe, type ChildProbe } from '../../engines/tfjs/native-probe-memo.js';
+import { counting } from '../helpers/counting-probe.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 const PKG = '@tensorflow/tfjs-node';
@@ -20,18 +21,6 @@ function fakeInstall(name: string): { dir: string; lib: string; cacheRoot: strin
   return { dir, lib, cacheRoot: join(root, 'cache') };
 }
 
-/** A prober that counts its calls (each one a child started) and answers `answer`. */
-function counting(answer: ChildProbe): { probe: () => Promise<ChildProbe>; calls: () => number } {
-  let n = 0;
-  return {
-    probe: async () => {
-      n++;
-      return answer;
-    },
-    calls: () => n,
-  };
-}
-
 const OK: ChildProbe = { ok: true, tensorflow: '2.21.0' };
 const ENV = { LD_LIBRARY_PATH: '/opt/a' };
 
@@ -41,7 +30,7 @@ test('a second process with the same binding, library and environment takes the 
   assert.deepEqual(await rememberedProbe(PKG, dir, first.probe, { cacheRoot, env: ENV }), OK);
   assert.equal(first.calls(), 1);
   // A new prober stands for a new process: the per-process memo of native-library.ts cannot answer.
-  const second = counting({ ok: false, error: 'would have probed' });
+  const second = counting<ChildProbe>({ ok: false, error: 'would have probed' });
   assert.deepEqual(await rememberedProbe(PKG, dir, second.probe, { cacheRoot, env: ENV }), OK);
   assert.equal(second.calls(), 0, 'the ok answer came from the memo, no child started');
   assert.equal(readdirSync(join(cacheRoot, PROBE_MEMO_FOLDER)).length, 1);
@@ -68,7 +57,7 @@ test('a library or binding that changed (mtime, size), or another LD_LIBRARY_PAT
 
 test('a failed probe is never remembered: the next process probes again and can see a fixed install', async () => {
   const { dir, cacheRoot } = fakeInstall('failed');
-  const failing = counting({ ok: false, error: 'libtensorflow.so.2: cannot open shared object file' });
+  const failing = counting<ChildProbe>({ ok: false, error: 'libtensorflow.so.2: cannot open shared object file' });
   const a = await rememberedProbe(PKG, dir, failing.probe, { cacheRoot, env: ENV });
   assert.equal(a.ok, false);
   await rememberedProbe(PKG, dir, failing.probe, { cacheRoot, env: ENV });

@@ -51,7 +51,7 @@ const KEY_FILE = '.build-key';
  * entry module, `loads` the code that takes it (src/core/package-info.ts
  * `vendorBundle`).
  */
-const VENDOR_BUNDLES = [
+export const VENDOR_BUNDLES = [
   { file: 'duckdb-node-api.cjs', format: 'cjs', deps: ['@duckdb/node-api'], source: "module.exports = require('@duckdb/node-api');", external: ['@duckdb/node-bindings'], loads: 'src/runs/history/store-access.ts' },
   { file: 'vega.mjs', format: 'esm', deps: ['vega', 'vega-lite'], source: "export * as vega from 'vega';\nexport { compile } from 'vega-lite';", external: [], loads: 'reports/png-chart.ts' },
   { file: 'hyparquet-writer.mjs', format: 'esm', deps: ['hyparquet-writer'], source: "export * from 'hyparquet-writer';", external: [], loads: 'reports/parquet-report.ts' },
@@ -124,4 +124,5 @@ function bundleVendors(root, out) {
   }
 }
 
-main();
+// Run as a script (`npm run build`); imported, it only lends VENDOR_BUNDLES (tools/bench-vendor-bundles.ts).
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -1,10 +1,13 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { link, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { UserError } from '../../core/errors.js';
 import { packageLeftOutOfPack } from '../../core/offline-pack.js';
 import { vendorBundle } from '../../core/package-info.js';
 import { prepareOutputFolder } from '../../core/output-folder.js';
+import { temporaryPath, trackTemporary } from '../../core/temporaries.js';
 import { corruptStoreError, isCorruptStore } from './corrupt-store.js';
 
 /**
@@ -79,11 +82,44 @@ async function memoryInstance(): Promise<DuckDBInstance> {
   return memory;
 }
 
+/**
+ * Makes `file` an empty store where there is none, whole before it has its
+ * name: built under a temporary name, then hard-linked into place (which
+ * fails if another process got there first, whose store is then the one).
+ * Two processes attaching a store that did not exist yet could otherwise
+ * meet halfway: one creating the file, the other reading it before its
+ * header was written, which DuckDB reports as "not a valid DuckDB database
+ * file" (a fresh clone's `npm test`, history-store-concurrent, 2026-11-28).
+ * Where the file system has no hard links, the store is made by the attach
+ * itself, as before.
+ */
+async function createStoreWhole(file: string, db: DuckDBConnection): Promise<void> {
+  if (existsSync(file)) return;
+  const temp = temporaryPath(file, 'tmp');
+  const tracked = trackTemporary(temp);
+  const alias = `new_${++attachments}`;
+  try {
+    await db.run(`ATTACH ${sqlString(temp)} AS ${alias}`);
+    await db.run(`DETACH ${alias}`);
+    await link(temp, file).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST' && err.code !== 'EPERM' && err.code !== 'ENOTSUP' && err.code !== 'EXDEV') throw err;
+    });
+  } finally {
+    await rm(temp, { force: true });
+    await rm(`${temp}.wal`, { force: true });
+    tracked.done();
+  }
+}
+
 /** Attaches the store on a new connection, retrying with exponential backoff and jitter while another process holds the lock. */
 async function attachWithRetry(file: string, timeoutMs: number): Promise<{ readonly db: DuckDBConnection; readonly alias: string }> {
   // Not `mkdir -p`: it loops forever on file systems that answer ENOENT (see output-folder.ts).
   await prepareOutputFolder(dirname(file));
   const db = await (await memoryInstance()).connect();
+  await createStoreWhole(file, db).catch((err: unknown) => {
+    db.closeSync();
+    throw new UserError(`cannot create the history store ${file}: ${(err as Error).message.split('\n')[0]}`, 'check that the output folder is writable, or pass another --out');
+  });
   const alias = `store_${++attachments}`;
   const deadline = Date.now() + timeoutMs;
   let backoff = FIRST_BACKOFF_MS;

@@ -18,15 +18,16 @@
  * new build.
  *
  * After tsc, each package in VENDOR_BUNDLES is bundled by esbuild into one
- * file under dist/vendor/, for the code that loads it (its `loads` entry),
- * which takes the package itself where there is no bundle (npm pack leaves
- * dist/vendor/ out).
+ * file under dist/vendor/, with the versions it bundled beside it
+ * (`<file>.json`), for the code that loads it (its `loads` entry), which
+ * takes the package itself where there is no bundle (npm pack leaves
+ * dist/vendor/ out) or the installed version is another.
  *
  * Plain JavaScript, not TypeScript: it runs before dist/ exists.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,9 +121,22 @@ function bundleVendors(root, out) {
     if (!deps.every((d) => Object.hasOwn(dependencies, d))) continue;
     const esbuild = createRequire(join(HERE, 'package.json'))('esbuild');
     const stdin = { contents: source, resolveDir: root, sourcefile: `vendor-${file}`, loader: 'js' };
-    esbuild.buildSync({ stdin, bundle: true, platform: 'node', format, external, outfile: join(out, 'vendor', file), logLevel: 'warning', legalComments: 'inline' });
+    const outfile = join(out, 'vendor', file);
+    esbuild.buildSync({ stdin, bundle: true, platform: 'node', format, external, outfile, logLevel: 'warning', legalComments: 'inline' });
+    // The versions bundled: the loader takes the bundle only while these are still the installed ones.
+    const versions = Object.fromEntries(deps.map((d) => [d, installedVersion(manifest, d)]));
+    writeFileSync(`${outfile}.json`, `${JSON.stringify({ versions })}\n`);
   }
 }
 
+/** The version of `name` as Node would find it from the project (its package.json by folder, as src/core/package-info.ts reads it). */
+function installedVersion(manifest, name) {
+  for (const dir of createRequire(manifest).resolve.paths(name) ?? []) {
+    const found = join(dir, name, 'package.json');
+    if (existsSync(found)) return JSON.parse(readFileSync(found, 'utf8')).version;
+  }
+  throw new Error(`${name} is a dependency but is not installed: npm install`);
+}
+
 // Run as a script (`npm run build`); imported, it only lends VENDOR_BUNDLES (tools/bench-vendor-bundles.ts).
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main();
+if (process.argv[1] !== undefined && realpathSync(fileURLToPath(import.meta.url)) === realpathSync(process.argv[1])) main();

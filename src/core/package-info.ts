@@ -68,14 +68,28 @@ export function packageDir(pkgName: string): string | null {
 
 /**
  * A one-file bundle `npm run build` made of a dependency (tools/build.mjs
- * VENDOR_BUNDLES: @duckdb/node-api, vega with vega-lite), or null where there
- * is none: a bare tsc build, an npm tarball, an offline pack (its app/ is
- * bundled apart). The caller then loads the package itself, the same code
- * file by file.
+ * VENDOR_BUNDLES: @duckdb/node-api, vega with vega-lite, hyparquet-writer),
+ * or null where there is none: a bare tsc build, an npm tarball, an offline
+ * pack (no dist/ in it). Also null when a package it bundles is no longer the
+ * version it was built from (its `<file>.json` says which: node_modules
+ * updated without `npm run build`), so old code never meets a new native
+ * binding. The caller then loads the package itself, file by file.
  */
 export function vendorBundle(file: string): string | null {
-  const path = fileURLToPath(new URL(`../../vendor/${file}`, import.meta.url));
-  return existsSync(path) ? path : null;
+  let path: string;
+  try {
+    path = join(packageRoot(), 'dist', 'vendor', file);
+  } catch {
+    return null;
+  }
+  if (!existsSync(path)) return null;
+  try {
+    const built = JSON.parse(readFileSync(`${path}.json`, 'utf8')) as { readonly versions?: Readonly<Record<string, string>> };
+    if (built.versions === undefined || Object.entries(built.versions).some(([name, version]) => installedVersion(name) !== version)) return null;
+  } catch {
+    return null;
+  }
+  return path;
 }
 
 /**

@@ -7,7 +7,8 @@
  * and a WebGPU adapter) is remembered on disk for later processes until
  * anything that decides it changes (core/probe-memo.ts; the key below).
  *
- * The memo is an availability answer only. Each row still reads the renderer
+ * The memo answers availability and the names `inferbench engines` (and a
+ * worker's registration) print beside it. Each row still reads the renderer
  * and the adapter back from the page that ran it, and a remembered adapter
  * that is gone makes that load fail with the page's own reason.
  */
@@ -16,6 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
+import { installedVersion } from '../../src/core/package-info.js';
 import { fileStamp, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
 import { CHROMIUM_FLAGS, DISABLED_FEATURES, launchChromium } from './chromium.js';
 import { readCapabilities } from './page/page-common.js';
@@ -33,8 +35,13 @@ const GPU_ENV = [
   'VK_ADD_LAYER_PATH', 'VK_INSTANCE_LAYERS', 'LD_LIBRARY_PATH', 'LD_PRELOAD', 'DISPLAY', 'WAYLAND_DISPLAY', 'LIBGL_ALWAYS_SOFTWARE',
   'GALLIUM_DRIVER', 'MESA_LOADER_DRIVER_OVERRIDE', '__EGL_VENDOR_LIBRARY_FILENAMES', '__GLX_VENDOR_LIBRARY_NAME', 'DRI_PRIME',
 ] as const;
-/** Where drivers install their Vulkan ICD and EGL vendor manifests: a driver installed or upgraded changes a file here. */
-const DRIVER_MANIFEST_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/glvnd/egl_vendor.d'];
+/**
+ * Folders whose files change what Chromium's GPU process finds: drivers'
+ * Vulkan ICD and EGL vendor manifests (a driver installed or upgraded
+ * changes a file here), and Debian's /etc/chromium.d, whose scripts
+ * /usr/bin/chromium sources for flags of its own (an admin's --disable-gpu).
+ */
+const STAMPED_DIRS = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d', '/usr/local/share/vulkan/icd.d', '/usr/share/glvnd/egl_vendor.d', '/etc/chromium.d'];
 
 /** The Chromium the probe asks: its path and the version its `--version` gave (chromium.ts findChromium). */
 export interface ProbedChromium {
@@ -103,27 +110,31 @@ async function namesIn(dir: string): Promise<string[] | null> {
 
 /**
  * The key text, or null where it cannot be made: the Chromium (path, file,
- * version, the flags and features of every launch), the variables in
- * GPU_ENV, the GPU devices and drivers (/dev/dri, the NVIDIA driver's
- * version, the driver manifests), and this boot (Linux's boot_id), so no
- * answer outlives a reboot, which is when a GPU comes or goes.
+ * version, the flags and features of every launch, playwright-core's version
+ * for its own switches), the variables in GPU_ENV, the GPU devices and
+ * drivers (/dev/dri, /dev/nvidia*, the NVIDIA driver's version, the files in
+ * STAMPED_DIRS), and this boot (Linux's boot_id), so no answer outlives a
+ * reboot, which is when a GPU comes or goes.
  */
 export async function capabilityKey(chromium: ProbedChromium, env: NodeJS.ProcessEnv): Promise<string | null> {
   try {
     const binary = await fileStamp(chromium.path);
     if (binary === null) return null;
     const manifests: string[] = [];
-    for (const dir of DRIVER_MANIFEST_DIRS) {
+    for (const dir of STAMPED_DIRS) {
       for (const name of (await namesIn(dir)) ?? []) manifests.push((await fileStamp(join(dir, name)).catch(() => null)) ?? `${dir}/${name}`);
     }
     return JSON.stringify({
       format: FORMAT,
-      chromium: { binary, version: chromium.version, flags: CHROMIUM_FLAGS, disabledFeatures: DISABLED_FEATURES },
+      // playwright-core adds switches of its own to every launch (--enable-unsafe-swiftshader, a --disable-features list).
+      chromium: { binary, version: chromium.version, flags: CHROMIUM_FLAGS, disabledFeatures: DISABLED_FEATURES, playwright: installedVersion('playwright-core') },
       env: Object.fromEntries(GPU_ENV.map((name) => [name, env[name] ?? null])),
       platform: process.platform,
       arch: process.arch,
       boot: await textOrNull('/proc/sys/kernel/random/boot_id'),
       dri: await namesIn('/dev/dri'),
+      // NVIDIA's proprietary driver without nvidia-drm has nothing in /dev/dri.
+      nvidiaDevices: ((await namesIn('/dev')) ?? []).filter((n) => n.startsWith('nvidia')),
       nvidia: await textOrNull('/proc/driver/nvidia/version'),
       manifests,
     });
@@ -137,7 +148,7 @@ let probed: Promise<PageCapabilities> | undefined;
 
 /** The capabilities of a page in this Chromium: asked once per process, and remembered across processes while the key holds. */
 export function pageCapabilities(chromium: ProbedChromium, options: CapabilityProbeOptions = {}): Promise<PageCapabilities> {
-  if (options.cacheRoot !== undefined || options.probe !== undefined) return rememberedCapabilities(chromium, options);
+  if (options.cacheRoot !== undefined || options.probe !== undefined || options.env !== undefined) return rememberedCapabilities(chromium, options);
   probed ??= rememberedCapabilities(chromium, options);
   return probed;
 }

@@ -32,16 +32,36 @@ export function trackTemporary(path: string): { done(): void } {
   return { done: () => void open.delete(path) };
 }
 
-/** Removes every temporary this process still has open (a stop quitting at once, a fatal error). Never throws. */
-export function removeTemporariesSync(): void {
-  for (const path of open) {
+/** How long a stop waits before it removes its temporaries once more (removeTemporariesSync). */
+const SETTLE_MS = 25;
+
+function removeEach(paths: readonly string[]): void {
+  for (const path of paths) {
     try {
-      rmSync(path, { recursive: true, force: true });
+      // Retried while a file lands in a folder being removed (ENOTEMPTY).
+      rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 5 });
     } catch {
       // Best effort on the way out; the next writer sweeps what is left (sweepStaleTemporaries).
     }
   }
+}
+
+/**
+ * Removes every temporary this process still has open (a stop quitting at
+ * once, a fatal error). Never throws. Twice, SETTLE_MS apart: the thread
+ * pool still finishes the file operations begun before the stop (a copy
+ * into the temporary, a folder made in it), and one landing after the first
+ * removal re-created the temporary (a fresh clone's `npm test`,
+ * stop-export-no-partial, 2026-11-28). No new one begins meanwhile: the
+ * caller runs synchronously and exits.
+ */
+export function removeTemporariesSync(): void {
+  const paths = [...open];
   open.clear();
+  if (paths.length === 0) return;
+  removeEach(paths);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, SETTLE_MS);
+  removeEach(paths);
 }
 
 const PATTERN = /^(.*)\.(tmp|partial)-(\d+)(?:-[0-9a-f]+)?$/;

@@ -76,6 +76,18 @@ export function packageDir(pkgName: string): string | null {
  * binding. The caller then loads the package itself, file by file.
  */
 export function vendorBundle(file: string): string | null {
+  let found = vendorBundles.get(file);
+  if (found === undefined) {
+    found = findVendorBundle(file);
+    vendorBundles.set(file, found);
+  }
+  return found;
+}
+
+/** Each bundle's answer, once per process: it is asked at every chart and Parquet file a run writes. */
+const vendorBundles = new Map<string, string | null>();
+
+function findVendorBundle(file: string): string | null {
   let path: string;
   try {
     path = join(packageRoot(), 'dist', 'vendor', file);

@@ -12,13 +12,13 @@
  * and the adapter back from the page that ran it, and a remembered adapter
  * that is gone makes that load fail with the page's own reason.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import { installedVersion } from '../../src/core/package-info.js';
-import { fileStamp, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
+import { fileStamp, folderNames, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
 import { CHROMIUM_FLAGS, DISABLED_FEATURES, launchChromium } from './chromium.js';
 import { readCapabilities } from './page/page-common.js';
 import type { PageCapabilities } from './page/protocol.js';
@@ -104,10 +104,6 @@ async function textOrNull(path: string): Promise<string | null> {
   return readFile(path, 'utf8').then((t) => t.trim(), () => null);
 }
 
-async function namesIn(dir: string): Promise<string[] | null> {
-  return readdir(dir).then((names) => names.sort(), () => null);
-}
-
 /**
  * The key text, or null where it cannot be made: the Chromium (path, file,
  * version, the flags and features of every launch, playwright-core's version
@@ -122,7 +118,7 @@ export async function capabilityKey(chromium: ProbedChromium, env: NodeJS.Proces
     if (binary === null) return null;
     const manifests: string[] = [];
     for (const dir of STAMPED_DIRS) {
-      for (const name of (await namesIn(dir)) ?? []) manifests.push((await fileStamp(join(dir, name)).catch(() => null)) ?? `${dir}/${name}`);
+      for (const name of await folderNames(dir)) manifests.push((await fileStamp(join(dir, name)).catch(() => null)) ?? `${dir}/${name}`);
     }
     return JSON.stringify({
       format: FORMAT,
@@ -132,9 +128,9 @@ export async function capabilityKey(chromium: ProbedChromium, env: NodeJS.Proces
       platform: process.platform,
       arch: process.arch,
       boot: await textOrNull('/proc/sys/kernel/random/boot_id'),
-      dri: await namesIn('/dev/dri'),
+      dri: await folderNames('/dev/dri'),
       // NVIDIA's proprietary driver without nvidia-drm has nothing in /dev/dri.
-      nvidiaDevices: ((await namesIn('/dev')) ?? []).filter((n) => n.startsWith('nvidia')),
+      nvidiaDevices: (await folderNames('/dev')).filter((n) => n.startsWith('nvidia')),
       nvidia: await textOrNull('/proc/driver/nvidia/version'),
       manifests,
     });

@@ -26,13 +26,11 @@
  * The file handling is core/probe-memo.ts's, shared with the browser GPU
  * engines' Chromium probe.
  */
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import { defaultCacheRoot } from '../../src/core/cache-root.js';
-import { fileStamp, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
+import { fileStamp, folderNames, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
 
 /** What the probe child reports: the backend registered and the C library version, or the load error. */
 export type ChildProbe = { readonly ok: true; readonly tensorflow: string | null } | { readonly ok: false; readonly error: string };
@@ -74,22 +72,14 @@ const MEMO: ProbeMemo<ChildProbe> = {
   },
 };
 
-async function listFolder(dir: string): Promise<Dirent[]> {
-  try {
-    return await readdir(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-}
-
 /** The files of the package that the binding's load reads: lib/napi-v*\/* and deps/lib/*. */
 async function nativeFiles(packageDir: string): Promise<string[]> {
   const files: string[] = [];
-  for (const entry of await listFolder(join(packageDir, 'lib'))) {
-    if (!entry.name.startsWith('napi-v')) continue;
-    for (const inner of await listFolder(join(packageDir, 'lib', entry.name))) files.push(join(packageDir, 'lib', entry.name, inner.name));
+  for (const entry of await folderNames(join(packageDir, 'lib'))) {
+    if (!entry.startsWith('napi-v')) continue;
+    for (const inner of await folderNames(join(packageDir, 'lib', entry))) files.push(join(packageDir, 'lib', entry, inner));
   }
-  for (const entry of await listFolder(join(packageDir, 'deps', 'lib'))) files.push(join(packageDir, 'deps', 'lib', entry.name));
+  for (const entry of await folderNames(join(packageDir, 'deps', 'lib'))) files.push(join(packageDir, 'deps', 'lib', entry));
   return files.sort();
 }
 

@@ -15,7 +15,7 @@
  * file) means probing as before, silently but for NODE_DEBUG=inferbench.
  */
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { debuglog } from 'node:util';
 import { defaultCacheRoot } from './cache-root.js';
@@ -56,6 +56,11 @@ export async function fileStamp(path: string): Promise<string | null> {
   const st = await stat(path, { bigint: true });
   if (!st.isFile()) return null;
   return `${path} = ${await realpath(path)} dev=${st.dev} ino=${st.ino} size=${st.size} mtimeNs=${st.mtimeNs}`;
+}
+
+/** The names in `dir`, sorted, or none where it cannot be read: what a key lists of a folder (a driver's, a package's). */
+export async function folderNames(dir: string): Promise<string[]> {
+  return readdir(dir).then((names) => names.sort(), () => []);
 }
 
 async function readMemo<T>(memo: ProbeMemo<T>, file: string, key: string): Promise<T | null> {

@@ -38,6 +38,7 @@ import { ALONE_FILE, chunkGroups, dealGroups, groupEntry, readAlone, testFiles }
 import { spec } from 'node:test/reporters';
 import { Transform, type Readable } from 'node:stream';
 import { packageRoot } from '../src/core/package-info.js';
+import { quietOrtTelemetry } from '../src/core/library-logs.js';
 import { useTestCache } from '../test/helpers/test-cache.js';
 
 /** dist/test; `INFERBENCH_TEST_ROOT` points the runner at another tree (test/e2e/tools/run-tests-groups.test.ts runs it on files made to crash and hang). */
@@ -313,6 +314,9 @@ async function main(): Promise<void> {
   // Every test process shares the test cache (test/helpers/test-cache.ts): a test that never sets INFERBENCH_CACHE (an in-process
   // engine probe that remembers its answer, a generated model) still never writes into the user's own cache, and finds what others made.
   if (process.env['INFERBENCH_CACHE'] === undefined) useTestCache();
+  // Test files that import onnxruntime-node themselves, before any engine module has set the switch, would each leave ORT's
+  // empty /tmp/mat-debug-<pid>.log (see quietOrtTelemetry). The telemetry test sets its own value in its own children.
+  quietOrtTelemetry();
   const cores = availableParallelism();
   const limits = { pure: Math.max(2, cores * 2), e2e: Math.max(1, cores), e2eAlone: Math.max(2, cores * 2) };
   const pureFiles = only === '--e2e' ? [] : pure;

@@ -96,7 +96,9 @@ export const ORT_TELEMETRY_ENV = 'ORT_DISABLE_TELEMETRY';
  * and a thread of its own beside the one being measured, which flushes
  * events (and uploads them where it has a network) whenever it likes. Read by
  * the library at load, so it is set before onnxruntime-node or transformers.js
- * is imported; children inherit it.
+ * is imported; children inherit it. ORT keeps it off by itself on a host
+ * with a CI marker (`CI`, `GITHUB_ACTIONS` and others), so only a user's
+ * machine shows the difference.
  */
 export function quietOrtTelemetry(env: NodeJS.ProcessEnv = process.env): void {
   if (env[ORT_TELEMETRY_ENV] === undefined) env[ORT_TELEMETRY_ENV] = '1';

@@ -32,7 +32,7 @@ export const UNSAFE_PATTERNS: ReadonlyArray<{ readonly pattern: RegExp; readonly
   { pattern: /(^|[^.\w])mock\.(method|property|getter|setter|timers|module)\b/m, reason: 'mocks a global outside a test context' },
   { pattern: /globalThis\.[A-Za-z_$][\w$]*\s*=(?!=)/, reason: 'sets a global' },
   { pattern: /from '[^']*tfjs-node[^']*'|setBackend\(|removeBackend\(|tf\.memory\(\)|tf\.engine\(\)|numTensors|tf\.env\(\)|ENV\.set/, reason: 'loads tfjs-node, or sets or counts tfjs backends and tensors (process-wide)' },
-  { pattern: /(descendantsOf|childrenOf)\(process\.pid/, reason: "reads its own process's children (an earlier file's would be among them)" },
+  { pattern: /(descendantsOf|childrenOf)\(process\.pid|chromiumChildren\(/, reason: "reads its own process's children (an earlier file's would be among them)" },
 ];
 
 /** The reasons a test source must run alone by `UNSAFE_PATTERNS` (empty: it may share a process). */

@@ -9,9 +9,12 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('a corrupt history.duckdb is named as corrupt and backed up before anything else touches it', async () => {
   const out = join(testOutputDir('bad-input-corrupt-history'), 'out');
   const { dir } = await seedEntry(out, '2026-01-01T00-00-00Z-000000');
-  // The store lingers open for a moment after the last write (store-access.ts); let it close before damaging it.
-  await new Promise((r) => setTimeout(r, 500));
   const file = join(out, 'history.duckdb');
+  // The store lingers open for a moment after the last write (store-access.ts), then detaches, which checkpoints the WAL into
+  // the file on DuckDB's threads: damage it only after that, however long a loaded machine takes (the WAL gone says so).
+  await new Promise((r) => setTimeout(r, 500));
+  for (let waited = 0; existsSync(`${file}.wal`) && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(!existsSync(`${file}.wal`), 'the seeded store was checkpointed and detached');
   const bytes = readFileSync(file);
   for (let i = 4096; i < bytes.length; i += 7) bytes[i] = (bytes[i] as number) ^ 0xff;
   writeFileSync(file, bytes);

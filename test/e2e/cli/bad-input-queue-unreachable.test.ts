@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
-import { freePort } from '../../helpers/redis-server.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('an unreachable Redis is a clear error naming the URL with the password masked, fast, for run and worker alike', async () => {
-  const port = await freePort();
+  // Port 1 (tcpmux): nothing listens there, and no other test's listen(0) can be handed it, as a port found free could be.
+  const port = 1;
   const url = `redis://bench:hunter2-not-shown@127.0.0.1:${port}`;
   for (const args of [['run', '--queue', url, '--out', testOutputDir('queue-unreachable')], ['worker', '--queue', url, '--name', 'w']]) {
     // An endless retry never ends on its own: runCli rejects ("timed out") past this bound, which only ends the test.

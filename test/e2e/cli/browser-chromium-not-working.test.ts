@@ -16,7 +16,7 @@ test('INFERBENCH_CHROMIUM that is not a working Chromium (exits 1, prints no ver
     [sleeper, /INFERBENCH_CHROMIUM=.*sleeping-chromium is not a working Chromium: `.*sleeping-chromium --version` did not answer within 15 s/],
   ];
   for (const [binary, reason] of cases) {
-    const r = await runCli(['engines'], { env: { INFERBENCH_CHROMIUM: binary }, timeoutMs: 90_000 });
+    const r = await runCli(['engines'], { env: { INFERBENCH_CHROMIUM: binary }, timeoutMs: 180_000 });
     assert.equal(r.code, 0, r.stderr);
     for (const id of ['browser-onnx-wasm', 'browser-tfjs-webgl', 'browser-transformers-js']) {
       const line = r.stdout.split('\n').find((l) => l.includes(id)) ?? '';

@@ -34,7 +34,10 @@ test('inferbench load serves onnx-cpu and onnx-wasm at two rates and finds each 
     assert.equal(c.state, 'completed', JSON.stringify(c).slice(0, 400));
     if (c.state !== 'completed') continue;
     assert.deepEqual(c.probes.filter((p) => p.purpose === 'rate').map((p) => p.targetRps), [20, 40]);
-    assert.ok(c.probes.some((p) => p.purpose !== 'rate'), 'the peak search probed rates of its own');
+    // The search probes rates of its own, unless both given rates failed (one stall past 50 ms on a loaded machine is a
+    // p99 miss at these few requests) and halving the lower falls under the search's floor: then it has nothing to try.
+    const given = c.probes.filter((p) => p.purpose === 'rate');
+    assert.ok(c.probes.some((p) => p.purpose !== 'rate') || given.every((p) => p.passed === false), `the peak search probed rates of its own: ${JSON.stringify(c.probes.map((p) => [p.targetRps, p.purpose, p.passed]))}`);
     assert.equal(c.peak?.rounds.length, 1);
     for (const p of c.probes) {
       // Every request's sample is kept: each column holds one value per measured request.

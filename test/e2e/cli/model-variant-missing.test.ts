@@ -1,17 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../../src/core/results.js';
 import { defaultClassifier } from '../../../src/models/default-classifier.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+import { copyModelFolder } from '../../helpers/user-model-copy.js';
 
 test('a variant file missing from a model folder is written by inferbench into its cache (never the folder); a dtype it cannot write skips with the file name', async () => {
   useTestCache();
   const source = (await defaultClassifier()).dir;
-  const dir = join(testOutputDir('variant-missing'), 'my-model');
-  cpSync(source, dir, { recursive: true, filter: (path) => !/model_\w+\.onnx$/.test(path) });
+  const dir = copyModelFolder(source, join(testOutputDir('variant-missing'), 'my-model'));
   const out = testOutputDir('variant-missing-out');
   const r = await runCli(['run', '--model', dir, '--dtype', 'fp32,q4,bnb4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--rounds', '1', '--min-time', '0', '--out', out, '--no-png', '--no-isolate']);
   assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../../src/core/results.js';
 import { buildManifest } from '../../../src/launchers/queue/file-manifest.js';
@@ -11,13 +11,14 @@ import { embeddedTexts } from '../../../datasets/open-dataset.js';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+import { copyModelFolder } from '../../helpers/user-model-copy.js';
 
 /** A local model folder (a copy of the generated default) and a small JSONL dataset, in a fresh folder. */
 async function localInputs(dir: string): Promise<{ model: string; dataset: string }> {
   useTestCache();
   const generated = await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: await embeddedTexts() });
   const model = join(dir, 'my-model');
-  cpSync(generated, model, { recursive: true });
+  copyModelFolder(generated, model);
   const dataset = join(dir, 'reviews.jsonl');
   writeFileSync(dataset, Array.from({ length: 24 }, (_, i) => JSON.stringify({ text: `review number ${i} was ${i % 2 ? 'great' : 'bad'}`, label: i % 2 })).join('\n'));
   return { model, dataset };

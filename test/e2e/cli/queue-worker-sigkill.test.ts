@@ -9,7 +9,8 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a worker SIGKILLed mid-job: stalled-job detection hands the job to the other worker, counted once, the retry on the cell', { skip: REDIS_SKIP }, async () => {
   const redis = await startRedis();
-  const opts = ['--engines', 'onnx-cpu', '--stall-timeout', '2'];
+  // 4 s: the lock is renewed every 2 s, so a surviving worker starved for a second on a loaded machine keeps its job.
+  const opts = ['--engines', 'onnx-cpu', '--stall-timeout', '4'];
   const workers = await Promise.all([startWorker(redis.url, 'left', opts), startWorker(redis.url, 'right', opts)]);
   try {
     const out = testOutputDir('queue-sigkill');

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI } from '../../helpers/cli.js';
-import { call, TINY_RUN, waitFor } from '../../helpers/dashboard.js';
+import { call, TINY_RUN, TINY_RUN_ONE_ROUND, waitFor } from '../../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
 
 /** Starts `inferbench serve` on a free port; resolves with the child and its URL once it prints it. */
@@ -33,8 +33,8 @@ test('a dashboard killed during a run: after restart the entry is interrupted an
   const out = testOutputDir('server-crash');
   const first = await serve(out);
   t.after(() => first.child.kill('SIGKILL'));
-  // Four cells of at least 1.5 s each: there is time to kill it after the first.
-  const added = await call(first.url, 'POST', '/api/runs', { ...TINY_RUN, batchSizes: [1, 2, 3, 4], limit: 64, stop: { minTimeMs: 1500, minBatches: 1, maxTimeMs: 3000 } });
+  // Four cells of at least 1.5 s each, in one round (a cell is done only in its last round): 4.5 s or more to kill it after the first.
+  const added = await call(first.url, 'POST', '/api/runs', { ...TINY_RUN_ONE_ROUND, batchSizes: [1, 2, 3, 4], limit: 64, stop: { minTimeMs: 1500, minBatches: 1, maxTimeMs: 3000 } });
   assert.equal(added.status, 201, JSON.stringify(added.body));
   const id = added.body.id as number;
   await waitFor('the first cell', async () => {

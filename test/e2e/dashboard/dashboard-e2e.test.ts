@@ -30,6 +30,21 @@ async function chartDrawn(page: Page): Promise<void> {
   await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
 }
 
+/**
+ * Asserts the table under the chart settles at `n` rows. Waited for, not read once: a refresh the page starts on a late event
+ * (a progress count or `finished` after the list already showed the run done) empties the panel and fills it again.
+ */
+async function belowChartRows(page: Page, n: number): Promise<void> {
+  const rows = page.locator('.below-chart tbody tr');
+  await rows.nth(Math.max(0, n - 1)).waitFor({ timeout: 120_000 });
+  let count = await rows.count();
+  for (let waited = 0; count !== n && waited < 30_000; waited += 100) {
+    await page.waitForTimeout(100);
+    count = await rows.count();
+  }
+  assert.equal(count, n, 'rows under the chart');
+}
+
 test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   const out = testOutputDir('dashboard-e2e');
   // The 400 of the deliberately bad batch size is logged by the browser; it is expected.
@@ -78,7 +93,7 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   // Baseline: one row per cell and the latency distribution chart.
   await page.getByRole('tab', { name: 'Baseline' }).click();
   await chartDrawn(page);
-  assert.equal(await page.locator('.below-chart tbody tr').count(), 4);
+  await belowChartRows(page, 4);
 
   // Core scaling at a chosen batch size.
   await page.getByRole('tab', { name: 'Core scaling' }).click();
@@ -104,7 +119,7 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   await page.getByRole('tab', { name: 'Compare' }).click();
   await chartDrawn(page);
   assert.equal(await page.locator('#compare-select').inputValue(), '1', 'compared with the benchmark it re-ran');
-  assert.equal(await page.locator('.below-chart tbody tr').count(), 4);
+  await belowChartRows(page, 4);
   assert.match((await page.locator('.chart').textContent()) ?? '', /run comparison/);
   await page.screenshot({ path: join(out, 'dashboard-compare.png'), fullPage: true });
 
@@ -175,7 +190,7 @@ test('the Compare picker offers only run benchmarks sharing a cell with the open
     assert.deepEqual(offered, ['4', '1'], 'newest first, no train run, no run without a common cell');
     assert.equal(await page.locator('#compare-select').inputValue(), '1', 'the one sharing the most cells, though #4 is newer');
     await page.locator('.chart svg.marks').first().waitFor({ timeout: 120_000 });
-    assert.equal(await page.locator('.below-chart tbody tr').count(), sample.cells.length);
+    await belowChartRows(page, sample.cells.length);
 
     // A new benchmark is offered the same kind of runs to compare against: no train run.
     await page.getByRole('button', { name: 'Add benchmark' }).click();

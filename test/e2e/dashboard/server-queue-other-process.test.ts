@@ -13,8 +13,9 @@ test('a dashboard run waits while another process on this machine is measuring i
   const stream = await listenToEvents(dash.url);
   t.after(() => stream.stop());
 
-  // Another process (a CLI run, say) holds a running entry for 2.5 s.
-  const other = spawn(process.execPath, [join(packageRoot(), 'dist', 'test', 'helpers', 'history-writer.js'), 'hold', out, '2500'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Another process (a CLI run, say) holds a running entry until its stdin is closed below.
+  const other = spawn(process.execPath, [join(packageRoot(), 'dist', 'test', 'helpers', 'history-writer.js'), 'hold', out], { stdio: ['pipe', 'pipe', 'inherit'] });
+  t.after(() => other.kill());
   const ended = new Promise((resolve) => other.once('exit', resolve));
   let printed = '';
   other.stdout.on('data', (d: Buffer) => (printed += d.toString()));
@@ -27,6 +28,7 @@ test('a dashboard run waits while another process on this machine is measuring i
   assert.match(waiting.data.reason, new RegExp(`waiting for benchmark ${otherId} \\(process ${other.pid}\\) to finish`));
   assert.equal((await call(dash.url, 'GET', `/api/runs/${added.body.id}`)).body.entry.state, 'queued', 'not started meanwhile');
 
+  other.stdin.end();
   await ended;
   const entry = await waitForEnd(dash.url, added.body.id);
   assert.equal(entry.state, 'completed');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embeddedTexts } from '../../../datasets/open-dataset.js';
 import { hashModelFolder } from '../../../src/launchers/queue/file-manifest.js';
@@ -9,6 +9,7 @@ import { ensureGeneratedModel } from '../../../src/models/generated/generated-mo
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 import { baseJob, outcomeText, QueueWatch } from '../../helpers/queue-inject.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+import { copyModelFolder } from '../../helpers/user-model-copy.js';
 
 test('a Hub id in a job is org/name and nothing else: a local file or folder named as one is never opened, and no refusal carries its bytes', { skip: REDIS_SKIP }, async () => {
   useTestCache();
@@ -17,7 +18,7 @@ test('a Hub id in a job is org/name and nothing else: a local file or folder nam
   const secret = join(sandbox, 'secret.jsonl');
   writeFileSync(secret, `${marker} this line is not JSON and must never leave the worker\n`);
   const localModel = join(sandbox, 'local-model');
-  cpSync(await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: await embeddedTexts() }), localModel, { recursive: true });
+  copyModelFolder(await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: await embeddedTexts() }), localModel);
 
   const redis = await startRedis();
   const worker = await startWorker(redis.url, 'reader', ['--engines', 'onnx-cpu'], { HF_HUB_OFFLINE: '1', HF_HOME: join(sandbox, 'hf') });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
-import { seedEntry, TINY_RUN_ARGS } from '../../helpers/dashboard.js';
+import { seedEntry, TINY_RUN_ARGS, waitFor } from '../../helpers/dashboard.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a corrupt history.duckdb is named as corrupt and backed up before anything else touches it', async () => {
@@ -13,8 +13,7 @@ test('a corrupt history.duckdb is named as corrupt and backed up before anything
   // The store lingers open for a moment after the last write (store-access.ts), then detaches, which checkpoints the WAL into
   // the file on DuckDB's threads: damage it only after that, however long a loaded machine takes (the WAL gone says so).
   await new Promise((r) => setTimeout(r, 500));
-  for (let waited = 0; existsSync(`${file}.wal`) && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(!existsSync(`${file}.wal`), 'the seeded store was checkpointed and detached');
+  await waitFor('the seeded store to be checkpointed and detached', async () => (existsSync(`${file}.wal`) ? undefined : true), 30_000);
   const bytes = readFileSync(file);
   for (let i = 4096; i < bytes.length; i += 7) bytes[i] = (bytes[i] as number) ^ 0xff;
   writeFileSync(file, bytes);

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CompletedCell, RunRecord } from '../../../src/core/results.js';
-import { call, seedEntry, seedTrainEntry } from '../../helpers/dashboard.js';
+import { call, seedEntry, seedTrainEntry, waitFor } from '../../helpers/dashboard.js';
 import { NO_DASHBOARD_BROWSER, openDashboardPage, waitForListState, withPageEvidence } from '../../helpers/dashboard-page.js';
 import { cellFromRounds, runOf } from '../../helpers/round-cells.js';
 import { buildSampleRun } from '../../helpers/sample-run.js';
@@ -37,12 +37,9 @@ async function chartDrawn(page: Page): Promise<void> {
 async function belowChartRows(page: Page, n: number): Promise<void> {
   const rows = page.locator('.below-chart tbody tr');
   await rows.nth(Math.max(0, n - 1)).waitFor({ timeout: 120_000 });
-  let count = await rows.count();
-  for (let waited = 0; count !== n && waited < 30_000; waited += 100) {
-    await page.waitForTimeout(100);
-    count = await rows.count();
-  }
-  assert.equal(count, n, 'rows under the chart');
+  // A count that never settles is reported by the assertion below, with both numbers.
+  await waitFor(`${n} rows under the chart`, async () => ((await rows.count()) === n ? true : undefined), 30_000).catch(() => undefined);
+  assert.equal(await rows.count(), n, 'rows under the chart');
 }
 
 test('the dashboard in headless Chromium: add, views, re-run, compare, remove', { skip: NO_DASHBOARD_BROWSER }, async (t) => {

@@ -6,6 +6,7 @@ import { fileSystemError } from '../core/fs-errors.js';
 import { stopOnSignals } from './stop-signals.js';
 import { FORMAT_LABEL } from '../models/benchmark-model.js';
 import { TextClassification } from '../models/text-classification.js';
+import { hasSentenceTransformersFiles, readSentenceTransformersFolder } from '../models/sentence-transformers-folder.js';
 import { ExportRefused } from '../models/tf-export/lower-context.js';
 import { NATIVE_FORMATS, isNativeFormat } from '../models/tf-export/native-formats.js';
 import { stringFlag, type ParsedArgs } from './args.js';
@@ -62,6 +63,8 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   }
   const revision = stringFlag(args, 'revision');
   const model = await new TextClassification(ref, revision ? { revision } : {}).init();
+  // The sentence-transformers files are checked before any work: an export carries them whole (copyModelFiles) or not at all.
+  if (hasSentenceTransformersFiles(model.dir)) readSentenceTransformersFolder(model.dir);
   let onnxPath: string;
   try {
     onnxPath = model.onnxPath();

@@ -15,7 +15,8 @@ import type { ModelInfo } from '../core/results.js';
 import type { ExportOptions } from './benchmark-model.js';
 import { EmbeddingSession } from './embedding-session.js';
 import { readOnnxSignature } from './onnx-signature.js';
-import { describePooling, EMBEDDING_OUTPUT, markPairs, readPoolingSpec, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
+import { describePooling, EMBEDDING_OUTPUT, markPairs, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
+import { readSentenceTransformersFolder, type SentenceTransformersFolder } from './sentence-transformers-folder.js';
 import { attachTexts } from '../core/raw-texts.js';
 import type { TensorMap } from '../core/tensor.js';
 import type { DataRow } from '../../datasets/dataset.js';
@@ -32,15 +33,15 @@ export const EMBEDDING_GRAPH_OUTPUTS: readonly string[] = [EMBEDDING_OUTPUT, ...
  * the sessions return.
  */
 export class FeatureExtraction extends TextClassification {
-  private poolingSpec: PoolingSpec | null = null;
+  private st: SentenceTransformersFolder | null = null;
 
   constructor(dirOrId: string, options: TextClassificationOptions = {}) {
     super(dirOrId, options);
   }
 
-  /** Reads the graph signature (TextClassification.init), then the pooling; a graph with no vector output is refused, naming its outputs. */
+  /** Reads the graph signature (TextClassification.init), then the sentence-transformers files, whole (sentence-transformers-folder.ts); a graph with no vector output is refused, naming its outputs. */
   override async init(): Promise<this> {
-    if (this.poolingSpec !== null) return this;
+    if (this.st !== null) return this;
     await super.init();
     const file = join(this.dir, this.onnxFile);
     if (existsSync(file)) {
@@ -52,14 +53,30 @@ export class FeatureExtraction extends TextClassification {
         );
       }
     }
-    this.poolingSpec = readPoolingSpec(this.dir);
+    this.st = readSentenceTransformersFolder(this.dir);
     return this;
+  }
+
+  private get folderFiles(): SentenceTransformersFolder {
+    if (this.st === null) throw new Error(`FeatureExtraction ${this.name}: init() must be awaited before use`);
+    return this.st;
+  }
+
+  /** sentence_bert_config.json's max_seq_length, where it is shorter than the model's own limit: sentence-transformers truncates there. */
+  override get maxLength(): number {
+    const own = super.maxLength;
+    const st = this.st?.maxSeqLength ?? null;
+    return st !== null && st < own ? st : own;
+  }
+
+  /** Texts lower-cased first when sentence_bert_config.json says do_lower_case, as sentence-transformers' Transformer module does. */
+  override encode(text: string): { ids: number[]; typeIds: number[] } {
+    return super.encode(this.st?.doLowerCase === true ? text.toLowerCase() : text);
   }
 
   /** Pooling and normalisation the folder declares (modules.json, 1_Pooling/config.json). */
   get pooling(): PoolingSpec {
-    if (this.poolingSpec === null) throw new Error(`FeatureExtraction ${this.name}: init() must be awaited before use`);
-    return this.poolingSpec;
+    return this.folderFiles.pooling;
   }
 
   /**
@@ -93,6 +110,8 @@ export class FeatureExtraction extends TextClassification {
   override async info(): Promise<ModelInfo> {
     const base = await super.info();
     const notes = base.notes.map((n) => n.replace('labels are meaningless', 'vectors are meaningless'));
-    return { ...base, notes: [...notes, `feature extraction: ${describePooling(this.pooling)}`] };
+    const { maxSeqLength, doLowerCase } = this.folderFiles;
+    const truncation = maxSeqLength !== null ? `, truncated at ${this.maxLength} tokens (max_seq_length ${maxSeqLength}, sentence_bert_config.json)` : '';
+    return { ...base, notes: [...notes, `feature extraction: ${describePooling(this.pooling)}${truncation}${doLowerCase ? ', texts lower-cased (do_lower_case)' : ''}`] };
   }
 }

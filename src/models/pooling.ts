@@ -1,16 +1,13 @@
 /**
  * Sentence-embedding post-processing as sentence-transformers does it:
  * token vectors pooled over the attention mask (the modes of
- * `1_Pooling/config.json`), then L2-normalised when the model lists a
+ * `1_Pooling/config.json`, read by sentence-transformers-folder.ts), then L2-normalised when the model lists a
  * `Normalize` module. It runs on host tensors after the engine call, so
  * every engine pays the same work in the same scope.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { EMBEDDING_OUTPUT_NAME } from '../core/parity.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
-import { readModelJson, readModelJsonValue } from './model-folder.js';
 
 /** Pooling modes inferbench computes, in the order sentence-transformers concatenates them when several are on. */
 export const POOLING_MODES = ['cls', 'max', 'mean', 'mean_sqrt_len'] as const;
@@ -38,36 +35,6 @@ const CONFIG_KEYS: Readonly<Record<string, PoolingMode>> = {
 const MODE_NAMES: Readonly<Record<string, PoolingMode>> = { cls: 'cls', max: 'max', mean: 'mean', mean_sqrt_len_tokens: 'mean_sqrt_len', mean_sqrt_len: 'mean_sqrt_len' };
 /** Modes sentence-transformers has that inferbench does not compute; refused by name rather than pooled wrongly. */
 const UNSUPPORTED = new Set(['weightedmean_tokens', 'weightedmean', 'lasttoken']);
-
-interface ModuleEntry {
-  readonly type?: string;
-  readonly path?: string;
-}
-
-/** True when the folder has sentence-transformers' own files (`modules.json` or `1_Pooling/config.json`). */
-export function hasSentenceTransformersFiles(dir: string): boolean {
-  return existsSync(join(dir, 'modules.json')) || existsSync(join(dir, '1_Pooling', 'config.json'));
-}
-
-/**
- * The pooling a model folder declares: from `modules.json` (its Pooling
- * module's folder, and whether a Normalize module follows), else
- * `1_Pooling/config.json`, else mean over the attention mask without
- * normalisation (sentence-transformers' default for a bare transformer).
- */
-export function readPoolingSpec(dir: string): PoolingSpec {
-  const modulesPath = join(dir, 'modules.json');
-  const modules = existsSync(modulesPath) ? readModelJsonValue(modulesPath) : null;
-  if (modules !== null && !Array.isArray(modules)) {
-    throw new UserError(`${modulesPath} is not a list of modules`, 'write modules.json as sentence-transformers does: [{"idx":0,"name":"0","path":"","type":"sentence_transformers.models.Transformer"}, ...]');
-  }
-  const entries = (modules ?? []) as ModuleEntry[];
-  const normalize = entries.some((m) => typeof m.type === 'string' && /(^|\.)Normalize$/.test(m.type));
-  const poolingPath = entries.find((m) => typeof m.type === 'string' && /(^|\.)Pooling$/.test(m.type))?.path ?? '1_Pooling';
-  const configPath = join(dir, poolingPath, 'config.json');
-  if (!existsSync(configPath)) return { modes: ['mean'], normalize };
-  return { modes: parsePoolingConfig(readModelJson<Record<string, unknown>>(configPath), configPath), normalize };
-}
 
 /** The modes a `1_Pooling/config.json` turns on; a mode that does not exist, or none at all, is a UserError naming the file. */
 export function parsePoolingConfig(config: Record<string, unknown>, path: string): PoolingMode[] {

@@ -11,7 +11,7 @@ import { UserError } from '../core/errors.js';
 import { EMBEDDING_GRAPH_OUTPUTS, FeatureExtraction } from './feature-extraction.js';
 import { readModelJson } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
-import { hasSentenceTransformersFiles } from './pooling.js';
+import { hasSentenceTransformersFiles } from './sentence-transformers-folder.js';
 import { requireModelFiles, TextClassification, type TextClassificationOptions } from './text-classification.js';
 
 import type { TextTask } from './task-names.js';
@@ -56,6 +56,21 @@ export function detectTextTask(evidence: TaskEvidence, where: string): TextTask 
   );
 }
 
+/**
+ * `--task text-classification` on a graph with no head (hidden-state
+ * outputs, no `logits`) is refused naming its outputs, as `--task
+ * feature-extraction` on a classifier is (FeatureExtraction.init): there
+ * are no class scores to measure or compare.
+ */
+export function refuseHeadless(evidence: TaskEvidence, where: string): void {
+  const { outputs } = evidence;
+  if (outputs === null || outputs.includes('logits') || !outputs.some((n) => EMBEDDING_GRAPH_OUTPUTS.includes(n))) return;
+  throw new UserError(
+    `--task text-classification: ${where} has no classification head; its graph returns ${outputs.join(', ')} (vectors), and text-classification needs a "logits" output`,
+    'run it as feature extraction (leave out --task, or --task feature-extraction), or export the model with its head (e.g. optimum-cli export onnx --task text-classification)',
+  );
+}
+
 /** Reads the evidence from a local folder; `onnxFile` is the graph the row loads. */
 export async function taskEvidence(dir: string, onnxFile = 'onnx/model.onnx'): Promise<TaskEvidence> {
   const configPath = join(dir, 'config.json');
@@ -67,6 +82,7 @@ export async function taskEvidence(dir: string, onnxFile = 'onnx/model.onnx'): P
 
 /** The task of a local folder (see detectTextTask), or the one `--task` forces. */
 export async function folderTask(dir: string, forced: TextTask | null, onnxFile?: string): Promise<TextTask> {
+  if (forced === 'text-classification') refuseHeadless(await taskEvidence(dir, onnxFile), dir);
   if (forced !== null) return forced;
   // A missing file is named before the graph is read for its outputs (an empty or unreadable graph would hide it).
   requireModelFiles(dir, onnxFile ?? 'onnx/model.onnx');

@@ -7,11 +7,12 @@ import { UserError } from '../../src/core/errors.js';
 import { detectTextTask, openTextModel } from '../../src/models/text-task.js';
 import { FeatureExtraction } from '../../src/models/feature-extraction.js';
 import { TextClassification } from '../../src/models/text-classification.js';
-import { normalizeRows, parsePoolingConfig, poolTokens, readPoolingSpec } from '../../src/models/pooling.js';
+import { normalizeRows, parsePoolingConfig, poolTokens } from '../../src/models/pooling.js';
 import { resolveColumns, stsColumns } from '../../datasets/columns.js';
 import { spearman } from '../../src/core/sts-score.js';
 import { compareOutputs } from '../../src/core/parity.js';
 import { packageRoot } from '../../src/core/package-info.js';
+import { readSentenceTransformersFolder } from '../../src/models/sentence-transformers-folder.js';
 
 const ST = join(packageRoot(), 'test', 'data', 'st', 'mini-embed');
 const BERT = join(packageRoot(), 'test', 'data', 'hf', 'bert');
@@ -57,7 +58,7 @@ test('a pooling config that asks for a mode that does not exist is refused, nami
   const dir = mkdtempSync(join(tmpdir(), 'ib-pool-'));
   cpSync(ST, dir, { recursive: true });
   writeFileSync(join(dir, '1_Pooling', 'config.json'), JSON.stringify({ pooling_mode_median_tokens: true }));
-  assert.throws(() => readPoolingSpec(dir), UserError);
+  assert.throws(() => readSentenceTransformersFolder(dir), UserError);
 });
 
 test('pooling: mean, max, cls and mean_sqrt_len over the mask, and L2 normalisation, as sentence-transformers computes them', () => {

@@ -12,9 +12,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sha256OfFile } from '../../core/regular-file.js';
-import { copyFile, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hasSentenceTransformersFiles, readSentenceTransformersFolder } from '../sentence-transformers-folder.js';
 import { cacheFolder } from '../../core/cache-root.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { dtypeOnnxFile } from '../../core/dtypes.js';
 import type { Engine } from '../../core/engine.js';
@@ -29,7 +30,7 @@ import { VariantRefused, writeVariantGraph } from './variant-writers.js';
 import type { WritableDtype } from './writable-dtypes.js';
 
 /** Bumped whenever a writer's output changes, so old cache entries are not reused. */
-export const QUANTIZER_VERSION = 2;
+export const QUANTIZER_VERSION = 3;
 
 /** What static quantization calibrates on. */
 export interface CalibrationSource {
@@ -106,21 +107,43 @@ async function cacheKey(source: string, req: QuantizeRequest): Promise<string> {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ v: QUANTIZER_VERSION, dtype: req.dtype, calibration: req.calibration ? { rows: req.calibration.rows, method: req.calibration.method, texts: req.calibration.rowsHash } : null }));
   hash.update(await sha256OfFile(source));
+  // The sentence-transformers files travel with the variant (copyModelFiles): a changed pooling is a new variant, never an old one's.
+  for (const file of sentenceTransformersFilesOf(req.sourceDir)) hash.update(`${file}\0${await readFile(join(req.sourceDir, file), 'utf8')}\0`);
   const data = `${source}_data`;
   if (existsSync(data)) hash.update(await sha256OfFile(data));
   return hash.digest('hex');
 }
 
-/** Copies the folder's small top-level files (config, tokenizer) so a cache folder is a model folder too. */
+/** The sentence-transformers files below a folder's top level (module folders), read and checked; none for a folder without them. */
+function sentenceTransformersFilesOf(dir: string): readonly string[] {
+  return hasSentenceTransformersFiles(dir) ? readSentenceTransformersFolder(dir).moduleFiles : [];
+}
+
+/**
+ * Copies the folder's small top-level files (config, tokenizer,
+ * modules.json) and its sentence-transformers module folders (1_Pooling/,
+ * 2_Normalize/), so a cache folder or an export is a model folder that
+ * pools as its source. A malformed sentence-transformers folder is refused
+ * (UserError) before anything is copied.
+ */
 export async function copyModelFiles(from: string, to: string): Promise<void> {
-  for (const name of await readdir(from)) {
-    const src = join(from, name);
-    // stat follows links: a Hub snapshot's files are links into its blobs.
-    const info = await stat(src).catch(() => null);
-    if (!info?.isFile() || info.size > 64 * 1024 * 1024) continue;
+  const st = hasSentenceTransformersFiles(from) ? readSentenceTransformersFolder(from) : null;
+  const copyOne = async (name: string): Promise<void> => {
     const temp = join(to, `${name}.partial-${randomBytes(4).toString('hex')}`);
-    await copyFile(src, temp);
+    await copyFile(join(from, name), temp);
     await rename(temp, join(to, name));
+  };
+  for (const name of await readdir(from)) {
+    // stat follows links: a Hub snapshot's files are links into its blobs.
+    const info = await stat(join(from, name)).catch(() => null);
+    if (!info?.isFile() || info.size > 64 * 1024 * 1024) continue;
+    await copyOne(name);
+  }
+  if (st === null) return;
+  for (const folder of st.moduleFolders) await mkdir(join(to, folder), { recursive: true });
+  for (const file of st.moduleFiles) {
+    await mkdir(join(to, dirname(file)), { recursive: true });
+    await copyOne(file);
   }
 }
 

@@ -186,6 +186,7 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('mean_cosine', (c) => c.parity?.cosine?.mean),
   optional('sts_spearman', (c) => c.sts?.spearman),
   optional('sts_pairs', (c) => c.sts?.pairs),
+  optional('sts_na', (c) => c.sts?.why),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -138,6 +138,7 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   mean_cosine: 'float',
   sts_spearman: 'float',
   sts_pairs: 'int',
+  sts_na: 'string',
 };
 
 /** Columns of the samples table, in order. */

@@ -11,6 +11,13 @@ import { orderedCells } from '../run-summary.js';
 import { type BaselineRow, baselineRows } from '../run-views.js';
 import { wrap } from '../text-table.js';
 
+/** A cell's Spearman as shown: the figure, or `n/a: <why>` (never NaN). */
+export function stsText(sts: CompletedCell['sts'] | null): string {
+  if (!sts) return 'n/a: saw part of a pass';
+  // Records written before `why` existed stored NaN, which JSON keeps as null.
+  return typeof sts.spearman === 'number' && Number.isFinite(sts.spearman) ? sts.spearman.toFixed(4) : `n/a: ${sts.why ?? 'not defined for these pairs'}`;
+}
+
 /** The STS table, or nothing when no cell ran STS pairs. */
 export function stsSection(run: RunRecord, width: number, color: boolean): string[] {
   const cells = orderedCells(run);
@@ -22,7 +29,7 @@ export function stsSection(run: RunRecord, width: number, color: boolean): strin
   const stsOf = new Map(rows.map((x) => [x.row, x.cell.sts ?? null]));
   const columns: FitColumn<BaselineRow>[] = [
     ...identityColumns(run, rows.map((x) => x.row)),
-    { header: 'STS spearman', align: 'right', dropOrder: 0, value: (r) => { const s = stsOf.get(r); return s ? s.spearman.toFixed(4) : 'n/a (saw part of a pass)'; } },
+    { header: 'STS spearman', align: 'right', dropOrder: 0, value: (r) => stsText(stsOf.get(r) ?? null) },
     { header: 'pairs', align: 'right', dropOrder: 0, value: (r) => String(stsOf.get(r)?.pairs ?? '–') },
     { header: 'samples/s', align: 'right', dropOrder: 1, value: (r) => (r.samplesPerSecond === null ? '–' : formatRate(r.samplesPerSecond)) },
   ];

@@ -96,7 +96,7 @@ export interface CompletedCell extends CellKey {
    * pairs' cosine against the gold score over every pair of one pass; null
    * when the engine did not see them all; absent without STS pairs.
    */
-  readonly sts?: { readonly spearman: number; readonly pairs: number } | null;
+  readonly sts?: { readonly spearman: number | null; readonly pairs: number; readonly why?: string } | null;
   /** One pass over the rows at this batch size: rows and batches (the last may be short). Absent in older records. */
   readonly pass?: { readonly rows: number; readonly batches: number };
   /** Which rows this cell streamed: their count and a content hash, so `compare` can tell cells that saw other data. Absent in older records. */

@@ -41,10 +41,25 @@ export function spearman(xs: readonly number[], ys: readonly number[]): number {
   return sxx === 0 || syy === 0 ? NaN : sxy / Math.sqrt(sxx * syy);
 }
 
-/** A cell's STS figure: Spearman over `pairs` pairs. */
+/** A cell's STS figure: Spearman over `pairs` pairs; null, with `why`, where it has no meaning (never NaN). */
 export interface StsFigure {
-  readonly spearman: number;
+  readonly spearman: number | null;
   readonly pairs: number;
+  /** Why there is no Spearman: under 3 pairs, or constant scores or cosines. */
+  readonly why?: string;
+}
+
+/** Fewest pairs a rank correlation is reported over (two points always correlate ±1). */
+export const MIN_STS_PAIRS = 3;
+
+/** The STS figure of the pairs' cosines and gold scores: Spearman, or null saying why it has no meaning. */
+export function stsFigure(cosines: readonly number[], scores: readonly number[]): StsFigure {
+  const pairs = Math.min(cosines.length, scores.length);
+  if (pairs < MIN_STS_PAIRS) return { spearman: null, pairs, why: `${pairs} pair${pairs === 1 ? '' : 's'}, fewer than ${MIN_STS_PAIRS}` };
+  if (scores.every((s) => s === scores[0])) return { spearman: null, pairs, why: `every gold score is ${scores[0]}` };
+  if (cosines.every((c) => c === cosines[0])) return { spearman: null, pairs, why: 'every pair has the same cosine' };
+  const rho = spearman(cosines, scores);
+  return Number.isFinite(rho) ? { spearman: rho, pairs } : { spearman: null, pairs, why: 'not defined for these pairs' };
 }
 
 /**
@@ -74,7 +89,8 @@ export class StsTally {
     });
   }
 
-  figure(): StsFigure | null {
-    return this.cosines.length === 0 ? null : { spearman: spearman(this.cosines, this.scores), pairs: this.cosines.length };
+  /** The figure over the pairs added so far (n/a with its reason rather than NaN, even with none). */
+  figure(): StsFigure {
+    return stsFigure(this.cosines, this.scores);
   }
 }

@@ -1,3 +1,4 @@
+import { badPairsError, checkPairs, skippedPairsNote } from '../../datasets/sts-pairs.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -59,6 +60,11 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
   const calibration = config.dtypes?.includes('q8-static')
     ? await checkCalibrationRows(dataset, columns, config.calibrationRows ?? DEFAULT_CALIBRATION_ROWS, config.calibrationMethod ?? 'minmax', '--calibration-rows (calibrationRows)')
     : null;
+  // STS pairs are checked over the very rows the cells stream, before any model loads (datasets/sts-pairs.ts).
+  const streamed = calibration ? dataset.skip(calibration.rows) : dataset;
+  const pairs = await checkPairs(config.limit !== null ? streamed.take(config.limit) : streamed, columns);
+  if (pairs !== null && pairs.bad > 0 && config.skipBadRows !== true) throw badPairsError(pairs);
+  const pairsNote = pairs !== null && pairs.bad > 0 ? skippedPairsNote(pairs) : null;
   const plan = await planModels({
     models: config.models ?? (config.model ? [config.model] : []),
     architectures: config.architectures ?? [],
@@ -82,7 +88,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
       png: config.png,
       registry,
       engines: queue ? queue.engines(config.engines) : config.engines,
-      models: plan.map((p) => p.info),
+      models: plan.map((p) => (pairsNote === null ? p.info : { ...p.info, notes: [...p.info.notes, pairsNote] })),
       recordedConfig: (engines, unavailableEngines) => ({
         ...config,
         command: 'run',

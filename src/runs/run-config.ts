@@ -26,6 +26,8 @@ export interface RunConfig {
   readonly task?: TextTask | null;
   /** `--save-outputs`: write outputs.parquet with the reference engine's outputs and those of every cell that failed parity. Absent: off. */
   readonly saveOutputs?: boolean;
+  /** `--skip-bad-rows`: STS pairs that cannot be scored are left out, and noted, instead of refused (datasets/sts-pairs.ts). Absent: off. */
+  readonly skipBadRows?: boolean;
   /** Generated "what if" architectures, each its own row. */
   readonly architectures: readonly ArchitectureSpec[];
   /** Fixed sequence lengths of synthetic inputs; null tokenizes the dataset's texts. */

@@ -40,6 +40,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'max-cv', kind: 'value', range: 'maxCv', arg: 'X', help: 'coefficient of variation of per-batch latency above which a cell is NOISY (a 95% CI across rounds wider than ±5% of the mean is always NOISY); default 1.0' },
     { name: 'reference', kind: 'value', arg: 'ENGINE', help: 'engine whose outputs every cell is compared with; `none` turns parity off; default onnx-cpu' },
     { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes (embeddings: cosine at least 1 - X); default 1e-4' },
+    { name: 'skip-bad-rows', kind: 'boolean', help: 'leave out STS pairs that cannot be scored (a missing, non-numeric or non-finite score, an empty or non-string sentence) instead of refusing the data set; the run notes how many and which' },
     { name: 'save-outputs', kind: 'boolean', help: 'write outputs.parquet in the run folder: per row (index, text hash) the embedding or logits, as a fixed-size list of float32, of the reference engine and of every cell that failed parity (up to the parity row cap, 1024 rows); one outputs-<model>.parquet per model when their vectors differ in length' },
     NO_ISOLATE_FLAG,
     OUT_FLAG,

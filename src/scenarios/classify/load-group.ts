@@ -4,6 +4,7 @@
  * process they choose (this one, a child process, later a browser page or a
  * remote worker), so every launcher runs exactly the same measurement.
  */
+import { validPairs } from '../../../datasets/sts-pairs.js';
 import { formatOf, type Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
@@ -92,6 +93,8 @@ export async function prepareData(source: DataSource, needTextColumn: boolean): 
         // Accuracy still needs the label column when the user builds inputs themselves.
         label: source.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
       };
+  // STS pairs that cannot be scored never reach an engine: the run refused them before loading, or noted them as skipped (--skip-bad-rows).
+  dataset = validPairs(dataset, columns);
   let rowSet: Promise<RowFingerprint> | undefined;
   const text = columns.text;
   for await (const _row of dataset.take(1)) return { dataset, columns, rowSet: () => (rowSet ??= rowFingerprint(dataset, text)) };

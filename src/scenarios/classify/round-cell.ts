@@ -60,7 +60,7 @@ function energyOf(rounds: readonly RoundFigures[]): { energy?: CellEnergy } {
 function stsOf(rounds: readonly RoundFigures[]): Pick<CompletedCell, 'sts'> {
   if (!rounds.some((r) => r.sts)) return {};
   const whole = rounds.find((r) => r.sts?.complete === true)?.sts;
-  return { sts: whole ? { spearman: whole.spearman, pairs: whole.pairs } : null };
+  return { sts: whole ? { spearman: whole.spearman, pairs: whole.pairs, ...(whole.why !== undefined ? { why: whole.why } : {}) } : null };
 }
 
 /** The completed cell of `rounds` (at least one, in the order they ran). */

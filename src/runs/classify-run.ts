@@ -3,7 +3,7 @@ import type { ProgressEvent } from './benchmark-options.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
-import { SavedOutputs } from './saved-outputs.js';
+import { nothingSavedReason, SavedOutputs } from './saved-outputs.js';
 import { planModels } from './model-plan.js';
 import { sweepModels } from './classify-sweep.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
@@ -130,7 +130,8 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
       write: async (record, dir, options) => {
         const paths = await writeRunFiles(record, dir, options);
         const outputs = (await saved?.write(dir)) ?? [];
-        return { paths: [...paths, ...outputs], warnings: [] };
+        const unsaved = nothingSavedReason(saved, config.parity.reference);
+        return { paths: [...paths, ...outputs], warnings: unsaved === null ? [] : [unsaved] };
       },
     },
     {

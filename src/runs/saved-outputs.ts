@@ -8,8 +8,9 @@
  * as a fixed-size list of float32.
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomically } from '../../reports/write-run.js';
 import type { RowOutputs } from '../core/parity.js';
 import type { CellKey } from '../core/results.js';
 import type { Dataset } from '../../datasets/dataset.js';
@@ -76,6 +77,12 @@ export class SavedOutputs {
    */
   async write(dir: string): Promise<string[]> {
     if (this.entries.length === 0) return [];
+    const paths = await this.writeLayout(dir);
+    await removeStaleLayout(dir, paths);
+    return paths;
+  }
+
+  private async writeLayout(dir: string): Promise<string[]> {
     const most = Math.max(...this.entries.map((e) => e.outputs.rows.length));
     const hashes = await (this.hashes ??= this.textHashes(most));
     const widths = new Set(this.entries.flatMap((e) => e.outputs.rows.map((row) => (row[vectorIndex(e.outputs.names)] ?? []).length)));
@@ -92,6 +99,27 @@ export class SavedOutputs {
     }
     return paths;
   }
+}
+
+/**
+ * Removes the outputs files of `dir` that this write did not produce: the
+ * run saves after every cell, and a later save may change layout (one
+ * outputs.parquet while one model had finished, one file per model once a
+ * model with other vectors joined), so a file of the earlier layout would
+ * otherwise stay beside the new ones, stale.
+ */
+async function removeStaleLayout(dir: string, written: readonly string[]): Promise<void> {
+  const keep = new Set(written.map((p) => p.slice(dir.length + 1)));
+  const stale = (await readdir(dir)).filter((f) => (f === OUTPUTS_FILE || /^outputs-.+\.parquet$/.test(f)) && !keep.has(f));
+  for (const f of stale) await unlink(join(dir, f)).catch(() => undefined);
+}
+
+/** Why `--save-outputs` wrote nothing, for the run's warnings; null when it wrote a file or has nothing to explain. */
+export function nothingSavedReason(saved: SavedOutputs | null, reference: string | null): string | null {
+  if (saved === null || saved.size > 0) return null;
+  return reference === null
+    ? '--save-outputs wrote no outputs.parquet: it keeps the reference engine\'s outputs and those of cells that failed parity, and --reference none turns parity off; name a --reference engine (e.g. onnx-cpu) to save outputs'
+    : `--save-outputs wrote no outputs.parquet: no cell of the reference engine ${reference} completed, and no cell failed parity`;
 }
 
 /** `outputs-<model>.parquet`, the model name kept to letters, digits, `.`, `_` and `-`. */
@@ -138,7 +166,7 @@ async function writeOutputsFile(path: string, entries: readonly Entry[], hashes:
   const { parquetWriteBuffer } = await (await import('../../reports/parquet-report.js')).parquetWriter();
   const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
   const kvMetadata = [{ key: 'ARROW:schema', value: await arrowSchemaBase64(width) }];
-  await writeFile(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench', kvMetadata })));
+  await writeFileAtomically(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench', kvMetadata })));
   return path;
 }
 

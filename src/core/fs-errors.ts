@@ -13,7 +13,7 @@ const REASONS: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
+  ENOSPC: 'no space left on device',
   EDQUOT: 'the disk quota is used up',
   ENOTDIR: 'a part of the path is a file, not a folder (or a link to nowhere)',
   EISDIR: 'it is a folder, not a file',
@@ -62,6 +62,20 @@ function fixFor(code: string | null, flag: string | null): string {
  * (rc 2) when `err` is a file-system error; any other error unchanged.
  * `path` defaults to the path Node put on the error.
  */
+/**
+ * A full disk (ENOSPC, EDQUOT) as the user's error: a run that meets it
+ * stops there, keeps every cell measured (`interrupted (disk full)`), and
+ * exits 2, the same in results.json, results.csv and the history.
+ */
+export class DiskFull extends UserError {}
+
+/** True for ENOSPC / EDQUOT, raw or already worded as DiskFull. */
+export function isDiskFull(err: unknown): boolean {
+  if (err instanceof DiskFull) return true;
+  const code = errnoCode(err);
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 export function fileSystemError(err: unknown, verb: FsVerb, path?: string, flag: string | null = null): unknown {
   // folders.ts's FolderRefused (a level of the path could not be made) already says which folder and why.
   if (err instanceof Error && err.name === 'FolderRefused') {
@@ -71,7 +85,8 @@ export function fileSystemError(err: unknown, verb: FsVerb, path?: string, flag:
   if (err instanceof UserError || !isFileSystemError(err)) return err;
   const code = errnoCode(err);
   const where = path ?? (err as { path?: string }).path ?? (err as { dest?: string }).dest ?? 'a file';
-  return new UserError(`cannot ${verb} ${where}: ${fileSystemReason(err)}`, fixFor(code, flag));
+  const Kind = code === 'ENOSPC' || code === 'EDQUOT' ? DiskFull : UserError;
+  return new Kind(`cannot ${verb} ${where}: ${fileSystemReason(err)}`, fixFor(code, flag));
 }
 
 export { hasErrorCode };

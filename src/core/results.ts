@@ -338,6 +338,8 @@ export interface RunRecordOf<Cell> {
   readonly id: string;
   /** `interrupted` when Ctrl-C stopped the sweep; measured cells are kept. */
   readonly state: 'running' | 'completed' | 'interrupted';
+  /** What interrupted the run when it was not a signal: `disk full` (the run stopped there, every measured cell kept). */
+  readonly stoppedBy?: string;
   readonly startedAt: string;
   readonly finishedAt: string | null;
   /** Resolved options of the run, as plain JSON. */

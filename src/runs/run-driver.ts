@@ -9,6 +9,9 @@ import { unavailableText, type EngineRegistry } from '../core/engine-registry.js
 import { collectEnvironment } from '../core/environment.js';
 import { describeError, UserError } from '../core/errors.js';
 import { FolderRefused, makeFolders } from '../core/folders.js';
+import { isDiskFull } from '../core/fs-errors.js';
+import { setStopCause } from '../core/stop-cause.js';
+import { saveAfterDiskFull } from './disk-full-save.js';
 import type { EnvironmentInfo, ModelInfo, RunRecord, RunRecordOf } from '../core/results.js';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -64,17 +67,30 @@ export async function driveRun<C, R extends RunRecordOf<C>>(scenario: ScenarioRu
   );
   const session = new RunSession<C>(id, dir, config, collectEnvironment(), scenario.models, scenario.kind);
   const snapshot = () => session.snapshot() as unknown as R;
+  /** The save of a run that stops on an error: `interrupted`, and `interrupted (disk full)` where the disk filled up. */
+  const stopSaving = async (err: unknown): Promise<void> => {
+    const full = isDiskFull(err);
+    if (full) setStopCause('disk full');
+    session.finish('interrupted', full ? 'disk full' : undefined);
+    if (full) await saveAfterDiskFull(dir, () => scenario.write(snapshot(), dir, { png: false }));
+    else await scenario.write(snapshot(), dir, { png: false }).catch(() => {});
+  };
   await hooks.onStart?.(snapshot(), dir);
   try {
     await scenario.sweep(engines, async (cell) => {
       session.cells.push(cell);
       const record = snapshot();
-      await scenario.write(record, dir, { png: false });
+      try {
+        await scenario.write(record, dir, { png: false });
+      } catch (err) {
+        // A full disk ends the run, but the cell was measured: the history gets it as results.json will (saveAfterDiskFull).
+        if (isDiskFull(err)) await hooks.onCell?.(cell, record);
+        throw err;
+      }
       await hooks.onCell?.(cell, record);
     });
   } catch (err) {
-    session.finish('interrupted');
-    await scenario.write(snapshot(), dir, { png: false }).catch(() => {});
+    await stopSaving(err);
     throw err;
   }
   session.finish(hooks.signal?.aborted ? 'interrupted' : 'completed');
@@ -83,6 +99,10 @@ export async function driveRun<C, R extends RunRecordOf<C>>(scenario: ScenarioRu
     const { paths, warnings } = await scenario.write(record, dir, { png: scenario.png });
     return { record, dir, paths, warnings };
   } catch (err) {
+    if (isDiskFull(err)) {
+      await stopSaving(err);
+      throw err;
+    }
     if (!scenario.png) throw err;
     const { paths, warnings } = await scenario.write(record, dir, { png: false });
     return { record, dir, paths, warnings: [`charts not written: ${describeError(err)}`, ...warnings] };
@@ -131,8 +151,11 @@ export class RunSession<C> {
     readonly kind?: string,
   ) {}
 
-  finish(state: 'completed' | 'interrupted'): void {
+  private stoppedBy: string | null = null;
+
+  finish(state: 'completed' | 'interrupted', stoppedBy?: string): void {
     this.state = state;
+    if (stoppedBy !== undefined) this.stoppedBy = stoppedBy;
     this.finishedAt = new Date().toISOString();
   }
 
@@ -142,6 +165,7 @@ export class RunSession<C> {
       ...(this.kind ? { kind: this.kind } : {}),
       id: this.id,
       state: this.state,
+      ...(this.stoppedBy !== null ? { stoppedBy: this.stoppedBy } : {}),
       startedAt: this.startedAt,
       finishedAt: this.finishedAt,
       config: this.config,

@@ -42,7 +42,7 @@ test('writing is atomic: a full disk reports a UserError and keeps the previous 
     const target = path.join(dir, 'results.json');
     await assert.rejects(writeRunFiles(next, dir, { png: false, fs: failingFs('ENOSPC', /results\.json/u) }), (err) => {
       assert.ok(err instanceof UserError);
-      assert.equal(err.message, `cannot write ${target}: the disk is full`);
+      assert.equal(err.message, `cannot write ${target}: no space left on device`);
       assert.equal(err.fix, 'free some space, or choose another --out on another disk; files written before this point are intact');
       return true;
     });

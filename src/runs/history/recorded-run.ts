@@ -1,3 +1,4 @@
+import { isDiskFull } from '../../core/fs-errors.js';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
@@ -179,7 +180,7 @@ export async function recordRun<C extends { readonly state: string }, R extends 
     outcome = await execute(recorded);
   } catch (err) {
     await writer.write(async () => {
-      if (entryId !== null) await store.finish(entryId, hooks.signal?.aborted ? 'interrupted' : 'failed', describeError(err));
+      if (entryId !== null) await store.finish(entryId, hooks.signal?.aborted || isDiskFull(err) ? 'interrupted' : 'failed', describeError(err));
     });
     throw err;
   }

@@ -10,11 +10,13 @@
  * failed build never leaves a half-written pack under the asked-for name.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACK_ENGINES, unpackableReason } from './pack-table.js';
+import { fileSystemReason, isDiskFull, isFileSystemError } from '../src/core/fs-errors.js';
+import { processAlive } from '../src/core/process-alive.js';
 import { assemblePack } from './pack-build.js';
 
 const MIB = 1024 * 1024;
@@ -104,24 +106,99 @@ export function requireTool(name: 'xz' | 'tar', fix: string): void {
   if (res.error || res.status !== 0) throw new PackInputError(`${name} is not installed (or not on PATH), and the pack is compressed with it`, fix);
 }
 
-/** tar's output through `xz -<preset> -T2` into `file`; rejects with the tools' stderr on failure. */
-export async function tarXz(stage: string, folder: string, file: string, preset: number = DEFAULT_XZ_PRESET): Promise<void> {
+/** The stop of a pack by a signal: the build ends at once, its children killed and its files removed. */
+export class PackStopped extends Error {
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`stopped by ${signal}`);
+  }
+}
+
+/**
+ * tar's output through `xz -<preset> -T2` into `file`; rejects with the
+ * tools' stderr on failure. On any failure (the file cannot be written, a
+ * tool fails) or on `signal`, both tools are killed and every pipe between
+ * them closed before it settles: a full disk used to leave tar and xz
+ * blocked on their pipes, and the build hanging with them.
+ */
+export async function tarXz(stage: string, folder: string, file: string, preset: number = DEFAULT_XZ_PRESET, signal?: AbortSignal): Promise<void> {
   const tar = spawn('tar', ['-C', stage, '--sort=name', '--owner=0', '--group=0', '--numeric-owner', '-cf', '-', folder], { stdio: ['ignore', 'pipe', 'pipe'] });
   const xz = spawn('xz', [`-${preset}`, '-T2', '-c'], { stdio: ['pipe', 'pipe', 'pipe'] });
   const sink = createWriteStream(file);
   let errors = '';
   tar.stderr.on('data', (d: Buffer) => (errors += d.toString()));
   xz.stderr.on('data', (d: Buffer) => (errors += d.toString()));
+  // A pipe closed under a killed tool reports EPIPE: expected on the way out, never an unhandled error.
+  for (const s of [tar.stdout, xz.stdin, xz.stdout]) s.on('error', () => undefined);
   tar.stdout.pipe(xz.stdin);
   xz.stdout.pipe(sink);
   // Done only when both tools have exited and the file is flushed: these three events come in any order.
   const exited = (p: ChildProcess): Promise<number | null> => new Promise((done) => p.on('close', (code) => done(code)));
+  const ends = [exited(tar), exited(xz)] as const;
   const written = new Promise<void>((done, fail) => {
     sink.on('close', () => done());
     sink.on('error', fail);
   });
-  const [tarCode, xzCode] = await Promise.all([exited(tar), exited(xz), written]);
-  if (tarCode !== 0 || xzCode !== 0) throw new Error(`tar | xz failed (tar exit ${tarCode}, xz exit ${xzCode}): ${errors.trim()}`);
+  const stopAll = (): void => {
+    for (const p of [tar, xz]) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+    for (const s of [tar.stdout, xz.stdin, xz.stdout]) s.destroy();
+    sink.destroy();
+  };
+  const stopped = new Promise<never>((_, fail) => {
+    const onAbort = (): void => fail(signal?.reason instanceof Error ? signal.reason : new Error('stopped'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const [tarCode, xzCode] = await Promise.race([Promise.all([ends[0], ends[1], written]), stopped]);
+    if (tarCode !== 0 || xzCode !== 0) throw new Error(`tar | xz failed (tar exit ${tarCode}, xz exit ${xzCode}): ${errors.trim()}`);
+  } catch (err) {
+    stopAll();
+    await Promise.all(ends);
+    throw err;
+  }
+}
+
+/** Prefix of a build's staging folder in the temporary folder: `inferbench-pack-<pid>-`, so a later build can tell a dead build's. */
+const STAGE_PREFIX = 'inferbench-pack-';
+
+/**
+ * Removes what a killed build left: `.<name>.<pid>.partial` beside the
+ * pack, and `inferbench-pack-<pid>-…` staging folders, where that process
+ * is gone. Answers what it removed.
+ */
+export function sweepPackLeftovers(out: string, temp = tmpdir()): string[] {
+  const removed: string[] = [];
+  const sweep = (dir: string, pattern: RegExp): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const m = pattern.exec(name);
+      const pid = Number(m?.[1]);
+      if (!m || pid === process.pid || processAlive(pid)) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(join(dir, name));
+    }
+  };
+  const escaped = basename(out).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  sweep(dirname(out), new RegExp(`^\\.${escaped}\\.(\\d+)\\.partial$`));
+  sweep(temp, new RegExp(`^${STAGE_PREFIX}(\\d+)-`));
+  return removed;
+}
+
+/** A file-system failure while building, as the user's error: `cannot write <path>: no space left on device`. */
+function packFileError(err: unknown, out: string, stage: string): unknown {
+  if (!isFileSystemError(err)) return err;
+  const path = (err as { path?: string }).path;
+  const staged = typeof path === 'string' && path.startsWith(stage);
+  const where = staged ? path : out;
+  const fix = staged
+    ? 'free some space where the pack is staged (the temporary folder, TMPDIR), or set TMPDIR to a folder on another disk'
+    : isDiskFull(err) ? 'free some space, or pass an --out on another disk' : 'pass an --out in a folder you can write to';
+  return new PackInputError(`cannot write ${where}: ${fileSystemReason(err)}`, fix);
 }
 
 export interface PackResult {
@@ -134,17 +211,19 @@ export interface PackResult {
 }
 
 /** Builds the pack `args` asks for; the repository root holds dist/ and node_modules/. */
-export async function buildPack(args: PackArgs, root: string): Promise<PackResult> {
+export async function buildPack(args: PackArgs, root: string, signal?: AbortSignal): Promise<PackResult> {
   requireTool('xz', 'install xz-utils (apt install xz-utils)');
   requireTool('tar', 'install GNU tar (apt install tar)');
-  const stage = mkdtempSync(join(tmpdir(), 'inferbench-pack-'));
+  sweepPackLeftovers(args.out);
+  const stage = mkdtempSync(join(tmpdir(), `${STAGE_PREFIX}${process.pid}-`));
   const temp = join(dirname(args.out), `.${basename(args.out)}.${process.pid}.partial`);
   try {
     const folder = basename(args.out).replace(/\.tar\.xz$/, '') || 'inferbench';
     const preset = args.xzPreset ?? DEFAULT_XZ_PRESET;
     const compression = `xz -${preset}`;
     const contents = await assemblePack({ engines: args.engines, withHistory: args.withHistory, root, stage, folder, compression });
-    await tarXz(stage, folder, temp, preset);
+    if (signal?.aborted) throw signal.reason;
+    await tarXz(stage, folder, temp, preset, signal);
     renameSync(temp, args.out);
     return {
       file: args.out,
@@ -153,6 +232,8 @@ export async function buildPack(args: PackArgs, root: string): Promise<PackResul
       packages: contents.packages,
       compression,
     };
+  } catch (err) {
+    throw packFileError(err, args.out, stage);
   } finally {
     rmSync(temp, { force: true });
     rmSync(stage, { recursive: true, force: true });
@@ -161,9 +242,13 @@ export async function buildPack(args: PackArgs, root: string): Promise<PackResul
 
 async function main(): Promise<void> {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  // SIGTERM or Ctrl-C: tar and xz are killed, the .partial file and the staging folder removed, and the exit is 128 + the signal's number.
+  const stop = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => stop.abort(new PackStopped(sig));
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, onSignal);
   try {
     const args = parsePackArgs(process.argv.slice(2));
-    const result = await buildPack(args, root);
+    const result = await buildPack(args, root, stop.signal);
     console.log(`pack: ${result.file}`);
     console.log(`size: ${(result.bytes / MIB).toFixed(1)} MiB (${result.bytes} bytes, tar + ${result.compression})`);
     console.log(`engines: ${args.engines.join(', ')}`);
@@ -171,6 +256,11 @@ async function main(): Promise<void> {
     console.log('left out:');
     for (const line of result.leftOut) console.log(`  - ${line}`);
   } catch (err) {
+    if (err instanceof PackStopped) {
+      console.error(`pack stopped by ${err.signal}; its partial file and staging folder are removed`);
+      process.exitCode = 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as Record<string, number>)[err.signal]!;
+      return;
+    }
     if (err instanceof PackInputError) {
       console.error(`error: ${err.message}\nfix: ${err.fix}`);
       process.exitCode = 2;

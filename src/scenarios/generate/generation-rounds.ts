@@ -130,8 +130,11 @@ export class GenerationRounds {
   /** Adds one round's cell; a later round's failure names its round. */
   add(cell: GenerationCell): void {
     const s = this.state(cell);
-    if (cell.state === 'completed') s.rounds.push(cell);
-    else if (s.rounds.length > 0 && wasInterrupted(cell)) s.interrupted = true;
+    if (cell.state === 'completed') {
+      s.rounds.push(cell);
+      // A round a stop cut short between calls ends the cell there: its calls are kept, marked interrupted.
+      if (cell.interrupted === true) s.interrupted = true;
+    } else if (s.rounds.length > 0 && wasInterrupted(cell)) s.interrupted = true;
     else s.failure ??= s.rounds.length === 0 || cell.state === 'skipped' ? cell : { ...cell, reason: `round ${s.rounds.length + 1} of ${this.roundsPlanned}: ${cell.reason}` };
   }
 

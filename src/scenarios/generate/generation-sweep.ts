@@ -147,6 +147,11 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
   const { model, sweep, engine } = group;
   let textCursor = 0;
   const nextTexts = (count: number): string[] => Array.from({ length: count }, () => group.texts[textCursor++ % group.texts.length] as string);
+  // A stop before the load starts none: the keys are recorded as not run, at once.
+  if (group.signal?.aborted) {
+    for (const key of group.keys) await hooks.onCell({ ...key, state: 'skipped', reason: notRunInterrupted() });
+    return;
+  }
   const started = performance.now();
   let generator: EngineGenerator;
   try {
@@ -171,19 +176,24 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
       });
       try {
         // Warmup at full output length, so every shape the timed calls meet has been seen once.
-        for (let i = 0; i < sweep.warmupRuns; i++) {
+        for (let i = 0; i < sweep.warmupRuns && !group.signal?.aborted; i++) {
           await generator.generate({ ...args(nextTexts(key.batchSize)), min_new_tokens: key.newTokens });
         }
         // Peak memory of this cell's timed calls only: reset after warmup, outside any timed call.
         wrapper.resetPeakMemory();
         const before = readHostNoise(null);
         const samples: GenerationSample[] = [];
-        for (let run = 0; run < sweep.runs; run++) {
-          if (group.signal?.aborted) throw new Error(`${interruptedBy()} after ${samples.length} measured calls`);
+        for (let run = 0; run < sweep.runs && !group.signal?.aborted; run++) {
           samples.push(sampleOf((await wrapper.measure(args(nextTexts(key.batchSize)))).measurement, group.round));
         }
+        // A stop between calls keeps the calls measured (TTFT, TPOT) as an interrupted cell; with none, the cell was not run.
+        const cut = samples.length < sweep.runs;
+        if (cut && samples.length === 0) {
+          await hooks.onCell({ ...key, state: 'skipped', reason: `${interruptedBy()} before its first measured call` });
+          continue;
+        }
         const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];
-        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise });
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise, ...(cut ? { interrupted: true } : {}) });
       } catch (err) {
         await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
       }
@@ -224,6 +234,8 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
   };
   for (let round = 0; round < sweep.rounds && !options.signal?.aborted; round++) {
     for (const g of rotated(groups, round)) {
+      // After a stop, no new engine load (nor child process) starts: the cells left are recorded as not run.
+      if (options.signal?.aborted) break;
       const keys = g.keys.filter((k) => book.wants(k, round));
       if (keys.length === 0) continue;
       await runGroup(

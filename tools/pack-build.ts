@@ -145,9 +145,16 @@ async function bundle(root: string, app: string): Promise<string[]> {
   return [...loadTime];
 }
 
-const LAUNCHER = `#!/bin/sh
+/** The pack's `inferbench` launcher: the bundled Node on the bundled CLI, with pack.json named for it. */
+export const LAUNCHER = `#!/bin/sh
 # inferbench offline pack: the bundled Node runs the bundled CLI; pack.json says what the pack holds.
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd -P)
+# A symbolic link to this launcher (in ~/bin, /usr/local/bin) is followed to the pack's own folder.
+self=$0
+while [ -h "$self" ]; do
+  link=$(readlink -- "$self")
+  case $link in /*) self=$link ;; *) self=$(dirname -- "$self")/$link ;; esac
+done
+here=$(CDPATH= cd -- "$(dirname -- "$self")" && pwd -P)
 INFERBENCH_PACK="$here/pack.json"
 export INFERBENCH_PACK
 exec "$here/bin/node" "$here/app/main.js" "$@"

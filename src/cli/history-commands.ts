@@ -1,3 +1,4 @@
+import { historyLeftOutOfPack } from '../core/offline-pack.js';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
@@ -15,13 +16,15 @@ import { reportWidth } from './terminal-width.js';
 import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
 
-function storeOf(args: ParsedArgs): HistoryStore {
+function storeOf(args: ParsedArgs, command: string): HistoryStore {
+  const leftOut = historyLeftOutOfPack(command);
+  if (leftOut) throw leftOut;
   return new HistoryStore(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
 }
 
 /** The store of --out when one exists; looking something up must not create an empty store in a wrong folder. */
-function existingStore(args: ParsedArgs): HistoryStore {
-  const store = storeOf(args);
+function existingStore(args: ParsedArgs, command: string): HistoryStore {
+  const store = storeOf(args, command);
   if (!existsSync(store.file)) {
     throw new UserError(`no benchmark history in ${store.out}`, 'pass the --out folder your runs were written to (`inferbench run` and `inferbench serve` create it)');
   }
@@ -36,7 +39,7 @@ const ENTRY_STATE_STYLE: Record<HistoryEntry['state'], Style> = { queued: 'dim',
 
 /** `inferbench list`: the history, newest first. */
 export async function listCommand(args: ParsedArgs): Promise<number> {
-  const store = storeOf(args);
+  const store = storeOf(args, 'list');
   const entries = existsSync(store.file) ? await store.list() : [];
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
@@ -78,7 +81,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
 /** `inferbench show <id>`: settings, state, links, then the run's tables. */
 export async function showCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, SHOW_COMMAND.usage);
-  const store = existingStore(args);
+  const store = existingStore(args, 'show');
   const entry = await store.require(await resolveEntryId(store, ref as string, 'show'));
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(entry, null, 2)}\n`);
@@ -117,7 +120,7 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
 /** `inferbench rerun <id>`: the same resolved config, as a new entry linked to the old one. */
 export async function rerunCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RERUN_COMMAND.usage);
-  const store = existingStore(args);
+  const store = existingStore(args, 'rerun');
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rerun'));
   process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
   // Its scenario's CLI, found by the stored config's command; the run modules load only for a rerun: list, show and rm read the store alone.
@@ -145,7 +148,7 @@ function ask(question: string): Promise<string> {
 /** `inferbench rm <id>`: removes the entry and its run folder, after confirmation unless --yes. */
 export async function rmCommand(args: ParsedArgs): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RM_COMMAND.usage);
-  const store = existingStore(args);
+  const store = existingStore(args, 'rm');
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rm'));
   if (args.flags['yes'] !== true) {
     const what = entry.dir ? ` and delete ${entry.dir}` : '';

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { UserError } from './errors.js';
 
 /**
  * What an offline pack (`npm run pack:offline`) holds and what it left out,
@@ -65,4 +66,20 @@ export function engineLeftOutOfPack(id: string): { reason: string; enable: strin
 /** The pack's note on a package it left out, or null when it is in the pack (or this is no pack). */
 export function packageLeftOutOfPack(pkg: string): PackOmission | null {
   return offlinePack()?.leftOut.find((o) => o.packages.includes(pkg)) ?? null;
+}
+
+/**
+ * The refusal of a command that reads the history (`list`, `show`,
+ * `rerun`, `rm`, `compare` by id) in a pack built without it, saying so
+ * and how to build one with it, instead of "no benchmarks yet" over a
+ * history that can never exist there; null with the history, or outside a pack.
+ */
+export function historyLeftOutOfPack(command: string): UserError | null {
+  const pack = offlinePack();
+  const omission = packageLeftOutOfPack('@duckdb/node-api');
+  if (!pack || !omission) return null;
+  return new UserError(
+    `this offline pack has no history: ${omission.part} is left out of it, and inferbench ${command} reads the history`,
+    `build a pack with the history: npm run pack:offline -- --engines ${pack.engines.join(',') || 'onnx-cpu'} --with-history --out FILE.tar.xz; without it every run folder is still complete (compare two folders by path: inferbench compare <run folder> <run folder>)`,
+  );
 }

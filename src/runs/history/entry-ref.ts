@@ -1,3 +1,4 @@
+import { historyLeftOutOfPack } from '../../core/offline-pack.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UserError } from '../../core/errors.js';
@@ -34,6 +35,8 @@ export function requirePositionals(positionals: readonly string[], count: number
  */
 export async function resolveRunPath(out: string, ref: string): Promise<string> {
   if (existsSync(ref)) return ref;
+  const leftOut = historyLeftOutOfPack(`compare ${ref}`);
+  if (leftOut) throw leftOut;
   const { HistoryStore, HISTORY_FILE } = await import('./history-store.js');
   const looksLikeId = /^#?\d+$/.test(ref.trim());
   if (!existsSync(join(out, HISTORY_FILE))) {

@@ -8,7 +8,7 @@
  * mean pooling). The same reading lists every file a copy of the model
  * must carry (export, quantized variants), so a copy pools as its source.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { readModelJson, readModelJsonValue } from './model-folder.js';
@@ -39,6 +39,17 @@ type ModuleKind = (typeof MODULE_KINDS)[number];
 
 const FIX = 'check the model folder against the sentence-transformers model it came from (save it again with SentenceTransformer.save, or download it again)';
 
+/**
+ * Whether a sentence-transformers file is there. A link that leads nowhere
+ * is refused, not taken for an absent file: an absent modules.json means a
+ * bare transformer, so reading a broken one as absent dropped Normalize.
+ */
+function present(path: string): boolean {
+  if (existsSync(path)) return true;
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UserError(`${path} is a symbolic link to nothing`, FIX);
+  return false;
+}
+
 function positiveInt(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
@@ -59,7 +70,7 @@ function shapeOf(dir: string): ModelShape {
 
 /** True when the folder has sentence-transformers' own files. */
 export function hasSentenceTransformersFiles(dir: string): boolean {
-  return ['modules.json', join('1_Pooling', 'config.json'), 'sentence_bert_config.json'].some((f) => existsSync(join(dir, f)));
+  return ['modules.json', join('1_Pooling', 'config.json'), 'sentence_bert_config.json'].some((f) => lstatSync(join(dir, f), { throwIfNoEntry: false }) !== undefined);
 }
 
 interface Module {
@@ -70,7 +81,7 @@ interface Module {
 /** The modules of modules.json, each checked: an object with a known `type` and a `path` inside the folder that exists (Normalize's may be absent: it has no files, and the Hub keeps no empty folders). */
 function readModules(dir: string): Module[] | null {
   const file = join(dir, 'modules.json');
-  if (!existsSync(file)) return null;
+  if (!present(file)) return null;
   const value = readModelJsonValue(file);
   if (!Array.isArray(value)) throw new UserError(`${file} is not a list of modules`, 'write modules.json as sentence-transformers does: [{"idx":0,"name":"0","path":"","type":"sentence_transformers.models.Transformer"}, ...]');
   return value.map((entry: unknown, i) => {
@@ -105,7 +116,7 @@ function readPoolingModule(file: string, shape: ModelShape): PoolingSpec['modes'
 }
 
 function readBertConfig(file: string, shape: ModelShape): { maxSeqLength: number | null; doLowerCase: boolean } {
-  if (!existsSync(file)) return { maxSeqLength: null, doLowerCase: false };
+  if (!present(file)) return { maxSeqLength: null, doLowerCase: false };
   const config = readModelJson<Record<string, unknown>>(file);
   const max = config['max_seq_length'];
   let maxSeqLength: number | null = null;
@@ -140,8 +151,9 @@ export function readSentenceTransformersFolder(dir: string, shape: ModelShape = 
   const transformer = modules?.find((m) => m.kind === 'Transformer');
   const poolingPath = pooling?.path ?? '1_Pooling';
   const poolingFile = join(dir, poolingPath, 'config.json');
-  if (pooling !== undefined && !existsSync(poolingFile)) throw new UserError(`${join(dir, 'modules.json')} lists a Pooling module at ${JSON.stringify(pooling.path)}, but ${poolingFile} does not exist`, FIX);
-  const modes = existsSync(poolingFile) ? readPoolingModule(poolingFile, shape) : (['mean'] as const);
+  const hasPooling = present(poolingFile);
+  if (pooling !== undefined && !hasPooling) throw new UserError(`${join(dir, 'modules.json')} lists a Pooling module at ${JSON.stringify(pooling.path)}, but ${poolingFile} does not exist`, FIX);
+  const modes = hasPooling ? readPoolingModule(poolingFile, shape) : (['mean'] as const);
   const normalize = modules?.some((m) => m.kind === 'Normalize') ?? false;
   const bert = readBertConfig(join(dir, transformer?.path ?? '', 'sentence_bert_config.json'), shape);
   // A Transformer module's own folder holds the weights, which the graph replaces: only its sentence_bert_config.json is carried.

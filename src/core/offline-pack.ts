@@ -80,6 +80,6 @@ export function historyLeftOutOfPack(command: string): UserError | null {
   if (!pack || !omission) return null;
   return new UserError(
     `this offline pack has no history: ${omission.part} is left out of it, and inferbench ${command} reads the history`,
-    `build a pack with the history: npm run pack:offline -- --engines ${pack.engines.join(',') || 'onnx-cpu'} --with-history --out FILE.tar.xz; without it every run folder is still complete (compare two folders by path: inferbench compare <run folder> <run folder>)`,
+    `build a pack with the history: npm run pack:offline -- --engines ${pack.engines.join(',') || '<engines>'} --with-history --out FILE.tar.xz; without it every run folder is still complete (compare two folders by path: inferbench compare <run folder> <run folder>)`,
   );
 }

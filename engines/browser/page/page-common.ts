@@ -172,6 +172,31 @@ export const GROUP_STEPS = 20;
 /** Most calls in one timed group. */
 const MAX_GROUP = 1000;
 
+/**
+ * Times one call on the page's clock. A call shorter than GROUP_STEPS steps
+ * of that clock is mostly rounding (Firefox and WebKit give 20 µs steps even
+ * cross-origin isolated, 1 ms or more without), so it is timed again as a
+ * group of calls of the same batch, as many as it takes the clock to move
+ * GROUP_STEPS steps (at most MAX_GROUP), and the group's time divided; the lone first call is not counted. `group` says how
+ * many calls the figure stands for.
+ */
+export async function timedCall<T>(call: () => Promise<T>, step: number, now: () => number): Promise<{ readonly result: T; readonly ms: number; readonly group: number }> {
+  const t0 = now();
+  let result = await call();
+  const ms = now() - t0;
+  if (!(step > 0) || ms >= GROUP_STEPS * step) return { result, ms, group: 1 };
+  // Calls until the clock has moved GROUP_STEPS steps (the first call's reading is too coarse to size the group in advance).
+  let group = 0;
+  let elapsed = 0;
+  const t1 = now();
+  while (group < MAX_GROUP && elapsed < GROUP_STEPS * step) {
+    result = await call();
+    group++;
+    elapsed = now() - t1;
+  }
+  return { result, ms: elapsed / group, group };
+}
+
 /** Installs `globalThis.__inferbench` for the Node driver. */
 export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
   const batches = new Map<number, Prepared>();
@@ -196,19 +221,9 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
       const prepared = batches.get(id);
       if (prepared === undefined) throw new Error(`batch ${id} was never uploaded to the page`);
       if (hang) await new Promise(() => undefined);
-      const t0 = performance.now();
-      let { outputs, forwardMs } = await runtime.run(prepared);
-      let ms = performance.now() - t0;
-      // A call shorter than GROUP_STEPS timer steps is mostly clock rounding: the call is timed again as a group and divided.
       const step = (await api.capabilities()).timerResolutionMs ?? 0;
-      let group = 1;
-      if (step > 0 && ms < GROUP_STEPS * step) {
-        group = Math.min(MAX_GROUP, Math.ceil((GROUP_STEPS * step) / Math.max(ms, step)));
-        const t1 = performance.now();
-        for (let i = 0; i < group; i++) ({ outputs, forwardMs } = await runtime.run(prepared));
-        ms = (performance.now() - t1) / group;
-      }
-      return { ms, group, forwardMs, outputs: encodeTensors(outputs), heapBytes: usedHeapBytes(), engineMemory: runtime.memory() };
+      const { result, ms, group } = await timedCall(() => runtime.run(prepared), step, () => performance.now());
+      return { ms, group, forwardMs: result.forwardMs, outputs: encodeTensors(result.outputs), heapBytes: usedHeapBytes(), engineMemory: runtime.memory() };
     },
     async dispose() {
       batches.clear();

@@ -8,7 +8,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { driverFor, type LaunchedBrowser } from './browser-driver.js';
+import type { LaunchedBrowser } from './browser-driver.js';
+import { driverFor } from './browser-drivers.js';
 import type { BrowserVariant } from './browser-variants.js';
 import { readCapabilities } from './page/page-common.js';
 import type { PageCapabilities } from './page/protocol.js';

@@ -81,10 +81,3 @@ export function findBinary(spec: BinarySpec, env: NodeJS.ProcessEnv = process.en
   }
   return found;
 }
-
-/** The driver of a browser family, its module (and npm client) imported only when asked for. */
-export async function driverFor(family: BrowserFamily): Promise<BrowserDriver> {
-  if (family === 'firefox') return (await import('./firefox-driver.js')).FIREFOX_DRIVER;
-  if (family === 'webkit') return (await import('./webkit-driver.js')).WEBKIT_DRIVER;
-  return (await import('./chromium-driver.js')).CHROMIUM_DRIVER;
-}

@@ -16,7 +16,7 @@ import { BrowserSession } from './browser-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
 import { pageCapabilities } from './capability-probe.js';
 import { playwright } from './chromium.js';
-import { driverFor } from './browser-driver.js';
+import { driverFor } from './browser-drivers.js';
 import { BROWSER_VARIANTS, browserEngineId, type BrowserVariant } from './browser-variants.js';
 import { browserCapabilities } from './browser-capabilities.js';
 import { threadNotes } from './thread-notes.js';

@@ -28,7 +28,7 @@ const debug = debuglog('inferbench');
 /** Folder of the cache that holds the memo files, one per key. */
 export const CAPABILITY_MEMO_FOLDER = 'chromium-capabilities';
 /** Bumped when the key or the stored answer changes meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Variables that decide which GPU, driver, Vulkan loader or display Chromium's GPU process finds. */
 const GPU_ENV = [
   'VK_ICD_FILENAMES', 'VK_DRIVER_FILES', 'VK_ADD_DRIVER_FILES', 'VK_LOADER_DRIVERS_SELECT', 'VK_LOADER_DRIVERS_DISABLE', 'VK_LAYER_PATH',
@@ -73,7 +73,10 @@ const MEMO: ProbeMemo<PageCapabilities> = {
     if (typeof v.crossOriginIsolated !== 'boolean' || typeof v.hardwareConcurrency !== 'number' || typeof v.simd !== 'boolean') return null;
     if (!isString(v.webglRenderer) || !isString(v.webgpuAdapter) || !isString(v.userAgent)) return null;
     const { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent } = v;
-    return { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent };
+    // Format 2: the timer step and SharedArrayBuffer, for `inferbench engines`' browser lines.
+    const timer = typeof v.timerResolutionMs === 'number' || v.timerResolutionMs === null ? { timerResolutionMs: v.timerResolutionMs } : {};
+    const sab = typeof v.sharedArrayBuffer === 'boolean' ? { sharedArrayBuffer: v.sharedArrayBuffer } : {};
+    return { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent, ...timer, ...sab };
   },
 };
 

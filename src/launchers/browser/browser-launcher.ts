@@ -14,7 +14,8 @@
  */
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
-import { driverFor, type LaunchedBrowser, type PageContext, type PageLike } from '../../../engines/browser/browser-driver.js';
+import type { LaunchedBrowser, PageContext, PageLike } from '../../../engines/browser/browser-driver.js';
+import { driverFor } from '../../../engines/browser/browser-drivers.js';
 import { WARMUP_PATH } from '../../../engines/browser/browser-engine.js';
 import { assetRoutes, pageBundle, pageHtml, warmupOnnx } from '../../../engines/browser/page-assets.js';
 import { isBrowserEngine, type BrowserEngine, type PageHost } from '../../../engines/browser/page-host.js';

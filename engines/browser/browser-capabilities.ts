@@ -2,11 +2,15 @@
  * What a page offers in one browser (WebGL2 renderer, WebGPU adapter,
  * SharedArrayBuffer, timer step), read on a bare loopback page with
  * COOP/COEP (a secure, cross-origin isolated context, as the benchmark page
- * is) through the browser's driver. Chromium's answer is also remembered on
- * disk (capability-probe.ts); Firefox's and WebKit's are asked once per
- * process and browser, for the GPU engines' probes and `inferbench engines`.
+ * is) through the browser's driver. Chromium's answer is remembered on disk
+ * by capability-probe.ts, Firefox's and WebKit's here (core/probe-memo.ts),
+ * for the GPU engines' probes and `inferbench engines`. Each row still reads
+ * its own page's capabilities back.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { installedVersion } from '../../src/core/package-info.js';
+import { fileStamp, folderNames, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
 import type { AddressInfo } from 'node:net';
 import type { LaunchedBrowser } from './browser-driver.js';
 import { driverFor } from './browser-drivers.js';
@@ -36,18 +40,52 @@ export async function probePage(launch: () => Promise<LaunchedBrowser>): Promise
   }
 }
 
-const asked = new Map<string, Promise<PageCapabilities & { readonly version: string }>>();
+type Answer = PageCapabilities & { readonly version: string };
 
-/** A Firefox or WebKit page's capabilities, once per process and browser; a failed launch reads as nothing offered, with its reason. */
-export function browserCapabilities(variant: BrowserVariant, path: string): Promise<PageCapabilities & { readonly version: string }> {
+/** Firefox's and WebKit's answers on disk: a launch costs 2–4 CPU-s, and `inferbench engines` asks both. */
+const MEMO: ProbeMemo<Answer> = {
+  folder: 'browser-capabilities',
+  label: 'browser capability probe',
+  // An answer from a browser that did not start is asked again next time.
+  keep: (a) => a.userAgent !== '',
+  parse: (value) => {
+    const v = value as Partial<Answer> | null;
+    if (v === null || typeof v !== 'object' || typeof v.userAgent !== 'string' || typeof v.version !== 'string' || typeof v.crossOriginIsolated !== 'boolean') return null;
+    return v as Answer;
+  },
+};
+
+/** What decides the answer: the browser's binary and the driver's, the opt-ins, the GPU devices and this boot. */
+async function memoKey(variant: BrowserVariant, path: string): Promise<string | null> {
+  const binary = await fileStamp(path);
+  if (binary === null) return null;
+  const boot = await readFile('/proc/sys/kernel/random/boot_id', 'utf8').then((t) => t.trim(), () => null);
+  return JSON.stringify({
+    format: 1,
+    variant,
+    binary,
+    puppeteer: installedVersion('puppeteer-core'),
+    dri: await folderNames('/dev/dri'),
+    icd: await folderNames('/usr/share/vulkan/icd.d'),
+    env: ['VK_ICD_FILENAMES', 'LD_LIBRARY_PATH', 'LIBGL_ALWAYS_SOFTWARE'].map((k) => process.env[k] ?? null),
+    boot,
+  });
+}
+
+const asked = new Map<string, Promise<Answer>>();
+
+/** A Firefox or WebKit page's capabilities, once per process and browser and remembered across processes; a failed launch reads as nothing offered, with its reason. */
+export function browserCapabilities(variant: BrowserVariant, path: string, cacheRoot?: string): Promise<Answer> {
   let pending = asked.get(`${variant.name}\u0000${path}`);
   if (!pending) {
-    pending = driverFor(variant.family)
-      .then((driver) => probePage(() => driver.launch(path, variant)))
-      .catch((err: unknown) => {
-        const why = `the browser did not start: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
-        return { userAgent: '', version: 'unknown', crossOriginIsolated: false, hardwareConcurrency: 0, simd: false, webglRenderer: null, webglUnavailable: why, webgpuAdapter: null, webgpuUnavailable: why };
-      });
+    const probe = () =>
+      driverFor(variant.family)
+        .then((driver) => probePage(() => driver.launch(path, variant)))
+        .catch((err: unknown): Answer => {
+          const why = `the browser did not start: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;
+          return { userAgent: '', version: 'unknown', crossOriginIsolated: false, hardwareConcurrency: 0, simd: false, webglRenderer: null, webglUnavailable: why, webgpuAdapter: null, webgpuUnavailable: why };
+        });
+    pending = memoKey(variant, path).then((key) => rememberedAnswer(MEMO, key, probe, cacheRoot));
     asked.set(`${variant.name}\u0000${path}`, pending);
   }
   return pending;

@@ -48,7 +48,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   );
   const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
   const sources = Math.max(config.models.length + config.architectures.length, 1);
-  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).ids().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
   return config;
 }
 

@@ -41,3 +41,13 @@ export function browserLabeller(run: Pick<RunRecord, 'cells'>): (cell: CellResul
     return `${split?.base ?? cell.engine} · ${split?.browser ?? 'chromium'}${version ? ` ${version}` : ''}`;
   };
 }
+
+/** What the comparison chart calls the browser rows' runtime: Chromium alone as before, else the browsers the run used. */
+export function browserRuntime(run: Pick<RunRecord, 'cells'>): string {
+  if (!run.cells.some((c) => browserOf(c.engine) !== null)) return 'browser (headless Chromium)';
+  const names = run.cells.flatMap((c) => {
+    const named = browserOf(c.engine)?.browser;
+    return named ? [named] : c.engine.startsWith('browser-') ? ['chromium'] : [];
+  });
+  return `browser (${[...new Set(names)].join(', ')} pages)`;
+}

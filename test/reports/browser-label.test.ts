@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { engineLabeller } from '../../reports/run-summary.js';
+import { browserRuntime } from '../../reports/browser-label.js';
 import type { BrowserReadback } from '../../src/core/engine-session.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { buildSweepRun } from '../helpers/sweep-run.js';
@@ -57,10 +58,13 @@ test('with several browsers each browser engine row is named by engine, browser 
   assert.deepEqual(rows.map((r) => r[col('shared_array_buffer')]), ['true', 'true', 'false']);
   assert.deepEqual(rows.map((r) => `${r[col('hardware_concurrency')]}/${r[col('machine_cores')]}`), ['2/2', '2/2', '4/2']);
   assert.equal(rows[1]?.[col('timed_in_groups')], '3 of 8 calls (largest group 17)');
+  // The comparison chart's legend names the browsers the run used, not headless Chromium alone.
+  assert.equal(browserRuntime(run), 'browser (chromium, firefox, webkit pages)');
 });
 
 test('a run in Chromium alone keeps the bare engine names', () => {
   const run = threeBrowsers();
   const only = { ...run, cells: run.cells.slice(0, 1) };
   assert.deepEqual(only.cells.map(engineLabeller(only)), ['browser-onnx-wasm']);
+  assert.equal(browserRuntime(only), 'browser (headless Chromium)');
 });

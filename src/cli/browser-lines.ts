@@ -13,6 +13,7 @@ import { pageCapabilities } from '../../engines/browser/capability-probe.js';
 import { BROWSER_VARIANTS, type BrowserVariant } from '../../engines/browser/browser-variants.js';
 import type { PageCapabilities } from '../../engines/browser/page/protocol.js';
 import { wrap } from '../../reports/text-table.js';
+import { engineLeftOutOfPack } from '../core/offline-pack.js';
 
 const CLIENT = { chromium: 'playwright-core', firefox: 'puppeteer-core over WebDriver BiDi', webkit: 'WebKitWebDriver (W3C WebDriver) under Xvfb' } as const;
 
@@ -35,15 +36,22 @@ function offers(caps: PageCapabilities, variant: BrowserVariant): string {
 /** One `[name, text]` per browser as shipped (the opt-ins are named in the lines). */
 export async function browserLines(): Promise<(readonly [string, string])[]> {
   const out: (readonly [string, string])[] = [];
+  // An offline pack carries no browser driver: its browser engines' own lines already say so.
+  const left = engineLeftOutOfPack('browser-onnx-wasm');
+  if (left) return [['all', `${left.reason} (${left.enable})`]];
   for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null)) {
-    const driver = await driverFor(variant.family);
-    const found = await driver.find();
-    if ('reason' in found) {
-      out.push([variant.name, `not found: ${found.reason} (${found.enable}); its rows in --browsers are unavailable`]);
-      continue;
+    try {
+      const driver = await driverFor(variant.family);
+      const found = await driver.find();
+      if ('reason' in found) {
+        out.push([variant.name, `not found: ${found.reason} (${found.enable}); its rows in --browsers are unavailable`]);
+        continue;
+      }
+      const caps = variant.family === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
+      out.push([variant.name, `${found.version} (${CLIENT[variant.family]}): ${offers(caps, variant)}`]);
+    } catch (err) {
+      out.push([variant.name, `could not be asked: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`]);
     }
-    const caps = variant.family === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
-    out.push([variant.name, `${found.version} (${CLIENT[variant.family]}): ${offers(caps, variant)}`]);
   }
   return out;
 }

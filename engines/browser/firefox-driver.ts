@@ -5,7 +5,13 @@
  * Firefox lacks). puppeteer-core downloads no browser. Each round's page
  * lives in a user context of its own, as Chromium's does in a browser context.
  */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
+import { parentDeathPrefix } from '../../src/core/parent-death.js';
 import type { BinarySpec, BrowserDriver, LaunchedBrowser, PageLike } from './browser-driver.js';
 import { findBinary } from './browser-driver.js';
 
@@ -44,16 +50,38 @@ function pageOf(page: PuppeteerPage): PageLike {
   };
 }
 
+/**
+ * The script puppeteer-core starts instead of Firefox: Chromium's watchdog
+ * (chromium.ts `launchScript`) without its feature folding. A shell with the
+ * kernel's parent-death signal starts Firefox and, when this Node process
+ * dies (even by SIGKILL), SIGKILLs the process group puppeteer-core started
+ * it in (Firefox and its content processes). Firefox itself where setpriv
+ * cannot set the signal or the cache cannot hold an executable.
+ */
+async function watchedFirefox(path: string): Promise<string> {
+  const prefix = parentDeathPrefix('TERM');
+  if (!prefix) return path;
+  const quote = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
+  const script = `#!/bin/sh\nexec ${[...prefix, '/bin/sh', '-c', 'trap "kill -KILL 0" TERM; "$0" "$@" & wait $!', path].map(quote).join(' ')} "$@"\n`;
+  const dir = await cacheFolder(defaultCacheRoot(), 'bin');
+  const file = join(dir, `firefox-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
+  if (!existsSync(file)) {
+    const temp = `${file}.${process.pid}`;
+    await writeFile(temp, script, { mode: 0o755 });
+    await rename(temp, file);
+  }
+  return file;
+}
+
 export const FIREFOX_DRIVER: BrowserDriver = {
   family: 'firefox',
   find: (env) => findBinary(FIREFOX_BINARY, env),
   async launch(path, variant) {
-    const browser = await puppeteer().launch({
-      browser: 'firefox',
-      executablePath: path,
-      headless: true,
-      ...(variant.webgpu ? { extraPrefsFirefox: { ...FIREFOX_WEBGPU_PREFS } } : {}),
-    });
+    const launch = (executablePath: string) =>
+      puppeteer().launch({ browser: 'firefox', executablePath, headless: true, ...(variant.webgpu ? { extraPrefsFirefox: { ...FIREFOX_WEBGPU_PREFS } } : {}) });
+    const watched = await watchedFirefox(path).catch(() => path);
+    // A cache on a noexec file system cannot run the script: Firefox is then started as is.
+    const browser = watched === path ? await launch(path) : await launch(watched).catch(() => launch(path));
     const version = (await browser.version()).replace(/^firefox\//i, '');
     const launched: LaunchedBrowser = {
       version: `Firefox ${version}`,

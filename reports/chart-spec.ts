@@ -5,6 +5,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
+import { browserRuntime } from './browser-label.js';
 import { type BaselineRow, baselineRows } from './run-views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
 
@@ -30,7 +31,6 @@ export function missingCells(run: RunRecord): string[] {
   return parts;
 }
 
-const BROWSER_RUNTIME = 'browser (headless Chromium)';
 const ENGINE_SEGMENT = 'engine time';
 const REST_SEGMENT = 'callbacks and read-back (pipeline: its own tokenization and post-processing)';
 const PREPARE_SEGMENT = 'item callback (tokenize, collate)';
@@ -73,7 +73,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   const [unit, divisor] = maxMs >= 1000 ? ['s', 1000] : ['ms', 1];
   const marks: CellMarks = { segments: [], errors: [], gaps: [] };
   for (const { cell, row } of done) {
-    const at = { model: cell.model, engine: label(cell), batch: cell.batchSize, group: groupOf(cell), runtime: runtimeOf(cell) === 'browser' ? BROWSER_RUNTIME : `Node ${run.environment.node}` };
+    const at = { model: cell.model, engine: label(cell), batch: cell.batchSize, group: groupOf(cell), runtime: runtimeOf(cell) === 'browser' ? browserRuntime(run) : `Node ${run.environment.node}` };
     const engine = row.engineTime;
     if (row.partial !== null || engine?.passMs === null || engine?.passMs === undefined) {
       marks.gaps.push({ ...at, text: `no bar: ${row.partial ?? 'pass length not recorded'}` });
@@ -103,7 +103,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
     'error bars: 95% CI across rounds, engine time left of centre, end to end right of it · label: end to end (engine time)',
     `engine time: the engine call, inputs in to outputs in host memory${anyPipeline ? "; transformers-js: its pipeline's own forward, the rest of its call (tokenization, post-processing) in the upper segment" : ''}`,
     `threads read back: ${threads.join(' · ')} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
-    ...(mixed ? ['in each batch group: Node engines first, then browser engines (headless Chromium, outlined bars)'] : []),
+    ...(mixed ? [`in each batch group: Node engines first, then browser engines (${browserRuntime(run).replace(/^browser \(|\)$/g, '')}, outlined bars)`] : []),
     ...missingCells(run).map((line) => `not shown, ${line}`),
     ...(marks.gaps.length > 0 ? [`no bar where a cell saw no whole pass (it saw other rows): ${marks.gaps.map((g) => `${String(g['engine'])} ${String(g['group'])}`).join(', ')}`] : []),
   ];
@@ -116,7 +116,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   // Browser bars are outlined, with a legend of their own, so a reader tells the runtimes apart without reading names.
   const runtimeStroke = mixed
     ? {
-        stroke: { field: 'runtime', type: 'nominal' as const, scale: { domain: [`Node ${run.environment.node}`, BROWSER_RUNTIME], range: ['#00000000', '#222222'] }, legend: { title: 'runtime', orient: 'right' as const, symbolType: 'square', symbolFillColor: '#bbbbbb' } },
+        stroke: { field: 'runtime', type: 'nominal' as const, scale: { domain: [`Node ${run.environment.node}`, browserRuntime(run)], range: ['#00000000', '#222222'] }, legend: { title: 'runtime', orient: 'right' as const, symbolType: 'square', symbolFillColor: '#bbbbbb' } },
         strokeWidth: { value: 1.5 },
       }
     : {};

@@ -4,6 +4,7 @@
  * display rounding; the terminal report is where numbers get humanised.
  */
 import type { CellResult, CompletedCell, RunRecord } from '../src/core/results.js';
+import { BROWSER_COLUMNS } from './browser-columns.js';
 import { isUnmeasurable, type EnergyFigure, type Measured } from '../src/core/energy.js';
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
@@ -187,6 +188,9 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('sts_spearman', (c) => c.sts?.spearman),
   optional('sts_pairs', (c) => c.sts?.pairs),
   optional('sts_na', (c) => c.sts?.why),
+  // Browser rows (run --browsers): the browser as --browsers names it and its version, read back in the page; the page's clock step
+  // and whether short calls were timed in groups; SharedArrayBuffer; hardwareConcurrency as the browser says it beside the machine's cores.
+  ...BROWSER_COLUMNS.map(([name, value]) => ({ name, value: (c: CellResult) => value(sessionOf(c)?.browser) })),
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -6,6 +6,7 @@
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import type { SessionDescription } from '../src/core/engine-session.js';
 import { softwareSuffix } from '../src/core/gpu-adapter.js';
+import { browserLabeller } from './browser-label.js';
 
 /** Models in the order the run lists them, then any only seen in cells. */
 export function modelOrder(run: RunRecord): string[] {
@@ -55,8 +56,9 @@ function engineLabellerNoHost(run: RunRecord): (cell: CellResult) => string {
     threadSettings.set(cell.engine, set);
   }
   // A WebGPU engine on a software adapter never reads as a GPU: its name carries `software adapter (SwiftShader)` in every table and chart.
+  const engineName = browserLabeller(run);
   return (cell) => {
-    const name = `${cell.engine}${softwareSuffix(sessionOf(cell)?.adapter)}`;
+    const name = `${engineName(cell)}${softwareSuffix(sessionOf(cell)?.adapter)}`;
     if ((threadSettings.get(cell.engine)?.size ?? 0) <= 1) return name;
     const t = cell.requestedThreads;
     return `${name} (${t === null ? 'default' : t} thread${t === 1 ? '' : 's'})`;

@@ -143,7 +143,7 @@ export const HISTORY: PackPart & { readonly part: string; readonly effect: strin
  * serve, and importing them there fails with the note.
  */
 export const NEVER: readonly { readonly part: string; readonly packages: readonly string[]; readonly effect: string }[] = [
-  { part: 'the browser engines (playwright-core, esbuild)', packages: ['playwright-core', 'esbuild'], effect: 'browser-* engines are unavailable' },
+  { part: 'the browser engines (playwright-core, puppeteer-core, esbuild)', packages: ['playwright-core', 'puppeteer-core', 'esbuild'], effect: 'browser-* engines are unavailable' },
   { part: "tfjs's layers API (@tensorflow/tfjs)", packages: ['@tensorflow/tfjs'], effect: 'inferbench train on tfjs engines fails' },
   { part: 'tfjs-node (@tensorflow/tfjs-node, -gpu)', packages: ['@tensorflow/tfjs-node', '@tensorflow/tfjs-node-gpu'], effect: 'tfjs-node engines are unavailable' },
 ];
@@ -160,5 +160,6 @@ export const EXTERNAL: readonly string[] = [
   '@resvg/resvg-js',
   '@duckdb/node-api',
   'playwright-core',
+  'puppeteer-core',
   'esbuild',
 ];

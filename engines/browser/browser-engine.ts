@@ -1,7 +1,8 @@
 /**
- * The browser engines (see browser-specs.ts). They run only through the
- * browser launcher, which starts Chromium and the loopback server and gives
- * them a page (`loadIn`); `load` alone says so. Everything a row records
+ * The browser engines (see browser-specs.ts), each in one browser
+ * (browser-variants.ts). They run only through the browser launcher, which
+ * starts the browser and the loopback server and gives them a page
+ * (`loadIn`); `load` alone says so. Everything a row records
  * about the page is read back in it, never assumed from what was asked.
  */
 import { basename, dirname } from 'node:path';
@@ -14,7 +15,14 @@ import { pipelineTask } from '../transformers-js/pipeline-task.js';
 import { BrowserSession } from './browser-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
 import { pageCapabilities } from './capability-probe.js';
-import { findChromium, playwright } from './chromium.js';
+import { playwright } from './chromium.js';
+import { driverFor } from './browser-drivers.js';
+import { BROWSER_VARIANTS, browserEngineId, type BrowserVariant } from './browser-variants.js';
+import { browserCapabilities } from './browser-capabilities.js';
+import { threadNotes } from './thread-notes.js';
+import { describeAdapter } from '../../src/core/gpu-adapter.js';
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
 import { assetUrls, missingAssets } from './page-assets.js';
 import type { BrowserEngine, PageHost } from './page-host.js';
 import type { PageLoadRequest } from './page/protocol.js';
@@ -35,42 +43,64 @@ function versionsOf(packages: readonly string[]): Record<string, string> {
   return Object.fromEntries(packages.map((p) => [p, installedVersion(p) ?? 'unknown']));
 }
 
-export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
+/** The browser's name in a reason or note: `Firefox`, `WebKitGTK`, `Chromium`. */
+const FAMILY_NAME = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKitGTK' } as const;
+
+/** Why a WebGPU engine cannot run in this browser, and what would change that. */
+function noWebgpu(variant: BrowserVariant, why: string): Availability {
+  if (variant.family === 'webkit') return { available: false, reason: `WebKitGTK has no WebGPU: ${why}`, enable: 'run WebGPU engines in chromium or firefox-webgpu (--browsers)' };
+  if (variant.family === 'firefox' && !variant.webgpu) return { available: false, reason: `WebGPU is off in Firefox ESR by default: ${why}`, enable: '--browsers firefox-webgpu (sets the prefs dom.webgpu.enabled and gfx.webgpu.ignore-blocklist)' };
+  if (variant.family === 'firefox') return { available: false, reason: `no WebGPU adapter in Firefox with its WebGPU prefs on: ${why}`, enable: 'a Vulkan driver Firefox accepts (Mesa lavapipe gives a CPU one)' };
+  return { available: false, reason: `no WebGPU adapter in headless Chromium: ${why}`, enable: 'a Chromium with WebGPU (--enable-unsafe-webgpu is passed; SwiftShader Vulkan gives a fallback adapter)' };
+}
+
+/** The npm client a driver needs, loaded or the reason it is not. */
+function clientMissing(variant: BrowserVariant): Availability | null {
+  try {
+    if (variant.family === 'chromium') playwright();
+    if (variant.family === 'firefox') createRequire(import.meta.url).resolve('puppeteer-core');
+    return null;
+  } catch (err) {
+    const name = variant.family === 'chromium' ? 'playwright-core' : 'puppeteer-core';
+    return { available: false, reason: `${name} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${name}` };
+  }
+}
+
+export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVariant = BROWSER_VARIANTS[0] as BrowserVariant): BrowserEngine {
   let availability: Promise<Availability> | undefined;
+  const id = browserEngineId(spec.id, variant.name);
+  const name = FAMILY_NAME[variant.family];
 
   async function doProbe(): Promise<Availability> {
-    const chromium = await findChromium();
-    if ('reason' in chromium) return { available: false, reason: chromium.reason, enable: chromium.enable };
+    const driver = await driverFor(variant.family);
+    const found = await driver.find();
+    if ('reason' in found) return { available: false, reason: found.reason, enable: found.enable };
     const missing = missingAssets(spec.entry, spec.packages);
-    if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, esbuild and the runtimes as dependencies)' };
-    try {
-      playwright();
-    } catch (err) {
-      return { available: false, reason: `playwright-core failed to load: ${(err as Error).message.split('\n')[0]}`, enable: 'reinstall playwright-core' };
-    }
-    const versions = versionsOf(spec.packages);
+    if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, puppeteer-core, esbuild and the runtimes as dependencies)' };
+    const client = clientMissing(variant);
+    if (client) return client;
+    const versions = { ...versionsOf(spec.packages), [variant.family]: found.version };
     if (spec.needs !== null) {
-      const caps = await pageCapabilities(chromium);
+      const caps = variant.family === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
       // Named in `inferbench engines`, so SwiftShader is visible before anything runs.
       if (spec.needs === 'webgl2' && caps.webglRenderer !== null) versions['WebGL renderer'] = caps.webglRenderer;
       if (spec.needs === 'webgpu' && caps.webgpuAdapter !== null) versions['WebGPU adapter'] = caps.webgpuAdapter;
-      if (spec.needs === 'webgl2' && caps.webglRenderer === null) return { available: false, reason: caps.webglUnavailable ?? 'no WebGL2 context', enable: 'a Chromium with WebGL (SwiftShader ships with Debian chromium)' };
-      if (spec.needs === 'webgpu' && caps.webgpuAdapter === null) {
-        return { available: false, reason: `no WebGPU adapter in headless Chromium: ${caps.webgpuUnavailable ?? 'unknown'}`, enable: 'a Chromium with WebGPU (--enable-unsafe-webgpu is passed; SwiftShader Vulkan gives a fallback adapter)' };
-      }
+      if (spec.needs === 'webgl2' && caps.webglRenderer === null) return { available: false, reason: caps.webglUnavailable ?? 'no WebGL2 context', enable: `a ${name} with WebGL (SwiftShader ships with Debian chromium)` };
+      if (spec.needs === 'webgpu' && caps.webgpuAdapter === null) return noWebgpu(variant, caps.webgpuUnavailable ?? 'unknown');
     }
     return { available: true, versions };
   }
 
   return {
-    id: spec.id,
+    id,
     target: spec.target,
-    description: spec.description,
+    description: variant.family === 'chromium' ? spec.description : `${spec.description.replace('headless Chromium', name)}${variant.optIn ? `; ${variant.optIn}` : ''}`,
     runsIn: 'browser',
     spec,
+    browser: variant,
     probe: () => (availability ??= doProbe()),
     load(): Promise<EngineSession> {
-      return Promise.reject(new Error(`${spec.id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct load`));
+      return Promise.reject(new Error(`${id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct load`));
     },
     async loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       // A GraphModel is model.json plus its shards: the folder is served, and the page fetches model.json from it.
@@ -94,35 +124,46 @@ export function createBrowserEngine(spec: BrowserEngineSpec): BrowserEngine {
       // A thread count the page could not honour is not measured under another count (tfjs-wasm's pthread pool, ORT without SharedArrayBuffer).
       if (options.threads !== null && loaded.threads !== null && loaded.threads !== options.threads) {
         await host.call('dispose').catch(() => undefined);
-        throw new CellSkip(`${spec.id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
+        throw new CellSkip(`${id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
       }
       // Both ORT-based runtimes (onnxruntime-web itself, and transformers.js on it) log their WebGPU placement on an untimed build.
       const placementNotes = spec.runtime !== 'tfjs' && spec.backend === 'webgpu' ? await webgpuPlacementNote(host) : [];
       const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
+      const version = host.browserVersion.replace(/^\D+/, '');
+      const adapter = spec.backend === 'webgpu' && caps.webgpuInfo ? describeAdapter(caps.webgpuInfo, `navigator.gpu.requestAdapter() in the benchmark page (${host.browserVersion})`) : undefined;
       return new BrowserSession(
         host,
         {
-          engine: spec.id,
+          engine: id,
           backend: loaded.backend,
           ...(loaded.executor ? { executor: loaded.executor } : {}),
           threads: loaded.threads,
           precision,
-          versions: { ...versionsOf(spec.packages), ...loaded.versions, chromium: host.browserVersion.replace(/^\D+/, '') },
+          versions: { ...versionsOf(spec.packages), ...loaded.versions, [variant.family]: version },
           notes: [
-            `${host.browserVersion}, headless`,
+            `${host.browserVersion}, ${variant.family === 'webkit' ? 'MiniBrowser under Xvfb (WebKitGTK has no headless mode)' : 'headless'}`,
+            ...(variant.optIn ? [variant.optIn] : []),
+            ...threadNotes(spec, variant, loaded.threads, caps),
             ...loaded.notes,
             ...placementNotes,
             'timed in the page with performance.now(), outputs read back to the CPU before the clock stops',
           ],
+          ...(adapter ? { adapter } : {}),
           browser: {
             browser: host.browserVersion,
+            browserName: variant.name,
+            browserVersion: version,
             crossOriginIsolated: caps.crossOriginIsolated,
+            ...(caps.sharedArrayBuffer !== undefined ? { sharedArrayBuffer: caps.sharedArrayBuffer } : {}),
             hardwareConcurrency: caps.hardwareConcurrency,
+            machineCores: availableParallelism(),
             simd: caps.simd,
+            ...(caps.timerResolutionMs !== undefined ? { timerResolutionMs: caps.timerResolutionMs } : {}),
             webglRenderer: caps.webglRenderer,
             ...(caps.webglUnavailable ? { webglUnavailable: caps.webglUnavailable } : {}),
             webgpuAdapter: caps.webgpuAdapter,
             ...(caps.webgpuUnavailable ? { webgpuUnavailable: caps.webgpuUnavailable } : {}),
+            ...(caps.webgpuFeatures ? { webgpuFeatures: caps.webgpuFeatures } : {}),
             coldStart: { pageLoadMs: host.pageLoadMs, runtimeInitMs: loaded.runtimeInitMs, sessionBuildMs: loaded.sessionBuildMs },
             memory: { afterLoad: loaded.heap, peakJsHeapBytes: null },
           },

@@ -49,6 +49,7 @@ export class BrowserSession implements EngineSession {
   private nextId = 0;
   private last: PageRunResult | null = null;
   private peakHeap: number | null = null;
+  private readonly timing = { calls: 0, groupedCalls: 0, largestGroup: 1 };
   readonly memory?: () => { numTensors: number; numBytes: number };
   readonly residentMemory?: ResidentMemoryProbe;
 
@@ -79,6 +80,11 @@ export class BrowserSession implements EngineSession {
         await this.flush();
         result = await this.host.call('run', batchId);
         this.last = result;
+        this.timing.calls++;
+        // Pages built before grouping answer without `group`.
+        const group = result.group ?? 1;
+        if (group > 1) this.timing.groupedCalls++;
+        this.timing.largestGroup = Math.max(this.timing.largestGroup, group);
         if (result.heapBytes !== null) this.peakHeap = Math.max(this.peakHeap ?? 0, result.heapBytes);
       },
       outputs: () => (result ? fromWire(result.outputs) : {}),
@@ -112,7 +118,17 @@ export class BrowserSession implements EngineSession {
 
   describe(): SessionDescription {
     const b = this.description.browser;
-    return { ...this.description, browser: { ...b, memory: { ...b.memory, peakJsHeapBytes: this.peakHeap } } };
+    const t = this.timing;
+    const step = b.timerResolutionMs;
+    const grouped =
+      t.groupedCalls > 0
+        ? [`${t.groupedCalls} of ${t.calls} calls were shorter than 20 steps of the page's clock (${step ?? '?'} ms): each was timed as a group of up to ${t.largestGroup} calls of the same batch, divided`]
+        : [];
+    return {
+      ...this.description,
+      notes: [...(this.description.notes ?? []), ...grouped],
+      browser: { ...b, timing: { ...t }, memory: { ...b.memory, peakJsHeapBytes: this.peakHeap } },
+    };
   }
 
   async dispose(): Promise<void> {

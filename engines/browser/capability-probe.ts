@@ -13,14 +13,14 @@
  * that is gone makes that load fail with the page's own reason.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { debuglog } from 'node:util';
 import { installedVersion } from '../../src/core/package-info.js';
 import { fileStamp, folderNames, rememberedAnswer, type ProbeMemo } from '../../src/core/probe-memo.js';
-import { CHROMIUM_FLAGS, DISABLED_FEATURES, launchChromium } from './chromium.js';
-import { readCapabilities } from './page/page-common.js';
+import { CHROMIUM_FLAGS, DISABLED_FEATURES } from './chromium.js';
+import { CHROMIUM_DRIVER } from './chromium-driver.js';
+import { probePage } from './browser-capabilities.js';
+import { BROWSER_VARIANTS, type BrowserVariant } from './browser-variants.js';
 import type { PageCapabilities } from './page/protocol.js';
 
 const debug = debuglog('inferbench');
@@ -28,7 +28,7 @@ const debug = debuglog('inferbench');
 /** Folder of the cache that holds the memo files, one per key. */
 export const CAPABILITY_MEMO_FOLDER = 'chromium-capabilities';
 /** Bumped when the key or the stored answer changes meaning. */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Variables that decide which GPU, driver, Vulkan loader or display Chromium's GPU process finds. */
 const GPU_ENV = [
   'VK_ICD_FILENAMES', 'VK_DRIVER_FILES', 'VK_ADD_DRIVER_FILES', 'VK_LOADER_DRIVERS_SELECT', 'VK_LOADER_DRIVERS_DISABLE', 'VK_LAYER_PATH',
@@ -56,30 +56,8 @@ export interface CapabilityProbeOptions {
   readonly probe?: (chromiumPath: string) => Promise<PageCapabilities>;
 }
 
-interface PageLike {
-  goto(url: string): Promise<unknown>;
-  evaluate<T>(fn: () => Promise<T>): Promise<T>;
-}
-
 async function probeOnce(chromiumPath: string): Promise<PageCapabilities> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
-    res.end('<!doctype html><title>inferbench probe</title>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await launchChromium(chromiumPath).catch((err: unknown) => {
-    server.close();
-    throw err;
-  });
-  try {
-    const context = await browser.newContext();
-    const page = (await context.newPage()) as PageLike;
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    return await page.evaluate(readCapabilities);
-  } finally {
-    await browser.close().catch(() => undefined);
-    server.close();
-  }
+  return probePage(() => CHROMIUM_DRIVER.launch(chromiumPath, BROWSER_VARIANTS[0] as BrowserVariant));
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -95,7 +73,10 @@ const MEMO: ProbeMemo<PageCapabilities> = {
     if (typeof v.crossOriginIsolated !== 'boolean' || typeof v.hardwareConcurrency !== 'number' || typeof v.simd !== 'boolean') return null;
     if (!isString(v.webglRenderer) || !isString(v.webgpuAdapter) || !isString(v.userAgent)) return null;
     const { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent } = v;
-    return { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent };
+    // Format 2: the timer step and SharedArrayBuffer, for `inferbench engines`' browser lines.
+    const timer = typeof v.timerResolutionMs === 'number' || v.timerResolutionMs === null ? { timerResolutionMs: v.timerResolutionMs } : {};
+    const sab = typeof v.sharedArrayBuffer === 'boolean' ? { sharedArrayBuffer: v.sharedArrayBuffer } : {};
+    return { crossOriginIsolated, hardwareConcurrency, simd, webglRenderer, webgpuAdapter, userAgent, ...timer, ...sab };
   },
 };
 

@@ -65,14 +65,20 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<Chro
   }
   let found = probed.get(path);
   if (!found) {
-    found = askVersion(path).then((answer) => ('version' in answer ? { path, version: answer.version } : { reason: `${named} is not a working Chromium: ${answer.problem}`, enable: CHROMIUM_ENABLE }));
+    found = askVersion(path, CHROMIUM_VERSION, 'Chromium').then((answer) => ('version' in answer ? { path, version: answer.version } : { reason: `${named} is not a working Chromium: ${answer.problem}`, enable: CHROMIUM_ENABLE }));
     probed.set(path, found);
   }
   return found;
 }
 
-/** Runs `<path> --version` in its own process group, killed whole after the bound (a wrapper's children included). */
-function askVersion(path: string): Promise<{ readonly version: string } | { readonly problem: string }> {
+const CHROMIUM_VERSION = /\b(?:Chromium|Google Chrome|Chrome|HeadlessChrome)\s+(\d+(?:\.\d+)*)/u;
+
+/**
+ * Runs `<path> --version` in its own process group, killed whole after the
+ * bound (a wrapper's children included); `pattern`'s first group is the
+ * version. Every browser driver checks its binary this way before launching.
+ */
+export function askVersion(path: string, pattern: RegExp, what: string): Promise<{ readonly version: string } | { readonly problem: string }> {
   return new Promise((resolve) => {
     let out = '';
     let settled = false;
@@ -98,11 +104,11 @@ function askVersion(path: string): Promise<{ readonly version: string } | { read
     child.stderr.resume();
     child.on('error', (err) => finish({ problem: `it could not be started (${err.message})` }));
     child.on('close', (code, signal) => {
-      const version = /\b(?:Chromium|Google Chrome|Chrome|HeadlessChrome)\s+(\d+(?:\.\d+)*)/u.exec(out);
+      const version = pattern.exec(out);
       if (version && code === 0) return finish({ version: version[1] as string });
       const said = out.trim().split('\n')[0]?.slice(0, 80) ?? '';
       if (code !== 0) return finish({ problem: `\`${path} --version\` ${signal ? `was killed by ${signal}` : `exited with code ${code}`}` });
-      return finish({ problem: `\`${path} --version\` printed ${said === '' ? 'nothing' : JSON.stringify(said)}, not a Chromium version` });
+      return finish({ problem: `\`${path} --version\` printed ${said === '' ? 'nothing' : JSON.stringify(said)}, not a ${what} version` });
     });
   });
 }

@@ -110,8 +110,18 @@ export const readFileSync = no, readFile = no, dirname = no, resolve = no, join 
 }
 
 /** The HTML of the benchmark page: it only loads the bundle, which installs `globalThis.__inferbench`. */
+/**
+ * Records the page's console lines and uncaught errors in
+ * `globalThis.__inferbenchLog` (bounded), for drivers whose protocol reports
+ * neither (WebKit's W3C WebDriver): they drain it after each evaluate.
+ */
+const CONSOLE_HOOK =
+  "(()=>{const l=globalThis.__inferbenchLog=[];const keep=(kind,text)=>{if(l.length<10000)l.push({kind,text:String(text)})};" +
+  "for(const m of ['log','info','warn','error','debug']){const o=console[m].bind(console);console[m]=(...a)=>{keep('console',a.map(String).join(' '));o(...a)}}" +
+  "addEventListener('error',(e)=>keep('error',e.message));addEventListener('unhandledrejection',(e)=>keep('error',(e.reason&&e.reason.message)||e.reason))})()";
+
 export function pageHtml(entry: PageEntry): string {
-  return `<!doctype html><html><head><meta charset="utf-8"><title>inferbench ${entry}</title></head><body><script type="module" src="/bundle/${entry}.js"></script></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>inferbench ${entry}</title><script>${CONSOLE_HOOK}</script></head><body><script type="module" src="/bundle/${entry}.js"></script></body></html>`;
 }
 
 let warmup: Uint8Array | undefined;

@@ -6,12 +6,13 @@
 import type { Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, ResidentMemoryProbe } from '../../src/core/engine-session.js';
 import type { BrowserEngineSpec } from './browser-specs.js';
+import type { BrowserVariant } from './browser-variants.js';
 import type { PageApi } from './page/protocol.js';
 
 export interface PageHost {
   /** `http://127.0.0.1:<port>` of the loopback server the page came from. */
   readonly origin: string;
-  /** e.g. `Chromium 156.0.8078.79`. */
+  /** e.g. `Chromium 156.0.8078.79`, `Firefox 153.8.0`, `WebKitGTK 2.50.6`. */
   readonly browserVersion: string;
   /** Navigation until the bundle had installed its API. */
   readonly pageLoadMs: number;
@@ -33,6 +34,8 @@ export interface PageHost {
 export interface BrowserEngine extends Engine {
   readonly runsIn: 'browser';
   readonly spec: BrowserEngineSpec;
+  /** The browser it runs in (its driver, and the opt-ins of its launch). */
+  readonly browser: BrowserVariant;
   /** Loads the model into the launcher's page. */
   loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
 }

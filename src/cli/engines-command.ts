@@ -7,12 +7,15 @@ import { reportWidth } from './terminal-width.js';
 
 /** `inferbench engines`: every engine, available or not, with the reason and the fix. */
 export async function enginesCommand(args: ParsedArgs): Promise<number> {
-  const statuses = await defaultRegistry.statusAll();
+  // A browser engine's rows in Firefox and WebKit (`<id>@<browser>`) are summed up by the browsers' lines instead.
+  const statuses = await defaultRegistry.statusAll(defaultRegistry.listedIds());
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(statuses.map((s) => ({ id: s.id, description: s.engine?.description ?? null, ...s.availability })), null, 2)}\n`);
     return 0;
   }
   process.stdout.write(`${engineLines(statuses, reportWidth(args)).join('\n')}\n`);
+  const { browserBlock } = await import('./browser-lines.js');
+  process.stdout.write(`\n${(await browserBlock(reportWidth(args))).join('\n')}\n`);
   return 0;
 }
 

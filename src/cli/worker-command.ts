@@ -36,8 +36,8 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   if (offered) defaultRegistry.parseNames(offered, '--engines');
   await probeRedis(address);
   // Only the offered engines are probed (loading a runtime takes seconds); the rest show as not offered.
-  const statuses = await defaultRegistry.statusAll(offered ?? defaultRegistry.ids());
-  const engines: WorkerEngine[] = defaultRegistry.ids().map((engineId) => {
+  const statuses = await defaultRegistry.statusAll(offered ?? defaultRegistry.listedIds());
+  const engines: WorkerEngine[] = [...new Set([...defaultRegistry.listedIds(), ...(offered ?? [])])].map((engineId) => {
     const s = statuses.find((x) => x.id === engineId);
     if (!s) return { id: engineId, available: false, reason: `not offered by this worker (its --engines is ${offered?.join(',')})` };
     return s.availability.available ? { id: s.id, available: true, versions: s.availability.versions } : { id: s.id, available: false, reason: unavailableText(s) };

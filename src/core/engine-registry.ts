@@ -65,6 +65,16 @@ export class EngineRegistry {
   }
 
   /**
+   * The ids a listing shows (`inferbench engines`, the hint of an unknown
+   * name, a worker's default offer): every id but a browser engine's runs in
+   * the other browsers (`<id>@<browser>`, engines/browser/browser-variants.ts),
+   * which `run --browsers` names; they are still known to parseNames.
+   */
+  listedIds(): string[] {
+    return this.ids().filter((id) => !id.includes('@'));
+  }
+
+  /**
    * Validates user-given engine names. An unknown name is a user error that
    * lists the valid ones, so a typo is fixed in one try.
    */
@@ -74,7 +84,7 @@ export class EngineRegistry {
     if (unknown.length > 0) {
       throw new UserError(
         `unknown engine${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} in ${flag}`,
-        `use one or more of: ${known.join(', ')}`,
+        `use one or more of: ${this.listedIds().join(', ')}${known.some((id) => id.includes('@')) ? ' (browser engines in other browsers: --browsers, or <id>@firefox, @webkit…)' : ''}`,
       );
     }
     return [...new Set(names)];

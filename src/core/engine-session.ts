@@ -52,8 +52,22 @@ export interface BrowserReadback {
   /** e.g. `Chromium 156.0.8078.79`. */
   readonly browser: string;
   readonly crossOriginIsolated: boolean;
-  /** navigator.hardwareConcurrency. */
+  /** navigator.hardwareConcurrency, as the browser reports it (WebKitGTK said 4 on a 2-core machine); `machineCores` is the machine's own count. */
   readonly hardwareConcurrency: number;
+  /** The machine's cores (os.availableParallelism()), beside `hardwareConcurrency`. Absent in runs recorded before it was. */
+  readonly machineCores?: number;
+  /** The browser as `--browsers` names it (`chromium`, `firefox`, `firefox-webgpu`, `webkit`, `webkit-sab`); absent before it was recorded (Chromium then). */
+  readonly browserName?: string;
+  /** The browser's version alone (`153.8.0`). */
+  readonly browserVersion?: string;
+  /** `typeof SharedArrayBuffer === 'function'` in the page: wasm threads need it, and WebKitGTK lacks it unless opted in. */
+  readonly sharedArrayBuffer?: boolean;
+  /** Smallest non-zero step of the page's performance.now(), in ms; null when it never moved. */
+  readonly timerResolutionMs?: number | null;
+  /** The WebGPU adapter's features, sorted. */
+  readonly webgpuFeatures?: readonly string[];
+  /** Timed calls, and how many of them were timed in a group of calls and divided because one call was shorter than 20 timer steps. */
+  readonly timing?: { readonly calls: number; readonly groupedCalls: number; readonly largestGroup: number };
   /** WebAssembly SIMD validates in the page. */
   readonly simd: boolean;
   /** UNMASKED_RENDERER of a WebGL2 context (SwiftShader on a machine without a GPU); null with the reason when none. */

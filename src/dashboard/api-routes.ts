@@ -37,9 +37,22 @@ async function requireEntry(ctx: ApiContext, id: number) {
   return entry;
 }
 
+/** The browsers `--browsers` names, each found or not (the run's rows say the rest). */
+async function browserChoices(): Promise<{ name: string; available: boolean; reason: string | null }[]> {
+  const { BROWSER_VARIANTS } = await import('../../engines/browser/browser-variants.js');
+  const { driverFor } = await import('../../engines/browser/browser-drivers.js');
+  const out: { name: string; available: boolean; reason: string | null }[] = [];
+  for (const v of BROWSER_VARIANTS) {
+    const found = await (await driverFor(v.family)).find();
+    out.push({ name: v.name, available: !('reason' in found), reason: 'reason' in found ? `${found.reason} (${found.enable})` : v.optIn });
+  }
+  return out;
+}
+
 /** Settings the form offers and its defaults, plus every engine with its availability. */
 export async function getInfo(ctx: ApiContext, res: ServerResponse): Promise<void> {
-  const statuses = await ctx.registry.statusAll();
+  // A browser engine's runs in other browsers (`<id>@firefox`) are the form's browser choices, not engine chips.
+  const statuses = await ctx.registry.statusAll(ctx.registry.listedIds());
   sendJson(res, 200, {
     version: inferbenchVersion(),
     cores: availableParallelism(),
@@ -47,6 +60,7 @@ export async function getInfo(ctx: ApiContext, res: ServerResponse): Promise<voi
     out: ctx.store.out,
     tokenRequired: ctx.tokenRequired,
     engines: statuses.map((s) => ({ id: s.id, available: s.availability.available, reason: s.availability.available ? null : unavailableText(s) })),
+    browsers: await browserChoices(),
     defaults: { batchSizes: DEFAULT_BATCH_SIZES, limit: DEFAULT_LIMIT, warmupBatches: DEFAULT_WARMUP_BATCHES, rounds: DEFAULT_ROUNDS, stop: DEFAULT_STOP_RULE, calibrationRows: DEFAULT_CALIBRATION_ROWS },
   });
 }

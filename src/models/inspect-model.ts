@@ -140,7 +140,7 @@ export interface InspectOptions {
 export async function inspectModel(pathOrDir: string, options: InspectOptions | EngineRegistry = {}): Promise<ModelInspection> {
   // A registry alone is the form this exported function had before `engines` existed.
   const { registry = defaultRegistry, engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
-  const engineIds = asked ? registry.ids().filter((id) => asked.includes(id)) : registry.ids();
+  const engineIds = asked ? registry.ids().filter((id) => asked.includes(id)) : registry.listedIds();
   const resolved = resolve(pathOrDir);
   if (!existsSync(resolved)) resolveOnnxPath(resolved);
   const onnx = findOnnx(resolved);

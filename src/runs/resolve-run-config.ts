@@ -16,6 +16,7 @@ import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { checkRange, type RangedOption } from '../core/option-ranges.js';
 import type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
+import { expandBrowsers, parseBrowsers } from './browser-expansion.js';
 import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
 
 /** Rows a q8-static variant is calibrated on by default. */
@@ -37,6 +38,7 @@ export interface OptionNames {
   readonly limit?: string;
   readonly threads?: string;
   readonly engines?: string;
+  readonly browsers?: string;
   readonly reference?: string;
   readonly rounds?: string;
   readonly maxTime?: string;
@@ -55,6 +57,8 @@ export interface OptionNames {
  * `--config` texts (presets, key=value, JSON files) and `dtypes` as names.
  */
 export type RunConfigInput = Partial<Omit<RunConfig, 'architectures' | 'dtypes' | 'calibrationMethod' | 'task'>> & {
+  /** `--browsers`: each browser engine in `engines` runs in each of these (browser-expansion.ts); the config keeps the expanded engine list. */
+  readonly browsers?: readonly string[] | null;
   readonly task?: string | null;
   readonly calibrationMethod?: string;
   readonly architectures?: readonly (string | ArchitectureSpec)[];
@@ -66,6 +70,16 @@ function parseTask(task: string | null, flag: string): TextTask | null {
   if (task === null) return null;
   if ((TEXT_TASKS as readonly string[]).includes(task)) return task as TextTask;
   throw new UserError(`${flag} ${JSON.stringify(task)} is not a task inferbench runs`, `use one of ${TEXT_TASKS.join(', ')}, or leave it out to detect the task from the model folder`);
+}
+
+/** `engines`, each browser engine in each of `browsers` when given. */
+function enginesOf(partial: RunConfigInput, names: OptionNames, registry: EngineRegistry): string[] | null {
+  const engines = partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null;
+  if (partial.browsers === undefined || partial.browsers === null) return engines;
+  const flag = names.browsers ?? 'browsers';
+  const browsers = parseBrowsers(partial.browsers, flag);
+  if (engines === null) throw new UserError(`${flag} needs ${names.engines ?? 'engines'} naming the browser engines to run in them`, `e.g. ${names.engines ?? 'engines'} browser-onnx-wasm,browser-tfjs-wasm ${flag} ${browsers.join(',')}`);
+  return expandBrowsers(engines, browsers, registry, flag);
 }
 
 export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
@@ -98,7 +112,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     ...(partial.skipBadRows === true ? { skipBadRows: true } : {}),
     architectures,
     sequenceLengths,
-    engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
+    engines: enginesOf(partial, names, registry),
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,

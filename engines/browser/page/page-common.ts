@@ -92,21 +92,41 @@ export async function readCapabilities(): Promise<PageCapabilities> {
   }
   let webgpuAdapter: string | null = null;
   let webgpuUnavailable: string | undefined;
-  if (!g.navigator.gpu) webgpuUnavailable = 'navigator.gpu is undefined (WebGPU disabled in this Chromium or not a secure context)';
+  let webgpuInfo: PageCapabilities['webgpuInfo'];
+  let webgpuFeatures: string[] | undefined;
+  if (!g.navigator.gpu) webgpuUnavailable = 'navigator.gpu is undefined (WebGPU disabled in this browser or not a secure context)';
   else {
     try {
       const adapter = await g.navigator.gpu.requestAdapter();
       if (!adapter) webgpuUnavailable = 'navigator.gpu.requestAdapter() returned null (no adapter: no GPU and no software adapter)';
       else {
         const info = adapter.info ?? {};
-        webgpuAdapter = [info.vendor, info.architecture, info.description, info.isFallbackAdapter ? 'fallback adapter' : ''].filter((s: unknown) => typeof s === 'string' && s !== '').join(' / ');
+        const fallback = info.isFallbackAdapter === true || adapter.isFallbackAdapter === true;
+        webgpuAdapter = [info.vendor, info.architecture, info.description, fallback ? 'fallback adapter' : ''].filter((s: unknown) => typeof s === 'string' && s !== '').join(' / ') || 'an adapter with empty info fields';
+        webgpuInfo = { vendor: String(info.vendor ?? ''), architecture: String(info.architecture ?? ''), device: String(info.device ?? ''), description: String(info.description ?? ''), isFallbackAdapter: fallback };
+        webgpuFeatures = [...(adapter.features ?? [])].map(String).sort();
       }
     } catch (err) {
       webgpuUnavailable = `requestAdapter failed: ${String(err)}`;
     }
   }
+  // The smallest non-zero step of performance.now(): browsers coarsen the clock (more so without cross-origin isolation).
+  let timerResolutionMs = Infinity;
+  let last = g.performance.now();
+  const until = last + 50;
+  for (let i = 0; i < 2_000_000 && last < until; i++) {
+    const now = g.performance.now();
+    if (now > last) {
+      timerResolutionMs = Math.min(timerResolutionMs, now - last);
+      last = now;
+    }
+  }
   return {
     userAgent: String(g.navigator.userAgent),
+    timerResolutionMs: Number.isFinite(timerResolutionMs) ? Math.round(timerResolutionMs * 1e6) / 1e6 : null,
+    sharedArrayBuffer: typeof g.SharedArrayBuffer === 'function',
+    ...(webgpuInfo ? { webgpuInfo } : {}),
+    ...(webgpuFeatures ? { webgpuFeatures } : {}),
     crossOriginIsolated: g.crossOriginIsolated === true,
     hardwareConcurrency: Number(g.navigator.hardwareConcurrency ?? 1),
     simd: (g.WebAssembly as Any).validate(SIMD_PROBE) === true,
@@ -147,6 +167,36 @@ async function heapFigure(): Promise<HeapFigure | null> {
     : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded; ${why}` };
 }
 
+/** A call is timed alone when it lasts at least this many steps of the page's clock, else in a group of calls. */
+export const GROUP_STEPS = 20;
+/** Most calls in one timed group. */
+const MAX_GROUP = 1000;
+
+/**
+ * Times one call on the page's clock. A call shorter than GROUP_STEPS steps
+ * of that clock is mostly rounding (Firefox and WebKit give 20 µs steps even
+ * cross-origin isolated, 1 ms or more without), so it is timed again as a
+ * group of calls of the same batch, as many as it takes the clock to move
+ * GROUP_STEPS steps (at most MAX_GROUP), and the group's time divided; the lone first call is not counted. `group` says how
+ * many calls the figure stands for.
+ */
+export async function timedCall<T>(call: () => Promise<T>, step: number, now: () => number): Promise<{ readonly result: T; readonly ms: number; readonly group: number }> {
+  const t0 = now();
+  let result = await call();
+  const ms = now() - t0;
+  if (!(step > 0) || ms >= GROUP_STEPS * step) return { result, ms, group: 1 };
+  // Calls until the clock has moved GROUP_STEPS steps (the first call's reading is too coarse to size the group in advance).
+  let group = 0;
+  let elapsed = 0;
+  const t1 = now();
+  while (group < MAX_GROUP && elapsed < GROUP_STEPS * step) {
+    result = await call();
+    group++;
+    elapsed = now() - t1;
+  }
+  return { result, ms: elapsed / group, group };
+}
+
 /** Installs `globalThis.__inferbench` for the Node driver. */
 export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
   const batches = new Map<number, Prepared>();
@@ -171,10 +221,9 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
       const prepared = batches.get(id);
       if (prepared === undefined) throw new Error(`batch ${id} was never uploaded to the page`);
       if (hang) await new Promise(() => undefined);
-      const t0 = performance.now();
-      const { outputs, forwardMs } = await runtime.run(prepared);
-      const ms = performance.now() - t0;
-      return { ms, forwardMs, outputs: encodeTensors(outputs), heapBytes: usedHeapBytes(), engineMemory: runtime.memory() };
+      const step = (await api.capabilities()).timerResolutionMs ?? 0;
+      const { result, ms, group } = await timedCall(() => runtime.run(prepared), step, () => performance.now());
+      return { ms, group, forwardMs: result.forwardMs, outputs: encodeTensors(result.outputs), heapBytes: usedHeapBytes(), engineMemory: runtime.memory() };
     },
     async dispose() {
       batches.clear();

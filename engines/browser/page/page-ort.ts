@@ -62,11 +62,13 @@ installPage<Record<string, Any>>({
     session = await ort.InferenceSession.create(bytes, options);
     const sessionBuildMs = performance.now() - t1;
     if (backend === 'webgpu') await logWebgpuPlacement(bytes);
-    // ORT lowers numThreads to 1 when the page is not cross-origin isolated (no SharedArrayBuffer); read what it kept.
+    // ORT runs one thread without SharedArrayBuffer (no COOP/COEP, or WebKitGTK without its switch), whatever numThreads says; read what it kept.
     const kept = Number(ort.env.wasm.numThreads);
-    const threads = caps.crossOriginIsolated ? (kept > 0 ? kept : 1) : 1;
+    const shared = caps.crossOriginIsolated && caps.sharedArrayBuffer !== false;
+    const threads = shared ? (kept > 0 ? kept : 1) : 1;
+    const why = !caps.crossOriginIsolated ? ' (no SharedArrayBuffer without COOP/COEP)' : shared ? '' : ' (SharedArrayBuffer is undefined in this browser although the page is cross-origin isolated)';
     const notes = [
-      `crossOriginIsolated ${caps.crossOriginIsolated}; ORT wasm threads ${threads}${caps.crossOriginIsolated ? '' : ' (no SharedArrayBuffer without COOP/COEP)'}`,
+      `crossOriginIsolated ${caps.crossOriginIsolated}, SharedArrayBuffer ${caps.sharedArrayBuffer !== false}; ORT wasm threads ${threads}${why}`,
       `wasm SIMD ${caps.simd ? 'on' : 'off'}`,
     ];
     if (backend === 'webgpu') notes.push(`WebGPU adapter: ${caps.webgpuAdapter}`);

@@ -74,7 +74,7 @@ installPage<readonly string[]>({
     if (typeof ran === 'string' && ran !== device) throw new Error(`transformers.js ran on ${ran}, not ${device}; not falling back`);
     if (device === 'webgpu') await logWebgpuPlacement(spec, e);
     const kept = Number(wasm.numThreads);
-    const threads = device === 'webgpu' ? null : caps.crossOriginIsolated ? (kept > 0 ? kept : 1) : 1;
+    const threads = device === 'webgpu' ? null : caps.crossOriginIsolated && caps.sharedArrayBuffer !== false ? (kept > 0 ? kept : 1) : 1;
     return {
       backend: device,
       threads,

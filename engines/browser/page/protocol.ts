@@ -63,6 +63,13 @@ export interface PageLoadRequest {
  */
 export type PageCapabilities = Pick<BrowserReadback, 'crossOriginIsolated' | 'hardwareConcurrency' | 'simd' | 'webglRenderer' | 'webglUnavailable' | 'webgpuAdapter' | 'webgpuUnavailable'> & {
   readonly userAgent: string;
+  /** Smallest non-zero step of performance.now() seen in a 50 ms loop; null when it never moved. Absent in answers remembered before it was read. */
+  readonly timerResolutionMs?: number | null;
+  /** `typeof SharedArrayBuffer === 'function'` (WebKitGTK leaves it undefined even when cross-origin isolated). */
+  readonly sharedArrayBuffer?: boolean;
+  /** GPUAdapterInfo's fields, for core/gpu-adapter.ts's label (Firefox gives them empty, with isFallbackAdapter). */
+  readonly webgpuInfo?: { readonly vendor: string; readonly architecture: string; readonly device: string; readonly description: string; readonly isFallbackAdapter: boolean };
+  readonly webgpuFeatures?: readonly string[];
 };
 
 /** A heap figure and what it covers. */
@@ -92,8 +99,10 @@ export interface PageLoadResult {
 
 /** One timed engine call. */
 export interface PageRunResult {
-  /** performance.now() in the page around the engine call, outputs readable on the CPU. */
+  /** performance.now() in the page around the engine call, outputs readable on the CPU; per call when `group` > 1. */
   readonly ms: number;
+  /** Calls timed together and divided, because one was shorter than GROUP_STEPS steps of the page's clock (page-common.ts); 1: timed alone. */
+  readonly group: number;
   /** Raw ONNX forward inside a pipeline call (transformers.js); null otherwise. */
   readonly forwardMs: number | null;
   readonly outputs: WireMap;

@@ -28,6 +28,10 @@ export function setupForm(serverInfo) {
   engines.innerHTML = info.engines
     .map((e) => chip('engine', e.id, e.id, e.available && e.id === 'onnx-cpu', !e.available, e.available ? '' : e.reason))
     .join('');
+  // Browsers each checked browser engine runs in (run --browsers); Chromium alone is the CLI without the flag.
+  document.getElementById('browser-options').innerHTML = (info.browsers ?? [])
+    .map((b) => chip('browser', b.name, b.name, b.name === 'chromium', !b.available, b.reason ?? ''))
+    .join('');
   document.getElementById('thread-options').innerHTML = [
     chip('threads', 'default', 'engine default', true),
     ...coreChoices(info.cores).map((n) => chip('threads', n, String(n), false)),
@@ -90,6 +94,8 @@ function requestBody() {
   if (dtypes.length > 0) body.dtypes = dtypes;
   for (const name of ['model', 'dataset', 'textColumn', 'labelColumn']) if (el[name].value.trim() !== '') body[name] = el[name].value.trim();
   if (el.compareWith.value !== '') body.compareWith = Number(el.compareWith.value);
+  const browsers = checkedValues('browser');
+  if (body.engines.some((e) => e.startsWith('browser-')) && !(browsers.length === 1 && browsers[0] === 'chromium')) body.browsers = browsers;
   return body;
 }
 

@@ -1,7 +1,8 @@
 /**
- * The browser launcher: runs one load of a browser engine in headless
- * Chromium. Per engine × threads it starts a loopback server with COOP/COEP
- * and Chromium once, kept across that load's rounds; each round (a fresh
+ * The browser launcher: runs one load of a browser engine in its browser
+ * (Chromium, Firefox or WebKit, each through its driver:
+ * engines/browser/browser-driver.ts). Per engine × threads it starts a
+ * loopback server with COOP/COEP and the browser once, kept across that load's rounds; each round (a fresh
  * load) gets a fresh browser context and page. It knows no scenario: the
  * scenario hands it `measure`, which it calls with the engine bound to the
  * page, so the scenario measures the session exactly as in Node (warm pass,
@@ -13,14 +14,15 @@
  */
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
-import { findChromium, launchChromium, type BrowserLike } from '../../../engines/browser/chromium.js';
+import type { LaunchedBrowser, PageContext, PageLike } from '../../../engines/browser/browser-driver.js';
+import { driverFor } from '../../../engines/browser/browser-drivers.js';
 import { WARMUP_PATH } from '../../../engines/browser/browser-engine.js';
 import { assetRoutes, pageBundle, pageHtml, warmupOnnx } from '../../../engines/browser/page-assets.js';
 import { isBrowserEngine, type BrowserEngine, type PageHost } from '../../../engines/browser/page-host.js';
 import type { PageEntry } from '../../../engines/browser/browser-specs.js';
 import { CellSkip } from '../../core/errors.js';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
-import { drivePage, type PageLike } from './page-driver.js';
+import { drivePage } from './page-driver.js';
 import { rendererMemory } from './renderer-memory.js';
 
 export interface BrowserLauncherOptions {
@@ -68,11 +70,11 @@ export interface BrowserLoad {
   readonly threads: number | null;
   /** Measures the load's cells with `engine`: bound to a fresh page for a browser engine, the engine itself otherwise. */
   readonly measure: (engine: Engine) => Promise<void>;
-  /** Records every cell of the load with this reason (a CellSkip when Chromium is missing, else an error). */
+  /** Records every cell of the load with this reason (a CellSkip when the browser is missing, else an error). */
   readonly fail: (err: unknown) => Promise<void>;
 }
 
-/** Runs loads in pages of headless Chromium kept per engine × threads until `close()`. */
+/** Runs loads in pages of a browser kept per engine × threads until `close()`. */
 export interface BrowserLauncher {
   readonly name: 'browser';
   run(load: BrowserLoad): Promise<void>;
@@ -81,7 +83,7 @@ export interface BrowserLauncher {
 
 /** Opens the page and waits for its bundle to install the API; a bundle error is the reason when it never does. */
 async function openPage(context: BrowserContextLike, server: LoopbackServer, timeoutMs: number): Promise<{ page: PageLike; pageLoadMs: number }> {
-  const page = (await context.newPage()) as PageLike;
+  const page: PageLike = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err instanceof Error ? err.message : String(err)));
   const started = performance.now();
@@ -94,11 +96,11 @@ async function openPage(context: BrowserContextLike, server: LoopbackServer, tim
   return { page, pageLoadMs: performance.now() - started };
 }
 
-type BrowserContextLike = Awaited<ReturnType<BrowserLike['newContext']>>;
+type BrowserContextLike = PageContext;
 
-/** Chromium and its loopback server, kept for the rounds of one engine × threads. */
+/** The browser and its loopback server, kept for the rounds of one engine × threads. */
 interface Running {
-  readonly browser: BrowserLike;
+  readonly browser: LaunchedBrowser;
   readonly server: LoopbackServer;
 }
 
@@ -112,10 +114,10 @@ async function closeRunning(running: Running): Promise<void> {
   await running.server.close();
 }
 
-async function start(chromiumPath: string, entry: PageEntry): Promise<Running> {
+async function start(launch: () => Promise<LaunchedBrowser>, entry: PageEntry): Promise<Running> {
   const server = await startLoopbackServer(assetRoutes(), generated(entry));
   try {
-    return { browser: await launchChromium(chromiumPath), server };
+    return { browser: await launch(), server };
   } catch (err) {
     await server.close();
     throw err;
@@ -130,13 +132,15 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
     return load.fail(err);
   }
   if (!isBrowserEngine(engine)) return load.measure(engine);
-  const chromium = await findChromium();
-  if ('reason' in chromium) return load.fail(new CellSkip(`${chromium.reason} (${chromium.enable})`));
+  const variant = engine.browser;
+  const driver = await driverFor(variant.family);
+  const found = await driver.find();
+  if ('reason' in found) return load.fail(new CellSkip(`${found.reason} (${found.enable})`));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const id = `${engine.id}\u0000${load.threads}`;
   let pending = kept.get(id);
   if (!pending) {
-    pending = start(chromium.path, engine.spec.entry);
+    pending = start(() => driver.launch(found.path, variant), engine.spec.entry);
     kept.set(id, pending);
   }
   let running: Running;
@@ -156,14 +160,14 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
       const { page, pageLoadMs } = await openPage(context, server, timeoutMs);
       const driven = drivePage(page, {
         origin: server.origin,
-        browserVersion: `Chromium ${browser.version()}`,
+        browserVersion: browser.version,
         pageLoadMs,
         timeoutMs,
         ...(options.runTimeoutMs !== undefined ? { runTimeoutMs: options.runTimeoutMs } : {}),
         serveFile: (path) => server.addFile(path),
         serveFolder: (dir) => server.addFolder(dir),
         ...(options.testHooks ? { testHooks: options.testHooks } : {}),
-        residentMemory: rendererMemory(() => browser.newBrowserCDPSession()),
+        ...(browser.newBrowserCDPSession ? { residentMemory: rendererMemory(() => browser.newBrowserCDPSession!()) } : {}),
       });
       host = driven.host;
       broken = driven.broken;
@@ -174,7 +178,7 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
     await load.measure(boundTo(engine, host));
   } finally {
     if (broken() !== null) {
-      // A hung or crashed page: this Chromium is not trusted again; the next round starts another.
+      // A hung or crashed page: this browser is not trusted again; the next round starts another.
       kept.delete(id);
       await closeRunning(running);
     } else if (context) {
@@ -183,7 +187,7 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
   }
 }
 
-/** A launcher that runs each round of a browser engine's load in a fresh page of a headless Chromium kept for the engine × threads. */
+/** A launcher that runs each round of a browser engine's load in a fresh page of its browser, kept for the engine × threads. */
 export function browserLauncher(options: BrowserLauncherOptions = {}): BrowserLauncher {
   const kept = new Map<string, Promise<Running>>();
   return {

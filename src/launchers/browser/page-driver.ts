@@ -5,14 +5,10 @@
  */
 import type { PageHost } from '../../../engines/browser/page-host.js';
 import type { PageApi } from '../../../engines/browser/page/protocol.js';
+import type { PageLike } from '../../../engines/browser/browser-driver.js';
 
-/** The parts of playwright-core's Page used here. */
-export interface PageLike {
-  goto(url: string, options?: { timeout?: number }): Promise<unknown>;
-  waitForFunction(fn: () => boolean, arg?: unknown, options?: { timeout?: number }): Promise<unknown>;
-  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
-  on(event: 'crash' | 'pageerror' | 'console', listener: (value: unknown) => void): unknown;
-}
+/** The page every browser driver gives (engines/browser/browser-driver.ts). */
+export type { PageLike } from '../../../engines/browser/browser-driver.js';
 
 export interface PageDriverOptions {
   readonly origin: string;
@@ -35,7 +31,7 @@ export function drivePage(page: PageLike, options: PageDriverOptions): { readonl
     broken ??= reason;
     for (const b of breakers) b(broken);
   };
-  page.on('crash', () => fail('the page crashed (Chromium ended its renderer, e.g. out of memory)'));
+  page.on('crash', () => fail('the page crashed (the browser ended its renderer or content process, e.g. out of memory)'));
   // Kept for engines that read a runtime's own log (ORT's node placement); bounded so a chatty page cannot grow it without end.
   const consoleText: string[] = [];
   page.on('console', (message) => {

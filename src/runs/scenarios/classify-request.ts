@@ -17,6 +17,7 @@ const NAMES: OptionNames = {
   limit: 'limit',
   threads: 'threads',
   engines: 'engines',
+  browsers: 'browsers',
   reference: 'parity.reference',
   dtypes: 'dtypes',
   architectures: 'architectures',
@@ -47,7 +48,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   );
   const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
   const sources = Math.max(config.models.length + config.architectures.length, 1);
-  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).ids().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
   return config;
 }
 
@@ -75,6 +76,7 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       { field: 'architectures', kind: 'architectures' },
       'sequence-lengths',
       'engines',
+      'browsers',
       'batch-sizes',
       { field: 'threads', kind: 'threads' },
       { field: 'dataset', kind: 'path' },

@@ -67,7 +67,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
     }
     throw err;
   }
-  checkLoadCaps(config, engines?.length ?? registry.ids().length);
+  checkLoadCaps(config, engines?.length ?? registry.listedIds().length);
   return config;
 }
 

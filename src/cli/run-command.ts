@@ -86,6 +86,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       dtypes: listFlag(args, 'dtype'),
       task: stringFlag(args, 'task') ?? null,
       saveOutputs: args.flags['save-outputs'] === true,
+      profile: args.flags.profile === true,
       architectures: repeatedFlag(args, 'config'),
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),

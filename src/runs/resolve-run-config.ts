@@ -95,6 +95,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     dtypes: partial.dtypes ? parseDtypes(partial.dtypes, names.dtypes ?? 'dtypes') : null,
     task: parseTask(partial.task ?? null, names.task ?? 'task'),
     ...(partial.saveOutputs === true ? { saveOutputs: true } : {}),
+    ...(partial.profile === true ? { profile: true } : {}),
     architectures,
     sequenceLengths,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,

@@ -92,6 +92,7 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       'no-png',
       'calibration-rows',
       'calibration-method',
+      'profile',
     ],
     parse,
   },

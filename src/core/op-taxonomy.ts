@@ -79,7 +79,7 @@ export const TF_KERNEL_OPS = nameTable({
   Transpose: 'Transpose', Reshape: 'Reshape', Concat: 'Concat', ConcatV2: 'Concat', Pack: 'Concat', Unpack: 'Split', Slice: 'Slice',
   StridedSlice: 'Slice', Shape: 'Shape', Size: 'Size', Squeeze: 'Squeeze', ExpandDims: 'Unsqueeze', Tile: 'Tile', Split: 'Split', SplitV: 'Split',
   Identity: 'Identity', Fill: 'ConstantOfShape', ZerosLike: 'ConstantOfShape', OnesLike: 'ConstantOfShape', Range: 'Range', PadV2: 'Pad',
-  Pad: 'Pad', MirrorPad: 'Pad', BroadcastTo: 'Expand', Reverse: 'Slice',
+  Pad: 'Pad', MirrorPad: 'Pad', BroadcastTo: 'Expand', BroadcastArgs: 'Shape', Reverse: 'Slice',
 } as const);
 
 /** The ONNX op type of a tfjs kernel; the kernel's own name when the table lacks it. */

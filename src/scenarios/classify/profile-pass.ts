@@ -10,13 +10,21 @@ import { describeError } from '../../core/errors.js';
 import type { CellKey } from '../../core/results.js';
 import { runTimed, type EngineSession, type OpProfiler } from '../../core/engine-session.js';
 import { summarizeProfile, unattributedProfile, type CellProfile, type ProfiledBatch } from '../../core/op-profile.js';
-import type { MeasureContext } from './measure-cell.js';
+import type { TensorMap } from '../../core/tensor.js';
+import type { Dataset, DataRow } from '../../../datasets/dataset.js';
+
+/** What the pass needs of the round's context (measure-cell.ts's MeasureContext has these). */
+export interface PassRows {
+  readonly dataset: Dataset;
+  readonly prepare: (rows: readonly DataRow[]) => TensorMap | Promise<TensorMap>;
+  readonly signal: AbortSignal | undefined;
+}
 
 /** The source of a row whose engine has no instrument. */
 const NO_INSTRUMENT = 'none';
 
 /** Runs every row of the cell once through `run`, timing each batch; stops early on Ctrl-C. */
-async function pass(key: CellKey, ctx: MeasureContext, run: Pick<EngineSession, 'run' | 'prepareCall'>): Promise<ProfiledBatch[]> {
+async function pass(key: CellKey, ctx: PassRows, run: Pick<EngineSession, 'run' | 'prepareCall'>): Promise<ProfiledBatch[]> {
   const batches: ProfiledBatch[] = [];
   for await (const rows of ctx.dataset.batches(key.batchSize)) {
     if (ctx.signal?.aborted) break;
@@ -38,7 +46,7 @@ function withAdapter(source: string, session: EngineSession): string {
  * An engine without an instrument, or one that fails, still gets a profile
  * (the pass's engine time, unattributed, with the reason), never a lost cell.
  */
-export async function profilePass(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<CellProfile> {
+export async function profilePass(key: CellKey, session: EngineSession, ctx: PassRows): Promise<CellProfile> {
   if (!session.profiler) {
     const batches = await pass(key, ctx, session);
     return unattributedProfile(NO_INSTRUMENT, `${key.engine} has no op-level instrument in inferbench`, batches);

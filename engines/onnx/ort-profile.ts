@@ -89,6 +89,20 @@ function ortProfiler(session: ProfilingOrtSession, Tensor: OrtTensorCtor, readTr
   };
 }
 
+/** A fresh temp folder for an onnxruntime-node trace: the `profileFilePrefix` to give ORT, the read of the one trace it writes, and the removal. */
+export async function ortTraceFolder(): Promise<{ readonly prefix: string; read(): Promise<unknown>; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'inferbench-op-profile-'));
+  return {
+    prefix: join(dir, 'profile'),
+    async read() {
+      const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
+      if (files.length !== 1) throw new Error(`expected one ORT profile in ${dir}, found ${files.length}`);
+      return JSON.parse(await readFile(join(dir, files[0] as string), 'utf8')) as unknown;
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
 /**
  * onnxruntime-node: the trace is a file ORT names itself, in a fresh temp
  * folder given as `profileFilePrefix`; the folder is removed on dispose.
@@ -98,21 +112,18 @@ export async function ortNodeProfiler(
   options: object,
   Tensor: OrtTensorCtor,
 ): Promise<OpProfiler> {
-  const dir = await mkdtemp(join(tmpdir(), 'inferbench-op-profile-'));
-  const cleanup = () => rm(dir, { recursive: true, force: true });
+  const folder = await ortTraceFolder();
   let session: ProfilingOrtSession;
   try {
-    session = await create({ ...options, enableProfiling: true, profileFilePrefix: join(dir, 'profile') });
+    session = await create({ ...options, enableProfiling: true, profileFilePrefix: folder.prefix });
   } catch (err) {
-    await cleanup();
+    await folder.remove();
     throw err;
   }
   return ortProfiler(session, Tensor, async () => {
     session.endProfiling();
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.json'));
-    if (files.length !== 1) throw new Error(`expected one ORT profile in ${dir}, found ${files.length}`);
-    return JSON.parse(await readFile(join(dir, files[0] as string), 'utf8')) as unknown;
-  }, cleanup);
+    return folder.read();
+  }, folder.remove);
 }
 
 /**

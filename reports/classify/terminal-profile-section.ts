@@ -41,6 +41,11 @@ export function largestLines(cells: readonly ProfiledCell[]): string[] {
   });
 }
 
+/** The timed engine time per batch the profiled one sits beside: a pipeline's own forward, else the mean of round means. */
+function timedMean(p: ProfiledCell): number {
+  return p.cell.forward?.mean ?? p.cell.betweenRounds?.mean ?? p.cell.latency.mean;
+}
+
 /** One table: the cells of one model, variant and batch size, engines as columns. */
 function groupTable(group: readonly ProfiledCell[], title: string, width: number, minWidth: number, color: boolean): string[] {
   const byClass = group.map((p) => new Map(classRowsOf(p).map((r) => [r.opClass, r])));
@@ -54,7 +59,7 @@ function groupTable(group: readonly ProfiledCell[], title: string, width: number
     ...(c === OUTSIDE_CLASS ? { ruleAbove: true } : {}),
   }));
   rows.push({ cells: ['profiled engine time', ...group.map((p) => ms(p.cell.profile.engineMsPerBatch))], ruleAbove: true });
-  rows.push({ cells: ['timed mean', ...group.map((p) => ms(p.cell.betweenRounds?.mean ?? p.cell.latency.mean))] });
+  rows.push({ cells: ['timed mean', ...group.map((p) => ms(timedMean(p)))] });
   return renderTable({ title, columns, rows, color, minWidth, maxWidth: width }).lines;
 }
 

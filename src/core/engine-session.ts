@@ -161,7 +161,8 @@ export interface EngineSession {
  * (an instrument on a fresh session is warmed by a first pass it drops).
  */
 export interface OpProfiler {
-  readonly session: Pick<EngineSession, 'run' | 'prepareCall'>;
+  /** `innerForwardMs`: a pipeline's own forward, its engine time as in the timed loop. */
+  readonly session: Pick<EngineSession, 'run' | 'prepareCall' | 'innerForwardMs'>;
   /** A fresh session (ORT's profiler is a session option): run the rows once before the recorded pass. */
   readonly needsWarmPass: boolean;
   finish(lastCalls: number): Promise<ProfileCapture>;

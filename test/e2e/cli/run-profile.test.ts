@@ -51,6 +51,7 @@ test('run --profile writes profile.csv for every cell: the columns, shares summi
     if (sourceOf('onnx-wasm')) assert.equal(sourceOf('onnx-wasm'), 'ort profiler');
     if (sourceOf('tfjs-cpu')) assert.equal(sourceOf('tfjs-cpu'), 'per-node wall (synced)');
     if (sourceOf('tfjs-wasm-graph-model')) assert.equal(sourceOf('tfjs-wasm-graph-model'), 'tf.profile kernels');
+    if (sourceOf('transformers-js')) assert.equal(sourceOf('transformers-js'), 'ort profiler');
     assert.ok(existsSync(join(dir, 'profile.parquet')));
     assert.match(r.stdout, /WHERE THE TIME GOES/);
     assert.match(r.stdout, /profiled engine time/);

@@ -48,8 +48,12 @@ export interface MeasureContext {
   readonly isolation: 'isolated' | 'in-process';
   /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */
   readonly rowSet: RowFingerprint | null;
-  /** `run --profile`: after this round's timed loop, one untimed profiled pass (profile-pass.ts). Absent: none. */
-  readonly profile?: boolean;
+  /**
+   * `run --profile`: after this round's timed loop, one untimed profiled pass
+   * (profile-pass.ts): `always` in the cell's last planned round, `if-partial`
+   * in an earlier one (a round that saw no whole pass is its cell's last). Absent: none.
+   */
+  readonly profile?: 'always' | 'if-partial';
 }
 
 /** One round's figures, as the parent needs them to assemble the cell. */
@@ -282,7 +286,8 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     if (runMs.length === 0) return { kind: 'interrupted', key };
     const after = readHostNoise(before.cpu);
     // After every timed figure is read: the profiled pass never touches the statistics.
-    const profile = ctx.profile === true && !interrupted ? await profileOf(key, session, ctx) : undefined;
+    const profileNow = ctx.profile === 'always' || (ctx.profile === 'if-partial' && partialPass);
+    const profile = profileNow && !interrupted ? await profileOf(key, session, ctx) : undefined;
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
     const coldStart: ColdStart = {
       loadMs: ctx.loadMs,

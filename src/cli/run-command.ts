@@ -155,6 +155,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
     return undefined;
   }
   if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each load in a fresh child process');
+  if (args.flags.profile === true) throw new UserError('--profile cannot be used with --queue yet: workers do not run the profiled pass', 'drop --profile for the distributed sweep, or profile the engines in a local run (without --queue)');
   return {
     url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null,
     ...(workerTimeout !== undefined ? { workerTimeoutMs: workerTimeout * 1000 } : {}),

@@ -62,9 +62,10 @@ function engineOrder(cells: readonly ProfiledCell[]): string[] {
 
 /**
  * time-breakdown.png: at each batch size one stacked bar per engine, its
- * height the profiled engine time per batch, split by op class (opacity
- * steps, darkest first) with the outside-kernels part on top, coloured by
- * engine with the comparison chart's scheme and order.
+ * whole the profiled engine time per batch, split into the shares of its
+ * op classes (opacity steps, darkest first, a class holding a tenth or more
+ * named on it) with the outside-kernels part on top, coloured by engine with
+ * the comparison chart's scheme and order.
  */
 export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
   const cells = profiledCells(run);
@@ -78,6 +79,8 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
       order: classes.indexOf(r.opClass),
       ms: r.msPerBatch,
       share: `${(r.share * 100).toFixed(1)}%`,
+      frac: r.share,
+      big: r.share >= 0.1,
       source: p.cell.profile.source,
     })),
   );
@@ -89,32 +92,49 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
     height: 320,
     config: { font: CHART_FONT },
     title: {
-      text: 'Where the time goes: profiled engine time per batch, by op class',
+      text: 'Where the time goes: share of the profiled engine time per batch, by op class',
       subtitle: [
-        'one untimed profiled pass per cell after its timed rounds · bar: engine time per batch of that pass (the instrument\'s overhead included) · segments: op classes, outside kernels on top',
+        'one untimed profiled pass per cell after its timed rounds · bar: engine time per batch of that pass (the instrument\'s overhead included) = 100% · segments: op classes, outside kernels on top; ms per batch in profile.csv and the tooltip',
         `sources: ${sources.join(' · ')}`,
         `${run.environment.cpuModel}, ${run.environment.cores} cores · node ${run.environment.node} · ${formatTimestamp(run.environment.date)}`,
       ],
       anchor: 'start',
     },
     data: { values },
-    mark: { type: 'bar', stroke: '#ffffff', strokeWidth: 0.5 },
+    // Stacked once here, so the bars and their labels share the same segments.
+    transform: [
+      { stack: 'frac', groupby: ['group', 'engine'], sort: [{ field: 'order', order: 'ascending' }], as: ['y0', 'y1'] },
+      { calculate: '(datum.y0 + datum.y1) / 2', as: 'mid' },
+    ],
     encoding: {
       x: { field: 'group', type: 'ordinal', title: 'batch size', sort: groups, axis: { labelAngle: 0 } },
       xOffset: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines } },
-      y: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'profiled engine time per batch (ms)' },
-      color: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
-      opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class', orient: 'right', symbolType: 'square' } },
-      order: { field: 'order', type: 'quantitative' },
-      tooltip: [
-        { field: 'engine', type: 'nominal' },
-        { field: 'group', type: 'nominal', title: 'batch' },
-        { field: 'opClass', type: 'nominal', title: 'op class' },
-        { field: 'ms', type: 'quantitative', title: 'ms per batch', format: '.3f' },
-        { field: 'share', type: 'nominal' },
-        { field: 'source', type: 'nominal' },
-      ],
     },
+    layer: [
+      {
+        mark: { type: 'bar', stroke: '#ffffff', strokeWidth: 0.5 },
+        encoding: {
+          y: { field: 'y0', type: 'quantitative', title: 'share of the profiled engine time', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+          y2: { field: 'y1' },
+          color: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
+          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#4c78a8' } },
+          tooltip: [
+            { field: 'engine', type: 'nominal' },
+            { field: 'group', type: 'nominal', title: 'batch' },
+            { field: 'opClass', type: 'nominal', title: 'op class' },
+            { field: 'ms', type: 'quantitative', title: 'ms per batch', format: '.3f' },
+            { field: 'share', type: 'nominal' },
+            { field: 'source', type: 'nominal' },
+          ],
+        },
+      },
+      {
+        // The class of each segment holding at least a tenth of its bar, written on it.
+        transform: [{ filter: 'datum.big' }],
+        mark: { type: 'text', fontSize: 9, color: '#111111' },
+        encoding: { y: { field: 'mid', type: 'quantitative' }, text: { field: 'opClass' } },
+      },
+    ],
   } as TopLevelSpec;
 }
 

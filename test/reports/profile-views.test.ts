@@ -64,9 +64,15 @@ test('WHERE THE TIME GOES: op classes × engines, the outside-kernels row, the p
 
 test('time-breakdown.png colours engines as the comparison chart does (tableau10, Node engines in order)', () => {
   const spec = timeBreakdownSpec(profiledRun()) as any;
-  assert.equal(spec.encoding.color.field, 'engine');
-  assert.equal(spec.encoding.color.scale.scheme, 'tableau10');
-  assert.deepEqual(spec.encoding.color.scale.domain, ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu'].filter((e) => spec.encoding.color.scale.domain.includes(e)));
+  const color = spec.layer[0].encoding.color;
+  assert.equal(color.field, 'engine');
+  assert.equal(color.scale.scheme, 'tableau10');
+  assert.deepEqual(color.scale.domain, ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu']);
+  const bars = spec.data.values as { engine: string; group: string; frac: number }[];
+  for (const key of new Set(bars.map((b) => `${b.engine} ${b.group}`))) {
+    const sum = bars.filter((b) => `${b.engine} ${b.group}` === key).reduce((a, b) => a + b.frac, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-9, `${key}: a bar's segments make its whole (${sum})`);
+  }
 });
 
 test('compare of two profiled runs names the op classes that moved and by how much', () => {

@@ -144,10 +144,13 @@ export async function writeRunFiles(run: RunRecord, dir: string, opts: WriteRunO
   await write(RUN_FILES.resultsArrow, renderArrow(results));
   await write(RUN_FILES.samplesParquet, await renderParquet(samples));
   await write(RUN_FILES.samplesArrow, renderArrow(samples));
+  const profileFiles = await import('./profile-files.js');
+  await profileFiles.writeProfileFiles(run, write);
   if (!opts.png) return written;
   for (const chart of runCharts(run)) {
     if ('spec' in chart) await write(chart.file, await renderPng(chart.spec));
     else opts.onChartSkipped?.(chart.file, chart.skipped);
   }
+  await profileFiles.writeProfileChart(run, write);
   return written;
 }

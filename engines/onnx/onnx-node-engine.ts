@@ -6,11 +6,12 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
-import type { EngineSession, LoadPhases, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
+import { ortNodeProfiler, type ProfilingOrtSession } from './ort-profile.js';
 import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 import { dawnAdapter, webGpuAvailability } from '../webgpu/dawn-adapter.js';
 
@@ -133,7 +134,13 @@ class OrtNodeSession implements EngineSession {
     private readonly Tensor: OrtTensorCtor,
     private readonly description: SessionDescription,
     private readonly phases: LoadPhases,
+    /** A second session on the same file and options with ORT's profiler on (`run --profile`, after the timed rounds). */
+    private readonly profiling: (options: object) => Promise<ProfilingOrtSession>,
   ) {}
+
+  profiler(): Promise<OpProfiler> {
+    return ortNodeProfiler(this.profiling, {}, this.Tensor);
+  }
 
   loadPhases(): LoadPhases {
     return this.phases;
@@ -234,7 +241,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         ...(placement === undefined ? {} : { placement }),
         ...(adapter === undefined ? {} : { adapter }),
       };
-      return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases());
+      const profiling = async (extra: object) => (await ort.InferenceSession.create(onnxPath, { ...sessionOptions, ...extra } as typeof sessionOptions)) as unknown as ProfilingOrtSession;
+      return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases(), profiling);
     },
   };
 }

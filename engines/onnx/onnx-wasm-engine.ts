@@ -6,6 +6,7 @@ import type { EngineSession, SessionDescription } from '../../src/core/engine-se
 import { CellSkip } from '../../src/core/errors.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { installedVersion } from '../../src/core/package-info.js';
+import { ortWebProfiler, type ProfilingOrtSession } from './ort-profile.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 
 /** Threads the wasm runtime was initialised with; fixed for the life of the process. */
@@ -50,7 +51,8 @@ export function createOnnxWasmEngine(): Engine {
       ort.env.wasm.simd = true;
       // Read the bytes ourselves: onnxruntime-web treats a string as a URL to fetch.
       // The first create in a process also starts the wasm runtime (compile and instantiate): counted as create.
-      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), { executionProviders: ['wasm'], graphOptimizationLevel: 'all', logSeverityLevel: ortLogSeverity() }));
+      const sessionOptions = { executionProviders: ['wasm'], graphOptimizationLevel: 'all', logSeverityLevel: ortLogSeverity() } as const;
+      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), sessionOptions));
       const phases = clock.phases();
       initialisedThreads = threads;
       // onnxruntime-web lowers numThreads to 1 when the host cannot run wasm threads; report what it kept.
@@ -73,6 +75,9 @@ export function createOnnxWasmEngine(): Engine {
         describe: () => description,
         loadPhases: () => phases,
         dispose: () => session.release(),
+        // run --profile: a second session with ORT's profiler on, after the timed rounds (ort-profile.ts).
+        profiler: () =>
+          ortWebProfiler(async (extra) => (await ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), { ...sessionOptions, ...extra })) as unknown as ProfilingOrtSession, {}, Tensor),
       };
     },
   };

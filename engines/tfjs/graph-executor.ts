@@ -53,6 +53,8 @@ export class TfjsGraphExecutor {
   private readonly plans = new Map<string, RunPlan>();
   private lastPlan: RunPlan | undefined;
   private disposed = false;
+  /** `run --profile` only: wraps each step to time it (tfjs-profile.ts); null in every timed run. */
+  stepWrapper: ((node: OnnxNode, step: () => Value[]) => Value[]) | null = null;
 
   /** Throws CellSkip for an op the translator lacks before any tensor is made, so a skip costs nothing. */
   constructor(model: OnnxModel) {
@@ -241,7 +243,7 @@ export class TfjsGraphExecutor {
       };
       for (const info of this.inputs) hold(info.name, feedToTensor(info, feeds[info.name]));
       plan.steps.forEach((step, index) => {
-        const outs = runStepScoped(step, lookup);
+        const outs = this.stepWrapper ? this.stepWrapper(step.node, () => runStepScoped(step, lookup)) : runStepScoped(step, lookup);
         step.node.outputs.forEach((n, i) => {
           const v = outs[i];
           if (!n) return;

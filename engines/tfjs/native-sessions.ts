@@ -17,7 +17,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CellSkip } from '../../src/core/errors.js';
 import { concatBytes } from '../../src/core/onnx/protobuf-wire.js';
-import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import { tfProfileProfiler, type ExecuteWrapper } from './tfjs-profile.js';
 import { hostTensor, type HostTensor, type TensorMap } from '../../src/core/tensor.js';
 import { activate, packageVersion, tfjsMemory, webGpuCpuForward, WEBGPU_FORWARD_NOTE, WEBGPU_NO_FORWARD_NOTE, type PreparedBackend, type Tf } from './tfjs-backend.js';
 import { int64ToInt32 } from './op-values.js';
@@ -62,6 +63,14 @@ class NativeSession implements EngineSession {
     private readonly release: () => void,
   ) {}
 
+  /** `run --profile` only: how the executor call is wrapped (tf.profile); null in every timed run. */
+  private wrapper: ExecuteWrapper = null;
+
+  /** `run --profile`: tf.profile's kernels on this loaded model (tfjs-profile.ts). */
+  async profiler(): Promise<OpProfiler> {
+    return tfProfileProfiler(this.tf, (w) => { this.wrapper = w; }, (inputs) => this.run(inputs));
+  }
+
   private feeds(inputs: TensorMap): NamedTensors {
     const feeds: NamedTensors = {};
     for (const name of this.inputNames) {
@@ -80,7 +89,7 @@ class NativeSession implements EngineSession {
     const feeds = this.feeds(inputs);
     let outputs: NamedTensors = {};
     try {
-      outputs = this.execute(feeds);
+      outputs = this.wrapper ? await this.wrapper(() => this.execute(feeds)) : this.execute(feeds);
       const out: TensorMap = {};
       for (const [name, t] of Object.entries(outputs)) out[name] = await toHost(t);
       return out;

@@ -1,5 +1,6 @@
 import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
-import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import { translatorProfiler } from './tfjs-profile.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
@@ -29,6 +30,11 @@ class TfjsSession implements EngineSession {
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
     webGpuCpuForward(this.tf, this.backendName, false);
     return this.executor.run(inputs);
+  }
+
+  /** `run --profile`: each ONNX node timed on this loaded executor (tfjs-profile.ts). */
+  async profiler(): Promise<OpProfiler> {
+    return translatorProfiler(this.executor, (inputs) => this.run(inputs), this.backendName);
   }
 
   describe(): SessionDescription {

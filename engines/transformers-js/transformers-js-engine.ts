@@ -3,7 +3,8 @@ import type { Availability, Engine, EngineGenerator, ResolvedSessionOptions } fr
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
-import type { EngineSession, LoadPhases, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import { ortTraceEvents, ortTraceFolder } from '../onnx/ort-profile.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
@@ -76,6 +77,8 @@ class TransformersJsSession implements EngineSession {
     private readonly phases: LoadPhases,
     /** Feature extraction pooled by the pipeline itself: its call options; null returns the raw forward's outputs. */
     private readonly pooled: Record<string, unknown> | null,
+    /** `run --profile`: a second pipeline on the same folder with extra session options (ORT's profiler on); null on that pipeline itself. */
+    private readonly profiling: ((extra: object) => Promise<{ pipe: PipelineLike; session: OrtSessionLike }>) | null = null,
   ) {
     this.timing = instrument(session);
   }
@@ -99,6 +102,38 @@ class TransformersJsSession implements EngineSession {
 
   innerForwardMs(): number | null {
     return this.timing.lastMs();
+  }
+
+  /**
+   * `run --profile`: ORT's profiler on a second pipeline with the same
+   * options, created after the timed rounds (profiling is a session option);
+   * its engine time is the pipeline's own forward, as in the timed loop.
+   */
+  async profiler(): Promise<OpProfiler> {
+    if (this.profiling === null) throw new Error('this pipeline is itself a profiling one');
+    const folder = await ortTraceFolder();
+    let loaded: { pipe: PipelineLike; session: OrtSessionLike };
+    try {
+      loaded = await this.profiling({ enableProfiling: true, profileFilePrefix: folder.prefix });
+    } catch (err) {
+      await folder.remove();
+      throw err;
+    }
+    const profiled = new TransformersJsSession(loaded.pipe, loaded.session, this.description, this.phases, this.pooled);
+    const ortSession = loaded.session as unknown as { endProfiling(): unknown };
+    return {
+      session: { run: (inputs) => profiled.run(inputs), innerForwardMs: () => profiled.innerForwardMs() },
+      needsWarmPass: true,
+      async finish(lastCalls) {
+        ortSession.endProfiling();
+        const trace = await folder.read();
+        return Array.isArray(trace) ? ortTraceEvents(trace, lastCalls) : { source: 'ort profiler', events: [], unattributed: 'the ORT trace is not a JSON array of trace events' };
+      },
+      async dispose() {
+        await loaded.pipe.dispose().catch(() => {});
+        await folder.remove();
+      },
+    };
   }
 
   describe(): SessionDescription {
@@ -185,7 +220,16 @@ export function createTransformersJsEngine(device: Device): Engine {
         await pipe.dispose();
         throw err;
       }
-      return new TransformersJsSession(pipe, session, description, clock.phases(), task.call);
+      const profiling = async (extra: object) => {
+        const profiled = (await pipeline(task.task as 'text-classification', folder, { local_files_only: true, device, dtype: dtype as never, session_options: { ...sessionOptions, ...extra } } as never)) as unknown as PipelineLike;
+        const model = profiled.model.sessions['model'];
+        if (!model) {
+          await profiled.dispose();
+          throw new Error('the profiling pipeline has no "model" session');
+        }
+        return { pipe: profiled, session: model };
+      };
+      return new TransformersJsSession(pipe, session, description, clock.phases(), task.call, profiling);
     },
   };
 }

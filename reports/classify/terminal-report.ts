@@ -14,6 +14,7 @@ import { dropToFit, fitNote } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatTimestamp } from '../../src/core/units.js';
 import { energySection } from './terminal-energy-section.js';
+import { profileSection } from './terminal-profile-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
 import { baselineRows, threadsUsed } from '../run-views.js';
 import { placementLine } from '../placement-text.js';
@@ -299,6 +300,7 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
     ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
     ...section(paritySection(run, maxWidth, sectionWidth, color)),
     ...section(quantizationTable(run, sectionWidth, maxWidth, color)),
+    ...section(profileSection(run, maxWidth, sectionWidth, color)),
     '',
     ...modelSizeTable(run, sectionWidth, maxWidth, color),
     '',

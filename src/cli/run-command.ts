@@ -87,6 +87,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       task: stringFlag(args, 'task') ?? null,
       saveOutputs: args.flags['save-outputs'] === true,
       skipBadRows: args.flags['skip-bad-rows'] === true,
+      profile: args.flags.profile === true,
       architectures: repeatedFlag(args, 'config'),
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),
@@ -156,6 +157,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
     return undefined;
   }
   if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each load in a fresh child process');
+  if (args.flags.profile === true) throw new UserError('--profile cannot be used with --queue yet: workers do not run the profiled pass', 'drop --profile for the distributed sweep, or profile the engines in a local run (without --queue)');
   return {
     url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null,
     ...(workerTimeout !== undefined ? { workerTimeoutMs: workerTimeout * 1000 } : {}),

@@ -1,5 +1,6 @@
 import type { GpuAdapter } from './gpu-adapter.js';
 import type { TensorMap } from './tensor.js';
+import type { ProfileCapture } from './op-profile.js';
 
 /** Numeric precision of the weights and activations actually used by a session. */
 export type Precision = 'fp32' | 'fp16' | 'int8' | 'int4' | 'mixed' | 'unknown';
@@ -159,6 +160,27 @@ export interface EngineSession {
    * memory table would set it beside in-process engines as if comparable.
    */
   readonly residentMemory?: ResidentMemoryProbe;
+  /**
+   * The engine's own op-level instrument for `run --profile` (ORT's
+   * profiler, per-node wall time, `tf.profile`), started after the timed
+   * rounds; never used inside a timed loop. Absent: the profile row says
+   * the engine's time cannot be attributed.
+   */
+  profiler?(): Promise<OpProfiler>;
+}
+
+/**
+ * A session with an instrument on. Batches run through `session` as the
+ * timed loop runs them; `finish(n)` reads the events of the last `n` calls
+ * (an instrument on a fresh session is warmed by a first pass it drops).
+ */
+export interface OpProfiler {
+  /** `innerForwardMs`: a pipeline's own forward, its engine time as in the timed loop. */
+  readonly session: Pick<EngineSession, 'run' | 'prepareCall' | 'innerForwardMs'>;
+  /** A fresh session (ORT's profiler is a session option): run the rows once before the recorded pass. */
+  readonly needsWarmPass: boolean;
+  finish(lastCalls: number): Promise<ProfileCapture>;
+  dispose(): Promise<void>;
 }
 
 /** Peak RSS of another process over the timed loop, bracketed outside the clock. */
@@ -218,7 +240,7 @@ export interface ReadyCall {
  * `endedAt`, so callers that time this call count the input wrapping as
  * preparation.
  */
-export function readyCall(session: EngineSession, inputs: TensorMap): ReadyCall {
+export function readyCall(session: Pick<EngineSession, 'run' | 'prepareCall'>, inputs: TensorMap): ReadyCall {
   const call = session.prepareCall?.(inputs);
   return {
     async run() {
@@ -238,6 +260,6 @@ export function readyCall(session: EngineSession, inputs: TensorMap): ReadyCall 
 }
 
 /** Prepares and runs one batch (see `readyCall`). */
-export function runTimed(session: EngineSession, inputs: TensorMap): Promise<TimedCall> {
+export function runTimed(session: Pick<EngineSession, 'run' | 'prepareCall'>, inputs: TensorMap): Promise<TimedCall> {
   return readyCall(session, inputs).run();
 }

@@ -1,3 +1,4 @@
+import type { CellProfile } from './op-profile.js';
 import type { LoadPhases, SessionDescription } from './engine-session.js';
 
 export type { LoadPhases } from './engine-session.js';
@@ -97,6 +98,8 @@ export interface CompletedCell extends CellKey {
    * when the engine did not see them all; absent without STS pairs.
    */
   readonly sts?: { readonly spearman: number | null; readonly pairs: number; readonly why?: string } | null;
+  /** `run --profile`: the op-level profile of one untimed pass after the timed rounds (op-profile.ts); absent without the flag. */
+  readonly profile?: CellProfile;
   /** One pass over the rows at this batch size: rows and batches (the last may be short). Absent in older records. */
   readonly pass?: { readonly rows: number; readonly batches: number };
   /** Which rows this cell streamed: their count and a content hash, so `compare` can tell cells that saw other data. Absent in older records. */

@@ -117,6 +117,13 @@ export interface BenchmarkOptions {
   readonly modelSpec?: ModelSpec;
   /** Modules exporting `engines: Engine[]` to register (also in isolated children). */
   readonly engineModules?: readonly string[];
+  /**
+   * `--profile`: after each cell's timed rounds, one untimed profiled pass
+   * over its rows in the last round's load, read by the engine's own
+   * instrument into `cell.profile` (op types, one taxonomy). The timed
+   * figures are the same with or without it. Default false.
+   */
+  readonly profile?: boolean;
 }
 
 /** BenchmarkOptions with every default filled in, in this one place. */
@@ -145,6 +152,7 @@ export interface ResolvedBenchmarkOptions {
   readonly isolate: boolean;
   readonly modelSpec: ModelSpec | undefined;
   readonly engineModules: readonly string[];
+  readonly profile: boolean;
 }
 
 export { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
@@ -230,5 +238,6 @@ export function resolveBenchmarkOptions(
     isolate: options.isolate ?? false,
     modelSpec: options.modelSpec,
     engineModules: options.engineModules ?? [],
+    profile: options.profile === true,
   };
 }

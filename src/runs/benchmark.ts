@@ -241,6 +241,7 @@ export class Benchmark {
       stop: perRoundRule(o.stop, o.rounds),
       warmupBatches: o.warmupBatches,
       parityRows: o.parity.reference === null && data.columns.label === null ? 0 : o.parity.rows,
+      ...(o.profile ? { profileRound: o.rounds - 1 } : {}),
     };
   }
 

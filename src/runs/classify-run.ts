@@ -118,6 +118,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
             maxCv: config.maxCv,
             parity: config.parity,
             isolate: config.isolate,
+            ...(config.profile === true ? { profile: true } : {}),
             textColumn: config.textColumn ?? undefined,
             labelColumn: config.labelColumn ?? undefined,
             registry,

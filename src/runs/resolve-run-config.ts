@@ -110,6 +110,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     task: parseTask(partial.task ?? null, names.task ?? 'task'),
     ...(partial.saveOutputs === true ? { saveOutputs: true } : {}),
     ...(partial.skipBadRows === true ? { skipBadRows: true } : {}),
+    ...(partial.profile === true ? { profile: true } : {}),
     architectures,
     sequenceLengths,
     engines: enginesOf(partial, names, registry),

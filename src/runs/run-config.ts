@@ -69,4 +69,6 @@ export interface RunConfig {
   readonly calibrationRows?: number;
   /** How calibration reduces activations to ranges: minmax (default) or percentile. */
   readonly calibrationMethod?: CalibrationMethod;
+  /** `--profile`: one untimed op-level profiled pass per cell after its timed rounds (profile.csv, profile.parquet). Absent: off. */
+  readonly profile?: boolean;
 }

@@ -83,6 +83,8 @@ function requestBody() {
     },
     parity: { reference: el.reference.value === 'none' ? null : el.reference.value },
     isolate: el.isolate.checked,
+    // --profile: one untimed op-level pass per cell after its timed rounds (docs/profile.md).
+    ...(el.profile.checked ? { profile: true } : {}),
     // Used by q8-static cells only; the server checks the range either way, as the CLI does.
     calibrationRows: numberOrText(el.calibrationRows.value),
     calibrationMethod: el.calibrationMethod.value,

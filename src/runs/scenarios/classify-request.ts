@@ -94,6 +94,7 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       'no-png',
       'calibration-rows',
       'calibration-method',
+      'profile',
     ],
     parse,
   },

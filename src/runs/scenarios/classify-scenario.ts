@@ -10,6 +10,7 @@ import { UserError } from '../../core/errors.js';
 import type { RunRecord } from '../../core/results.js';
 import { formatTimestamp } from '../../core/units.js';
 import { renderRunComparison } from '../../../reports/classify/compare-report.js';
+import { profileComparisonText } from '../../../reports/classify/profile-comparison.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
 import { acrossRounds, cellMatchKey, compareRuns, describeDifference, ratioText } from '../../../reports/run-comparison.js';
 import { batchSizes } from '../../../reports/run-summary.js';
@@ -120,7 +121,7 @@ function terminal(a: RunRecord, b: RunRecord, o: CompareOptions): TerminalCompar
       `measure one run with the other's ${parts} (or a run covering both), then compare`,
     );
   }
-  const text = renderRunComparison(comparison, { files: [...o.files], color: o.color, ...(o.width ? { width: o.width } : {}) });
+  const text = renderRunComparison(comparison, { files: [...o.files], color: o.color, ...(o.width ? { width: o.width } : {}) }) + profileComparisonText(a, b, o.width ?? 160, o.color);
   const drawable = comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed');
   return { text, chart: async () => (drawable ? { spec: runComparisonChartSpec(a, b, comparison) } : { notDrawn: 'no cell completed in both runs' }) };
 }

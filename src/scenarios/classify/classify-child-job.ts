@@ -36,6 +36,8 @@ export interface IsolatedJob extends ChildSource {
   readonly stop: StopRule;
   readonly warmupBatches: number;
   readonly parityRows: number;
+  /** `run --profile`: the round whose cells get a profiled pass; absent: none. */
+  readonly profileRound?: number | null;
   /** Which round this process measures, from 0. */
   readonly round: number;
 }
@@ -70,6 +72,7 @@ export function classifyChildRunner(source: ChildSource, launch: IsolatedLaunch)
         stop: group.settings.stop,
         warmupBatches: group.settings.warmupBatches,
         parityRows: group.settings.parityRows,
+        ...(group.settings.profileRound != null ? { profileRound: group.settings.profileRound } : {}),
         round: group.round,
       },
       hooks,
@@ -92,7 +95,7 @@ registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io
       keys: job.keys,
       data,
       prepare: prepareFn(model, data.columns, undefined),
-      settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows },
+      settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows, profileRound: job.profileRound ?? null },
       registry: defaultRegistry,
       signal: io.signal,
       round: job.round,

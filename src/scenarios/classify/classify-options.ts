@@ -44,6 +44,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'tolerance', kind: 'value', range: 'parity.tolerance', arg: 'X', help: 'largest absolute output difference from the reference that passes (embeddings: cosine at least 1 - X); default 1e-4' },
     { name: 'skip-bad-rows', kind: 'boolean', help: 'leave out STS pairs that cannot be scored (a missing, non-numeric or non-finite score, an empty or non-string sentence) instead of refusing the data set; the run notes how many and which' },
     { name: 'save-outputs', kind: 'boolean', help: 'write outputs.parquet in the run folder: per row (index, text hash) the embedding or logits, as a fixed-size list of float32, of the reference engine and of every cell that failed parity (up to the parity row cap, 1024 rows); one outputs-<model>.parquet per model when their vectors differ in length' },
+    { name: 'profile', kind: 'boolean', help: 'after each cell\'s timed rounds, one untimed pass with the engine\'s own op-level instrument (ORT\'s profiler, per-node wall time, tf.profile): profile.csv, profile.parquet, time-breakdown.png and a WHERE THE TIME GOES table; the timed figures are unchanged' },
     NO_ISOLATE_FLAG,
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },

@@ -55,6 +55,8 @@ export interface MeasureSettings {
   readonly warmupBatches: number;
   /** Rows of the warm pass whose outputs are kept for parity (0 keeps none). */
   readonly parityRows: number;
+  /** `run --profile`: the round (from 0; the last one) after whose timed loop each cell gets its profiled pass, or an earlier one that saw no whole pass (its cell runs no more); absent or null: none. */
+  readonly profileRound?: number | null;
 }
 
 /** One load group: a model on one engine at one thread count, at every key's batch size. */
@@ -147,6 +149,7 @@ export function measureContext(
     phases: run.phases ?? null,
     isolation: run.isolation ?? 'in-process',
     rowSet: run.rowSet ?? null,
+    ...(settings.profileRound != null ? { profile: settings.profileRound === run.round ? ('always' as const) : ('if-partial' as const) } : {}),
   };
 }
 

@@ -10,6 +10,8 @@ import type { Dataset, DataRow } from '../../../datasets/dataset.js';
 import { gpuMemoryOfProcess } from '../../core/gpu.js';
 import { HardwareMeter } from '../hardware-meter.js';
 import { StsTally, type StsFigure } from '../../core/sts-score.js';
+import { unattributedProfile, type CellProfile } from '../../core/op-profile.js';
+import { profilePass } from './profile-pass.js';
 
 /** Batches of a pass prepared ahead of timing them, at most (see the timed loop). */
 const PRELOADED_BATCHES = 256;
@@ -46,6 +48,12 @@ export interface MeasureContext {
   readonly isolation: 'isolated' | 'in-process';
   /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */
   readonly rowSet: RowFingerprint | null;
+  /**
+   * `run --profile`: after this round's timed loop, one untimed profiled pass
+   * (profile-pass.ts): `always` in the cell's last planned round, `if-partial`
+   * in an earlier one (a round that saw no whole pass is its cell's last). Absent: none.
+   */
+  readonly profile?: 'always' | 'if-partial';
 }
 
 /** One round's figures, as the parent needs them to assemble the cell. */
@@ -78,6 +86,8 @@ export interface RoundFigures {
   /** STS Spearman over the pairs the warm pass saw (null without STS pairs); `complete` when it saw every pair of a pass. */
   readonly sts?: (StsFigure & { readonly complete: boolean }) | null;
   readonly rowSet: RowFingerprint | null;
+  /** The profiled pass run after this round's timed loop (`run --profile`, last round only). */
+  readonly profile?: CellProfile;
 }
 
 /** What one round of one cell produced: figures, a failure, or nothing because Ctrl-C came before any timed batch. */
@@ -275,6 +285,9 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     const rss = await rssFigures(window, baselineRss, foreign);
     if (runMs.length === 0) return { kind: 'interrupted', key };
     const after = readHostNoise(before.cpu);
+    // After every timed figure is read: the profiled pass never touches the statistics.
+    const profileNow = ctx.profile === 'always' || (ctx.profile === 'if-partial' && partialPass);
+    const profile = profileNow && !interrupted ? await profileOf(key, session, ctx) : undefined;
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
     const coldStart: ColdStart = {
       loadMs: ctx.loadMs,
@@ -325,6 +338,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
         accuracy: { ...keeper.accuracy.count(), complete: !warmPassCut },
         sts: stsOf(keeper, !warmPassCut),
         rowSet: ctx.rowSet,
+        ...(profile ? { profile } : {}),
       },
       outputs: ctx.parityRows > 0 ? keeper.recorder.result() : null,
     };
@@ -332,6 +346,15 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     if (sampling) ctx.sampler.end();
     meter?.abort();
     return failedRound(key, err, err instanceof CellSkip ? undefined : session.describe());
+  }
+}
+
+/** The profiled pass, or an unattributed profile saying why it could not run; a profile never fails its cell. */
+async function profileOf(key: CellKey, session: EngineSession, ctx: MeasureContext): Promise<CellProfile> {
+  try {
+    return await profilePass(key, session, ctx);
+  } catch (err) {
+    return unattributedProfile('none', `the profiled pass failed: ${describeError(err)}`, []);
   }
 }
 

@@ -63,6 +63,12 @@ function stsOf(rounds: readonly RoundFigures[]): Pick<CompletedCell, 'sts'> {
   return { sts: whole ? { spearman: whole.spearman, pairs: whole.pairs, ...(whole.why !== undefined ? { why: whole.why } : {}) } : null };
 }
 
+/** The profile of the last round that ran the profiled pass (`run --profile`); absent otherwise. */
+function profileOf(rounds: readonly RoundFigures[]): Pick<CompletedCell, 'profile'> {
+  const profile = [...rounds].reverse().find((r) => r.profile)?.profile;
+  return profile ? { profile } : {};
+}
+
 /** The completed cell of `rounds` (at least one, in the order they ran). */
 export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts: AssembleOptions): CompletedCell {
   const first = rounds[0];
@@ -120,6 +126,7 @@ export function assembleCell(key: CellKey, rounds: readonly RoundFigures[], opts
     ...accuracyOf(rounds, pass?.rows),
     ...stsOf(rounds),
     ...(interrupted ? { interrupted: true } : {}),
+    ...profileOf(rounds),
   };
 }
 

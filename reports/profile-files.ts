@@ -1,0 +1,154 @@
+/**
+ * The files of `run --profile`, beside the run's own: profile.csv (one row
+ * per model, engine, variant, batch size and op type, with the
+ * outside-kernels row), profile.parquet (one row per node and call of the
+ * profiled pass) and time-breakdown.png (stacked bars per engine at each
+ * batch size, in the engines' colours of every other chart). Written, like
+ * every run file, under a temporary name and renamed into place.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { RunRecord } from '../src/core/results.js';
+import { OP_CLASSES, opClassOf } from '../src/core/op-taxonomy.js';
+import { formatTimestamp } from '../src/core/units.js';
+import { CHART_FONT } from './chart-spec.js';
+import { csvField } from './csv-report.js';
+import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileRows, type ProfiledCell } from './profile-views.js';
+import type { ResultTable, TableColumn } from './result-tables.js';
+
+export const PROFILE_FILES = { csv: 'profile.csv', parquet: 'profile.parquet', png: 'time-breakdown.png' } as const;
+
+/** profile.csv's columns; `variant` only when a cell has one. */
+export function profileCsvColumns(run: RunRecord): string[] {
+  const variant = profiledCells(run).some((p) => p.variant !== null);
+  return ['model', 'engine', ...(variant ? ['variant'] : []), 'batch_size', 'op_type', 'op_class', 'calls_per_batch', 'ms_per_batch', 'share', 'source'];
+}
+
+/** profile.csv: RFC 4180, one row per op type per (engine, batch size), the outside-kernels row after each cell's. */
+export function renderProfileCsv(run: RunRecord): string {
+  const columns = profileCsvColumns(run);
+  const variant = columns.includes('variant');
+  const lines = [columns.join(',')];
+  for (const r of profileRows(run)) {
+    const fields = [r.model, r.engine, ...(variant ? [r.variant] : []), r.batchSize, r.opType, r.opClass, r.callsPerBatch, r.msPerBatch, r.share, r.source];
+    lines.push(fields.map((f) => csvField(f ?? null)).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** profile.parquet's table: every kept event of every profiled pass, one row per node and call. */
+export function profileCallsTable(run: RunRecord): ResultTable {
+  const cols: Record<string, (string | number | null)[]> = { model: [], engine: [], variant: [], batch_size: [], batch: [], node: [], op_type: [], op_class: [], ms: [], source: [] };
+  for (const p of profiledCells(run)) {
+    const profile = p.cell.profile;
+    for (const [batch, index, us] of profile.calls) {
+      const [node, opType] = profile.nodes[index] ?? ['?', '?'];
+      const row: Record<string, string | number | null> = {
+        model: p.cell.model, engine: p.engine, variant: p.variant, batch_size: p.cell.batchSize, batch, node, op_type: opType,
+        op_class: opClassOf(opType).opClass, ms: us / 1000, source: profile.source,
+      };
+      for (const [k, v] of Object.entries(row)) cols[k]?.push(v);
+    }
+  }
+  const kinds: Record<string, TableColumn['kind']> = { batch_size: 'int', batch: 'int', ms: 'float' };
+  const columns = Object.entries(cols).map(([name, values]) => ({ name, kind: kinds[name] ?? 'string', values }));
+  return { columns, rowCount: columns[0]?.values.length ?? 0 };
+}
+
+/** Engine labels in the order the comparison chart colours them: Node engines first, then browser ones. */
+function engineOrder(cells: readonly ProfiledCell[]): string[] {
+  const browser = (p: ProfiledCell) => Number(p.cell.session.browser !== undefined);
+  return [...new Set([...cells].sort((a, b) => browser(a) - browser(b)).map((p) => p.engine))];
+}
+
+/**
+ * time-breakdown.png: at each batch size one stacked bar per engine, its
+ * whole the profiled engine time per batch, split into the shares of its
+ * op classes (opacity steps, darkest first, a class holding a tenth or more
+ * named on it) with the outside-kernels part on top, coloured by engine with
+ * the comparison chart's scheme and order.
+ */
+export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
+  const cells = profiledCells(run);
+  const engines = engineOrder(cells);
+  const classes = [...OP_CLASSES, OUTSIDE_CLASS];
+  const values = cells.flatMap((p) =>
+    classRowsOf(p).map((r) => ({
+      engine: p.engine,
+      group: `batch ${p.cell.batchSize}${p.variant ? ` · ${p.variant}` : ''}`,
+      opClass: r.opClass,
+      order: classes.indexOf(r.opClass),
+      ms: r.msPerBatch,
+      share: `${(r.share * 100).toFixed(1)}%`,
+      frac: r.share,
+      big: r.share >= 0.1,
+      source: p.cell.profile.source,
+    })),
+  );
+  const groups = [...new Set(values.map((v) => v.group))];
+  const sources = [...new Set(cells.map((p) => `${p.engine}: ${p.cell.profile.source}`))];
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width: Math.max(360, groups.length * engines.length * 40),
+    height: 320,
+    config: { font: CHART_FONT },
+    title: {
+      text: 'Where the time goes: share of the profiled engine time per batch, by op class',
+      subtitle: [
+        'one untimed profiled pass per cell after its timed rounds · bar: engine time per batch of that pass (the instrument\'s overhead included) = 100% · segments: op classes, outside kernels on top; ms per batch in profile.csv and the tooltip',
+        `sources: ${sources.join(' · ')}`,
+        `${run.environment.cpuModel}, ${run.environment.cores} cores · node ${run.environment.node} · ${formatTimestamp(run.environment.date)}`,
+      ],
+      anchor: 'start',
+    },
+    data: { values },
+    // Stacked once here, so the bars and their labels share the same segments.
+    transform: [
+      { stack: 'frac', groupby: ['group', 'engine'], sort: [{ field: 'order', order: 'ascending' }], as: ['y0', 'y1'] },
+      { calculate: '(datum.y0 + datum.y1) / 2', as: 'mid' },
+    ],
+    encoding: {
+      x: { field: 'group', type: 'ordinal', title: 'batch size', sort: groups, axis: { labelAngle: 0 } },
+      xOffset: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines } },
+    },
+    layer: [
+      {
+        mark: { type: 'bar', stroke: '#ffffff', strokeWidth: 0.5 },
+        encoding: {
+          y: { field: 'y0', type: 'quantitative', title: 'share of the profiled engine time', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
+          y2: { field: 'y1' },
+          color: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
+          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#4c78a8' } },
+          tooltip: [
+            { field: 'engine', type: 'nominal' },
+            { field: 'group', type: 'nominal', title: 'batch' },
+            { field: 'opClass', type: 'nominal', title: 'op class' },
+            { field: 'ms', type: 'quantitative', title: 'ms per batch', format: '.3f' },
+            { field: 'share', type: 'nominal' },
+            { field: 'source', type: 'nominal' },
+          ],
+        },
+      },
+      {
+        // The class of each segment holding at least a tenth of its bar, written on it.
+        transform: [{ filter: 'datum.big' }],
+        mark: { type: 'text', fontSize: 9, color: '#111111' },
+        encoding: { y: { field: 'mid', type: 'quantitative' }, text: { field: 'opClass' } },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
+/** Writes profile.csv and profile.parquet through `write` (the run's atomic writer) when a cell was profiled; nothing otherwise. */
+export async function writeProfileFiles(run: RunRecord, write: (name: string, data: string | Uint8Array) => Promise<void>): Promise<void> {
+  if (profiledCells(run).length === 0) return;
+  await write(PROFILE_FILES.csv, renderProfileCsv(run));
+  const { renderParquet } = await import('./parquet-report.js');
+  await write(PROFILE_FILES.parquet, await renderParquet(profileCallsTable(run)));
+}
+
+/** Writes time-breakdown.png after the run's other charts, when a cell was profiled. */
+export async function writeProfileChart(run: RunRecord, write: (name: string, data: string | Uint8Array) => Promise<void>): Promise<void> {
+  if (profiledCells(run).length === 0) return;
+  const { renderPng } = await import('./png-chart.js');
+  await write(PROFILE_FILES.png, await renderPng(timeBreakdownSpec(run)));
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { CellResult, RunRecord } from '../../src/core/results.js';
+import { summarizeProfile, unattributedProfile } from '../../src/core/op-profile.js';
+import { ortTraceEvents } from '../../engines/onnx/ort-profile.js';
+import { profileCsvColumns, profileCallsTable, renderProfileCsv, timeBreakdownSpec } from '../../reports/profile-files.js';
+import { profileSection } from '../../reports/classify/terminal-profile-section.js';
+import { profileChanges, profileComparisonLines } from '../../reports/classify/profile-comparison.js';
+import { buildSampleRun } from '../helpers/sample-run.js';
+import { recordedCapture, recordedTrace } from '../helpers/profile-traces.js';
+
+/** The sample run with a profile on each completed cell: ORT's recorded trace on onnx-*, the translator's on tfjs-*, one unattributed. */
+function profiledRun(scale = 1): RunRecord {
+  const run = buildSampleRun();
+  const ort = ortTraceEvents(recordedTrace('ort-node-bert.json') as unknown[], 2);
+  const translator = recordedCapture('tfjs-translator-bert.json');
+  const cells = run.cells.map((c): CellResult => {
+    if (c.state !== 'completed') return c;
+    if (c.engine === 'tfjs-cpu') return { ...c, profile: unattributedProfile('none', 'tfjs-cpu has no op-level instrument in inferbench', [{ engineMs: 5, items: 1 }]) };
+    const capture = c.engine.startsWith('onnx') ? ort : translator;
+    const kernelMs = capture.events.reduce((a, e) => a + e.durUs, 0) / 2000;
+    const matmul = (e: { opType: string }) => e.opType === 'MatMul' || e.opType === 'FusedMatMul';
+    // Without start times (taken as disjoint), so a longer matmul does not overlap the events after it.
+    const events = capture.events.map((e) => ({ ...e, startUs: null, durUs: matmul(e) ? e.durUs * scale : e.durUs }));
+    // The engine time grows by the matmul time added, so matmul's share moves.
+    const engineMs = kernelMs * 2 + (capture.events.filter(matmul).reduce((a, e) => a + e.durUs, 0) / 2000) * (scale - 1);
+    return { ...c, profile: summarizeProfile({ ...capture, events }, [{ engineMs, items: c.batchSize }, { engineMs, items: c.batchSize }]) };
+  });
+  return { ...run, cells };
+}
+
+test('profile.csv: the columns, one outside-kernels or unattributed row per engine × batch size, shares summing to 1', () => {
+  const run = profiledRun();
+  assert.deepEqual(profileCsvColumns(run), ['model', 'engine', 'batch_size', 'op_type', 'op_class', 'calls_per_batch', 'ms_per_batch', 'share', 'source']);
+  const [header, ...lines] = renderProfileCsv(run).trimEnd().split('\n');
+  assert.equal(header, 'model,engine,batch_size,op_type,op_class,calls_per_batch,ms_per_batch,share,source');
+  const sums = new Map<string, number>();
+  const outside = new Map<string, number>();
+  for (const line of lines) {
+    const f = line.split(',');
+    const key = `${f[1]} ${f[2]}`;
+    sums.set(key, (sums.get(key) ?? 0) + Number(f[7]));
+    if (f[4] === 'outside kernels') outside.set(key, (outside.get(key) ?? 0) + 1);
+  }
+  const completed = run.cells.filter((c) => c.state === 'completed');
+  assert.equal(sums.size, completed.length);
+  for (const [key, sum] of sums) assert.ok(Math.abs(sum - 1) < 1e-9, `${key}: ${sum}`);
+  for (const key of sums.keys()) assert.equal(outside.get(key), 1, key);
+  assert.match(lines.join('\n'), /unattributed: tfjs-cpu has no op-level instrument in inferbench/);
+  const calls = profileCallsTable(run);
+  assert.deepEqual(calls.columns.map((c) => c.name), ['model', 'engine', 'variant', 'batch_size', 'batch', 'node', 'op_type', 'op_class', 'ms', 'source']);
+  assert.ok(calls.rowCount > 0);
+});
+
+test('WHERE THE TIME GOES: op classes × engines, the outside-kernels row, the profiled engine time beside the timed mean, the largest class per engine', () => {
+  const text = profileSection(profiledRun(), 100, 0, false).join('\n');
+  assert.match(text, /WHERE THE TIME GOES · batch 1/);
+  for (const row of ['matmul', 'layout', 'outside kernels', 'profiled engine time', 'timed mean']) assert.match(text, new RegExp(`^${row} `, 'm'));
+  assert.match(text, /^onnx-cpu: largest b1 /m);
+  assert.match(text, /source ort profiler: /);
+  assert.match(text, /tfjs-cpu: largest b1 unattributed: tfjs-cpu has no op-level instrument/);
+  assert.deepEqual(profileSection(buildSampleRun(), 100, 0, false), [], 'nothing without --profile');
+});
+
+test('time-breakdown.png colours engines as the comparison chart does (tableau10, Node engines in order)', () => {
+  const spec = timeBreakdownSpec(profiledRun()) as any;
+  const color = spec.layer[0].encoding.color;
+  assert.equal(color.field, 'engine');
+  assert.equal(color.scale.scheme, 'tableau10');
+  assert.deepEqual(color.scale.domain, ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu']);
+  const bars = spec.data.values as { engine: string; group: string; frac: number }[];
+  for (const key of new Set(bars.map((b) => `${b.engine} ${b.group}`))) {
+    const sum = bars.filter((b) => `${b.engine} ${b.group}` === key).reduce((a, b) => a + b.frac, 0);
+    assert.ok(Math.abs(sum - 1) < 1e-9, `${key}: a bar's segments make its whole (${sum})`);
+  }
+});
+
+test('compare of two profiled runs names the op classes that moved and by how much', () => {
+  const a = profiledRun(1);
+  const b = profiledRun(3);
+  const changes = profileChanges(a, b);
+  assert.ok(changes.some((c) => c.opClass === 'matmul' && c.bMs > c.aMs * 2.9), `matmul tripled: ${JSON.stringify(changes.slice(0, 3))}`);
+  assert.ok(!changes.some((c) => c.cell.includes('tfjs-cpu')), 'an unattributed cell is not compared');
+  assert.match(profileComparisonLines(a, b, 120, false).join('\n'), /WHERE THE TIME WENT/);
+  assert.deepEqual(profileComparisonLines(a, buildSampleRun(), 120, false), []);
+});

@@ -71,11 +71,13 @@ function leadText(c: ScopeComparison): string {
   const fastest = c.fastest;
   if (fastest === null) return 'no two engines with a whole pass to rank';
   const next = c.others[0];
-  const head = `${withThreads(fastest)} ${formatDuration(fastest.meanMs)}/batch`;
+  const head = `${withThreads(fastest)} ${formatDuration(fastest.meanMs)}`;
   if (next === undefined) return `${head}, the only one ranked`;
   const ratio = formatRatio(next.ratio);
   const evidence = callDifference(fastest.roundMeans, next.roundMeans);
-  return `${head}, ${ratio} ahead of ${withThreads(next)}${evidence.call === 'slower' ? '' : ' in the mean (not shown by the rounds)'}`;
+  // The next engine's threads only when they differ: the line must fit two rows of a terminal per batch size.
+  const nextName = next.threads === fastest.threads && !/\bthreads?\b/u.test(next.label) ? next.label : withThreads(next);
+  return `${head}, ${ratio} ahead of ${nextName}${evidence.call === 'slower' ? '' : ', not significant'}`;
 }
 
 /**
@@ -93,14 +95,15 @@ export function answerLines(run: RunRecord, width: number, color: boolean): stri
     groups.set(where, [...(groups.get(where) ?? []), c]);
   }
   if (groups.size === 0) return [];
-  const lines = [paint('Fastest engine per batch size (mean of round means; lead over the next engine):', 'bold', color)];
+  const lines = wrap('Fastest engine per batch size (engine time per batch, mean of round means; lead over the next):', width).map((l) => paint(l, 'bold', color));
   for (const [where, scopes] of groups) {
     const engine = scopes.find((s) => s.scope === 'engine');
     const e2e = scopes.find((s) => s.scope === 'end-to-end');
-    const parts = [engine ? `engine time: ${leadText(engine)}` : '', e2e ? `end to end: ${leadText(e2e)}` : ''].filter((p) => p !== '');
+    // Engine time first and unlabelled (the heading names it), end to end after it: two rows of a terminal per batch size.
+    const parts = [engine ? leadText(engine) : '', e2e ? `end to end: ${leadText(e2e)}` : ''].filter((p) => p !== '');
     const text = `${where}: ${parts.join('; ')}`;
     const lead = engine?.fastest ? withThreads(engine.fastest) : null;
-    lines.push(...wrap(text, width - 6).map((l, i) => (i === 0 ? `  ${lead ? l.replace(lead, paint(lead, 'green', color)) : l}` : `      ${l}`)));
+    lines.push(...wrap(text, width - 4).map((l, i) => (i === 0 ? `  ${lead ? l.replace(lead, paint(lead, 'green', color)) : l}` : `    ${l}`)));
   }
   return lines;
 }

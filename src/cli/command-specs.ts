@@ -7,7 +7,7 @@
  * CLI-wide flags a table names by slot. The commands that are no scenario
  * (compare, engines, worker, inspect, export, the history) are defined here.
  */
-import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
@@ -17,7 +17,7 @@ import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js
 import '../runs/scenarios/builtin-scenarios.js';
 
 /** The CLI's definition of each flag a scenario's options table names by slot. */
-const CLI_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG };
+const CLI_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG };
 
 /** A scenario's command: its options table with the CLI-wide flags filled in where it names them, and `--help` last. */
 export function scenarioCommand(scenario: Scenario): CommandSpec {
@@ -54,8 +54,13 @@ export const WORKER_COMMAND: CommandSpec = {
 export const ENGINES_COMMAND: CommandSpec = {
   name: 'engines',
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
-  usage: 'inferbench engines [--json] [--wide]',
-  flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, WIDE_FLAG, HELP],
+  usage: 'inferbench engines [--explain ID] [--json] [--wide]',
+  flags: [
+    { name: 'explain', kind: 'value', arg: 'ID', help: 'one engine in full: what it is, and when unavailable the whole reason and how to enable it' },
+    { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
+    WIDE_FLAG,
+    HELP,
+  ],
 };
 
 export const INSPECT_COMMAND: CommandSpec = {

@@ -106,6 +106,8 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     const text = scenarioOfConfig(entry.config).report(record, {
       color: useColor(),
       ...reportWidth(args),
+      details: args.flags['details'] === true,
+      historyId: entry.id,
       text: (name) => stringFlag(args, name),
       positiveInt: (name) => positiveIntFlag(args, name),
     });

@@ -7,6 +7,7 @@ import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf } from './run-summary.js';
 import { type BaselineRow, baselineRows } from './run-views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
+import { colorScale } from './engine-palette.js';
 
 /** Font used in every chart; installed system-wide so resvg finds it. */
 export const CHART_FONT = 'DejaVu Sans';
@@ -112,7 +113,7 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   const x = { field: 'group', type: 'ordinal' as const, title: lengths.length > 1 ? 'batch size · sequence length' : 'batch size', sort: groups, axis: { labelAngle: 0 }, scale: { domain: groups } };
   const xOffset = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines } };
   const yScale = { domain: [0, (maxMs / divisor) * 1.5] };
-  const color = { field: 'engine', type: 'nominal' as const, sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' } };
+  const color = { field: 'engine', type: 'nominal' as const, sort: engines, scale: colorScale(engines), legend: { title: 'engine', orient: 'right' as const, symbolType: 'square' } };
   // Browser bars are outlined, with a legend of their own, so a reader tells the runtimes apart without reading names.
   const runtimeStroke = mixed
     ? {

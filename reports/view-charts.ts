@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
-import { acrossRounds, compareRuns, ratioText, type RunComparison } from './run-comparison.js';
+import { acrossRounds, callWords, compareRuns, EQUIVALENCE_BOUND, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { softwareAdapterNote } from '../src/core/gpu-adapter.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
@@ -313,7 +313,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   } as unknown as TopLevelSpec;
 }
 
-const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };
+const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no difference': '#666666', inconclusive: ORANGE };
 
 /**
  * Mean engine time per batch of every cell both runs completed, as the mean
@@ -336,10 +336,8 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const calls = rows.map((c) => {
     const noisy = [c.verdictA === 'NOISY' ? 'A' : '', c.verdictB === 'NOISY' ? 'B' : ''].filter((s) => s !== '');
     const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
-    const call =
-      c.call === 'no significant difference' ? 'no significant difference'
-      : c.call === 'not compared' ? `not compared: ${c.note ?? ''}`
-      : `B ${ratioText(c.ratio)} ${c.call} (p ${c.p === null ? '?' : c.p < 0.001 ? '<0.001' : `= ${c.p.toFixed(3)}`})`;
+    // The same words as the terminal and the dashboard (callWords).
+    const call = c.call === 'not compared' ? `not compared: ${c.note ?? ''}` : callWords(c);
     const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
     return {
       cell: c.label,
@@ -351,7 +349,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
     `a change is called only when the t-test of log(B/A) on round means (Welch df) gives p < 0.05, i.e. B/A's 95% interval excludes 1, and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
-      `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
+      `slower in ${count('slower')}, no difference (95% interval within ±${EQUIVALENCE_BOUND * 100}%) in ${count('no difference')}, inconclusive in ${count('inconclusive')} of ${rows.length} cells`,
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,
   ];

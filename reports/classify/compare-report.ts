@@ -6,7 +6,7 @@
  * measured on a noisy host.
  */
 import type { CellResult, RunRecord } from '../../src/core/results.js';
-import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHostCells, ratioText, type RunComparison } from '../run-comparison.js';
+import { acrossRounds, callWords, type CellComparison, compareMethodText, EQUIVALENCE_BOUND, formatP, noisyHostCells, type RunComparison } from '../run-comparison.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
 import { formatDuration, formatDurationRange, formatTimestamp } from '../../src/core/units.js';
@@ -15,7 +15,8 @@ import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../src/core/host-nois
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',
   slower: 'red',
-  'no significant difference': 'dim',
+  'no difference': 'dim',
+  inconclusive: 'yellow',
   'not compared': 'yellow',
 };
 
@@ -35,8 +36,7 @@ function verdictText(c: CellComparison): TableCell {
 }
 
 function callText(c: CellComparison): TableCell {
-  const text = c.call === 'faster' || c.call === 'slower' ? `B ${ratioText(c.ratio)} ${c.call}` : c.call;
-  return { text: c.note !== null ? `${text} (${c.note})` : text, style: CALL_STYLE[c.call] };
+  return { text: callWords(c), style: CALL_STYLE[c.call] };
 }
 
 function ratioCell(c: CellComparison): string {
@@ -80,8 +80,8 @@ export function renderRunComparison(
   const table = renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color });
   const count = (call: CellComparison['call']): number => cmp.cells.filter((c) => c.call === call).length;
   const tally =
-    `B is faster in ${count('faster')}, slower in ${count('slower')} and shows no significant difference in ` +
-    `${count('no significant difference')} of ${cmp.cells.length} common cells` +
+    `B is faster in ${count('faster')}, slower in ${count('slower')}, shows no difference (within ±${EQUIVALENCE_BOUND * 100}%) in ` +
+    `${count('no difference')} and is inconclusive in ${count('inconclusive')} of ${cmp.cells.length} common cells` +
     (count('not compared') > 0 ? `; ${count('not compared')} could not be compared (the result column says why: errored, skipped, part of a pass, different rows)` : '') +
     (cmp.onlyInA.length + cmp.onlyInB.length > 0 ? `; ${cmp.onlyInA.length} cells only in A, ${cmp.onlyInB.length} only in B` : '') +
     '.';

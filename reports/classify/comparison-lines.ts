@@ -10,7 +10,7 @@
 import type { RunRecord } from '../../src/core/results.js';
 import { formatDuration, formatRatio } from '../../src/core/units.js';
 import { modelOrder } from '../run-summary.js';
-import { callDifference } from '../run-comparison.js';
+import { callDifference, COMPARE_ALPHA, formatP } from '../run-comparison.js';
 import { paint, wrap, wrapHanging } from '../text-table.js';
 import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from '../run-views.js';
 
@@ -49,7 +49,9 @@ export function comparisonLines(run: RunRecord, width: number, color: boolean): 
       if (formatRatio(o.ratio) === '1.0×') return `about as fast as ${name(o, c.scope)}${note}`;
       const evidence = callDifference(fastest.roundMeans, o.roundMeans);
       if (evidence.call === 'slower') return `${formatRatio(o.ratio)} faster than ${name(o, c.scope)}${note}`;
-      return `not shown faster than ${name(o, c.scope)} (${formatRatio(o.ratio)} in the mean; ${evidence.note}${threads === '' ? '' : `; ${threads}`})`;
+      // The p-value as the reason where there is one: the inconclusive call's rounds hint belongs to `compare`.
+      const why = evidence.p !== null && !(evidence.p < COMPARE_ALPHA) ? `p = ${formatP(evidence.p)} ≥ ${COMPARE_ALPHA}` : evidence.note;
+      return `not shown faster than ${name(o, c.scope)} (${formatRatio(o.ratio)} in the mean; ${why}${threads === '' ? '' : `; ${threads}`})`;
     });
     const lead = name(fastest, c.scope);
     const text = `${where}: ${lead} is ${others.join(', ')}${skippedText ? `; ${skippedText}` : ''}`;

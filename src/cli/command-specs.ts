@@ -114,7 +114,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     "length. Each round's mean engine time per batch is one observation; B/A is the ratio of the means of round means,\n" +
     "with a 95% interval on the log scale. \"faster\" or \"slower\" is called only when the two-sided t-test of log(B/A)\n" +
     "on the round means gives p < 0.05 (exactly when that interval excludes 1) AND |B/A − 1| ≥ --min-effect;\n" +
-    'otherwise "no significant difference", with why. A run recorded before rounds existed counts as one round and\n' +
+    '"no difference" only when that whole interval lies within ±5% of 1 (the equivalence bound); otherwise "inconclusive\n' +
+    '(0.93×–2.31×): more rounds would tell (--rounds N)", N from the spread between rounds. A run recorded before rounds existed counts as one round and\n' +
     'can never support a call. Cells measured on a noisy host (other processes above 25% of CPU time, net of\n' +
     "inferbench's own, or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
     'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +

@@ -11,7 +11,7 @@ import type { RunRecord } from '../../core/results.js';
 import { formatTimestamp } from '../../core/units.js';
 import { renderRunComparison } from '../../../reports/classify/compare-report.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
-import { acrossRounds, cellMatchKey, compareRuns, describeDifference, ratioText } from '../../../reports/run-comparison.js';
+import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../../reports/run-comparison.js';
 import { batchSizes } from '../../../reports/run-summary.js';
 import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../../reports/run-views.js';
 import { renderReportView, renderTerminalReport, viewNames } from '../../../reports/classify/terminal-report.js';
@@ -158,7 +158,7 @@ function json(sideA: { readonly id: number; readonly record: RunRecord }, sideB:
       ratioCi: c.ratioCi,
       p: c.p,
       call: c.call,
-      callText: `${c.call === 'faster' || c.call === 'slower' ? `${ratioText(c.ratio)} ${c.call}` : c.call}${c.note ? ` (${c.note})` : ''}`,
+      callText: callWords(c),
     })),
     onlyInA: comparison.onlyInA.length,
     onlyInB: comparison.onlyInB.length,

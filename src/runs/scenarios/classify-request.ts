@@ -92,6 +92,9 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       'no-png',
       'calibration-rows',
       'calibration-method',
+      // Every option the CLI takes, as the docs say: these two were refused as unknown fields (issue 47).
+      'task',
+      'save-outputs',
     ],
     parse,
   },

@@ -9,6 +9,7 @@ import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { acrossRounds, callWords, type CellComparison, compareMethodText, EQUIVALENCE_BOUND, formatP, noisyHostCells, type RunComparison } from '../run-comparison.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
+import { dropToFit, fitNote } from '../fitted-table.js';
 import { formatDuration, formatDurationRange, formatTimestamp } from '../../src/core/units.js';
 import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../src/core/host-noise.js';
 
@@ -56,28 +57,22 @@ export function renderRunComparison(
 ): string {
   const color = opts.color ?? false;
   const width = Math.max(60, opts.width ?? 160);
-  const columns: Column[] = [
-    { header: 'cell', align: 'left' },
-    { header: 'A mean of rounds (95% CI)', align: 'right' },
-    { header: 'B mean of rounds (95% CI)', align: 'right' },
-    { header: 'B/A (95% CI)', align: 'right' },
-    { header: 'p', align: 'right' },
-    { header: 'result', align: 'left' },
-    { header: 'verdict A / B', align: 'left' },
+  // Least needed first when the terminal is narrow: the two sides' means, then p and the verdicts; the cell, B/A and the result stay (dropToFit).
+  type CompareColumn = Column & { readonly dropOrder: number; readonly value: (c: CellComparison) => TableCell };
+  const all: CompareColumn[] = [
+    { header: 'cell', align: 'left', whole: true, dropOrder: 0, value: (c) => ({ text: c.label, style: 'cyan' }) },
+    { header: 'A mean of rounds (95% CI)', align: 'right', dropOrder: 2, value: (c) => meanText(c.a) },
+    { header: 'B mean of rounds (95% CI)', align: 'right', dropOrder: 1, value: (c) => meanText(c.b) },
+    { header: 'B/A (95% CI)', align: 'right', dropOrder: 0, value: ratioCell },
+    { header: 'p', align: 'right', dropOrder: 3, value: (c) => (c.p === null ? '–' : formatP(c.p)) },
+    { header: 'result', align: 'left', whole: true, dropOrder: 0, value: callText },
+    { header: 'verdict A / B', align: 'left', dropOrder: 4, value: verdictText },
   ];
-  const rows: TableRow[] = cmp.cells.map((c, i) => ({
-    cells: [
-      { text: c.label, style: 'cyan' },
-      meanText(c.a),
-      meanText(c.b),
-      ratioCell(c),
-      c.p === null ? '–' : formatP(c.p),
-      callText(c),
-      verdictText(c),
-    ],
-    ruleAbove: i > 0 && cmp.cells[i - 1]?.batchSize !== c.batchSize,
-  }));
-  const table = renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color });
+  const fit = dropToFit(all, width, (columns, maxWidth) => {
+    const rows: TableRow[] = cmp.cells.map((c, i) => ({ cells: columns.map((col) => col.value(c)), ruleAbove: i > 0 && cmp.cells[i - 1]?.batchSize !== c.batchSize }));
+    return renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color, ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
+  const table = { lines: [...fit.lines, ...fitNote(fit, width)], width: fit.width };
   const count = (call: CellComparison['call']): number => cmp.cells.filter((c) => c.call === call).length;
   const tally =
     `B is faster in ${count('faster')}, slower in ${count('slower')}, shows no difference (within ±${EQUIVALENCE_BOUND * 100}%) in ` +

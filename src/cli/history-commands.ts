@@ -9,6 +9,7 @@ import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
+import { fitNote } from '../../reports/fitted-table.js';
 import { formatTimestamp } from '../core/units.js';
 import { UserError } from '../core/errors.js';
 import { reportWidth } from './terminal-width.js';
@@ -46,6 +47,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
     process.stdout.write(`No benchmarks in ${store.file} yet. Run \`inferbench run\` or \`inferbench serve\` to add one.\n`);
     return 0;
   }
+  const layout = reportWidth(args);
   const rows: TableRow[] = entries.map((e) => ({
     cells: [
       String(e.id),
@@ -70,8 +72,10 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
     ],
     rows,
     color: useColor(),
+    // Fits the terminal as the run report does: the engines and best throughput columns are cut short (…) rather than wrapped; --wide keeps them whole.
+    ...(layout.wide ? {} : { maxWidth: layout.width }),
   });
-  process.stdout.write(`${table.lines.join('\n')}\n`);
+  process.stdout.write(`${[...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, layout.width)].join('\n')}\n`);
   return 0;
 }
 

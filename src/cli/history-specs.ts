@@ -6,8 +6,8 @@ const JSON_FLAG: FlagSpec = { name: 'json', kind: 'boolean', help: 'print JSON' 
 export const LIST_COMMAND: CommandSpec = {
   name: 'list',
   summary: 'list the benchmark history, newest first: id, date, model, engines, state and best throughput',
-  usage: 'inferbench list [--out DIR] [--json]',
-  flags: [OUT, JSON_FLAG, HELP],
+  usage: 'inferbench list [--out DIR] [--json] [--wide]',
+  flags: [OUT, JSON_FLAG, WIDE_FLAG, HELP],
 };
 
 export const SHOW_COMMAND: CommandSpec = {

@@ -38,17 +38,33 @@ interface Title {
 }
 
 /** The spec with its title and subtitle lines wrapped to TEXT_WIDTH (each wrapped line hangs two spaces under its first). */
-export function wrapTitle<S extends object>(spec: S): S {
+export function wrapTitle<S extends object>(spec: S, maxPx = TEXT_WIDTH): S {
   const title = (spec as { title?: unknown }).title;
   if (typeof title !== 'object' || title === null || Array.isArray(title)) return spec;
   const t = title as Title;
   const lines = (v: string | readonly string[] | undefined): string[] => (v === undefined ? [] : typeof v === 'string' ? [v] : [...v]);
-  const text = lines(t.text).flatMap((l) => wrapPixels(l, t.fontSize ?? 13, TEXT_WIDTH, true));
-  const subtitle = lines(t.subtitle).flatMap((l) => wrapPixels(l, t.subtitleFontSize ?? 11, TEXT_WIDTH));
+  const text = lines(t.text).flatMap((l) => wrapPixels(l, t.fontSize ?? 13, maxPx, true));
+  const subtitle = lines(t.subtitle).flatMap((l) => wrapPixels(l, t.subtitleFontSize ?? 11, maxPx));
   return { ...spec, title: { ...t, ...(t.text !== undefined ? { text } : {}), ...(t.subtitle !== undefined ? { subtitle } : {}) } };
 }
 
 /** The pixel density that keeps a chart `cssWidth` wide within MAX_PNG_WIDTH, at most `wanted`. */
 export function densityFor(cssWidth: number, wanted: number): number {
   return cssWidth * wanted <= MAX_PNG_WIDTH ? wanted : MAX_PNG_WIDTH / cssWidth;
+}
+
+/** The width dashboard chart titles wrap at: a chart panel at 1366×768 leaves about this much beside the page's own margins. */
+export const DASHBOARD_TEXT_WIDTH = 560;
+
+/**
+ * Every vega-lite spec (an object with `$schema`) anywhere in a dashboard
+ * response, its title lines wrapped to DASHBOARD_TEXT_WIDTH: subtitles were
+ * cut at the panel's right edge (the machine line lost) at 1366×768.
+ */
+export function wrapSpecTitles<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => wrapSpecTitles(v)) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const o = value as Record<string, unknown>;
+  if (typeof o['$schema'] === 'string') return wrapTitle(o, DASHBOARD_TEXT_WIDTH) as T;
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, wrapSpecTitles(v)])) as T;
 }

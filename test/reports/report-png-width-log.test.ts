@@ -10,7 +10,8 @@ import { comparisonChartSpec } from '../../reports/chart-spec.js';
 import { batchScalingChartSpec } from '../../reports/view-charts.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
 import { renderPng } from '../../reports/png-chart.js';
-import { MAX_PNG_WIDTH } from '../../reports/chart-width.js';
+import { DASHBOARD_TEXT_WIDTH, MAX_PNG_WIDTH, wrapSpecTitles } from '../../reports/chart-width.js';
+import { measureDejaVu } from '../../reports/chart-text-metrics.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 
 /** 10 engines with long names, 3 batch sizes: bars from 0.8 ms to 600 ms, every cell NOISY (rounds 30% apart). */
@@ -36,4 +37,11 @@ test('comparison.png: bars spanning more than 10× share a log axis named on it;
   assert.equal((text.match(/"kind":"outline"/gu) ?? []).length, ENGINES.length * 3, 'every NOISY bar outlined');
   const narrow = buildWideSweep({ models: ['m'], engines: ['onnx-cpu', 'onnx-wasm'], batchSizes: [1], sequenceLengths: [8] });
   assert.doesNotMatch(JSON.stringify(comparisonChartSpec(narrow)), /log scale/u, 'a span under 10× keeps the linear axis');
+});
+
+test('dashboard specs have their title lines wrapped to a panel: no subtitle line wider than DASHBOARD_TEXT_WIDTH', () => {
+  const wrapped = wrapSpecTitles({ views: { spec: comparisonChartSpec(RUN) } });
+  const subtitle = (wrapped.views.spec as unknown as { title: { subtitle: string[] } }).title.subtitle;
+  assert.ok(subtitle.length > 3);
+  for (const line of subtitle) assert.ok(measureDejaVu(line, 11, false) <= DASHBOARD_TEXT_WIDTH || !line.includes(' '), line);
 });

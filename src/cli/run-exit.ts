@@ -119,7 +119,9 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   const fix = recorded.nothingMeasured ? await command.nothingMeasuredFix?.(outcome.record) : null;
   const nothingMeasured = recorded.nothingMeasured && fix ? { ...recorded.nothingMeasured, fix } : recorded.nothingMeasured;
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(`${command.render(outcome.record, color, entryId)}\n`);
+  const report = command.render(outcome.record, color, entryId);
+  // One blank line between the report and the files written (finishRecordedRun's), not two: the one-screen report counts its lines.
+  process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
   return finishRecordedRun({
     warnings: outcome.warnings,
     paths: outcome.paths,

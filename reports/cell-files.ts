@@ -17,6 +17,7 @@ import { csvField } from './csv-report.js';
 import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
 import { writeAtomically, type RunChart, type WriteFs } from './write-run.js';
+import { colorScale } from './engine-palette.js';
 
 /** Parquet type of a column; CSV writes every kind as text. */
 export type ColumnKind = 'string' | 'int' | 'double';
@@ -130,7 +131,7 @@ export function engineBarChartSpec(chart: {
     encoding: {
       x: { field: 'config', type: 'nominal', title: null, sort: configs, axis: { labelAngle: 0 } },
       xOffset: { field: 'engine', type: 'nominal', sort: [...engines] },
-      color: { field: 'engine', type: 'nominal', sort: [...engines], scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } },
+      color: { field: 'engine', type: 'nominal', sort: [...engines], scale: colorScale([...engines]), legend: { title: 'engine', orient: 'right' } },
     },
     layer: [
       { mark: { type: 'text', angle: 270, align: 'left', baseline: 'middle', dx: 4, fontSize: 10 }, encoding: { y: { field: 'labelAt', type: 'quantitative', title: chart.yTitle }, text: { field: 'valueText' }, color: { condition: { test: 'datum.noisy', value: '#b35c00' }, value: '#333333' } } },

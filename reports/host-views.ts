@@ -11,6 +11,7 @@ import { CHART_FONT } from './chart-spec.js';
 import { hasHosts, hostOrder, modelOrder } from './run-summary.js';
 import { renderTable, type Column, type TableCell, type TableRow } from './text-table.js';
 import { baselineRows, type BaselineRow } from './run-views.js';
+import { colorScale } from './engine-palette.js';
 
 /** One worker as the run config recorded it. */
 interface RecordedWorker {
@@ -155,7 +156,7 @@ export function hostChartSpec(run: RunRecord): TopLevelSpec | null {
         x: { field: 'host', type: 'nominal', title: 'host', axis: { labelAngle: 0 } },
         xOffset: { field: 'engine', type: 'nominal', sort: engines },
         y: { field: 'samplesPerSecond', type: 'quantitative', title: 'samples/s' },
-        color: { field: 'engine', type: 'nominal', sort: engines, scale: { scheme: 'tableau10' }, legend: { title: 'engine' } },
+        color: { field: 'engine', type: 'nominal', sort: engines, scale: colorScale(engines), legend: { title: 'engine' } },
         tooltip: [{ field: 'host' }, { field: 'engine' }, { field: 'batch' }, { field: 'label', title: 'samples/s' }],
       },
     },

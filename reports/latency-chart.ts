@@ -16,6 +16,7 @@ import { engineOrder, modelOrder } from './run-summary.js';
 import { wrap } from './text-table.js';
 import { durationUnit, engineScopeText, frame, machineLine } from './view-charts.js';
 import { type LatencyBox, latencyDistributionView } from './run-views.js';
+import { colorScale } from './engine-palette.js';
 
 /** Plot width per engine in a panel, and the panel's least width and its height, in CSS pixels. */
 const PER_ENGINE_PX = 34;
@@ -95,7 +96,7 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
         {
           mark: { type: 'boxplot', extent: 1.5, size: 20, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
           // One colour per engine, shared with the other charts; thread counts are told apart by label.
-          encoding: { color: { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: null } },
+          encoding: { color: { field: 'engine', type: 'nominal', scale: colorScale(engines), legend: null } },
         },
         {
           // The median with its unit over each box, since a log axis between decades has few labels.

@@ -8,6 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { CHART_FONT } from './chart-spec.js';
 import { vegaTextWidth } from './chart-text-metrics.js';
 import { importVendored } from '../src/core/package-info.js';
+import { densityFor, wrapTitle } from './chart-width.js';
 
 /** Raster settings; the spec itself decides layout and size in CSS pixels. */
 export interface PngOptions {
@@ -28,7 +29,8 @@ export async function renderSvg(vegaLiteSpec: TopLevelSpec): Promise<string> {
   const { compile, vega } = await loadVega();
   // vega's documented hook for canvas-less text measurement (untyped in vega-typings).
   (vega as unknown as { textMetrics: { width: typeof vegaTextWidth } }).textMetrics.width = vegaTextWidth;
-  const { spec } = compile(vegaLiteSpec);
+  // Title lines wrapped to the plot's room: a long subtitle line once set the width of the whole picture (chart-width.ts).
+  const { spec } = compile(wrapTitle(vegaLiteSpec));
   const view = new vega.View(vega.parse(spec), { renderer: 'none' });
   try {
     return await view.toSVG();
@@ -37,12 +39,19 @@ export async function renderSvg(vegaLiteSpec: TopLevelSpec): Promise<string> {
   }
 }
 
+/** The width vega gave its SVG, in CSS pixels. */
+function svgWidth(svg: string): number {
+  const m = /<svg[^>]*\swidth="([\d.]+)"/u.exec(svg);
+  return m ? Number(m[1]) : 0;
+}
+
 /** Renders a vega-lite spec to PNG bytes on a white background. */
 export async function renderPng(vegaLiteSpec: TopLevelSpec, opts: PngOptions = {}): Promise<Uint8Array> {
   const [svg, { Resvg }] = await Promise.all([renderSvg(vegaLiteSpec), import('@resvg/resvg-js')]);
   const resvg = new Resvg(svg, {
     font: { loadSystemFonts: true, defaultFontFamily: CHART_FONT },
-    fitTo: { mode: 'zoom', value: opts.scale ?? 2 },
+    // No PNG wider than MAX_PNG_WIDTH: a chart wider than half of it is drawn at a lower density.
+    fitTo: { mode: 'zoom', value: densityFor(svgWidth(svg), opts.scale ?? 2) },
     background: 'white',
   });
   return resvg.render().asPng();

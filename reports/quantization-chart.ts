@@ -8,6 +8,7 @@ import type { RunRecord } from '../src/core/results.js';
 import { modelOrder } from './run-summary.js';
 import { variantComparison } from './variant-summary.js';
 import { frame, machineLine } from './view-charts.js';
+import { colorScale } from './engine-palette.js';
 
 /** `+0.8 pt`, `−1.2 pt`, `no change`: an accuracy change as a label. */
 function accuracyText(points: number): string {
@@ -31,7 +32,7 @@ export function quantizationChartSpec(run: RunRecord): TopLevelSpec {
   // Accuracy does not depend on the batch: one bar per variant and engine.
   const seen = new Set<string>();
   const drops = rows.filter((r) => r.accuracyDrop !== null && !seen.has(`${label(r)}|${r.engine}`) && seen.add(`${label(r)}|${r.engine}`)).map((r) => ({ variant: label(r), engine: r.engine, change: -(r.accuracyDrop as number) * 100, text: accuracyText(-(r.accuracyDrop as number) * 100) }));
-  const color = { field: 'engine', type: 'nominal', sort: engines, scale: { scheme: 'tableau10' }, legend: { title: 'engine', orient: 'bottom' } };
+  const color = { field: 'engine', type: 'nominal', sort: engines, scale: colorScale(engines), legend: { title: 'engine', orient: 'bottom' } };
   // Labels stand upright above (or below) their bar, so neighbouring bars' labels never overlap; 22 px a bar at least.
   const bars = (data: object[], field: string, title: string, xField: string, order: readonly string[], y: Record<string, unknown> = {}) => ({
     data: { values: data },

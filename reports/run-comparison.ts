@@ -13,7 +13,7 @@
  * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */
 import type { CellResult, CompletedCell, HostNoise, RunRecord } from '../src/core/results.js';
-import { computeStatistics, ratioTest } from '../src/core/statistics.js';
+import { computeStatistics, ratioTest, studentTQuantile } from '../src/core/statistics.js';
 import { orderedCells } from './run-summary.js';
 import { cellFigures, describeThreads, parityOk, partialPass, threadsUsed } from './run-views.js';
 
@@ -21,12 +21,21 @@ export { threadsUsed } from './run-views.js';
 import { busierReading, hostBusy, HIGH_STEAL_SHARE } from '../src/core/host-noise.js';
 
 /** What B did relative to A: called only when the rounds support it (see the module comment). */
-export type ComparisonCall = 'faster' | 'slower' | 'no significant difference' | 'not compared';
+export type ComparisonCall = 'faster' | 'slower' | 'no difference' | 'inconclusive' | 'not compared';
 
 /** Significance level of the two-sided Welch test. */
 export const COMPARE_ALPHA = 0.05;
 /** Smallest change |B/A − 1| ever called, unless `--min-effect` says otherwise. */
 export const DEFAULT_MIN_EFFECT = 0.05;
+/**
+ * The equivalence bound: "no difference" only when B/A's whole 95% interval
+ * lies within ±5% of 1. An interval that crosses 1 but reaches past it
+ * (0.93×–2.31×) cannot rule out a change and is "inconclusive", which a
+ * reader no longer takes for "the same" as "no significant difference" was.
+ */
+export const EQUIVALENCE_BOUND = 0.05;
+/** The most rounds an "inconclusive" call suggests; a spread that needs more says so. */
+const MAX_SUGGESTED_ROUNDS = 50;
 
 /** The method, in words, for report footers and chart subtitles. */
 export function compareMethodText(minEffect: number): string {
@@ -34,7 +43,8 @@ export function compareMethodText(minEffect: number): string {
     `each round's mean engine time per batch is one observation; B is called faster or slower only when the t-test of ` +
     `log(B/A) on the two sides' round means is significant (two-sided, α = ${COMPARE_ALPHA}, Welch–Satterthwaite df), which is ` +
     `exactly when B/A's 95% interval (the same test's, on the log scale) excludes 1, and B/A is at least ${percent(minEffect)} away ` +
-    'from 1; otherwise "no significant difference". A run recorded before rounds existed counts as one round, which can never support a call.'
+    `from 1; "no difference" only when the whole interval lies within ±${percent(EQUIVALENCE_BOUND)} of 1 (the equivalence bound); otherwise "inconclusive", ` +
+    'with the rounds a side that the spread between rounds says would settle it. A run recorded before rounds existed counts as one round, which can never support a call.'
   );
 }
 
@@ -119,7 +129,7 @@ export function acrossRounds(cell: CompletedCell): { readonly rounds: number; re
 
 /** The outcome of testing B's round means against A's. */
 export interface DifferenceCall {
-  readonly call: 'faster' | 'slower' | 'no significant difference';
+  readonly call: 'faster' | 'slower' | 'no difference' | 'inconclusive';
   readonly note: string;
   readonly ratio: number | null;
   readonly ratioCi: Interval | null;
@@ -134,22 +144,59 @@ export interface DifferenceCall {
  */
 export function callDifference(a: readonly number[], b: readonly number[], minEffect = DEFAULT_MIN_EFFECT): DifferenceCall {
   const ratio = meanRatio(a, b);
-  const none = 'no significant difference' as const;
   if (a.length < 2 || b.length < 2) {
     const sides = [a.length < 2 ? 'A' : '', b.length < 2 ? 'B' : ''].filter((s) => s !== '').join(' and ');
-    return { call: none, note: `one round in ${sides}: no between-round evidence`, ratio, ratioCi: null, p: null };
+    return { call: 'inconclusive', note: `one round in ${sides}: no between-round evidence; more rounds would tell (--rounds 3)`, ratio, ratioCi: null, p: null };
   }
   // One test for the call and the interval: p < α exactly when B/A's interval excludes 1.
   const test = ratioTest(a, b);
   const ratioCi = test === null ? null : { low: test.low, high: test.high };
   const p = test?.p ?? null;
   const pText = p === null ? 'p unknown' : p < 0.001 ? 'p < 0.001' : `p = ${formatP(p)}`;
-  if (p === null || ratio === null || !(p < COMPARE_ALPHA)) return { call: none, note: `${pText} ≥ ${COMPARE_ALPHA}`, ratio, ratioCi, p };
-  const effect = Math.abs(ratio - 1);
-  if (effect < minEffect) {
-    return { call: none, note: `${pText}, but the change ${percent(effect)} is below the ${percent(minEffect)} minimum effect`, ratio, ratioCi, p };
+  const effect = ratio === null ? 0 : Math.abs(ratio - 1);
+  if (p !== null && ratio !== null && p < COMPARE_ALPHA && effect >= minEffect) return { call: ratio < 1 ? 'faster' : 'slower', note: pText, ratio, ratioCi, p };
+  const range = ratioCi === null ? '' : `${ratioCi.low.toFixed(2)}×–${ratioCi.high.toFixed(2)}×`;
+  if (ratioCi !== null && ratioCi.low >= 1 - EQUIVALENCE_BOUND && ratioCi.high <= 1 + EQUIVALENCE_BOUND) {
+    return { call: 'no difference', note: `${range}, within the ±${percent(EQUIVALENCE_BOUND)} equivalence bound`, ratio, ratioCi, p };
   }
-  return { call: ratio < 1 ? 'faster' : 'slower', note: pText, ratio, ratioCi, p };
+  // Significant but under the minimum effect: more rounds cannot make it a call; the note says why instead.
+  if (p !== null && p < COMPARE_ALPHA) return { call: 'inconclusive', note: `${range}: ${pText}, but the change ${percent(effect)} is below the ${percent(minEffect)} minimum effect`, ratio, ratioCi, p };
+  const rounds = roundsToSettle(a, b, ratio ?? 1, minEffect);
+  const more = rounds === null ? `more than ${MAX_SUGGESTED_ROUNDS} rounds a side would be needed` : `more rounds would tell (--rounds ${rounds})`;
+  return { call: 'inconclusive', note: `${range === '' ? pText : range}: ${more}`, ratio, ratioCi, p };
+}
+
+/**
+ * The rounds a side that would settle an inconclusive pair, from the spread
+ * between its rounds: the smallest n at which the 95% interval of log(B/A)
+ * (each side's relative variance of round means ÷ n, Student t with 2n − 2
+ * df) is narrow enough either to exclude 1 by the minimum effect (a ratio
+ * that far from 1) or to fit within the equivalence bound (one nearer);
+ * null when even MAX_SUGGESTED_ROUNDS would not.
+ */
+export function roundsToSettle(a: readonly number[], b: readonly number[], ratio: number, minEffect = DEFAULT_MIN_EFFECT): number | null {
+  const relVar = (xs: readonly number[]): number => {
+    const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+    return xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1) / (m * m);
+  };
+  const v = relVar(a) + relVar(b);
+  const distance = Math.abs(Math.log(ratio));
+  const bound = Math.log(1 + EQUIVALENCE_BOUND);
+  // A ratio at least the minimum effect from 1 is settled by excluding 1; a nearer one by fitting within the bound.
+  const room = Math.abs(ratio - 1) >= minEffect ? distance : bound - distance;
+  if (!(room > 0)) return null;
+  for (let n = Math.max(a.length, b.length) + 1; n <= MAX_SUGGESTED_ROUNDS; n++) if (studentTQuantile(0.975, 2 * n - 2) * Math.sqrt(v / n) <= room) return n;
+  return null;
+}
+
+/** The call in words, the same in the terminal, the chart and the dashboard: `B 1.47× slower (p = 0.010)`, `inconclusive (0.93×–2.31×): more rounds would tell (--rounds 9)`. */
+export function callWords(c: { readonly call: ComparisonCall; readonly ratio: number | null; readonly note: string | null }): string {
+  if (c.call === 'faster' || c.call === 'slower') return `B ${ratioText(c.ratio)} ${c.call}${c.note ? ` (${c.note})` : ''}`;
+  if (c.call === 'inconclusive' && c.note !== null && /^[\d.]+×–/u.test(c.note)) {
+    const [range = '', rest = ''] = c.note.split(/: (.*)/u);
+    return `inconclusive (${range}): ${rest}`;
+  }
+  return c.note ? `${c.call} (${c.note})` : c.call;
 }
 
 /** `0.031`, `<0.001`: enough digits to judge against α without false precision. */

@@ -8,7 +8,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
-import { acrossRounds, compareRuns, ratioText, type RunComparison } from './run-comparison.js';
+import { acrossRounds, callWords, compareRuns, EQUIVALENCE_BOUND, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { softwareAdapterNote } from '../src/core/gpu-adapter.js';
 import { formatDuration, formatRate, formatTimestamp } from '../src/core/units.js';
@@ -21,10 +21,13 @@ import {
   type ScalingSeries,
   type ScalingView,
 } from './run-views.js';
+import { colorScale } from './engine-palette.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
 const ORANGE = '#b35c00';
+/** The ring round a NOISY point: black, a colour no engine has, so it never reads as another engine's point. */
+const RING = '#000000';
 
 /** The title block, white background, font and axis styles every chart shares. */
 export function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
@@ -114,7 +117,7 @@ interface PanelOptions {
 /**
  * Lines with points on a log2 x axis, each point labelled where placeLabels
  * put it, flagged labels in colour, the 95% interval as an error bar and an
- * orange ring round each NOISY point. With several panels (models, variants,
+ * black ring round each NOISY point. With several panels (models, variants,
  * lengths) one panel each, stacked with the panel named above it, and the
  * colour left to the engine alone.
  */
@@ -161,7 +164,7 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
       color: {
         field: 'series',
         type: 'nominal',
-        scale: { domain: [...o.colors], scheme: 'tableau10' },
+        scale: colorScale(o.colors),
         legend: { title: 'engine', orient: 'right' },
       },
     },
@@ -171,7 +174,8 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
         ? [{ mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { y: { field: o.interval[0], type: 'quantitative' }, y2: { field: o.interval[1] } }, transform: [{ filter: `datum.${o.interval[0]} != null` }] }]
         : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
-      { transform: [{ filter: 'datum.noisy' }], mark: { type: 'point', filled: false, size: 220, strokeWidth: 1.5, color: ORANGE, opacity: 1 } },
+      // The ring's colour is set on the encoding: a mark colour loses to the layer's colour field, and the ring took each line's colour.
+      { transform: [{ filter: 'datum.noisy' }], mark: { type: 'point', filled: false, size: 220, strokeWidth: 1.5, opacity: 1 }, encoding: { color: { value: RING } } },
       label('above'),
       label('below'),
       label('right'),
@@ -242,7 +246,7 @@ function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
 }
 
 /** What the error bars and rings of a scaling chart mean. */
-const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · orange ring: a NOISY cell (rounds disagree or too few batches)';
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
@@ -309,7 +313,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   } as unknown as TopLevelSpec;
 }
 
-const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no significant difference': '#666666' };
+const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no difference': '#666666', inconclusive: ORANGE };
 
 /**
  * Mean engine time per batch of every cell both runs completed, as the mean
@@ -332,10 +336,8 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const calls = rows.map((c) => {
     const noisy = [c.verdictA === 'NOISY' ? 'A' : '', c.verdictB === 'NOISY' ? 'B' : ''].filter((s) => s !== '');
     const wrong = [c.parityA === false ? 'A' : '', c.parityB === false ? 'B' : ''].filter((s) => s !== '');
-    const call =
-      c.call === 'no significant difference' ? 'no significant difference'
-      : c.call === 'not compared' ? `not compared: ${c.note ?? ''}`
-      : `B ${ratioText(c.ratio)} ${c.call} (p ${c.p === null ? '?' : c.p < 0.001 ? '<0.001' : `= ${c.p.toFixed(3)}`})`;
+    // The same words as the terminal and the dashboard (callWords).
+    const call = c.call === 'not compared' ? `not compared: ${c.note ?? ''}` : callWords(c);
     const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
     return {
       cell: c.label,
@@ -347,7 +349,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
     `a change is called only when the t-test of log(B/A) on round means (Welch df) gives p < 0.05, i.e. B/A's 95% interval excludes 1, and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
-      `slower in ${count('slower')}, no significant difference in ${count('no significant difference')} of ${rows.length} cells`,
+      `slower in ${count('slower')}, no difference (95% interval within ±${EQUIVALENCE_BOUND * 100}%) in ${count('no difference')}, inconclusive in ${count('inconclusive')} of ${rows.length} cells`,
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,
   ];

@@ -6,16 +6,18 @@
  * measured on a noisy host.
  */
 import type { CellResult, RunRecord } from '../../src/core/results.js';
-import { acrossRounds, type CellComparison, compareMethodText, formatP, noisyHostCells, ratioText, type RunComparison } from '../run-comparison.js';
+import { acrossRounds, callWords, type CellComparison, compareMethodText, EQUIVALENCE_BOUND, formatP, noisyHostCells, type RunComparison } from '../run-comparison.js';
 import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
+import { dropToFit, fitNote } from '../fitted-table.js';
 import { formatDuration, formatDurationRange, formatTimestamp } from '../../src/core/units.js';
 import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../src/core/host-noise.js';
 
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',
   slower: 'red',
-  'no significant difference': 'dim',
+  'no difference': 'dim',
+  inconclusive: 'yellow',
   'not compared': 'yellow',
 };
 
@@ -35,8 +37,7 @@ function verdictText(c: CellComparison): TableCell {
 }
 
 function callText(c: CellComparison): TableCell {
-  const text = c.call === 'faster' || c.call === 'slower' ? `B ${ratioText(c.ratio)} ${c.call}` : c.call;
-  return { text: c.note !== null ? `${text} (${c.note})` : text, style: CALL_STYLE[c.call] };
+  return { text: callWords(c), style: CALL_STYLE[c.call] };
 }
 
 function ratioCell(c: CellComparison): string {
@@ -56,32 +57,26 @@ export function renderRunComparison(
 ): string {
   const color = opts.color ?? false;
   const width = Math.max(60, opts.width ?? 160);
-  const columns: Column[] = [
-    { header: 'cell', align: 'left' },
-    { header: 'A mean of rounds (95% CI)', align: 'right' },
-    { header: 'B mean of rounds (95% CI)', align: 'right' },
-    { header: 'B/A (95% CI)', align: 'right' },
-    { header: 'p', align: 'right' },
-    { header: 'result', align: 'left' },
-    { header: 'verdict A / B', align: 'left' },
+  // Least needed first when the terminal is narrow: the two sides' means, then p and the verdicts; the cell, B/A and the result stay (dropToFit).
+  type CompareColumn = Column & { readonly dropOrder: number; readonly value: (c: CellComparison) => TableCell };
+  const all: CompareColumn[] = [
+    { header: 'cell', align: 'left', whole: true, dropOrder: 0, value: (c) => ({ text: c.label, style: 'cyan' }) },
+    { header: 'A mean of rounds (95% CI)', align: 'right', dropOrder: 2, value: (c) => meanText(c.a) },
+    { header: 'B mean of rounds (95% CI)', align: 'right', dropOrder: 1, value: (c) => meanText(c.b) },
+    { header: 'B/A (95% CI)', align: 'right', dropOrder: 0, value: ratioCell },
+    { header: 'p', align: 'right', dropOrder: 3, value: (c) => (c.p === null ? '–' : formatP(c.p)) },
+    { header: 'result', align: 'left', whole: true, dropOrder: 0, value: callText },
+    { header: 'verdict A / B', align: 'left', dropOrder: 4, value: verdictText },
   ];
-  const rows: TableRow[] = cmp.cells.map((c, i) => ({
-    cells: [
-      { text: c.label, style: 'cyan' },
-      meanText(c.a),
-      meanText(c.b),
-      ratioCell(c),
-      c.p === null ? '–' : formatP(c.p),
-      callText(c),
-      verdictText(c),
-    ],
-    ruleAbove: i > 0 && cmp.cells[i - 1]?.batchSize !== c.batchSize,
-  }));
-  const table = renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color });
+  const fit = dropToFit(all, width, (columns, maxWidth) => {
+    const rows: TableRow[] = cmp.cells.map((c, i) => ({ cells: columns.map((col) => col.value(c)), ruleAbove: i > 0 && cmp.cells[i - 1]?.batchSize !== c.batchSize }));
+    return renderTable({ title: 'RUN COMPARISON – B against A', columns, rows, color, ...(maxWidth !== undefined ? { maxWidth } : {}) });
+  });
+  const table = { lines: [...fit.lines, ...fitNote(fit, width)], width: fit.width };
   const count = (call: CellComparison['call']): number => cmp.cells.filter((c) => c.call === call).length;
   const tally =
-    `B is faster in ${count('faster')}, slower in ${count('slower')} and shows no significant difference in ` +
-    `${count('no significant difference')} of ${cmp.cells.length} common cells` +
+    `B is faster in ${count('faster')}, slower in ${count('slower')}, shows no difference (within ±${EQUIVALENCE_BOUND * 100}%) in ` +
+    `${count('no difference')} and is inconclusive in ${count('inconclusive')} of ${cmp.cells.length} common cells` +
     (count('not compared') > 0 ? `; ${count('not compared')} could not be compared (the result column says why: errored, skipped, part of a pass, different rows)` : '') +
     (cmp.onlyInA.length + cmp.onlyInB.length > 0 ? `; ${cmp.onlyInA.length} cells only in A, ${cmp.onlyInB.length} only in B` : '') +
     '.';

@@ -10,7 +10,7 @@
 import type { RunRecord } from '../../src/core/results.js';
 import { formatDuration, formatRatio } from '../../src/core/units.js';
 import { modelOrder } from '../run-summary.js';
-import { callDifference } from '../run-comparison.js';
+import { callDifference, COMPARE_ALPHA, formatP } from '../run-comparison.js';
 import { paint, wrap, wrapHanging } from '../text-table.js';
 import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from '../run-views.js';
 
@@ -49,7 +49,9 @@ export function comparisonLines(run: RunRecord, width: number, color: boolean): 
       if (formatRatio(o.ratio) === '1.0×') return `about as fast as ${name(o, c.scope)}${note}`;
       const evidence = callDifference(fastest.roundMeans, o.roundMeans);
       if (evidence.call === 'slower') return `${formatRatio(o.ratio)} faster than ${name(o, c.scope)}${note}`;
-      return `not shown faster than ${name(o, c.scope)} (${formatRatio(o.ratio)} in the mean; ${evidence.note}${threads === '' ? '' : `; ${threads}`})`;
+      // The p-value as the reason where there is one: the inconclusive call's rounds hint belongs to `compare`.
+      const why = evidence.p !== null && !(evidence.p < COMPARE_ALPHA) ? `p = ${formatP(evidence.p)} ≥ ${COMPARE_ALPHA}` : evidence.note;
+      return `not shown faster than ${name(o, c.scope)} (${formatRatio(o.ratio)} in the mean; ${why}${threads === '' ? '' : `; ${threads}`})`;
     });
     const lead = name(fastest, c.scope);
     const text = `${where}: ${lead} is ${others.join(', ')}${skippedText ? `; ${skippedText}` : ''}`;
@@ -71,11 +73,13 @@ function leadText(c: ScopeComparison): string {
   const fastest = c.fastest;
   if (fastest === null) return 'no two engines with a whole pass to rank';
   const next = c.others[0];
-  const head = `${withThreads(fastest)} ${formatDuration(fastest.meanMs)}/batch`;
+  const head = `${withThreads(fastest)} ${formatDuration(fastest.meanMs)}`;
   if (next === undefined) return `${head}, the only one ranked`;
   const ratio = formatRatio(next.ratio);
   const evidence = callDifference(fastest.roundMeans, next.roundMeans);
-  return `${head}, ${ratio} ahead of ${withThreads(next)}${evidence.call === 'slower' ? '' : ' in the mean (not shown by the rounds)'}`;
+  // The next engine's threads only when they differ: the line must fit two rows of a terminal per batch size.
+  const nextName = next.threads === fastest.threads && !/\bthreads?\b/u.test(next.label) ? next.label : withThreads(next);
+  return `${head}, ${ratio} ahead of ${nextName}${evidence.call === 'slower' ? '' : ', not significant'}`;
 }
 
 /**
@@ -93,14 +97,15 @@ export function answerLines(run: RunRecord, width: number, color: boolean): stri
     groups.set(where, [...(groups.get(where) ?? []), c]);
   }
   if (groups.size === 0) return [];
-  const lines = [paint('Fastest engine per batch size (mean of round means; lead over the next engine):', 'bold', color)];
+  const lines = wrap('Fastest engine per batch size (engine time per batch, mean of round means; lead over the next):', width).map((l) => paint(l, 'bold', color));
   for (const [where, scopes] of groups) {
     const engine = scopes.find((s) => s.scope === 'engine');
     const e2e = scopes.find((s) => s.scope === 'end-to-end');
-    const parts = [engine ? `engine time: ${leadText(engine)}` : '', e2e ? `end to end: ${leadText(e2e)}` : ''].filter((p) => p !== '');
+    // Engine time first and unlabelled (the heading names it), end to end after it: two rows of a terminal per batch size.
+    const parts = [engine ? leadText(engine) : '', e2e ? `end to end: ${leadText(e2e)}` : ''].filter((p) => p !== '');
     const text = `${where}: ${parts.join('; ')}`;
     const lead = engine?.fastest ? withThreads(engine.fastest) : null;
-    lines.push(...wrap(text, width - 6).map((l, i) => (i === 0 ? `  ${lead ? l.replace(lead, paint(lead, 'green', color)) : l}` : `      ${l}`)));
+    lines.push(...wrap(text, width - 4).map((l, i) => (i === 0 ? `  ${lead ? l.replace(lead, paint(lead, 'green', color)) : l}` : `    ${l}`)));
   }
   return lines;
 }

@@ -110,13 +110,19 @@ function speedRows(run: RunRecord, rows: readonly BaselineRow[], columns: readon
   });
 }
 
-/** The speed table, dropping optional columns until it fits `width`, with the line that says which it left out. */
-export function speedTable(run: RunRecord, width: number, color: boolean): { lines: string[]; width: number; truncated: boolean } {
+/**
+ * The speed table, dropping optional columns until it fits `width`, with the
+ * line that says which it left out; `only` keeps just the named columns (the
+ * one-screen report's), and then no line names the others.
+ */
+export function speedTable(run: RunRecord, width: number, color: boolean, only?: ReadonlySet<string>): { lines: string[]; width: number; truncated: boolean } {
   const rows = baselineRows(run);
-  const fit = dropToFit(speedColumns(run, rows), width, (columns, maxWidth) =>
+  const all = speedColumns(run, rows);
+  const fit = dropToFit(only === undefined ? all : all.filter((c) => only.has(c.header)), width, (columns, maxWidth) =>
     renderTable({ title: 'INFERENCE – SPEED (one pass = every row once)', columns, rows: speedRows(run, rows, columns), color, ...(maxWidth !== undefined ? { maxWidth } : {}) }),
   );
-  return { lines: [...fit.lines, ...fitNote(fit, width)], width: fit.width, truncated: fit.truncated };
+  const note = only === undefined ? fitNote(fit, width) : fitNote({ ...fit, dropped: [] }, width);
+  return { lines: [...fit.lines, ...note], width: fit.width, truncated: fit.truncated };
 }
 
 /** The speed table's footnotes, each true for every row it sits under. */

@@ -1,22 +1,25 @@
 /**
- * The report printed at the end of a run, laid out like the Hugging Face
- * transformers benchmark (titled tables, environment block) with mitata's
- * `avg (min … max)` and `p99` columns. Pure: same RunRecord, same text.
+ * The report printed at the end of a run: one screen that opens with the
+ * answer (the fastest engine per batch size), then one compact speed table
+ * and one line each for parity, verdicts and the engines not run here;
+ * every other table is a named view (report-views.ts) that `--details`
+ * prints in order and `inferbench show ID --view NAME` prints alone. Laid
+ * out like the Hugging Face transformers benchmark (titled tables,
+ * environment block) with mitata's `avg (min … max)` and `p99` columns.
+ * Pure: same RunRecord, same text.
  */
 import { nothingMeasured } from '../../src/core/nothing-measured.js';
 import type { RunRecord } from '../../src/core/results.js';
 import { PERCENTILE_METHOD } from '../../src/core/statistics.js';
 import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../src/core/stop-rule.js';
-import { engineLabeller, batchSizes, engineOrder, formatVersions, orderedCells, sequenceOf, sessionOf } from '../run-summary.js';
-import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../variant-summary.js';
-import { banner, type Column, paint, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
-import { dropToFit, fitNote } from '../fitted-table.js';
+import { engineOrder, formatVersions, orderedCells, sessionOf } from '../run-summary.js';
+import { hasSequenceLengths } from '../variant-summary.js';
+import { banner, paint, wrap } from '../text-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatTimestamp } from '../../src/core/units.js';
 import { energySection } from './terminal-energy-section.js';
 import { profileSection } from './terminal-profile-section.js';
-import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection } from './terminal-views.js';
-import { baselineRows, threadsUsed } from '../run-views.js';
+import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection, verdictLines } from './terminal-views.js';
 import { placementLine } from '../placement-text.js';
 import { unavailableLines } from '../unavailable-text.js';
 import { browserLines } from './browser-text.js';
@@ -27,6 +30,9 @@ import { speedFootnotes, speedTable } from './speed-table.js';
 import { STATE_STYLE } from '../fitted-table.js';
 import { stsSection } from './sts-table.js';
 import { cellNamer, groupByReason } from '../cell-names.js';
+import { memoryTable, modelSizeTable } from './terminal-memory-size.js';
+import { registerReportView, reportView, reportViews, type ReportView, type ViewContext } from './report-views.js';
+import { parityLine, showCommand, unavailableSummary, verdictLine } from './summary-lines.js';
 
 /** `width` and `wide` as every terminal report takes them (report-layout.ts). */
 export interface TerminalReportOptions extends ReportLayout {
@@ -54,102 +60,6 @@ function reasonLines(run: RunRecord, width: number, color: boolean): string[] {
     if (g.cells.length > 1) lines.push(...wrap(g.cells.join('; '), width - 6).map((l) => `      ${l}`));
   }
   return lines;
-}
-
-/** Peak RSS of the timed loop pivoted to engine × batch size, so growth with batch size reads along a row; each row says whose process it is. */
-function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
-  const label = engineLabeller(run);
-  const batches = batchSizes(run);
-  const rows: TableRow[] = [];
-  const seen = new Set<string>();
-  const withSeq = hasSequenceLengths(run);
-  const processOf = new Map(baselineRows(run).map((r, i) => [orderedCells(run)[i], r.memoryProcess]));
-  const withProcess = [...processOf.values()].some((p) => p !== null && p !== undefined);
-  for (const cell of orderedCells(run)) {
-    const key = `${cell.model}\u0000${label(cell)}\u0000${sequenceOf(cell)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const same = run.cells.filter((c) => c.model === cell.model && label(c) === label(cell) && sequenceOf(c) === sequenceOf(cell));
-    const values = batches.map((b): TableCell => {
-      const found = same.find((c) => c.batchSize === b);
-      if (found === undefined) return '';
-      if (found.state === 'completed') return formatBytes(found.memory?.peakRssBytes ?? found.peakRssBytes);
-      return { text: found.state, style: STATE_STYLE[found.state] };
-    });
-    const processes = [...new Set(same.map((c) => processOf.get(c) ?? null).filter((p) => p !== null))];
-    const threads = [...new Set(same.filter((c) => c.state !== 'skipped').map((c) => threadsUsed(c) ?? 'default'))].join(' / ') || '–';
-    const seq: TableCell[] = withSeq ? [String(sequenceOf(cell) ?? 'text')] : [];
-    const proc: TableCell[] = withProcess ? [processes.length > 0 ? { text: processes.join(' / '), style: processes.includes('browser renderer') ? 'yellow' : 'dim' } : '?'] : [];
-    rows.push({ cells: [cell.model, { text: label(cell), style: 'cyan' }, threads, ...seq, ...proc, ...values] });
-  }
-  const columns: Column[] = [
-    { header: 'model', align: 'left' },
-    { header: 'engine', align: 'left' },
-    { header: 'threads', align: 'right' },
-    ...(withSeq ? [{ header: 'seq', align: 'right' } satisfies Column] : []),
-    ...(withProcess ? [{ header: 'process', align: 'left' } satisfies Column] : []),
-    ...batches.map((b): Column => ({ header: `batch ${b}`, align: 'right' })),
-  ];
-  const table = renderTable({ title: 'INFERENCE – MEMORY (peak RSS of the timed loop)', columns, rows, color, minWidth, maxWidth });
-  const foreign = run.cells.some((c) => c.state === 'completed' && c.memory?.process !== undefined);
-  return [
-    ...table.lines,
-    ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth),
-    ...wrap('Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
-      (foreign ? ' (this Node process, or for a browser row its Chromium renderer: not comparable with whole Node processes)' : '') +
-      (withProcess ? '; process: isolated (a fresh child per load), in-process (the measuring process, beside other engines) or browser renderer' : '') +
-      '. Later batch sizes of a load run after earlier ones in the same process' +
-      (run.cells.some((c) => c.state === 'completed' && c.memory?.ranBefore !== undefined) ? ' (the growth table below says which).' : '.'),
-      maxWidth,
-    ),
-  ];
-}
-
-/**
- * MODEL SIZE: one row per model, its notes wrapped onto rows of their own.
- * Model names are never cut (a cut name could make two models read as one).
- * To fit, the notes first wrap narrower (down to MIN_NOTE_WIDTH), then the
- * least important columns go, notes first, then source, parity and vs fp32;
- * the note under the table names what went (dropToFit, fitNote).
- */
-function modelSizeTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {
-  const variants = hasVariants(run);
-  type Model = RunRecord['models'][number];
-  type SizeColumn = Column & { readonly dropOrder: number; readonly value: (m: Model) => TableCell };
-  const all: SizeColumn[] = [
-    { header: 'model', align: 'left', whole: true, dropOrder: 0, value: (m) => m.name },
-    { header: 'size on disk', align: 'right', dropOrder: 0, value: (m) => sizeText(m) },
-    ...(variants
-      ? [
-          { header: 'vs fp32', align: 'right', dropOrder: 4, value: (m: Model) => sizeVsFp32(run, m) } satisfies SizeColumn,
-          { header: 'parity vs fp32 (onnx-cpu)', align: 'left', dropOrder: 3, value: (m: Model) => parityText(m) } satisfies SizeColumn,
-        ]
-      : []),
-    { header: 'source', align: 'left', dropOrder: 2, value: (m) => m.source },
-    // Wrapped here to the room the others leave, so no caveat is ever cut short; whole, so the table never cuts it again.
-    { header: 'notes', align: 'left', whole: true, dropOrder: 1, value: () => '' },
-  ];
-  const fit = dropToFit(all, maxWidth, (columns, cutTo) => {
-    const others = columns.filter((c) => c.header !== 'notes');
-    const withNotes = others.length < columns.length;
-    const natural = others.reduce((sum, c) => sum + Math.max(c.header.length, ...run.models.map((m) => visibleLength(textOf(c.value(m))))) + 2, 0);
-    const noteWidth = Math.max(MIN_NOTE_WIDTH, maxWidth - natural);
-    const rows: TableRow[] = run.models.flatMap((m) => {
-      const notes = withNotes ? (m.notes.length > 0 ? m.notes.flatMap((n) => wrap(n, noteWidth)) : ['–']) : [''];
-      return notes.map((note, i) => ({
-        cells: [...others.map((c) => (i === 0 ? c.value(m) : '')), ...(withNotes ? [{ text: note, style: 'yellow' } satisfies TableCell] : [])],
-      }));
-    });
-    return renderTable({ title: 'MODEL SIZE', columns: [...others, ...(withNotes ? columns.filter((c) => c.header === 'notes') : [])], rows, color, minWidth, ...(cutTo !== undefined ? { maxWidth: cutTo } : {}) });
-  });
-  return [...fit.lines, ...fitNote(fit, maxWidth)];
-}
-
-/** The narrowest the MODEL SIZE notes wrap to before the column is dropped instead. */
-const MIN_NOTE_WIDTH = 20;
-
-function textOf(cell: TableCell): string {
-  return typeof cell === 'string' ? cell : cell.text;
 }
 
 /** One line per engine describing what really ran, read from the cells' session descriptions. */
@@ -270,42 +180,108 @@ function footnotes(run: RunRecord, width: number): string[] {
   ];
 }
 
+/** `--details` and the history id the one-line summaries point `show` at, besides the layout. */
+export interface RunReportOptions extends TerminalReportOptions {
+  /** Every view (report-views.ts) after the speed table, as the report was before it fit one screen. */
+  readonly details?: boolean;
+  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
+  readonly historyId?: number | null;
+}
+
+/** The speed table's columns on the one-screen report: who, the mean with its interval, samples/s and the verdict. */
+const SUMMARY_SPEED_COLUMNS: ReadonlySet<string> = new Set(['model', 'engine', 'threads', 'batch', 'seq', 'check', 'avg', '±95%', 'samples/s', 'vs fp32']);
+
+/** The views --details prints after the speed table, in order; one line each, so a section added later is one line too. */
+const SECTION_VIEWS: readonly ReportView[] = [
+  { name: 'hosts', about: 'per worker host of a --queue run', render: (c) => hostSections(c.run, c.sectionWidth, c.color) },
+  { name: 'latency', about: 'every latency statistic, the 95% CI and the verdict of every cell, with the NOISY reasons', render: (c) => statisticsSection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'noise', about: 'why cells are NOISY, and the warnings of busy hosts', partOf: 'latency', render: (c) => verdictLines(c.run, c.sectionWidth, c.color) },
+  { name: 'scaling', about: 'core and batch-size scaling (show --view core or batch for one)', render: (c) => scalingSections(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'memory', about: 'peak RSS of the timed loop, engine × batch size', render: (c) => memoryTable(c.run, c.sectionWidth, c.width, c.color) },
+  { name: 'growth', about: 'memory before the timed loop and its growth during it', render: (c) => memoryDetailSection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'energy', about: 'energy per pass where a meter read it', render: (c) => energySection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'cold-start', about: 'load, first batch and first pass of every load', render: (c) => coldStartSection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'parity', about: 'output parity against the reference and accuracy against labels', render: (c) => paritySection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'quantization', about: 'precision variants against fp32', render: (c) => quantizationTable(c.run, c.sectionWidth, c.width, c.color) },
+  {
+    name: 'profile',
+    about: 'where the time goes: op classes × engines of the --profile pass, and what lay outside the kernels',
+    inSummary: (run) => run.cells.some((cell) => cell.state === 'completed' && cell.profile !== undefined),
+    render: (c) => profileSection(c.run, c.width, c.sectionWidth, c.color),
+  },
+  { name: 'size', about: 'model size on disk, source and notes', render: (c) => modelSizeTable(c.run, c.sectionWidth, c.width, c.color) },
+  { name: 'environment', about: 'machine, versions, what each engine ran on, the engines not run here', render: (c) => environmentSection(c.run, c.sectionWidth, c.color) },
+  { name: 'legends', about: 'what every column and figure means', render: (c) => footnotes(c.run, c.sectionWidth) },
+];
+
+/** The speed view: the whole speed table, the "X× faster" lines, parity warnings, STS and the reasons a narrow table cut short. */
+function speedView(c: ViewContext): string[] {
+  const speed = speedTable(c.run, c.width, c.color);
+  const sts = stsSection(c.run, c.sectionWidth, c.color);
+  return [
+    ...speed.lines,
+    ...comparisonLines(c.run, c.sectionWidth, c.color),
+    ...parityWarningLines(c.run, c.sectionWidth, c.color),
+    ...(sts.length > 0 ? ['', ...sts] : []),
+    ...(speed.truncated ? ['', ...reasonLines(c.run, c.sectionWidth, c.color)] : []),
+  ];
+}
+
+registerReportView({ name: 'speed', about: 'every speed column of every cell, and each engine against the fastest', render: speedView });
+registerReportView({ name: 'sts', about: 'semantic-similarity accuracy of embedding models', inSummary: () => true, partOf: 'speed', render: (c) => stsSection(c.run, c.sectionWidth, c.color) });
+for (const view of SECTION_VIEWS) registerReportView(view);
+
+/** The widths every view of one run is laid out at: the terminal's, and the speed table's. */
+function viewContext(run: RunRecord, opts: TerminalReportOptions): ViewContext {
+  const width = layoutWidth(opts, DEFAULT_WIDTH);
+  return { run, width, sectionWidth: Math.min(speedTable(run, width, false).width, width), color: opts.color ?? false };
+}
+
+/** The names `show --view` takes for one table. */
+export function viewNames(): string[] {
+  return reportViews().map((v) => v.name);
+}
+
+/** One view alone (`inferbench show ID --view NAME`), or a line saying the run has nothing for it. */
+export function renderReportView(run: RunRecord, name: string, opts: TerminalReportOptions = {}): string {
+  const view = reportView(name);
+  if (view === undefined) throw new Error(`no report view "${name}"`);
+  const c = viewContext(run, opts);
+  const lines = view.render(c);
+  return `${fitReport(lines.length > 0 ? lines : [`This run has nothing for the ${name} view (${view.about}).`], opts, c.width).join('\n')}\n`;
+}
+
 /**
- * Renders the whole end-of-run report as text. Every section comes from the
+ * Renders the end-of-run report as text: one screen by default (header,
+ * the answer, a compact speed table, one line each for parity, verdicts and
+ * the engines not run here, and where to find the rest), or with `details`
+ * every view (report-views.ts) in order. Every section comes from the
  * RunRecord alone, so the same report can be re-rendered later from
  * results.json and matches what was printed at the end of the run.
  */
-export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions = {}): string {
-  const color = opts.color ?? false;
-  const maxWidth = layoutWidth(opts, DEFAULT_WIDTH);
-  const speed = speedTable(run, maxWidth, color);
-  const sectionWidth = Math.min(speed.width, maxWidth);
+export function renderTerminalReport(run: RunRecord, opts: RunReportOptions = {}): string {
+  const c = viewContext(run, opts);
+  const { width: maxWidth, sectionWidth, color } = c;
   const answer = answerLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)), color);
-  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : []), ...speed.lines];
-  const comparisons = comparisonLines(run, sectionWidth, color);
-  if (comparisons.length > 0) out.push(...comparisons);
-  out.push(...parityWarningLines(run, sectionWidth, color));
-  const sts = stsSection(run, sectionWidth, color);
-  if (sts.length > 0) out.push('', ...sts);
-  if (speed.truncated) out.push('', ...reasonLines(run, sectionWidth, color));
+  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : [])];
   const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
+  if (opts.details === true) {
+    for (const view of reportViews()) if (view.partOf === undefined) out.push(...(view.name === 'speed' ? view.render(c) : section(view.render(c))));
+    return `${fitReport(out, opts, maxWidth).join('\n')}\n`;
+  }
+  const proseWidth = Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH));
+  const speed = speedTable(run, maxWidth, color, SUMMARY_SPEED_COLUMNS);
+  const id = opts.historyId;
+  out.push(...speed.lines);
+  out.push(...wrap('avg: engine time per batch, the mean of round means; ±95%: its 95% CI across rounds.', proseWidth).map((l) => paint(l, 'dim', color)));
+  for (const view of reportViews()) if (view.inSummary?.(run) === true) out.push(...section(view.render(c)));
   out.push(
-    ...section(hostSections(run, sectionWidth, color)),
-    ...section(statisticsSection(run, maxWidth, sectionWidth, color)),
-    ...section(scalingSections(run, maxWidth, sectionWidth, color)),
     '',
-    ...memoryTable(run, sectionWidth, maxWidth, color),
-    ...section(memoryDetailSection(run, maxWidth, sectionWidth, color)),
-    ...section(energySection(run, maxWidth, sectionWidth, color)),
-    ...section(coldStartSection(run, maxWidth, sectionWidth, color)),
-    ...section(paritySection(run, maxWidth, sectionWidth, color)),
-    ...section(quantizationTable(run, sectionWidth, maxWidth, color)),
-    ...section(profileSection(run, maxWidth, sectionWidth, color)),
-    '',
-    ...modelSizeTable(run, sectionWidth, maxWidth, color),
-    '',
-    ...environmentSection(run, sectionWidth, color),
-    ...footnotes(run, sectionWidth),
+    ...parityLine(run, proseWidth, color, id),
+    ...verdictLine(run, proseWidth, color, id),
+    ...(speed.truncated ? wrap(`Reasons cut short above: ${showCommand(run, 'speed', id)}.`, proseWidth) : []),
+    ...unavailableSummary(run, proseWidth),
+    ...wrap(`Every table: --details; one: ${showCommand(run, 'NAME', id)}, NAME one of ${viewNames().filter((n) => n !== 'sts' && n !== 'hosts').join(', ')}`, proseWidth),
   );
   // The last word on width: a line a section could not fit (a long word, a table of a kind added later) is broken, never left wider.
   return `${fitReport(out, opts, maxWidth).join('\n')}\n`;

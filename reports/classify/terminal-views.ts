@@ -91,7 +91,7 @@ export function statisticsSection(run: RunRecord, width: number, minWidth: numbe
  * it applies to (named by what varies in the run), so a sweep whose cells
  * share a reason prints it once rather than once per cell.
  */
-function verdictLines(run: RunRecord, width: number, color: boolean): string[] {
+export function verdictLines(run: RunRecord, width: number, color: boolean): string[] {
   const name = cellNamer(run);
   const items: { word: string; text: string; cell: string }[] = [];
   for (const cell of orderedCells(run)) {

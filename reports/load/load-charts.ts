@@ -10,6 +10,7 @@ import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { formatRate } from '../../src/core/units.js';
 import { hockeyStickView, latencyCdfView, loadSettingsView } from './load-views.js';
 import { frame, machineLine } from '../view-charts.js';
+import { colorScale } from '../engine-palette.js';
 
 const RED = '#c62828';
 
@@ -43,7 +44,7 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
     ...view.peaks.map((pk) => `${pk.engine}: peak ${formatRate(pk.peakRps, ' req/s')} (diamond: the last passing rate)`),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const color = { field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right' } };
+  const color = { field: 'engine', type: 'nominal', scale: colorScale(engines), legend: { title: 'engine', orient: 'right' } };
   const x = { field: 'targetRps', type: 'quantitative', title: 'offered load (requests/s, log scale: the rate the arrivals were drawn at)', scale: { type: 'log', nice: false }, axis: { format: '~g' } };
   const y = { field: 'latencyMs', type: 'quantitative', title: `${p} latency (ms, log scale), lower is better`, scale: { type: 'log', nice: false, padding: 12 }, axis: { format: '~g' } };
   const layers: unknown[] = [
@@ -53,7 +54,7 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
       encoding: {
         x, y, color,
         shape: { field: 'shape', type: 'nominal', scale: { domain: ['circle', 'triangle-up'], range: ['circle', 'triangle-up'] }, legend: null },
-        fill: { condition: { test: 'datum.valid', field: 'engine', type: 'nominal', scale: { domain: engines, scheme: 'tableau10' } }, value: 'white' },
+        fill: { condition: { test: 'datum.valid', field: 'engine', type: 'nominal', scale: colorScale(engines) }, value: 'white' },
         tooltip: [{ field: 'engine' }, { field: 'label' }, { field: 'offeredRps', format: '.1f' }, { field: 'achievedRps', format: '.1f' }, { field: 'latencyMs', format: '.2f' }, { field: 'verdict' }],
       },
     },
@@ -93,7 +94,7 @@ export function latencyCdfChartSpec(run: LoadRunRecord): TopLevelSpec {
       encoding: {
         x: { field: 'latencyMs', type: 'quantitative', title: 'request latency (ms, log scale)', scale: { type: 'log', nice: false }, axis: { format: '~g' } },
         y: { field: 'share', type: 'quantitative', title: 'share of requests at or under', scale: { domain: [0, 1] }, axis: { format: '%' } },
-        color: { field: 'engine', type: 'nominal', scale: { domain: labels, scheme: 'tableau10' }, legend: { title: 'engine @ rate', orient: 'right' } },
+        color: { field: 'engine', type: 'nominal', scale: colorScale(labels), legend: { title: 'engine @ rate', orient: 'right' } },
       },
     },
   ];

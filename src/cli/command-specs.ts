@@ -7,7 +7,7 @@
  * CLI-wide flags a table names by slot. The commands that are no scenario
  * (compare, engines, worker, inspect, export, the history) are defined here.
  */
-import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
@@ -17,7 +17,7 @@ import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js
 import '../runs/scenarios/builtin-scenarios.js';
 
 /** The CLI's definition of each flag a scenario's options table names by slot. */
-const CLI_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG };
+const CLI_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG };
 
 /** A scenario's command: its options table with the CLI-wide flags filled in where it names them, and `--help` last. */
 export function scenarioCommand(scenario: Scenario): CommandSpec {
@@ -54,8 +54,13 @@ export const WORKER_COMMAND: CommandSpec = {
 export const ENGINES_COMMAND: CommandSpec = {
   name: 'engines',
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
-  usage: 'inferbench engines [--json] [--wide]',
-  flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, WIDE_FLAG, HELP],
+  usage: 'inferbench engines [--explain ID] [--json] [--wide]',
+  flags: [
+    { name: 'explain', kind: 'value', arg: 'ID', help: 'one engine in full: what it is, and when unavailable the whole reason and how to enable it' },
+    { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
+    WIDE_FLAG,
+    HELP,
+  ],
 };
 
 export const INSPECT_COMMAND: CommandSpec = {
@@ -97,11 +102,12 @@ export const EXPORT_COMMAND: CommandSpec = {
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
   summary: "compare two runs cell by cell; a change is called only when a t-test on the rounds' means supports it",
-  usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png]   (each a run folder, its results.json, or a history id)',
+  usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png] [--wide]   (each a run folder, its results.json, or a history id)',
   flags: [
     { name: 'min-effect', kind: 'value', arg: 'X', help: 'smallest change |B/A − 1| ever called faster or slower, as a fraction; default 0.05 (5%)' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
+    WIDE_FLAG,
     HELP,
   ],
   details:
@@ -109,7 +115,8 @@ export const COMPARE_COMMAND: CommandSpec = {
     "length. Each round's mean engine time per batch is one observation; B/A is the ratio of the means of round means,\n" +
     "with a 95% interval on the log scale. \"faster\" or \"slower\" is called only when the two-sided t-test of log(B/A)\n" +
     "on the round means gives p < 0.05 (exactly when that interval excludes 1) AND |B/A − 1| ≥ --min-effect;\n" +
-    'otherwise "no significant difference", with why. A run recorded before rounds existed counts as one round and\n' +
+    '"no difference" only when that whole interval lies within ±5% of 1 (the equivalence bound); otherwise "inconclusive\n' +
+    '(0.93×–2.31×): more rounds would tell (--rounds N)", N from the spread between rounds. A run recorded before rounds existed counts as one round and\n' +
     'can never support a call. Cells measured on a noisy host (other processes above 25% of CPU time, net of\n' +
     "inferbench's own, or CPU steal > 5%) are named in a warning. Each side's VALID/NOISY verdict is shown beside the call.\n" +
     'Two `generate` runs are compared with their TTFT and TPOT ratios and no faster/slower call; their chart draws each\n' +

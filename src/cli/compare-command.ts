@@ -1,4 +1,6 @@
 import * as path from 'node:path';
+import { reportWidth } from './terminal-width.js';
+import { UNLIMITED_WIDTH } from '../../reports/report-layout.js';
 import { UserError } from '../core/errors.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { numberFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -43,7 +45,9 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   const terminal = scenarioA.compare?.terminal;
   if (terminal === undefined) throw new UserError(`inferbench ${scenarioA.command} runs have no comparison`, 'compare two `inferbench run` runs');
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  const width = process.stdout.columns;
+  // The table fits COLUMNS, else the terminal, else 80, as the run report does; --wide keeps every column whole.
+  const layout = reportWidth(args);
+  const width = layout.wide ? UNLIMITED_WIDTH : layout.width;
   const compared = terminal(a.record, b.record, { color, width, files: [a.file, b.file], minEffect: () => minEffectFlag(args, DEFAULT_MIN_EFFECT) });
   process.stdout.write(compared.text);
   if (args.flags['no-png'] === true || compared.chart === null) return 0;

@@ -10,6 +10,7 @@ import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
 import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
+import { fitNote } from '../../reports/fitted-table.js';
 import { formatTimestamp } from '../core/units.js';
 import { UserError } from '../core/errors.js';
 import { reportWidth } from './terminal-width.js';
@@ -49,6 +50,7 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
     process.stdout.write(`No benchmarks in ${store.file} yet. Run \`inferbench run\` or \`inferbench serve\` to add one.\n`);
     return 0;
   }
+  const layout = reportWidth(args);
   const rows: TableRow[] = entries.map((e) => ({
     cells: [
       String(e.id),
@@ -73,8 +75,10 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
     ],
     rows,
     color: useColor(),
+    // Fits the terminal as the run report does: the engines and best throughput columns are cut short (…) rather than wrapped; --wide keeps them whole.
+    ...(layout.wide ? {} : { maxWidth: layout.width }),
   });
-  process.stdout.write(`${table.lines.join('\n')}\n`);
+  process.stdout.write(`${[...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, layout.width)].join('\n')}\n`);
   return 0;
 }
 
@@ -109,6 +113,8 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     const text = scenarioOfConfig(entry.config).report(record, {
       color: useColor(),
       ...reportWidth(args),
+      details: args.flags['details'] === true,
+      historyId: entry.id,
       text: (name) => stringFlag(args, name),
       positiveInt: (name) => positiveIntFlag(args, name),
     });

@@ -1,4 +1,4 @@
-import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 
 const OUT: FlagSpec = { name: 'out', kind: 'value', arg: 'DIR', help: 'output folder holding history.duckdb and the run folders; default ./inferbench-out' };
 const JSON_FLAG: FlagSpec = { name: 'json', kind: 'boolean', help: 'print JSON' };
@@ -6,17 +6,18 @@ const JSON_FLAG: FlagSpec = { name: 'json', kind: 'boolean', help: 'print JSON' 
 export const LIST_COMMAND: CommandSpec = {
   name: 'list',
   summary: 'list the benchmark history, newest first: id, date, model, engines, state and best throughput',
-  usage: 'inferbench list [--out DIR] [--json]',
-  flags: [OUT, JSON_FLAG, HELP],
+  usage: 'inferbench list [--out DIR] [--json] [--wide]',
+  flags: [OUT, JSON_FLAG, WIDE_FLAG, HELP],
 };
 
 export const SHOW_COMMAND: CommandSpec = {
   name: 'show',
   summary: 'show one benchmark of the history: its settings, state, links and tables',
-  usage: 'inferbench show <id> [--view all|baseline|core|batch] [--batch-size N] [--threads N|default] [--out DIR] [--json]',
+  usage: 'inferbench show <id> [--view NAME] [--details] [--batch-size N] [--threads N|default] [--out DIR] [--json] [--wide]',
   flags: [
     OUT,
-    { name: 'view', kind: 'value', arg: 'VIEW', help: 'all (the whole report, default), baseline (every cell\'s statistics), core (core scaling) or batch (batch-size scaling)' },
+    { name: 'view', kind: 'value', arg: 'NAME', help: 'one table of a run: speed, latency, noise, scaling, core, batch, memory, growth, energy, cold-start, parity, quantization, size, environment, legends; summary (the one-screen report, default) or all (every table, as --details)' },
+    DETAILS_FLAG,
     { name: 'batch-size', kind: 'value', arg: 'N', help: 'the fixed batch size of the core-scaling view; default the largest measured' },
     { name: 'threads', kind: 'value', arg: 'N', help: 'the fixed core count of the batch-size-scaling view (`default` for the engine default); default the one with most cells' },
     JSON_FLAG,
@@ -29,8 +30,8 @@ export const SHOW_COMMAND: CommandSpec = {
 export const RERUN_COMMAND: CommandSpec = {
   name: 'rerun',
   summary: 'run a benchmark of the history again with the same settings, as a new entry linked to it',
-  usage: 'inferbench rerun <id> [--out DIR] [--verbose] [--wide] [--quiet]',
-  flags: [OUT, VERBOSE_FLAG, WIDE_FLAG, QUIET_FLAG, HELP],
+  usage: 'inferbench rerun <id> [--out DIR] [--verbose] [--wide] [--details] [--quiet]',
+  flags: [OUT, VERBOSE_FLAG, WIDE_FLAG, DETAILS_FLAG, QUIET_FLAG, HELP],
 };
 
 export const RM_COMMAND: CommandSpec = {

@@ -135,7 +135,7 @@ export const scenarioCli: ScenarioCli = {
 
 /** `--wide`, `--quiet` and the width (terminal-width.ts), for run and rerun alike. */
 function display(args: ParsedArgs): ReportDisplay {
-  return { ...reportWidth(args), quiet: args.flags['quiet'] === true };
+  return { ...reportWidth(args), quiet: args.flags['quiet'] === true, details: args.flags['details'] === true };
 }
 
 /** How the report and progress are shown. */
@@ -143,6 +143,8 @@ interface ReportDisplay {
   readonly width: number;
   readonly wide: boolean;
   readonly quiet: boolean;
+  /** `--details`: every table, not the one-screen report. */
+  readonly details?: boolean;
 }
 
 /** `--queue` and its companions; the URL (it may hold a password) goes to the run, never into the config or history. */
@@ -192,7 +194,7 @@ async function runAndReport(config: RunConfig, links: { readonly rerunOf?: numbe
     progressLine: (e) => progressLine(e, varying, stack),
     quiet: shown.quiet,
     wide: shown.wide,
-    render: (record, color) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide }),
+    render: (record, color, entryId) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide, details: shown.details === true, historyId: entryId }),
     // The lines after the report fit the same width (a chart's reason runs long).
     after: (record) => (config.png ? (shown.wide ? notDrawnLines(runCharts(record)) : fitLines(notDrawnLines(runCharts(record)), shown.width)) : []),
   });

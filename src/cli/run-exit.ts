@@ -3,7 +3,21 @@ import type { NothingMeasured } from '../core/nothing-measured.js';
 import type { RecordedOutcome, RecordOptions } from '../runs/history/recorded-run.js';
 import { stopCause } from '../core/stop-cause.js';
 import { EXIT_INTERRUPTED, stopOnSignals } from './stop-signals.js';
-import { ProgressArea } from './terminal-width.js';
+import { ProgressArea, reportWidth } from './terminal-width.js';
+import { wrap } from '../../reports/text-table.js';
+import path from 'node:path';
+
+/**
+ * "Wrote to DIR/: results.json, results.csv, …": the files of one folder on
+ * as few lines as the width allows (a list of nine paths took a third of
+ * the one-screen report); files in several folders keep a path a line.
+ */
+export function writtenLines(paths: readonly string[], layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): string[] {
+  const dirs = [...new Set(paths.map((p) => path.dirname(p)))];
+  if (dirs.length !== 1) return ['Wrote:', ...paths.map((p) => `  ${p}`)];
+  const text = `Wrote to ${dirs[0]}${path.sep}: ${paths.map((p) => path.basename(p)).join(', ')}`;
+  return layout.wide ? [text] : wrap(text, layout.width - 2).map((l, i) => (i === 0 ? l : `  ${l}`));
+}
 
 /**
  * Exit code of a finished run: 0 when a cell was measured, else the
@@ -39,7 +53,7 @@ export function finishRecordedRun(finished: {
   readonly after?: readonly string[];
 }): number {
   for (const w of finished.warnings) process.stderr.write(`inferbench: warning: ${w}\n`);
-  process.stdout.write(`\nWrote:\n${finished.paths.map((p) => `  ${p}`).join('\n')}\n`);
+  process.stdout.write(`\n${writtenLines(finished.paths).join('\n')}\n`);
   if (finished.entryId !== null) {
     const outFlag = finished.out === DEFAULT_OUT_DIR ? '' : ` --out ${JSON.stringify(finished.out)}`;
     process.stdout.write(`History: benchmark ${finished.entryId} (inferbench show ${finished.entryId}${outFlag})\n`);
@@ -74,7 +88,8 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly quiet?: boolean;
   /** `--wide`: progress lines are kept whole, as the report's are; otherwise they fit stderr's width (terminal-width.ts). */
   readonly wide?: boolean;
-  readonly render: (record: R, color: boolean) => string;
+  /** The report; `entryId` is the history entry the run was recorded as (null when none), for the report's `inferbench show` hints. */
+  readonly render: (record: R, color: boolean, entryId: number | null) => string;
   /** Lines printed after the history line (charts not drawn). */
   readonly after?: (record: R) => readonly string[];
   /** A fix of the command's own for a run that measured nothing, or null for the general one. */
@@ -104,7 +119,9 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   const fix = recorded.nothingMeasured ? await command.nothingMeasuredFix?.(outcome.record) : null;
   const nothingMeasured = recorded.nothingMeasured && fix ? { ...recorded.nothingMeasured, fix } : recorded.nothingMeasured;
   const color = process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  process.stdout.write(`${command.render(outcome.record, color)}\n`);
+  const report = command.render(outcome.record, color, entryId);
+  // One blank line between the report and the files written (finishRecordedRun's), not two: the one-screen report counts its lines.
+  process.stdout.write(report.endsWith('\n') ? report : `${report}\n`);
   return finishRecordedRun({
     warnings: outcome.warnings,
     paths: outcome.paths,

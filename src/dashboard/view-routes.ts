@@ -4,6 +4,7 @@ import { entryCommand, recordOf } from '../runs/history/entry-record.js';
 import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../runs/scenario-registry.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
+import { wrapSpecTitles } from '../../reports/chart-width.js';
 
 type AnyRecord = NonNullable<ReturnType<typeof recordOf>>;
 
@@ -34,7 +35,8 @@ async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: U
     if (err instanceof ViewParamError) throw new HttpError(400, err.message, err.fix, err.field);
     throw err;
   }
-  sendJson(res, 200, { id, state: entry.state, kind, available: true, ...views });
+  // Chart titles wrapped to a panel's width (reports/chart-width.ts), so no subtitle is cut at its right edge.
+  sendJson(res, 200, wrapSpecTitles({ id, state: entry.state, kind, available: true, ...views }));
 }
 
 /**
@@ -55,7 +57,7 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   if (scenarioB.compare?.json === undefined || scenarioB !== scenarioA) throw refuse(b, scenarioB, 'b');
   if (a.record === null) throw new HttpError(409, `benchmark ${a.entry.id} has not started yet`, 'compare it once it has run', 'a');
   if (b.record === null) throw new HttpError(409, `benchmark ${b.entry.id} has not started yet`, 'compare it once it has run', 'b');
-  sendJson(res, 200, scenarioA.compare.json({ id: idA, record: a.record }, { id: idB, record: b.record }));
+  sendJson(res, 200, wrapSpecTitles(scenarioA.compare.json({ id: idA, record: a.record }, { id: idB, record: b.record })));
 }
 
 /**

@@ -39,6 +39,10 @@ export interface ReportOptions {
   readonly width: number;
   /** `--wide`: every column whatever the width. */
   readonly wide?: boolean;
+  /** `--details`: every table rather than the one-screen report. */
+  readonly details?: boolean;
+  /** The history entry shown, for the `inferbench show ID --view …` hints of a one-screen report. */
+  readonly historyId?: number | null;
   /** The `show` flag `name` as text (`--view`, `--threads`), undefined when not given. */
   readonly text: (name: string) => string | undefined;
   /** The `show` flag `name` as a positive whole number (checked as the CLI checks it), undefined when not given. */

@@ -17,7 +17,7 @@ const WIDE = buildWideSweep({ models: ['tiny-bert (embedded default)', 'mini'], 
 test('no line of the report is wider than the width, the environment block and every table included', () => {
   for (const run of [SAMPLE, WIDE]) {
     for (const width of [60, 80, 100, 120]) {
-      const lines = renderTerminalReport(run, { width, color: true }).split('\n');
+      const lines = renderTerminalReport(run, { details: true, width, color: true }).split('\n');
       const over = lines.filter((l) => visibleLength(l) > width);
       assert.deepEqual(over, [], `width ${width}`);
     }
@@ -25,17 +25,17 @@ test('no line of the report is wider than the width, the environment block and e
 });
 
 test('the report opens with the answer: per batch size the fastest engine, its threads, its lead, before any table', () => {
-  const text = renderTerminalReport(SAMPLE, { width: 100 });
+  const text = renderTerminalReport(SAMPLE, { details: true, width: 100 });
   const firstTable = text.indexOf('=====');
   const answer = text.slice(0, firstTable);
   assert.match(answer, /Fastest engine per batch size/);
-  for (const batch of [1, 8, 32]) assert.match(answer.replace(/\n +/gu, ' '), new RegExp(`batch ${batch}: engine time: onnx-cpu \\(8 threads\\) [\\d.]+ ms/batch, [\\d.]+× ahead of \\S+ \\(1 thread\\)`, 'u'));
+  for (const batch of [1, 8, 32]) assert.match(answer.replace(/\n +/gu, ' '), new RegExp(`batch ${batch}: onnx-cpu \\(8 threads\\) [\\d.]+ ms, [\\d.]+× ahead of \\S+ \\(1 thread\\)`, 'u'));
 });
 
 test('a table that drops columns names them and where they are; --wide prints every column and drops none', () => {
-  const narrow = renderTerminalReport(SAMPLE, { width: 80 });
+  const narrow = renderTerminalReport(SAMPLE, { details: true, width: 80 });
   assert.match(narrow.replace(/\n/gu, ' '), /To fit 80 columns: .*p50.* not shown\. results\.csv has every column; --wide prints them all\./u);
-  const wide = renderTerminalReport(SAMPLE, { wide: true, width: 80 });
+  const wide = renderTerminalReport(SAMPLE, { details: true, wide: true, width: 80 });
   const speed = wide.slice(wide.indexOf('INFERENCE – SPEED'));
   for (const header of ['backend', 'prec', '±95%', '(min … max)', 'p50', 'p99', 'prepare', 'batches/pass', 'total']) assert.ok(speed.split('\n')[2]?.includes(header), header);
   assert.doesNotMatch(wide, /To fit/);

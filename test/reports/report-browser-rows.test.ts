@@ -40,7 +40,7 @@ test('browser rows carry the page read-back into the CSV, the terminal report an
   assert.equal(nodeRow?.[col('browser')], '', 'Node rows leave the browser columns empty');
 
   // The environment block wraps its long lines under their own text; joined again, they read as one.
-  const text = renderTerminalReport(run, { color: false }).replace(/\n +/gu, ' ');
+  const text = renderTerminalReport(run, { details: true, color: false }).replace(/\n +/gu, ' ');
   assert.match(text, /page: Chromium 156\.0\.8078\.79 · crossOriginIsolated true · threads used \d+ of 2 cores · SIMD on/);
   assert.match(text, /renderer: WebGL ANGLE .*SwiftShader driver\) · WebGPU none \(navigator\.gpu\.requestAdapter\(\) returned null\)/);
 

@@ -30,7 +30,7 @@ function sweep(hosts: readonly (string | undefined)[]): RunRecord {
 
 test('verdict lines name model and length, and a reason shared by many cells is said once with every cell it applies to', () => {
   const run = sweep([undefined]);
-  const text = renderTerminalReport(run, { width: 100 });
+  const text = renderTerminalReport(run, { details: true, width: 100 });
   const names = run.cells.filter((c) => c.engine === 'onnx-cpu').map(cellNamer(run));
   assert.equal(new Set(names).size, 8, `every cell has its own name: ${names.join(' | ')}`);
   assert.ok(names.includes('tiny · q8: onnx-cpu, batch 2, seq 16'), names.join(' | '));
@@ -54,7 +54,7 @@ test('verdict lines name model and length, and a reason shared by many cells is 
 
 test('with two hosts every per-cell table has a host column and every name says its host; a local run names none', () => {
   const run = sweep(['box-a', 'box-b']);
-  const text = renderTerminalReport(run, { width: 200 });
+  const text = renderTerminalReport(run, { details: true, width: 200 });
   for (const title of ['INFERENCE – LATENCY STATISTICS', 'MEMORY – GROWTH', 'COLD START', 'OUTPUT PARITY']) {
     const section = text.slice(text.indexOf(title));
     const header = section.split('\n').find((l) => l.startsWith('model')) ?? '';

@@ -11,8 +11,8 @@ import { buildSampleRun } from '../helpers/sample-run.js';
 test('a default run names its batch sizes and rows and how to get the full sweep; an explicit one does not', () => {
   const sample = buildSampleRun();
   const defaults = { ...sample, config: { ...sample.config, batchSizes: [1, 8], limit: 16 } };
-  const text = renderTerminalReport(defaults, { width: 100 }).replace(/\n/gu, ' ');
+  const text = renderTerminalReport(defaults, { details: true, width: 100 }).replace(/\n/gu, ' ');
   assert.match(text, /This run used the defaults' batch sizes 1 and 8 over the first 16 rows, .*the full sweep is --batch-sizes 1,8,32 --limit 256/u);
   const explicit = { ...sample, config: { ...sample.config, batchSizes: [1, 8, 32], limit: 256 } };
-  assert.doesNotMatch(renderTerminalReport(explicit, { width: 100 }), /the full sweep is/u);
+  assert.doesNotMatch(renderTerminalReport(explicit, { details: true, width: 100 }), /the full sweep is/u);
 });

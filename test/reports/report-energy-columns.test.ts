@@ -59,11 +59,11 @@ test('CSV and Parquet carry GPU peak memory and J/sample, empty with `unmeasurab
 });
 
 test('the terminal says unmeasurable with the reason on this kind of machine, and shows the figures with their window where measured', () => {
-  const here = renderTerminalReport(withEnergy(false), { color: false, width: 160 });
+  const here = renderTerminalReport(withEnergy(false), { details: true, color: false, width: 160 });
   assert.match(here, /GPU MEMORY AND ENERGY \(timed loop\)/);
   assert.match(here, /GPU energy \(board power, nvidia-smi\): unmeasurable: no NVIDIA GPU/);
   assert.match(here, /CPU energy \(RAPL\): unmeasurable: no RAPL: \/sys\/class\/powercap does not exist/);
-  const gpu = renderTerminalReport(withEnergy(true), { color: false, width: 160 });
+  const gpu = renderTerminalReport(withEnergy(true), { details: true, color: false, width: 160 });
   assert.match(gpu, /GPU J\/sample/);
   assert.match(gpu, /1\.50/);
   assert.match(gpu, /window: the timed loops/);

@@ -44,7 +44,7 @@ test('no interval in any table, CSV column or chart spec crosses zero on 3 widel
   const ciColumns = columns.flatMap((c, i) => (/ci95_(low|high)/.test(c) ? [i] : []));
   assert.ok(ciColumns.length >= 4, `CI columns: ${columns.filter((c) => c.includes('ci95')).join(', ')}`);
   for (const line of lines) for (const i of ciColumns) assert.ok(Number(line[i]) > 0, `${columns[i]} = ${line[i]}`);
-  const text = renderTerminalReport(run, { width: 200 });
+  const text = renderTerminalReport(run, { details: true, width: 200 });
   assert.doesNotMatch(text, /[-−]\d[\d.,]* – [\d.,]+ (ms|s)\b/, 'no printed interval starts below zero');
   const errorBars = chartLows(comparisonChartSpec(run));
   assert.ok(errorBars.length >= 4 && errorBars.every((v) => v > 0), `comparison.png error bars: ${errorBars.join(', ')}`);

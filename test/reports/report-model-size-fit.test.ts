@@ -23,7 +23,7 @@ test('MODEL SIZE keeps a long model name whole: notes wrap at 160 columns, and a
   const sample = buildSampleRun();
   const run = { ...sample, models: [{ name: LONG_NAME, source: 'models/bert-384/model.onnx', sizeBytes: 90_000_000, notes: [NOTE] }] };
   for (const width of [160, 100]) {
-    const section = sizeSection(renderTerminalReport(run, { width }));
+    const section = sizeSection(renderTerminalReport(run, { details: true, width }));
     assert.ok(section.length > 0);
     assert.ok(section.some((l) => l.includes(LONG_NAME)), `width ${width}: the model name whole\n${section.join('\n')}`);
     assert.deepEqual(section.filter((l) => visibleLength(l) > width), [], `width ${width}`);
@@ -34,6 +34,6 @@ test('MODEL SIZE keeps a long model name whole: notes wrap at 160 columns, and a
       assert.match(section.join(' '), /To fit 100 columns: [^.]*notes[^.]* not shown/u, section.join('\n'));
     }
   }
-  const wide = sizeSection(renderTerminalReport(run, { wide: true }));
+  const wide = sizeSection(renderTerminalReport(run, { details: true, wide: true }));
   assert.ok(wide.some((l) => l.includes(LONG_NAME) && l.includes(NOTE)), '--wide: name and note whole on one row');
 });

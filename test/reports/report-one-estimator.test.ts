@@ -30,7 +30,7 @@ test('mean, total, samples/s and ratios are the mean of round means, centred in 
   assert.ok(Math.abs(col('samples_per_s') - 500) < 1e-6, '8 rows per 16 ms pass');
   assert.equal(col('p50_ms'), 1, 'the median pools every batch (32 of 48 took 1 ms)');
 
-  const text = renderTerminalReport(run, { width: 200 }).replace(/\n {4}/gu, ' ');
+  const text = renderTerminalReport(run, { details: true, width: 200 }).replace(/\n {4}/gu, ' ');
   assert.match(text, /batch 1, engine time: onnx-cpu is 4\.0× faster than onnx-wasm/u, '8 ms ÷ 2 ms, not 8 ÷ 1.5');
   assert.match(text, /percentiles, min, max, stdev and cv pool every batch of every round|n, percentiles, min, max, stdev and cv pool every batch of every round/u);
 });

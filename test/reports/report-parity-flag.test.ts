@@ -8,7 +8,7 @@ import { PARITY_FAILURE, buildSweepRun } from '../helpers/sweep-run.js';
 test('a cell whose outputs differ beyond tolerance is flagged in the terminal and in the CSV', () => {
   const run = buildSweepRun();
   for (const width of [160, 80]) {
-    const text = renderTerminalReport(run, { width });
+    const text = renderTerminalReport(run, { details: true, width });
     // The speed table marks the row, at any width (a narrow one drops the state column: the check says it).
     assert.match(text, width > 100 ? /tfjs-wasm \(1 thread\) .* 8 +completed +✗ PARITY/u : /tfjs-wasm \(1 thread\) .* 8 +✗ PARITY/u, `speed table at width ${width}`);
     // One warning line names engine, batch, difference and tolerance.
@@ -19,11 +19,11 @@ test('a cell whose outputs differ beyond tolerance is flagged in the terminal an
     // The "faster than" line does not let a fast wrong engine pass unnoticed.
     assert.match(text.replace(/\n {4}/gu, ' '), /tfjs-wasm \(1 thread\) \(✗ PARITY\)/u);
   }
-  const text = renderTerminalReport(run);
+  const text = renderTerminalReport(run, { details: true });
   assert.match(text, /OUTPUT PARITY & ACCURACY/u);
   assert.match(text, /tfjs-wasm +1 +8 +onnx-cpu +0\.0312 +1\.0e-4 +95\.8% \(96 rows\) +47\.9% +✗ PARITY/u);
   assert.match(text, /onnx-wasm +1 +8 +onnx-cpu +2\.4e-6 +1\.0e-4 +100% \(96 rows\) +51\.0% +✓ ok/u);
-  assert.ok(renderTerminalReport(run, { color: true }).includes('\u001b[31m✗ PARITY'), 'red when colour is on');
+  assert.ok(renderTerminalReport(run, { details: true, color: true }).includes('\u001b[31m✗ PARITY'), 'red when colour is on');
   assert.equal(text.match(/warning: ✗ PARITY/gu)?.length, 1, 'only the failing cell is warned about');
 
   const [header, ...rows] = parseCsv(renderCsv(run));

@@ -13,7 +13,9 @@ test('comparison chart renders to a PNG whose SVG names every completed engine a
 
   const svg = await renderSvg(spec);
   for (const engine of ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu']) assert.ok(svg.includes(engine), engine);
-  assert.ok(svg.includes(`${MODEL_NAME} – time to stream every row once, per engine and batch size, lower is better`));
+  // The title wraps to the plot's width (chart-width.ts): its words, read across its lines.
+  const texts = svg.replace(/<[^>]+>/gu, ' ').replace(/\s+/gu, ' ');
+  assert.ok(texts.includes(`${MODEL_NAME} – time to stream every row once, per engine and batch`) && texts.includes('size, lower is better'), texts);
   assert.ok(svg.includes('errored: onnx-wasm (batch 32)'));
   assert.ok(svg.includes('skipped: tfjs-cpu (batch 32)'));
   assert.ok(svg.includes('time of one pass (ms), lower is better'));

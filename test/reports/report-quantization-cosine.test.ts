@@ -22,7 +22,7 @@ function embeddingVariantRun(): RunRecord {
 
 test('an embedding model\'s QUANTIZATION table gives min and mean cosine against fp32 on one line per variant, even at 80 columns, without the label-less accuracy columns', () => {
   for (const width of [80, 160]) {
-    const text = renderTerminalReport(embeddingVariantRun(), { width });
+    const text = renderTerminalReport(embeddingVariantRun(), { details: true, width });
     const table = text.slice(text.indexOf('QUANTIZATION'), text.indexOf('MODEL SIZE'));
     assert.match(table, /variant +engine +.*batch +.*speed-up vs fp32 +min cos vs fp32 +mean cos vs fp32/, `width ${width}:\n${table}`);
     const rows = table.split('\n').filter((l) => l.startsWith('q8 '));
@@ -32,6 +32,6 @@ test('an embedding model\'s QUANTIZATION table gives min and mean cosine against
     assert.match(table, /cos vs fp32: the cosine similarity of each parity row's embedding/);
     for (const line of table.split('\n')) assert.ok(line.length <= width, `wider than ${width}: ${line}`);
   }
-  const wide = renderTerminalReport(embeddingVariantRun(), { wide: true });
+  const wide = renderTerminalReport(embeddingVariantRun(), { details: true, wide: true });
   assert.match(wide, /q8 +onnx-cpu +\S+ +1 +117 KiB +0\.30× +[\d.]+× +0\.999968 +0\.999979 +inferbench/, 'every column with --wide');
 });

@@ -49,7 +49,7 @@ test('the QUANTIZATION table and chart answer the seed question: size ratio, spe
     assert.equal(r.argmaxAgreement, 0.96875);
     assert.equal(r.writtenBy, 'inferbench');
   }
-  const text = renderTerminalReport(run);
+  const text = renderTerminalReport(run, { details: true });
   assert.match(text, /QUANTIZATION – each variant against fp32/);
   assert.match(text, /q8 +onnx-cpu +8 +1 +100 B +0\.25× +2\.00× +88\.0% +−2\.0 pt +96\.9% +inferbench/);
 

@@ -29,7 +29,7 @@ test('engine time is the pipeline forward for transformers-js and the model call
   const plain = baselineRows(run).find((r) => r.engine === 'onnx-cpu' && r.batchSize === 1);
   assert.ok(Math.abs((plain?.endToEnd?.meanMs ?? 0) - 0.92) < 1e-9, 'end to end: the call and its item callback');
 
-  const text = renderTerminalReport(run, { width: 200 }).replace(/\n {4}/gu, ' ');
+  const text = renderTerminalReport(run, { details: true, width: 200 }).replace(/\n {4}/gu, ' ');
   // One sentence per scope, each saying which; in engine time transformers-js is named by what was timed.
   assert.match(text, /batch 1, engine time: transformers-js \(its pipeline's forward\) is [\d.]+× faster than onnx-cpu/u);
   assert.match(text, /batch 1, end to end: transformers-js is [\d.]+× faster than onnx-cpu/u);

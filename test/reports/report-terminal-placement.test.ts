@@ -10,7 +10,7 @@ test('the environment block gives each onnxruntime-node engine one placement lin
   for (const cell of run.cells) {
     if (cell.engine === 'onnx-cpu' && cell.state !== 'skipped') Object.assign(cell, { session: { ...(cell as CompletedCell).session, placement } });
   }
-  const lines = renderTerminalReport(run).split('\n');
+  const lines = renderTerminalReport(run, { details: true }).split('\n');
   const engineLine = lines.findIndex((l) => l.startsWith('  - onnx-cpu:'));
   assert.ok(engineLine >= 0);
   assert.equal(lines[engineLine + 1], '      placement: CUDAExecutionProvider 96% of 73 nodes, 94% of node time · CPUExecutionProvider 4%, 6% · CPU fallback: Gather, Shape');

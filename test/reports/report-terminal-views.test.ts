@@ -5,7 +5,7 @@ import { buildSampleRun } from '../helpers/sample-run.js';
 import { NOISY_CELL, buildSweepRun } from '../helpers/sweep-run.js';
 
 test('terminal report shows statistics with CI and verdict, core and batch scaling, memory growth and cold start', () => {
-  const text = renderTerminalReport(buildSweepRun());
+  const text = renderTerminalReport(buildSweepRun(), { details: true });
   for (const title of ['INFERENCE – LATENCY STATISTICS', 'CORE SCALING – batch 32', 'BATCH SCALING – 1 thread', 'MEMORY – GROWTH', 'COLD START']) {
     assert.ok(text.includes(title), `missing ${title}`);
   }
@@ -25,7 +25,7 @@ test('terminal report shows statistics with CI and verdict, core and batch scali
   // Cold start apart from the steady state, with warmup reported apart too.
   assert.match(text, /onnx-cpu +4 +32 +240 ms +145 ms +3 batches +64\.1 ms +34\.5 ms/u);
 
-  const old = renderTerminalReport(buildSampleRun());
+  const old = renderTerminalReport(buildSampleRun(), { details: true });
   assert.ok(old.includes('Core scaling not shown: core scaling needs 2 or more thread counts'));
   assert.ok(old.includes('BATCH SCALING – engine-default threads'));
   assert.ok(!old.includes('MEMORY – GROWTH'), 'no memory detail without memory figures');

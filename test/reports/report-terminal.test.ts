@@ -6,7 +6,7 @@ import { ERRORED_REASON, SKIPPED_REASON, buildSampleRun } from '../helpers/sampl
 
 test('terminal report shows every table, engine, failure reason and the fastest engine per batch', () => {
   const run = buildSampleRun();
-  const text = renderTerminalReport(run);
+  const text = renderTerminalReport(run, { details: true });
 
   for (const title of ['INFERENCE – SPEED', 'MEMORY', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) {
     assert.ok(text.includes(title), `missing table ${title}`);
@@ -44,14 +44,14 @@ test('terminal report shows every table, engine, failure reason and the fastest 
 test('terminal report says nothing about speed ratios when only one engine completed', () => {
   const run = buildSampleRun();
   const single = { ...run, cells: run.cells.filter((c) => c.engine === 'onnx-cpu' || c.state !== 'completed') };
-  const text = renderTerminalReport(single);
+  const text = renderTerminalReport(single, { details: true });
   assert.ok(!text.includes('faster than'));
 });
 
 test('colour is ANSI only when asked for, and narrow widths drop optional columns', () => {
   const run = buildSampleRun();
-  assert.ok(renderTerminalReport(run, { color: true }).includes('\u001b[32m'));
-  const narrow = renderTerminalReport(run, { width: 80 });
+  assert.ok(renderTerminalReport(run, { details: true, color: true }).includes('\u001b[32m'));
+  const narrow = renderTerminalReport(run, { details: true, width: 80 });
   const speed = narrow.split('\n').filter((l) => /completed/u.test(l));
   assert.ok(speed.length > 0 && speed.every((l) => l.length <= 80), 'completed rows fit 80 columns');
 });

@@ -15,14 +15,14 @@ const run = runOf([
 ]);
 
 test('every table shows the threads read back, the speed table keeps them at any width, and the faster sentence says "2 threads against 1"', () => {
-  const text = renderTerminalReport(run, { width: 160 });
+  const text = renderTerminalReport(run, { details: true, width: 160 });
   assert.match(text.replace(/\n {4}/gu, ' '), /batch 8, engine time: onnx-cpu is 3\.4× faster than onnx-wasm \(2 threads against 1\)/u);
   for (const title of ['INFERENCE – LATENCY STATISTICS', 'MEMORY – GROWTH', 'COLD START', 'OUTPUT PARITY']) {
     const section = text.slice(text.indexOf(title));
     assert.match(section, /onnx-cpu +2 \(asked 4\) +8 /u, `${title}: the threads read back, not the 4 asked for`);
   }
   for (const width of [100, 80]) {
-    const narrow = renderTerminalReport(run, { width });
+    const narrow = renderTerminalReport(run, { details: true, width });
     const speed = narrow.slice(narrow.indexOf('INFERENCE – SPEED'));
     assert.match(speed.split('\n')[2] ?? '', /\bthreads\b/u, `the speed table keeps its threads column at width ${width}`);
     assert.match(speed, /onnx-wasm +1 \(asked 4\)/u);

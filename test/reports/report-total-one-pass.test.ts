@@ -29,7 +29,7 @@ test('total is one pass on every engine: total_ms ÷ mean_ms is the batches of a
   }
 
   // The same figure in the speed table: total and avg side by side.
-  const text = renderTerminalReport(run, { width: 200 });
+  const text = renderTerminalReport(run, { details: true, width: 200 });
   assert.match(text, /onnx-cpu .* 8 +8\.00 ms +1\.00 ms/u);
   assert.match(text, /tfjs-cpu .* 8 +80\.0 ms +10\.0 ms/u);
 

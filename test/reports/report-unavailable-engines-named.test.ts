@@ -18,10 +18,10 @@ test('the report names the engines a sweep could not run here, grouped by reason
       ],
     },
   };
-  const text = renderTerminalReport(record, { color: false });
+  const text = renderTerminalReport(record, { details: true, color: false });
   assert.match(text, /- not run here \(unavailable on this machine/);
   assert.match(text, /  - tfjs-node, tfjs-node-saved-model: @tensorflow\/tfjs-node is not installed \(offline, `npm run setup:tfjs-node` builds it\)/);
   assert.match(text, /  - onnx-cuda: no NVIDIA GPU found/);
   // A run where every engine could run prints no such line.
-  assert.doesNotMatch(renderTerminalReport(run, { color: false }), /not run here/);
+  assert.doesNotMatch(renderTerminalReport(run, { details: true, color: false }), /not run here/);
 });

@@ -19,7 +19,7 @@ test('generate, train and load print the "not run here" lines that run prints, t
     '  - tfjs-node: @tensorflow/tfjs-node is not installed (offline, `npm run setup:tfjs-node` builds it)',
     '  - onnx-cuda: no NVIDIA GPU found (nvidia-smi lists none)',
   ].join('\n');
-  assert.ok(renderTerminalReport({ ...base, config }, { width: 120 }).includes(expected), 'run prints them');
+  assert.ok(renderTerminalReport({ ...base, config }, { details: true, width: 120 }).includes(expected), 'run prints them');
   const reports: [string, string][] = [
     ['generate', renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord)],
     ['train', renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord)],

@@ -22,8 +22,8 @@ test('core-scaling, batch-scaling, latency-distribution and run-comparison chart
     core: [`${MODEL_NAME} – core scaling at batch 32`, 'threads (requested intra-op threads)', 'tfjs-wasm at 2, 4 threads (skipped)', 'onnx-wasm at 4 threads (errored)'],
     batch: [`${MODEL_NAME} – batch scaling with 1 thread`, 'p99 per batch', '✗ PARITY'],
     latency: ['latency distribution per engine', 'onnx-cpu (4 threads)', 'batch 32', 'NOISY: onnx-wasm (4 threads) at batch 1'],
-    compare: ['run comparison', 'A: 2025-11-23T09-12-44Z-b81c', 'B: run-b', 'B 1.67× faster (p &lt;0.001)', 'no significant difference', 'Welch'],
-    compareOld: ['run comparison', 'no significant difference'],
+    compare: ['run comparison', 'A: 2025-11-23T09-12-44Z-b81c', 'B: run-b', 'B 1.67× faster (p &lt; 0.001)', 'inconclusive in', 'Welch'],
+    compareOld: ['run comparison', 'inconclusive (one round in A and B'],
   };
   for (const [name, spec] of Object.entries(charts)) {
     const png = await renderPng(spec);

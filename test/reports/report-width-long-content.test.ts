@@ -78,9 +78,10 @@ test('strict layout names a line a section left wider than the width, instead of
 
 test('the run report fits 80, 100 and 120 columns at every section\'s cause, with the default run\'s longest content', () => {
   const run = defaultLikeRun();
-  assertFits((o) => renderTerminalReport(run, o), 'run');
+  assertFits((o) => renderTerminalReport(run, { ...o, details: true }), 'run');
+  assertFits((o) => renderTerminalReport(run, o), 'run, one screen');
   // A name is never cut: one too wide for its column wraps onto a second line of its row, whole.
-  const narrow = renderTerminalReport(run, { width: 80 });
+  const narrow = renderTerminalReport(run, { details: true, width: 80 });
   const speed = narrow.slice(narrow.indexOf('INFERENCE – SPEED'));
   assert.match(speed, /tfjs-cpu-graph-model|tfjs-cpu-graph-\n\s*model/u);
   assert.doesNotMatch(narrow, /tfjs-cpu-gr…|tfjs-wasm-g…/u);

@@ -15,14 +15,14 @@ test('a run recorded before rounds existed counts as one round, which never supp
   const compared = cmp.cells.filter((c) => c.call !== 'not compared');
   assert.ok(compared.length > 10);
   for (const c of compared) {
-    assert.equal(c.call, 'no significant difference', c.label);
-    assert.equal(c.note, 'one round in A and B: no between-round evidence');
+    assert.equal(c.call, 'inconclusive', c.label);
+    assert.equal(c.note, 'one round in A and B: no between-round evidence; more rounds would tell (--rounds 3)');
     assert.deepEqual([c.roundsA, c.roundsB, c.p, c.ratioCi], [1, 1, null, null]);
     assert.ok(c.ratio !== null && Math.abs(c.ratio - 0.62) < 0.01, 'the ratio is still shown');
   }
   // One side with rounds is not enough either; the note names the side that lacks them.
   const mixed = compareRuns(buildSweepRun({ rounds: 5 }), b).cells.find((c) => c.call !== 'not compared');
-  assert.equal(mixed?.note, 'one round in B: no between-round evidence');
+  assert.equal(mixed?.note, 'one round in B: no between-round evidence; more rounds would tell (--rounds 3)');
 });
 
 test('a cell cut short by Ctrl-C, or with a round that timed only part of a pass, is not compared', () => {

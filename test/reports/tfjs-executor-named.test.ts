@@ -50,5 +50,5 @@ test('results.csv has an executor column and the report names each engine\'s exe
   assert.ok(column > (header?.indexOf('backend') ?? 0), `executor column after backend: ${header?.join(',')}`);
   const wasmRow = rows.find((r) => r[header?.indexOf('engine') ?? 0] === 'tfjs-wasm');
   assert.equal(wasmRow?.[column], 'tfjs-converter GraphModel');
-  assert.match(renderTerminalReport(run, { color: false }).replace(/\n +/gu, " "), /- tfjs-wasm: .* · executor tfjs-converter GraphModel · /);
+  assert.match(renderTerminalReport(run, { details: true, color: false }).replace(/\n +/gu, " "), /- tfjs-wasm: .* · executor tfjs-converter GraphModel · /);
 });

@@ -43,7 +43,7 @@ test('accuracy counts every row of one pass, not the parity rows; an engine that
   assert.equal(slow.accuracy, null, 'no accuracy over fewer rows than the others');
   assert.ok(slow.accuracyRows && slow.accuracyRows.seen < 40 && slow.accuracyRows.of === 40);
 
-  const text = renderTerminalReport({ ...buildSampleRun(), cells } as RunRecord, { width: 200 });
+  const text = renderTerminalReport({ ...buildSampleRun(), cells } as RunRecord, { details: true, width: 200 });
   assert.match(text, /fast .* 20\.0% \(40 rows\)/u);
   assert.match(text, new RegExp(`slow .* n/a \\(saw ${slow.accuracyRows.seen} of 40 rows\\)`, 'u'));
 });

@@ -43,7 +43,7 @@ test('cold start is per load: the first batch size after it owns load (the creat
   assert.equal(first.coldStart?.phases?.placementProbeMs, 30);
   assert.ok((first.coldStart?.phases?.importMs ?? 0) >= 5, 'the import includes the engine probe before the load');
 
-  const text = renderTerminalReport({ ...buildSampleRun(), cells } as RunRecord, { width: 220 });
+  const text = renderTerminalReport({ ...buildSampleRun(), cells } as RunRecord, { details: true, width: 220 });
   const table = text.slice(text.indexOf('COLD START'));
   assert.match(table, /first batch \(cold\) +first batch at this size \(engine warm\)/u);
   const rowOf = (batch: number) => table.split('\n').find((l) => new RegExp(`^phased +1 +${batch} `, 'u').test(l)) ?? '';

@@ -26,7 +26,7 @@ test('an in-process sweep records its process and what ran before each batch siz
 
   // The same engine seen through a browser page: its figures are the renderer's.
   const browser: CompletedCell = { ...one, engine: 'browser-mock', memory: { ...one.memory, process: { label: 'Chromium renderer', detail: 'pid 1' } } };
-  const text = renderTerminalReport({ ...buildSampleRun(), cells: [...cells, browser] } as RunRecord, { width: 220 });
+  const text = renderTerminalReport({ ...buildSampleRun(), cells: [...cells, browser] } as RunRecord, { details: true, width: 220 });
   assert.match(text, /INFERENCE – MEMORY \(peak RSS of the timed loop\)/u);
   assert.match(text, /MEMORY – GROWTH \(timed loop\)/u);
   const pivot = text.slice(text.indexOf('INFERENCE – MEMORY'), text.indexOf('MEMORY – GROWTH'));

@@ -18,7 +18,7 @@ test('reports show the first pass, rounds, the interrupted state and why parity 
   registry.register(loggedEngines([{ id: 'missing-ref', loadError: 'no such file onnx/model.onnx' }]).engines[0] as never);
   const cells = await bench.run(new CharModel(), ['a', 'b']);
   const run: RunRecord = { ...buildSampleRun(), cells, config: { parity: { reference: 'missing-ref' } } };
-  const text = renderTerminalReport(run, { width: 200 });
+  const text = renderTerminalReport(run, { details: true, width: 200 });
   assert.match(text, /first pass/);
   assert.match(text, /b +.*1 +interrupted/u, text);
   assert.match(text, /parity unavailable \(a, batch 1; b, batch 1\): reference missing-ref failed to load: no such file onnx\/model\.onnx/);

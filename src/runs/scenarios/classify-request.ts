@@ -95,6 +95,9 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       'calibration-rows',
       'calibration-method',
       'profile',
+      // Every option the CLI takes, as the docs say: these two were refused as unknown fields (issue 47).
+      'task',
+      'save-outputs',
     ],
     parse,
   },

@@ -12,17 +12,20 @@ import { formatTimestamp } from '../../core/units.js';
 import { renderRunComparison } from '../../../reports/classify/compare-report.js';
 import { profileComparisonText } from '../../../reports/classify/profile-comparison.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
-import { acrossRounds, cellMatchKey, compareRuns, describeDifference, ratioText } from '../../../reports/run-comparison.js';
+import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../../reports/run-comparison.js';
 import { batchSizes } from '../../../reports/run-summary.js';
 import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../../reports/run-views.js';
-import { renderTerminalReport } from '../../../reports/classify/terminal-report.js';
+import { renderReportView, renderTerminalReport, viewNames } from '../../../reports/classify/terminal-report.js';
 import { scalingSections, statisticsSection } from '../../../reports/classify/terminal-views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../../reports/view-charts.js';
 import type { RunConfig } from '../run-config.js';
 import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, recordedBy } from '../scenario-registry.js';
 
-const VIEWS = ['all', 'baseline', 'core', 'batch'] as const;
+/** `show --view`: the whole report (all), core or batch scaling alone with their fixed values, and every named view of reports/classify/report-views.ts; baseline is the old name of latency. */
+function viewChoices(): string[] {
+  return ['all', 'summary', 'baseline', 'core', 'batch', ...viewNames()];
+}
 
 function settingLines(c: RunConfig): string[] {
   return [
@@ -41,8 +44,9 @@ function report(record: RunRecord, o: ReportOptions): string {
   const threadsText = o.text('threads');
   const threads = threadsText === undefined ? undefined : threadsText === 'default' ? null : o.positiveInt('threads');
   const asked = o.text('view');
-  if (asked !== undefined && !(VIEWS as readonly string[]).includes(asked)) throw new UserError(`--view must be one of ${VIEWS.join(', ')}, got "${asked}"`, 'e.g. --view core --batch-size 8');
-  const view = asked ?? (batchSize !== undefined && threads === undefined ? 'core' : threads !== undefined && batchSize === undefined ? 'batch' : batchSize !== undefined ? 'scaling' : 'all');
+  if (asked !== undefined && !viewChoices().includes(asked)) throw new UserError(`--view must be one of ${viewChoices().join(', ')}, got "${asked}"`, 'e.g. --view latency, or --view core --batch-size 8');
+  const fixedView = batchSize !== undefined && threads === undefined ? 'core' : threads !== undefined && batchSize === undefined ? 'batch' : batchSize !== undefined ? 'scaling' : undefined;
+  const view = asked ?? fixedView ?? (o.details === true ? 'all' : 'summary');
   const sizes = batchSizes(record);
   if (batchSize !== undefined && !sizes.includes(batchSize)) throw new UserError(`--batch-size ${batchSize} was not measured in this run`, `use one of ${sizes.join(', ')}`);
   const settings = threadSettings(record);
@@ -51,8 +55,10 @@ function report(record: RunRecord, o: ReportOptions): string {
   }
   const { color } = o;
   const width = o.wide === true ? 100_000 : Math.max(40, o.width);
-  if (view === 'all') return renderTerminalReport(record, { color, width: o.width, wide: o.wide === true });
+  const layout = { color, width: o.width, wide: o.wide === true };
+  if (view === 'all' || view === 'summary') return renderTerminalReport(record, { ...layout, details: view === 'all', historyId: o.historyId ?? null });
   if (view === 'baseline') return statisticsSection(record, width, 0, color).join('\n');
+  if (view !== 'core' && view !== 'batch' && view !== 'scaling') return renderReportView(record, view, layout);
   const fixed = { ...(batchSize !== undefined ? { batchSize } : {}), ...(threads !== undefined ? { threads } : {}) };
   return scalingSections(record, width, 0, color, { ...fixed, ...(view === 'core' || view === 'batch' ? { only: view } : {}) }).join('\n');
 }
@@ -153,7 +159,7 @@ function json(sideA: { readonly id: number; readonly record: RunRecord }, sideB:
       ratioCi: c.ratioCi,
       p: c.p,
       call: c.call,
-      callText: `${c.call === 'faster' || c.call === 'slower' ? `${ratioText(c.ratio)} ${c.call}` : c.call}${c.note ? ` (${c.note})` : ''}`,
+      callText: callWords(c),
     })),
     onlyInA: comparison.onlyInA.length,
     onlyInB: comparison.onlyInB.length,

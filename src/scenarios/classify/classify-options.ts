@@ -49,6 +49,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip the charts (comparison, core-scaling, batch-scaling, latency-distribution .png)' },
     { cliFlag: 'wide' },
+    { cliFlag: 'details' },
     { cliFlag: 'quiet' },
     { name: 'queue', kind: 'value', arg: 'URL', help: 'run the sweep on `inferbench worker`s through this Redis (redis://[USER:PASSWORD@]HOST:PORT, rediss:// for TLS); one job per model × engine × threads' },
     { name: 'on-each-worker', kind: 'boolean', help: 'with --queue: run the whole sweep on every worker (or on --workers), for a cross-hardware table; default: spread the jobs over the workers' },

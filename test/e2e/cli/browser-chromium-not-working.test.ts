@@ -16,10 +16,12 @@ test('INFERBENCH_CHROMIUM that is not a working Chromium (exits 1, prints no ver
     [sleeper, /INFERBENCH_CHROMIUM=.*sleeping-chromium is not a working Chromium: `.*sleeping-chromium --version` did not answer within 15 s/],
   ];
   for (const [binary, reason] of cases) {
-    const r = await runCli(['engines'], { env: { INFERBENCH_CHROMIUM: binary }, timeoutMs: 180_000 });
+    // --json: every reason whole (the table cuts each to about 60 characters).
+    const r = await runCli(['engines', '--json'], { env: { INFERBENCH_CHROMIUM: binary }, timeoutMs: 180_000 });
     assert.equal(r.code, 0, r.stderr);
+    const listed = JSON.parse(r.stdout) as { id: string; reason?: string }[];
     for (const id of ['browser-onnx-wasm', 'browser-tfjs-webgl', 'browser-transformers-js']) {
-      const line = r.stdout.split('\n').find((l) => l.includes(id)) ?? '';
+      const line = listed.find((e) => e.id === id)?.reason ?? '';
       assert.match(line, reason, `${binary}: ${id}: ${line}`);
     }
   }

@@ -19,11 +19,12 @@ test('inferbench compare prints per-cell calls and writes the comparison chart',
   assert.equal(r.code, 0, r.stderr);
   assert.ok(r.stdout.includes('RUN COMPARISON – B against A'));
   assert.match(r.stdout, /onnx-cpu · 4 threads · batch 8 +10\.7 ms \(10\.6 – 10\.9 ms, 5 rounds\) .* 0\.620× \(0\.6\d\d–0\.6\d\d\) +<0\.001 +B 1\.61× faster \(p < 0\.001\)/u);
-  assert.match(r.stdout, /onnx-wasm · 2 threads · batch 8 .* 1\.010× \(0\.9\d\d–1\.0\d\d\) +0\.\d{3} +no significant difference \(p = 0\.\d{3} ≥ 0\.05\)/u);
+  assert.match(r.stdout, /onnx-wasm · 2 threads · batch 8 .* 1\.010× \(0\.9\d\d–1\.0\d\d\) +0\.\d{3} +(no difference \(0\.9\d×–1\.0\d×, within the ±5% equivalence bound\)|inconclusive \(0\.9\d×–1\.\d\d×\): more rounds would tell \(--rounds \d+\))/u);
   assert.match(r.stdout, /tfjs-wasm · 1 thread · batch 8 .* B 1\.30× slower \(p < 0\.001\) +VALID \/ VALID ✗ PARITY in A and B/u);
   assert.match(r.stdout, /Method: each round's mean engine time per batch is one observation; .*t-test of log\(B\/A\).*excludes 1/su);
   assert.match(r.stdout, /NOISY \/ NOISY/u);
-  assert.ok(r.stdout.includes('B is faster in 9, slower in 3 and shows no significant difference in 8 of 27 common cells'));
+  const tally = /B is faster in 9, slower in 3, shows no difference \(within ±5%\) in (\d+) and is inconclusive in (\d+) of 27 common cells/u.exec(r.stdout.replace(/\n/gu, ' '));
+  assert.ok(tally && Number(tally[1]) + Number(tally[2]) === 8, r.stdout);
   const chart = join(out, 'compare-run-a-vs-run-b.png');
   assert.ok(r.stdout.includes(chart), 'chart path printed');
   const png = readFileSync(chart);

@@ -8,7 +8,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('--dtype fp32,fp16,q8,q4 runs one row per variant with size, speedup and parity against fp32', async () => {
   const out = testOutputDir('dtype-variants');
-  const r = await runCli(['run', '--dtype', 'fp32,fp16,q8,q4', '--engines', 'onnx-cpu,tfjs-cpu', '--batch-sizes', '2', '--limit', '8', '--warmup', '1', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-isolate', '--out', out, '--no-png']);
+  const r = await runCli(['run', '--dtype', 'fp32,fp16,q8,q4', '--engines', 'onnx-cpu,tfjs-cpu', '--batch-sizes', '2', '--limit', '8', '--warmup', '1', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-isolate', '--out', out, '--no-png', '--details']);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

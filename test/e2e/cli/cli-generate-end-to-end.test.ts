@@ -20,7 +20,7 @@ test('inferbench generate sweeps engines × batch × prompt × new tokens and wr
   const [runId] = readdirSync(out);
   const dir = join(out, runId ?? '');
   const files = ['results.json', 'results.csv', 'results.parquet', 'ttft.png', 'tpot.png'];
-  for (const f of files) assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  for (const f of files) assert.ok(r.stdout.includes(`Wrote to ${dir}/: `) && r.stdout.includes(f), `path of ${f} printed`);
 
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as GenerationRunRecord;
   assert.equal(run.kind, 'generate');

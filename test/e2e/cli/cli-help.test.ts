@@ -50,17 +50,18 @@ test('inferbench engines lists every engine with availability or reason and fix;
   const r = await runCli(['engines'], { env: chromium.env });
   assert.equal(r.code, 0, r.stderr);
   for (const id of ['onnx-cpu', 'onnx-cuda', 'onnx-tensorrt', 'onnx-wasm', 'tfjs-node', 'tfjs-node-gpu', 'tfjs-wasm', 'tfjs-cpu']) {
-    assert.match(r.stdout, new RegExp(`^${id}\\s+(available|unavailable: .+\\(.+\\))`, 'm'));
+    assert.match(r.stdout, new RegExp(`^${id}\\s+(yes  \\S|no   \\[\\d+\\] \\S)`, 'm'));
   }
-  assert.match(r.stdout, /^onnx-cpu\s+available/m);
-  // The GPU path that needs nothing beyond npm is named, whatever this machine's Vulkan driver.
-  assert.match(r.stdout, /^GPU from npm alone: onnx-webgpu, tfjs-webgpu, tfjs-webgpu-graph-model, transformers-js-webgpu \(WebGPU in Node/m);
-  for (const id of ['onnx-webgpu', 'transformers-js-webgpu', 'tfjs-webgpu', 'tfjs-webgpu-graph-model']) assert.match(r.stdout, new RegExp(`^${id}\\s+(available|unavailable: .+\\(.+\\))`, 'm'));
+  assert.match(r.stdout, /^onnx-cpu\s+yes  onnxruntime-node /m);
+  for (const id of ['onnx-webgpu', 'transformers-js-webgpu', 'tfjs-webgpu', 'tfjs-webgpu-graph-model']) assert.match(r.stdout, new RegExp(`^${id}\\s+(yes|no)  `, 'm'));
+  // The GPU path that needs nothing beyond npm is named in a WebGPU engine's full text, whatever this machine's Vulkan driver.
+  const explained = await runCli(['engines', '--explain', 'onnx-webgpu'], { env: { INFERBENCH_CHROMIUM: '/nonexistent/chromium' } }); // no Chromium: the memo count below stays the listing's
+  assert.match(explained.stdout.replace(/\n +/gu, ' '), /^GPU from npm alone: WebGPU in Node runs on Dawn over Vulkan/m);
   if (NO_CHROMIUM) return t.skip(`the memo's check needs Chromium: ${NO_CHROMIUM}`);
   const gpuLines = (out: string) => out.split('\n').filter((l) => /^browser-(tfjs-webgl|onnx-webgpu|transformers-js-webgpu)\s/.test(l));
   assert.equal(gpuLines(r.stdout).length, 3, r.stdout);
   // Only a full answer (a WebGL renderer and a WebGPU adapter) is remembered: a Chromium without one is asked again each time.
-  if (!gpuLines(r.stdout).every((l) => /\savailable/.test(l))) return t.skip(`this Chromium lacks WebGL or WebGPU, so nothing is remembered: ${gpuLines(r.stdout).join(' | ')}`);
+  if (!gpuLines(r.stdout).every((l) => /\syes\s/.test(l))) return t.skip(`this Chromium lacks WebGL or WebGPU, so nothing is remembered: ${gpuLines(r.stdout).join(' | ')}`);
   assert.equal(chromium.count(), 1, 'the first listing asks a page in one Chromium');
   const again = await runCli(['engines'], { env: chromium.env });
   assert.equal(again.code, 0, again.stderr);

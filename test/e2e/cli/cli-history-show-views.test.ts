@@ -23,6 +23,17 @@ test('show prints one of the three views with its fixed value, as the dashboard 
   assert.match(baseline.stdout, /95% CI of mean/);
   assert.doesNotMatch(baseline.stdout, /SCALING/);
 
+  // Issue 47: every table of --details is a view of its own, and an unknown view names them.
+  const cold = await runCli(['show', '1', '--view', 'cold-start', '--out', out]);
+  assert.equal(cold.code, 0, cold.stderr);
+  assert.match(cold.stdout, /COLD START/);
+  assert.doesNotMatch(cold.stdout, /INFERENCE – SPEED|LATENCY STATISTICS/);
+  const all = await runCli(['show', '1', '--details', '--out', out]);
+  for (const title of ['INFERENCE – SPEED', 'LATENCY STATISTICS', 'COLD START', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) assert.ok(all.stdout.includes(title), title);
+  const unknown = await runCli(['show', '1', '--view', 'nope', '--out', out]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--view must be one of all, summary, baseline, core, batch, speed, .*cold-start/);
+
   const wrong = await runCli(['show', '1', '--batch-size', '5', '--out', out]);
   assert.equal(wrong.code, 2);
   assert.match(wrong.stderr, /inferbench: error: --batch-size 5 was not measured in this run\n\s+fix: use one of 1, 8, 32/);

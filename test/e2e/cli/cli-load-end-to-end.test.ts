@@ -23,7 +23,7 @@ test('inferbench load serves onnx-cpu and onnx-wasm at two rates and finds each 
   for (const engine of ['onnx-cpu', 'onnx-wasm']) assert.match(peakTable, new RegExp(`${engine}\\s+(\\d|none)`), `${engine} has a peak row`);
   const [runId] = readdirSync(out).filter((f) => f !== 'history.duckdb' && !f.startsWith('history'));
   const dir = join(out, runId ?? '');
-  for (const f of ['results.json', 'results.csv', 'results.parquet', 'samples.parquet', 'hockey-stick.png', 'latency-cdf.png']) assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+  for (const f of ['results.json', 'results.csv', 'results.parquet', 'samples.parquet', 'hockey-stick.png', 'latency-cdf.png']) assert.ok(r.stdout.includes(`Wrote to ${dir}/: `) && r.stdout.includes(f), `path of ${f} printed`);
   for (const png of ['hockey-stick.png', 'latency-cdf.png']) assert.deepEqual([...readFileSync(join(dir, png)).subarray(0, 8)], PNG_SIGNATURE);
 
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as LoadRunRecord;

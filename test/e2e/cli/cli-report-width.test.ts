@@ -23,7 +23,7 @@ test('COLUMNS=100: no line of the run report is over 100 characters, the answer 
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split('\n');
   // The written files' paths (and the history line's --out) stay whole so they can be copied; this test's --out is deep.
-  const over = lines.filter((l) => [...l].length > 100 && !/^ {2}\/\S+$/u.test(l) && !l.startsWith('History: '));
+  const over = lines.filter((l) => [...l].length > 100 && !/^ {2}\/\S+$/u.test(l) && !l.startsWith('History: ') && !l.startsWith('Wrote to /'));
   assert.deepEqual(over, [], 'lines over 100 characters');
 
   // After the header (the run line and the machine lines, then a blank line), the first lines name the fastest engine per batch size.
@@ -33,11 +33,14 @@ test('COLUMNS=100: no line of the run report is over 100 characters, the answer 
   const answer = lines.slice(blank + 1, firstTable).join('\n');
   assert.match(answer, /^Fastest engine per batch size/u, r.stdout);
   for (const b of BATCHES) {
-    assert.match(answer, new RegExp(`^  batch ${b}: engine time: (${ENGINES.join('|')}) \\(`, 'mu'), `batch ${b} is answered before any table:\n${answer}`);
+    assert.match(answer, new RegExp(`^  batch ${b}: (${ENGINES.join('|')}) \\(`, 'mu'), `batch ${b} is answered before any table:\n${answer}`);
   }
 
+  // One screen (issue 47): the report, the files written and the history line in at most 45 lines.
+  assert.ok(r.stdout.trimEnd().split('\n').length <= 45, `${r.stdout.trimEnd().split('\n').length} lines:\n${r.stdout}`);
+
   // --wide on the same run: every column, nothing dropped, so lines run past 100 characters.
-  const wide = await runCli(['show', '1', '--wide', '--out', out], { env: { COLUMNS: '100' } });
+  const wide = await runCli(['show', '1', '--wide', '--details', '--out', out], { env: { COLUMNS: '100' } });
   assert.equal(wide.code, 0, wide.stderr);
   assert.doesNotMatch(wide.stdout, /To fit \d+ columns/u);
   const speedHeader = wide.stdout.split('\n').find((l) => /\bengine\b.*\bp50\b.*\bp99\b/u.test(l)) ?? '';

@@ -13,7 +13,7 @@ test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG'
   // In this process: isolation is not this test's subject (children-die-with-parent-every-kind runs a run's children). --max-time 120: the default 15 s per cell can cut a
   // round short on a loaded machine (one pass not finished: NOISY, one round), and the round count asserted below
   // must not depend on the machine's speed.
-  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--rounds', '2', '--min-time', '0', '--min-batches', '1', '--max-time', '120', '--no-isolate', '--out', out]);
+  const r = await runCli(['run', '--engines', ENGINES.join(','), '--batch-sizes', '1,4', '--limit', '12', '--rounds', '2', '--min-time', '0', '--min-batches', '1', '--max-time', '120', '--no-isolate', '--out', out, '--details']);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['INFERENCE – SPEED', 'MEMORY', 'MODEL SIZE', 'ENVIRONMENT INFORMATION']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /faster than/);
@@ -21,7 +21,7 @@ test('inferbench run sweeps four engines and writes tables, CSV, JSON and a PNG'
   const [runId] = readdirSync(out);
   const dir = join(out, runId ?? '');
   for (const f of ['results.json', 'results.csv', 'comparison.png', 'batch-scaling.png', 'latency-distribution.png']) {
-    assert.ok(r.stdout.includes(join(dir, f)), `path of ${f} printed`);
+    assert.ok(r.stdout.includes(`Wrote to ${dir}/: `) && r.stdout.includes(f), `path of ${f} printed`);
   }
   // One thread setting: no core-scaling chart, and the run says why instead of writing an empty one.
   assert.match(r.stdout, /Not drawn: core-scaling\.png: core scaling needs 2 or more thread counts/u);

@@ -25,7 +25,7 @@ test('a 2 models × 2 lengths × 2 precisions × 2 batches sweep names every cel
   const out = testOutputDir('sweep-cells-named');
   const r = await runCli([
     'run', '--config', 'tiny', '--config', ARCH, '--sequence-lengths', '8,16', '--dtype', 'fp32,q8', '--batch-sizes', '1,2',
-    '--engines', 'onnx-cpu', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--out', out, '--no-png', '--no-isolate',
+    '--engines', 'onnx-cpu', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--out', out, '--no-png', '--no-isolate', '--details',
   ], { env: { COLUMNS: '160' } }); // wide enough that no model name is cut short, as the tables are read row by row below
   assert.equal(r.code, 0, r.stderr);
 

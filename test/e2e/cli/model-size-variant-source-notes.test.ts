@@ -10,7 +10,7 @@ test('MODEL SIZE: each precision row names the file it loads, says how inferbenc
   const out = testOutputDir('model-size-variant-notes');
   // Twice: the first run may write the variant files, the second finds them there; both must say the same.
   for (const round of [1, 2]) {
-    const r = await runCli(['run', '--engines', 'onnx-cpu', '--dtype', 'fp32,q8,q4', '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--reference', 'none', '--no-png', '--no-isolate', '--out', out]);
+    const r = await runCli(['run', '--engines', 'onnx-cpu', '--dtype', 'fp32,q8,q4', '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--reference', 'none', '--no-png', '--no-isolate', '--out', out, '--details']);
     assert.equal(r.code, 0, r.stderr);
     const runId = readdirSync(out).filter((f) => f !== 'history.duckdb').sort().at(-1) ?? '';
     const run = JSON.parse(readFileSync(join(out, runId, 'results.json'), 'utf8')) as RunRecord;

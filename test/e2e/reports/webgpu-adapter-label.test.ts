@@ -40,7 +40,7 @@ function runOnSoftwareAdapter() {
 
 test('every view marks a software adapter: terminal tables, CSV rows and chart labels', () => {
   const run = runOnSoftwareAdapter();
-  const terminal = renderTerminalReport(run, { color: false, width: 220 });
+  const terminal = renderTerminalReport(run, { details: true, color: false, width: 220 });
   // Every table that lists the engine names the adapter with it: speed, latency statistics, batch scaling, memory.
   const engineLines = terminal.split('\n').filter((l) => /^\s*(\S+\s+)?tfjs-webgpu\b/.test(l));
   assert.ok(engineLines.length >= 4, terminal);

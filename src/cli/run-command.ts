@@ -89,6 +89,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       architectures: repeatedFlag(args, 'config'),
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),
+      engineOptions: repeatedFlag(args, 'engine-options'),
       dataset: stringFlag(args, 'dataset'),
       datasetConfig: stringFlag(args, 'dataset-config'),
       split: stringFlag(args, 'split'),
@@ -115,7 +116,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       ...(positiveIntFlag(args, 'calibration-rows', 'calibrationRows') !== undefined ? { calibrationRows: positiveIntFlag(args, 'calibration-rows', 'calibrationRows') } : {}),
       ...(stringFlag(args, 'calibration-method') !== undefined ? { calibrationMethod: stringFlag(args, 'calibration-method') } : {}),
     },
-    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', engineOptions: '--engine-options', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
   return runAndReport(config, {}, queueOptions(args), display(args));
 }

@@ -16,6 +16,7 @@ import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import { checkRange, type RangedOption } from '../core/option-ranges.js';
 import type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
+import { expandEngineVariants } from '../core/engine-options.js';
 import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
 
 /** Rows a q8-static variant is calibrated on by default. */
@@ -37,6 +38,7 @@ export interface OptionNames {
   readonly limit?: string;
   readonly threads?: string;
   readonly engines?: string;
+  readonly engineOptions?: string;
   readonly reference?: string;
   readonly rounds?: string;
   readonly maxTime?: string;
@@ -66,6 +68,20 @@ function parseTask(task: string | null, flag: string): TextTask | null {
   if (task === null) return null;
   if ((TEXT_TASKS as readonly string[]).includes(task)) return task as TextTask;
   throw new UserError(`${flag} ${JSON.stringify(task)} is not a task inferbench runs`, `use one of ${TEXT_TASKS.join(', ')}, or leave it out to detect the task from the model folder`);
+}
+
+/**
+ * `--engine-options` checked against each engine's table and against
+ * `--engines` (options for an engine not run would do nothing); absent when none.
+ */
+export function checkedEngineOptions(partial: { readonly engines?: readonly string[] | null; readonly engineOptions?: readonly string[] }, names: OptionNames, registry: EngineRegistry): { engineOptions?: readonly string[] } {
+  const specs = partial.engineOptions ?? [];
+  if (specs.length === 0) return {};
+  const flag = names.engineOptions ?? 'engineOptions';
+  const enginesFlag = names.engines ?? 'engines';
+  if (!partial.engines) throw new UserError(`${flag} needs ${enginesFlag}: options apply to the engines a run names`, `add ${enginesFlag} with the engine of each ${flag}`);
+  expandEngineVariants(registry.parseNames(partial.engines, enginesFlag), specs, flag, enginesFlag);
+  return { engineOptions: [...specs] };
 }
 
 export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
@@ -98,6 +114,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     architectures,
     sequenceLengths,
     engines: partial.engines ? registry.parseNames(partial.engines, names.engines ?? 'engines') : null,
+    ...checkedEngineOptions(partial, names, registry),
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,

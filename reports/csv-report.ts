@@ -8,6 +8,7 @@ import { isUnmeasurable, type EnergyFigure, type Measured } from '../src/core/en
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
+import { OPTION_COLUMNS } from './option-columns.js';
 import { type BaselineRow, baselineRows, parityOk } from './run-views.js';
 
 /** One value of a result row: what CSV, Parquet and Arrow all write. */
@@ -186,6 +187,8 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('mean_cosine', (c) => c.parity?.cosine?.mean),
   optional('sts_spearman', (c) => c.sts?.spearman),
   optional('sts_pairs', (c) => c.sts?.pairs),
+  // --engine-options: the row's options, their read-back and any the engine ignored (option-columns.ts).
+  ...OPTION_COLUMNS,
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

@@ -138,6 +138,9 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   mean_cosine: 'float',
   sts_spearman: 'float',
   sts_pairs: 'int',
+  engine_options: 'string',
+  option_readback: 'string',
+  options_ignored: 'string',
 };
 
 /** Columns of the samples table, in order. */

@@ -25,6 +25,7 @@ import { hostSections } from '../host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
 import { STATE_STYLE } from '../fitted-table.js';
 import { stsSection } from './sts-table.js';
+import { optionLines } from './options-lines.js';
 import { cellNamer, groupByReason } from '../cell-names.js';
 
 /** `width` and `wide` as every terminal report takes them (report-layout.ts). */
@@ -280,7 +281,8 @@ export function renderTerminalReport(run: RunRecord, opts: TerminalReportOptions
   const speed = speedTable(run, maxWidth, color);
   const sectionWidth = Math.min(speed.width, maxWidth);
   const answer = answerLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)), color);
-  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : []), ...speed.lines];
+  const options = optionLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)));
+  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : []), ...(options.length > 0 ? [...options, ''] : []), ...speed.lines];
   const comparisons = comparisonLines(run, sectionWidth, color);
   if (comparisons.length > 0) out.push(...comparisons);
   out.push(...parityWarningLines(run, sectionWidth, color));

@@ -19,7 +19,7 @@ export function optionLines(run: RunRecord, width: number): string[] {
   if (variants.length === 0) return [];
   const defaults = engines.filter((e) => engineOptionsOf(e) === '');
   const head =
-    `Engine options: ${variants.length} engine variant${variants.length === 1 ? '' : 's'} ran non-default options (--engine-options): ${variants.join(', ')}; ` +
+    `Engine options: ${variants.length} engine variant${variants.length === 1 ? '' : 's'} ran non-default options (--engine-options); ` +
     (defaults.length === 0 ? 'no row ran its engine\'s defaults.' : `${defaults.join(', ')} ran ${defaults.length === 1 ? 'its' : 'their'} engine's defaults.`);
   const lines = wrap(head, width);
   for (const engine of variants) {

@@ -54,8 +54,13 @@ export const WORKER_COMMAND: CommandSpec = {
 export const ENGINES_COMMAND: CommandSpec = {
   name: 'engines',
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
-  usage: 'inferbench engines [--json] [--wide]',
-  flags: [{ name: 'json', kind: 'boolean', help: 'print JSON' }, WIDE_FLAG, HELP],
+  usage: 'inferbench engines [--json] [--wide] [--options ID]',
+  flags: [
+    { name: 'json', kind: 'boolean', help: 'print JSON' },
+    { name: 'options', kind: 'value', arg: 'ID', help: "print the engine's option table for --engine-options: key, allowed values, default, what it does, how it is applied and read back" },
+    WIDE_FLAG,
+    HELP,
+  ],
 };
 
 export const INSPECT_COMMAND: CommandSpec = {

@@ -7,6 +7,7 @@ import { reportWidth } from './terminal-width.js';
 
 /** `inferbench engines`: every engine, available or not, with the reason and the fix. */
 export async function enginesCommand(args: ParsedArgs): Promise<number> {
+  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args);
   const statuses = await defaultRegistry.statusAll();
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(statuses.map((s) => ({ id: s.id, description: s.engine?.description ?? null, ...s.availability })), null, 2)}\n`);

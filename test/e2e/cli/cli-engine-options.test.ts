@@ -72,3 +72,15 @@ test('tfjs-wasm:WASM_HAS_SIMD_SUPPORT=false runs in its child process and reads 
   assert.ok(cell.session.notes?.includes('wasm SIMD off'), JSON.stringify(cell.session.notes));
   assert.equal(cell.session.ignoredOptions, undefined);
 });
+
+test('engines --options ID prints the table run checks against', async () => {
+  const r = await runCli(['engines', '--options', 'onnx-wasm', '--wide']);
+  assert.equal(r.code, 0, r.stderr);
+  for (const key of ['graphOptimizationLevel', 'numThreads', 'proxy', 'freeDimensionOverrides']) assert.match(r.stdout, new RegExp(`^${key}  `, 'm'));
+  assert.match(r.stdout, /read back: threads: env\.wasm\.numThreads/);
+  const none = await runCli(['engines', '--options', 'tfjs-cpu']);
+  assert.match(none.stdout, /tfjs-cpu takes no --engine-options/);
+  const unknown = await runCli(['engines', '--options', 'onnx-cpuu']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown engine "onnx-cpuu" in --options/);
+});

@@ -147,3 +147,28 @@ export function ignoredOrtOptions(values: EngineOptionValues | undefined): strin
   const mode = values['executionMode'] ?? EXECUTION_MODE.default;
   return inter !== undefined && inter !== '1' && mode === 'sequential' ? [`interOpNumThreads=${inter} ignored: ORT runs no inter-op pool in sequential mode (add executionMode=parallel)`] : [];
 }
+
+/**
+ * `inferbench tune`'s candidates besides the defaults, one change at a time
+ * from them (plus the one pair that only acts together): the optimization
+ * levels, sleeping intra-op threads, no memory pattern, no arena, and
+ * parallel execution with a second inter-op thread.
+ */
+export const ORT_NODE_GRID: readonly EngineOptionValues[] = [
+  { graphOptimizationLevel: 'extended' },
+  { graphOptimizationLevel: 'basic' },
+  { graphOptimizationLevel: 'disabled' },
+  { 'session.intra_op.allow_spinning': '0' },
+  { enableMemPattern: 'false' },
+  { enableCpuMemArena: 'false' },
+  { executionMode: 'parallel', interOpNumThreads: '2' },
+];
+
+/** onnx-wasm's: the optimization levels, two wasm threads, no memory pattern. */
+export const ORT_WASM_GRID: readonly EngineOptionValues[] = [
+  { graphOptimizationLevel: 'extended' },
+  { graphOptimizationLevel: 'basic' },
+  { graphOptimizationLevel: 'disabled' },
+  { numThreads: '2' },
+  { enableMemPattern: 'false' },
+];

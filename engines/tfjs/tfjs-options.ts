@@ -65,6 +65,18 @@ export const TFJS_WASM_OPTIONS = optionTable([WASM_SIMD, WASM_THREADS]);
 /** tfjs-webgpu and its GraphModel executor. */
 export const TFJS_WEBGPU_OPTIONS = optionTable([WEBGPU_BATCH, HANDOFF]);
 
+/** `inferbench tune`'s candidates besides the defaults, per table. */
+const WASM_GRID: readonly EngineOptionValues[] = [{ WASM_HAS_SIMD_SUPPORT: 'false' }];
+const WEBGPU_GRID: readonly EngineOptionValues[] = [{ WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE: '1' }, { WEBGPU_DEFERRED_SUBMIT_BATCH_SIZE: '64' }];
+
+/** Engine ids with their tables and tune grids. */
+export const TFJS_TUNE_GRIDS: Readonly<Record<string, readonly EngineOptionValues[]>> = {
+  'tfjs-wasm': WASM_GRID,
+  'tfjs-wasm-graph-model': WASM_GRID,
+  'tfjs-webgpu': WEBGPU_GRID,
+  'tfjs-webgpu-graph-model': WEBGPU_GRID,
+};
+
 /** Engine ids and their tables. */
 export const TFJS_OPTION_TABLES: Readonly<Record<string, EngineOptionTable>> = {
   'tfjs-wasm': TFJS_WASM_OPTIONS,

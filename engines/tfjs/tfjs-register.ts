@@ -7,7 +7,7 @@
  */
 import { registerEngine } from '../../src/core/engine-registry.js';
 import { registerEngineOptions } from '../../src/core/engine-options.js';
-import { TFJS_OPTION_TABLES } from './tfjs-options.js';
+import { TFJS_OPTION_TABLES, TFJS_TUNE_GRIDS } from './tfjs-options.js';
 
 registerEngine('tfjs-node', async () => (await import('./tfjs-engine.js')).createTfjsEngine('node'));
 registerEngine('tfjs-node-gpu', async () => (await import('./tfjs-engine.js')).createTfjsEngine('node-gpu'));
@@ -22,4 +22,4 @@ registerEngine('tfjs-cpu-graph-model', async () => (await import('./native-engin
 registerEngine('tfjs-webgpu', async () => (await import('./tfjs-engine.js')).createTfjsEngine('webgpu'));
 registerEngine('tfjs-webgpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('webgpu', 'graph-model'));
 
-for (const [id, table] of Object.entries(TFJS_OPTION_TABLES)) registerEngineOptions(id, table);
+for (const [id, table] of Object.entries(TFJS_OPTION_TABLES)) registerEngineOptions(id, table, TFJS_TUNE_GRIDS[id]);

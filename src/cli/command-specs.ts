@@ -10,6 +10,7 @@
 import { HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
+import { TUNE_COMMAND } from './tune-specs.js';
 import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
@@ -122,7 +123,7 @@ export const COMPARE_COMMAND: CommandSpec = {
 };
 
 /** The commands that are no scenario, in the order `inferbench --help` lists them after the scenarios'. */
-const OTHER_COMMANDS: readonly CommandSpec[] = [COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
+const OTHER_COMMANDS: readonly CommandSpec[] = [TUNE_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
 
 /**
  * Every command, as `inferbench --help` lists them: the registered

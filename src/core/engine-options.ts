@@ -46,11 +46,22 @@ export function optionTable(specs: readonly EngineOptionSpec[]): EngineOptionTab
 }
 
 const tables = new Map<string, EngineOptionTable>();
+const grids = new Map<string, readonly EngineOptionValues[]>();
 
-/** Declares the options of `engineId`; called by an engine family's register.ts beside `registerEngine`. */
-export function registerEngineOptions(engineId: string, table: EngineOptionTable): void {
+/**
+ * Declares the options of `engineId`, and the frozen candidate grid
+ * `inferbench tune` searches for it (besides its defaults, always a
+ * candidate); called by an engine family's register.ts beside `registerEngine`.
+ */
+export function registerEngineOptions(engineId: string, table: EngineOptionTable, grid: readonly EngineOptionValues[] = []): void {
   if (tables.has(engineId)) throw new Error(`engine "${engineId}" has its options registered twice`);
   tables.set(engineId, table);
+  grids.set(engineId, Object.freeze(grid.map((g) => Object.freeze({ ...g }))));
+}
+
+/** `tune`'s candidates for `engineId`: its defaults (`{}`) first, then its frozen grid. */
+export function tuneGrid(engineId: string): readonly EngineOptionValues[] {
+  return [{}, ...(grids.get(engineId) ?? [])];
 }
 
 /** The options `engineId` takes; an empty table for an engine that declares none. */

@@ -33,6 +33,8 @@ export interface RunConfig {
   readonly sequenceLengths: readonly number[] | null;
   /** Engines to run; null means every engine available on the machine. */
   readonly engines: readonly string[] | null;
+  /** Set on the last rung of `inferbench tune`: the search it ends (its candidates and rungs are in tune.csv beside results.json). */
+  readonly tune?: { readonly method: 'successive halving'; readonly engines: readonly string[]; readonly candidates: number; readonly rungs: number };
   /** `--engine-options` as given (`ENGINE:key=v1|v2`), checked; each engine named runs as its variants (`runEngines`). Absent: defaults. */
   readonly engineOptions?: readonly string[];
   readonly batchSizes: readonly number[];

@@ -45,3 +45,13 @@ test('inter-op threads in sequential mode are flagged as ignored', () => {
   assert.equal(ignoredOrtOptions({ interOpNumThreads: '2' }).length, 1);
   assert.equal(ignoredOrtOptions({ interOpNumThreads: '2', executionMode: 'parallel' }).length, 0);
 });
+
+test("every engine's tune grid holds only values its table accepts, the defaults first", async () => {
+  const { tuneGrid, checkVariantId, variantId } = await import('../../src/core/engine-options.js');
+  for (const id of ENGINE_IDS) {
+    const grid = tuneGrid(id);
+    assert.deepEqual(grid[0], {}, id);
+    for (const values of grid.slice(1)) checkVariantId(variantId(id, values));
+  }
+  assert.ok(tuneGrid('onnx-cpu').some((v) => v['graphOptimizationLevel'] === 'disabled'));
+});

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   try {
     console.log(`bench:tune on bert-base shape, onnx-cpu, batch ${BATCH}, ${LIMIT} rows, min time ${MIN_TIME} s, ${ROUNDS} rounds; load average ${loadavg()[0]?.toFixed(2)} at start`);
     // Untimed: generates and caches the bert-base graph, so neither side pays for it.
-    await timeCli(['run', ...COMMON, '--engines', 'onnx-cpu', '--min-time', '0', '--rounds', '1', '--limit', '2', '--out', join(root, 'warm')]);
+    await timeCli(['run', '--config', 'bert-base', '--batch-sizes', '1', '--limit', '2', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-png', '--quiet', '--engines', 'onnx-cpu', '--out', join(root, 'warm')]);
     const tuneOut = join(root, 'tune');
     const tune = await timeCli(['tune', ...COMMON, '--engines', 'onnx-cpu', '--engine-options', EXTRA, '--out', tuneOut]);
     if (tune.code !== 0) throw new Error(`tune exited ${tune.code}`);

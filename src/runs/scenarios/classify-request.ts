@@ -77,7 +77,7 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       { field: 'architectures', kind: 'architectures' },
       'sequence-lengths',
       'engines',
-      'engine-options',
+      { field: 'engineOptions', kind: 'names' },
       'batch-sizes',
       { field: 'threads', kind: 'threads' },
       { field: 'dataset', kind: 'path' },

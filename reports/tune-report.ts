@@ -27,7 +27,7 @@ export interface TuneRow {
 
 /** The search's shape, for the method line. */
 export interface TuneShape {
-  readonly rungs: readonly { readonly index: number; readonly rounds: number; readonly stop: { readonly minTimeMs: number } }[];
+  readonly rungs: readonly { readonly index: number; readonly rounds: number; readonly limit: number | null; readonly stop: { readonly minTimeMs: number } }[];
   readonly candidates: readonly TuneRow[];
 }
 
@@ -97,11 +97,11 @@ export function reproducingFlags(best: readonly TuneBest[]): string[] {
 
 /** How the search ran, in one paragraph, for the report. */
 export function methodText(shape: TuneShape): string {
-  const rungs = shape.rungs.map((r) => `${r.rounds} round(s), min time ${(r.stop.minTimeMs / 1000).toFixed(2)} s`).join(' → ');
+  const rungs = shape.rungs.map((r) => `${r.rounds} round(s), min time ${(r.stop.minTimeMs / 1000).toFixed(2)} s, ${r.limit ?? 'all'} rows`).join(' → ');
   return (
     `Method: successive halving over ${shape.rungs.length} rung(s) (${rungs}): every candidate runs the first rung; after each rung the slower half of each engine's ` +
-    `candidates (geometric mean of its time over the defaults' across batch sizes) is dropped, and any that failed a cell or parity; the survivors run the next, ` +
-    `longer rung; the last rung is the full stop rule. The defaults are always a candidate and never dropped: every speed-up is against them, tested as ` +
+    `candidates (geometric mean of its time over the defaults' across batch sizes) is dropped, and any that failed a cell or parity; the survivors run the next ` +
+    `rung, twice as long in time, rounds and rows (all of a rung's candidates stream the same rows); the last rung is the full stop rule. The defaults are always a candidate and never dropped: every speed-up is against them, tested as ` +
     '`inferbench compare` does (two-sided test of log ratio of round means, p < 0.05 and at least a 5% effect).'
   );
 }

@@ -14,11 +14,13 @@ export interface RungStop {
   readonly maxTimeMs: number;
 }
 
-/** The stop rule and rounds of one rung. */
+/** The stop rule, rounds and rows of one rung. */
 export interface Rung {
   readonly index: number;
   readonly stop: RungStop;
   readonly rounds: number;
+  /** Rows each cell streams (`--limit`); null: every row, as the full rule. */
+  readonly limit: number | null;
 }
 
 /** Non-default candidates an engine keeps from one rung to the next: the faster half, rounded up. */
@@ -44,13 +46,19 @@ export function rungCount(nonDefault: number): number {
 /**
  * The rungs of a search of `count` rungs ending on `full`: rung r of K
  * runs the full rule scaled by 2^-(K-1-r) (times and batches), with its
- * rounds scaled alike but never under one, so each rung doubles the last.
+ * rounds and rows scaled alike, so each rung doubles the last. Rounds never
+ * go under one, rows never under the largest batch (`minRows`): every
+ * candidate of a rung streams the same first rows, so they rank alike,
+ * while the fixed cost of a round (a fresh load, a warm pass over every
+ * row) shrinks with the rung.
  */
-export function halvingRungs(count: number, full: { readonly stop: RungStop; readonly rounds: number }): Rung[] {
+export function halvingRungs(count: number, full: { readonly stop: RungStop; readonly rounds: number; readonly limit?: number | null }, minRows = 1): Rung[] {
   return Array.from({ length: count }, (_, index) => {
     const f = 2 ** -(count - 1 - index);
+    const limit = full.limit ?? null;
     return {
       index,
+      limit: limit === null ? null : Math.min(limit, Math.max(minRows, Math.ceil(limit * f))),
       rounds: Math.max(1, Math.round(full.rounds * f)),
       stop: { minTimeMs: full.stop.minTimeMs * f, minBatches: Math.max(1, Math.ceil(full.stop.minBatches * f)), maxTimeMs: full.stop.maxTimeMs * f },
     };

@@ -95,12 +95,12 @@ export async function searchRungs(
   const engines = [...new Set(candidates.map((c) => c.engine))];
   const nonDefault = (e: string) => candidates.filter((c) => c.engine === e && c.options !== '' && c.droppedIn === null);
   const count = Math.max(1, ...engines.map((e) => rungCount(nonDefault(e).length)));
-  const rungs = halvingRungs(count, { stop: base.stop, rounds: base.rounds });
+  const rungs = halvingRungs(count, { stop: base.stop, rounds: base.rounds, limit: base.limit }, Math.max(...base.batchSizes));
   for (const rung of rungs.slice(0, -1)) {
     if (hooks.signal?.aborted) break;
     const inPlay = candidates.filter((c) => c.droppedIn === null);
-    hooks.onRung?.(`rung ${rung.index + 1}/${rungs.length}: ${inPlay.length} candidates, ${rung.rounds} round(s), min time ${(rung.stop.minTimeMs / 1000).toFixed(2)} s each`);
-    const record = await hooks.execute({ ...base, engines: inPlay.map((c) => c.id), engineOptions: [], stop: rung.stop, rounds: rung.rounds, png: false, out: join(base.out, 'tune-rungs') });
+    hooks.onRung?.(`rung ${rung.index + 1}/${rungs.length}: ${inPlay.length} candidates, ${rung.rounds} round(s), min time ${(rung.stop.minTimeMs / 1000).toFixed(2)} s, ${rung.limit ?? 'all'} rows each`);
+    const record = await hooks.execute({ ...base, engines: inPlay.map((c) => c.id), engineOptions: [], stop: rung.stop, rounds: rung.rounds, limit: rung.limit, png: false, out: join(base.out, 'tune-rungs') });
     const scores = rungScores(record, inPlay);
     for (const engine of engines) {
       const rivals = inPlay.filter((c) => c.engine === engine && c.options !== '');

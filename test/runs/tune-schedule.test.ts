@@ -19,6 +19,9 @@ test('each rung doubles the last and the last is the full stop rule', () => {
   assert.deepEqual(rungs[2]?.stop, full.stop);
   assert.deepEqual(halvingRungs(1, full)[0]?.stop, full.stop);
   assert.equal(halvingRungs(4, { ...full, rounds: 1 })[0]?.rounds, 1, 'never under one round');
+  assert.deepEqual(halvingRungs(3, { ...full, limit: 64 }, 8).map((r) => r.limit), [16, 32, 64], 'rows double too');
+  assert.deepEqual(halvingRungs(3, { ...full, limit: 16 }, 8).map((r) => r.limit), [8, 8, 16], 'never under the largest batch');
+  assert.equal(halvingRungs(2, full)[0]?.limit, null, 'every row stays every row');
 });
 
 test('the faster half goes on; a failed candidate is dropped whatever its speed', () => {

@@ -27,7 +27,8 @@ const MIN_TIME = process.env['BENCH_TUNE_MIN_TIME'] ?? '1';
 const ROUNDS = process.env['BENCH_TUNE_ROUNDS'] ?? '2';
 const BATCH = process.env['BENCH_TUNE_BATCH'] ?? '1';
 const EXTRA = 'onnx-cpu:graphOptimizationLevel=disabled|all';
-const COMMON = ['--config', 'bert-base', '--batch-sizes', BATCH, '--limit', LIMIT, '--min-time', MIN_TIME, '--min-batches', '1', '--rounds', ROUNDS, '--no-png', '--quiet'];
+// --max-time out of the way: its default (15 s a cell) would cut a bert-base cell on this machine to one round, and the comparison to whatever fits.
+const COMMON = ['--config', 'bert-base', '--batch-sizes', BATCH, '--limit', LIMIT, '--min-time', MIN_TIME, '--min-batches', '1', '--max-time', '600', '--rounds', ROUNDS, '--no-png', '--quiet'];
 
 /** Fastest completed cell with parity holding, by the mean of round means. */
 function winner(record: RunRecord): { id: string; ms: number; byId: Map<string, number> } {

@@ -9,6 +9,7 @@ import { isUnmeasurable, type EnergyFigure, type Measured } from '../src/core/en
 import { cpuFallbackField, placementNodesField } from './placement-text.js';
 import { displayState, formatVersions, orderedCells, sessionOf } from './run-summary.js';
 import { speedupOverFp32 } from './variant-summary.js';
+import { OPTION_COLUMNS } from './option-columns.js';
 import { type BaselineRow, baselineRows, parityOk } from './run-views.js';
 
 /** One value of a result row: what CSV, Parquet and Arrow all write. */
@@ -191,6 +192,8 @@ const COLUMNS: readonly CsvColumn[] = [
   // Browser rows (run --browsers): the browser as --browsers names it and its version, read back in the page; the page's clock step
   // and whether short calls were timed in groups; SharedArrayBuffer; hardwareConcurrency as the browser says it beside the machine's cores.
   ...BROWSER_COLUMNS.map(([name, value]) => ({ name, value: (c: CellResult) => value(sessionOf(c)?.browser) })),
+  // --engine-options: the row's options, their read-back and any the engine ignored (option-columns.ts).
+  ...OPTION_COLUMNS,
 ];
 
 /** "true" / "false" as the parity column writes booleans; empty outside browser rows. */

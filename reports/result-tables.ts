@@ -147,6 +147,9 @@ export const RESULT_COLUMN_KINDS: Readonly<Record<string, ColumnKind>> = {
   sts_spearman: 'float',
   sts_pairs: 'int',
   sts_na: 'string',
+  engine_options: 'string',
+  option_readback: 'string',
+  options_ignored: 'string',
 };
 
 /** Columns of the samples table, in order. */

@@ -14,6 +14,8 @@ import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTe
 import { ortNodeProfiler, type ProfilingOrtSession } from './ort-profile.js';
 import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 import { dawnAdapter, webGpuAvailability } from '../webgpu/dawn-adapter.js';
+import { ignoredOrtOptions, ortSessionOptions } from './onnx-options.js';
+import { canonicalOptions } from '../../src/core/engine-options.js';
 
 // Before anything imports onnxruntime-node: this module's engines, and transformers.js's, whose engine module imports this one.
 quietOrtTelemetry();
@@ -203,7 +205,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       const threads = options.threads ?? availableParallelism();
       const requested = PROVIDER_NAMES[device];
       const executionProviders = device === 'cpu' || device === 'webgpu' ? [device] : [{ name: device, deviceId: 0 }];
-      const sessionOptions = {
+      // --engine-options variants change these defaults (onnx-options.ts); the profiling session below uses the same, so its node count is the variant's graph.
+      const sessionOptions = ortSessionOptions({
         executionProviders,
         intraOpNumThreads: threads,
         interOpNumThreads: 1,
@@ -211,7 +214,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         graphOptimizationLevel: 'all',
         // onnxruntime's own WARNING lines (node placement, shape merges) would land in the report: errors only unless --verbose (core/library-logs.ts).
         logSeverityLevel: ortLogSeverity(),
-      } as Parameters<typeof ort.InferenceSession.create>[1];
+      }, options.engineOptions) as Parameters<typeof ort.InferenceSession.create>[1];
       // Untimed and released before the timed session exists, so GPU memory is never held twice.
       let placement: ProviderPlacement | undefined;
       let placementError: string | undefined;
@@ -240,9 +243,26 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         notes: [...PROVIDER_NOTES[device], ...(placementError === undefined ? [] : [`placement not read from ORT's profiler: ${placementError}`])],
         ...(placement === undefined ? {} : { placement }),
         ...(adapter === undefined ? {} : { adapter }),
+        ...optionFields(options, placement),
       };
       const profiling = async (extra: object) => (await ort.InferenceSession.create(onnxPath, { ...sessionOptions, ...extra } as typeof sessionOptions)) as unknown as ProfilingOrtSession;
       return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases(), profiling);
     },
+  };
+}
+
+/**
+ * The row's options and their read-back: the canonical values, the
+ * optimized graph's node count from the placement profile (every node that
+ * ran, all providers), and the options ORT took without using.
+ */
+function optionFields(options: ResolvedSessionOptions, placement: ProviderPlacement | undefined): Pick<SessionDescription, 'engineOptions' | 'optionReadback' | 'ignoredOptions'> {
+  const values = options.engineOptions ?? {};
+  const graphNodes = placement === undefined ? null : Object.values(placement.byProvider).reduce((n, p) => n + p.nodes, 0);
+  const ignored = ignoredOrtOptions(options.engineOptions);
+  return {
+    engineOptions: canonicalOptions(values),
+    ...(graphNodes === null ? {} : { optionReadback: { graphNodes: String(graphNodes) } }),
+    ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}),
   };
 }

@@ -7,6 +7,8 @@ import { CellSkip } from '../../src/core/errors.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { ortWebProfiler, type ProfilingOrtSession } from './ort-profile.js';
+import { canonicalOptions } from '../../src/core/engine-options.js';
+import { ortSessionOptions } from './onnx-options.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
 
 /** Threads the wasm runtime was initialised with; fixed for the life of the process. */
@@ -41,7 +43,10 @@ export function createOnnxWasmEngine(): Engine {
     async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const clock = new LoadPhaseClock();
       const ort = await clock.time('importMs', () => import('onnxruntime-web'));
-      const threads = options.threads ?? 1;
+      const values = options.engineOptions ?? {};
+      // numThreads of a variant overrides --threads: it names the threads this row asks for.
+      const threads = values['numThreads'] !== undefined ? Number(values['numThreads']) : (options.threads ?? 1);
+      const proxy = values['proxy'] === 'true';
       if (initialisedThreads !== undefined && initialisedThreads !== threads) {
         throw new CellSkip(
           `onnx-wasm already started with ${initialisedThreads} thread(s) in this process; ${threads} needs a separate process`,
@@ -49,10 +54,11 @@ export function createOnnxWasmEngine(): Engine {
       }
       ort.env.wasm.numThreads = threads;
       ort.env.wasm.simd = true;
+      ort.env.wasm.proxy = proxy;
       // Read the bytes ourselves: onnxruntime-web treats a string as a URL to fetch.
       // The first create in a process also starts the wasm runtime (compile and instantiate): counted as create.
-      const sessionOptions = { executionProviders: ['wasm'], graphOptimizationLevel: 'all', logSeverityLevel: ortLogSeverity() } as const;
-      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), sessionOptions));
+      const sessionOptions = ortSessionOptions({ executionProviders: ['wasm'], graphOptimizationLevel: 'all', logSeverityLevel: ortLogSeverity() }, options.engineOptions);
+      const session = await clock.time('createMs', async () => ort.InferenceSession.create(new Uint8Array(await readFile(onnxPath)), sessionOptions as never));
       const phases = clock.phases();
       initialisedThreads = threads;
       // onnxruntime-web lowers numThreads to 1 when the host cannot run wasm threads; report what it kept.
@@ -64,6 +70,9 @@ export function createOnnxWasmEngine(): Engine {
         precision: options.precision,
         versions: { 'onnxruntime-web': installedVersion('onnxruntime-web') ?? 'unknown' },
         notes: actualThreads > 1 ? ['wasm threads run on worker_threads'] : [],
+        engineOptions: canonicalOptions(values),
+        optionReadback: { threads: String(actualThreads), proxy: String(ort.env.wasm.proxy === true) },
+        ...wasmIgnored(values, threads, actualThreads),
       };
       const Tensor = ort.Tensor as unknown as OrtTensorCtor;
       return {
@@ -81,4 +90,13 @@ export function createOnnxWasmEngine(): Engine {
       };
     },
   };
+}
+
+/** Variant values onnxruntime-web took but did not honour: fewer threads than asked, a proxy it cannot start in Node. */
+function wasmIgnored(values: Readonly<Record<string, string>>, asked: number, used: number): { ignoredOptions?: string[] } {
+  const out: string[] = [];
+  if (values['numThreads'] !== undefined && used !== asked) out.push(`numThreads=${asked} lowered to ${used} by onnxruntime-web (the build or host cannot run that many wasm threads)`);
+  // onnxruntime-web's proxy worker exists only in a browser main thread (lib/wasm/proxy-wrapper.ts: `isProxy` needs `document`); in Node the runtime runs here.
+  if (values['proxy'] === 'true') out.push('proxy=true ignored: onnxruntime-web proxies only in a browser main thread, so in Node the runtime ran on the calling thread');
+  return out.length > 0 ? { ignoredOptions: out } : {};
 }

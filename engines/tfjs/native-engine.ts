@@ -6,6 +6,8 @@
  * their format (model.json, saved_model.pb); BenchmarkModel hands them one
  * exported from the ONNX graph, or the folder's own.
  */
+import { presetTfjsFlags } from './tfjs-options.js';
+import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import type { EngineSession, LoadPhases } from '../../src/core/engine-session.js';
@@ -35,6 +37,11 @@ class NativeTfjsEngine implements Engine {
     this.id = `${this.host.spec.id}-${executor}`;
     this.target = { family: 'tfjs', backend, executor };
     this.description = `${this.host.spec.description}, ${RUNS[executor]}`;
+  }
+
+  /** A variant's tfjs flags, set as its backend package is imported, before the probe starts the backend (tfjs-options.ts). */
+  configure(values: EngineOptionValues): void {
+    presetTfjsFlags(values);
   }
 
   async probe(): Promise<Availability> {

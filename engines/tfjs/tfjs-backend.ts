@@ -15,6 +15,8 @@ import { describeAdapter, type AdapterInfoLike, type GpuAdapter } from '../../sr
 import { installedVersion } from '../../src/core/package-info.js';
 import { installNavigatorGpu, webGpuAvailability, WEBGPU_PKG } from '../webgpu/dawn-adapter.js';
 import type { SessionDescription } from '../../src/core/engine-session.js';
+import { applyTfjsFlags, ignoredTfjsFlags, readTfjsFlags } from './tfjs-options.js';
+import { canonicalOptions } from '../../src/core/engine-options.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
 import { inIsolatedProcess } from '../../src/core/isolated-process.js';
@@ -82,6 +84,8 @@ async function importBackend(spec: BackendSpec, threads: number | null = null): 
   // tfjs-backend-webgpu registers its backend only if navigator.gpu exists when its module is evaluated.
   if (spec.tfName === 'webgpu') await installNavigatorGpu();
   const mod = (await import(pkg)) as { setWasmPaths?: (prefix: string) => void };
+  // The package has registered its flags: a configured variant's (tfjs-options.ts) are set before the backend starts.
+  await applyTfjsFlags(tf as never, spec.tfName, undefined);
   if (spec.tfName === 'wasm' && !wasmPathsSet) {
     const dist = dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'));
     mod.setWasmPaths?.(`${dist}/`);
@@ -263,6 +267,7 @@ export class TfjsBackendHost {
       const availability = native && !before ? await this.loadableNative(options.threads) : await this.probe();
       if (!availability.available) throw new CellSkip(`${engineId} is not available: ${availability.reason}`);
       const imported = await importBackend(spec, options.threads);
+      await applyTfjsFlags(imported as never, spec.tfName, options.engineOptions);
       // tfjs-webgpu otherwise runs small ops on its CPU backend without a word; every op stays on WebGPU, as in the browser engine.
       webGpuCpuForward(imported, spec.tfName, false);
       await activate(imported, spec.tfName);
@@ -289,7 +294,10 @@ export class TfjsBackendHost {
     }
     if (adapter !== undefined) versions[WEBGPU_PKG] = installedVersion(WEBGPU_PKG) ?? 'unknown';
     const backend = device?.ok ? device.backend : adapter !== undefined ? `webgpu on ${adapter.label}` : tf.getBackend();
-    const description: SessionDescription = { engine: engineId, backend, threads, precision: 'fp32', versions, notes, ...(adapter === undefined ? {} : { adapter }) };
+    const readBack = await readTfjsFlags(tf as never, options.engineOptions);
+    const ignored = ignoredTfjsFlags(options.engineOptions, readBack);
+    const optionFields = { engineOptions: canonicalOptions(options.engineOptions ?? {}), ...(Object.keys(readBack).length > 0 ? { optionReadback: readBack } : {}), ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}) };
+    const description: SessionDescription = { engine: engineId, backend, threads, precision: 'fp32', versions, notes, ...(adapter === undefined ? {} : { adapter }), ...optionFields };
     return { tf, description, backend: tf.getBackend(), native };
   }
 }

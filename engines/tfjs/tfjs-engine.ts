@@ -1,3 +1,5 @@
+import { presetTfjsFlags } from './tfjs-options.js';
+import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
 import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
 import { translatorProfiler } from './tfjs-profile.js';
@@ -62,6 +64,11 @@ class TfjsEngine implements Engine {
     this.id = this.host.spec.id;
     this.target = { family: 'tfjs', backend, executor: 'translator' };
     this.description = `${this.host.spec.description} (ONNX graph translated to tfjs ops)`;
+  }
+
+  /** A variant's tfjs flags, set as its backend package is imported, before the probe starts the backend (tfjs-options.ts). */
+  configure(values: EngineOptionValues): void {
+    presetTfjsFlags(values);
   }
 
   probe(): Promise<Availability> {

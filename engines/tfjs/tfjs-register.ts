@@ -6,6 +6,8 @@
  * imported on first use.
  */
 import { registerEngine } from '../../src/core/engine-registry.js';
+import { registerEngineOptions } from '../../src/core/engine-options.js';
+import { TFJS_OPTION_TABLES, TFJS_TUNE_GRIDS } from './tfjs-options.js';
 
 registerEngine('tfjs-node', async () => (await import('./tfjs-engine.js')).createTfjsEngine('node'));
 registerEngine('tfjs-node-gpu', async () => (await import('./tfjs-engine.js')).createTfjsEngine('node-gpu'));
@@ -19,3 +21,5 @@ registerEngine('tfjs-wasm-graph-model', async () => (await import('./native-engi
 registerEngine('tfjs-cpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('cpu', 'graph-model'));
 registerEngine('tfjs-webgpu', async () => (await import('./tfjs-engine.js')).createTfjsEngine('webgpu'));
 registerEngine('tfjs-webgpu-graph-model', async () => (await import('./native-engine.js')).createNativeTfjsEngine('webgpu', 'graph-model'));
+
+for (const [id, table] of Object.entries(TFJS_OPTION_TABLES)) registerEngineOptions(id, table, TFJS_TUNE_GRIDS[id]);

@@ -10,6 +10,8 @@ import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
+import { ignoredOrtOptions, ortSessionOptions } from '../onnx/onnx-options.js';
+import { canonicalOptions } from '../../src/core/engine-options.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
 export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
@@ -194,7 +196,8 @@ export function createTransformersJsEngine(device: Device): Engine {
       env.logLevel = LogLevel.ERROR;
       const threads = options.threads ?? availableParallelism();
       // Passed whole (the providers transformers.js would derive from `device`, spelled out) so the placement pass gets the same options.
-      const sessionOptions = transformersSessionOptions(device, threads);
+      // --engine-options: ORT's session options passed through session_options (onnx-options.ts), the placement pass included.
+      const sessionOptions = ortSessionOptions(transformersSessionOptions(device, threads), options.engineOptions);
       const task = pipelineTask(options);
       const pipe = (await clock.time('createMs', () =>
         pipeline(task.task as 'text-classification', folder, {
@@ -229,7 +232,20 @@ export function createTransformersJsEngine(device: Device): Engine {
         }
         return { pipe: profiled, session: model };
       };
-      return new TransformersJsSession(pipe, session, description, clock.phases(), task.call, profiling);
+      return new TransformersJsSession(pipe, session, withOptionFields(description, options), clock.phases(), task.call, profiling);
     },
+  };
+}
+
+/** The row's options, the optimized graph's node count read from the placement profile, and the options ORT took without using. */
+function withOptionFields(description: SessionDescription, options: ResolvedSessionOptions): SessionDescription {
+  const placement = description.placement;
+  const graphNodes = placement === undefined ? null : Object.values(placement.byProvider).reduce((n, p) => n + p.nodes, 0);
+  const ignored = ignoredOrtOptions(options.engineOptions);
+  return {
+    ...description,
+    engineOptions: canonicalOptions(options.engineOptions ?? {}),
+    ...(graphNodes === null ? {} : { optionReadback: { graphNodes: String(graphNodes) } }),
+    ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}),
   };
 }

@@ -29,6 +29,7 @@ import { hostSections } from '../host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
 import { STATE_STYLE } from '../fitted-table.js';
 import { stsSection } from './sts-table.js';
+import { optionLines } from './options-lines.js';
 import { cellNamer, groupByReason } from '../cell-names.js';
 import { memoryTable, modelSizeTable } from './terminal-memory-size.js';
 import { registerReportView, reportView, reportViews, type ReportView, type ViewContext } from './report-views.js';
@@ -263,7 +264,9 @@ export function renderTerminalReport(run: RunRecord, opts: RunReportOptions = {}
   const c = viewContext(run, opts);
   const { width: maxWidth, sectionWidth, color } = c;
   const answer = answerLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)), color);
-  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : [])];
+  // Equal terms extended to options: the rows that ran non-default --engine-options, on the one screen and in --details alike.
+  const options = optionLines(run, Math.min(maxWidth, Math.max(sectionWidth, HEADER_WIDTH)));
+  const out: string[] = [...header(run, Math.min(maxWidth, HEADER_WIDTH), color), '', ...(answer.length > 0 ? [...answer, ''] : []), ...(options.length > 0 ? [...options, ''] : [])];
   const section = (lines: string[]): string[] => (lines.length > 0 ? ['', ...lines] : []);
   if (opts.details === true) {
     for (const view of reportViews()) if (view.partOf === undefined) out.push(...(view.name === 'speed' ? view.render(c) : section(view.render(c))));

@@ -1,6 +1,6 @@
 import { UserError } from '../core/errors.js';
 import { checkRange, optionRange, type RangedOption } from '../core/option-ranges.js';
-import type { FlagSpec } from '../core/flag-spec.js';
+import type { CliFlagSlot, FlagSpec } from '../core/flag-spec.js';
 export type { CommandSpec, FlagSpec } from '../core/flag-spec.js';
 
 /** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
@@ -17,6 +17,9 @@ export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: 
 
 /** Every command's `--help`, listed last. */
 export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
+
+/** The CLI-wide flag each slot of an options table names (`{ cliFlag: 'wide' }`): one table for every command built from one. */
+export const CLI_SLOT_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG };
 
 /** Parsed command line: flag values by name and the positional arguments. */
 export interface ParsedArgs {

@@ -7,9 +7,10 @@
  * CLI-wide flags a table names by slot. The commands that are no scenario
  * (compare, engines, worker, inspect, export, the history) are defined here.
  */
-import { DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { CLI_SLOT_FLAGS, DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
+import { TUNE_COMMAND } from './tune-specs.js';
 import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
@@ -17,7 +18,6 @@ import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js
 import '../runs/scenarios/builtin-scenarios.js';
 
 /** The CLI's definition of each flag a scenario's options table names by slot. */
-const CLI_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG };
 
 /** A scenario's command: its options table with the CLI-wide flags filled in where it names them, and `--help` last. */
 export function scenarioCommand(scenario: Scenario): CommandSpec {
@@ -26,7 +26,7 @@ export function scenarioCommand(scenario: Scenario): CommandSpec {
     name: scenario.command,
     summary,
     usage,
-    flags: [...flags.map((f) => (isCliFlagSlot(f) ? CLI_FLAGS[f.cliFlag] : f)), HELP],
+    flags: [...flags.map((f) => (isCliFlagSlot(f) ? CLI_SLOT_FLAGS[f.cliFlag] : f)), HELP],
     ...(details !== undefined ? { details } : {}),
   };
 }
@@ -54,10 +54,11 @@ export const WORKER_COMMAND: CommandSpec = {
 export const ENGINES_COMMAND: CommandSpec = {
   name: 'engines',
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
-  usage: 'inferbench engines [--explain ID] [--json] [--wide]',
+  usage: 'inferbench engines [--explain ID] [--options ID] [--json] [--wide]',
   flags: [
     { name: 'explain', kind: 'value', arg: 'ID', help: 'one engine in full: what it is, and when unavailable the whole reason and how to enable it' },
     { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
+    { name: 'options', kind: 'value', arg: 'ID', help: "print the engine's option table for --engine-options: key, allowed values, default, what it does, how it is applied and read back" },
     WIDE_FLAG,
     HELP,
   ],
@@ -124,7 +125,7 @@ export const COMPARE_COMMAND: CommandSpec = {
 };
 
 /** The commands that are no scenario, in the order `inferbench --help` lists them after the scenarios'. */
-const OTHER_COMMANDS: readonly CommandSpec[] = [COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
+const OTHER_COMMANDS: readonly CommandSpec[] = [TUNE_COMMAND, COMPARE_COMMAND, ENGINES_COMMAND, WORKER_COMMAND, INSPECT_COMMAND, EXPORT_COMMAND, ...HISTORY_COMMANDS];
 
 /**
  * Every command, as `inferbench --help` lists them: the registered

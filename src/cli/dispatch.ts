@@ -18,6 +18,7 @@ const OTHER_COMMANDS: Readonly<Record<string, (args: ParsedArgs) => Promise<numb
   compare: async (args) => (await import('./compare-command.js')).compareCommand(args),
   worker: async (args) => (await import('./worker-command.js')).workerCommand(args),
   engines: async (args) => (await import('./engines-command.js')).enginesCommand(args),
+  tune: async (args) => (await import('./tune-command.js')).tuneCommand(args),
   list: async (args) => (await import('./history-commands.js')).listCommand(args),
   show: async (args) => (await import('./history-commands.js')).showCommand(args),
   rerun: async (args) => (await import('./history-commands.js')).rerunCommand(args),

@@ -14,6 +14,7 @@ import { reportWidth } from './terminal-width.js';
  * one engine's reason and fix in full, `--json` everything.
  */
 export async function enginesCommand(args: ParsedArgs): Promise<number> {
+  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args);
   const explain = args.flags['explain'];
   // A browser engine's rows in Firefox and WebKit (`<id>@<browser>`) are summed up by the browsers' lines instead.
   const statuses = await defaultRegistry.statusAll(defaultRegistry.listedIds());

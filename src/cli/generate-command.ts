@@ -1,4 +1,5 @@
 import type { GenerateConfig } from '../runs/generate-run.js';
+import { enginesWithOptions } from './engine-options-flag.js';
 import type { StoredGenerateConfig } from '../runs/history/history-entry.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
@@ -36,7 +37,7 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   const threads = positiveIntFlag(args, 'threads', 'threads');
   const input: Partial<GenerateConfig> = {
     model: stringFlag(args, 'model') ?? null,
-    engines: listFlag(args, 'engines') ?? null,
+    engines: enginesWithOptions(args),
     batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
     promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
     newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),

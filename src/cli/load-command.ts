@@ -1,4 +1,5 @@
 import { UserError } from '../core/errors.js';
+import { enginesWithOptions } from './engine-options-flag.js';
 import { interruptedBy, stopCause } from '../core/stop-cause.js';
 import { parseLatencyGoal } from '../core/latency-goal.js';
 import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../core/load-results.js';
@@ -71,7 +72,7 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
   const slo = stringFlag(args, 'slo');
   const partial: Partial<LoadConfig> = {
     models: repeatedFlag(args, 'model') ?? [],
-    engines: listFlag(args, 'engines') ?? null,
+    engines: enginesWithOptions(args),
     threads: positiveIntFlag(args, 'threads', 'threads') ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,
     textColumn: stringFlag(args, 'text-column') ?? null,

@@ -1,4 +1,5 @@
 import type { ProgressEvent } from '../runs/benchmark-options.js';
+import type { RunOutcome } from '../runs/run-driver.js';
 import type { RunConfig } from '../runs/run-config.js';
 import { resolveRunConfig } from '../runs/resolve-run-config.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
@@ -79,7 +80,12 @@ function roundsFlag(args: ParsedArgs): number | undefined {
 export async function runCommand(args: ParsedArgs): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
-  const config = resolveRunConfig(
+  return runAndReport(runConfigFromArgs(args), {}, queueOptions(args), display(args));
+}
+
+/** `run`'s flags as a resolved config (also `tune`'s, which takes the same flags). */
+export function runConfigFromArgs(args: ParsedArgs): RunConfig {
+  return resolveRunConfig(
     {
       models: repeatedFlag(args, 'model'),
       revision: stringFlag(args, 'revision'),
@@ -92,6 +98,7 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       sequenceLengths: positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths'),
       engines: listFlag(args, 'engines'),
       browsers: listFlag(args, 'browsers') ?? null,
+      engineOptions: repeatedFlag(args, 'engine-options'),
       dataset: stringFlag(args, 'dataset'),
       datasetConfig: stringFlag(args, 'dataset-config'),
       split: stringFlag(args, 'split'),
@@ -118,9 +125,8 @@ export async function runCommand(args: ParsedArgs): Promise<number> {
       ...(positiveIntFlag(args, 'calibration-rows', 'calibrationRows') !== undefined ? { calibrationRows: positiveIntFlag(args, 'calibration-rows', 'calibrationRows') } : {}),
       ...(stringFlag(args, 'calibration-method') !== undefined ? { calibrationMethod: stringFlag(args, 'calibration-method') } : {}),
     },
-    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', browsers: '--browsers', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', browsers: '--browsers', engineOptions: '--engine-options', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
   );
-  return runAndReport(config, {}, queueOptions(args), display(args));
 }
 
 /**
@@ -134,12 +140,12 @@ export const scenarioCli: ScenarioCli = {
 };
 
 /** `--wide`, `--quiet` and the width (terminal-width.ts), for run and rerun alike. */
-function display(args: ParsedArgs): ReportDisplay {
+export function display(args: ParsedArgs): ReportDisplay {
   return { ...reportWidth(args), quiet: args.flags['quiet'] === true, details: args.flags['details'] === true };
 }
 
 /** How the report and progress are shown. */
-interface ReportDisplay {
+export interface ReportDisplay {
   readonly width: number;
   readonly wide: boolean;
   readonly quiet: boolean;
@@ -172,7 +178,14 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
  * report, and records it in the history (`rerunOf` links a re-run to the
  * entry it repeats). Shared by `run` and `rerun`.
  */
-async function runAndReport(config: RunConfig, links: { readonly rerunOf?: number }, queue?: QueueRunOptions, shown: ReportDisplay = { ...reportWidth(null), quiet: false }): Promise<number> {
+export async function runAndReport(
+  config: RunConfig,
+  links: { readonly rerunOf?: number },
+  queue?: QueueRunOptions,
+  shown: ReportDisplay = { ...reportWidth(null), quiet: false },
+  /** `tune`'s additions: files written beside the run's once it ends, and lines after its report. */
+  extra?: { readonly finished?: (outcome: RunOutcome<RunRecord>) => Promise<void>; readonly lines?: (record: RunRecord) => readonly string[] },
+): Promise<number> {
   const stack = await runStack();
   const { executeRecordedRun, renderTerminalReport, fitLines, runCharts, notDrawnLines, plannedKeys } = stack;
   let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
@@ -180,8 +193,8 @@ async function runAndReport(config: RunConfig, links: { readonly rerunOf?: numbe
     unit: 'batch',
     out: config.out,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
-    execute: ({ progress, ...hooks }, record) =>
-      executeRecordedRun(config, {
+    execute: async ({ progress, ...hooks }, record) => {
+      const recorded = await executeRecordedRun(config, {
         ...hooks,
         ...(queue ? { queue } : {}),
         onStart: (r) => {
@@ -190,11 +203,14 @@ async function runAndReport(config: RunConfig, links: { readonly rerunOf?: numbe
           const seq = config.sequenceLengths ? `, sequence length ${config.sequenceLengths.join(', ')}` : '';
           progress.line(startLine(`inferbench: run ${r.id}: ${models}`, r.config['enginesResolved'] as string[], ` at batch ${config.batchSizes.join(', ')}${seq}`, progress.width));
         },
-      }, record),
+      }, record);
+      await extra?.finished?.(recorded.outcome);
+      return recorded;
+    },
     progressLine: (e) => progressLine(e, varying, stack),
     quiet: shown.quiet,
     wide: shown.wide,
-    render: (record, color, entryId) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide, details: shown.details === true, historyId: entryId }),
+    render: (record, color, entryId) => renderTerminalReport(record, { color, width: shown.width, wide: shown.wide, details: shown.details === true, historyId: entryId }) + (extra?.lines ? `\n${extra.lines(record).join('\n')}\n` : ''),
     // The lines after the report fit the same width (a chart's reason runs long).
     after: (record) => (config.png ? (shown.wide ? notDrawnLines(runCharts(record)) : fitLines(notDrawnLines(runCharts(record)), shown.width)) : []),
   });

@@ -1,4 +1,5 @@
 import { UserError } from '../core/errors.js';
+import { enginesWithOptions } from './engine-options-flag.js';
 import type { TrainOptimizer } from '../core/engine.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
@@ -54,7 +55,7 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
   const config = trainConfig({
     models: repeatedFlag(args, 'model') ?? [],
     architectures,
-    engines: listFlag(args, 'engines') ?? null,
+    engines: enginesWithOptions(args),
     ...(batchSizes ? { batchSizes } : {}),
     sequenceLengths: sequenceLengths ?? null,
     ...(steps !== undefined ? { steps } : {}),

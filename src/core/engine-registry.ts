@@ -2,6 +2,7 @@ import type { Availability, Engine } from './engine.js';
 import { CellSkip, UserError } from './errors.js';
 import { nameTable } from './name-lookup.js';
 import { engineLeftOutOfPack } from './offline-pack.js';
+import { baseEngineId, checkVariantId, parseVariantId, type EngineOptionValues } from './engine-options.js';
 
 /** Creates an engine object; importing its package is deferred to `probe`/`load`. */
 export type EngineFactory = () => Promise<Engine>;
@@ -80,13 +81,15 @@ export class EngineRegistry {
    */
   parseNames(names: readonly string[], flag = '--engines'): string[] {
     const known = this.ids();
-    const unknown = names.filter((n) => !known.includes(n));
+    // An options variant (`onnx-cpu [k=v]`, from a stored config or the API) is known when its engine is and its values check.
+    const unknown = names.filter((n) => !known.includes(baseEngineId(n)));
     if (unknown.length > 0) {
       throw new UserError(
         `unknown engine${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')} in ${flag}`,
         `use one or more of: ${this.listedIds().join(', ')}${known.some((id) => id.includes('@')) ? ' (browser engines in other browsers: --browsers, or <id>@firefox, @webkit…)' : ''}`,
       );
     }
+    for (const n of names) checkVariantId(n, flag);
     return [...new Set(names)];
   }
 
@@ -106,7 +109,7 @@ export class EngineRegistry {
    * factories count as Node engines (their probe will say why they fail).
    */
   async runsIn(id: string): Promise<'node' | 'browser'> {
-    const factory = this.factories.get(id);
+    const factory = this.factories.get(baseEngineId(id));
     if (!factory) return 'node';
     try {
       return (await factory()).runsIn ?? 'node';
@@ -162,7 +165,37 @@ export class EngineRegistry {
     return { runnable, unavailable };
   }
 
+  /**
+   * A variant gets an engine object of its own from its engine's factory,
+   * configured before its probe (options a runtime reads as it starts), and
+   * the values checked against the engine's table.
+   */
+  private async createVariant(id: string, base: string, values: EngineOptionValues): Promise<EngineStatus> {
+    const factory = this.factories.get(base);
+    if (!factory) return { id, engine: null, availability: { available: false, reason: `engine ${base} is not registered`, enable: `known engines: ${this.ids().join(', ')}` } };
+    try {
+      checkVariantId(id);
+    } catch (err) {
+      return { id, engine: null, availability: { available: false, reason: (err as Error).message, enable: (err as UserError).fix ?? 'check the options' } };
+    }
+    let engine: Engine;
+    try {
+      engine = await factory();
+      engine.configure?.(values);
+    } catch (err) {
+      return { id, engine: null, availability: { available: false, reason: `engine module failed to load: ${(err as Error).message}`, enable: 'reinstall inferbench' } };
+    }
+    const wrapped = variantEngine(engine, id, values);
+    try {
+      return { id, engine: wrapped, availability: await engine.probe() };
+    } catch (err) {
+      return { id, engine: wrapped, availability: { available: false, reason: `probe failed: ${(err as Error).message}`, enable: 'see the error above' } };
+    }
+  }
+
   private async createAndProbe(id: string): Promise<EngineStatus> {
+    const variant = this.factories.has(id) ? null : parseVariantId(id);
+    if (variant !== null) return this.createVariant(id, variant.engine, variant.values);
     const factory = this.factories.get(id);
     if (!factory) {
       return { id, engine: null, availability: { available: false, reason: 'not registered', enable: `known engines: ${this.ids().join(', ')}` } };
@@ -182,6 +215,19 @@ export class EngineRegistry {
       return { id, engine, availability: { available: false, reason: `probe failed: ${(err as Error).message}`, enable: 'see the error above' } };
     }
   }
+}
+
+/**
+ * An options variant of `base` under `id`: the engine object itself (its
+ * methods keep their `this`), with every load handed `values`.
+ */
+export function variantEngine(base: Engine, id: string, values: EngineOptionValues): Engine {
+  const variant = Object.create(base) as { -readonly [K in keyof Engine]: Engine[K] };
+  Object.defineProperty(variant, 'id', { value: id, enumerable: true });
+  variant.load = (path, options) => base.load(path, { ...options, engineOptions: values });
+  if (base.loadGenerator) variant.loadGenerator = (path, options) => (base.loadGenerator as NonNullable<Engine['loadGenerator']>).call(base, path, { ...options, engineOptions: values });
+  if (base.loadTrainer) variant.loadTrainer = (path, options) => (base.loadTrainer as NonNullable<Engine['loadTrainer']>).call(base, path, { ...options, engineOptions: values });
+  return variant;
 }
 
 /** "reason (how to enable)" for an unavailable engine. */

@@ -32,6 +32,12 @@ export interface SessionDescription {
   readonly placement?: ProviderPlacement;
   /** What the browser page read back, for engines that run in headless Chromium (browser launcher). */
   readonly browser?: BrowserReadback;
+  /** `--engine-options` as applied, canonical (`key=value;…` sorted); absent or empty for the engine's defaults. */
+  readonly engineOptions?: string;
+  /** What the engine gave back about its options (`graphNodes`, a flag's value, the threads used), key to value. */
+  readonly optionReadback?: Readonly<Record<string, string>>;
+  /** Options the engine silently ignored or changed (a thread count above what the build supports), one line each. */
+  readonly ignoredOptions?: readonly string[];
   /** The WebGPU adapter a Node WebGPU engine ran on (onnx-webgpu, transformers-js-webgpu, tfjs-webgpu*), read back from Dawn. */
   readonly adapter?: GpuAdapter;
 }

@@ -1,6 +1,7 @@
 import type { EngineSession, Precision, SessionDescription } from './engine-session.js';
 import type { GpuAdapter } from './gpu-adapter.js';
 import type { TensorMap } from './tensor.js';
+import type { EngineOptionValues } from './engine-options.js';
 
 /**
  * An engine id. Engines declare their own ids when they register
@@ -60,6 +61,8 @@ export interface ResolvedSessionOptions {
    * engines ignore it and the model pools their outputs.
    */
   readonly featureExtraction?: { readonly pooling: readonly string[]; readonly normalize: boolean };
+  /** `--engine-options` values of this variant, checked against the engine's table (engine-options.ts); absent: the engine's defaults. */
+  readonly engineOptions?: EngineOptionValues;
 }
 
 /**
@@ -130,6 +133,13 @@ export interface Engine {
   readonly runsIn?: 'node' | 'browser';
   /** Imports the backing package and checks hardware. Called once by the registry. */
   probe(): Promise<Availability>;
+  /**
+   * Called once before `probe` on the engine object of an options variant
+   * (`onnx-cpu [k=v]`), for options the runtime reads when it starts (tfjs's
+   * WASM flags, read as its wasm backend initialises), so the probe starts
+   * it with them.
+   */
+  configure?(values: EngineOptionValues): void;
   /**
    * Loads a model file into a session: the ONNX file, or for a tfjs engine
    * with a native executor the file of its format (`formatOf(target)`:

@@ -12,7 +12,7 @@ import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../d
 import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
 import { writeRunFiles } from '../../reports/write-run.js';
 import type { QueueSweep, QueueRunOptions } from './queue-sweep.js';
-import type { RunConfig } from './run-config.js';
+import { runEngines, type RunConfig } from './run-config.js';
 
 export type { RunConfig } from './run-config.js';
 // The config's resolution lives apart so the CLI checks flags without loading the run stack; callers still find it here.
@@ -87,7 +87,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
       out: config.out,
       png: config.png,
       registry,
-      engines: queue ? queue.engines(config.engines) : config.engines,
+      engines: queue ? queue.engines(runEngines(config)) : runEngines(config),
       models: plan.map((p) => (pairsNote === null ? p.info : { ...p.info, notes: [...p.info.notes, pairsNote] })),
       recordedConfig: (engines, unavailableEngines) => ({
         ...config,

@@ -17,6 +17,7 @@ import { checkRange, type RangedOption } from '../core/option-ranges.js';
 import type { RunConfig } from './run-config.js';
 import { UserError } from '../core/errors.js';
 import { expandBrowsers, parseBrowsers } from './browser-expansion.js';
+import { expandEngineVariants } from '../core/engine-options.js';
 import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
 
 /** Rows a q8-static variant is calibrated on by default. */
@@ -39,6 +40,7 @@ export interface OptionNames {
   readonly threads?: string;
   readonly engines?: string;
   readonly browsers?: string;
+  readonly engineOptions?: string;
   readonly reference?: string;
   readonly rounds?: string;
   readonly maxTime?: string;
@@ -82,6 +84,20 @@ function enginesOf(partial: RunConfigInput, names: OptionNames, registry: Engine
   return expandBrowsers(engines, browsers, registry, flag);
 }
 
+/**
+ * `--engine-options` checked against each engine's table and against
+ * `--engines` (options for an engine not run would do nothing); absent when none.
+ */
+export function checkedEngineOptions(partial: { readonly engines?: readonly string[] | null; readonly engineOptions?: readonly string[] }, names: OptionNames, registry: EngineRegistry): { engineOptions?: readonly string[] } {
+  const specs = partial.engineOptions ?? [];
+  if (specs.length === 0) return {};
+  const flag = names.engineOptions ?? 'engineOptions';
+  const enginesFlag = names.engines ?? 'engines';
+  if (!partial.engines) throw new UserError(`${flag} needs ${enginesFlag}: options apply to the engines a run names`, `add ${enginesFlag} with the engine of each ${flag}`);
+  expandEngineVariants(registry.parseNames(partial.engines, enginesFlag), specs, flag, enginesFlag);
+  return { engineOptions: [...specs] };
+}
+
 export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
   const bench = resolveBenchmarkOptions(
     {
@@ -114,6 +130,7 @@ export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {
     architectures,
     sequenceLengths,
     engines: enginesOf(partial, names, registry),
+    ...checkedEngineOptions(partial, names, registry),
     batchSizes: bench.batchSizes,
     threads: bench.threads,
     dataset: partial.dataset ?? null,

@@ -4,6 +4,7 @@
  * import cycle.
  */
 import type { ModelDtype } from '../core/dtypes.js';
+import { expandEngineVariants } from '../core/engine-options.js';
 import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
 import type { TextTask } from '../models/text-task.js';
 import type { CalibrationMethod } from '../models/quantize/calibration-methods.js';
@@ -34,6 +35,10 @@ export interface RunConfig {
   readonly sequenceLengths: readonly number[] | null;
   /** Engines to run; null means every engine available on the machine. */
   readonly engines: readonly string[] | null;
+  /** Set on the last rung of `inferbench tune`: the search it ends (its candidates and rungs are in tune.csv beside results.json). */
+  readonly tune?: { readonly method: 'successive halving'; readonly engines: readonly string[]; readonly candidates: number; readonly rungs: number };
+  /** `--engine-options` as given (`ENGINE:key=v1|v2`), checked; each engine named runs as its variants (`runEngines`). Absent: defaults. */
+  readonly engineOptions?: readonly string[];
   readonly batchSizes: readonly number[];
   /** Thread counts to sweep; `[null]` is one pass at each engine's default. */
   readonly threads: readonly (number | null)[];
@@ -71,4 +76,10 @@ export interface RunConfig {
   readonly calibrationMethod?: CalibrationMethod;
   /** `--profile`: one untimed op-level profiled pass per cell after its timed rounds (profile.csv, profile.parquet). Absent: off. */
   readonly profile?: boolean;
+}
+
+/** The engines a run sweeps: `engines` with each engine given options replaced by its variants (engine-options.ts). */
+export function runEngines(config: Pick<RunConfig, 'engines' | 'engineOptions'>): readonly string[] | null {
+  if (config.engines === null || (config.engineOptions ?? []).length === 0) return config.engines;
+  return expandEngineVariants(config.engines, config.engineOptions ?? []);
 }

@@ -94,6 +94,9 @@ function requestBody() {
   if (!(threads.length === 1 && threads[0] === null)) body.threads = threads;
   const dtypes = el.dtypes.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (dtypes.length > 0) body.dtypes = dtypes;
+  // One --engine-options value a line; the server checks each against its engine's table, as the CLI does.
+  const engineOptions = el.engineOptions.value.split('\n').map((s) => s.trim()).filter((s) => s !== '');
+  if (engineOptions.length > 0) body.engineOptions = engineOptions;
   for (const name of ['model', 'dataset', 'textColumn', 'labelColumn']) if (el[name].value.trim() !== '') body[name] = el[name].value.trim();
   if (el.compareWith.value !== '') body.compareWith = Number(el.compareWith.value);
   const browsers = checkedValues('browser');

@@ -8,6 +8,7 @@
 import { defaultRegistry } from '../../../engines/registry.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../classify-run.js';
 import { checkRunCells } from '../request-caps.js';
+import { runEngines } from '../run-config.js';
 import { asField, checkFieldRanges, type PathCheck } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
@@ -18,6 +19,7 @@ const NAMES: OptionNames = {
   threads: 'threads',
   engines: 'engines',
   browsers: 'browsers',
+  engineOptions: 'engineOptions',
   reference: 'parity.reference',
   dtypes: 'dtypes',
   architectures: 'architectures',
@@ -48,7 +50,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   );
   const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
   const sources = Math.max(config.models.length + config.architectures.length, 1);
-  checkRunCells(sources * count(config.engines, (ctx.registry ?? defaultRegistry).listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  checkRunCells(sources * count(runEngines(config), (ctx.registry ?? defaultRegistry).listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
   return config;
 }
 
@@ -77,6 +79,7 @@ export const CLASSIFY_API: ScenarioApi<RunConfig> = {
       'sequence-lengths',
       'engines',
       'browsers',
+      { field: 'engineOptions', kind: 'names' },
       'batch-sizes',
       { field: 'threads', kind: 'threads' },
       { field: 'dataset', kind: 'path' },

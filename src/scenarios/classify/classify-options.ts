@@ -7,7 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
-import { ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG } from '../shared-options.js';
+import { ENGINE_OPTIONS_FLAG, ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG } from '../shared-options.js';
 import { BROWSERS_FLAG } from './browsers-flag.js';
 import { DEFAULT_ROUNDS, DEFAULT_ROWS, DEFAULT_STOP_RULE, FULL_SWEEP_ROWS } from '../../core/stop-rule.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../../models/model-flags.js';
@@ -26,6 +26,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '8,128', help: 'run synthetic inputs of these fixed lengths instead of dataset text (batch × sequence grid)' },
     ENGINES_FLAG,
     BROWSERS_FLAG,
+    ENGINE_OPTIONS_FLAG,
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,8,32', help: 'batch sizes to sweep; default 1,8 (the default run fits 90 s; 1,8,32 is the full sweep)' },
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'Parquet, Arrow, JSONL, CSV or TSV file, a folder of shards or save_to_disk folder, or a Hugging Face dataset id (org/name); default: the embedded sentiment set' },
     { name: 'dataset-config', kind: 'value', arg: 'NAME', help: 'config (subset) of a Hub dataset; default: its only config, else "default"' },

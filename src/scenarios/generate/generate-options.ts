@@ -7,7 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
-import { ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG, THREADS_FLAG } from '../shared-options.js';
+import { ENGINE_OPTIONS_FLAG, ENGINES_FLAG, NO_ISOLATE_FLAG, OUT_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark text generation: time to first token, time per output token, tokens/s and peak memory per engine',
@@ -15,6 +15,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR', help: 'text-generation model folder in transformers.js layout (config.json, tokenizer.json, onnx/model.onnx); default: the embedded tiny GPT-2' },
     ENGINES_FLAG,
+    ENGINE_OPTIONS_FLAG,
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '1,4', help: 'batch sizes to sweep; default 1,4' },
     { name: 'prompt-lengths', kind: 'value', range: 'promptLengths', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },

@@ -7,7 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
-import { NO_ISOLATE_FLAG, OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
+import { ENGINE_OPTIONS_FLAG, NO_ISOLATE_FLAG, OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'latency under load: open-loop requests at set rates through a dynamic batcher, p99 against a latency goal, and the peak rate that meets it',
@@ -15,6 +15,7 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
   flags: [
     { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'text-classification or feature-extraction (sentence-embedding) model folder or Hub id, as for run; repeat for several; default: the embedded tiny BERT' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to serve from (see `inferbench engines`); default: every available Node engine' },
+    ENGINE_OPTIONS_FLAG,
     THREADS_FLAG,
     { name: 'dataset', kind: 'value', arg: 'PATH|ID', help: 'rows the requests carry, one row per request in order, cycled (file, folder or Hub id, as for run); default: the embedded sentiment set' },
     TEXT_COLUMN_FLAG,

@@ -7,7 +7,7 @@
  * of the CLI-wide flags named here by slot.
  */
 import { frozenOptions, type ScenarioOptions } from '../../core/flag-spec.js';
-import { OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
+import { ENGINE_OPTIONS_FLAG, OUT_FLAG, TEXT_COLUMN_FLAG, THREADS_FLAG } from '../shared-options.js';
 
 export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
   summary: 'benchmark training steps (forward + cross-entropy + backward + optimizer update): time, memory and loss per engine',
@@ -16,6 +16,7 @@ export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'model', kind: 'value', arg: 'DIR|ID', repeatable: true, help: 'sequence-classification model folder or Hub id, as for run; repeat for several; default: the embedded tiny BERT' },
     { name: 'config', kind: 'value', arg: 'SPEC', repeatable: true, help: 'random-init architecture, as for run (preset, key=value pairs or a JSON file); repeat for several' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to run; engines that cannot train (ONNX Runtime, transformers.js) give skipped cells with the reason; default: every available engine' },
+    ENGINE_OPTIONS_FLAG,
     { name: 'batch-sizes', kind: 'value', range: 'batchSizes', arg: '8,16', help: 'batch sizes to sweep; default 8' },
     { name: 'sequence-lengths', kind: 'value', range: 'sequenceLengths', arg: '32,128', help: 'train on synthetic ids of these fixed lengths instead of the dataset text (padded to the longest row); labels still come from the dataset' },
     { name: 'steps', kind: 'value', range: 'steps', arg: 'N', help: 'measured steps per round; default 20' },

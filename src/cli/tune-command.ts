@@ -1,0 +1,58 @@
+/**
+ * `inferbench tune`: each engine's candidate configurations searched by
+ * successive halving (src/runs/tune-search.ts), every rung an ordinary run
+ * of the classify scenario, the last one recorded in the history with its
+ * report, followed by the answer per engine and batch size and the
+ * `--engine-options` flag that reproduces it (reports/tune-report.ts), and
+ * tune.csv beside its results.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_OUT_DIR, prepareOutputFolder } from '../core/output-folder.js';
+import { UserError } from '../core/errors.js';
+import { stringFlag, type ParsedArgs } from './args.js';
+import { display, runAndReport, runConfigFromArgs } from './run-command.js';
+import { finishSearch, searchRungs, tuneCandidates, type TuneSearch } from '../runs/tune-search.js';
+import { renderTuneCsv, tuneBest, tuneLines } from '../../reports/tune-report.js';
+import type { RunRecord } from '../core/results.js';
+
+export async function tuneCommand(args: ParsedArgs): Promise<number> {
+  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
+  if (stringFlag(args, 'engines') === undefined) throw new UserError('tune needs --engines: the engines whose options to search', 'add --engines onnx-cpu,onnx-wasm (see `inferbench engines --options ID` for what each takes)');
+  const base = runConfigFromArgs(args);
+  const engines = base.engines ?? [];
+  const candidates = tuneCandidates(engines, base.engineOptions ?? []);
+  const shown = display(args);
+  const say = (line: string): void => {
+    if (!shown.quiet) process.stderr.write(`inferbench tune: ${line}\n`);
+  };
+  say(`${candidates.length} candidates: ${engines.map((e) => `${e} ${candidates.filter((c) => c.engine === e).length}`).join(', ')}`);
+  const { executeRun } = await import('../runs/classify-run.js');
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  let search: TuneSearch;
+  try {
+    search = await searchRungs(base, candidates, {
+      signal: controller.signal,
+      onRung: say,
+      execute: async (config) => (await executeRun(config, { signal: controller.signal })).record,
+    });
+  } finally {
+    process.removeListener('SIGINT', stop);
+  }
+  const { engineOptions: _extra, ...rest } = base;
+  const last = search.rungs[search.rungs.length - 1];
+  say(`rung ${search.rungs.length}/${search.rungs.length} (the full stop rule): ${search.finalists.length} candidates`);
+  const final = { ...rest, engines: search.finalists, tune: { method: 'successive halving' as const, engines, candidates: candidates.length, rungs: search.rungs.length }, ...(last ? { rounds: last.rounds, stop: last.stop } : {}) };
+  const answer = (record: RunRecord) => {
+    finishSearch(search, record);
+    return tuneBest(record, search.candidates);
+  };
+  return runAndReport(final, {}, undefined, shown, {
+    finished: async (outcome) => {
+      await writeFile(join(outcome.dir, 'tune.csv'), renderTuneCsv(search.candidates, answer(outcome.record)));
+    },
+    lines: (record) => [...tuneLines(answer(record), search, shown.width), `Wrote tune.csv beside results.json (every candidate and the rung it was dropped in).`],
+  });
+}

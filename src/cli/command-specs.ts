@@ -11,7 +11,7 @@ import { CLI_SLOT_FLAGS, DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FL
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { TUNE_COMMAND } from './tune-specs.js';
-import { isCliFlagSlot, type CliFlagSlot } from '../core/flag-spec.js';
+import { isCliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
 import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js';

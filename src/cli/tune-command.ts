@@ -6,9 +6,9 @@
  * `--engine-options` flag that reproduces it (reports/tune-report.ts), and
  * tune.csv beside its results.
  */
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_OUT_DIR, prepareOutputFolder } from '../core/output-folder.js';
+import { replaceFile } from '../core/temporaries.js';
 import { UserError } from '../core/errors.js';
 import { stringFlag, type ParsedArgs } from './args.js';
 import { display, runAndReport, runConfigFromArgs } from './run-command.js';
@@ -51,7 +51,7 @@ export async function tuneCommand(args: ParsedArgs): Promise<number> {
   };
   return runAndReport(final, {}, undefined, shown, {
     finished: async (outcome) => {
-      await writeFile(join(outcome.dir, 'tune.csv'), renderTuneCsv(search.candidates, answer(outcome.record)));
+      await replaceFile(join(outcome.dir, 'tune.csv'), renderTuneCsv(search.candidates, answer(outcome.record)));
     },
     lines: (record) => [...tuneLines(answer(record), search, shown.width), `Wrote tune.csv beside results.json (every candidate and the rung it was dropped in).`],
   });

@@ -247,7 +247,7 @@ test("the built-in scenarios' request fields, derived from their options, are th
   const dash = await startTestDashboard(testOutputDir('scenario-registry-plugin-fields'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const listed: Record<string, string> = {
-    runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, engineOptions, browsers, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, profile, task, saveOutputs, compareWith',
+    runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, browsers, engineOptions, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, profile, task, saveOutputs, compareWith',
     generate: 'model, engines, batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
     load: 'models, engines, threads, dataset, textColumn, limit, rates, findPeak, arrival, burstiness, seed, durationMs, minQueries, warmupMs, maxBatch, maxWaitMs, slo, rounds, isolate, png, compareWith',
   };

@@ -33,7 +33,8 @@ export function optionTablesMarkdown(): string {
     const grids = [...new Set(ids.map((id) => tuneGrid(id).slice(1).map((v) => `\`${canonicalOptions(v)}\``).join(', ')))];
     out.push('', `\`tune\` candidates besides the defaults: ${grids.map((g) => g || 'none').join(' / ')}.`, '');
   }
-  const none = ENGINE_IDS.filter((id) => Object.keys(engineOptionTable(id)).length === 0);
+  // A browser engine in another browser (`<id>@firefox`) takes what its Chromium id takes: listed once, by that id.
+  const none = ENGINE_IDS.filter((id) => !id.includes('@') && Object.keys(engineOptionTable(id)).length === 0);
   out.push(`Engines without options (they run their defaults): ${none.map((id) => `\`${id}\``).join(', ')}.`);
   return out.join('\n');
 }

@@ -9,7 +9,7 @@
  */
 import type { CompletedCell, RunRecord } from '../src/core/results.js';
 import { OUTSIDE_KERNELS, type CellProfile } from '../src/core/op-profile.js';
-import { opClassOf } from '../src/core/op-taxonomy.js';
+import { OP_CLASSES, opClassOf } from '../src/core/op-taxonomy.js';
 import { engineLabeller, orderedCells } from './run-summary.js';
 
 /** The class column of the remainder row, and its op type. */
@@ -85,4 +85,36 @@ export function classRowsOf(p: ProfiledCell): { readonly opClass: string; readon
 /** The op types the taxonomy lacks, over every profiled cell (the report names them). */
 export function unclassifiedOps(run: RunRecord): string[] {
   return [...new Set(profiledCells(run).flatMap((p) => p.cell.profile.unclassified))].filter((t) => !opClassOf(t).known).sort();
+}
+
+/** The timed engine time per batch a profiled one sits beside: a pipeline's own forward, else the mean of round means. */
+export function timedMsPerBatch(p: ProfiledCell): number {
+  return p.cell.forward?.mean ?? p.cell.betweenRounds?.mean ?? p.cell.latency.mean;
+}
+
+/** The profiled cells of one model, variant and batch size: one WHERE THE TIME GOES table, engines as its columns. */
+export interface ProfileGroup {
+  /** `batch 8`, with the variant and (in a several-model run) the model before it. */
+  readonly key: string;
+  readonly cells: readonly ProfiledCell[];
+  /** The op classes any of its cells holds, in the taxonomy's order, the outside-kernels class last. */
+  readonly classes: readonly string[];
+  /** Per cell (in `cells`' order), its class rows by class. */
+  readonly byClass: readonly ReadonlyMap<string, { readonly msPerBatch: number; readonly share: number }>[];
+}
+
+/** The run's WHERE THE TIME GOES tables, in the report's order: the terminal and the dashboard read these. */
+export function profileGroups(run: RunRecord): ProfileGroup[] {
+  const cells = profiledCells(run);
+  const models = new Set(cells.map((p) => p.cell.model)).size;
+  const groups = new Map<string, ProfiledCell[]>();
+  for (const p of cells) {
+    const key = [models > 1 ? p.cell.model : null, p.variant, `batch ${p.cell.batchSize}`].filter((x) => x !== null).join(' · ');
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  return [...groups].map(([key, group]) => {
+    const byClass = group.map((p) => new Map(classRowsOf(p).map((r) => [r.opClass, r])));
+    const classes = [...OP_CLASSES, OUTSIDE_CLASS].filter((c) => byClass.some((m) => m.has(c)));
+    return { key, cells: group, classes, byClass };
+  });
 }

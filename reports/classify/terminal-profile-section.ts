@@ -8,8 +8,8 @@
  * every cell that could not be attributed. Empty for a run without profiles.
  */
 import type { RunRecord } from '../../src/core/results.js';
-import { OP_CLASSES } from '../../src/core/op-taxonomy.js';
-import { classRowsOf, OUTSIDE_CLASS, profiledCells, unclassifiedOps, type ProfiledCell } from '../profile-views.js';
+import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileGroups, timedMsPerBatch, unclassifiedOps, type ProfileGroup, type ProfiledCell } from '../profile-views.js';
+import { profileTimeNote } from '../profile-note.js';
 import { renderTable, wrap, type Column, type TableRow } from '../text-table.js';
 
 function ms(x: number): string {
@@ -41,25 +41,18 @@ export function largestLines(cells: readonly ProfiledCell[]): string[] {
   });
 }
 
-/** The timed engine time per batch the profiled one sits beside: a pipeline's own forward, else the mean of round means. */
-function timedMean(p: ProfiledCell): number {
-  return p.cell.forward?.mean ?? p.cell.betweenRounds?.mean ?? p.cell.latency.mean;
-}
-
 /** One table: the cells of one model, variant and batch size, engines as columns. */
-function groupTable(group: readonly ProfiledCell[], title: string, width: number, minWidth: number, color: boolean): string[] {
-  const byClass = group.map((p) => new Map(classRowsOf(p).map((r) => [r.opClass, r])));
-  const classes = [...OP_CLASSES, OUTSIDE_CLASS].filter((c) => byClass.some((m) => m.has(c)));
-  const columns: Column[] = [{ header: 'op class', align: 'left', whole: true }, ...group.map((p) => ({ header: p.engine, align: 'right' as const }))];
-  const rows: TableRow[] = classes.map((c) => ({
-    cells: [c, ...byClass.map((m) => {
+function groupTable(group: ProfileGroup, title: string, width: number, minWidth: number, color: boolean): string[] {
+  const columns: Column[] = [{ header: 'op class', align: 'left', whole: true }, ...group.cells.map((p) => ({ header: p.engine, align: 'right' as const }))];
+  const rows: TableRow[] = group.classes.map((c) => ({
+    cells: [c, ...group.byClass.map((m) => {
       const r = m.get(c);
       return r ? `${ms(r.msPerBatch)} ${pct(r.share)}` : '–';
     })],
     ...(c === OUTSIDE_CLASS ? { ruleAbove: true } : {}),
   }));
-  rows.push({ cells: ['profiled engine time', ...group.map((p) => ms(p.cell.profile.engineMsPerBatch))], ruleAbove: true });
-  rows.push({ cells: ['timed mean', ...group.map((p) => ms(timedMean(p)))] });
+  rows.push({ cells: ['profiled engine time', ...group.cells.map((p) => ms(p.cell.profile.engineMsPerBatch))], ruleAbove: true });
+  rows.push({ cells: ['timed mean', ...group.cells.map((p) => ms(timedMsPerBatch(p)))] });
   return renderTable({ title, columns, rows, color, minWidth, maxWidth: width }).lines;
 }
 
@@ -67,16 +60,10 @@ function groupTable(group: readonly ProfiledCell[], title: string, width: number
 export function profileSection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
   const cells = profiledCells(run);
   if (cells.length === 0) return [];
-  const models = new Set(cells.map((p) => p.cell.model)).size;
-  const groups = new Map<string, ProfiledCell[]>();
-  for (const p of cells) {
-    const key = [models > 1 ? p.cell.model : null, p.variant, `batch ${p.cell.batchSize}`].filter((x) => x !== null).join(' · ');
-    groups.set(key, [...(groups.get(key) ?? []), p]);
-  }
   const out: string[] = [];
-  for (const [key, group] of groups) {
+  for (const group of profileGroups(run)) {
     if (out.length > 0) out.push('');
-    out.push(...groupTable(group, `WHERE THE TIME GOES · ${key} · ms per batch and share`, width, minWidth, color));
+    out.push(...groupTable(group, `WHERE THE TIME GOES · ${group.key} · ms per batch and share`, width, minWidth, color));
   }
   const text = (line: string) => out.push(...wrap(line, width));
   for (const line of largestLines(cells)) text(line);
@@ -86,9 +73,6 @@ export function profileSection(run: RunRecord, width: number, minWidth: number, 
   const unknown = unclassifiedOps(run);
   if (unknown.length > 0) text(`op types the taxonomy lacks, counted as other: ${unknown.join(', ')}`);
   for (const p of cells) for (const note of p.cell.profile.notes ?? []) text(`${p.engine} b${p.cell.batchSize}: ${note}`);
-  text(
-    'outside kernels: the profiled engine time minus the kernel sum (feeds, uploads, read-back, dispatch, JavaScript glue). ' +
-      'The profiled pass runs after the timed rounds and never enters the statistics; its engine time above the timed mean is the instrument\'s overhead. Files: profile.csv, profile.parquet, time-breakdown.png.',
-  );
+  text(profileTimeNote);
   return out;
 }

@@ -1,33 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CellResult, RunRecord } from '../../src/core/results.js';
-import { summarizeProfile, unattributedProfile } from '../../src/core/op-profile.js';
-import { ortTraceEvents } from '../../engines/onnx/ort-profile.js';
 import { profileCsvColumns, profileCallsTable, renderProfileCsv, timeBreakdownSpec } from '../../reports/profile-files.js';
 import { profileSection } from '../../reports/classify/terminal-profile-section.js';
 import { profileChanges, profileComparisonLines } from '../../reports/classify/profile-comparison.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
-import { recordedCapture, recordedTrace } from '../helpers/profile-traces.js';
-
-/** The sample run with a profile on each completed cell: ORT's recorded trace on onnx-*, the translator's on tfjs-*, one unattributed. */
-function profiledRun(scale = 1): RunRecord {
-  const run = buildSampleRun();
-  const ort = ortTraceEvents(recordedTrace('ort-node-bert.json') as unknown[], 2);
-  const translator = recordedCapture('tfjs-translator-bert.json');
-  const cells = run.cells.map((c): CellResult => {
-    if (c.state !== 'completed') return c;
-    if (c.engine === 'tfjs-cpu') return { ...c, profile: unattributedProfile('none', 'tfjs-cpu has no op-level instrument in inferbench', [{ engineMs: 5, items: 1 }]) };
-    const capture = c.engine.startsWith('onnx') ? ort : translator;
-    const kernelMs = capture.events.reduce((a, e) => a + e.durUs, 0) / 2000;
-    const matmul = (e: { opType: string }) => e.opType === 'MatMul' || e.opType === 'FusedMatMul';
-    // Without start times (taken as disjoint), so a longer matmul does not overlap the events after it.
-    const events = capture.events.map((e) => ({ ...e, startUs: null, durUs: matmul(e) ? e.durUs * scale : e.durUs }));
-    // The engine time grows by the matmul time added, so matmul's share moves.
-    const engineMs = kernelMs * 2 + (capture.events.filter(matmul).reduce((a, e) => a + e.durUs, 0) / 2000) * (scale - 1);
-    return { ...c, profile: summarizeProfile({ ...capture, events }, [{ engineMs, items: c.batchSize }, { engineMs, items: c.batchSize }]) };
-  });
-  return { ...run, cells };
-}
+import { profileView } from '../../reports/profile-dashboard-view.js';
+import { profiledRun } from '../helpers/profile-traces.js';
 
 test('profile.csv: the columns, one outside-kernels or unattributed row per engine × batch size, shares summing to 1', () => {
   const run = profiledRun();
@@ -83,4 +61,20 @@ test('compare of two profiled runs names the op classes that moved and by how mu
   assert.ok(!changes.some((c) => c.cell.includes('tfjs-cpu')), 'an unattributed cell is not compared');
   assert.match(profileComparisonLines(a, b, 120, false).join('\n'), /WHERE THE TIME WENT/);
   assert.deepEqual(profileComparisonLines(a, buildSampleRun(), 120, false), []);
+});
+
+test('the dashboard tab reads the terminal\'s groups: each column\'s class shares sum to 1, engine time beside the timed mean; null without --profile', () => {
+  const view = profileView(profiledRun());
+  assert.ok(view);
+  assert.deepEqual(view.tables.map((t) => t.title), ['batch 1', 'batch 8', 'batch 32'].map((k) => `WHERE THE TIME GOES · ${k} · ms per batch and share`));
+  for (const t of view.tables) {
+    assert.equal(t.rows.at(-1)?.opClass, 'outside kernels');
+    t.engines.forEach((e, i) => {
+      const sum = t.rows.reduce((a, r) => a + (r.cells[i]?.share ?? 0), 0);
+      assert.ok(Math.abs(sum - 1) < 1e-9, `${t.title} ${e.engine}: ${sum}`);
+      assert.ok(e.timedMsPerBatch > 0 && e.profiledMsPerBatch > 0);
+    });
+  }
+  assert.deepEqual(view.tables[0]?.engines.find((e) => e.engine === 'tfjs-cpu')?.unattributed, 'tfjs-cpu has no op-level instrument in inferbench');
+  assert.equal(profileView(buildSampleRun()), null);
 });

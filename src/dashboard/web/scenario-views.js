@@ -10,6 +10,7 @@ export const TABS_BY_KIND = {
     ['baseline', 'Baseline'],
     ['core', 'Core scaling'],
     ['batch', 'Batch-size scaling'],
+    ['profile', 'Where the time goes'],
     ['compare', 'Compare'],
   ],
   generate: [

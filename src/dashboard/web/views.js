@@ -4,6 +4,7 @@
 // benchmark. Chart specs come from the server (the same vega-lite specs the
 // PNG reports use) and are drawn here with vega-embed.
 import { api, duration, entryKind, entryTitle, esc, rate, shortDate } from './api.js';
+import { renderProfileTab } from './profile-view.js';
 import { renderScenarioTab, settingsLine, TABS_BY_KIND } from './scenario-views.js';
 
 const EMBED_OPTIONS = {
@@ -126,6 +127,8 @@ async function renderTab(panel, entry, entries) {
   if (views.kind === 'load') return renderLoad(panel, views.load, current);
   if (views.kind === 'generate' || views.kind === 'train') {
     await renderScenarioTab(state.tab, views, chart, below, (spec) => embed(chart, spec, current));
+  } else if (state.tab === 'profile') {
+    await renderProfileTab(views.profile, chart, below, (spec) => embed(chart, spec, current));
   } else if (state.tab === 'baseline') {
     below.innerHTML = baselineTable(views.baseline.rows, views.baseline.columns);
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);

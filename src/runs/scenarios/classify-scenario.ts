@@ -11,6 +11,7 @@ import type { RunRecord } from '../../core/results.js';
 import { formatTimestamp } from '../../core/units.js';
 import { renderRunComparison } from '../../../reports/classify/compare-report.js';
 import { profileComparisonText } from '../../../reports/classify/profile-comparison.js';
+import { profileView } from '../../../reports/profile-dashboard-view.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
 import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../../reports/run-comparison.js';
 import { batchSizes } from '../../../reports/run-summary.js';
@@ -113,6 +114,8 @@ function views(record: RunRecord, query: URLSearchParams): Record<string, unknow
       insufficient: batch.insufficient,
       spec: batch.insufficient === null ? batchScalingChartSpec(record, { threads: batch.fixed.threads }) : null,
     },
+    // WHERE THE TIME GOES of a `run --profile` benchmark; null without profiles.
+    profile: profileView(record),
   };
 }
 

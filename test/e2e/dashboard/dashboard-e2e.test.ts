@@ -12,6 +12,7 @@ import type { CompletedCell, RunRecord } from '../../../src/core/results.js';
 import { call, seedEntry, seedTrainEntry, waitFor } from '../../helpers/dashboard.js';
 import { NO_DASHBOARD_BROWSER, openDashboardPage, waitForListState, withPageEvidence } from '../../helpers/dashboard-page.js';
 import { cellFromRounds, runOf } from '../../helpers/round-cells.js';
+import { profiledRun } from '../../helpers/profile-traces.js';
 import { buildSampleRun } from '../../helpers/sample-run.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
@@ -267,6 +268,51 @@ test('the Baseline table of a several-model, several-precision run names model, 
     const chart = await page.locator('.chart').first().boundingBox();
     assert.ok(box && chart && box.x + box.width <= chart.x + chart.width + 1, `the legend lies inside the chart's box: ${JSON.stringify({ box, chart })}`);
     await page.screenshot({ path: join(out, 'dashboard-batch-scaling.png'), fullPage: true });
+    assert.deepEqual(errors, [], 'no script errors in the page');
+  });
+});
+
+/**
+ * Issue 44: a `run --profile` benchmark's Where the time goes tab shows the
+ * terminal's WHERE THE TIME GOES table (op classes × engines, the
+ * outside-kernels row, the profiled engine time beside the timed mean, each
+ * engine's source and unattributed reason) and the time-breakdown chart,
+ * from the server's view; an unprofiled one says to run with --profile.
+ */
+test('the Where the time goes tab of a profiled run shows op classes × engines and the time-breakdown chart; an unprofiled run says run with --profile', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
+  const out = testOutputDir('dashboard-profile');
+  const runs = join(out, 'runs');
+  await seedEntry(runs, 'not-profiled');
+  await seedEntry(runs, 'profiled', { record: profiledRun() });
+  const session = await openDashboardPage(t, runs, { engines: ['onnx-cpu'] });
+  const { dash, page, errors } = session;
+  const views = await call(dash.url, 'GET', '/api/runs/2/views');
+  assert.equal(views.status, 200);
+  const first = views.body.profile.tables[0];
+  assert.ok(first, 'the server sends the tables');
+  await withPageEvidence(session, out, async () => {
+    await page.goto(`${dash.url}#/runs/2`);
+    await page.locator('.detail-head h1', { hasText: '#2' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('tab', { name: 'Where the time goes' }).click();
+    await chartDrawn(page);
+    const table = page.locator('.below-chart table.profile-table').first();
+    await table.waitFor({ timeout: 120_000 });
+    const headers = (await table.locator('thead th').allTextContents()).map((h) => h.trim());
+    assert.deepEqual(headers, ['op class', ...first.engines.map((e: { engine: string }) => e.engine)]);
+    const labels = (await table.locator('tbody tr td:first-child').allTextContents()).map((l) => l.trim());
+    assert.deepEqual(labels, [...first.rows.map((r: { opClass: string }) => r.opClass), 'profiled engine time', 'timed mean', 'source', 'unattributed']);
+    for (const row of ['matmul', 'outside kernels']) assert.ok(labels.includes(row), labels.join(' | '));
+    const text = (await table.textContent()) ?? '';
+    assert.match(text, /ort profiler/);
+    assert.match(text, /tfjs-cpu has no op-level instrument in inferbench/);
+    assert.match(text, /\d+%/);
+    assert.match((await page.locator('.below-chart').textContent()) ?? '', /onnx-cpu: largest b1 /);
+    await page.screenshot({ path: join(out, 'dashboard-profile.png'), fullPage: true });
+
+    await page.goto(`${dash.url}#/runs/1`);
+    await page.locator('.detail-head h1', { hasText: '#1' }).waitFor({ timeout: 120_000 });
+    await page.getByRole('tab', { name: 'Where the time goes' }).click();
+    await page.locator('.chart', { hasText: 'run with --profile' }).waitFor({ timeout: 120_000 });
     assert.deepEqual(errors, [], 'no script errors in the page');
   });
 });

@@ -14,6 +14,7 @@ import { CHART_FONT } from './chart-spec.js';
 import { csvField } from './csv-report.js';
 import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileRows, type ProfiledCell } from './profile-views.js';
 import type { ResultTable, TableColumn } from './result-tables.js';
+import { colorScale } from './engine-palette.js';
 
 export const PROFILE_FILES = { csv: 'profile.csv', parquet: 'profile.parquet', png: 'time-breakdown.png' } as const;
 
@@ -116,7 +117,7 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
         encoding: {
           y: { field: 'y0', type: 'quantitative', title: 'share of the profiled engine time', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
           y2: { field: 'y1' },
-          color: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines, scheme: 'tableau10' }, legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
+          color: { field: 'engine', type: 'nominal', sort: engines, scale: colorScale(engines), legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
           opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#4c78a8' } },
           tooltip: [
             { field: 'engine', type: 'nominal' },

@@ -100,12 +100,25 @@ export function dummyFeeds(Tensor: OrtTensorCtor, inputs: readonly InputMetadata
     const type = input.type ?? 'float32';
     const TypedArray = ARRAYS[type];
     if (!input.isTensor || TypedArray === undefined) throw new Error(`input ${input.name} of type ${type} cannot be filled from the signature`);
-    const dims = (input.shape ?? []).map((d) => (typeof d === 'number' && d >= 0 ? d : /past/i.test(`${input.name} ${String(d)}`) ? pastLength : 1));
+    const dims = (input.shape ?? []).map((d, axis) => dummyDim(input.name, d, axis, pastLength));
     const data = new TypedArray(dims.reduce((a, b) => a * b, 1)) as unknown as { fill(v: unknown): unknown };
     if (/mask/i.test(input.name)) data.fill(type === 'int64' || type === 'uint64' ? 1n : 1);
     feeds[input.name] = new Tensor(type, data, dims);
   }
   return feeds;
+}
+
+/**
+ * One dim of a dummy feed. A symbolic past length is `pastLength`; a sum with
+ * it (an attention mask's `past_sequence + sequence`) is one more, so the mask
+ * covers the one new token (a zero-length mask made ORT print a raw Gather
+ * error on every decoder load); an unnamed dim of a past_key_values input is
+ * the past length on its sequence axis (2) and 1 elsewhere.
+ */
+function dummyDim(name: string, d: unknown, axis: number, pastLength: number): number {
+  if (typeof d === 'number' && d >= 0) return d;
+  if (typeof d === 'string' && /past/i.test(d)) return d.includes('+') ? pastLength + 1 : pastLength;
+  return /past/i.test(name) && axis === 2 ? pastLength : 1;
 }
 
 /** The onnxruntime-node pieces the profiling pass uses. */

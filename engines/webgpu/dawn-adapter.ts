@@ -12,11 +12,11 @@
  * at it, and then every row says `software adapter (SwiftShader)`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Availability } from '../../src/core/engine.js';
 import { describeAdapter, type AdapterInfoLike, type GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { installedVersion } from '../../src/core/package-info.js';
+import { icdVariableProblem } from './vk-icd-check.js';
 
 /** The npm package that gives Node `navigator.gpu` (Dawn's dawn.node, linux-x64 binary inside; its postinstall only matters on macOS). */
 export const WEBGPU_PKG = 'webgpu';
@@ -52,11 +52,10 @@ function dawnWarnings(stderr: string): string {
   return [...new Set(lines)].slice(0, 2).join('; ');
 }
 
-/** The fix for "no adapter", naming VK_ICD_FILENAMES when it points nowhere. */
+/** The fix for "no adapter", naming what is wrong with VK_ICD_FILENAMES when no entry of it is a driver manifest. */
 function noDriver(env: NodeJS.ProcessEnv, warnings: string): { reason: string; enable: string } {
-  const icd = env['VK_ICD_FILENAMES'];
-  const missing = icd !== undefined && icd.split(':').every((f) => f === '' || !existsSync(f));
-  const why = missing ? `VK_ICD_FILENAMES=${icd} names no ICD file` : warnings === '' ? 'Dawn found no adapter' : `Dawn: ${warnings}`;
+  const icd = icdVariableProblem(env['VK_ICD_FILENAMES']);
+  const why = icd ?? (warnings === '' ? 'Dawn found no adapter' : `Dawn: ${warnings}`);
   return {
     reason: `no Vulkan driver for a GPU (${why})`,
     enable: `install the GPU's Vulkan driver (NVIDIA: the driver's Vulkan ICD, nvidia_icd.json), or set VK_ICD_FILENAMES to a driver's ICD file, e.g. SwiftShader's (${SWIFTSHADER_ICD}, Debian chromium) for a CPU-only test`,

@@ -60,7 +60,7 @@ export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): LoadCompa
 }
 
 const peakText = (p: LoadPeakRow | null): string =>
-  p === null ? '–' : p.peakRps === null ? 'none passed' : `${formatRate(p.peakRps, '')} (${p.interval.lastPass ?? '–'}–${p.interval.firstFail ?? '∞'})`;
+  p === null ? '–' : p.peakRps === null ? 'none passed' : `${formatRate(p.peakRps, '')} (${p.interval.lastPass ?? '–'}–${p.interval.firstFail ?? (p.interval.interrupted ? 'interrupted' : '∞')})`;
 
 /** The two tables and the method line. */
 export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: LoadComparison, color = false): string {

@@ -136,7 +136,8 @@ function partsTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWid
 function intervalText(i: { readonly lastPass: number | null; readonly firstFail: number | null; readonly interrupted?: boolean }): string {
   const cut = i.interrupted ? ' (search interrupted; the cut probe left out)' : '';
   if (i.lastPass === null) return i.firstFail === null ? `no whole probe${cut}` : `none passed (lowest tried ${rps(i.firstFail)} failed)${cut}`;
-  return `${rps(i.lastPass)} – ${i.firstFail === null ? (i.interrupted ? 'not measured' : 'none failed') : rps(i.firstFail)}${cut}`;
+  if (i.firstFail === null && i.interrupted) return `${rps(i.lastPass)} passed; search interrupted before a rate failed`;
+  return `${rps(i.lastPass)} – ${i.firstFail === null ? 'none failed' : rps(i.firstFail)}${cut}`;
 }
 
 function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidth: number) {
@@ -155,7 +156,8 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
     rows: peaks.map((p) => ({
       cells: [
         { text: p.label, style: 'cyan' },
-        { text: p.peakRps === null ? 'none' : formatRate(p.peakRps, ''), style: 'bold' },
+        // The peak column is never dropped, so an interrupted search is said here, at every width.
+        { text: `${p.peakRps === null ? 'none' : formatRate(p.peakRps, '')}${p.interval.interrupted ? ' (interrupted)' : ''}`, style: 'bold' },
         intervalText(p.interval),
         p.ci95 ? `${rps(p.ci95.low)} – ${rps(p.ci95.high)}` : p.rounds.length > 1 ? 'n/a' : 'one round',
         p.rounds.map((r) => (r.lastPass === null ? `none ≥ ${rps(r.firstFail)}` : `${rps(r.lastPass)}–${r.firstFail === null ? '∞' : rps(r.firstFail)}`)).join(', '),

@@ -32,6 +32,8 @@ const LIBRARY_LINES: readonly RegExp[] = [
   // onnxruntime's format: 2026-11-27 13:00:00.123456789 [W:onnxruntime:, session_state.cc:1166 VerifyEachNodeIsAssignedToAnEp] …
   // (verbose, info and warning only; errors stay).
   /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+ \[[VIW]:onnxruntime:/,
+  // Dawn's Vulkan/Wayland start-up line when XDG_RUNTIME_DIR is unset (every WebGPU load in a container or over ssh); harmless.
+  /^error: XDG_RUNTIME_DIR is invalid or not set in the environment\.$/,
   // The second line of the CPU-feature notice.
   /^To enable the following instructions: .*rebuild TensorFlow with the appropriate compiler flags\.$/,
 ];

@@ -19,6 +19,12 @@ export interface DecoderSpec {
   readonly eosTokenIds: readonly number[];
   /** Names of the graph's cache inputs (`past_key_values.<i>.key/value`). */
   readonly pastNames: readonly string[];
+  /**
+   * False when the graph takes past_key_values but returns no `present.*`
+   * for each of them: nothing can be carried between steps, so the loop feeds
+   * an empty cache and re-reads the whole sequence every step (no KV cache).
+   */
+  readonly hasPresentOutputs?: boolean;
   /** Cache heads and head size: the empty cache is [batch, kvHeads, 0, headDim]. */
   readonly kvHeads: number;
   readonly headDim: number;
@@ -135,7 +141,8 @@ export class GreedyGenerator implements GenerationModelLike {
       for (const [name, t] of Object.entries(outputs)) if (name.startsWith('present')) feeds[pastNameOf(name)] = t;
       mask.forEach((r) => r.push(1n));
       // A graph without a cache re-reads the whole sequence each step.
-      const cached = this.decoder.pastNames.length > 0;
+      // So does one whose cache inputs have no present outputs to fill them: its cache stays empty.
+      const cached = this.decoder.pastNames.length > 0 && this.decoder.hasPresentOutputs !== false;
       stepIds = cached ? next : sequences.flat();
       stepLength = cached ? 1 : (sequences[0]?.length ?? 0);
     }

@@ -77,7 +77,7 @@ test('with the Vulkan loader missing, the WebGPU probe says which file and the a
 test('with no Vulkan driver (VK_ICD_FILENAMES names no file), the WebGPU probe says so and how to point at a driver', { skip: existsSync('/usr/lib/x86_64-linux-gnu/libvulkan.so.1') ? false : 'libvulkan.so.1 is not installed (apt install libvulkan1)' }, async () => {
   const probe = await probeDawnAdapter({ env: { ...process.env, VK_ICD_FILENAMES: '/nonexistent/vk_icd.json' } });
   assert.ok(!probe.ok, JSON.stringify(probe));
-  assert.match(probe.reason, /^no Vulkan driver for a GPU \(VK_ICD_FILENAMES=\/nonexistent\/vk_icd\.json names no ICD file\)/);
+  assert.match(probe.reason, /^no Vulkan driver for a GPU \(VK_ICD_FILENAMES=\/nonexistent\/vk_icd\.json names no ICD file: \/nonexistent\/vk_icd\.json does not exist\)/);
   assert.match(probe.enable, /set VK_ICD_FILENAMES to a driver's ICD file, e\.g\. SwiftShader's/);
 });
 

@@ -8,7 +8,7 @@
  * built on; Welch–Satterthwaite df) is significant (two-sided, α = 0.05),
  * which is exactly when B/A's 95% interval excludes 1, AND the
  * ratio of means B/A is at least the minimum effect away from 1 (5% by
- * default); otherwise "no significant difference", with why. A record made
+ * default); otherwise "no difference" (within the equivalence bound) or "inconclusive", with why. A record made
  * before rounds existed counts as one round, which can never support a call.
  * Pure, so the CLI, the chart and the web dashboard agree on every call.
  */

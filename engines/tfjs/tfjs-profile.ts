@@ -18,7 +18,8 @@ import type { OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 import { PROFILE_SOURCES, type NodeEvent, type ProfileCapture } from '../../src/core/op-profile.js';
 import { onnxOpOfKernel } from '../../src/core/op-taxonomy.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
-import { isHost, type Value } from './op-values.js';
+// Types only: op-values.ts imports @tensorflow/tfjs-core, which the tfjs engine module must not load before probe or load (tfjs-lazy-import test).
+import type { Value } from './op-values.js';
 import type { Tf } from './tfjs-backend.js';
 
 /** Events of the last `n` calls, renumbered from 0. */
@@ -41,7 +42,7 @@ export function translatorProfiler(executor: TfjsGraphExecutor, run: EngineSessi
     const start = performance.now();
     const outs = step();
     if (sync) {
-      const first = outs.find((v): v is Tensor => v !== undefined && !isHost(v));
+      const first = outs.find((v): v is Tensor => v !== undefined && (v as { kind?: unknown }).kind !== 'host');
       first?.dataSync();
     }
     const end = performance.now();

@@ -12,7 +12,7 @@ const ENGINES = ['browser-onnx-wasm', 'browser-tfjs-wasm', 'browser-tfjs-webgl',
 test('browser engines run in headless Chromium with parity against onnx-cpu, threads, renderer and version read back', { skip: NO_CHROMIUM }, async () => {
   const out = testOutputDir('browser-e2e');
   // Browser groups run in Chromium whatever --no-isolate says; it keeps only the onnx-cpu reference in this process (isolation is not the subject).
-  const args = ['run', '--engines', ENGINES.join(','), '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out];
+  const args = ['run', '--details', '--engines', ENGINES.join(','), '--batch-sizes', '1', '--limit', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out];
   const r = await runCli(args, { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);

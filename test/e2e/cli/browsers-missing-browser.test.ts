@@ -9,7 +9,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 test('a browser that is not installed makes its rows unavailable with the apt line, and the sweep goes on', { skip: NO_CHROMIUM }, async () => {
   const out = testOutputDir('browsers-missing-browser');
-  const args = ['run', '--engines', 'browser-onnx-wasm', '--browsers', 'firefox,webkit,chromium', '--batch-sizes', '1', '--limit', '2', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--reference', 'none', '--no-png', '--out', out];
+  const args = ['run', '--details', '--engines', 'browser-onnx-wasm', '--browsers', 'firefox,webkit,chromium', '--batch-sizes', '1', '--limit', '2', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--reference', 'none', '--no-png', '--out', out];
   const r = await runCli(args, { timeoutMs: 300_000, env: { INFERBENCH_FIREFOX: '/nonexistent/firefox', INFERBENCH_WEBKIT_DRIVER: '/nonexistent/WebKitWebDriver' } });
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

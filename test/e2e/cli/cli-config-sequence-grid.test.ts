@@ -9,7 +9,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('--config rows named after their configs sweep a batch × sequence-length grid of synthetic inputs', async () => {
   const out = testOutputDir('config-grid');
   const r = await runCli([
-    'run', '--config', 'tiny', '--config', 'hidden=32,layers=1,heads=2,intermediate=64', '--sequence-lengths', '8,16,256',
+    'run', '--details', '--config', 'tiny', '--config', 'hidden=32,layers=1,heads=2,intermediate=64', '--sequence-lengths', '8,16,256',
     '--engines', 'onnx-cpu', '--batch-sizes', '1,2', '--limit', '4', '--warmup', '0', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-isolate', '--out', out, '--no-png',
   ],);
   assert.equal(r.code, 0, r.stderr);

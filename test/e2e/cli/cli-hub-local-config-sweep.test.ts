@@ -15,7 +15,7 @@ test('one sweep runs a Hub id, a local folder and config presets, each in dtype 
   const out = testOutputDir('hub-sweep-out');
   const r = await runCli(
     [
-      'run', '--model', 'acme/tiny-bert', '--model', repo, '--config', 'tiny', '--config', 'hidden=32,layers=1,heads=2,intermediate=64',
+      'run', '--details', '--model', 'acme/tiny-bert', '--model', repo, '--config', 'tiny', '--config', 'hidden=32,layers=1,heads=2,intermediate=64',
       '--dtype', 'fp32,q8', '--engines', 'onnx-cpu,transformers-js', '--batch-sizes', '2', '--limit', '4', '--warmup', '1', '--min-time', '0', '--min-batches', '1', '--rounds', '1', '--no-isolate', '--out', out, '--no-png',
     ],
     { env: { HF_ENDPOINT: hub.url, HF_HUB_CACHE: testOutputDir('hub-sweep-cache'), HF_TOKEN: '', HF_HUB_OFFLINE: '' } },

@@ -8,7 +8,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 
 /** The run folder a CLI run printed. */
 function runDir(stdout: string): string {
-  const match = /\n {2}(\S+)\/results\.json\n/.exec(stdout);
+  const match = /^Wrote to (\S+)\/: /m.exec(stdout);
   assert.ok(match, stdout);
   return match[1] as string;
 }

@@ -14,7 +14,7 @@ test('an isolated run on a dataset without labels still checks every cell agains
   // (each round is a fresh child per engine; the default 20 batches took 7 passes over these 12 rows). transformers-js is the
   // engine checked, not onnx-wasm: no engine is this test's subject, and onnx-wasm's child costs about 3.7 CPU-s more
   // (V8 compiles ORT's 14 MB wasm), where transformers.js's runs on onnxruntime-node.
-  const r = await runCli(['run', '--engines', 'onnx-cpu,transformers-js', '--dataset', dataset, '--batch-sizes', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-png', '--out', join(out, 'runs')]);
+  const r = await runCli(['run', '--details', '--engines', 'onnx-cpu,transformers-js', '--dataset', dataset, '--batch-sizes', '4', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--no-png', '--out', join(out, 'runs')]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /OUTPUT PARITY/);
   assert.match(r.stdout, /transformers-js .*✓ ok/u);

@@ -12,7 +12,7 @@ import { openDataset } from '../../../datasets/open-dataset.js';
 test('--dtype q8-static on an export with only model.onnx: calibrated on the first --calibration-rows rows, recorded in the run, and every cell measures the rows after them', async () => {
   const model = copyFixture('bert', 'quantize-static-run');
   const out = testOutputDir('quantize-static-run-out');
-  const r = await runCli(['run', '--model', model, '--dtype', 'fp32,q8-static', '--calibration-rows', '16', '--calibration-method', 'percentile', '--engines', 'onnx-cpu', '--batch-sizes', '8', '--limit', '16', '--rounds', '1', '--min-time', '0', '--no-isolate', '--out', out]);
+  const r = await runCli(['run', '--details', '--model', model, '--dtype', 'fp32,q8-static', '--calibration-rows', '16', '--calibration-method', 'percentile', '--engines', 'onnx-cpu', '--batch-sizes', '8', '--limit', '16', '--rounds', '1', '--min-time', '0', '--no-isolate', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out).filter((f) => f !== 'history.duckdb');
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

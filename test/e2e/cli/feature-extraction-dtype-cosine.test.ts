@@ -20,7 +20,7 @@ const FLOOR: Record<string, number> = { fp16: 0.9999, q8: 0.999, q4: 0.99 };
 test('--dtype q8, q4 and fp16 on a sentence-embedding model: QUANTIZATION gives each variant\'s min and mean cosine against fp32, and every engine runs each variant as feature extraction', async () => {
   const out = testOutputDir('fe-dtype-cosine');
   const r = await runCli([
-    'run', '--model', ST, '--dataset', join(ST, 'texts.jsonl'), '--dtype', 'fp32,q8,q4,fp16', '--engines', ENGINES.join(','),
+    'run', '--details', '--model', ST, '--dataset', join(ST, 'texts.jsonl'), '--dtype', 'fp32,q8,q4,fp16', '--engines', ENGINES.join(','),
     '--batch-sizes', '2', '--limit', '8', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--out', out,
   ], { env: { COLUMNS: '80' } });
   assert.equal(r.code, 0, r.stderr);

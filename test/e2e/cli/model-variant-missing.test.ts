@@ -13,7 +13,7 @@ test('a variant file missing from a model folder is written by inferbench into i
   const source = (await defaultClassifier()).dir;
   const dir = copyModelFolder(source, join(testOutputDir('variant-missing'), 'my-model'));
   const out = testOutputDir('variant-missing-out');
-  const r = await runCli(['run', '--model', dir, '--dtype', 'fp32,q4,bnb4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--rounds', '1', '--min-time', '0', '--out', out, '--no-png', '--no-isolate']);
+  const r = await runCli(['run', '--details', '--model', dir, '--dtype', 'fp32,q4,bnb4', '--engines', 'onnx-cpu', '--batch-sizes', '4', '--limit', '4', '--rounds', '1', '--min-time', '0', '--out', out, '--no-png', '--no-isolate']);
   assert.equal(r.code, 0, r.stderr);
   const [runId] = readdirSync(out);
   const run = JSON.parse(readFileSync(join(out, runId ?? '', 'results.json'), 'utf8')) as RunRecord;

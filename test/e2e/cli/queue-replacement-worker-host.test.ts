@@ -14,7 +14,7 @@ test('a worker that replaces a dead one and measures its job is recorded with it
   let replacement: WorkerProcess | undefined;
   try {
     const out = testOutputDir('queue-replacement');
-    const running = runCli(['run', '--queue', redis.url, '--engines', 'onnx-cpu', '--batch-sizes', '1', '--rounds', '1', '--limit', '16', '--min-time', '3', '--max-time', '6', '--no-png', '--out', out]);
+    const running = runCli(['run', '--details', '--queue', redis.url, '--engines', 'onnx-cpu', '--batch-sizes', '1', '--rounds', '1', '--limit', '16', '--min-time', '3', '--max-time', '6', '--no-png', '--out', out]);
     await first.waitFor(/job \S+: tiny-bert/, 90_000);
     first.child.kill('SIGKILL');
     // Started after the run began: not among the workers the coordinator saw at the start.

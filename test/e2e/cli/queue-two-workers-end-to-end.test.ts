@@ -17,7 +17,7 @@ test('a coordinator and two named workers: --on-each-worker puts both hosts in o
   const workers = await Promise.all([startWorker(redis.url, 'box-a', ['--engines', 'onnx-cpu,onnx-wasm']), startWorker(redis.url, 'box-b', ['--engines', 'onnx-cpu,onnx-wasm'])]);
   try {
     const out = testOutputDir('queue-two-workers');
-    const r = await runCli(['run', '--queue', redis.url, '--on-each-worker', ...SHORT, '--out', out]);
+    const r = await runCli(['run', '--details', '--queue', redis.url, '--on-each-worker', ...SHORT, '--out', out]);
     assert.equal(r.code, 0, r.stderr);
     const [runId] = readdirSync(out).filter((f) => !f.startsWith('history'));
     const run = JSON.parse(readFileSync(join(out, runId!, 'results.json'), 'utf8')) as RunRecord;
@@ -39,12 +39,12 @@ test('a coordinator and two named workers: --on-each-worker puts both hosts in o
     assert.match(r.stdout, /engine\s+threads\s+batch\s+box-a\s+box-b/);
     assert.match(r.stdout, /onnx-cpu \(2 threads\) @ box-b/);
     assert.match(readFileSync(join(out, runId!, 'results.csv'), 'utf8').split('\n')[0] ?? '', /,host,host_id,host_retries(,|\r?$)/);
-    const show = await runCli(['show', '1', '--out', out]);
+    const show = await runCli(['show', '1', '--details', '--out', out]);
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /onnx-cpu @ box-a/);
     assert.match(show.stdout, /onnx-cpu @ box-b/);
     // Spread (no --on-each-worker) over the workers --workers names: box-a, though idle, takes none of it.
-    const named = await runCli(['run', '--queue', redis.url, ...SHORT, '--workers', 'box-b', '--out', out]);
+    const named = await runCli(['run', '--details', '--queue', redis.url, ...SHORT, '--workers', 'box-b', '--out', out]);
     assert.equal(named.code, 0, named.stderr);
     const namedId = readdirSync(out).filter((f) => !f.startsWith('history') && f !== runId)[0];
     const namedRun = JSON.parse(readFileSync(join(out, namedId!, 'results.json'), 'utf8')) as RunRecord;

@@ -17,7 +17,7 @@ test('a worker SIGKILLed mid-job: stalled-job detection hands the job to the oth
     // One job of a few seconds, so the kill lands while it runs: two rounds, each a fresh child, of two cells of at least
     // 0.5 s each (--min-time 1 over both rounds); the kill follows the job's first log line by milliseconds. The surviving
     // worker then runs the whole job again, so its length is paid twice.
-    const running = runCli(['run', '--queue', redis.url, '--engines', 'onnx-cpu', '--batch-sizes', '1,8', '--rounds', '2', '--limit', '16', '--min-time', '1', '--max-time', '6', '--no-png', '--out', out]);
+    const running = runCli(['run', '--details', '--queue', redis.url, '--engines', 'onnx-cpu', '--batch-sizes', '1,8', '--rounds', '2', '--limit', '16', '--min-time', '1', '--max-time', '6', '--no-png', '--out', out]);
     const taker = await Promise.race(workers.map((w) => w.waitFor(/job \S+: tiny-bert/, 90_000).then(() => w)));
     taker.child.kill('SIGKILL');
     const other = workers.find((w) => w !== taker)!;

@@ -14,7 +14,7 @@ import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 const ST = join(packageRoot(), 'test', 'data', 'st', 'mini-embed');
-const QUICK = ['--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--engines', 'onnx-cpu'];
+const QUICK = ['--details', '--rounds', '1', '--min-time', '0', '--min-batches', '1', '--no-png', '--no-isolate', '--engines', 'onnx-cpu'];
 
 function pairsFile(dir: string, lines: readonly object[]): string {
   mkdirSync(dir, { recursive: true });

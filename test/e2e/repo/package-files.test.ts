@@ -23,6 +23,6 @@ test('npm pack ships what a user runs (compiled code, the embedded data, the das
   }
   const stray = files.filter((f) => /^(dist\/)?(test|tools)\//.test(f) || /\.tmp\.m?js$/.test(f) || f.endsWith('.map') || /^src\/(?!dashboard\/web\/)/.test(f));
   assert.deepEqual(stray, []);
-  // A bound on the package's growth, not a target: 825 with the three browser drivers (run --browsers).
-  assert.ok(files.length < 860, `${files.length} files`);
+  // A bound on the package's growth, not a target: 890 with --profile, --engine-options, tune and the three browser drivers.
+  assert.ok(files.length < 960, `${files.length} files`);
 });

@@ -115,16 +115,21 @@ test('the offline pack, unpacked in a folder with no node_modules above and no n
   );
 
   // An engine outside the pack reads as left out of it, not as "npm install …".
-  const engines = spawnSync('./inferbench', ['engines', '--wide'], { cwd: dir, env: { PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache') }, encoding: 'utf8', timeout: 120_000 });
-  assert.equal(engines.status, 0, engines.stderr);
-  assert.match(engines.stdout, new RegExp(`onnx-wasm\\s+unavailable: left out of this offline pack \\(it holds ${ENGINES.join(', ')}\\)`));
-  assert.match(engines.stdout, /browser-onnx-wasm\s+unavailable: not in any offline pack: browser engines need Chromium/);
+  // Read through --json: the table cuts each reason to one short line (`inferbench engines --explain ID` gives it whole).
+  const listing = (env: NodeJS.ProcessEnv) => {
+    const r = spawnSync('./inferbench', ['engines', '--json'], { cwd: dir, env, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const all = JSON.parse(r.stdout) as { id: string; available: boolean; reason?: string }[];
+    return (id: string) => all.find((e) => e.id === id) ?? assert.fail(`engines --json lists ${id}`);
+  };
+  const engines = listing({ PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache') });
+  assert.match(engines('onnx-wasm').reason ?? '', new RegExp(`left out of this offline pack \\(it holds ${ENGINES.join(', ')}\\)`));
+  assert.match(engines('browser-onnx-wasm').reason ?? '', /not in any offline pack: browser engines need Chromium/);
   // transformers.js is found without its CommonJS build, and Dawn's probe child runs from app/: with SwiftShader the engine is
   // available; without a Vulkan driver its reason is the driver's, never "not installed" or a dead probe.
-  const line = /^transformers-js-webgpu\s+(.*)$/m.exec(engines.stdout)?.[1] ?? '';
+  const line = JSON.stringify(engines('transformers-js-webgpu'));
   assert.doesNotMatch(line, /not installed|probe process died|left out/, line);
   if (!existsSync(SWIFTSHADER_ICD)) return t.skip(`the WebGPU engine's run needs SwiftShader's ICD (${SWIFTSHADER_ICD}, Debian chromium); its reason here: ${line}`);
-  const gpuEnv = { PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache'), VK_ICD_FILENAMES: SWIFTSHADER_ICD };
-  const listed = spawnSync('./inferbench', ['engines', '--wide'], { cwd: dir, env: gpuEnv, encoding: 'utf8', timeout: 120_000 });
-  assert.match(listed.stdout, /^transformers-js-webgpu\s+available .*software adapter \(SwiftShader\)/m, listed.stdout);
+  const listed = JSON.stringify(listing({ PATH: path, HOME: home, INFERBENCH_CACHE: join(home, 'cache'), VK_ICD_FILENAMES: SWIFTSHADER_ICD })('transformers-js-webgpu'));
+  assert.match(listed, /"available":true.*software adapter \(SwiftShader\)/, listed);
 });

@@ -153,10 +153,19 @@ export function wrapHanging(text: string, width: number): string[] {
   return wrap(text, width - 4).map((line, i) => (i === 0 ? line : `    ${line}`));
 }
 
+/** Characters a name may break after when it wraps: between words, never inside one. */
+const BREAK_AFTER = new Set([' ', '-', '·', '/']);
+
+/** The widest piece of `text` that wrapWhole never breaks (a word with the `-`, `·` or `/` after it): a name column's floor. */
+function longestUnbreakable(text: string): number {
+  return Math.max(0, ...(text.match(/[^ \-·/]*[\-·/]?/gu) ?? []).map(visibleLength));
+}
+
 /**
- * `text` in pieces of at most `width` characters, broken after a space or a
- * `-` (an engine name reads `tfjs-wasm-` / `graph-model`), else at the
- * width: every character is kept, so a wrapped name is whole.
+ * `text` in pieces of at most `width` characters, broken after a space, a
+ * `-`, a `·` or a `/` (an engine name reads `tfjs-wasm-` / `graph-model`), and at
+ * the width only inside a word longer than it: every character is kept, so a
+ * wrapped name is whole.
  */
 export function wrapWhole(text: string, width: number): string[] {
   const pieces: string[] = [];
@@ -165,7 +174,7 @@ export function wrapWhole(text: string, width: number): string[] {
     const head = rest.slice(0, width);
     let at = -1;
     for (let i = head.length - 1; i > 0; i--) {
-      if (head[i] === ' ' || head[i] === '-') {
+      if (BREAK_AFTER.has(head[i] ?? '')) {
         at = i + 1;
         break;
       }
@@ -186,10 +195,11 @@ export function wrapWhole(text: string, width: number): string[] {
  * below their header or MIN_ABBREVIATED); then headers wider than their
  * column's values wrap onto more header lines (a number column never gets
  * narrower than its widest value); then whole columns (names never cut)
- * wrap onto more lines of their row. Returns the indexes of the columns it
+ * wrap onto more lines of their row, between words (`wordWidths`: each
+ * column's widest unbroken piece) before inside one. Returns the indexes of the columns it
  * cut short; wrapping loses nothing, so it is not reported.
  */
-function abbreviate(widths: number[], valueWidths: readonly number[], columns: readonly Column[], maxWidth: number, restAfter: readonly number[]): Set<number> {
+function abbreviate(widths: number[], valueWidths: readonly number[], wordWidths: readonly number[], columns: readonly Column[], maxWidth: number, restAfter: readonly number[]): Set<number> {
   const shortened = new Set<number>();
   // A failed row's reason spans the columns after its first k cells and is cut to the room left, never below MIN_REST: that room counts too.
   const prefix = (k: number): number => widths.slice(0, k).reduce((a, b) => a + b, 0) + GAP.length * k + MIN_REST;
@@ -209,7 +219,11 @@ function abbreviate(widths: number[], valueWidths: readonly number[], columns: r
   shrink(columns.map((c, i) => (c.align === 'left' && c.whole !== true ? Math.max(MIN_ABBREVIATED, visibleLength(c.header)) : (widths[i] ?? 0))), true);
   const headerFloor = (c: Column, i: number): number => Math.max(longestWord(c.header), c.align === 'left' && c.whole !== true ? MIN_ABBREVIATED : (valueWidths[i] ?? 0));
   shrink(columns.map((c, i) => Math.min(widths[i] ?? 0, c.whole === true ? Math.max(headerFloor(c, i), valueWidths[i] ?? 0) : headerFloor(c, i))), false);
-  shrink(columns.map((c, i) => (c.whole === true ? Math.min(widths[i] ?? 0, Math.max(MIN_WRAPPED, longestWord(c.header))) : (widths[i] ?? 0))), false);
+  // Names wrap between words first (`transformers-` / `js`), a long model name giving way before an engine name is cut
+  // mid-word; inside a word only when the terminal is narrower than the words (dropToFit has dropped what it could).
+  const wrapFloor = (c: Column, i: number, words: number): number => (c.whole === true ? Math.min(widths[i] ?? 0, Math.max(MIN_WRAPPED, longestWord(c.header), words)) : (widths[i] ?? 0));
+  shrink(columns.map((c, i) => wrapFloor(c, i, wordWidths[i] ?? 0)), false);
+  shrink(columns.map((c, i) => wrapFloor(c, i, 0)), false);
   return shortened;
 }
 
@@ -258,13 +272,15 @@ export interface RenderedTable {
 export function renderTable(options: TableOptions): RenderedTable {
   const { columns, rows, color } = options;
   const valueWidths = columns.map(() => 0);
+  const wordWidths = columns.map(() => 0);
   for (const row of rows) {
     row.cells.forEach((cell, i) => {
       valueWidths[i] = Math.max(valueWidths[i] ?? 0, visibleLength(textOf(cell)));
+      if (columns[i]?.whole === true) wordWidths[i] = Math.max(wordWidths[i] ?? 0, longestUnbreakable(textOf(cell)));
     });
   }
   const widths = columns.map((c, i) => Math.max(visibleLength(c.header), valueWidths[i] ?? 0));
-  const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, valueWidths, columns, options.maxWidth, [...new Set(rows.filter((r) => r.rest !== undefined).map((r) => r.cells.length))]);
+  const shortened = options.maxWidth === undefined ? new Set<number>() : abbreviate(widths, valueWidths, wordWidths, columns, options.maxWidth, [...new Set(rows.filter((r) => r.rest !== undefined).map((r) => r.cells.length))]);
   const tableWidth = widths.reduce((a, b) => a + b, 0) + GAP.length * (columns.length - 1);
   // Banner and rules never pass maxWidth, even when the columns could not be cut to it (numbers are never cut).
   const width = Math.min(Math.max(tableWidth, options.minWidth ?? 0), options.maxWidth ?? Infinity);

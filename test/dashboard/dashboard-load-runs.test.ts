@@ -1,8 +1,10 @@
 /**
- * The dashboard's Compare for load runs offers the runs `inferbench compare`
+ * Load runs on the dashboard. Its Compare offers the runs `inferbench compare`
  * matches: a load run of --rates alone (no peak search) next to its exact
  * re-run shares its engine × rate rows. The picker matched on peaks only, so
  * it said "No other benchmark shares a cell" while the CLI matched 2 rows.
+ * Its rate table shows the offered rate beside the achieved one, as the
+ * terminal does ("rate 50.0, achieved 54.0" read as a fault without it).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +13,7 @@ import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
 import { compareServerRuns } from '../../reports/load/load-comparison.js';
 import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { runOf } from '../helpers/round-cells.js';
+import { loadViewsJson } from '../../reports/load/load-dashboard-views.js';
 
 function probe(targetRps: number) {
   const latency = { mean: 5, p50: 5, p90: 6, p95: 7, p99: 8, p999: 9, max: 9, censoredFromMs: null };
@@ -38,4 +41,15 @@ test('two load runs of --rates alone share as many keys on the dashboard as `inf
   const cli = compareServerRuns(a, b);
   assert.equal(cli.rates.length, 2, 'the CLI matches both rates');
   assert.equal(common, cli.rates.length + cli.peaks.filter((p) => p.a !== null && p.b !== null).length);
+});
+
+test('the dashboard\'s load rate table shows the rate asked, offered and achieved side by side', async () => {
+  const web = new URL('../../../src/dashboard/web/load-tables.js', import.meta.url).href;
+  const { loadRateTable } = (await import(web)) as { loadRateTable: (rows: unknown) => string };
+  const views = loadViewsJson(ratesOnlyRun('a')) as { load: { rows: unknown[] } };
+  const html = loadRateTable(views.load.rows);
+  const headers = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+  assert.deepEqual(headers.slice(0, 4), ['engine', 'rate', 'offered', 'achieved']);
+  const first = [...(/<tr><td>.*?<\/tr>/.exec(html)?.[0] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+  assert.deepEqual(first.slice(1, 4), ['20.0', '21.0', '20.8'], 'asked 20, offered 21, achieved 20.8 req/s');
 });

@@ -36,6 +36,20 @@ export interface LoadComparison {
   readonly rates: readonly LoadRatePair[];
 }
 
+/**
+ * What two load runs are matched on, as compareServerRuns pairs them: each
+ * engine's peak search, and each engine at each rate asked for. Two runs
+ * share a key exactly when `inferbench compare` shows a row for it, so the
+ * dashboard's picker offers the runs the CLI compares (a run of --rates
+ * alone has no peak, and matching by peak alone offered none).
+ */
+export function loadComparisonKeys(run: LoadRunRecord): Set<string> {
+  return new Set([
+    ...loadPeakRows(run).map((p) => `peak · ${p.label}`),
+    ...loadRateRows(run).map((r) => `${r.label} @ ${r.targetRps} req/s`),
+  ]);
+}
+
 /** Matches engines (and models) by label; rates by the offered rate asked for. */
 export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): LoadComparison {
   const pa = chartPercentile(a);

@@ -64,7 +64,7 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
  * The benchmarks this one can be compared with (`/api/runs/<id>/comparable`):
  * other benchmarks of its scenario that share at least one key with it (the
  * scenario says what two records match on: for `run` the cell key
- * /api/compare matches on, for load the engine), each with how many, so the
+ * /api/compare matches on, for load each engine's peak and each engine at each rate), each with how many, so the
  * picker never offers a benchmark Compare refuses, or one with nothing in common.
  */
 async function getComparable(ctx: ApiContext, res: ServerResponse, id: number): Promise<void> {

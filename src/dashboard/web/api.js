@@ -1,6 +1,8 @@
 // Talks to the inferbench dashboard API. The access token (needed only when
 // the dashboard listens off loopback) arrives once in the URL (?token=) and
 // is kept for this tab, then removed from the address bar.
+export { duration, esc, rate } from './format.js';
+
 const params = new URLSearchParams(location.search);
 if (params.has('token')) {
   sessionStorage.setItem('inferbench-token', params.get('token'));
@@ -35,33 +37,12 @@ export function openEvents() {
   return new EventSource(token ? `/api/events?token=${encodeURIComponent(token)}` : '/api/events');
 }
 
-/** Escapes text for HTML. */
-export function esc(value) {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}
-
 /** `2026-11-22 14:21` in the browser's time zone. */
 export function shortDate(iso) {
   if (!iso) return '';
   const d = new Date(iso);
   const pad = (n) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** 1234.5 → `1.23k`; small numbers keep three significant digits. */
-export function rate(value) {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
-  if (value >= 1e6) return `${(value / 1e6).toPrecision(3)}M`;
-  if (value >= 1e3) return `${(value / 1e3).toPrecision(3)}k`;
-  return value.toPrecision(3);
-}
-
-/** Milliseconds as `812 µs`, `3.40 ms`, `1.20 s`. */
-export function duration(ms) {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return 'n/a';
-  if (ms < 1) return `${(ms * 1000).toPrecision(3)} µs`;
-  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
-  return `${(ms / 1000).toPrecision(3)} s`;
 }
 
 /** What the list calls an entry: its model and engines. */

@@ -4,6 +4,7 @@
 // time.
 import { api, entryTitle, esc, openEvents, rate, shortDate } from './api.js';
 import { initForm, openAddDialog, setupForm } from './form.js';
+import { errorText, showToast } from './toasts.js';
 import { progressHtml, renderDetail, updateLive } from './views.js';
 
 const list = document.getElementById('run-list');
@@ -70,11 +71,7 @@ function closeMenus() {
 }
 
 function toast(text, kind = 'info') {
-  const el = document.createElement('div');
-  el.className = `toast ${kind}`;
-  el.textContent = text;
-  document.body.append(el);
-  setTimeout(() => el.remove(), 5000);
+  showToast(text, kind);
 }
 
 function confirmRemove(entry) {
@@ -90,18 +87,18 @@ function confirmRemove(entry) {
 async function act(action, entry) {
   if (action === 'rerun') {
     const { ok, data } = await api('POST', `/api/runs/${entry.id}/rerun`);
-    if (!ok) return toast(data.error, 'error');
+    if (!ok) return toast(errorText(data), 'error');
     toast(`Benchmark #${data.id} queued: a re-run of #${entry.id}`);
     await refresh();
     location.hash = `#/runs/${data.id}`;
   } else if (action === 'cancel') {
     const { ok, data } = await api('POST', `/api/runs/${entry.id}/cancel`);
-    if (!ok) return toast(data.error, 'error');
+    if (!ok) return toast(errorText(data), 'error');
     await refresh();
   } else if (action === 'remove') {
     if (!(await confirmRemove(entry))) return;
     const { ok, data } = await api('DELETE', `/api/runs/${entry.id}`);
-    if (!ok) return toast(`${data.error}${data.fix ? ` — ${data.fix}` : ''}`, 'error');
+    if (!ok) return toast(errorText(data), 'error');
     toast(`Benchmark #${entry.id} removed`);
     if (page.selected === entry.id) history.replaceState(null, '', location.pathname);
     await refresh();
@@ -185,7 +182,7 @@ async function main() {
     setupForm(info.data);
     addButton.disabled = false;
   } else {
-    toast(info.data.error, 'error');
+    toast(errorText(info.data), 'error');
   }
   await refresh();
 }

@@ -3,6 +3,7 @@
 // `inferbench run`. The server validates everything; its 400 answers name the
 // field, which is highlighted here.
 import { api, entryKind, entryTitle, esc } from './api.js';
+import { formErrorText } from './form-errors.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128];
 
@@ -109,10 +110,10 @@ function clearErrors() {
   form.querySelectorAll('.error').forEach((e) => (e.textContent = ''));
 }
 
-/** Shows a server error at its field (opening the advanced section when the field is in it). */
+/** Shows a server error at its field, in the words of its label (opening the advanced section when the field is in it). */
 function showError(data) {
-  const text = data.fix ? `${data.error} — ${data.fix}` : data.error;
   const field = data.field && form.querySelector(`.field[data-field="${CSS.escape(data.field)}"]`);
+  const text = formErrorText(data, field ? field.querySelector('label')?.textContent ?? null : null);
   const target = field || (data.field?.startsWith('stop') ? form.querySelector('.field[data-field="stop.minTimeMs"]') : null);
   if (!target) {
     document.getElementById('form-error').textContent = text;

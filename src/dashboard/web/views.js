@@ -4,6 +4,7 @@
 // benchmark. Chart specs come from the server (the same vega-lite specs the
 // PNG reports use) and are drawn here with vega-embed.
 import { api, duration, entryKind, entryTitle, esc, rate, shortDate } from './api.js';
+import { loadPeakTable, loadRateTable } from './load-tables.js';
 import { renderProfileTab } from './profile-view.js';
 import { renderScenarioTab, settingsLine, TABS_BY_KIND } from './scenario-views.js';
 
@@ -152,16 +153,10 @@ async function renderTab(panel, entry, entries) {
 async function renderLoad(panel, server, current) {
   const chart = panel.querySelector('.chart');
   const below = panel.querySelector('.below-chart');
-  const peaks = server.peaks
-    .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${p.peakRps === null ? 'none' : `${rate(p.peakRps)}/s`}</td><td class="num">${p.lastPass === null ? '–' : rate(p.lastPass)} – ${p.firstFail === null ? 'none failed' : rate(p.firstFail)}</td></tr>`)
-    .join('');
-  const rows = server.rows
-    .map((r) => `<tr><td>${esc(r.label)}</td><td class="num">${rate(r.rateRps)}</td><td class="num">${rate(r.achievedRps)}</td><td class="num">${duration(r.p50Ms)}</td><td class="num">${duration(r.p99Ms)}</td><td class="num">${duration(r.queueWaitP99Ms)}</td><td>${esc(r.batches)}</td><td class="num">${r.goodputRps === null ? '–' : rate(r.goodputRps)}</td><td title="${esc(r.reasons.join('; '))}">${esc(r.verdict)}${r.passed === null ? '' : r.passed ? ' ✓' : ' ✗'}</td></tr>`)
-    .join('');
   below.innerHTML =
     (server.hockeyStick.insufficient ? `<p class="note">${esc(server.hockeyStick.insufficient)}</p>` : '') +
-    (peaks ? `<table class="table"><thead><tr><th>engine</th><th class="num">peak</th><th class="num">last pass – first fail</th></tr></thead><tbody>${peaks}</tbody></table>` : '') +
-    `<table class="table"><thead><tr><th>engine</th><th class="num">rate</th><th class="num">achieved</th><th class="num">p50</th><th class="num">p99</th><th class="num">queue p99</th><th>batches</th><th class="num">goodput</th><th>verdict</th></tr></thead><tbody>${rows}</tbody></table>` +
+    loadPeakTable(server.peaks) +
+    loadRateTable(server.rows) +
     '<div class="chart cdf"></div>';
   await embed(chart, server.hockeyStick.spec, current);
   await embed(below.querySelector('.cdf'), server.cdf.spec, current);

@@ -9,9 +9,8 @@ import { goalText } from '../../core/latency-goal.js';
 import { formatRate } from '../../core/units.js';
 import type { LoadRunRecord } from '../../core/load-results.js';
 import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-dashboard-views.js';
-import { compareServerRuns, renderServerComparison } from '../../../reports/load/load-comparison.js';
+import { compareServerRuns, loadComparisonKeys, renderServerComparison } from '../../../reports/load/load-comparison.js';
 import { renderLoadReport } from '../../../reports/load/load-report.js';
-import { loadPeakRows } from '../../../reports/load/load-views.js';
 import type { LoadConfig } from '../load-run.js';
 import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
 import { registerScenario, type HeadlineParts, type TerminalComparison, recordedBy } from '../scenario-registry.js';
@@ -55,9 +54,9 @@ registerScenario<LoadRunRecord, LoadConfig>({
   viewsWithoutCells: true,
   compare: {
     terminal,
-    // Load runs match by engine label, as compareServerRuns pairs them.
+    // Load runs match by engine peak and by engine at each rate, as compareServerRuns pairs them.
     json: (a, b) => loadComparisonJson(a.id, b.id, a.record, b.record),
-    keys: (record) => new Set(loadPeakRows(record).map((p) => p.label)),
+    keys: loadComparisonKeys,
     hint: 'pick two load benchmarks',
   },
 });

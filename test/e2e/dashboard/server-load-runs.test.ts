@@ -36,4 +36,7 @@ test('the dashboard queues load runs (POST /api/load, checked like the CLI), sho
   assert.equal(compared.status, 200, JSON.stringify(compared.body));
   assert.equal(compared.body.kind, 'load');
   assert.equal(compared.body.cells.length, 1);
+  // The Compare tab's picker offers the run it re-ran (a run of --rates alone has no peak; it matched on peaks only and offered none).
+  const comparable = await call(dash.url, 'GET', `/api/runs/${rerun.body.id}/comparable`);
+  assert.deepEqual(comparable.body.candidates, [{ id: added.body.id, common: 1, cells: 1 }], JSON.stringify(comparable.body));
 });

@@ -1,3 +1,4 @@
+import { ENGINE_COLORS } from '../../reports/engine-palette.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { profileCsvColumns, profileCallsTable, renderProfileCsv, timeBreakdownSpec } from '../../reports/profile-files.js';
@@ -40,11 +41,12 @@ test('WHERE THE TIME GOES: op classes × engines, the outside-kernels row, the p
   assert.deepEqual(profileSection(buildSampleRun(), 100, 0, false), [], 'nothing without --profile');
 });
 
-test('time-breakdown.png colours engines as the comparison chart does (tableau10, Node engines in order)', () => {
+test('time-breakdown.png colours engines from the one palette, as every other chart does (Node engines in order)', () => {
   const spec = timeBreakdownSpec(profiledRun()) as any;
   const color = spec.layer[0].encoding.color;
   assert.equal(color.field, 'engine');
-  assert.equal(color.scale.scheme, 'tableau10');
+  assert.equal(color.scale.scheme, undefined, 'no scheme of its own: an engine is the same colour in every chart');
+  assert.deepEqual(color.scale.range, ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu'].map((e) => ENGINE_COLORS[e]));
   assert.deepEqual(color.scale.domain, ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu']);
   const bars = spec.data.values as { engine: string; group: string; frac: number }[];
   for (const key of new Set(bars.map((b) => `${b.engine} ${b.group}`))) {

@@ -76,11 +76,11 @@ test('the dashboard in headless Chromium: add, views, re-run, compare, remove', 
   assert.equal(await page.inputValue('#f-calibration-rows'), '128', 'the CLI default');
   await page.fill('#f-calibration-rows', '0');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
-  await page.locator('.field.invalid[data-field="calibrationRows"] .error', { hasText: 'calibrationRows must be a whole number' }).waitFor();
+  await page.locator('.field.invalid[data-field="calibrationRows"] .error', { hasText: 'Calibration rows must be a whole number' }).waitFor();
   await page.fill('#f-calibration-rows', '128');
   await page.fill('#batch-other', '0');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
-  await page.locator('.field.invalid[data-field="batchSizes"] .error', { hasText: 'batchSizes must be a positive integer' }).waitFor();
+  await page.locator('.field.invalid[data-field="batchSizes"] .error', { hasText: 'Batch sizes must be a whole number of at least 1' }).waitFor();
   await page.fill('#batch-other', '');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
 

@@ -5,13 +5,11 @@
  * or the binary named by INFERBENCH_CHROMIUM.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
 import { parentDeathPrefix } from '../../src/core/parent-death.js';
+import { cachedLaunchScript } from './launch-script.js';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ENV = 'INFERBENCH_CHROMIUM';
@@ -173,14 +171,7 @@ export async function scriptedChromium(path: string): Promise<string> {
   const prefix = parentDeathPrefix('TERM');
   if (!prefix) return path;
   const script = launchScript(path, prefix);
-  const dir = await cacheFolder(defaultCacheRoot(), 'bin');
-  const file = join(dir, `chromium-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
-  if (!existsSync(file)) {
-    const temp = `${file}.${process.pid}`;
-    await writeFile(temp, script, { mode: 0o755 });
-    await rename(temp, file);
-  }
-  return file;
+  return cachedLaunchScript('chromium', script);
 }
 
 /**

@@ -5,13 +5,10 @@
  * Firefox lacks). puppeteer-core downloads no browser. Each round's page
  * lives in a user context of its own, as Chromium's does in a browser context.
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { cacheFolder, defaultCacheRoot } from '../../src/core/cache-root.js';
 import { parentDeathPrefix } from '../../src/core/parent-death.js';
+import { cachedLaunchScript } from './launch-script.js';
 import type { BinarySpec, BrowserDriver, LaunchedBrowser, PageLike } from './browser-driver.js';
 import { findBinary } from './browser-driver.js';
 
@@ -63,14 +60,7 @@ async function watchedFirefox(path: string): Promise<string> {
   if (!prefix) return path;
   const quote = (x: string) => `'${x.replace(/'/g, `'\\''`)}'`;
   const script = `#!/bin/sh\nexec ${[...prefix, '/bin/sh', '-c', 'trap "kill -KILL 0" TERM; "$0" "$@" & wait $!', path].map(quote).join(' ')} "$@"\n`;
-  const dir = await cacheFolder(defaultCacheRoot(), 'bin');
-  const file = join(dir, `firefox-${createHash('sha256').update(script).digest('hex').slice(0, 12)}.sh`);
-  if (!existsSync(file)) {
-    const temp = `${file}.${process.pid}`;
-    await writeFile(temp, script, { mode: 0o755 });
-    await rename(temp, file);
-  }
-  return file;
+  return cachedLaunchScript('firefox', script);
 }
 
 export const FIREFOX_DRIVER: BrowserDriver = {

@@ -20,8 +20,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
   'src/models/generated/generated-model.ts': 'a temporary folder renamed into place whole',
   'src/models/quantize/quantize-cache.ts': 'temporary names renamed into place; quantize.json last',
   'src/models/tf-export/native-export.ts': 'writes inside a .partial folder that is renamed into place whole',
-  'engines/browser/chromium.ts': 'the launch script, written under a temporary name and renamed',
-  'engines/browser/firefox-driver.ts': 'the watchdog launch script, written under a temporary name and renamed',
+  'engines/browser/launch-script.ts': 'the browsers\' watchdog launch scripts, written under a temporary name and renamed',
 };
 
 function sources(dir: string): string[] {

@@ -33,6 +33,7 @@ export const UNSAFE_PATTERNS: ReadonlyArray<{ readonly pattern: RegExp; readonly
   { pattern: /globalThis\.[A-Za-z_$][\w$]*\s*=(?!=)/, reason: 'sets a global' },
   { pattern: /from '[^']*tfjs-node[^']*'|setBackend\(|removeBackend\(|tf\.memory\(\)|tf\.engine\(\)|numTensors|tf\.env\(\)|ENV\.set/, reason: 'loads tfjs-node, or sets or counts tfjs backends and tensors (process-wide)' },
   { pattern: /(descendantsOf|childrenOf)\(process\.pid|chromiumChildren\(/, reason: "reads its own process's children (an earlier file's would be among them)" },
+  { pattern: /markIsolatedProcess\(/, reason: 'marks its process an isolated child (process-wide: every later probe in it takes the child path)' },
 ];
 
 /** The reasons a test source must run alone by `UNSAFE_PATTERNS` (empty: it may share a process). */

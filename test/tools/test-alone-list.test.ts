@@ -46,6 +46,7 @@ test('the unsafe patterns catch env writes, chdir, process handlers, global mock
   assert.deepEqual(unsafeReasons('process.chdir(dir);'), ['changes the working directory']);
   assert.deepEqual(unsafeReasons('const mine = descendantsOf(process.pid, /chrom/);'), ["reads its own process's children (an earlier file's would be among them)"]);
   assert.deepEqual(unsafeReasons("assert.deepEqual(await chromiumChildren(), [], 'closed');"), ["reads its own process's children (an earlier file's would be among them)"]);
+  assert.deepEqual(unsafeReasons('markIsolatedProcess();'), ['marks its process an isolated child (process-wide: every later probe in it takes the child path)']);
   assert.deepEqual(unsafeReasons("process.on('exit', f);"), ['installs a process-wide handler or exit code']);
   assert.deepEqual(unsafeReasons("const c = mock.method(performance, 'now');"), ['mocks a global outside a test context']);
   assert.equal(unsafeReasons("import { tfjsNodeSkip } from '../helpers/tfjs-node.js';").length, 1);

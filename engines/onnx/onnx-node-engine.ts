@@ -14,8 +14,7 @@ import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTe
 import { ortNodeProfiler, type ProfilingOrtSession } from './ort-profile.js';
 import { CPU_PROVIDER, noGpuNodes, placementBackend, profilePlacement, type OrtNodeLike } from './ort-placement.js';
 import { dawnAdapter, webGpuAvailability } from '../webgpu/dawn-adapter.js';
-import { ignoredOrtOptions, ortSessionOptions } from './onnx-options.js';
-import { canonicalOptions } from '../../src/core/engine-options.js';
+import { ortOptionFields, ortSessionOptions } from './onnx-options.js';
 
 // Before anything imports onnxruntime-node: this module's engines, and transformers.js's, whose engine module imports this one.
 quietOrtTelemetry();
@@ -243,26 +242,10 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
         notes: [...PROVIDER_NOTES[device], ...(placementError === undefined ? [] : [`placement not read from ORT's profiler: ${placementError}`])],
         ...(placement === undefined ? {} : { placement }),
         ...(adapter === undefined ? {} : { adapter }),
-        ...optionFields(options, placement),
+        ...ortOptionFields(options, placement),
       };
       const profiling = async (extra: object) => (await ort.InferenceSession.create(onnxPath, { ...sessionOptions, ...extra } as typeof sessionOptions)) as unknown as ProfilingOrtSession;
       return new OrtNodeSession(session as never, ort.Tensor as unknown as OrtTensorCtor, description, clock.phases(), profiling);
     },
-  };
-}
-
-/**
- * The row's options and their read-back: the canonical values, the
- * optimized graph's node count from the placement profile (every node that
- * ran, all providers), and the options ORT took without using.
- */
-function optionFields(options: ResolvedSessionOptions, placement: ProviderPlacement | undefined): Pick<SessionDescription, 'engineOptions' | 'optionReadback' | 'ignoredOptions'> {
-  const values = options.engineOptions ?? {};
-  const graphNodes = placement === undefined ? null : Object.values(placement.byProvider).reduce((n, p) => n + p.nodes, 0);
-  const ignored = ignoredOrtOptions(options.engineOptions);
-  return {
-    engineOptions: canonicalOptions(values),
-    ...(graphNodes === null ? {} : { optionReadback: { graphNodes: String(graphNodes) } }),
-    ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}),
   };
 }

@@ -11,7 +11,9 @@
  * the GPU would take the read-back out of the timed call, unlike every
  * other engine).
  */
-import { optionTable, typedValue, type EngineOptionSpec, type EngineOptionValues } from '../../src/core/engine-options.js';
+import { canonicalOptions, optionTable, typedValue, type EngineOptionSpec, type EngineOptionValues } from '../../src/core/engine-options.js';
+import type { ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
 
 const NOT_READ = 'not read back: ORT has no getter for session options; the optimized graph\'s node count shows the graph it built';
 
@@ -172,3 +174,20 @@ export const ORT_WASM_GRID: readonly EngineOptionValues[] = [
   { numThreads: '2' },
   { enableMemPattern: 'false' },
 ];
+
+/**
+ * The row's options and their read-back on an ORT session (onnxruntime-node's
+ * engines and transformers.js, which runs on them): the canonical values, the
+ * optimized graph's node count from the placement profile (every node that
+ * ran, all providers), and the options ORT took without using.
+ */
+export function ortOptionFields(options: ResolvedSessionOptions, placement: ProviderPlacement | undefined): Pick<SessionDescription, 'engineOptions' | 'optionReadback' | 'ignoredOptions'> {
+  const values = options.engineOptions ?? {};
+  const graphNodes = placement === undefined ? null : Object.values(placement.byProvider).reduce((n, p) => n + p.nodes, 0);
+  const ignored = ignoredOrtOptions(options.engineOptions);
+  return {
+    engineOptions: canonicalOptions(values),
+    ...(graphNodes === null ? {} : { optionReadback: { graphNodes: String(graphNodes) } }),
+    ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}),
+  };
+}

@@ -10,8 +10,7 @@ import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
-import { ignoredOrtOptions, ortSessionOptions } from '../onnx/onnx-options.js';
-import { canonicalOptions } from '../../src/core/engine-options.js';
+import { ortOptionFields, ortSessionOptions } from '../onnx/onnx-options.js';
 import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
 export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
@@ -232,20 +231,7 @@ export function createTransformersJsEngine(device: Device): Engine {
         }
         return { pipe: profiled, session: model };
       };
-      return new TransformersJsSession(pipe, session, withOptionFields(description, options), clock.phases(), task.call, profiling);
+      return new TransformersJsSession(pipe, session, { ...description, ...ortOptionFields(options, description.placement) }, clock.phases(), task.call, profiling);
     },
-  };
-}
-
-/** The row's options, the optimized graph's node count read from the placement profile, and the options ORT took without using. */
-function withOptionFields(description: SessionDescription, options: ResolvedSessionOptions): SessionDescription {
-  const placement = description.placement;
-  const graphNodes = placement === undefined ? null : Object.values(placement.byProvider).reduce((n, p) => n + p.nodes, 0);
-  const ignored = ignoredOrtOptions(options.engineOptions);
-  return {
-    ...description,
-    engineOptions: canonicalOptions(options.engineOptions ?? {}),
-    ...(graphNodes === null ? {} : { optionReadback: { graphNodes: String(graphNodes) } }),
-    ...(ignored.length > 0 ? { ignoredOptions: ignored } : {}),
   };
 }

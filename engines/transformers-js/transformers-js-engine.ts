@@ -198,19 +198,17 @@ export function createTransformersJsEngine(device: Device): Engine {
       // --engine-options: ORT's session options passed through session_options (onnx-options.ts), the placement pass included.
       const sessionOptions = ortSessionOptions(transformersSessionOptions(device, threads), options.engineOptions);
       const task = pipelineTask(options);
-      const pipe = (await clock.time('createMs', () =>
-        pipeline(task.task as 'text-classification', folder, {
-          local_files_only: true,
-          device,
-          dtype: dtype as never,
-          session_options: sessionOptions,
-        } as never),
-      )) as unknown as PipelineLike;
-      const session = pipe.model.sessions['model'];
-      if (!session) {
-        await pipe.dispose();
-        throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(pipe.model.sessions).join(', ')})`);
-      }
+      // One way to open the pipeline: the timed load, and run --profile's second pipeline with ORT's profiler added (extra).
+      const openPipeline = async (extra: object) => {
+        const opened = (await pipeline(task.task as 'text-classification', folder, { local_files_only: true, device, dtype: dtype as never, session_options: { ...sessionOptions, ...extra } } as never)) as unknown as PipelineLike;
+        const model = opened.model.sessions['model'];
+        if (!model) {
+          await opened.dispose();
+          throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(opened.model.sessions).join(', ')})`);
+        }
+        return { pipe: opened, session: model };
+      };
+      const { pipe, session } = await clock.time('createMs', () => openPipeline({}));
       let description: SessionDescription;
       try {
         const adapter = device === 'webgpu' ? await readAdapter() : undefined;
@@ -222,16 +220,7 @@ export function createTransformersJsEngine(device: Device): Engine {
         await pipe.dispose();
         throw err;
       }
-      const profiling = async (extra: object) => {
-        const profiled = (await pipeline(task.task as 'text-classification', folder, { local_files_only: true, device, dtype: dtype as never, session_options: { ...sessionOptions, ...extra } } as never)) as unknown as PipelineLike;
-        const model = profiled.model.sessions['model'];
-        if (!model) {
-          await profiled.dispose();
-          throw new Error('the profiling pipeline has no "model" session');
-        }
-        return { pipe: profiled, session: model };
-      };
-      return new TransformersJsSession(pipe, session, { ...description, ...ortOptionFields(options, description.placement) }, clock.phases(), task.call, profiling);
+      return new TransformersJsSession(pipe, session, { ...description, ...ortOptionFields(options, description.placement) }, clock.phases(), task.call, openPipeline);
     },
   };
 }

@@ -18,6 +18,12 @@
  * rounds themselves alternate A, B, A, B, A, B: the fair order, which one
  * run cannot give because it measures all of its rounds before the other
  * run starts.
+ *
+ * BENCH_AA_DEFAULT=1 compares two default runs instead (`inferbench run
+ * --no-png`: every engine available here at the default batch sizes), the
+ * pair issue 47 names: the A/A part may make at most one faster/slower call
+ * in twelve cells, and in the busy part every cell must be called slower or
+ * inconclusive, never "no difference" (a busy core cannot be ruled out).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -33,7 +39,13 @@ import { cellMatchKey, compareRuns, roundMeansOf, type RunComparison } from '../
 const REPEATS = Math.max(1, Number(process.env['BENCH_AA_REPEATS'] ?? 1));
 /** `--rounds N` per run (a runner with rounds only); with BENCH_AA_REPEATS=k and N = 1 the rounds themselves alternate A, B, A, B. */
 const ROUNDS = process.env['BENCH_AA_ROUNDS'];
-const RUN_ARGS = ['run', '--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,8', '--no-png', ...(ROUNDS ? ['--rounds', ROUNDS] : [])];
+const DEFAULT_PAIR = process.env['BENCH_AA_DEFAULT'] === '1';
+const RUN_ARGS = [
+  'run',
+  ...(DEFAULT_PAIR ? [] : ['--engines', 'onnx-cpu,onnx-wasm', '--batch-sizes', '1,8']),
+  '--no-png',
+  ...(ROUNDS ? ['--rounds', ROUNDS] : []),
+];
 const CLI = join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
 
 /** Runs `inferbench run` into a fresh folder and reads its record back. */
@@ -105,12 +117,15 @@ try {
   console.log('\n1. A/A: two identical runs');
   printCalls(aa);
   const falseCalls = aa.cells.filter((c) => c.call === 'faster' || c.call === 'slower').length;
-  console.log(`  false faster/slower calls: ${falseCalls} of ${aa.cells.length} cells (target 0)`);
+  const compared = aa.cells.filter((c) => c.call !== 'not compared').length;
+  console.log(`  false faster/slower calls: ${falseCalls} of ${compared} compared cells (target: at most 1 in 12)`);
 
   const busy = await abRuns(outRoot, 'busy', spin);
   console.log("\n2. A/B: B with one core kept busy by `node -e 'for(;;){}'`");
   printCalls(busy);
   const cpu8 = busy.cells.find((c) => c.engine === 'onnx-cpu' && c.batchSize === 8);
+  const sameCalls = busy.cells.filter((c) => c.call === 'no difference');
+  console.log(`  cells called "no difference" with a core busy: ${sameCalls.length} of ${busy.cells.length} (target 0)${sameCalls.map((c) => `\n    ${c.label}`).join('')}`);
   console.log(`  onnx-cpu batch 8 called slower: ${cpu8?.call === 'slower' ? 'yes' : `NO (${cpu8?.call ?? 'missing'}${cpu8?.note ? `: ${cpu8.note}` : ''})`}`);
   console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   if (process.env['BENCH_AA_TABLE'] === '1') process.stdout.write(`\n${renderRunComparison(busy, { files: ['A', 'B'] })}`);

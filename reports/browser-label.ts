@@ -13,6 +13,16 @@ function browserOf(engine: string): { readonly base: string; readonly browser: s
   return at > 0 ? { base: engine.slice(0, at), browser: engine.slice(at + 1) } : null;
 }
 
+/**
+ * A browser engine id as a line names it before any cell read a version
+ * back (progress lines, verdict lines): `browser-onnx-wasm · firefox` for
+ * `browser-onnx-wasm@firefox`; any other id as it is.
+ */
+export function browserEngineName(engine: string): string {
+  const split = browserOf(engine);
+  return split === null ? engine : `${split.base} · ${split.browser}`;
+}
+
 /** `153` of `153.8.0`; `2.50` of WebKitGTK's `2.50.6`, whose major alone says nothing. */
 function majorOf(version: string): string {
   const parts = version.split('.');

@@ -8,6 +8,7 @@
  * rule through `varyingKeys` (their identity columns).
  */
 import type { CellKey } from '../src/core/results.js';
+import { browserEngineName } from './browser-label.js';
 
 /** The parts of a cell's key, besides engine and batch size, that differ between the cells of a run. */
 export interface VaryingKeys {
@@ -58,7 +59,7 @@ export function cellName(cell: NamedCell, varying: VaryingKeys): string {
   const threads = varying.threads ? ` (${threadsWord(cell.requestedThreads)})` : '';
   const host = varying.host ? ` @ ${cell.host?.name ?? 'coordinator'}` : '';
   const seq = varying.sequenceLength ? `, seq ${cell.sequenceLength ?? 'text'}` : '';
-  return `${model}${cell.engine}${threads}${host}, batch ${cell.batchSize}${seq}`;
+  return `${model}${browserEngineName(cell.engine)}${threads}${host}, batch ${cell.batchSize}${seq}`;
 }
 
 /** Names for the cells of one run, by what varies across all of them. */

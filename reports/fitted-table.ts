@@ -109,7 +109,7 @@ export function identityColumns(run: RunRecord, rows: readonly BaselineRow[]): F
   return [
     // Whole: a cut model, engine or host name could make two rows read as one cell.
     ...(multiModel ? [{ header: 'model', align: 'left' as const, whole: true, dropOrder: 0, value: (r: BaselineRow) => r.model }] : []),
-    { header: 'engine', align: 'left', whole: true, dropOrder: 0, value: (r) => ({ text: `${r.engine}${r.adapterSuffix}`, style: 'cyan' }) },
+    { header: 'engine', align: 'left', whole: true, dropOrder: 0, value: (r) => ({ text: `${r.shown}${r.adapterSuffix}`, style: 'cyan' }) },
     ...(hasHost ? [{ header: 'host', align: 'left' as const, whole: true, dropOrder: 0, value: (r: BaselineRow) => r.key.host ?? 'local' }] : []),
     { header: 'threads', align: 'right', dropOrder: 0, value: threadsText },
     { header: 'batch', align: 'right', dropOrder: 0, value: (r) => String(r.batchSize) },

@@ -17,6 +17,7 @@ import type { SampleStatistics } from '../src/core/statistics.js';
 import { cellFigures, parityOk, type PassShape, type Scope, type ScopeFigures, type ScopeInterval, threadsUsed } from './cell-figures.js';
 import { batchSizes, engineLabeller, modelOrder, orderedCells, sequenceLengths, sequenceOf, sessionOf } from './run-summary.js';
 import { softwareSuffix } from '../src/core/gpu-adapter.js';
+import { browserLabeller } from './browser-label.js';
 
 export {
   cellFigures,
@@ -104,6 +105,8 @@ export interface BaselineRow {
   readonly engine: string;
   /** Engine as the other reports name it (threads added when an engine ran at several settings). */
   readonly label: string;
+  /** The engine as the per-cell tables' engine column names it: the id, or for a browser engine outside Chromium `browser-onnx-wasm · firefox 153` (browser-label.ts). */
+  readonly shown: string;
   /** ` · software adapter (SwiftShader)` when the engine ran on one, else empty: every table's engine column adds it. */
   readonly adapterSuffix: string;
   readonly requestedThreads: number | null;
@@ -208,7 +211,7 @@ function accuracyNote(cell: CompletedCell): string | null {
 }
 
 /** The figures of a completed cell as a row. */
-function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'adapterSuffix' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
+function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 'engine' | 'label' | 'shown' | 'adapterSuffix' | 'requestedThreads' | 'threads' | 'batchSize' | 'sequenceLength' | 'state' | 'reason'> {
   const f = cellFigures(cell);
   const phases = cell.coldStart?.phases;
   return {
@@ -258,6 +261,7 @@ const NO_FIGURES = {
 /** One row per cell in report order; `threads` keeps only cells run at that requested setting. */
 export function baselineRows(run: RunRecord, opts: { readonly threads?: number | null } = {}): BaselineRow[] {
   const label = engineLabeller(run);
+  const shown = browserLabeller(run);
   return orderedCells(run)
     .filter((c) => opts.threads === undefined || c.requestedThreads === opts.threads)
     .map((cell): BaselineRow => ({
@@ -265,6 +269,7 @@ export function baselineRows(run: RunRecord, opts: { readonly threads?: number |
       model: cell.model,
       engine: cell.engine,
       label: label(cell),
+      shown: shown(cell),
       adapterSuffix: softwareSuffix(sessionOf(cell)?.adapter),
       requestedThreads: cell.requestedThreads,
       threads: cell.state === 'skipped' ? null : (cell.session?.threads ?? null),

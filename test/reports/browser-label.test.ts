@@ -4,6 +4,9 @@ import { parseCsv } from '../helpers/parse-csv.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { engineLabeller } from '../../reports/run-summary.js';
 import { browserRuntime } from '../../reports/browser-label.js';
+import { cellNamer } from '../../reports/cell-names.js';
+import { identityColumns } from '../../reports/fitted-table.js';
+import { baselineRows } from '../../reports/run-views.js';
 import type { BrowserReadback } from '../../src/core/engine-session.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { buildSweepRun } from '../helpers/sweep-run.js';
@@ -67,4 +70,18 @@ test('a run in Chromium alone keeps the bare engine names', () => {
   const only = { ...run, cells: run.cells.slice(0, 1) };
   assert.deepEqual(only.cells.map(engineLabeller(only)), ['browser-onnx-wasm']);
   assert.equal(browserRuntime(only), 'browser (headless Chromium)');
+});
+
+test('progress and verdict lines and the per-cell tables name a browser engine as the charts do, never by its raw id', () => {
+  const run = threeBrowsers();
+  const name = cellNamer(run);
+  const batch = run.cells[0]?.batchSize;
+  assert.deepEqual(run.cells.map((c) => name(c)), [`browser-onnx-wasm, batch ${batch}`, `browser-onnx-wasm · firefox, batch ${batch}`, `browser-onnx-wasm · webkit, batch ${batch}`]);
+  const engineColumn = identityColumns(run, baselineRows(run)).find((c) => c.header === 'engine');
+  assert.ok(engineColumn);
+  const shown = baselineRows(run).map((r) => {
+    const v = engineColumn.value(r);
+    return typeof v === 'string' ? v : v.text;
+  });
+  assert.deepEqual(shown, ['browser-onnx-wasm · chromium 156', 'browser-onnx-wasm · firefox 153', 'browser-onnx-wasm · webkit 2.50']);
 });

@@ -5,7 +5,7 @@ import { hasErrorCode, UserError } from '../src/core/errors.js';
 import { HubHttpError } from '../src/hub/hub-fetch.js';
 import { packageRoot } from '../src/core/package-info.js';
 import { Dataset, type DataRow } from './dataset.js';
-import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub/hub-dataset.js';
+import { looksLikeHubId, HUB_PREFIX, openHubDataset, type HubDatasetOptions } from './hub-dataset.js';
 import { localFormatOf, readBatches, readColumns, readJsonlFile, SUPPORTED_FORMATS_TEXT, type LocalFormat } from './local-files.js';
 import { rowsOfBatches } from './row-batches.js';
 import { DEFAULT_LOCAL_SPLIT, savedDatasetDictSplits, savedDatasetShards, unknownLocalSplit } from './save-to-disk.js';

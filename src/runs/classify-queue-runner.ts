@@ -13,7 +13,7 @@ import { UserError } from '../core/errors.js';
 import type { CellHost, CellResult } from '../core/results.js';
 import { parseDtypes } from '../core/dtypes.js';
 import { datasetSourceString, openDataset } from '../../datasets/open-dataset.js';
-import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
+import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
 import { fetchManifest } from '../launchers/queue/file-fetch.js';
 import { hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';

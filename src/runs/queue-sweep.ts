@@ -24,7 +24,7 @@ import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
 import { isHubRepoId } from '../hub/hub-id.js';
-import { HUB_PREFIX } from '../../datasets/hub/hub-dataset.js';
+import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { RunConfig } from './run-config.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';

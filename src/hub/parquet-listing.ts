@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../../src/core/errors.js';
-import { lookupName } from '../../src/core/name-lookup.js';
-import { repoCacheDir, writeFileAtomic } from '../../src/hub/hub-cache.js';
-import type { HubEnv } from '../../src/hub/hub-env.js';
-import { HubHttpError, hubFetchJson, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';
+import { UserError } from '../core/errors.js';
+import { lookupName } from '../core/name-lookup.js';
+import { repoCacheDir, writeFileAtomic } from './hub-cache.js';
+import type { HubEnv } from './hub-env.js';
+import { HubHttpError, hubFetchJson, offlineError, type HubFetchOptions, type HubRepoRef } from './hub-fetch.js';
 
 /** Split `load_dataset` reads when none is named. */
 export const DEFAULT_SPLIT = 'train';

@@ -1,11 +1,11 @@
-import { UserError } from '../../src/core/errors.js';
-import { resolveHubEnv, type HubEnv } from '../../src/hub/hub-env.js';
-import { isHubName, isHubRepoId } from '../../src/hub/hub-id.js';
-import type { HubFetchOptions } from '../../src/hub/hub-fetch.js';
-import { Dataset } from '../dataset.js';
-import { readParquetBatches, readParquetColumns } from '../parquet-reader.js';
-import { rowsOfBatches, type RowBatch } from '../row-batches.js';
-import { findParquetSplit } from './parquet-listing.js';
+import { UserError } from '../src/core/errors.js';
+import { resolveHubEnv, type HubEnv } from '../src/hub/hub-env.js';
+import { isHubName, isHubRepoId } from '../src/hub/hub-id.js';
+import type { HubFetchOptions } from '../src/hub/hub-fetch.js';
+import { Dataset } from './dataset.js';
+import { readParquetBatches, readParquetColumns } from './parquet-reader.js';
+import { rowsOfBatches, type RowBatch } from './row-batches.js';
+import { findParquetSplit } from '../src/hub/parquet-listing.js';
 import { remoteParquetSource } from './remote-parquet.js';
 
 /** Prefix that marks a source as a Hub dataset even when a local path of that name exists. */

@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AsyncBuffer } from 'hyparquet';
-import { UserError } from '../../src/core/errors.js';
-import { cachedFileSize, repoCacheDir, snapshotPath, writeFileAtomic, writeRef } from '../../src/hub/hub-cache.js';
-import type { HubEnv } from '../../src/hub/hub-env.js';
-import { hubFetchBytes, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from '../../src/hub/hub-fetch.js';
-import { hyparquet, type ParquetSource } from '../parquet-reader.js';
-import { inferbenchCacheDir } from './parquet-listing.js';
+import { UserError } from '../src/core/errors.js';
+import { cachedFileSize, repoCacheDir, snapshotPath, writeFileAtomic, writeRef } from '../src/hub/hub-cache.js';
+import type { HubEnv } from '../src/hub/hub-env.js';
+import { hubFetchBytes, hubFileMetadata, offlineError, type HubFetchOptions, type HubRepoRef } from '../src/hub/hub-fetch.js';
+import { hyparquet, type ParquetSource } from './parquet-reader.js';
+import { inferbenchCacheDir } from '../src/hub/parquet-listing.js';
 
 /**
  * Footer bytes fetched first. hyparquet's default (512 KiB) would download

@@ -27,13 +27,20 @@
  * process (this file forks the child entry, which imports the next file).
  * So a pass-through added anywhere on a path (a file between two hops, a
  * wrapper the call now goes to) breaks a hop here; putting it in the list
- * counts it against the bound. The last test shows the check catching both.
+ * counts it against the bound. One test shows the check catching both;
+ * another runs the in-process path and holds the files on the engine
+ * load's own stack (the async functions V8 keeps there) to the list.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Benchmark } from '../../src/runs/benchmark.js';
+import { EngineRegistry } from '../../src/core/engine-registry.js';
+import { createMockEngine } from '../helpers/mock-engine.js';
+import { CharModel } from '../helpers/char-model.js';
+import { memoryDataset } from '../helpers/memory-dataset.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const MAX_FILES = 6;
@@ -177,4 +184,32 @@ test('the check fails on a pass-through hop and on a file entered twice', () => 
   assert.ok(pathProblems(long).some((p) => /more than 6/.test(p)), pathProblems(long).join('\n'));
   const twice = [...inProcess.slice(0, -1), { ...first, next: undefined }];
   assert.ok(pathProblems(twice).some((p) => /entered twice: src\/runs\/benchmark\.ts/.test(p)), pathProblems(twice).join('\n'));
+});
+
+test('in-process, as it runs: every source file on the stack when the engine loads is on the declared path', async () => {
+  const stacks: string[] = [];
+  const engine = createMockEngine({ id: 'stack-mock' });
+  const registry = new EngineRegistry({});
+  registry.register({
+    ...engine,
+    load: (path, options) => {
+      stacks.push(new Error('where the engine is loaded from').stack ?? '');
+      return engine.load(path, options);
+    },
+  });
+  const cells = await new Benchmark({ dataset: memoryDataset(4), batchSizes: [1], rounds: 1, registry, parity: { reference: null }, stop: { minTimeMs: 0, minBatches: 1 } }).run(new CharModel(), ['stack-mock']);
+  assert.equal(cells[0]?.state, 'completed');
+  assert.ok(stacks.length > 0);
+  const declared = new Set((PATHS['in-process'] ?? []).map((h) => h.file));
+  const dist = join(ROOT, 'dist') + sep;
+  const onStack = new Set(
+    stacks.flatMap((stack) =>
+      [...stack.matchAll(/(?:file:\/\/)?(\/[^\s():]+\.js):\d+:\d+/g)]
+        .map((m) => m[1] ?? '')
+        .filter((f) => f.startsWith(dist) && !f.startsWith(join(dist, 'test') + sep))
+        .map((f) => relative(dist, f).split(sep).join('/').replace(/\.js$/, '.ts')),
+    ),
+  );
+  assert.ok(onStack.has('src/runs/benchmark.ts'), [...onStack].join(', '));
+  assert.deepEqual([...onStack].filter((f) => !declared.has(f)), [], `on the stack but not on the declared path: ${[...onStack].join(', ')}`);
 });

@@ -140,7 +140,7 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   ],
   isolated: [
     { file: 'src/runs/benchmark.ts', shows: [RUN, 'model: this.isolationSpec(model)', 'isolatedLaunch(o.engineModules)', 'launch(classifyLaunch(job), hooks'], next: { via: 'import', to: 'export function isolatedLaunch(' } },
-    { file: 'src/launchers/isolated-launcher.ts', shows: ['payload: launch.payload', "child.send({ type: 'job', job }"], next: { via: 'process', entry: 'scenario-child.ts', to: "process.on('message', (message: ForkedParentMessage)" } },
+    { file: 'src/launchers/isolated-launcher.ts', shows: ['payload: launch.payload', "child.send({ type: 'job', job }"], next: { via: 'process', entry: 'scenario-child.ts', to: "on('message', (message: ForkedParentMessage)" } },
     { file: 'src/launchers/scenario-child-job.ts', shows: ['childJob(job.kind)(job.payload'], next: { via: 'table', lookup: 'childJob(job.kind)', register: 'registerChildJob', to: "registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify'" } },
     {
       file: 'src/scenarios/classify/load-group.ts',

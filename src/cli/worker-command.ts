@@ -54,7 +54,8 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   probe.disconnect();
   if (taken) throw new UserError(`a worker named "${name}" is already registered on ${address.masked}`, 'give each worker its own --name');
   // BullMQ and the job runner load once the flags are checked and Redis answered: a refused flag costs no queue stack.
-  const [{ startWorkerLoop }, { runQueueJob }] = await Promise.all([import('../launchers/queue/worker-loop.js'), import('../runs/queue-job-runner.js')]);
+  // The built-in queue job kinds are this entry's to import: the queue launcher names no scenario.
+  const [{ startWorkerLoop }, { runQueueJob }] = await Promise.all([import('../launchers/queue/worker-loop.js'), import('../runs/queue-job-runner.js'), import('../scenarios/builtin-queue-jobs.js')]);
   const worker = await startWorkerLoop({
     address,
     info: { name, id, environment, engines, concurrency },

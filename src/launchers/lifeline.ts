@@ -8,7 +8,7 @@
  * 'disconnect' event alone came only once those had loaded.
  */
 import { Socket } from 'node:net';
-import { PARENT_LIFELINE_FD } from './fork-child.js';
+import { PARENT_LIFELINE_FD } from './child-protocol.js';
 
 const lifeline = new Socket({ fd: PARENT_LIFELINE_FD, readable: true, writable: false });
 const parentGone = (): never => process.exit(130);

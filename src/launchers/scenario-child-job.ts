@@ -1,19 +1,19 @@
 /**
  * Body of every isolated child process (scenario-child.ts is the entry,
- * which watches the parent first): reads the one job message, registers
- * its engine modules and, for a kind that is not built in, imports the
- * module that registers it, then runs the child job registered for its
- * kind (src/scenarios/child-jobs.ts). Nothing here names a scenario; each
- * scenario folder registers its own job through builtin-child-jobs.ts, and
- * a plug-in's or a test's scenario through the module its launch names.
+ * which watches the parent first and registers the built-in child jobs):
+ * takes the one job message, registers its engine modules and, for a kind
+ * that is not built in, imports the module that registers it (the launch
+ * names it: `Launch.module`), runs the child job registered for the kind
+ * (src/core/launch-jobs.ts), relays its cells, and exits 0 when done or 1
+ * after a fatal error, sent to the parent first. A disconnected parent (a
+ * second Ctrl-C) ends the child at once. Nothing here names a scenario.
  */
 import { UserError } from '../core/errors.js';
 import { markIsolatedProcess } from '../core/isolated-process.js';
-import { childJob, isFileUrl } from '../scenarios/child-jobs.js';
-import '../scenarios/builtin-child-jobs.js';
+import { childJob, isFileUrl } from '../core/launch-jobs.js';
+import { STOP_SIGNALS, setStopCause, stopLabel, type StopSignal } from '../core/stop-cause.js';
+import type { ChildJobMessage, ForkedChildMessage, ForkedParentMessage } from './child-protocol.js';
 import { registerEngineModules } from './engine-modules.js';
-import { serveForkedJob } from './fork-child.js';
-import type { ChildJobMessage } from './isolated-launcher.js';
 
 /** Imports the module that registers a job kind; only a `file:` URL is taken (isFileUrl). */
 async function importJobModule(module: string): Promise<void> {
@@ -21,12 +21,46 @@ async function importJobModule(module: string): Promise<void> {
   await import(module);
 }
 
-markIsolatedProcess();
-serveForkedJob<ChildJobMessage, unknown, unknown>(
-  async (job, io) => {
+const send = (message: ForkedChildMessage<unknown, unknown>): Promise<void> =>
+  new Promise((resolve) => {
+    if (!process.send) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+
+/** Runs the job of one message to its end, then exits. */
+async function serve(job: ChildJobMessage, signal: AbortSignal): Promise<never> {
+  try {
     await registerEngineModules(job.engineModules);
     if (job.module !== undefined) await importJobModule(job.module);
-    await childJob(job.kind)(job.payload, io);
-  },
-  (err): err is UserError => err instanceof UserError,
-);
+    await childJob(job.kind)(job.payload, {
+      signal,
+      start: (key) => void send({ type: 'cell-start', key }),
+      result: (result) => send({ type: 'result', result }),
+    });
+    await send({ type: 'done' });
+    process.exit(0);
+  } catch (err) {
+    const user = err instanceof UserError;
+    await send({ type: 'fatal', message: err instanceof Error ? err.message : String(err), userError: user, ...(user && err.fix ? { fix: err.fix } : {}) });
+    process.exit(1);
+  }
+}
+
+markIsolatedProcess();
+const controller = new AbortController();
+// The same signals stop the child as the parent (a terminal's Ctrl-C, a process group's SIGTERM or SIGHUP reach both): after the current unit.
+for (const sig of Object.keys(STOP_SIGNALS) as StopSignal[]) {
+  process.on(sig, () => {
+    setStopCause(stopLabel(sig));
+    controller.abort();
+  });
+}
+process.on('disconnect', () => process.exit(130));
+process.on('message', (message: ForkedParentMessage) => {
+  if (message.type === 'abort') {
+    if (message.cause) setStopCause(message.cause);
+    controller.abort();
+    return;
+  }
+  void serve(message.job, controller.signal);
+});

@@ -1,9 +1,12 @@
 /**
  * Entry point of every isolated child process, whatever the scenario: the
- * lifeline first, then the job server (scenario-child-job.ts), imported only
- * once the watch is in place, since it loads every scenario's engines and
- * models.
+ * lifeline first, then, once the watch is in place, the built-in scenarios'
+ * child jobs and the job server (scenario-child-job.ts), which load the
+ * engines and models. Like the CLI's main, this entry is where a program
+ * picks its built-in scenarios: the one file under src/launchers/ that
+ * imports from src/scenarios/ (test/repo/architecture-launchers-generic).
  */
 import './lifeline.js';
 
+await import('../scenarios/builtin-child-jobs.js');
 await import('./scenario-child-job.js');

@@ -9,18 +9,46 @@ import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
 import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
-import { measureContext, prepareData, prepareFn, referenceSource, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { measureContext, prepareData, prepareFn, referenceSource, type ChildSource, type IsolatedJob, type LoadGroup, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
 import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
-import { inProcessLauncher, type GroupLauncher } from '../scenarios/classify/group-launcher.js';
-import { classifyChildRunner } from '../scenarios/classify/classify-child-job.js';
+import type { Launch, LaunchHooks } from '../core/launch-jobs.js';
+import { inProcessLaunch } from '../launchers/in-process-launcher.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { browserGroupLauncher } from './browser-group-launcher.js';
+import { browserLauncher, type PageLaunch } from '../launchers/browser/browser-launcher.js';
 import type { ModelSpec } from '../models/model-spec.js';
 import { CellRounds } from './cell-rounds.js';
 import { rotated } from '../core/round-order.js';
 import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
 
 export type { GroupHooks } from '../scenarios/classify/load-group.js';
+
+const keyId = (key: CellKey): string => String(key.batchSize);
+
+/**
+ * The classify job of one load group as every launcher takes it: its kind,
+ * its payload (the group itself in this process or beside a page; in a
+ * child, the plain data it rebuilds the group from), and how its keys and
+ * results are told apart.
+ */
+export function classifyLaunch(payload: LoadGroup | IsolatedJob): Launch<CellKey, MeasuredRound> {
+  return {
+    kind: 'classify',
+    payload,
+    keys: payload.keys,
+    keyId,
+    resultId: (measured) => keyId(measured.key),
+    failed: (key, reason) => ({ kind: 'failed', key, cell: { ...key, state: 'errored', reason } }),
+    skipped: (key, reason) => ({ kind: 'failed', key, cell: { ...key, state: 'skipped', reason } }),
+  };
+}
+
+/** The classify job of one load group beside a page of the browser of its engine (the browser launcher). */
+export function classifyPageLaunch(group: LoadGroup): PageLaunch<CellKey, MeasuredRound> {
+  return { ...classifyLaunch(group), engine: group.engine, registry: group.registry, threads: group.threads };
+}
+
+/** Runs one load group through a launcher, relaying its rounds to `hooks`. */
+type GroupRun = (group: LoadGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
 
 /** One engine at one thread count: loaded afresh for every round. */
 interface Load {
@@ -126,8 +154,8 @@ export class Benchmark {
     const settings = this.settings(data);
     const source = reference === null ? null : referenceSource(model, reference, data, prepare, settings, { registry: this.options.registry, sampler, signal: this.options.signal });
     const parity = new ParityReference(reference, this.options.parity.tolerance, source);
-    const nodeLauncher = this.launcher(model);
-    const inBrowser = browserGroupLauncher();
+    const inNode = this.nodeLaunch(model);
+    const inBrowser = browserLauncher();
     const flush = async (aborted: boolean) => {
       for (const { key, cell } of book.takeReady(aborted)) {
         const own = this.ownOutputs(book, key);
@@ -142,18 +170,22 @@ export class Benchmark {
           if (this.options.signal?.aborted) break;
           const keys = load.keys.filter((k) => book.wants(k, round));
           if (keys.length === 0) continue;
-          const group = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
-          const launcher = (await this.runsInBrowser(load.engineRef)) ? inBrowser : nodeLauncher;
-          await launcher.run(group, {
+          const group: LoadGroup = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          const hooks: LaunchHooks<CellKey, MeasuredRound> = {
             onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
-            onMeasured: async (measured) => this.roundDone(book, measured, round, cells.length, total),
-          });
+            onResult: async (measured) => this.roundDone(book, measured, round, cells.length, total),
+          };
+          if (await this.runsInBrowser(load.engineRef)) {
+            await inBrowser.run(classifyPageLaunch(group), hooks, group.signal);
+          } else {
+            await inNode(group, hooks);
+          }
           await flush(false);
         }
       }
       await flush(this.options.signal?.aborted === true);
     } finally {
-      await inBrowser.close?.();
+      await inBrowser.close();
       await parity.dispose();
       await sampler.dispose();
     }
@@ -219,11 +251,18 @@ export class Benchmark {
     return status.engine?.runsIn === 'browser';
   }
 
-  /** The launcher of this sweep's Node engines: a fresh child process per load group and round when isolating, this process otherwise. */
-  private launcher(model: BenchmarkModel): GroupLauncher {
-    if (!this.options.isolate) return inProcessLauncher;
+  /**
+   * How this sweep's Node engines run a load group: a fresh child process
+   * per load group and round when isolating (the payload is the plain data
+   * the child rebuilds the group from), this process otherwise.
+   */
+  private nodeLaunch(model: BenchmarkModel): GroupRun {
     const o = this.options;
-    const source = {
+    if (!o.isolate) {
+      const launch = inProcessLaunch();
+      return (group, hooks) => launch(classifyLaunch(group), hooks, group.signal);
+    }
+    const source: ChildSource = {
       model: this.isolationSpec(model),
       dataset: typeof o.dataset === 'string' ? o.dataset : null,
       textColumn: o.textColumn ?? null,
@@ -231,7 +270,21 @@ export class Benchmark {
       limit: o.limit,
       skipRows: o.skipRows,
     };
-    return { name: 'child-process', run: classifyChildRunner(source, isolatedLaunch(o.engineModules)) };
+    const launch = isolatedLaunch(o.engineModules);
+    return (group, hooks) => {
+      const job: IsolatedJob = {
+        ...source,
+        engine: typeof group.engine === 'string' ? group.engine : group.engine.id,
+        threads: group.threads,
+        keys: group.keys,
+        stop: group.settings.stop,
+        warmupBatches: group.settings.warmupBatches,
+        parityRows: group.settings.parityRows,
+        ...(group.settings.profileRound != null ? { profileRound: group.settings.profileRound } : {}),
+        round: group.round,
+      };
+      return launch(classifyLaunch(job), hooks, group.signal);
+    };
   }
 
   /** How every round of every cell of this sweep is measured: the round's share of the stop rule. */

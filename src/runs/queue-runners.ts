@@ -1,10 +1,11 @@
 /**
  * The registry of queue job runners: what an `inferbench worker` does with
- * an accepted job, looked up by the job's schema, so the worker runs the
- * jobs of any registered kind and names no scenario. It sits beside the
- * kinds' registry (src/scenarios/queue-jobs.ts), not in it, because a
- * runner measures through the run layer (Benchmark, isolated children),
- * which src/scenarios may not import; the kind keeps what the queue needs
+ * an accepted job, `{ kind, payload }` as every launcher takes it (the kind
+ * is the job's schema, the payload the checked job), looked up by its
+ * kind, so the worker runs the jobs of any registered kind and names no
+ * scenario. It sits beside the kinds' registry (src/core/queue-jobs.ts),
+ * not in it, because a runner measures through the run layer (Benchmark,
+ * isolated children), which the core may not import; the kind keeps what the queue needs
  * (its payload checks, engine and log line), the runner what the worker does.
  *
  * A runner is registered only for a schema whose kind is registered: the
@@ -14,7 +15,8 @@
 import { UserError } from '../core/errors.js';
 import type { CellHost } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { queueJobKind, type QueueJob } from '../scenarios/queue-jobs.js';
+import type { Job } from '../core/launch-jobs.js';
+import { queueJobKind, type QueueJob } from '../core/queue-jobs.js';
 
 /** What a worker gives every runner: its engines and plug-ins, its cache and its name. */
 export interface JobRunnerContext {
@@ -37,9 +39,9 @@ export function registerQueueJobRunner<Job extends QueueJob>(schema: string, run
   runners.set(schema, run as unknown as QueueJobRunner);
 }
 
-/** Runs one accepted job with the runner registered for its schema; a schema with none is refused, naming it, and nothing runs. */
-export function runQueueJob(job: QueueJob, retries: number, ctx: JobRunnerContext): Promise<readonly unknown[]> {
-  const run = runners.get(job.schema);
-  if (run === undefined) return Promise.reject(new UserError(`this worker runs no job of schema ${job.schema}`));
-  return run(job, retries, ctx);
+/** Runs one accepted job with the runner registered for its kind (its schema); a kind with none is refused, naming it, and nothing runs. */
+export function runQueueJob(job: Job, retries: number, ctx: JobRunnerContext): Promise<readonly unknown[]> {
+  const run = runners.get(job.kind);
+  if (run === undefined) return Promise.reject(new UserError(`this worker runs no job of schema ${job.kind}`));
+  return run(job.payload as QueueJob, retries, ctx);
 }

@@ -19,7 +19,7 @@ import { QueueCoordinator, type CoordinatorOutcome } from '../launchers/queue/co
 import { buildManifest, hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
 import { startFileServer, type FileServer } from '../launchers/queue/file-server.js';
 import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob, type DatasetRequest, type ModelRequest } from '../scenarios/classify/classify-queue-job.js';
-import type { FileManifest } from '../scenarios/queue-jobs.js';
+import type { FileManifest } from '../core/queue-jobs.js';
 import { parseRedisUrl } from '../launchers/queue/redis-url.js';
 import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';

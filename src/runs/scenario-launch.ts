@@ -8,11 +8,11 @@
  * child its kind, instead of naming it on every launch it builds.
  */
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import type { IsolatedLaunch } from '../scenarios/child-jobs.js';
+import type { Launcher } from '../core/launch-jobs.js';
 import { scenarioByCommand } from './scenario-registry.js';
 
 /** The isolated launch for the scenario registered as `command`; `engineModules` are registered in each child first, as a local run's are. */
-export function scenarioLaunch(command: string, engineModules: readonly string[] = []): IsolatedLaunch {
+export function scenarioLaunch(command: string, engineModules: readonly string[] = []): Launcher {
   const launch = isolatedLaunch(engineModules);
   const module = scenarioByCommand(command).childModule;
   // A launch that names its own module keeps it; the registration fills in the rest.

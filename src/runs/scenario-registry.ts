@@ -23,7 +23,7 @@ import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { isFileUrl } from '../scenarios/child-jobs.js';
+import { isFileUrl } from '../core/launch-jobs.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
 import type { PathCheck, RequestField } from './request-fields.js';
 
@@ -246,11 +246,11 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly configFromFlags?: (flags: ScenarioFlags) => C;
   /**
    * `file:` URL of the module that registers this scenario's child job kind
-   * (src/scenarios/child-jobs.ts), for a scenario the one child entry does
+   * (src/core/launch-jobs.ts), for a scenario the one child entry does
    * not build in (a plug-in's or a test's): the isolated launch of the
    * scenario (runs/scenario-launch.ts) names it on each launch, so the
    * child imports it and the scenario's cells run in a fresh process from
-   * its registration alone. The built-ins leave it out: the child
+   * its registration alone. The built-ins leave it out: the child entry
    * registers their kinds itself.
    */
   readonly childModule?: string;

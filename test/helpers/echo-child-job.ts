@@ -3,9 +3,9 @@
  * each word of its payload and answers with the process it ran in, so a
  * test can prove that a scenario the child entry does not build in still
  * runs in a fresh process through the same isolated launcher, the child
- * importing this module because the launch names it (`ChildLaunch.module`).
+ * importing this module because the launch names it (`Launch.module`).
  */
-import { registerChildJob, type ChildLaunch } from '../../src/scenarios/child-jobs.js';
+import { registerChildJob, type Launch } from '../../src/core/launch-jobs.js';
 
 export const ECHO_KIND = 'echo-child';
 
@@ -31,7 +31,7 @@ registerChildJob<EchoPayload, string, EchoResult>(ECHO_KIND, async (payload, io)
 });
 
 /** The launch of one echo group: the kind, its payload, and this module, which the child imports to know the kind. */
-export function echoLaunch(payload: EchoPayload, module: string | null = import.meta.url): ChildLaunch<string, EchoResult> {
+export function echoLaunch(payload: EchoPayload, module: string | null = import.meta.url): Launch<string, EchoResult> {
   return {
     kind: ECHO_KIND,
     ...(module !== null ? { module } : {}),

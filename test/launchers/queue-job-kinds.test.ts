@@ -8,7 +8,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { list, text } from '../../src/core/job-checks.js';
 import { parseQueueJob } from '../../src/launchers/queue/job-schema.js';
-import { kindOfJob, registerQueueJob, type QueueJob } from '../../src/scenarios/queue-jobs.js';
+import '../../src/scenarios/builtin-queue-jobs.js';
+import { kindOfJob, registerQueueJob, type QueueJob } from '../../src/core/queue-jobs.js';
 
 const ECHO_SCHEMA = 'inferbench.echo-test/1';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { childJob, registerChildJob } from '../../src/scenarios/child-jobs.js';
+import { childJob, registerChildJob } from '../../src/core/launch-jobs.js';
 import '../../src/scenarios/builtin-child-jobs.js';
 
 test('every built-in scenario registers its child job, so the one child entry can run any of them by kind', () => {

@@ -3,25 +3,24 @@
  * (Chromium, Firefox or WebKit, each through its driver:
  * engines/browser/browser-driver.ts). Per engine × threads it starts a
  * loopback server with COOP/COEP and the browser once, kept across that load's rounds; each round (a fresh
- * load) gets a fresh browser context and page. It knows no scenario: the
- * scenario hands it `measure`, which it calls with the engine bound to the
- * page, so the scenario measures the session exactly as in Node (warm pass,
- * timed passes, stop rule) while the page times each call; and `fail`, which
- * records the load's cells with a reason when no page could be had.
+ * load) gets a fresh browser context and page. It knows no scenario: it
+ * takes the same `{ kind, payload }` job as every launcher and runs the page
+ * job registered for the kind (src/core/launch-jobs.ts) with the engine
+ * bound to the page, so the scenario measures the session exactly as in
+ * Node (warm pass, timed passes, stop rule) while the page times each call;
+ * when no page can be had, each key gets the launch's failed (or skipped)
+ * result with the reason. Of engines/browser it knows only the public
+ * driver API (engines/browser/driver-api.ts).
  * A page that crashes or hangs becomes errored cells after a timeout and its
  * browser is closed at once (the next round starts a new one); the others
  * are closed by `close()` when the sweep ends. The sweep goes on.
  */
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
-import type { LaunchedBrowser, PageContext, PageLike } from '../../../engines/browser/browser-driver.js';
-import { driverFor } from '../../../engines/browser/browser-drivers.js';
-import { WARMUP_PATH } from '../../../engines/browser/browser-engine.js';
-import { assetRoutes, pageBundle, pageHtml, warmupOnnx } from '../../../engines/browser/page-assets.js';
-import { isBrowserEngine, type BrowserEngine, type PageHost } from '../../../engines/browser/page-host.js';
-import type { PageEntry } from '../../../engines/browser/browser-specs.js';
-import { CellSkip } from '../../core/errors.js';
-import { startLoopbackServer, type LoopbackServer } from './loopback-server.js';
+import { CellSkip, describeError } from '../../core/errors.js';
+import { jobIo, pageJobs, type Launch, type LaunchHooks } from '../../core/launch-jobs.js';
+import { bindToPage, isBrowserEngine, pageBrowser, type LaunchedBrowser, type PageContext, type PageHost, type PageLike } from '../../../engines/browser/driver-api.js';
+import { startLoopbackServer, type Generated, type LoopbackServer } from './loopback-server.js';
 import { drivePage } from './page-driver.js';
 import { rendererMemory } from './renderer-memory.js';
 
@@ -41,43 +40,18 @@ export interface BrowserLauncherOptions {
 const DEFAULT_TIMEOUT_MS = 300_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** Routes of generated content: the page, its bundle, the warm-up graph. */
-function generated(entry: PageEntry) {
-  return async (path: string) => {
-    if (path === '/' || path === '/index.html') return { body: pageHtml(entry), type: 'text/html; charset=utf-8' };
-    if (path === `/bundle/${entry}.js`) return { body: await pageBundle(entry), type: 'text/javascript; charset=utf-8' };
-    if (path === WARMUP_PATH) return { body: await warmupOnnx(), type: 'application/octet-stream' };
-    return null;
-  };
-}
-
-/** The engine the page loads into, as the scenario sees it: `load` goes to the launcher's page. */
-function boundTo(engine: BrowserEngine, host: PageHost): Engine {
-  return {
-    id: engine.id,
-    target: engine.target,
-    description: engine.description,
-    runsIn: 'browser',
-    probe: () => engine.probe(),
-    load: (onnxPath, options) => engine.loadIn(host, onnxPath, options),
-  };
-}
-
-/** One load a scenario hands the launcher: the engine it names and how to measure with it or record its cells as failed. */
-export interface BrowserLoad {
+/** One job a run hands the browser launcher: a kind with a registered page job, its payload, and the engine and threads whose browser runs it. */
+export interface PageLaunch<Key, Result> extends Launch<Key, Result> {
   readonly engine: string | Engine;
   readonly registry: EngineRegistry;
   readonly threads: number | null;
-  /** Measures the load's cells with `engine`: bound to a fresh page for a browser engine, the engine itself otherwise. */
-  readonly measure: (engine: Engine) => Promise<void>;
-  /** Records every cell of the load with this reason (a CellSkip when the browser is missing, else an error). */
-  readonly fail: (err: unknown) => Promise<void>;
 }
 
-/** Runs loads in pages of a browser kept per engine × threads until `close()`. */
+/** Runs jobs beside pages of a browser kept per engine × threads until `close()`. */
 export interface BrowserLauncher {
   readonly name: 'browser';
-  run(load: BrowserLoad): Promise<void>;
+  /** Resolves once every key has a result; never rejects for a page's failure. */
+  run<Key, Result>(launch: PageLaunch<Key, Result>, hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,8 +88,8 @@ async function closeRunning(running: Running): Promise<void> {
   await running.server.close();
 }
 
-async function start(launch: () => Promise<LaunchedBrowser>, entry: PageEntry): Promise<Running> {
-  const server = await startLoopbackServer(assetRoutes(), generated(entry));
+async function start(launch: () => Promise<LaunchedBrowser>, assets: Record<string, string>, generated: Generated): Promise<Running> {
+  const server = await startLoopbackServer(assets, generated);
   try {
     return { browser: await launch(), server };
   } catch (err) {
@@ -124,23 +98,35 @@ async function start(launch: () => Promise<LaunchedBrowser>, entry: PageEntry): 
   }
 }
 
-async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, kept: Map<string, Promise<Running>>): Promise<void> {
+/** Every key of `launch` with the reason no page could be had: skipped when the browser is missing, failed otherwise. */
+async function failAll<Key, Result>(launch: PageLaunch<Key, Result>, hooks: LaunchHooks<Key, Result>, err: unknown): Promise<void> {
+  const skip = err instanceof CellSkip;
+  for (const key of launch.keys) await hooks.onResult(skip ? (launch.skipped ?? launch.failed)(key, err.message) : launch.failed(key, describeError(err)));
+}
+
+async function runInBrowser<Key, Result>(
+  launch: PageLaunch<Key, Result>,
+  hooks: LaunchHooks<Key, Result>,
+  signal: AbortSignal | undefined,
+  options: BrowserLauncherOptions,
+  kept: Map<string, Promise<Running>>,
+): Promise<void> {
+  const job = pageJobs.job(launch.kind);
+  const measure = (engine: Engine) => job(launch.payload, jobIo(hooks, signal), engine);
   let engine: Engine;
   try {
-    engine = typeof load.engine === 'string' ? await load.registry.require(load.engine) : load.engine;
+    engine = typeof launch.engine === 'string' ? await launch.registry.require(launch.engine) : launch.engine;
   } catch (err) {
-    return load.fail(err);
+    return failAll(launch, hooks, err);
   }
-  if (!isBrowserEngine(engine)) return load.measure(engine);
-  const variant = engine.browser;
-  const driver = await driverFor(variant.family);
-  const found = await driver.find();
-  if ('reason' in found) return load.fail(new CellSkip(`${found.reason} (${found.enable})`));
+  if (!isBrowserEngine(engine)) return measure(engine);
+  const browser = await pageBrowser(engine);
+  if ('missing' in browser) return failAll(launch, hooks, new CellSkip(browser.missing));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const id = `${engine.id}\u0000${load.threads}`;
+  const id = `${engine.id}\u0000${launch.threads}`;
   let pending = kept.get(id);
   if (!pending) {
-    pending = start(() => driver.launch(found.path, variant), engine.spec.entry);
+    pending = start(browser.launch, browser.assets, browser.generated);
     kept.set(id, pending);
   }
   let running: Running;
@@ -148,34 +134,34 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
     running = await pending;
   } catch (err) {
     kept.delete(id);
-    return load.fail(err);
+    return failAll(launch, hooks, err);
   }
-  const { browser, server } = running;
+  const { server } = running;
   let context: BrowserContextLike | undefined;
   let broken: () => string | null = () => null;
   try {
     let host: PageHost;
     try {
-      context = await browser.newContext();
+      context = await running.browser.newContext();
       const { page, pageLoadMs } = await openPage(context, server, timeoutMs);
       const driven = drivePage(page, {
         origin: server.origin,
-        browserVersion: browser.version,
+        browserVersion: running.browser.version,
         pageLoadMs,
         timeoutMs,
         ...(options.runTimeoutMs !== undefined ? { runTimeoutMs: options.runTimeoutMs } : {}),
         serveFile: (path) => server.addFile(path),
         serveFolder: (dir) => server.addFolder(dir),
         ...(options.testHooks ? { testHooks: options.testHooks } : {}),
-        ...(browser.newBrowserCDPSession ? { residentMemory: rendererMemory(() => browser.newBrowserCDPSession!()) } : {}),
+        ...(running.browser.newBrowserCDPSession ? { residentMemory: rendererMemory(() => running.browser.newBrowserCDPSession!()) } : {}),
       });
       host = driven.host;
       broken = driven.broken;
     } catch (err) {
       broken = () => 'the page did not start';
-      return await load.fail(err);
+      return await failAll(launch, hooks, err);
     }
-    await load.measure(boundTo(engine, host));
+    await measure(bindToPage(engine, host));
   } finally {
     if (broken() !== null) {
       // A hung or crashed page: this browser is not trusted again; the next round starts another.
@@ -187,12 +173,12 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
   }
 }
 
-/** A launcher that runs each round of a browser engine's load in a fresh page of its browser, kept for the engine × threads. */
+/** A launcher that runs each job of a browser engine (a round of a load) beside a fresh page of its browser, kept for the engine × threads. */
 export function browserLauncher(options: BrowserLauncherOptions = {}): BrowserLauncher {
   const kept = new Map<string, Promise<Running>>();
   return {
     name: 'browser',
-    run: (load) => runInBrowser(load, options, kept),
+    run: (launch, hooks, signal) => runInBrowser(launch, hooks, signal, options, kept),
     async close() {
       const all = [...kept.values()];
       kept.clear();

@@ -3,12 +3,10 @@
  * timeout, and a crashed or hung page fails every later call at once with
  * the first reason, so a dead page costs one timeout, not one per cell.
  */
-import type { PageHost } from '../../../engines/browser/page-host.js';
-import type { PageApi } from '../../../engines/browser/page/protocol.js';
-import type { PageLike } from '../../../engines/browser/browser-driver.js';
+import type { PageApi, PageHost, PageLike } from '../../../engines/browser/driver-api.js';
 
 /** The page every browser driver gives (engines/browser/browser-driver.ts). */
-export type { PageLike } from '../../../engines/browser/browser-driver.js';
+export type { PageLike } from '../../../engines/browser/driver-api.js';
 
 export interface PageDriverOptions {
   readonly origin: string;

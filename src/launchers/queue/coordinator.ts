@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import queuePackages from './queue-require.cjs';
 import { UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
-import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
+import { kindOfJob, type QueueJob } from '../../core/queue-jobs.js';
 import { queueJobId } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
 import type { JobOutcome } from './worker-loop.js';

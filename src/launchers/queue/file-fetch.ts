@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { cacheFolder, pathInCache } from '../../core/cache-root.js';
 import { makeFolders } from '../../core/folders.js';
 import { hashFile } from './file-manifest.js';
-import type { FileManifest } from '../../scenarios/queue-jobs.js';
+import type { FileManifest } from '../../core/queue-jobs.js';
 
 /** A download that sends nothing for this long is abandoned (the job is refused). */
 const STALL_MS = 60_000;

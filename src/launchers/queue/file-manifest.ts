@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { sha256OfFile } from '../../core/regular-file.js';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import type { FileManifest } from '../../scenarios/queue-jobs.js';
+import type { FileManifest } from '../../core/queue-jobs.js';
 
 /** sha256 of one regular file, streamed (anything else, a FIFO say, is refused before reading). */
 export const hashFile = sha256OfFile;

@@ -9,8 +9,7 @@
  * built to run. The queue names no scenario.
  */
 import { isPlainRecord, list, literal, map, NAME, nullable, record, text, type Check } from '../../core/job-checks.js';
-import { queueJobKind, queueJobSchemas, type QueueJob, type QueueJobKind } from '../../scenarios/queue-jobs.js';
-import '../../scenarios/builtin-queue-jobs.js';
+import { queueJobKind, queueJobSchemas, type QueueJob, type QueueJobKind } from '../../core/queue-jobs.js';
 
 /** The check of a whole job of `kind`: the envelope's fields around the kind's, each field checked, no other field allowed. */
 function jobCheck(kind: QueueJobKind): Check {

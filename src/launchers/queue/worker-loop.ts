@@ -1,8 +1,10 @@
 /**
  * The queue side of `inferbench worker`: take jobs from the shared BullMQ
  * queue, check each against the schema, decide whether this worker should
- * run it, and hand it to the runner (src/runs, which measures it through
- * the same child-process launcher as a local run).
+ * run it, and hand it on as the one job shape every launcher takes,
+ * `{ kind, payload }` (the kind is the job's schema, the payload the
+ * checked job), to the runner registered for the kind (src/runs, which
+ * measures it through the same child-process launcher as a local run).
  *
  * Refusal works with plain BullMQ semantics: a worker that must not or
  * cannot run a job (another worker's `--on-each-worker` job; an engine it
@@ -17,7 +19,8 @@ import type { Job } from 'bullmq';
 import queuePackages from './queue-require.cjs';
 import { describeError } from '../../core/errors.js';
 import { GuardedWorker, unreadableReason } from './guarded-worker.js';
-import { kindOfJob, type QueueJob } from '../../scenarios/queue-jobs.js';
+import type { Job as LaunchJob } from '../../core/launch-jobs.js';
+import { kindOfJob, type QueueJob } from '../../core/queue-jobs.js';
 import { parseQueueJob } from './job-schema.js';
 import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
 import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
@@ -42,8 +45,8 @@ export interface WorkerLoopOptions {
   readonly concurrency: number;
   /** Lock time of a job: a worker silent this long (killed, cut off) loses the job to another. */
   readonly stallMs: number;
-  /** Runs one accepted job; `retries` counts the workers that took it before and died. */
-  readonly run: (job: QueueJob, retries: number) => Promise<readonly unknown[]>;
+  /** Runs one accepted job (kind: its schema; payload: the checked job); `retries` counts the workers that took it before and died. */
+  readonly run: (job: LaunchJob, retries: number) => Promise<readonly unknown[]>;
   readonly log: (line: string) => void;
 }
 
@@ -128,7 +131,7 @@ export async function startWorkerLoop(options: WorkerLoopOptions): Promise<Runni
       const retries = job.stalledCounter ?? 0;
       log(`job ${idOf(job)}: ${kind.summary(data)}${retries > 0 ? ` (retry ${retries}: a worker stopped while running it)` : ''}`);
       try {
-        const cells = await options.run(data, retries);
+        const cells = await options.run({ kind: data.schema, payload: data }, retries);
         log(`job ${idOf(job)}: done, ${cells.length} cells posted back`);
         return { kind: 'cells', worker: info.name, cells };
       } catch (err) {

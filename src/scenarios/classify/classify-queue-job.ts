@@ -13,7 +13,7 @@ import { boolean, integer, list, literal, map, NAME, nullable, problem, ranged, 
 import { isHubConfigName, isHubRepoId, isHubRevision } from '../../hub/hub-id.js';
 import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
 import { validateBertConfig, type BertLikeConfig } from '../../models/generated/bert-config.js';
-import { fileManifest, registerQueueJob, type FileManifest, type QueueJob } from '../queue-jobs.js';
+import { fileManifest, registerQueueJob, type FileManifest, type QueueJob } from '../../core/queue-jobs.js';
 
 export const CLASSIFY_JOB_SCHEMA = 'inferbench.load-group/1';
 

@@ -1,8 +1,12 @@
 /**
  * The classification scenario's unit of work: load one engine at one thread
- * count and measure every batch size on it. Launchers call this in the
- * process they choose (this one, a child process, later a browser page or a
- * remote worker), so every launcher runs exactly the same measurement.
+ * count and measure every batch size on it, and the job that runs it on
+ * every launcher (in this process, beside a browser page, in a fresh child
+ * process, registered at the end of this file), so every launcher runs
+ * exactly the same measurement. The job that a child runs rebuilds the
+ * model and the rows from plain data; building that data from a group is
+ * the parent's (`Benchmark`, src/runs/benchmark.ts), so the model passes
+ * through this file on the child's side only.
  */
 import { validPairs } from '../../../datasets/sts-pairs.js';
 import { formatOf, type Engine } from '../../core/engine.js';
@@ -12,9 +16,13 @@ import { UserError } from '../../core/errors.js';
 import type { CellKey, LoadPhases, RowFingerprint } from '../../core/results.js';
 import { withImportBefore } from '../../core/load-phases.js';
 import { readHostNoise } from '../../core/host-noise.js';
+import { registerChildJob, registerLocalJob, registerPageJob } from '../../core/launch-jobs.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
+import { modelFromSpec } from '../../models/model-from-spec.js';
+import type { ModelSpec } from '../../models/model-spec.js';
+import { defaultRegistry } from '../../../engines/registry.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow, Dataset } from '../../../datasets/dataset.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
@@ -254,3 +262,70 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
     await session.dispose().catch(() => {});
   }
 }
+
+/*
+ * The classify job for every launcher, each registered under 'classify' in
+ * its launcher's table (src/core/launch-jobs.ts): in this process and
+ * beside a browser page the group itself is the payload; in a child process
+ * the plain data the child rebuilds the group from. They sit beside
+ * `measureLoadGroup` so that a model passes through this one file of the
+ * scenario on every path (test/repo/architecture-model-path.test.ts).
+ */
+
+/** The classify job in this process (the in-process launcher): the group itself is the payload. */
+registerLocalJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io) => measureLoadGroup(group, { onStart: io.start, onMeasured: io.result }));
+
+/** The classify job beside a browser page (the browser launcher): the group, on the engine bound to the page. */
+registerPageJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io, engine) => measureLoadGroup({ ...group, engine }, { onStart: io.start, onMeasured: io.result }));
+
+/** What a child needs to rebuild a group's model and rows, since functions and objects cannot cross. */
+export interface ChildSource {
+  readonly model: ModelSpec;
+  /** Dataset path or id; null for the embedded default. */
+  readonly dataset: string | null;
+  readonly textColumn: string | null;
+  readonly labelColumn: string | null;
+  readonly limit: number | null;
+  /** Rows at the start of the dataset left out (a static-INT8 variant's calibration rows). */
+  readonly skipRows: number;
+}
+
+/** One load of one engine at one thread count, measuring one round at every batch size, in a child process. */
+export interface IsolatedJob extends ChildSource {
+  readonly engine: string;
+  readonly threads: number | null;
+  readonly keys: readonly CellKey[];
+  /** This round's share of the cell's stop rule. */
+  readonly stop: StopRule;
+  readonly warmupBatches: number;
+  readonly parityRows: number;
+  /** `run --profile`: the round whose cells get a profiled pass; absent: none. */
+  readonly profileRound?: number | null;
+  /** Which round this process measures, from 0. */
+  readonly round: number;
+}
+
+/** The classify job in a fresh child process (the isolated launcher): the model and the rows rebuilt from the job's plain data. */
+registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io) => {
+  const model = await modelFromSpec(job.model);
+  const data = await prepareData(
+    { dataset: job.dataset ?? undefined, limit: job.limit, skipRows: job.skipRows, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
+    true,
+  );
+  await measureLoadGroup(
+    {
+      model,
+      engine: job.engine,
+      threads: job.threads,
+      keys: job.keys,
+      data,
+      prepare: prepareFn(model, data.columns, undefined),
+      settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows, profileRound: job.profileRound ?? null },
+      registry: defaultRegistry,
+      signal: io.signal,
+      round: job.round,
+      isolation: 'isolated',
+    },
+    { onStart: io.start, onMeasured: io.result },
+  );
+});

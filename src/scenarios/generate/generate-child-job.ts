@@ -10,7 +10,7 @@ import { defaultRegistry } from '../../../engines/registry.js';
 import type { GenerationCell, GenerationCellKey } from '../../core/generation-results.js';
 import { defaultGenerator } from '../../models/default-generator.js';
 import { TextGeneration } from '../../models/text-generation.js';
-import { registerChildJob, type IsolatedLaunch } from '../child-jobs.js';
+import { registerChildJob, type Launcher } from '../../core/launch-jobs.js';
 import { measureGenerationGroup, type GenerationGroupRunner, type ResolvedGenerationSweep } from './generation-sweep.js';
 
 /** What a generation child rebuilds its group from: plain JSON only. */
@@ -29,7 +29,7 @@ export interface GenerationChildJob {
 const keyId = (k: GenerationCellKey): string => `${k.engine}|${k.batchSize}|${k.promptLength}|${k.newTokens}`;
 
 /** A group runner that runs one child per engine load (one per engine and round) through `launch`. */
-export function generateChildRunner(source: { readonly modelDir: string | null }, launch: IsolatedLaunch): GenerationGroupRunner {
+export function generateChildRunner(source: { readonly modelDir: string | null }, launch: Launcher): GenerationGroupRunner {
   return (group, hooks) =>
     launch<GenerationCellKey, GenerationCell>(
       {

@@ -12,7 +12,7 @@ import type { LoadCellKey } from '../../core/load-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';
-import { registerChildJob, type IsolatedLaunch } from '../child-jobs.js';
+import { registerChildJob, type Launcher } from '../../core/launch-jobs.js';
 import { measureServerGroup, type LoadGroup, type LoadGroupResult, type LoadGroupRunner } from './rate-group.js';
 
 /** The group's own fields, with the model as its spec in place of the live object, which cannot cross a process. */
@@ -28,7 +28,7 @@ function resultId(r: LoadGroupResult): string {
 }
 
 /** A group runner that runs one child per model × engine and round through `launch`. */
-export function loadChildRunner(launch: IsolatedLaunch): LoadGroupRunner {
+export function loadChildRunner(launch: Launcher): LoadGroupRunner {
   return (group, hooks) => {
     const model = (group.model as { isolationSpec?: () => ModelSpec }).isolationSpec?.();
     if (model === undefined) throw new Error(`model ${group.model.name} cannot be re-created in a child process (no isolationSpec)`);

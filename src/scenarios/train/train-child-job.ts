@@ -11,7 +11,7 @@ import { defaultRegistry } from '../../../engines/registry.js';
 import type { TrainingCellKey } from '../../core/training-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import { TextClassification } from '../../models/text-classification.js';
-import { registerChildJob, type IsolatedLaunch } from '../child-jobs.js';
+import { registerChildJob, type Launcher } from '../../core/launch-jobs.js';
 import type { TrainingRound } from './measure-training-cell.js';
 import { measureTrainingGroup, type TrainingGroup, type TrainingGroupRunner } from './training-sweep.js';
 
@@ -23,7 +23,7 @@ export interface TrainingChildJob extends Omit<TrainingGroup, 'model' | 'registr
 const keyId = (k: TrainingCellKey): string => `${k.model}|${k.engine}|${k.batchSize}|${k.sequenceLength}`;
 
 /** A group runner that runs one child per model × engine and round through `launch`. */
-export function trainChildRunner(launch: IsolatedLaunch): TrainingGroupRunner {
+export function trainChildRunner(launch: Launcher): TrainingGroupRunner {
   return (group, hooks) =>
     launch<TrainingCellKey, TrainingRound>(
       {

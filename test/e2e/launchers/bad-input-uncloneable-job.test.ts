@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runInChild, type IsolatedJob } from '../../../src/scenarios/classify/classify-child-job.js';
+import type { IsolatedJob } from '../../../src/scenarios/classify/load-group.js';
 import { isolatedLaunch } from '../../../src/launchers/isolated-launcher.js';
+import type { Launch } from '../../../src/core/launch-jobs.js';
+import type { CellKey } from '../../../src/core/results.js';
 import type { MeasuredRound } from '../../../src/scenarios/classify/measure-cell.js';
 import { DEFAULT_STOP_RULE } from '../../../src/core/stop-rule.js';
 
@@ -21,9 +23,17 @@ test('a job that cannot be sent to the isolated child errors its cells instead o
     parityRows: 0,
     round: 0,
   } as unknown as IsolatedJob;
+  const launch: Launch<CellKey, MeasuredRound> = {
+    kind: 'classify',
+    payload: job,
+    keys: job.keys,
+    keyId: (key) => String(key.batchSize),
+    resultId: (m) => String(m.key.batchSize),
+    failed: (key, reason) => ({ kind: 'failed', key, cell: { ...key, state: 'errored', reason } }),
+  };
   const measured: MeasuredRound[] = [];
   const ended = await Promise.race([
-    runInChild(job, { onStart: () => {}, onMeasured: async (m) => void measured.push(m) }, undefined, isolatedLaunch()).then(() => 'ended'),
+    isolatedLaunch()(launch, { onStart: () => {}, onResult: async (m) => void measured.push(m) }, undefined).then(() => 'ended'),
     // Only ends a hang: starting the child on a loaded machine takes seconds, an unsent job never ends.
     new Promise((r) => setTimeout(() => r('hung'), 120_000).unref()),
   ]);

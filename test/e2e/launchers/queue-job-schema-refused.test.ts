@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Queue, QueueEvents } from 'bullmq';
 import { parseQueueJob } from '../../../src/launchers/queue/job-schema.js';
+import '../../../src/scenarios/builtin-queue-jobs.js';
 import { parseArchitectures } from '../../../src/models/generated/arch-parse.js';
 import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';

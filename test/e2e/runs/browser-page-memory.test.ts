@@ -1,17 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserGroupLauncher } from '../../../src/runs/browser-group-launcher.js';
+import { browserLauncher } from '../../../src/launchers/browser/browser-launcher.js';
+import { classifyPageLaunch } from '../../../src/runs/benchmark.js';
 import { collect, NO_CHROMIUM, tinyBrowserGroup } from '../../helpers/browser.js';
 
 // The page throws what Chromium throws when a wasm heap cannot grow; a real model that large would take minutes to build.
 test('a model too large for the page memory is an errored cell that says so', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const { rounds, hooks } = collect();
-  const launcher = browserGroupLauncher({ testHooks: { simulateLoadFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } });
+  const launcher = browserLauncher({ testHooks: { simulateLoadFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } });
   try {
-    await launcher.run(group, hooks);
+    await launcher.run(classifyPageLaunch(group), hooks, undefined);
   } finally {
-    await launcher.close?.();
+    await launcher.close();
   }
   const [round] = rounds;
   assert.equal(round?.kind, 'failed');

@@ -16,7 +16,7 @@ import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
 import { startWorkerLoop } from '../../../src/launchers/queue/worker-loop.js';
 import { runQueueJob, type JobRunnerContext } from '../../../src/runs/queue-job-runner.js';
 import { registerQueueJobRunner } from '../../../src/runs/queue-runners.js';
-import { registerQueueJob, type QueueJob } from '../../../src/scenarios/queue-jobs.js';
+import { registerQueueJob, type QueueJob } from '../../../src/core/queue-jobs.js';
 import { QueueWatch } from '../../helpers/queue-inject.js';
 import { REDIS_SKIP, startRedis } from '../../helpers/redis-server.js';
 

@@ -19,7 +19,7 @@ test('a worker refuses a job whose regenerated model or rows differ from the coo
     stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
   };
   const ctx = { registry: defaultRegistry, engineModules: [], cacheRoot: defaultCacheRoot(), host: { name: 'w', id: '0'.repeat(12) } };
-  await assert.rejects(runQueueJob(job, 0, ctx), (err: unknown) => err instanceof UserError && /model tiny-bert \(embedded default\) here \(sha256 [0-9a-f]{12}…\) differs from the coordinator's \(ffffffffffff…\); refused/.test(err.message));
+  await assert.rejects(runQueueJob({ kind: CLASSIFY_JOB_SCHEMA, payload: job }, 0, ctx), (err: unknown) => err instanceof UserError && /model tiny-bert \(embedded default\) here \(sha256 [0-9a-f]{12}…\) differs from the coordinator's \(ffffffffffff…\); refused/.test(err.message));
   const otherRows: ClassifyQueueJob = { ...job, rowsHash: 'e'.repeat(64) };
-  await assert.rejects(runQueueJob(otherRows, 0, ctx), (err: unknown) => err instanceof UserError && /the rows of .* differ from the coordinator's/.test(err.message));
+  await assert.rejects(runQueueJob({ kind: CLASSIFY_JOB_SCHEMA, payload: otherRows }, 0, ctx), (err: unknown) => err instanceof UserError && /the rows of .* differ from the coordinator's/.test(err.message));
 });

@@ -6,8 +6,10 @@
  * fields only the scenario knows; the kind lists those fields' checks, so
  * a worker still checks every field it is sent while the queue names no
  * scenario. The kind is looked up by the job's `schema`, a versioned name.
+ * It lives in the core so that the queue launcher and the scenarios both
+ * see it while neither imports the other.
  */
-import { integer, list, record, SHA256, text, type Check } from '../core/job-checks.js';
+import { integer, list, record, SHA256, text, type Check } from './job-checks.js';
 
 /** The fields every queue job has, whatever its kind. */
 export interface QueueJob {

@@ -1,0 +1,126 @@
+/**
+ * The job every launcher takes, and the tables of registered jobs the
+ * launchers run. A launcher (src/launchers/: in this process, a fresh child
+ * process, beside a browser page, on a queue worker) is handed `{ kind,
+ * payload }` and runs the job registered for that kind in its table; it
+ * never names a scenario, and a new scenario needs no launcher file. The
+ * tables live here, in the core, so that launchers and scenarios both see
+ * them while neither imports the other: a scenario folder registers its
+ * jobs at import, and the program's entry points (or the launch itself, by
+ * `module`) decide which scenario modules are imported.
+ */
+import type { Engine } from './engine.js';
+
+/** The one job shape every launcher takes: the kind of a registered job and its payload. */
+export interface Job {
+  /** The kind the job is registered under. */
+  readonly kind: string;
+  /** For a child process: plain data only (structured-clone). In this process or beside a page: any value. */
+  readonly payload: unknown;
+}
+
+/** What a running job reports through: the stop signal, a key started, a result. */
+export interface JobIo<Key, Result> {
+  readonly signal: AbortSignal | undefined;
+  readonly start: (key: Key) => void;
+  readonly result: (result: Result) => Promise<void>;
+}
+
+/** A registered job: re-create or take its work from the payload and measure it. */
+export type JobRun<Payload, Key, Result> = (payload: Payload, io: JobIo<Key, Result>) => Promise<void>;
+
+/** A registered page job: as a JobRun, with the engine the browser launcher bound to its page (the engine itself when it runs in Node). */
+export type PageJobRun<Payload, Key, Result> = (payload: Payload, io: JobIo<Key, Result>, engine: Engine) => Promise<void>;
+
+/** One job as a launcher runs it: the job, and how its keys and results are told apart. */
+export interface Launch<Key, Result> extends Job {
+  /**
+   * `file:` URL of the module whose import registers `kind` in a child
+   * process. Only the local parent sets it: a queue job is plain data
+   * checked field by field and can name no module, so a worker never
+   * imports code a job chose.
+   */
+  readonly module?: string;
+  readonly keys: readonly Key[];
+  /** Identity of a key, to tell which keys the job finished. */
+  readonly keyId: (key: Key) => string;
+  readonly resultId: (result: Result) => string;
+  /** The result recorded for a key the job did not finish, with why. */
+  readonly failed: (key: Key, reason: string) => Result;
+  /** The result recorded for a key that cannot run here at all (a browser that is not installed); `failed` when absent. */
+  readonly skipped?: (key: Key, reason: string) => Result;
+}
+
+/** Callbacks as a launched job reports progress. */
+export interface LaunchHooks<Key, Result> {
+  readonly onStart: (key: Key) => void;
+  readonly onResult: (result: Result) => Promise<void>;
+}
+
+/**
+ * Runs one launch where the launcher decides (this process, a child
+ * process). Never rejects for a job's failure: unfinished keys come back as
+ * `failed`, so the sweep goes on.
+ */
+export type Launcher = <Key, Result>(launch: Launch<Key, Result>, hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined) => Promise<void>;
+
+/** The io a registered job gets from a launcher's hooks: keys and results pass through untouched, typed by the job that made them. */
+export function jobIo<Key, Result>(hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined): JobIo<unknown, unknown> {
+  return { signal, start: hooks.onStart, result: hooks.onResult } as unknown as JobIo<unknown, unknown>;
+}
+
+/** Jobs by kind, for one launcher; a kind registered twice is a programming error, an unknown one names the registered ones. */
+export class JobTable<Run> {
+  private readonly runs = new Map<string, Run>();
+
+  /** `what` names the table's jobs in its errors ('child job', 'page job'). */
+  constructor(private readonly what: string) {}
+
+  register(kind: string, run: Run): void {
+    if (this.runs.has(kind)) throw new Error(`a ${this.what} for kind '${kind}' is already registered`);
+    this.runs.set(kind, run);
+  }
+
+  job(kind: string): Run {
+    const run = this.runs.get(kind);
+    if (run === undefined) throw new Error(`no ${this.what} is registered for kind '${kind}' (registered: ${[...this.runs.keys()].join(', ') || 'none'})`);
+    return run;
+  }
+}
+
+/** What an isolated child process runs, by kind (src/launchers/scenario-child.ts): its payload is plain data. */
+export const childJobs = new JobTable<JobRun<unknown, unknown, unknown>>('child job');
+/** What the in-process launcher runs, by kind: its payload may hold live objects (the model, the rows). */
+export const localJobs = new JobTable<JobRun<unknown, unknown, unknown>>('in-process job');
+/** What the browser launcher runs beside a page, by kind, with the engine bound to the page. */
+export const pageJobs = new JobTable<PageJobRun<unknown, unknown, unknown>>('page job');
+
+/** Registers the child job of a kind. */
+export function registerChildJob<Payload, Key, Result>(kind: string, run: JobRun<Payload, Key, Result>): void {
+  childJobs.register(kind, run as JobRun<unknown, unknown, unknown>);
+}
+
+/** The child job registered for `kind`. */
+export function childJob(kind: string): JobRun<unknown, unknown, unknown> {
+  return childJobs.job(kind);
+}
+
+/** Registers the in-process job of a kind. */
+export function registerLocalJob<Payload, Key, Result>(kind: string, run: JobRun<Payload, Key, Result>): void {
+  localJobs.register(kind, run as JobRun<unknown, unknown, unknown>);
+}
+
+/** Registers the page job of a kind: what runs beside a browser page (only classify has one today). */
+export function registerPageJob<Payload, Key, Result>(kind: string, run: PageJobRun<Payload, Key, Result>): void {
+  pageJobs.register(kind, run as PageJobRun<unknown, unknown, unknown>);
+}
+
+/**
+ * True for a `file:` URL, the only form `Launch.module` may take: the
+ * parent names a module on its own disk, never one to fetch or a bare
+ * package name to resolve from wherever the child runs. One rule for the
+ * registration that declares it and the child that imports it.
+ */
+export function isFileUrl(value: string): boolean {
+  return URL.canParse(value) && new URL(value).protocol === 'file:';
+}

@@ -103,3 +103,32 @@ test("every default the prose of docs/cli.md names is the one run's options tabl
   assert.ok(named.some((n) => n.flag === 'limit' && n.value === String(DEFAULT_ROWS)));
   assert.ok(named.some((n) => n.flag === 'rounds' && n.value === String(DEFAULT_ROUNDS)));
 });
+
+/** The command(s) each page describes, whose options tables its flag defaults must match, first one that has the flag. */
+const PAGES: Readonly<Record<string, readonly string[]>> = {
+  'docs/load.md': ['load'],
+  'docs/generate.md': ['generate'],
+  'docs/train.md': ['train'],
+  'docs/distributed.md': ['worker', 'run'],
+  'docs/measurement.md': ['run'],
+  'docs/compare.md': ['compare'],
+  'docs/dashboard.md': ['serve'],
+};
+
+test("every default the other docs name beside a flag (`--duration` seconds (default 5)) is its command's", () => {
+  const wrong: string[] = [];
+  let named = 0;
+  for (const [page, names] of Object.entries(PAGES)) {
+    const text = readFileSync(new URL(`../../../${page}`, import.meta.url), 'utf8');
+    for (const m of text.matchAll(/`--([a-z-]+)[^`]*`[^`()\n]{0,60}\(default:? `?([^\s`),;:]+)/g)) {
+      const [, flag = '', value = ''] = m;
+      const spec = names.map((n) => commands().find((c) => c.name === n)?.flags.find((f) => f.name === flag)).find((f) => f !== undefined);
+      if (spec === undefined) continue;
+      named++;
+      const first = splitDefault(spec.help).defaultText.split(/[\s,;]/)[0];
+      if (value !== first) wrong.push(`${page}: --${flag} defaults to ${value}; the options table says ${first ?? 'nothing'}`);
+    }
+  }
+  assert.ok(named >= 8, `only ${named} defaults found: has the pattern stopped matching?`);
+  assert.deepEqual(wrong, []);
+});

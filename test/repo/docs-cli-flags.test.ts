@@ -111,6 +111,8 @@ const PAGES: Readonly<Record<string, readonly string[]>> = {
   'docs/train.md': ['train'],
   'docs/distributed.md': ['worker', 'run'],
   'docs/measurement.md': ['run'],
+  'docs/engines.md': ['run'],
+  'docs/models.md': ['run'],
   'docs/compare.md': ['compare'],
   'docs/dashboard.md': ['serve'],
 };

@@ -69,7 +69,7 @@ export const INSPECT_COMMAND: CommandSpec = {
   summary: "list a model's ops, opset, inputs and outputs, and which engines can run it here",
   usage: 'inferbench inspect [--model DIR|ID|FILE.onnx] [--config SPEC] [--engines a,b] [--json]',
   flags: [
-    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; default: the embedded tiny BERT', '')}, an .onnx file, or a folder with a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb); default: the embedded tiny BERT, as for run` },
+    { ...MODEL_FLAG, arg: 'DIR|ID|FILE', help: `${MODEL_FLAG.help.replace('; repeat for several; default: the embedded tiny BERT', '')}, an .onnx file, or a folder with a tfjs GraphModel (model.json) or a SavedModel (saved_model.pb); repeat for several; default: the embedded tiny BERT, as for run` },
     REVISION_FLAG,
     CONFIG_FLAG,
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to judge (see `inferbench engines`); only these are probed; default: every engine' },

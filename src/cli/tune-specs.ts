@@ -13,7 +13,7 @@ const NOT_TUNE = new Set(['queue', 'on-each-worker', 'workers', 'serve-models', 
 export const TUNE_COMMAND: CommandSpec = {
   name: 'tune',
   summary: "search each engine's options for its fastest configuration whose outputs still agree (successive halving)",
-  usage: "inferbench tune --model M --engines a,b [--batch-sizes 1,8] [--engine-options 'ENGINE:key=v1|v2'] [run's options]",
+  usage: "inferbench tune --engines a,b [--model M]... [--batch-sizes 1,8] [--engine-options 'ENGINE:key=v1|v2'] [run's options]",
   flags: [
     ...CLASSIFY_OPTIONS.flags
       .map((f): FlagSpec => (isCliFlagSlot(f) ? CLI_SLOT_FLAGS[f.cliFlag] : f))

@@ -9,6 +9,8 @@
  * its config with its run module's resolver and uses these checks, and
  * nothing in runs/ may import the dashboard.
  */
+import { expandEngineVariants } from '../core/engine-options.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { FieldError } from '../core/field-error.js';
 import { isCliFlagSlot, type FlagSpec, type ScenarioOptions } from '../core/flag-spec.js';
@@ -40,7 +42,24 @@ export type FieldKind =
  * scenario spells out because its name or kind differs from its flag's
  * (`models` is the repeated `--model`; `stop` gathers three flags).
  */
-export type RequestField = string | { readonly field: string; readonly kind: FieldKind };
+export type RequestField = string | { readonly field: string; readonly kind: FieldKind; readonly flags?: readonly string[] };
+
+/**
+ * Flags of a scenario's options table that no API request takes, and why.
+ * The API takes every other option its command takes
+ * (test/runs/api-takes-cli-options.test.ts checks each table against it;
+ * docs/cli.md shows each flag's field or this reason). The CLI-wide slots
+ * (`--wide`, `--quiet`, `--verbose`, `--details`) are left out too: they
+ * shape the terminal's output, and a request has no terminal.
+ */
+export const CLI_ONLY_FLAGS: Readonly<Record<string, string>> = nameTable({
+  out: 'the dashboard writes under the --out of `inferbench serve`',
+  queue: 'a Redis URL may hold a password, never stored in a config; the dashboard runs on this machine',
+  'on-each-worker': 'with --queue only',
+  workers: 'with --queue only',
+  'serve-models': 'with --queue only',
+  'worker-timeout': 'with --queue only',
+});
 
 /** How a scenario's request part resolves a path inside the dashboard's root (its PathGuard), or throws a FieldError naming `field`. */
 export interface PathCheck {
@@ -89,6 +108,34 @@ export function requestFieldKinds(options: ScenarioOptions, fields: readonly Req
     return fieldOfFlag(flag);
   });
   return new Map<string, FieldKind>([...entries, COMPARE_WITH]);
+}
+
+/**
+ * The JSON field each flag of the options table goes in (`batch-sizes` →
+ * `batchSizes`, `min-time` → `stop.minTimeMs`, `model` → `model, models`),
+ * read from the same list as requestFieldKinds: a flag listed by name, or
+ * named in the `flags` of a field the scenario spells out. A flag absent
+ * here is one no request takes.
+ */
+export function requestFieldsOfFlags(options: ScenarioOptions, fields: readonly RequestField[]): ReadonlyMap<string, string> {
+  const flags = options.flags.filter((f): f is FlagSpec => !isCliFlagSlot(f));
+  const out = new Map<string, string>();
+  const add = (flag: string, field: string) => out.set(flag, out.has(flag) ? `${out.get(flag) ?? ''}, ${field}` : field);
+  for (const entry of fields) {
+    if (typeof entry === 'string') {
+      const flag = flags.find((f) => f.name === entry);
+      if (flag) add(entry, fieldOfFlag(flag)[0]);
+      continue;
+    }
+    for (const name of entry.flags ?? []) {
+      const flag = flags.find((f) => f.name === name);
+      if (!flag) throw new Error(`request field ${entry.field} names --${name}, no flag of \`${options.usage}\``);
+      // A flag that fills one key of an object field (`stop`, `parity`) is that key: its range's field, else its name.
+      const key = flag.range !== undefined ? optionRange(flag.range).field : `${entry.field}.${name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}`;
+      add(name, entry.kind === 'stop' || entry.kind === 'parity' ? key : entry.field);
+    }
+  }
+  return out;
 }
 
 const STOP_FIELDS = ['minTimeMs', 'minBatches', 'maxTimeMs'] as const;
@@ -216,6 +263,22 @@ export function asField<T>(field: string, resolve: () => T): T {
     if (err instanceof UserError) throw new FieldError(fieldOf(field, err), err.message, err.fix);
     throw err;
   }
+}
+
+/**
+ * A request's `engines` with its `engineOptions` applied, for the scenarios
+ * whose configs hold engine ids only (generate, load), as `--engine-options`
+ * is on their command line (src/cli/engine-options-flag.ts): each engine
+ * given options becomes its variants (`onnx-cpu [graphOptimizationLevel=disabled]`),
+ * so the stored config replays them. Null: every engine.
+ */
+export function enginesWithOptionFields(fields: Readonly<Record<string, unknown>>, registry: EngineRegistry): string[] | null {
+  const engines = (fields['engines'] as string[] | null | undefined) ?? null;
+  const specs = (fields['engineOptions'] as string[] | null | undefined) ?? [];
+  const names = engines === null ? null : asField('engines', () => registry.parseNames(engines, 'engines'));
+  if (specs.length === 0) return names;
+  if (names === null) fail('engineOptions', 'engineOptions needs engines: options apply to the engines a run names', 'add engines with the engine of each engineOptions');
+  return asField('engineOptions', () => expandEngineVariants(names, specs, 'engineOptions', 'engines'));
 }
 
 /** Checks a request body's fields against the command's field list and their JSON types; splits off `compareWith`. */

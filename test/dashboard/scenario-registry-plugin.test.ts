@@ -247,16 +247,17 @@ test("the built-in scenarios' request fields, derived from their options, are th
   const dash = await startTestDashboard(testOutputDir('scenario-registry-plugin-fields'), { engines: ['onnx-cpu'] });
   t.after(() => dash.close());
   const listed: Record<string, string> = {
-    runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, browsers, engineOptions, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, profile, task, saveOutputs, compareWith',
-    generate: 'model, engines, batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
-    load: 'models, engines, threads, dataset, textColumn, limit, rates, findPeak, arrival, burstiness, seed, durationMs, minQueries, warmupMs, maxBatch, maxWaitMs, slo, rounds, isolate, png, compareWith',
+    runs: 'model, models, revision, dtypes, architectures, sequenceLengths, engines, browsers, engineOptions, batchSizes, threads, dataset, datasetConfig, split, textColumn, labelColumn, limit, warmupBatches, rounds, stop, maxCv, parity, isolate, png, calibrationRows, calibrationMethod, profile, task, saveOutputs, skipBadRows, compareWith',
+    generate: 'model, engines, engineOptions, batchSizes, promptLengths, newTokens, runs, rounds, warmupRuns, threads, dataset, textColumn, promptLimit, fixedLength, isolate, png, compareWith',
+    train: 'models, architectures, engines, engineOptions, batchSizes, sequenceLengths, steps, warmSteps, optimizer, learningRate, dataset, textColumn, labelColumn, rounds, threads, png, isolate, compareWith',
+    load: 'models, engines, engineOptions, threads, dataset, textColumn, limit, rates, findPeak, arrival, burstiness, seed, durationMs, minQueries, warmupMs, maxBatch, maxWaitMs, slo, rounds, isolate, png, compareWith',
   };
   for (const [route, fields] of Object.entries(listed)) {
     const r = await call(dash.url, 'POST', `/api/${route}`, { nope: 1 });
     assert.equal(r.status, 400, route);
     assert.deepEqual(r.body, { error: 'unknown field nope', fix: `valid fields: ${fields}`, field: 'nope' }, route);
   }
-  assert.equal((await call(dash.url, 'POST', '/api/train', {})).status, 404, 'no request starts a train run');
+  assert.equal((await call(dash.url, 'POST', '/api/nope', {})).status, 404, 'no scenario starts at /api/nope');
   // generate's rounds, as `inferbench generate --rounds` and docs/dashboard.md have it, checked against the one range table.
   const rounds = await call(dash.url, 'POST', '/api/generate', { rounds: 0 });
   assert.equal(rounds.status, 400);

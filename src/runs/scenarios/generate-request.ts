@@ -8,16 +8,15 @@ import { defaultRegistry } from '../../../engines/registry.js';
 import { resolveGenerationSweep } from '../../scenarios/generate/generation-sweep.js';
 import { generateConfig, type GenerateConfig } from '../generate-run.js';
 import type { StoredGenerateConfig } from '../history/history-entry.js';
-import { asField, checkFieldRanges, type PathCheck } from '../request-fields.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, type PathCheck } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): StoredGenerateConfig {
   const partial = { ...fields } as Partial<GenerateConfig>;
   const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
-  const config = generateConfig({ ...partial, model, dataset, out: ctx.out });
-  const engines = config.engines;
-  if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
+  const engines = enginesWithOptionFields(fields, ctx.registry ?? defaultRegistry);
+  const config = generateConfig({ ...partial, model, engines, dataset, out: ctx.out });
   // Ranges first, then each list alone through the CLI's resolver, so a mistake is reported against its own field (not "body").
   checkFieldRanges(fields);
   const names = { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs', rounds: 'rounds' };
@@ -45,20 +44,21 @@ function recheckPaths(config: GenerateConfig, guard: PathCheck): GenerateConfig 
 export const GENERATE_API: ScenarioApi<GenerateConfig> = {
   start: {
     fields: [
-      { field: 'model', kind: 'path' },
+      { field: 'model', kind: 'path', flags: ['model'] },
       'engines',
+      { field: 'engineOptions', kind: 'names', flags: ['engine-options'] },
       'batch-sizes',
       'prompt-lengths',
-      { field: 'newTokens', kind: 'ints' },
+      { field: 'newTokens', kind: 'ints', flags: ['new-tokens'] },
       'runs',
       // Listed in docs/dashboard.md and parsed below since the API began, but missing here until 2026-11-28: a request with rounds was refused as an unknown field.
       'rounds',
       'warmup',
-      { field: 'threads', kind: 'intOrNull' },
-      { field: 'dataset', kind: 'path' },
+      { field: 'threads', kind: 'intOrNull', flags: ['threads'] },
+      { field: 'dataset', kind: 'path', flags: ['dataset'] },
       'text-column',
       'limit',
-      { field: 'fixedLength', kind: 'boolean' },
+      { field: 'fixedLength', kind: 'boolean', flags: ['allow-early-stop'] },
       'no-isolate',
       'no-png',
     ],

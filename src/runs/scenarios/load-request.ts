@@ -12,7 +12,7 @@ import { parseLatencyGoal } from '../../core/latency-goal.js';
 import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
 import { checkLoadConfig, loadConfig, type LoadConfig } from '../load-run.js';
 import { checkLoadCaps } from '../request-caps.js';
-import { asField, checkFieldRanges, recheckModelPaths, requestFieldKinds, type RequestField } from '../request-fields.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 /**
@@ -22,10 +22,11 @@ import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
  * `threads` may be null for the default).
  */
 const FIELDS: readonly RequestField[] = [
-  { field: 'models', kind: 'models' },
+  { field: 'models', kind: 'models', flags: ['model'] },
   'engines',
-  { field: 'threads', kind: 'intOrNull' },
-  { field: 'dataset', kind: 'path' },
+  { field: 'engineOptions', kind: 'names', flags: ['engine-options'] },
+  { field: 'threads', kind: 'intOrNull', flags: ['threads'] },
+  { field: 'dataset', kind: 'path', flags: ['dataset'] },
   'text-column',
   'limit',
   'rates',
@@ -36,8 +37,8 @@ const FIELDS: readonly RequestField[] = [
   'duration',
   'min-queries',
   'warmup',
-  { field: 'maxBatch', kind: 'intOrNull' },
-  { field: 'maxWaitMs', kind: 'intOrNull' },
+  { field: 'maxBatch', kind: 'intOrNull', flags: ['max-batch'] },
+  { field: 'maxWaitMs', kind: 'intOrNull', flags: ['max-wait'] },
   'slo',
   'rounds',
   'no-isolate',
@@ -46,18 +47,18 @@ const FIELDS: readonly RequestField[] = [
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): LoadConfig {
   checkFieldRanges(fields);
-  const { slo, models, dataset, ...rest } = fields as Partial<Record<keyof LoadConfig, unknown>>;
+  const registry = ctx.registry ?? defaultRegistry;
+  const { slo, models, dataset, engineOptions: _, ...rest } = fields as Partial<Record<keyof LoadConfig | 'engineOptions', unknown>>;
   const goal = typeof slo === 'string' ? asField('slo', () => parseLatencyGoal(slo, 'slo')) : null;
   const config = loadConfig({
     ...(rest as Partial<LoadConfig>),
     models: Array.isArray(models) ? models.map((m, i) => ctx.guard.checkModel(`models[${i}]`, String(m))) : [],
     dataset: typeof dataset === 'string' ? ctx.guard.check('dataset', dataset) : null,
+    engines: enginesWithOptionFields(fields, registry),
     slo: goal,
     out: ctx.out,
   });
   const engines = config.engines;
-  const registry = ctx.registry ?? defaultRegistry;
-  if (engines) asField('engines', () => registry.parseNames(engines, 'engines'));
   try {
     checkLoadConfig(config, 'field');
   } catch (err) {

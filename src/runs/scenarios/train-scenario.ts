@@ -33,7 +33,7 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   report: (record, o) => renderTrainingReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
   views: (record) => trainingViews(record),
   executeRecorded: recordedBy((m) => m.executeRecordedTrain),
-  api: { route: null, load: async () => (await import('./train-request.js')).TRAIN_API },
+  api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },
   compare: {
     terminal: (a, b, o) => {
       const run = scenarioByCommand('run').compare?.terminal;

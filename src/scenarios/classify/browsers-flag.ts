@@ -4,7 +4,7 @@ import type { FlagSpec } from '../../core/flag-spec.js';
 export const BROWSERS_FLAG: FlagSpec = {
   name: 'browsers',
   kind: 'value',
-  arg: 'a,b',
+  arg: 'chromium,firefox',
   help:
     'browsers each browser engine in --engines runs in, each (engine, browser) its own row: chromium, firefox, webkit, and the opt-ins firefox-webgpu ' +
     '(Firefox WebGPU prefs) and webkit-sab (JSC_useSharedArrayBuffer=true); found by path, never downloaded; default chromium',

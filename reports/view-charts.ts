@@ -189,7 +189,7 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
         mark: { type: 'point', filled: false, strokeWidth: 1.5, opacity: 1 },
         encoding: {
           color: { value: RING },
-          size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
+          size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220, 220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
         },
       },
       label('above'),
@@ -269,7 +269,7 @@ function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
 }
 
 /** What the error bars and rings of a scaling chart mean. */
-const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches)';
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches) · a value label that would overlap another is left out (the table has every figure)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;

@@ -124,6 +124,8 @@ test('no value label overlaps another in any crowded PNG chart, nor crosses the 
   for (const [name, spec] of charts) {
     const svg = await renderSvg(spec);
     assert.ok(check(name, svg) > 0, `${name} draws value labels`);
+    // The NOISY rings are drawn, in black, beside the labels they must not crowd out.
+    if (name.startsWith('batch-scaling')) assert.match(svg, /aria-roledescription="point"[^>]*stroke="#000000"/u, `${name}: NOISY rings drawn`);
   }
   // The crowded scaling chart still labels some points and leaves some out.
   const values = (batchScalingChartSpec(close) as unknown as { data: { values: { ratePlace: string }[] } }).data.values;

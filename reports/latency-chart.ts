@@ -10,7 +10,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 import { formatDuration } from '../src/core/units.js';
-import { type Box, intersects, packLines, pixelScale } from './chart-labels.js';
+import { type Box, intersects, pixelScale } from './chart-labels.js';
+import { footnote } from './chart-width.js';
 import { measureDejaVu } from './chart-text-metrics.js';
 import { missingCells } from './chart-spec.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -112,8 +113,9 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
       chars,
     ),
     ...missingCells(run).flatMap((line) => wrap(`not shown, ${line}`, chars)),
-    ...(noisy.length > 0 ? packLines('NOISY: ', noisy, chars, 4) : []),
-    ...(partial.length > 0 ? packLines('PARTIAL, only part of one pass (other rows than the rest): ', partial, chars, 3) : []),
+    // Long lists as footnotes of at most two lines: every cell NOISY once took eight lines above the plots.
+    ...(noisy.length === 0 ? [] : noisy.length === view.boxes.length ? ['NOISY: every cell (rounds disagree or too few batches)'] : footnote(`NOISY: ${noisy.join(', ')}`, 'the report lists them all')),
+    ...(partial.length > 0 ? footnote(`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`, 'the report lists them all') : []),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {

@@ -114,6 +114,8 @@ interface PanelOptions {
   readonly interval?: readonly [string, string];
   /** Panel names when the run has several models, variants or lengths: one panel each, stacked. */
   readonly panels: readonly string[];
+  /** Some point is NOISY: draw the rings, with their legend entry. */
+  readonly noisy?: boolean;
 }
 
 /**
@@ -140,7 +142,7 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
 
 /** A scaling panel's plot width: room for each x's labels. */
 const scalingWidth = (xs: readonly number[]): number => Math.max(360, xs.length * 110);
-/** The x axis of a scaling panel and the padding its y axes get: the scales placeScalingLabels reproduces. */
+/** The x axis of a scaling panel and the padding its log y axes get: the scales scalingValues reproduces to place labels. */
 const X_SCALE = { type: 'log', padding: 36 } as const;
 const Y_LOG_PADDING = 24;
 
@@ -183,15 +185,15 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
         : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
       // The ring's colour is set on the encoding: a mark colour loses to the layer's colour field, and the ring took each line's colour.
-      // Its one legend entry is drawn as the ring is: a black circle.
-      {
+      // Its one legend entry, drawn as the ring is (a black circle), only where a point is NOISY.
+      ...(o.noisy !== true ? [] : [{
         transform: [{ filter: 'datum.noisy' }, { calculate: `'${NOISY_RING}'`, as: 'check' }],
         mark: { type: 'point', filled: false, strokeWidth: 1.5, opacity: 1 },
         encoding: {
           color: { value: RING },
           size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220, 220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
         },
-      },
+      }]),
       label('above'),
       label('below'),
       label('right'),
@@ -199,6 +201,8 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
     ],
   };
 }
+
+const anyNoisy = (view: ScalingView<unknown>): boolean => view.series.some((s) => s.points.some((p) => p.verdict === 'NOISY'));
 
 /** True when every point of the view passes `test` (and there is one). */
 function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
@@ -301,6 +305,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
       colors: colorDomain(run, view),
       interval: ['spsLow', 'spsHigh'],
       panels: panelsOf(view),
+      noisy: anyNoisy(view),
     }),
   } as TopLevelSpec;
 }
@@ -321,7 +326,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
     ...flagLines(view.series, batchUnit),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view) };
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view), noisy: anyNoisy(view) };
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },

@@ -18,6 +18,7 @@ import { renderPng } from './png-chart.js';
 import { formatVersions } from './run-summary.js';
 import { writeAtomically, type RunChart, type WriteFs } from './write-run.js';
 import { colorScale } from './engine-palette.js';
+import { footnote } from './chart-width.js';
 
 /** Parquet type of a column; CSV writes every kind as text. */
 export type ColumnKind = 'string' | 'int' | 'double';
@@ -115,8 +116,9 @@ export function engineBarChartSpec(chart: {
       subtitle: [
         `bar = mean, tick = p90${bars.some((b) => b.low !== undefined) ? ', whisker = 95% CI of the mean across rounds' : ''} · ${env.cpuModel}, ${env.cores} cores · node ${env.node} · ${formatTimestamp(env.date)}`,
         ...(bars.length === 0 ? ['no cell completed, so there is nothing to draw'] : []),
-        ...chart.missing.slice(0, 6).map((m) => `not shown: ${m}`),
-        ...(bars.some((b) => b.noisy) ? [`label: the mean; NOISY (orange): rounds disagree or the cell missed its minimums: ${bars.filter((b) => b.noisy).map((b) => `${b.engine} ${b.config}`).join(', ')}`] : []),
+        ...(chart.missing.length > 0 ? footnote(`not shown: ${chart.missing.join('; ')}`, 'the report says why') : []),
+        // The NOISY cells as a footnote of at most two lines: a long list once set the picture's width.
+        ...(bars.some((b) => b.noisy) ? footnote(`label: the mean; NOISY (orange): rounds disagree or the cell missed its minimums: ${bars.filter((b) => b.noisy).map((b) => `${b.engine} ${b.config}`).join(', ')}`, 'the report lists them all') : []),
       ],
       anchor: 'start',
       fontSize: 15,

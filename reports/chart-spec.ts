@@ -9,7 +9,7 @@ import { browserRuntime } from './browser-label.js';
 import { type BaselineRow, baselineRows } from './run-views.js';
 import { formatDuration, formatTimestamp } from '../src/core/units.js';
 import { colorScale } from './engine-palette.js';
-import { TEXT_WIDTH, wrapPixels } from './chart-width.js';
+import { footnote } from './chart-width.js';
 
 /** Font used in every chart; installed system-wide so resvg finds it. */
 export const CHART_FONT = 'DejaVu Sans';
@@ -230,14 +230,6 @@ export function comparisonChartSpec(run: RunRecord): TopLevelSpec {
   if (models.length <= 1) return { ...common, data, ...size, layer, resolve } as TopLevelSpec;
   // Models (and precision variants) wrap two to a row, so a sweep of several grows down, not into a strip.
   return { ...common, data, facet: { field: 'model', type: 'nominal', title: null, sort: models, header: { labelFontSize: 13, labelFontWeight: 'bold' } }, columns: Math.min(2, models.length), spec: { ...size, layer, resolve } } as TopLevelSpec;
-}
-
-/** A long list as a footnote of at most two subtitle lines, the rest left to `where` (the report or the CSV). */
-function footnote(text: string, where: string): string[] {
-  const lines = wrapPixels(text, 11, TEXT_WIDTH);
-  if (lines.length <= 2) return lines;
-  const [first = '', second = ''] = lines;
-  return [first, `${second.replace(/[,;]?\s*\S*$/u, '')}… (${where})`];
 }
 
 /** `256 rows` when every cell's pass holds the same rows, else `each cell's rows`. */

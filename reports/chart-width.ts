@@ -37,6 +37,14 @@ interface Title {
   readonly subtitleFontSize?: number;
 }
 
+/** A long list as a footnote of at most two subtitle lines of TEXT_WIDTH, the rest left to `where` (the report or the CSV). */
+export function footnote(text: string, where: string): string[] {
+  const lines = wrapPixels(text, 11, TEXT_WIDTH);
+  if (lines.length <= 2) return lines;
+  const [first = '', second = ''] = lines;
+  return [first, `${second.replace(/[,;]?\s*\S*$/u, '')}… (${where})`];
+}
+
 /** The spec with its title and subtitle lines wrapped to TEXT_WIDTH (each wrapped line hangs two spaces under its first). */
 export function wrapTitle<S extends object>(spec: S, maxPx = TEXT_WIDTH): S {
   const title = (spec as { title?: unknown }).title;

@@ -96,3 +96,28 @@ export function colorScale(labels: readonly string[]): { readonly domain: string
   });
   return { domain: [...labels], range };
 }
+
+/**
+ * Like colorScale, but each engine's labels ramp from a light to a dark
+ * shade of its colour in the order they come (a load CDF's rates, lowest
+ * first, so darker reads as more load); an engine with one label keeps its
+ * own colour.
+ */
+export function rampScale(labels: readonly string[]): { readonly domain: string[]; readonly range: string[] } {
+  const byEngine = new Map<string, string[]>();
+  for (const label of labels) {
+    const engine = engineOfLabel(label);
+    byEngine.set(engine, [...(byEngine.get(engine) ?? []), label]);
+  }
+  const range = labels.map((label) => {
+    const engine = engineOfLabel(label);
+    const same = byEngine.get(engine) ?? [label];
+    if (same.length === 1) return engineColor(engine);
+    const t = same.indexOf(label) / (same.length - 1);
+    return shade(engineColor(engine), 0.5 - t * 0.95);
+  });
+  return { domain: [...labels], range };
+}
+
+/** Runs A and B of a comparison chart: greys, no engine's colour, so run B is never read as onnx-cpu's blue. */
+export const RUN_COLORS: readonly [string, string] = Object.freeze(['#9e9e9e', '#212121']) as readonly [string, string];

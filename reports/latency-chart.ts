@@ -10,7 +10,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 import { formatDuration } from '../src/core/units.js';
-import { packLines } from './chart-labels.js';
+import { type Box, intersects, pixelScale } from './chart-labels.js';
+import { footnote } from './chart-width.js';
+import { measureDejaVu } from './chart-text-metrics.js';
 import { missingCells } from './chart-spec.js';
 import { engineOrder, modelOrder } from './run-summary.js';
 import { wrap } from './text-table.js';
@@ -28,6 +30,43 @@ const MAX_COLUMNS = 4;
 const SUBTITLE_CHAR_PX = 6.2;
 
 const PANEL_BREAK = ' | ';
+/** The y axis padding of a panel, and the median label's size and offset above the box's highest dot. */
+const Y_PADDING = 18;
+const MEDIAN_FONT = 9;
+const MEDIAN_DY = -9;
+/** vega-lite's inner band padding for bars (config.scale.bandPaddingInner) and this chart's outer padding. */
+const BAND_PADDING_INNER = 0.1;
+const BAND_PADDING_OUTER = 0.5;
+
+/**
+ * The boxes whose median label is drawn: in each panel, left to right, a
+ * label is kept unless it would overlap one already kept (boxes are 34 px
+ * apart and "12.3 ms" is 36 px wide). Positions are the panel's pixels:
+ * band centres along x, the log y scale (with its padding) at the box's
+ * highest dot, where the label sits.
+ */
+function shownMedians(boxes: readonly LatencyBox[], panelOf: (b: LatencyBox) => string, slot: (b: LatencyBox) => number, slots: number, text: (b: LatencyBox) => string): Set<LatencyBox> {
+  const width = Math.max(MIN_PANEL_PX, slots * PER_ENGINE_PX);
+  const step = width / Math.max(1, slots - BAND_PADDING_INNER + 2 * BAND_PADDING_OUTER);
+  const start = (width - step * (slots - BAND_PADDING_INNER)) / 2;
+  const shown = new Set<LatencyBox>();
+  for (const panel of new Set(boxes.map(panelOf))) {
+    const inPanel = boxes.filter((b) => panelOf(b) === panel).sort((a, b) => slot(a) - slot(b));
+    const y = pixelScale({ type: 'log', padding: Y_PADDING }, inPanel.flatMap((b) => b.samplesMs), PANEL_HEIGHT_PX);
+    const kept: Box[] = [];
+    for (const b of inPanel) {
+      if (b.samplesMs.length === 0) continue;
+      const cx = start + step * slot(b) + (step * (1 - BAND_PADDING_INNER)) / 2;
+      const cy = PANEL_HEIGHT_PX - y(Math.max(...b.samplesMs)) + MEDIAN_DY;
+      const w = measureDejaVu(text(b), MEDIAN_FONT, false) / 2 + 1;
+      const box = { x0: cx - w, x1: cx + w, y0: cy - MEDIAN_FONT * 0.6, y1: cy + MEDIAN_FONT * 0.6 };
+      if (kept.some((k) => intersects(k, box))) continue;
+      kept.push(box);
+      shown.add(b);
+    }
+  }
+  return shown;
+}
 
 /** `tiny · q8 · seq 16`: the model (with its variant) and the sequence length a row of panels is about. */
 function rowOf(b: LatencyBox): string {
@@ -51,10 +90,14 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
   const panels = [...new Set(rows.flatMap((r) => view.batchSizes.flatMap((batch) => view.boxes.filter((b) => rowOf(b) === r && b.batchSize === batch).map(panelOf))))];
   // Panels span decades; the unit follows the fastest batch, so no panel reads 0.0005 s.
   const { unit, divisor } = durationUnit(Math.min(Infinity, ...view.boxes.flatMap((b) => b.samplesMs)));
-  const values = view.boxes.flatMap((b) => {
+  const medianOf = (b: LatencyBox): string => {
     const sorted = [...b.samplesMs].sort((x, y) => x - y);
-    const median = sorted.length > 0 ? formatDuration(percentileOfSorted(sorted, 50)) : '';
-    return b.samplesMs.map((ms) => ({ panel: panelOf(b), label: nameOf(b), engine: b.engine, batch: b.batchSize, t: ms / divisor, median }));
+    return sorted.length > 0 ? formatDuration(percentileOfSorted(sorted, 50)) : '';
+  };
+  const shown = shownMedians(view.boxes, panelOf, (b) => labels.indexOf(nameOf(b)), labels.length, medianOf);
+  const values = view.boxes.flatMap((b) => {
+    const median = medianOf(b);
+    return b.samplesMs.map((ms) => ({ panel: panelOf(b), label: nameOf(b), engine: b.engine, batch: b.batchSize, t: ms / divisor, median, showMedian: shown.has(b) }));
   });
   const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
   const columns = Math.max(1, Math.min(MAX_COLUMNS, view.batchSizes.length));
@@ -64,14 +107,15 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
   const noisy = view.boxes.filter((b) => b.verdict === 'NOISY').map(named);
   const partial = view.boxes.filter((b) => b.partial !== null).map((b) => `${named(b)} (${b.partial})`);
   const subtitle = [
-    ...wrap(`box: 25th–75th percentile · white line and label above: median · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`, chars),
+    ...wrap(`box: 25th–75th percentile · white line and label above: median (left out where it would overlap a neighbour's) · whiskers: 1.5 × IQR · dots: batches beyond · ${machineLine(run)}`, chars),
     ...wrap(
       `one panel per model, sequence length and batch size, each on its own log scale · ${engineScopeText(run).replace(', mean of round means', '')}, every batch of every round pooled`,
       chars,
     ),
     ...missingCells(run).flatMap((line) => wrap(`not shown, ${line}`, chars)),
-    ...(noisy.length > 0 ? packLines('NOISY: ', noisy, chars, 4) : []),
-    ...(partial.length > 0 ? packLines('PARTIAL, only part of one pass (other rows than the rest): ', partial, chars, 3) : []),
+    // Long lists as footnotes of at most two lines: every cell NOISY once took eight lines above the plots.
+    ...(noisy.length === 0 ? [] : noisy.length === view.boxes.length ? ['NOISY: every cell (rounds disagree or too few batches)'] : footnote(`NOISY: ${noisy.join(', ')}`, 'the report lists them all')),
+    ...(partial.length > 0 ? footnote(`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`, 'the report lists them all') : []),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {
@@ -88,7 +132,7 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
           field: 't',
           type: 'quantitative',
           title: `engine time per batch (${unit}, log scale)`,
-          scale: { type: 'log', nice: false, padding: 18 },
+          scale: { type: 'log', nice: false, padding: Y_PADDING },
           axis: { format: '~g', tickCount: 8 },
         },
       },
@@ -100,7 +144,9 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
         },
         {
           // The median with its unit over each box, since a log axis between decades has few labels.
-          mark: { type: 'text', dy: -9, fontSize: 9, color: '#333333' },
+          // Only the medians placed without overlapping a neighbour's (shownMedians); the table has every one.
+          transform: [{ filter: 'datum.showMedian' }],
+          mark: { type: 'text', dy: MEDIAN_DY, fontSize: MEDIAN_FONT, color: '#333333' },
           encoding: { y: { aggregate: 'max', field: 't' }, text: { field: 'median', type: 'nominal' } },
         },
       ],

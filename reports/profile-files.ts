@@ -15,6 +15,8 @@ import { csvField } from './csv-report.js';
 import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileRows, type ProfiledCell } from './profile-views.js';
 import type { ResultTable, TableColumn } from './result-tables.js';
 import { colorScale } from './engine-palette.js';
+import { type Box, intersects } from './chart-labels.js';
+import { measureDejaVu } from './chart-text-metrics.js';
 
 export const PROFILE_FILES = { csv: 'profile.csv', parquet: 'profile.parquet', png: 'time-breakdown.png' } as const;
 
@@ -61,6 +63,38 @@ function engineOrder(cells: readonly ProfiledCell[]): string[] {
   return [...new Set([...cells].sort((a, b) => browser(a) - browser(b)).map((p) => p.engine))];
 }
 
+/** The plot's height, the group bands' padding and the class labels' size in time-breakdown.png. */
+const BREAKDOWN_HEIGHT = 320;
+const GROUP_PADDING = 0.2;
+const CLASS_FONT = 9;
+
+/**
+ * Which segments carry their class's name: those of a tenth of their bar or
+ * more, biggest first, each kept unless its label would overlap one kept
+ * already (a name is wider than a 40 px bar, so two neighbours at one
+ * height collided). Positions are the plot's pixels: band centres from the
+ * paddings the spec sets, the segment's middle on the 0–1 axis.
+ */
+function classLabelsShown(rows: readonly { group: string; engine: string; opClass: string; frac: number; big: boolean; mid0: number }[], groups: readonly string[], engines: readonly string[], width: number): boolean[] {
+  const step = width / (groups.length - GROUP_PADDING + 2 * GROUP_PADDING);
+  const band = step * (1 - GROUP_PADDING);
+  const kept: Box[] = [];
+  const shown = rows.map(() => false);
+  const order = rows.map((_, i) => i).sort((i, j) => (rows[j]?.frac ?? 0) - (rows[i]?.frac ?? 0));
+  for (const i of order) {
+    const r = rows[i];
+    if (r === undefined || !r.big) continue;
+    const cx = step * GROUP_PADDING + groups.indexOf(r.group) * step + (engines.indexOf(r.engine) + 0.5) * (band / engines.length);
+    const cy = BREAKDOWN_HEIGHT * (1 - r.mid0);
+    const half = measureDejaVu(r.opClass, CLASS_FONT, false) / 2 + 1;
+    const box = { x0: cx - half, x1: cx + half, y0: cy - CLASS_FONT * 0.6, y1: cy + CLASS_FONT * 0.6 };
+    if (kept.some((k) => intersects(k, box))) continue;
+    kept.push(box);
+    shown[i] = true;
+  }
+  return shown;
+}
+
 /**
  * time-breakdown.png: at each batch size one stacked bar per engine, its
  * whole the profiled engine time per batch, split into the shares of its
@@ -72,7 +106,7 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
   const cells = profiledCells(run);
   const engines = engineOrder(cells);
   const classes = [...OP_CLASSES, OUTSIDE_CLASS];
-  const values = cells.flatMap((p) =>
+  const rows = cells.flatMap((p) =>
     classRowsOf(p).map((r) => ({
       engine: p.engine,
       group: `batch ${p.cell.batchSize}${p.variant ? ` · ${p.variant}` : ''}`,
@@ -85,12 +119,20 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
       source: p.cell.profile.source,
     })),
   );
-  const groups = [...new Set(values.map((v) => v.group))];
+  // Each segment's middle, as the stack transform below computes it, for placing the class labels.
+  const stacked = rows.map((r) => {
+    const below = rows.filter((o) => o.group === r.group && o.engine === r.engine && o.order < r.order).reduce((sum, o) => sum + o.frac, 0);
+    return { ...r, mid0: below + r.frac / 2 };
+  });
+  const groups = [...new Set(stacked.map((v) => v.group))];
+  const width = Math.max(360, groups.length * engines.length * 40);
+  const shown = classLabelsShown(stacked, groups, engines, width);
+  const values = stacked.map(({ mid0: _mid, ...r }, i) => ({ ...r, labelled: shown[i] ?? false }));
   const sources = [...new Set(cells.map((p) => `${p.engine}: ${p.cell.profile.source}`))];
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: Math.max(360, groups.length * engines.length * 40),
-    height: 320,
+    width,
+    height: BREAKDOWN_HEIGHT,
     config: { font: CHART_FONT },
     title: {
       text: 'Where the time goes: share of the profiled engine time per batch, by op class',
@@ -108,8 +150,9 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
       { calculate: '(datum.y0 + datum.y1) / 2', as: 'mid' },
     ],
     encoding: {
-      x: { field: 'group', type: 'ordinal', title: 'batch size', sort: groups, axis: { labelAngle: 0 } },
-      xOffset: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines } },
+      // Paddings set here, not left to vega-lite's defaults, so classLabelsShown knows where each bar is.
+      x: { field: 'group', type: 'ordinal', title: 'batch size', sort: groups, axis: { labelAngle: 0 }, scale: { paddingInner: GROUP_PADDING, paddingOuter: GROUP_PADDING } },
+      xOffset: { field: 'engine', type: 'nominal', sort: engines, scale: { domain: engines, paddingInner: 0, paddingOuter: 0 } },
     },
     layer: [
       {
@@ -118,7 +161,7 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
           y: { field: 'y0', type: 'quantitative', title: 'share of the profiled engine time', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
           y2: { field: 'y1' },
           color: { field: 'engine', type: 'nominal', sort: engines, scale: colorScale(engines), legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
-          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#4c78a8' } },
+          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { type: 'ordinal', domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#555555' } },
           tooltip: [
             { field: 'engine', type: 'nominal' },
             { field: 'group', type: 'nominal', title: 'batch' },
@@ -130,9 +173,9 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
         },
       },
       {
-        // The class of each segment holding at least a tenth of its bar, written on it.
-        transform: [{ filter: 'datum.big' }],
-        mark: { type: 'text', fontSize: 9, color: '#111111' },
+        // The class of each segment holding at least a tenth of its bar, written on it where it overlaps no other bar's (classLabelsShown).
+        transform: [{ filter: 'datum.labelled' }],
+        mark: { type: 'text', fontSize: CLASS_FONT, baseline: 'middle', color: '#111111' },
         encoding: { y: { field: 'mid', type: 'quantitative' }, text: { field: 'opClass' } },
       },
     ],

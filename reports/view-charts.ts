@@ -6,7 +6,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
-import { LABEL_OFFSET, type LabelPlace, PANEL_HEIGHT, packLines, placeLabels } from './chart-labels.js';
+import { LABEL_OFFSET, labelAlign, type LabelPlace, PANEL_HEIGHT, packLines, pixelScale, placeInPlot } from './chart-labels.js';
 import { CHART_FONT, missingCells } from './chart-spec.js';
 import { acrossRounds, callWords, compareRuns, EQUIVALENCE_BOUND, type RunComparison } from './run-comparison.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -21,13 +21,15 @@ import {
   type ScalingSeries,
   type ScalingView,
 } from './run-views.js';
-import { colorScale } from './engine-palette.js';
+import { colorScale, RUN_COLORS } from './engine-palette.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
 const ORANGE = '#b35c00';
 /** The ring round a NOISY point: black, a colour no engine has, so it never reads as another engine's point. */
 const RING = '#000000';
+/** The ring's legend entry. */
+const NOISY_RING = 'NOISY (rounds disagree)';
 
 /** The title block, white background, font and axis styles every chart shares. */
 export function frame(title: string, subtitle: readonly string[]): Record<string, unknown> {
@@ -112,10 +114,12 @@ interface PanelOptions {
   readonly interval?: readonly [string, string];
   /** Panel names when the run has several models, variants or lengths: one panel each, stacked. */
   readonly panels: readonly string[];
+  /** Some point is NOISY: draw the rings, with their legend entry. */
+  readonly noisy?: boolean;
 }
 
 /**
- * Lines with points on a log2 x axis, each point labelled where placeLabels
+ * Lines with points on a log2 x axis, each point labelled where placeInPlot (chart-labels.ts)
  * put it, flagged labels in colour, the 95% interval as an error bar and an
  * black ring round each NOISY point. With several panels (models, variants,
  * lengths) one panel each, stacked with the panel named above it, and the
@@ -136,29 +140,35 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
   };
 }
 
+/** A scaling panel's plot width: room for each x's labels. */
+const scalingWidth = (xs: readonly number[]): number => Math.max(360, xs.length * 110);
+/** The x axis of a scaling panel and the padding its log y axes get: the scales scalingValues reproduces to place labels. */
+const X_SCALE = { type: 'log', padding: 36 } as const;
+const Y_LOG_PADDING = 24;
+
 function scalingUnit(o: PanelOptions): Record<string, unknown> {
   const place = `${o.labelField}Place`;
   const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
     transform: [{ filter: `datum.${place} == '${where}'` }],
-    mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: 10, baseline: 'middle', align: where === 'right' ? 'left' : 'center' },
+    mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: 10, baseline: 'middle', align: labelAlign(where) },
     encoding: { text: { field: o.labelField }, color: { field: 'labelColor', type: 'nominal', scale: null } },
   });
   return {
-    width: Math.max(360, o.xs.length * 110),
+    width: scalingWidth(o.xs),
     height: PANEL_HEIGHT,
     encoding: {
       x: {
         field: 'x',
         type: 'quantitative',
         title: o.xTitle,
-        scale: { type: 'log', base: 2, nice: false, padding: 36 },
+        scale: { type: 'log', base: 2, nice: false, padding: X_SCALE.padding },
         axis: { values: [...o.xs], format: 'd', grid: false },
       },
       y: {
         field: o.yField,
         type: 'quantitative',
         title: o.yTitle,
-        scale: o.yLog ? { type: 'log', nice: false, padding: 24 } : { zero: true },
+        scale: o.yLog ? { type: 'log', nice: false, padding: Y_LOG_PADDING } : { zero: true, nice: true },
         axis: { format: ',~r' },
       },
       color: {
@@ -175,13 +185,24 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
         : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
       // The ring's colour is set on the encoding: a mark colour loses to the layer's colour field, and the ring took each line's colour.
-      { transform: [{ filter: 'datum.noisy' }], mark: { type: 'point', filled: false, size: 220, strokeWidth: 1.5, opacity: 1 }, encoding: { color: { value: RING } } },
+      // Its one legend entry, drawn as the ring is (a black circle), only where a point is NOISY.
+      ...(o.noisy !== true ? [] : [{
+        transform: [{ filter: 'datum.noisy' }, { calculate: `'${NOISY_RING}'`, as: 'check' }],
+        mark: { type: 'point', filled: false, strokeWidth: 1.5, opacity: 1 },
+        encoding: {
+          color: { value: RING },
+          size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220, 220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
+        },
+      }]),
       label('above'),
       label('below'),
       label('right'),
+      label('left'),
     ],
   };
 }
+
+const anyNoisy = (view: ScalingView<unknown>): boolean => view.series.some((s) => s.points.some((p) => p.verdict === 'NOISY'));
 
 /** True when every point of the view passes `test` (and there is one). */
 function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
@@ -226,16 +247,22 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
       };
     }),
   );
-  // Labels are placed panel by panel: points of different panels never share a plot.
-  return rows.map((r) => {
-    const same = rows.filter((o) => o.panel === r.panel);
-    const i = same.indexOf(r);
-    return {
-      ...r,
-      ratePlace: placeLabels(same.map((o) => ({ x: o.x, v: o.sps })), false)[i],
-      p99LabelPlace: placeLabels(same.map((o) => ({ x: o.x, v: o.p99 })), true)[i],
-    };
-  });
+  // Labels are placed panel by panel, in the panel's pixels (chart-labels.ts): points of different panels never share a plot.
+  // A label may cross a neighbour's NOISY ring, never its point (4.5 px): rings would block every place in a tight cluster.
+  const x = pixelScale(X_SCALE, rows.map((r) => r.x), scalingWidth(view.xs));
+  const places = new Map<(typeof rows)[number], { ratePlace: LabelPlace; p99LabelPlace: LabelPlace }>();
+  for (const panel of new Set(rows.map((r) => r.panel))) {
+    const same = rows.filter((r) => r.panel === panel);
+    const rate = pixelScale({ type: 'linear', zero: true, nice: true }, same.flatMap((r) => [r.sps, r.spsLow ?? r.sps, r.spsHigh ?? r.sps]), PANEL_HEIGHT);
+    const p99 = pixelScale({ type: 'log', padding: Y_LOG_PADDING }, same.map((r) => r.p99), PANEL_HEIGHT);
+    const plot = { width: scalingWidth(view.xs), height: PANEL_HEIGHT };
+    const at = (y: (v: number) => number, v: (r: (typeof rows)[number]) => number, text: (r: (typeof rows)[number]) => string) =>
+      placeInPlot(same.map((r) => ({ x: x(r.x), y: PANEL_HEIGHT - y(v(r)), text: text(r), radius: 4.5 })), plot);
+    const ratePlaces = at(rate, (r) => r.sps, (r) => r.rate);
+    const p99Places = at(p99, (r) => r.p99, (r) => r.p99Label);
+    same.forEach((r, i) => places.set(r, { ratePlace: ratePlaces[i] ?? 'none', p99LabelPlace: p99Places[i] ?? 'none' }));
+  }
+  return rows.map((r) => ({ ...r, ...places.get(r) }));
 }
 
 /** Curves with a point, engines in sweep order, so an engine keeps its colour from chart to chart and a skipped curve takes no legend slot. */
@@ -246,7 +273,7 @@ function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
 }
 
 /** What the error bars and rings of a scaling chart mean. */
-const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches)';
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches) · a value label that would overlap another is left out (the table has every figure)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
@@ -278,6 +305,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
       colors: colorDomain(run, view),
       interval: ['spsLow', 'spsHigh'],
       panels: panelsOf(view),
+      noisy: anyNoisy(view),
     }),
   } as TopLevelSpec;
 }
@@ -298,7 +326,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
     ...flagLines(view.series, batchUnit),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view) };
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view), noisy: anyNoisy(view) };
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },
@@ -376,7 +404,7 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
           color: {
             field: 'run',
             type: 'nominal',
-            scale: { domain: [runA, runB], range: ['#9e9e9e', '#1f77b4'] },
+            scale: { domain: [runA, runB], range: [...RUN_COLORS] },
             legend: { title: null, orient: 'top', direction: 'vertical', labelLimit: 480 },
           },
         },

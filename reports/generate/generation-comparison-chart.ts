@@ -10,6 +10,7 @@ import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/cor
 import type { BetweenRounds } from '../../src/core/results.js';
 import { generationThreadsUsed, type GenerationCellPair } from './generation-comparison.js';
 import { frame, machineLine } from '../view-charts.js';
+import { RUN_COLORS } from '../engine-palette.js';
 
 type Metric = 'ttft' | 'tpot';
 
@@ -59,7 +60,7 @@ export function generationComparisonChartSpec(a: GenerationRunRecord, b: Generat
       encoding: {
         y: { field: 'cell', type: 'nominal', sort: order, title: null, axis: metric === 'ttft' ? { labelFontSize: 11, labelLimit: 360 } : null },
         yOffset: { field: 'run', sort: [runA, runB] },
-        color: { field: 'run', type: 'nominal', scale: { domain: [runA, runB], range: ['#9e9e9e', '#1f77b4'] }, legend: { title: null, orient: 'top', direction: 'vertical', labelLimit: 480 } },
+        color: { field: 'run', type: 'nominal', scale: { domain: [runA, runB], range: [...RUN_COLORS] }, legend: { title: null, orient: 'top', direction: 'vertical', labelLimit: 480 } },
       },
       layer: [
         {

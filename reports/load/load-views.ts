@@ -256,11 +256,17 @@ export function hockeyStickView(run: LoadRunRecord): {
   return { percentile, points, slo: loadSettingsView(run).slo, peaks, insufficient: enough ? null : 'fewer than 2 rates were measured, so there is no curve to draw' };
 }
 
-/** Cumulative share of requests at or under each latency, per engine at one rate. */
+/** Cumulative share of requests at or under each latency, per engine at each rate it measured. */
 export interface CdfView {
-  /** How the rate was chosen, for the title. */
+  /** Which rates are drawn, for the title. */
   readonly rateText: string;
-  readonly series: readonly { readonly engine: string; readonly targetRps: number; readonly points: readonly { readonly latencyMs: number; readonly share: number }[] }[];
+  readonly series: readonly {
+    readonly engine: string;
+    readonly targetRps: number;
+    /** The rate's verdict over its rounds (VALID, overloaded, too short). */
+    readonly verdict: string;
+    readonly points: readonly { readonly latencyMs: number; readonly share: number }[];
+  }[];
   readonly insufficient: string | null;
 }
 
@@ -278,28 +284,17 @@ function cdfPoints(latencies: readonly number[]): { latencyMs: number; share: nu
 }
 
 /**
- * The latency CDF of every engine at one rate: the highest rate every
- * engine measured VALID (else, of the rates they all measured, the highest
- * with the most engines VALID); when the engines share no rate (a peak
- * search alone), each at its own peak.
+ * The latency CDF of every engine at every rate it measured, rates
+ * ascending, every round of a rate pooled: each rate the run offered is
+ * drawn (a chart that picked one rate hid the others, and with them the
+ * knee).
  */
 export function latencyCdfView(run: LoadRunRecord): CdfView {
   const rows = loadRateRows(run);
-  const engines = [...new Set(rows.map((r) => r.label))];
-  if (engines.length === 0) return { rateText: '', series: [], insufficient: 'no rate was measured' };
-  const common = [...new Set(rows.map((r) => r.targetRps))].filter((rate) => engines.every((e) => rows.some((r) => r.label === e && r.targetRps === rate)));
-  const validAt = (rate: number) => rows.filter((r) => r.targetRps === rate && r.summary.verdict.status === 'VALID').length;
-  // The highest rate with the most engines VALID: all of them when such a rate exists.
-  const pick = common.length > 0 ? common.reduce((best, rate) => (validAt(rate) > validAt(best) || (validAt(rate) === validAt(best) && rate > best) ? rate : best)) : null;
-  const allValid = pick !== null && validAt(pick) === engines.length;
-  const series = engines.flatMap((engine) => {
-    const own = rows.filter((r) => r.label === engine);
-    const peak = loadPeakRows(run).find((p) => p.label === engine)?.rounds[0]?.lastPass ?? null;
-    const row = pick !== null ? own.find((r) => r.targetRps === pick) : own.find((r) => r.targetRps === peak) ?? own[0];
-    return row ? [{ engine, targetRps: row.targetRps, points: cdfPoints(row.probes.flatMap((p) => p.samples.latencyMs)) }] : [];
-  });
-  const rateText = pick !== null ? `at ${pick} req/s offered${allValid ? '' : ' (not VALID on every engine)'}` : "at each engine's peak rate";
-  return { rateText, series, insufficient: null };
+  if (rows.length === 0) return { rateText: '', series: [], insufficient: 'no rate was measured' };
+  const series = rows.map((row) => ({ engine: row.label, targetRps: row.targetRps, verdict: row.summary.verdict.status, points: cdfPoints(row.probes.flatMap((p) => p.samples.latencyMs)) }));
+  const rates = [...new Set(rows.map((r) => r.targetRps))];
+  return { rateText: rates.length === 1 ? `at ${rates[0]} req/s offered` : `at each offered rate (${rates.length} rates)`, series, insufficient: null };
 }
 
 /** One row of results.csv: a probe (an engine at one rate in one round), or a cell that measured none. */

@@ -15,6 +15,8 @@ import { colorScale, ENGINE_COLORS, engineOfLabel } from '../../reports/engine-p
 import { scenarioOfRecord } from '../../src/runs/scenario-registry.js';
 import '../../src/runs/scenarios/builtin-scenarios.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
+import { buildLoadRun } from '../helpers/load-run-record.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/load/load-charts.js';
 
 /** Every colour scale with a domain and a range anywhere in a spec, as label → colour. */
 function colours(spec: unknown, into = new Map<string, string>()): Map<string, string> {
@@ -62,4 +64,19 @@ test('a variant of an engine is a shade of its colour, never another engine\'s',
   assert.equal(scale.range[3], ENGINE_COLORS['tfjs-wasm']);
   assert.equal(new Set(Object.values(ENGINE_COLORS)).size, Object.keys(ENGINE_COLORS).length, 'no two engines share a colour');
   assert.ok(!(scale.range[1] ?? '').startsWith('#ff7f0e'), 'not tfjs-wasm\'s orange');
+});
+
+test('two load runs with different engines: each engine has the same colour in both, in hockey-stick.png, latency-cdf.png and the dashboard', () => {
+  const shape = { rates: [20, 80, 320], threads: 2, slo: { percentile: 99, limitMs: 10 }, findPeak: true };
+  const a = buildLoadRun({ ...shape, engines: ['onnx-cpu', 'onnx-wasm'] });
+  const b = buildLoadRun({ ...shape, engines: ['transformers-js', 'tfjs-wasm', 'onnx-cpu'] });
+  const maps = [a, b].flatMap((r) => [hockeyStickChartSpec(r), latencyCdfChartSpec(r), scenarioOfRecord(r).views(r, new URLSearchParams())].map((s) => colours(s)));
+  assert.equal(maps[0]?.get('onnx-cpu (2 threads)'), ENGINE_COLORS['onnx-cpu'], 'the hockey stick draws an engine in its own colour');
+  const all = new Map<string, Set<string>>();
+  for (const m of maps) for (const [k, v] of m) all.set(k, new Set([...(all.get(k) ?? []), v]));
+  for (const [label, seen] of all) assert.equal(seen.size, 1, `${label}: ${[...seen].join(', ')}`);
+  assert.ok(maps.filter((m) => m.has('onnx-cpu @ 80.0/s')).length >= 4, 'both runs\' CDF, in the PNG spec and the dashboard');
+  const byColour = new Map<string, string[]>();
+  for (const [k, v] of all) for (const c of v) byColour.set(c, [...(byColour.get(c) ?? []), k]);
+  for (const [colour, labels] of byColour) assert.equal(new Set(labels.map(engineOfLabel)).size, 1, `${colour} is one engine's: ${labels.join(', ')}`);
 });

@@ -6,7 +6,8 @@
  * about the page is read back in it, never assumed from what was asked.
  */
 import { basename, dirname } from 'node:path';
-import { formatOf, type Availability, type ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { Availability, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { declaredBy, formatOf } from '../engine-target.js';
 import type { EngineSession, Precision } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
@@ -94,6 +95,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
   return {
     id,
     target: spec.target,
+    ...declaredBy(spec.target),
     description: variant.family === 'chromium' ? spec.description : `${spec.description.replace('headless Chromium', name)}${variant.optIn ? `; ${variant.optIn}` : ''}`,
     runsIn: 'browser',
     spec,

@@ -2,7 +2,6 @@ import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
-import type { EngineTarget } from '../core/engine.js';
 import { wrap } from '../../reports/text-table.js';
 import { reportWidth } from './terminal-width.js';
 
@@ -33,11 +32,6 @@ export async function enginesCommand(args: ParsedArgs): Promise<number> {
   const { browserBlock } = await import('./browser-lines.js');
   process.stdout.write(`\n${(await browserBlock(layout)).join('\n')}\n`);
   return 0;
-}
-
-/** Node WebGPU engines, by what they serve (no engine id is named in the CLI). */
-function isWebGpu(target: EngineTarget): boolean {
-  return target.family === 'onnx' ? target.device === 'webgpu' : target.backend === 'webgpu';
 }
 
 /** The longest a reason in the table runs; `--explain` has the rest. */
@@ -136,7 +130,7 @@ export function explainLines(s: EngineStatus, layout: { readonly width: number; 
   const lines = [s.id, ...(s.engine?.description ? item('', s.engine.description) : [])];
   if (s.availability.available) lines.push(...item('available: ', availableText(s)));
   else lines.push(...item('unavailable: ', s.availability.reason.replace(/^unavailable: /u, '')), ...item('to enable: ', s.availability.enable));
-  if (s.engine !== null && s.engine.runsIn !== 'browser' && isWebGpu(s.engine.target)) {
+  if (s.engine !== null && s.engine.runsIn !== 'browser' && s.engine.webgpu === true) {
     lines.push(...item('GPU from npm alone: ', 'WebGPU in Node runs on Dawn over Vulkan: it needs libvulkan1 and the GPU\'s Vulkan driver, nothing beyond npm; onnx-cuda, onnx-tensorrt and tfjs-node-gpu need libraries their npm installs download from outside the registry.'));
   }
   return lines;

@@ -1,5 +1,5 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
-import { FORMAT_LABEL } from '../models/benchmark-model.js';
+import { formatLabel } from '../models/benchmark-model.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
@@ -35,7 +35,7 @@ export function renderInspection(r: ModelInspection): string {
     `model    ${r.path} (${(r.sizeBytes / 1024).toFixed(1)} KiB)`,
     r.format === 'onnx'
       ? `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`
-      : `format   ${FORMAT_LABEL[r.format]}${r.producer ? ` (${r.producer})` : ''}`,
+      : `format   ${formatLabel(r.format)}${r.producer ? ` (${r.producer})` : ''}`,
     `inputs   ${values(r.inputs)}`,
     `outputs  ${values(r.outputs)}`,
     `ops      ${r.nodeCount} nodes, ${r.ops.length} op types`,

@@ -56,6 +56,7 @@ function boundTo(engine: BrowserEngine, host: PageHost): Engine {
   return {
     id: engine.id,
     target: engine.target,
+    format: engine.format,
     description: engine.description,
     runsIn: 'browser',
     probe: () => engine.probe(),

@@ -134,7 +134,7 @@ async function runInBrowser(load: BrowserLoad, options: BrowserLauncherOptions, 
   }
   if (!isBrowserEngine(engine)) return load.measure(engine);
   const variant = engine.browser;
-  const driver = await driverFor(variant.family);
+  const driver = await driverFor(variant.browser);
   const found = await driver.find();
   if ('reason' in found) return load.fail(new CellSkip(`${found.reason} (${found.enable})`));
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

@@ -1,5 +1,4 @@
-import { defaultRegistry } from '../../engines/registry.js';
-import { type EngineStatus } from '../core/engine-registry.js';
+import { type EngineRegistry, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
 import { wrap } from '../../reports/text-table.js';
@@ -12,11 +11,11 @@ import { reportWidth } from './terminal-width.js';
  * onnx-cuda, onnx-tensorrt and transformers-js-cuda); `--explain ID` prints
  * one engine's reason and fix in full, `--json` everything.
  */
-export async function enginesCommand(args: ParsedArgs): Promise<number> {
-  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args);
+export async function enginesCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
+  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args, registry);
   const explain = args.flags['explain'];
   // A browser engine's rows in Firefox and WebKit (`<id>@<browser>`) are summed up by the browsers' lines instead.
-  const statuses = await defaultRegistry.statusAll(defaultRegistry.listedIds());
+  const statuses = await registry.statusAll(registry.listedIds());
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(statuses.map((s) => ({ id: s.id, description: s.engine?.description ?? null, ...s.availability })), null, 2)}\n`);
     return 0;

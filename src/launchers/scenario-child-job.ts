@@ -1,9 +1,10 @@
 /**
  * Body of every isolated child process (scenario-child.ts is the entry,
- * which watches the parent first): reads the one job message, registers
- * its engine modules and, for a kind that is not built in, imports the
- * module that registers it, then runs the child job registered for its
- * kind (src/scenarios/child-jobs.ts). Nothing here names a scenario; each
+ * which watches the parent first and passes in the engine registry):
+ * reads the one job message, registers its engine modules in that registry
+ * and, for a kind that is not built in, imports the module that registers
+ * it, then runs the child job registered for its kind
+ * (src/scenarios/child-jobs.ts) with the registry in its io. Nothing here names a scenario; each
  * scenario folder registers its own job through builtin-child-jobs.ts, and
  * a plug-in's or a test's scenario through the module its launch names.
  */
@@ -14,6 +15,7 @@ import '../scenarios/builtin-child-jobs.js';
 import { registerEngineModules } from './engine-modules.js';
 import { serveForkedJob } from './fork-child.js';
 import type { ChildJobMessage } from './isolated-launcher.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** Imports the module that registers a job kind; only a `file:` URL is taken (isFileUrl). */
 async function importJobModule(module: string): Promise<void> {
@@ -21,12 +23,15 @@ async function importJobModule(module: string): Promise<void> {
   await import(module);
 }
 
-markIsolatedProcess();
-serveForkedJob<ChildJobMessage, unknown, unknown>(
-  async (job, io) => {
-    await registerEngineModules(job.engineModules);
-    if (job.module !== undefined) await importJobModule(job.module);
-    await childJob(job.kind)(job.payload, io);
-  },
-  (err): err is UserError => err instanceof UserError,
-);
+/** Serves the one job this child is sent, its engines looked up in `registry`. */
+export function serveChildJob(registry: EngineRegistry): void {
+  markIsolatedProcess();
+  serveForkedJob<ChildJobMessage, unknown, unknown>(
+    async (job, io) => {
+      await registerEngineModules(job.engineModules, registry);
+      if (job.module !== undefined) await importJobModule(job.module);
+      await childJob(job.kind)(job.payload, { ...io, registry });
+    },
+    (err): err is UserError => err instanceof UserError,
+  );
+}

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { notRegularFile } from '../core/regular-file.js';
 import { join, resolve } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
 import type { ModelFormat } from '../core/engine.js';
 import { EngineRegistry, unavailableText, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { FORMAT_LABEL, formatLabel } from './benchmark-model.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+import { standaloneRegistry } from './standalone-registry.js';
 
 /** A graph input or output as `inspect` reports it. */
 export interface InspectedValue {
@@ -139,7 +139,7 @@ export interface InspectOptions {
  */
 export async function inspectModel(pathOrDir: string, options: InspectOptions | EngineRegistry = {}): Promise<ModelInspection> {
   // A registry alone is the form this exported function had before `engines` existed.
-  const { registry = defaultRegistry, engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
+  const { registry = standaloneRegistry(), engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
   const engineIds = asked ? registry.ids().filter((id) => asked.includes(id)) : registry.listedIds();
   const resolved = resolve(pathOrDir);
   if (!existsSync(resolved)) resolveOnnxPath(resolved);

@@ -7,9 +7,12 @@
  * import launchers; the parent's half of the protocol (`IsolatedLaunch`)
  * is therefore handed in by the runs layer.
  */
+import type { EngineRegistry } from '../core/engine-registry.js';
 
-/** What a running child job reports through: the stop signal, a key started, a result. */
+/** What a running child job reports through (the stop signal, a key started, a result), and the engines it loads from. */
 export interface ChildIo<Key, Result> {
+  /** The child's engine registry, passed in by the child entry (src/launchers/scenario-child.ts), with the launch's engine modules registered. */
+  readonly registry: EngineRegistry;
   readonly signal: AbortSignal;
   readonly start: (key: Key) => void;
   readonly result: (result: Result) => Promise<void>;

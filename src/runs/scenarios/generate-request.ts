@@ -4,7 +4,6 @@
  * resolveGenerationSweep). Loaded by the dashboard only when a request
  * comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { resolveGenerationSweep } from '../../scenarios/generate/generation-sweep.js';
 import { generateConfig, type GenerateConfig } from '../generate-run.js';
 import type { StoredGenerateConfig } from '../history/history-entry.js';
@@ -17,7 +16,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
   const config = generateConfig({ ...partial, model, dataset, out: ctx.out });
   const engines = config.engines;
-  if (engines) asField('engines', () => (ctx.registry ?? defaultRegistry).parseNames(engines, 'engines'));
+  if (engines) asField('engines', () => ctx.registry.parseNames(engines, 'engines'));
   // Ranges first, then each list alone through the CLI's resolver, so a mistake is reported against its own field (not "body").
   checkFieldRanges(fields);
   const names = { batchSizes: 'batchSizes', promptLengths: 'promptLengths', newTokens: 'newTokens', runs: 'runs', rounds: 'rounds' };

@@ -5,7 +5,6 @@
  * dashboard's guard, and capped (../request-caps.ts). Loaded by the
  * dashboard only when a request comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
 import { parseLatencyGoal } from '../../core/latency-goal.js';
@@ -56,7 +55,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
     out: ctx.out,
   });
   const engines = config.engines;
-  const registry = ctx.registry ?? defaultRegistry;
+  const registry = ctx.registry;
   if (engines) asField('engines', () => registry.parseNames(engines, 'engines'));
   try {
     checkLoadConfig(config, 'field');

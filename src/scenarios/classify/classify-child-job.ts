@@ -10,7 +10,6 @@ import type { CellKey } from '../../core/results.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';
 import type { ModelSpec } from '../../models/model-spec.js';
-import { defaultRegistry } from '../../../engines/registry.js';
 import { registerChildJob, type IsolatedLaunch } from '../child-jobs.js';
 import { measureLoadGroup, prepareData, prepareFn, type GroupHooks, type LoadGroup } from './load-group.js';
 import type { MeasuredRound } from './measure-cell.js';
@@ -96,7 +95,7 @@ registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io
       data,
       prepare: prepareFn(model, data.columns, undefined),
       settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows, profileRound: job.profileRound ?? null },
-      registry: defaultRegistry,
+      registry: io.registry,
       signal: io.signal,
       round: job.round,
       isolation: 'isolated',

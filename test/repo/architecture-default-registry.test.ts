@@ -9,14 +9,14 @@ import { fileURLToPath } from 'node:url';
  * points take the default one (engines/registry.ts, which makes it). A
  * model, a scenario or a run that reached for it would share one global
  * registry (its probes, its plug-in engines) with every caller, and a test
- * or a plug-in could not hand it engines of its own.
+ * or a plug-in could not hand it engines of its own. A bench script makes
+ * a registry of the built-ins of its own (`new EngineRegistry(BUILTIN_ENGINE_FACTORIES)`).
  */
 const ENTRY_POINTS: readonly string[] = [
   'src/cli/dispatch.ts', // the CLI (every command, the worker among them)
   'src/dashboard/server.ts', // the dashboard server, started by `serve` or from code
   'src/launchers/scenario-child.ts', // the isolated child's entry
   'src/index.ts', // the public API
-  'tools/bench-profile.ts', // a bench script, a program of its own
 ];
 const MOST = 5;
 

@@ -2,8 +2,8 @@
  * Public API of inferbench. Everything a user may import is listed here by
  * name; anything not exported is internal and may change.
  */
-export { BenchmarkModel } from './models/benchmark-model.js';
-export type { InputSpec, ExportOptions } from './models/benchmark-model.js';
+export { BenchmarkModel, loadOn } from './models/benchmark-model.js';
+export type { InputSpec, ExportOptions, LoadOptions } from './models/benchmark-model.js';
 export { TextClassification, REQUIRED_MODEL_FILES } from './models/text-classification.js';
 export type { TextClassificationOptions } from './models/text-classification.js';
 export { FixedLengthModel } from './models/fixed-length-model.js';
@@ -27,8 +27,9 @@ export type { BenchmarkOptions, ResolvedBenchmarkOptions, ProgressEvent, DataIte
 export { EngineRegistry, registerEngine, unavailableText } from './core/engine-registry.js';
 export { defaultRegistry, BUILTIN_ENGINE_FACTORIES, ENGINE_IDS, asEngineId } from '../engines/registry.js';
 export type { EngineFactory, EngineStatus } from './core/engine-registry.js';
-export { engineIdFor, formatOf } from './core/engine.js';
-export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, TfjsExecutor, ModelFormat, Availability, ResolvedSessionOptions } from './core/engine.js';
+/** @deprecated An engine declares its format (`Engine.format`); these read a built-in target and stay because the public API exported them. */
+export { engineIdFor, formatOf } from '../engines/engine-target.js';
+export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, TfjsExecutor, ModelFormat, BuiltinModelFormat, Availability, ResolvedSessionOptions } from './core/engine.js';
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';

@@ -18,7 +18,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultRegistry } from '../engines/registry.js';
+import { BUILTIN_ENGINE_FACTORIES } from '../engines/registry.js';
+import { EngineRegistry } from '../src/core/engine-registry.js';
 import { summarizeProfile } from '../src/core/op-profile.js';
 import { runTimed } from '../src/core/engine-session.js';
 import { hostTensor, type TensorMap } from '../src/core/tensor.js';
@@ -49,7 +50,7 @@ function shares(totals: ReadonlyMap<string, number>): Map<string, number> {
 }
 
 async function inferbenchSide(onnxPath: string): Promise<Map<string, number>> {
-  const engine = await defaultRegistry.require('onnx-cpu');
+  const engine = await new EngineRegistry(BUILTIN_ENGINE_FACTORIES).require('onnx-cpu');
   const session = await engine.load(onnxPath, { threads: THREADS, precision: 'fp32' });
   const profiler = await (session.profiler as NonNullable<typeof session.profiler>)();
   const inputs = feeds();

@@ -79,7 +79,7 @@ export function browserCapabilities(variant: BrowserVariant, path: string, cache
   let pending = asked.get(`${variant.name}\u0000${path}`);
   if (!pending) {
     const probe = () =>
-      driverFor(variant.family)
+      driverFor(variant.browser)
         .then((driver) => probePage(() => driver.launch(path, variant)))
         .catch((err: unknown): Answer => {
           const why = `the browser did not start: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`;

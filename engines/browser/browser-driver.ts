@@ -10,7 +10,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { askVersion } from './chromium.js';
-import type { BrowserFamily, BrowserVariant } from './browser-variants.js';
+import type { Browser, BrowserVariant } from './browser-variants.js';
 
 /** The parts of a page every driver gives (playwright-core's Page's names, which the Chromium driver passes through). */
 export interface PageLike {
@@ -41,7 +41,7 @@ export interface LaunchedBrowser {
 export type BrowserFound = { readonly path: string; readonly version: string } | { readonly reason: string; readonly enable: string };
 
 export interface BrowserDriver {
-  readonly family: BrowserFamily;
+  readonly browser: Browser;
   find(env?: NodeJS.ProcessEnv): Promise<BrowserFound>;
   /** Starts the browser as `variant` asks (Firefox's WebGPU prefs, WebKit's SharedArrayBuffer). */
   launch(path: string, variant: BrowserVariant): Promise<LaunchedBrowser>;

@@ -6,7 +6,8 @@
  * about the page is read back in it, never assumed from what was asked.
  */
 import { basename, dirname } from 'node:path';
-import { formatOf, type Availability, type ResolvedSessionOptions } from '../../src/core/engine.js';
+import type { Availability, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { declaredBy, formatOf } from '../engine-target.js';
 import type { EngineSession, Precision } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
@@ -44,24 +45,24 @@ function versionsOf(packages: readonly string[]): Record<string, string> {
 }
 
 /** The browser's name in a reason or note: `Firefox`, `WebKitGTK`, `Chromium`. */
-const FAMILY_NAME = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKitGTK' } as const;
+const BROWSER_NAME = { chromium: 'Chromium', firefox: 'Firefox', webkit: 'WebKitGTK' } as const;
 
 /** Why a WebGPU engine cannot run in this browser, and what would change that. */
 function noWebgpu(variant: BrowserVariant, why: string): Availability {
-  if (variant.family === 'webkit') return { available: false, reason: `WebKitGTK has no WebGPU: ${why}`, enable: 'run WebGPU engines in chromium or firefox-webgpu (--browsers)' };
-  if (variant.family === 'firefox' && !variant.webgpu) return { available: false, reason: `WebGPU is off in Firefox ESR by default: ${why}`, enable: '--browsers firefox-webgpu (sets the prefs dom.webgpu.enabled and gfx.webgpu.ignore-blocklist)' };
-  if (variant.family === 'firefox') return { available: false, reason: `no WebGPU adapter in Firefox with its WebGPU prefs on: ${why}`, enable: 'a Vulkan driver Firefox accepts (Mesa lavapipe gives a CPU one)' };
+  if (variant.browser === 'webkit') return { available: false, reason: `WebKitGTK has no WebGPU: ${why}`, enable: 'run WebGPU engines in chromium or firefox-webgpu (--browsers)' };
+  if (variant.browser === 'firefox' && !variant.webgpu) return { available: false, reason: `WebGPU is off in Firefox ESR by default: ${why}`, enable: '--browsers firefox-webgpu (sets the prefs dom.webgpu.enabled and gfx.webgpu.ignore-blocklist)' };
+  if (variant.browser === 'firefox') return { available: false, reason: `no WebGPU adapter in Firefox with its WebGPU prefs on: ${why}`, enable: 'a Vulkan driver Firefox accepts (Mesa lavapipe gives a CPU one)' };
   return { available: false, reason: `no WebGPU adapter in headless Chromium: ${why}`, enable: 'a Chromium with WebGPU (--enable-unsafe-webgpu is passed; SwiftShader Vulkan gives a fallback adapter)' };
 }
 
 /** The npm client a driver needs, loaded or the reason it is not. */
 function clientMissing(variant: BrowserVariant): Availability | null {
   try {
-    if (variant.family === 'chromium') playwright();
-    if (variant.family === 'firefox') createRequire(import.meta.url).resolve('puppeteer-core');
+    if (variant.browser === 'chromium') playwright();
+    if (variant.browser === 'firefox') createRequire(import.meta.url).resolve('puppeteer-core');
     return null;
   } catch (err) {
-    const name = variant.family === 'chromium' ? 'playwright-core' : 'puppeteer-core';
+    const name = variant.browser === 'chromium' ? 'playwright-core' : 'puppeteer-core';
     return { available: false, reason: `${name} failed to load: ${(err as Error).message.split('\n')[0]}`, enable: `reinstall ${name}` };
   }
 }
@@ -69,19 +70,19 @@ function clientMissing(variant: BrowserVariant): Availability | null {
 export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVariant = BROWSER_VARIANTS[0] as BrowserVariant): BrowserEngine {
   let availability: Promise<Availability> | undefined;
   const id = browserEngineId(spec.id, variant.name);
-  const name = FAMILY_NAME[variant.family];
+  const name = BROWSER_NAME[variant.browser];
 
   async function doProbe(): Promise<Availability> {
-    const driver = await driverFor(variant.family);
+    const driver = await driverFor(variant.browser);
     const found = await driver.find();
     if ('reason' in found) return { available: false, reason: found.reason, enable: found.enable };
     const missing = missingAssets(spec.entry, spec.packages);
     if (missing) return { available: false, reason: missing, enable: 'npm install (inferbench installs playwright-core, puppeteer-core, esbuild and the runtimes as dependencies)' };
     const client = clientMissing(variant);
     if (client) return client;
-    const versions = { ...versionsOf(spec.packages), [variant.family]: found.version };
+    const versions = { ...versionsOf(spec.packages), [variant.browser]: found.version };
     if (spec.needs !== null) {
-      const caps = variant.family === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
+      const caps = variant.browser === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
       // Named in `inferbench engines`, so SwiftShader is visible before anything runs.
       if (spec.needs === 'webgl2' && caps.webglRenderer !== null) versions['WebGL renderer'] = caps.webglRenderer;
       if (spec.needs === 'webgpu' && caps.webgpuAdapter !== null) versions['WebGPU adapter'] = caps.webgpuAdapter;
@@ -94,7 +95,8 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
   return {
     id,
     target: spec.target,
-    description: variant.family === 'chromium' ? spec.description : `${spec.description.replace('headless Chromium', name)}${variant.optIn ? `; ${variant.optIn}` : ''}`,
+    ...declaredBy(spec.target),
+    description: variant.browser === 'chromium' ? spec.description : `${spec.description.replace('headless Chromium', name)}${variant.optIn ? `; ${variant.optIn}` : ''}`,
     runsIn: 'browser',
     spec,
     browser: variant,
@@ -139,9 +141,9 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
           ...(loaded.executor ? { executor: loaded.executor } : {}),
           threads: loaded.threads,
           precision,
-          versions: { ...versionsOf(spec.packages), ...loaded.versions, [variant.family]: version },
+          versions: { ...versionsOf(spec.packages), ...loaded.versions, [variant.browser]: version },
           notes: [
-            `${host.browserVersion}, ${variant.family === 'webkit' ? 'MiniBrowser under Xvfb (WebKitGTK has no headless mode)' : 'headless'}`,
+            `${host.browserVersion}, ${variant.browser === 'webkit' ? 'MiniBrowser under Xvfb (WebKitGTK has no headless mode)' : 'headless'}`,
             ...(variant.optIn ? [variant.optIn] : []),
             ...threadNotes(spec, variant, loaded.threads, caps),
             ...loaded.notes,

@@ -9,12 +9,13 @@
  * row, never a silent setting.
  */
 
-export type BrowserFamily = 'chromium' | 'firefox' | 'webkit';
+/** The browser a variant runs in (`BrowserVariant.browser`), whose driver starts it. */
+export type Browser = 'chromium' | 'firefox' | 'webkit';
 
 export interface BrowserVariant {
   /** What `--browsers` and the engine id's suffix say. */
   readonly name: string;
-  readonly family: BrowserFamily;
+  readonly browser: Browser;
   /** Firefox prefs dom.webgpu.enabled and gfx.webgpu.ignore-blocklist. */
   readonly webgpu: boolean;
   /** WebKitWebDriver started with JSC_useSharedArrayBuffer=true. */
@@ -24,19 +25,19 @@ export interface BrowserVariant {
 }
 
 export const BROWSER_VARIANTS: readonly BrowserVariant[] = Object.freeze([
-  { name: 'chromium', family: 'chromium', webgpu: false, sharedArrayBuffer: false, optIn: null },
-  { name: 'firefox', family: 'firefox', webgpu: false, sharedArrayBuffer: false, optIn: null },
+  { name: 'chromium', browser: 'chromium', webgpu: false, sharedArrayBuffer: false, optIn: null },
+  { name: 'firefox', browser: 'firefox', webgpu: false, sharedArrayBuffer: false, optIn: null },
   {
     name: 'firefox-webgpu',
-    family: 'firefox',
+    browser: 'firefox',
     webgpu: true,
     sharedArrayBuffer: false,
     optIn: 'opt-in: Firefox prefs dom.webgpu.enabled and gfx.webgpu.ignore-blocklist (WebGPU is off by default in Firefox ESR)',
   },
-  { name: 'webkit', family: 'webkit', webgpu: false, sharedArrayBuffer: false, optIn: null },
+  { name: 'webkit', browser: 'webkit', webgpu: false, sharedArrayBuffer: false, optIn: null },
   {
     name: 'webkit-sab',
-    family: 'webkit',
+    browser: 'webkit',
     webgpu: false,
     sharedArrayBuffer: true,
     optIn: 'opt-in: WebKitWebDriver run with JSC_useSharedArrayBuffer=true (WebKitGTK leaves SharedArrayBuffer undefined even when cross-origin isolated)',

@@ -6,7 +6,7 @@ import type { BrowserDriver, LaunchedBrowser, PageLike } from './browser-driver.
 import { findChromium, launchChromium } from './chromium.js';
 
 export const CHROMIUM_DRIVER: BrowserDriver = {
-  family: 'chromium',
+  browser: 'chromium',
   find: (env) => findChromium(env),
   async launch(path) {
     const browser = await launchChromium(path);

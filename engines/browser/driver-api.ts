@@ -35,7 +35,7 @@ export type PageBrowser =
 /** Finds the browser of `engine` and says how to launch it and what its page is served from. */
 export async function pageBrowser(engine: BrowserEngine): Promise<PageBrowser> {
   const variant = engine.browser;
-  const driver = await driverFor(variant.family);
+  const driver = await driverFor(variant.browser);
   const found = await driver.find();
   if ('reason' in found) return { missing: `${found.reason} (${found.enable})` };
   const entry = engine.spec.entry;
@@ -56,6 +56,7 @@ export function bindToPage(engine: BrowserEngine, host: PageHost): Engine {
   return {
     id: engine.id,
     target: engine.target,
+    format: engine.format,
     description: engine.description,
     runsIn: 'browser',
     probe: () => engine.probe(),

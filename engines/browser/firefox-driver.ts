@@ -64,7 +64,7 @@ async function watchedFirefox(path: string): Promise<string> {
 }
 
 export const FIREFOX_DRIVER: BrowserDriver = {
-  family: 'firefox',
+  browser: 'firefox',
   find: (env) => findBinary(FIREFOX_BINARY, env),
   async launch(path, variant) {
     const launch = (executablePath: string) =>

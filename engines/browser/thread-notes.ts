@@ -14,8 +14,8 @@ export function threadNotes(spec: BrowserEngineSpec, variant: BrowserVariant, th
   if (spec.backend !== 'wasm' || threads === null || threads > 1 || caps.hardwareConcurrency <= 1) return notes;
   if (!caps.crossOriginIsolated) notes.push('single-threaded: the page is not cross-origin isolated, so there is no SharedArrayBuffer');
   else if (caps.sharedArrayBuffer === false) {
-    notes.push(`single-threaded: SharedArrayBuffer is undefined in this browser although the page is cross-origin isolated${variant.family === 'webkit' ? ' (--browsers webkit-sab opts in: JSC_useSharedArrayBuffer=true)' : ''}`);
-  } else if (spec.runtime === 'tfjs') notes.push(`single-threaded: tfjs-backend-wasm made no thread pool in ${variant.family} (getThreadsCount() 1) although SharedArrayBuffer is there`);
+    notes.push(`single-threaded: SharedArrayBuffer is undefined in this browser although the page is cross-origin isolated${variant.browser === 'webkit' ? ' (--browsers webkit-sab opts in: JSC_useSharedArrayBuffer=true)' : ''}`);
+  } else if (spec.runtime === 'tfjs') notes.push(`single-threaded: tfjs-backend-wasm made no thread pool in ${variant.browser} (getThreadsCount() 1) although SharedArrayBuffer is there`);
   else notes.push(`one wasm thread: the runtime's own default for ${caps.hardwareConcurrency} reported cores (--threads asks for more)`);
   return notes;
 }

@@ -156,7 +156,7 @@ async function waitReady(base: string, driver: ChildProcess): Promise<void> {
 }
 
 export const WEBKIT_DRIVER: BrowserDriver = {
-  family: 'webkit',
+  browser: 'webkit',
   find: (env) => findWebKit(env),
   async launch(path, variant) {
     const xvfb = await startXvfb();

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { declaredBy } from '../engine-target.js';
 import type { EngineSession, LoadPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
@@ -177,6 +178,7 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
   return {
     id,
     target: { family: 'onnx', device },
+    ...declaredBy({ family: 'onnx', device }),
     trainingUnsupported: ORT_NODE_NO_TRAINING,
     description: `ONNX Runtime (onnxruntime-node), ${DEVICE_NAMES[device]} execution provider`,
 

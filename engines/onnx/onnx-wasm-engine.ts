@@ -2,6 +2,7 @@ import { ORT_WEB_NO_TRAINING } from './ort-training.js';
 import { ortLogSeverity } from '../../src/core/library-logs.js';
 import { readFile } from 'node:fs/promises';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { declaredBy } from '../engine-target.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
@@ -24,6 +25,7 @@ export function createOnnxWasmEngine(): Engine {
   return {
     id: 'onnx-wasm',
     target: { family: 'onnx', device: 'wasm' },
+    ...declaredBy({ family: 'onnx', device: 'wasm' }),
     trainingUnsupported: ORT_WEB_NO_TRAINING,
     description: 'ONNX Runtime Web (onnxruntime-web), WebAssembly in Node',
 

@@ -9,6 +9,7 @@
 import { presetTfjsFlags } from './tfjs-options.js';
 import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
+import { onWebGpu } from '../engine-target.js';
 import { CellSkip } from '../../src/core/errors.js';
 import type { EngineSession, LoadPhases } from '../../src/core/engine-session.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
@@ -27,6 +28,9 @@ const RUNS: Readonly<Record<NativeExecutor, string>> = {
 class NativeTfjsEngine implements Engine {
   readonly id: string;
   readonly target: { readonly family: 'tfjs'; readonly backend: TfjsBackend; readonly executor: NativeExecutor };
+  /** The executor's own format: a GraphModel's model.json or a SavedModel's saved_model.pb. */
+  readonly format: NativeExecutor;
+  readonly webgpu: boolean;
   readonly description: string;
   readonly trainingUnsupported = 'GraphModels and SavedModels are run for inference here; train on the translator engines (tfjs-node, tfjs-wasm, tfjs-cpu)';
   private readonly host: TfjsBackendHost;
@@ -36,6 +40,8 @@ class NativeTfjsEngine implements Engine {
     if (executor === 'saved-model' && !this.host.native) throw new Error(`a SavedModel runs on tfjs-node or tfjs-node-gpu only, not ${this.host.spec.id}`);
     this.id = `${this.host.spec.id}-${executor}`;
     this.target = { family: 'tfjs', backend, executor };
+    this.format = executor;
+    this.webgpu = onWebGpu(this.target);
     this.description = `${this.host.spec.description}, ${RUNS[executor]}`;
   }
 

@@ -1,6 +1,7 @@
 import { presetTfjsFlags } from './tfjs-options.js';
 import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
+import { onWebGpu } from '../engine-target.js';
 import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
 import { translatorProfiler } from './tfjs-profile.js';
 import { LoadPhaseClock } from '../../src/core/load-phases.js';
@@ -56,6 +57,9 @@ class TfjsSession implements EngineSession {
 class TfjsEngine implements Engine {
   readonly id: string;
   readonly target: { readonly family: 'tfjs'; readonly backend: TfjsBackend; readonly executor: 'translator' };
+  readonly format = 'onnx';
+  readonly onnxTranslator = true;
+  readonly webgpu: boolean;
   readonly description: string;
   private readonly host: TfjsBackendHost;
 
@@ -63,6 +67,7 @@ class TfjsEngine implements Engine {
     this.host = new TfjsBackendHost(backend);
     this.id = this.host.spec.id;
     this.target = { family: 'tfjs', backend, executor: 'translator' };
+    this.webgpu = onWebGpu(this.target);
     this.description = `${this.host.spec.description} (ONNX graph translated to tfjs ops)`;
   }
 

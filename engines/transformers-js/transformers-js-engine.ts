@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, EngineGenerator, ResolvedSessionOptions } from '../../src/core/engine.js';
+import { declaredBy } from '../engine-target.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
@@ -158,6 +159,7 @@ export function createTransformersJsEngine(device: Device): Engine {
   return {
     id,
     target: { family: 'onnx', device },
+    ...declaredBy({ family: 'onnx', device }),
     // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
     trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
     description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${DEVICE_NAMES[device]}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,

@@ -21,11 +21,11 @@ function offers(caps: PageCapabilities, variant: BrowserVariant): string {
   const yes = (b: boolean | undefined) => (b === undefined ? 'unknown' : b ? 'yes' : 'no');
   const cores = availableParallelism();
   const webgpu =
-    caps.webgpuAdapter ?? `none (${variant.family === 'firefox' ? 'off by default; --browsers firefox-webgpu opts in' : (caps.webgpuUnavailable ?? 'no adapter')})`;
+    caps.webgpuAdapter ?? `none (${variant.browser === 'firefox' ? 'off by default; --browsers firefox-webgpu opts in' : (caps.webgpuUnavailable ?? 'no adapter')})`;
   return [
     `wasm SIMD ${yes(caps.simd)}`,
     `crossOriginIsolated ${yes(caps.crossOriginIsolated)}`,
-    `SharedArrayBuffer ${yes(caps.sharedArrayBuffer)}${caps.sharedArrayBuffer === false && variant.family === 'webkit' ? ' (--browsers webkit-sab opts in)' : ''}`,
+    `SharedArrayBuffer ${yes(caps.sharedArrayBuffer)}${caps.sharedArrayBuffer === false && variant.browser === 'webkit' ? ' (--browsers webkit-sab opts in)' : ''}`,
     `hardwareConcurrency ${caps.hardwareConcurrency}${caps.hardwareConcurrency !== cores ? ` (the machine has ${cores} cores)` : ''}`,
     ...(caps.timerResolutionMs !== undefined ? [`timer step ${caps.timerResolutionMs ?? 'unknown'} ms`] : []),
     `WebGL2 ${caps.webglRenderer ?? `none (${caps.webglUnavailable ?? 'no context'})`}`,
@@ -41,14 +41,14 @@ export async function browserLines(): Promise<(readonly [string, string])[]> {
   if (left) return [['all', `${left.reason} (${left.enable})`]];
   for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null)) {
     try {
-      const driver = await driverFor(variant.family);
+      const driver = await driverFor(variant.browser);
       const found = await driver.find();
       if ('reason' in found) {
         out.push([variant.name, `not found: ${found.reason} (${found.enable}); its rows in --browsers are unavailable`]);
         continue;
       }
-      const caps = variant.family === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
-      out.push([variant.name, `${found.version} (${CLIENT[variant.family]}): ${offers(caps, variant)}`]);
+      const caps = variant.browser === 'chromium' ? await pageCapabilities(found) : await browserCapabilities(variant, found.path);
+      out.push([variant.name, `${found.version} (${CLIENT[variant.browser]}): ${offers(caps, variant)}`]);
     } catch (err) {
       out.push([variant.name, `could not be asked: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`]);
     }

@@ -5,31 +5,34 @@
  * scenario it registered is there to dispatch. Only argument parsing and
  * help are imported up front; each command module (and through it every
  * engine) is imported when run, so `--help` answers without loading a
- * native runtime.
+ * native runtime. As the CLI's entry it is where the default engine
+ * registry comes from (imported once a command runs): every command gets
+ * it as a value.
  */
 import { UserError } from '../core/errors.js';
 import { VERBOSE_ENV } from '../core/library-logs.js';
 import { parseArgs, type ParsedArgs } from './args.js';
 import { commandHelp, commands, mainHelp } from './command-specs.js';
 import { isScenarioCommand, runScenarioCommand } from './scenario-commands.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** The commands that are no scenario, by name; a scenario's command is found in the registry (scenario-commands.ts). */
-const OTHER_COMMANDS: Readonly<Record<string, (args: ParsedArgs) => Promise<number>>> = {
+const OTHER_COMMANDS: Readonly<Record<string, (args: ParsedArgs, registry: EngineRegistry) => Promise<number>>> = {
   compare: async (args) => (await import('./compare-command.js')).compareCommand(args),
-  worker: async (args) => (await import('./worker-command.js')).workerCommand(args),
-  engines: async (args) => (await import('./engines-command.js')).enginesCommand(args),
-  tune: async (args) => (await import('./tune-command.js')).tuneCommand(args),
+  worker: async (args, registry) => (await import('./worker-command.js')).workerCommand(args, registry),
+  engines: async (args, registry) => (await import('./engines-command.js')).enginesCommand(args, registry),
+  tune: async (args, registry) => (await import('./tune-command.js')).tuneCommand(args, registry),
   list: async (args) => (await import('./history-commands.js')).listCommand(args),
   show: async (args) => (await import('./history-commands.js')).showCommand(args),
-  rerun: async (args) => (await import('./history-commands.js')).rerunCommand(args),
+  rerun: async (args, registry) => (await import('./history-commands.js')).rerunCommand(args, registry),
   rm: async (args) => (await import('./history-commands.js')).rmCommand(args),
-  serve: async (args) => (await import('./serve-command.js')).serveCommand(args),
-  inspect: async (args) => (await import('./inspect-command.js')).inspectCommand(args),
+  serve: async (args, registry) => (await import('./serve-command.js')).serveCommand(args, registry),
+  inspect: async (args, registry) => (await import('./inspect-command.js')).inspectCommand(args, registry),
   export: async (args) => (await import('./export-command.js')).exportCommand(args),
 };
 
 /** Runs one command line (argv without node and the script) and answers its exit code; a user's mistake is thrown as a UserError. */
-export async function dispatch(argv: readonly string[]): Promise<number> {
+export async function dispatch(argv: readonly string[], engines?: EngineRegistry): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(mainHelp());
@@ -52,8 +55,9 @@ export async function dispatch(argv: readonly string[]): Promise<number> {
   }
   // Before any engine loads, in this process and (inherited) every child it starts.
   if (args.flags['verbose'] === true) process.env[VERBOSE_ENV] = '1';
-  if (isScenarioCommand(spec.name)) return runScenarioCommand(spec.name, args);
+  const registry = engines ?? (await import('../../engines/registry.js')).defaultRegistry;
+  if (isScenarioCommand(spec.name)) return runScenarioCommand(spec.name, args, registry);
   const handler = Object.hasOwn(OTHER_COMMANDS, spec.name) ? OTHER_COMMANDS[spec.name] : undefined;
   if (!handler) throw new Error(`command ${spec.name} has no handler`);
-  return handler(args);
+  return handler(args, registry);
 }

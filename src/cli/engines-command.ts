@@ -1,8 +1,6 @@
-import { defaultRegistry } from '../../engines/registry.js';
-import { type EngineStatus } from '../core/engine-registry.js';
+import { type EngineRegistry, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
-import type { EngineTarget } from '../core/engine.js';
 import { wrap } from '../../reports/text-table.js';
 import { reportWidth } from './terminal-width.js';
 
@@ -13,11 +11,11 @@ import { reportWidth } from './terminal-width.js';
  * onnx-cuda, onnx-tensorrt and transformers-js-cuda); `--explain ID` prints
  * one engine's reason and fix in full, `--json` everything.
  */
-export async function enginesCommand(args: ParsedArgs): Promise<number> {
-  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args);
+export async function enginesCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
+  if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args, registry);
   const explain = args.flags['explain'];
   // A browser engine's rows in Firefox and WebKit (`<id>@<browser>`) are summed up by the browsers' lines instead.
-  const statuses = await defaultRegistry.statusAll(defaultRegistry.listedIds());
+  const statuses = await registry.statusAll(registry.listedIds());
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(statuses.map((s) => ({ id: s.id, description: s.engine?.description ?? null, ...s.availability })), null, 2)}\n`);
     return 0;
@@ -33,11 +31,6 @@ export async function enginesCommand(args: ParsedArgs): Promise<number> {
   const { browserBlock } = await import('./browser-lines.js');
   process.stdout.write(`\n${(await browserBlock(layout)).join('\n')}\n`);
   return 0;
-}
-
-/** Node WebGPU engines, by what they serve (no engine id is named in the CLI). */
-function isWebGpu(target: EngineTarget): boolean {
-  return target.family === 'onnx' ? target.device === 'webgpu' : target.backend === 'webgpu';
 }
 
 /** The longest a reason in the table runs; `--explain` has the rest. */
@@ -136,7 +129,7 @@ export function explainLines(s: EngineStatus, layout: { readonly width: number; 
   const lines = [s.id, ...(s.engine?.description ? item('', s.engine.description) : [])];
   if (s.availability.available) lines.push(...item('available: ', availableText(s)));
   else lines.push(...item('unavailable: ', s.availability.reason.replace(/^unavailable: /u, '')), ...item('to enable: ', s.availability.enable));
-  if (s.engine !== null && s.engine.runsIn !== 'browser' && isWebGpu(s.engine.target)) {
+  if (s.engine !== null && s.engine.runsIn !== 'browser' && s.engine.webgpu === true) {
     lines.push(...item('GPU from npm alone: ', 'WebGPU in Node runs on Dawn over Vulkan: it needs libvulkan1 and the GPU\'s Vulkan driver, nothing beyond npm; onnx-cuda, onnx-tensorrt and tfjs-node-gpu need libraries their npm installs download from outside the registry.'));
   }
   return lines;

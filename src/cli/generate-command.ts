@@ -10,6 +10,7 @@ import { reportWidth } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 
 const whereOf = (c: GenerationCellKey): string => `${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}`;
@@ -31,13 +32,13 @@ function progressLine(event: GenerationProgress): string | null {
  * engines × batch sizes × prompt lengths × new tokens, save after each cell,
  * print the TTFT / TPOT / throughput tables and the paths written.
  */
-export async function generateCommand(args: ParsedArgs): Promise<number> {
+export async function generateCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const threads = positiveIntFlag(args, 'threads', 'threads');
   const input: Partial<GenerateConfig> = {
     model: stringFlag(args, 'model') ?? null,
-    engines: enginesWithOptions(args),
+    engines: enginesWithOptions(args, registry),
     batchSizes: positiveIntListFlag(args, 'batch-sizes', 'batchSizes'),
     promptLengths: positiveIntListFlag(args, 'prompt-lengths', 'promptLengths'),
     newTokens: positiveIntListFlag(args, 'new-tokens', 'newTokens'),
@@ -57,16 +58,16 @@ export async function generateCommand(args: ParsedArgs): Promise<number> {
   const { generateConfig } = await import('../runs/generate-run.js');
   const config = generateConfig(input);
 
-  return generateAndReport(config, {}, reportWidth(args));
+  return generateAndReport(config, {}, registry, reportWidth(args));
 }
 
 /** `generate`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
 export const scenarioCli: ScenarioCli = {
   run: generateCommand,
-  rerun: async (stored, { out, rerunOf }, args) => {
+  rerun: async (stored, { out, rerunOf }, args, registry) => {
     const { command: _command, ...config } = stored as StoredGenerateConfig;
     const { generateConfig } = await import('../runs/generate-run.js');
-    return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, reportWidth(args));
+    return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, registry, reportWidth(args));
   },
 };
 
@@ -74,7 +75,7 @@ export const scenarioCli: ScenarioCli = {
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedGenerate }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/generate/generation-report.js'),
@@ -84,6 +85,7 @@ async function generateAndReport(config: GenerateConfig, links: { readonly rerun
   return reportRecordedCommand({
     unit: 'generate() call',
     out: config.out,
+    registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
       executeRecordedGenerate(config, {

@@ -16,6 +16,7 @@ import { UserError } from '../core/errors.js';
 import { reportWidth } from './terminal-width.js';
 import { positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { LIST_COMMAND, RERUN_COMMAND, RM_COMMAND, SHOW_COMMAND } from './history-specs.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 function storeOf(args: ParsedArgs, command: string): HistoryStore {
   const leftOut = historyLeftOutOfPack(command);
@@ -124,14 +125,14 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
 }
 
 /** `inferbench rerun <id>`: the same resolved config, as a new entry linked to the old one. */
-export async function rerunCommand(args: ParsedArgs): Promise<number> {
+export async function rerunCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   const [ref] = requirePositionals(args.positionals, 1, RERUN_COMMAND.usage);
   const store = existingStore(args, 'rerun');
   const entry = await store.require(await resolveEntryId(store, ref as string, 'rerun'));
   process.stderr.write(`inferbench: re-running benchmark ${entry.id} with the same settings\n`);
   // Its scenario's CLI, found by the stored config's command; the run modules load only for a rerun: list, show and rm read the store alone.
   const { rerunStoredConfig } = await import('./scenario-commands.js');
-  return rerunStoredConfig(entry.config, { out: store.out, rerunOf: entry.id }, args);
+  return rerunStoredConfig(entry.config, { out: store.out, rerunOf: entry.id }, args, registry);
 }
 
 /** Reads one line from stdin; EOF counts as no. */

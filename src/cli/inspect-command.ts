@@ -1,7 +1,7 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
-import { FORMAT_LABEL } from '../models/benchmark-model.js';
+import { formatLabel } from '../models/benchmark-model.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
-import { defaultRegistry } from '../../engines/registry.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
 import { listFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 
@@ -35,7 +35,7 @@ export function renderInspection(r: ModelInspection): string {
     `model    ${r.path} (${(r.sizeBytes / 1024).toFixed(1)} KiB)`,
     r.format === 'onnx'
       ? `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`
-      : `format   ${FORMAT_LABEL[r.format]}${r.producer ? ` (${r.producer})` : ''}`,
+      : `format   ${formatLabel(r.format)}${r.producer ? ` (${r.producer})` : ''}`,
     `inputs   ${values(r.inputs)}`,
     `outputs  ${values(r.outputs)}`,
     `ops      ${r.nodeCount} nodes, ${r.ops.length} op types`,
@@ -52,12 +52,12 @@ export function renderInspection(r: ModelInspection): string {
  * (`--model` folders, files and Hub ids, `--config` architectures, else the
  * embedded default), each in turn.
  */
-export async function inspectCommand(args: ParsedArgs): Promise<number> {
+export async function inspectCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   // Checked before any model is generated or fetched, so a typo costs nothing.
   const engines = listFlag(args, 'engines');
   if (engines !== undefined) {
     if (engines.length === 0) throw new UserError('--engines names no engine', 'e.g. --engines onnx-cpu,tfjs-wasm, or leave it out to judge every engine');
-    defaultRegistry.parseNames(engines, '--engines');
+    registry.parseNames(engines, '--engines');
   }
   const { modelFolders } = await import('../runs/model-plan.js');
   const folders = await modelFolders({
@@ -66,7 +66,7 @@ export async function inspectCommand(args: ParsedArgs): Promise<number> {
     revision: stringFlag(args, 'revision') ?? null,
   });
   const results: ModelInspection[] = [];
-  for (const folder of folders) results.push(await inspectModel(folder.path, engines ? { engines } : {}));
+  for (const folder of folders) results.push(await inspectModel(folder.path, { registry, ...(engines ? { engines } : {}) }));
   if (args.flags['json'] === true) {
     process.stdout.write(`${JSON.stringify(results.length === 1 ? results[0] : results, null, 2)}\n`);
     return 0;

@@ -13,6 +13,7 @@ import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 function progressLine(event: LoadProgress): string | null {
   if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warming up`;
@@ -66,13 +67,13 @@ const seconds = (s: number | undefined): number | undefined => (s === undefined 
  * engine the same arrival schedules, save after each cell, print the
  * tables and the paths written.
  */
-export async function loadCommand(args: ParsedArgs): Promise<number> {
+export async function loadCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const burstiness = numberFlag(args, 'burstiness', 'burstiness');
   const slo = stringFlag(args, 'slo');
   const partial: Partial<LoadConfig> = {
     models: repeatedFlag(args, 'model') ?? [],
-    engines: enginesWithOptions(args),
+    engines: enginesWithOptions(args, registry),
     threads: positiveIntFlag(args, 'threads', 'threads') ?? null,
     dataset: stringFlag(args, 'dataset') ?? null,
     textColumn: stringFlag(args, 'text-column') ?? null,
@@ -96,21 +97,21 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
   // The run stack loads only now, every flag checked: a refused command costs what `--help` costs.
   const { loadConfig } = await import('../runs/load-run.js');
-  return loadAndReport(loadConfig(defined), {}, reportWidth(args));
+  return loadAndReport(loadConfig(defined), {}, registry, reportWidth(args));
 }
 
 /** `load`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
 export const scenarioCli: ScenarioCli = {
   run: loadCommand,
-  rerun: async (stored, { out, rerunOf }, args) => {
+  rerun: async (stored, { out, rerunOf }, args, registry) => {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
     const { loadConfig } = await import('../runs/load-run.js');
-    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, reportWidth(args));
+    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, registry, reportWidth(args));
   },
 };
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/load/load-report.js'),
@@ -120,6 +121,7 @@ async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: num
   return reportRecordedCommand({
     unit: 'engine call',
     out: config.out,
+    registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
       executeRecordedLoad(config, {

@@ -15,6 +15,7 @@ import type { CompletedCell, RunRecord } from '../core/results.js';
 import type { VaryingKeys } from '../../reports/run-views.js';
 import type { QueueRunOptions } from '../runs/queue-sweep.js';
 import type { ScenarioCli } from './scenario-cli.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /**
  * The run stack (engines, models, datasets, reports), imported only once
@@ -77,14 +78,14 @@ function roundsFlag(args: ParsedArgs): number | undefined {
  * after the current batch; a second Ctrl-C exits at once (files written
  * after the last finished cell stay intact).
  */
-export async function runCommand(args: ParsedArgs): Promise<number> {
+export async function runCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   // Before anything else: an output folder that cannot be written (or hangs mkdir) is the first thing to report.
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
-  return runAndReport(runConfigFromArgs(args), {}, queueOptions(args), display(args));
+  return runAndReport(runConfigFromArgs(args, registry), {}, registry, queueOptions(args), display(args));
 }
 
 /** `run`'s flags as a resolved config (also `tune`'s, which takes the same flags). */
-export function runConfigFromArgs(args: ParsedArgs): RunConfig {
+export function runConfigFromArgs(args: ParsedArgs, registry: EngineRegistry): RunConfig {
   return resolveRunConfig(
     {
       models: repeatedFlag(args, 'model'),
@@ -126,6 +127,7 @@ export function runConfigFromArgs(args: ParsedArgs): RunConfig {
       ...(stringFlag(args, 'calibration-method') !== undefined ? { calibrationMethod: stringFlag(args, 'calibration-method') } : {}),
     },
     { rounds: '--rounds', maxTime: '--max-time', batchSizes: '--batch-sizes', limit: '--limit', threads: '--threads', engines: '--engines', browsers: '--browsers', engineOptions: '--engine-options', reference: '--reference', calibrationRows: '--calibration-rows', calibrationMethod: '--calibration-method', dtypes: '--dtype', task: '--task', architectures: '--config', sequenceLengths: '--sequence-lengths' },
+    registry,
   );
 }
 
@@ -136,7 +138,7 @@ export function runConfigFromArgs(args: ParsedArgs): RunConfig {
  */
 export const scenarioCli: ScenarioCli = {
   run: runCommand,
-  rerun: (stored, { out, rerunOf }, args) => runAndReport(resolveRunConfig({ ...(stored as RunConfig), out }), { rerunOf }, undefined, display(args)),
+  rerun: (stored, { out, rerunOf }, args, registry) => runAndReport(resolveRunConfig({ ...(stored as RunConfig), out }, {}, registry), { rerunOf }, registry, undefined, display(args)),
 };
 
 /** `--wide`, `--quiet` and the width (terminal-width.ts), for run and rerun alike. */
@@ -181,6 +183,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
 export async function runAndReport(
   config: RunConfig,
   links: { readonly rerunOf?: number },
+  registry: EngineRegistry,
   queue?: QueueRunOptions,
   shown: ReportDisplay = { ...reportWidth(null), quiet: false },
   /** `tune`'s additions: files written beside the run's once it ends, and lines after its report. */
@@ -192,6 +195,7 @@ export async function runAndReport(
   return reportRecordedCommand<RunRecord, ProgressEvent>({
     unit: 'batch',
     out: config.out,
+    registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: async ({ progress, ...hooks }, record) => {
       const recorded = await executeRecordedRun(config, {

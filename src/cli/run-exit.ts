@@ -6,6 +6,7 @@ import { EXIT_INTERRUPTED, stopOnSignals } from './stop-signals.js';
 import { ProgressArea, reportWidth } from './terminal-width.js';
 import { wrap } from '../../reports/text-table.js';
 import path from 'node:path';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /**
  * "Wrote to DIR/: results.json, results.csv, …": the files of one folder on
@@ -77,9 +78,11 @@ export async function reportRecordedCommand<R extends { readonly state: string }
   readonly unit: string;
   readonly out: string;
   readonly rerunOf?: number;
+  /** The engines the command runs on (the CLI's registry), handed to `execute` in its hooks. */
+  readonly registry: EngineRegistry;
   readonly execute: (
     /** `progress`: the progress area itself, for a line of the command's own (the run's header) at its width. */
-    hooks: { readonly signal: AbortSignal; readonly onProgress: (event: P) => void; readonly progress: Pick<ProgressArea, 'line' | 'width'> },
+    hooks: { readonly signal: AbortSignal; readonly registry: EngineRegistry; readonly onProgress: (event: P) => void; readonly progress: Pick<ProgressArea, 'line' | 'width'> },
     record: RecordOptions,
   ) => Promise<RecordedOutcome<R>>;
   /** A line that stays, a `status` that the next overwrites on a terminal (per round), or nothing. */
@@ -102,6 +105,7 @@ export async function reportRecordedCommand<R extends { readonly state: string }
     recorded = await command.execute(
       {
         signal: stop.signal,
+        registry: command.registry,
         progress: area,
         onProgress: (event) => {
           const line = command.progressLine(event);

@@ -15,6 +15,7 @@ import type { CellProgress, Scenario, ScenarioConfig, ScenarioFlags } from '../r
 import { listFlag, positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** Where a rerun writes and which entry it repeats. */
 export interface Replay {
@@ -25,8 +26,8 @@ export interface Replay {
 
 /** One scenario's CLI: its command, and a rerun of a stored config with the rerun command's flags (`--wide`, `--quiet`). */
 export interface ScenarioCli {
-  readonly run: (args: ParsedArgs) => Promise<number>;
-  readonly rerun: (stored: ScenarioConfig, replay: Replay, args: ParsedArgs) => Promise<number>;
+  readonly run: (args: ParsedArgs, registry: EngineRegistry) => Promise<number>;
+  readonly rerun: (stored: ScenarioConfig, replay: Replay, args: ParsedArgs, registry: EngineRegistry) => Promise<number>;
 }
 
 /** The flags as the scenario's `configFromFlags` reads them; a positive whole number is checked against the range its options table names. */
@@ -52,7 +53,7 @@ function cellLine(event: CellProgress): string | { readonly status: string } {
  * with the CLI's stop signals, progress area and history lines, then
  * prints its `report` (the one `show` prints).
  */
-function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, rerunOf: number | undefined, args: ParsedArgs): Promise<number> {
+function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, rerunOf: number | undefined, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   const execute = scenario.executeRecorded;
   if (!execute) {
     throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, `load the module that registers ${scenario.command} with a way to run it, or run another scenario`);
@@ -62,7 +63,8 @@ function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, re
     unit: 'cell',
     out,
     ...(rerunOf !== undefined ? { rerunOf } : {}),
-    execute: ({ signal, onProgress }, record) => execute(config, { signal, onCell: onProgress }, record),
+    registry,
+    execute: ({ signal, registry: engines, onProgress }, record) => execute(config, { signal, registry: engines, onCell: onProgress }, record),
     progressLine: cellLine,
     quiet: args.flags['quiet'] === true,
     wide: layout.wide,
@@ -79,7 +81,7 @@ function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, re
  */
 export function registeredScenarioCli(scenario: Scenario): ScenarioCli {
   return {
-    run: async (args) => {
+    run: async (args, registry) => {
       const fromFlags = scenario.configFromFlags;
       if (!fromFlags) {
         throw new UserError(`the ${scenario.command} scenario cannot be started from the command line`, `start it from the dashboard or the API, or register it with configFromFlags`);
@@ -87,8 +89,8 @@ export function registeredScenarioCli(scenario: Scenario): ScenarioCli {
       const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
       // Before anything else, as every scenario command does: an output folder that cannot be written is the first thing to report.
       await prepareOutputFolder(out);
-      return runRecorded(scenario, fromFlags(flagsOf(scenario, args, out)), out, undefined, args);
+      return runRecorded(scenario, fromFlags(flagsOf(scenario, args, out)), out, undefined, args, registry);
     },
-    rerun: (stored, replay, args) => runRecorded(scenario, { ...stored, out: replay.out }, replay.out, replay.rerunOf, args),
+    rerun: (stored, replay, args, registry) => runRecorded(scenario, { ...stored, out: replay.out }, replay.out, replay.rerunOf, args, registry),
   };
 }

@@ -12,6 +12,7 @@ import '../runs/scenarios/builtin-scenarios.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
 import { registeredScenarioCli, type Replay, type ScenarioCli } from './scenario-cli.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** The built-in scenarios' command modules, by command; each exports its `scenarioCli`. */
 const COMMAND_MODULES: Readonly<Record<string, () => Promise<{ readonly scenarioCli: ScenarioCli }>>> = {
@@ -33,8 +34,8 @@ async function cliOf(scenario: Scenario): Promise<ScenarioCli> {
 }
 
 /** `inferbench <command>` of a registered scenario, with its parsed flags. */
-export async function runScenarioCommand(command: string, args: ParsedArgs): Promise<number> {
-  return (await cliOf(scenarioByCommand(command))).run(args);
+export async function runScenarioCommand(command: string, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
+  return (await cliOf(scenarioByCommand(command))).run(args, registry);
 }
 
 /**
@@ -43,10 +44,10 @@ export async function runScenarioCommand(command: string, args: ParsedArgs): Pro
  * config of a scenario this inferbench has not registered (a plug-in not
  * loaded) is refused with the reason.
  */
-export async function rerunStoredConfig(stored: ScenarioConfig, replay: Replay, args: ParsedArgs): Promise<number> {
+export async function rerunStoredConfig(stored: ScenarioConfig, replay: Replay, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   const scenario = scenarioOfConfig(stored);
   if (!isScenarioCommand(scenario.command)) {
     throw new UserError(`benchmark ${replay.rerunOf} is a ${scenario.command} run, and the ${scenario.command} scenario is not registered in this inferbench`, 'rerun it with the inferbench (and plug-ins) that recorded it');
   }
-  return (await cliOf(scenario)).rerun(stored, replay, args);
+  return (await cliOf(scenario)).rerun(stored, replay, args, registry);
 }

@@ -4,6 +4,7 @@ import { DEFAULT_PORT } from '../dashboard/dashboard-port.js';
 import { isLoopback } from '../dashboard/security.js';
 import { listFlag, stringFlag, type ParsedArgs } from './args.js';
 import { stopOnSignals } from './stop-signals.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 function portFlag(args: ParsedArgs): number {
   const raw = stringFlag(args, 'port');
@@ -18,11 +19,12 @@ function portFlag(args: ParsedArgs): number {
  * after its current batch, record it as interrupted (naming the signal)
  * with its measured cells, and exit with 128 + the signal's number.
  */
-export async function serveCommand(args: ParsedArgs): Promise<number> {
+export async function serveCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   const host = stringFlag(args, 'host') ?? '127.0.0.1';
   const options = {
     out: stringFlag(args, 'out') ?? DEFAULT_OUT_DIR,
     host,
+    registry,
     port: portFlag(args),
     root: stringFlag(args, 'root') ?? process.cwd(),
     allow: listFlag(args, 'allow') ?? [],

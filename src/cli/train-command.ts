@@ -11,6 +11,7 @@ import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 function progressLine(event: TrainingProgress): string | null {
   // Rounds are interleaved across engines, so a cell is done only in the last round: say where each round is.
@@ -39,7 +40,7 @@ function optimizerFlag(args: ParsedArgs): TrainOptimizer | undefined {
  * engines × sequence lengths × batch sizes through the run driver, save
  * after each cell, print the TRAIN – SPEED / MEMORY / LOSS tables.
  */
-export async function trainCommand(args: ParsedArgs): Promise<number> {
+export async function trainCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   const steps = positiveIntFlag(args, 'steps', 'steps');
   const warmSteps = countFlag(args, 'warm-steps', 'warmSteps');
@@ -55,7 +56,7 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
   const config = trainConfig({
     models: repeatedFlag(args, 'model') ?? [],
     architectures,
-    engines: enginesWithOptions(args),
+    engines: enginesWithOptions(args, registry),
     ...(batchSizes ? { batchSizes } : {}),
     sequenceLengths: sequenceLengths ?? null,
     ...(steps !== undefined ? { steps } : {}),
@@ -71,20 +72,20 @@ export async function trainCommand(args: ParsedArgs): Promise<number> {
     png: args.flags['no-png'] !== true,
     isolate: args.flags['no-isolate'] !== true,
   });
-  return trainAndReport(config, {}, reportWidth(args));
+  return trainAndReport(config, {}, registry, reportWidth(args));
 }
 
 /** `train`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
 export const scenarioCli: ScenarioCli = {
   run: trainCommand,
-  rerun: async (stored, { out, rerunOf }, args) => {
+  rerun: async (stored, { out, rerunOf }, args, registry) => {
     const { trainConfig } = await import('../runs/train-run.js');
-    return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, reportWidth(args));
+    return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, registry, reportWidth(args));
   },
 };
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
   const [{ executeRecordedTrain }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../runs/train-run.js'),
@@ -95,6 +96,7 @@ async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: n
   return reportRecordedCommand({
     unit: 'training step',
     out: config.out,
+    registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
       executeRecordedTrain(config, {
@@ -107,6 +109,6 @@ async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: n
     wide: layout.wide,
     render: (record, color) => renderTrainingReport(record, { color, ...layout }),
     after: (record) => (config.png ? notDrawnLines(trainingCharts(record)) : []),
-    nothingMeasuredFix: (record) => trainingEnginesFix(record),
+    nothingMeasuredFix: (record) => trainingEnginesFix(record, registry),
   });
 }

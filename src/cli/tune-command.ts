@@ -15,11 +15,12 @@ import { display, runAndReport, runConfigFromArgs } from './run-command.js';
 import { finishSearch, searchRungs, tuneCandidates, type TuneSearch } from '../runs/tune-search.js';
 import { renderTuneCsv, tuneBest, tuneLines } from '../../reports/tune-report.js';
 import type { RunRecord } from '../core/results.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
-export async function tuneCommand(args: ParsedArgs): Promise<number> {
+export async function tuneCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
   if (stringFlag(args, 'engines') === undefined) throw new UserError('tune needs --engines: the engines whose options to search', 'add --engines onnx-cpu,onnx-wasm (see `inferbench engines --options ID` for what each takes)');
-  const base = runConfigFromArgs(args);
+  const base = runConfigFromArgs(args, registry);
   const engines = base.engines ?? [];
   const candidates = tuneCandidates(engines, base.engineOptions ?? []);
   const shown = display(args);
@@ -36,7 +37,7 @@ export async function tuneCommand(args: ParsedArgs): Promise<number> {
     search = await searchRungs(base, candidates, {
       signal: controller.signal,
       onRung: say,
-      execute: async (config) => (await executeRun(config, { signal: controller.signal })).record,
+      execute: async (config) => (await executeRun(config, { signal: controller.signal, registry })).record,
     });
   } finally {
     process.removeListener('SIGINT', stop);
@@ -49,7 +50,7 @@ export async function tuneCommand(args: ParsedArgs): Promise<number> {
     finishSearch(search, record);
     return tuneBest(record, search.candidates);
   };
-  return runAndReport(final, {}, undefined, shown, {
+  return runAndReport(final, {}, registry, undefined, shown, {
     finished: async (outcome) => {
       await replaceFile(join(outcome.dir, 'tune.csv'), renderTuneCsv(search.candidates, answer(outcome.record)));
     },

@@ -1,5 +1,4 @@
 import { hostname } from 'node:os';
-import { defaultRegistry } from '../../engines/registry.js';
 import { unavailableText } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { UserError } from '../core/errors.js';
@@ -10,6 +9,7 @@ import { fingerprintId, type WorkerEngine } from '../launchers/queue/worker-regi
 import { listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { stopExitCode } from './stop-signals.js';
 import { STOP_SIGNALS, type StopSignal } from '../core/stop-cause.js';
+import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** Default seconds a silent worker keeps a job before another worker takes it (BullMQ's lock). */
 export const DEFAULT_STALL_TIMEOUT_S = 30;
@@ -21,7 +21,7 @@ export const DEFAULT_STALL_TIMEOUT_S = 30;
  * run does, posting the cells back through the queue. Ctrl-C (or SIGTERM,
  * as Kubernetes sends) finishes the current job and leaves.
  */
-export async function workerCommand(args: ParsedArgs): Promise<number> {
+export async function workerCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   const url = stringFlag(args, 'queue');
   if (url === undefined) throw new UserError('inferbench worker needs --queue', 'pass --queue redis://HOST:PORT (the Redis the coordinator uses)');
   const address = parseRedisUrl(url);
@@ -31,13 +31,13 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
   const stallS = numberFlag(args, 'stall-timeout') ?? DEFAULT_STALL_TIMEOUT_S;
   if (!(stallS >= 1 && stallS <= 3600)) throw new UserError(`--stall-timeout must be between 1 and 3600 seconds, got ${stallS}`, `pass --stall-timeout ${DEFAULT_STALL_TIMEOUT_S} (the default)`);
   const engineModules = repeatedFlag(args, 'engine-module') ?? [];
-  await registerEngineModules(engineModules);
+  await registerEngineModules(engineModules, registry);
   const offered = listFlag(args, 'engines');
-  if (offered) defaultRegistry.parseNames(offered, '--engines');
+  if (offered) registry.parseNames(offered, '--engines');
   await probeRedis(address);
   // Only the offered engines are probed (loading a runtime takes seconds); the rest show as not offered.
-  const statuses = await defaultRegistry.statusAll(offered ?? defaultRegistry.listedIds());
-  const engines: WorkerEngine[] = [...new Set([...defaultRegistry.listedIds(), ...(offered ?? [])])].map((engineId) => {
+  const statuses = await registry.statusAll(offered ?? registry.listedIds());
+  const engines: WorkerEngine[] = [...new Set([...registry.listedIds(), ...(offered ?? [])])].map((engineId) => {
     const s = statuses.find((x) => x.id === engineId);
     if (!s) return { id: engineId, available: false, reason: `not offered by this worker (its --engines is ${offered?.join(',')})` };
     return s.availability.available ? { id: s.id, available: true, versions: s.availability.versions } : { id: s.id, available: false, reason: unavailableText(s) };
@@ -61,7 +61,7 @@ export async function workerCommand(args: ParsedArgs): Promise<number> {
     info: { name, id, environment, engines, concurrency },
     concurrency,
     stallMs: stallS * 1000,
-    run: (job, retries) => runQueueJob(job, retries, { registry: defaultRegistry, engineModules, cacheRoot: defaultCacheRoot(), host: { name, id } }),
+    run: (job, retries) => runQueueJob(job, retries, { registry, engineModules, cacheRoot: defaultCacheRoot(), host: { name, id } }),
     log,
   });
   const have = engines.filter((e) => e.available).map((e) => e.id);

@@ -23,18 +23,28 @@ export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu' | 'webgpu';
  */
 export type TfjsExecutor = 'translator' | 'graph-model' | 'saved-model';
 
-/** Which export method of a model an engine serves; a tfjs engine without `executor` is the translator. */
+/**
+ * What an engine family runs on, in its own terms (ORT's device, tfjs's
+ * backend and executor; a tfjs engine without `executor` is the
+ * translator). Only the engine's own folder reads it: what the rest of the
+ * program asks of an engine it asks through `format`, `webgpu` and
+ * `onnxTranslator`.
+ */
 export type EngineTarget =
   | { readonly family: 'onnx'; readonly device: OnnxDevice }
   | { readonly family: 'tfjs'; readonly backend: TfjsBackend; readonly executor?: TfjsExecutor };
 
-/** The model file format an engine loads: the ONNX graph, a tfjs GraphModel's model.json, or a SavedModel's saved_model.pb. */
-export type ModelFormat = 'onnx' | 'graph-model' | 'saved-model';
+/** The formats inferbench writes a model in itself: the ONNX graph, and the two tfjs formats its exporter writes from it. */
+export type BuiltinModelFormat = 'onnx' | 'graph-model' | 'saved-model';
 
-/** The format of `target`'s engine. */
-export function formatOf(target: EngineTarget): ModelFormat {
-  return target.family === 'tfjs' && target.executor !== undefined && target.executor !== 'translator' ? target.executor : 'onnx';
-}
+/**
+ * The model file format an engine loads (`Engine.format`): the ONNX graph,
+ * a tfjs GraphModel's model.json, a SavedModel's saved_model.pb, or any
+ * other name a plug-in family declares (a model brings that file through
+ * `nativeModelPath`). The model answers `modelFile(format)`; nothing but the
+ * engine says which format it loads.
+ */
+export type ModelFormat = BuiltinModelFormat | (string & {});
 
 /**
  * Result of probing an engine. An unavailable engine always says why and how
@@ -123,6 +133,12 @@ export interface Engine {
   /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
   readonly id: string;
   readonly target: EngineTarget;
+  /** The model file format `load` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `loadOn`). */
+  readonly format: ModelFormat;
+  /** True for an engine that runs on WebGPU (Dawn in Node, or a browser's), for `inferbench engines --explain`'s GPU note. */
+  readonly webgpu?: boolean;
+  /** True for an engine that runs the ONNX graph op by op through inferbench's tfjs translator, which `inspect` judges by its op coverage. */
+  readonly onnxTranslator?: boolean;
   /** One line for `inferbench engines`. */
   readonly description: string;
   /**
@@ -141,9 +157,8 @@ export interface Engine {
    */
   configure?(values: EngineOptionValues): void;
   /**
-   * Loads a model file into a session: the ONNX file, or for a tfjs engine
-   * with a native executor the file of its format (`formatOf(target)`:
-   * model.json, saved_model.pb). Throws `CellSkip` when this graph cannot
+   * Loads a model file into a session: the file of the engine's `format`
+   * (the ONNX graph, a model.json, a saved_model.pb). Throws `CellSkip` when this graph cannot
    * run here (unsupported op, threads not controllable) and any other error
    * when loading fails.
    */
@@ -158,11 +173,4 @@ export interface Engine {
   loadTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
   /** Why this engine cannot train (e.g. its runtime has no training API), for the skipped cell. */
   readonly trainingUnsupported?: string;
-}
-
-/** Engine id served by an export call, the inverse of `Engine.target` (`tfjs-node-saved-model` for the SavedModel executor). */
-export function engineIdFor(target: EngineTarget): EngineId {
-  if (target.family === 'onnx') return `onnx-${target.device}`;
-  const format = formatOf(target);
-  return format === 'onnx' ? `tfjs-${target.backend}` : `tfjs-${target.backend}-${format}`;
 }

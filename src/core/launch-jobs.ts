@@ -10,6 +10,7 @@
  * `module`) decide which scenario modules are imported.
  */
 import type { Engine } from './engine.js';
+import type { EngineRegistry } from './engine-registry.js';
 
 /** The one job shape every launcher takes: the kind of a registered job and its payload. */
 export interface Job {
@@ -25,6 +26,19 @@ export interface JobIo<Key, Result> {
   readonly start: (key: Key) => void;
   readonly result: (result: Result) => Promise<void>;
 }
+
+/**
+ * What a child job reports through: as JobIo, with the child's engine
+ * registry, which the child entry passes in (src/launchers/scenario-child.ts),
+ * since a fresh process has no run to take one from. In-process and page
+ * jobs carry the run's registry in their payload.
+ */
+export interface ChildJobIo<Key, Result> extends JobIo<Key, Result> {
+  readonly registry: EngineRegistry;
+}
+
+/** A registered child job: re-create its work from the plain payload and measure it with the child's registry. */
+export type ChildJobRun<Payload, Key, Result> = (payload: Payload, io: ChildJobIo<Key, Result>) => Promise<void>;
 
 /** A registered job: re-create or take its work from the payload and measure it. */
 export type JobRun<Payload, Key, Result> = (payload: Payload, io: JobIo<Key, Result>) => Promise<void>;
@@ -89,19 +103,19 @@ export class JobTable<Run> {
 }
 
 /** What an isolated child process runs, by kind (src/launchers/scenario-child.ts): its payload is plain data. */
-export const childJobs = new JobTable<JobRun<unknown, unknown, unknown>>('child job');
+export const childJobs = new JobTable<ChildJobRun<unknown, unknown, unknown>>('child job');
 /** What the in-process launcher runs, by kind: its payload may hold live objects (the model, the rows). */
 export const localJobs = new JobTable<JobRun<unknown, unknown, unknown>>('in-process job');
 /** What the browser launcher runs beside a page, by kind, with the engine bound to the page. */
 export const pageJobs = new JobTable<PageJobRun<unknown, unknown, unknown>>('page job');
 
 /** Registers the child job of a kind. */
-export function registerChildJob<Payload, Key, Result>(kind: string, run: JobRun<Payload, Key, Result>): void {
-  childJobs.register(kind, run as JobRun<unknown, unknown, unknown>);
+export function registerChildJob<Payload, Key, Result>(kind: string, run: ChildJobRun<Payload, Key, Result>): void {
+  childJobs.register(kind, run as ChildJobRun<unknown, unknown, unknown>);
 }
 
 /** The child job registered for `kind`. */
-export function childJob(kind: string): JobRun<unknown, unknown, unknown> {
+export function childJob(kind: string): ChildJobRun<unknown, unknown, unknown> {
   return childJobs.job(kind);
 }
 

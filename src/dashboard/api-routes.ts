@@ -43,7 +43,7 @@ async function browserChoices(): Promise<{ name: string; available: boolean; rea
   const { driverFor } = await import('../../engines/browser/browser-drivers.js');
   const out: { name: string; available: boolean; reason: string | null }[] = [];
   for (const v of BROWSER_VARIANTS) {
-    const found = await (await driverFor(v.family)).find();
+    const found = await (await driverFor(v.browser)).find();
     out.push({ name: v.name, available: !('reason' in found), reason: 'reason' in found ? `${found.reason} (${found.enable})` : v.optIn });
   }
   return out;

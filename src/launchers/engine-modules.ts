@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Engine } from '../core/engine.js';
-import { defaultRegistry } from '../../engines/registry.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
 import { describeError, UserError } from '../core/errors.js';
 
@@ -11,7 +10,7 @@ import { describeError, UserError } from '../core/errors.js';
  * path (unlike an Engine object) can be sent to an isolated child process,
  * so plug-in and test engines work with isolation too.
  */
-export async function registerEngineModules(paths: readonly string[], registry: EngineRegistry = defaultRegistry): Promise<void> {
+export async function registerEngineModules(paths: readonly string[], registry: EngineRegistry): Promise<void> {
   const fix = 'pass --engine-module the path of a JavaScript module that exports `engines` (an array of Engine objects)';
   for (const p of paths) {
     const path = isAbsolute(p) ? p : resolve(p);

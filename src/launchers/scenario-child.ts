@@ -4,9 +4,12 @@
  * child jobs and the job server (scenario-child-job.ts), which load the
  * engines and models. Like the CLI's main, this entry is where a program
  * picks its built-in scenarios: the one file under src/launchers/ that
- * imports from src/scenarios/ (test/repo/architecture-launchers-generic).
+ * imports from src/scenarios/ (test/repo/architecture-launchers-generic),
+ * and where the default engine registry comes from: the job gets it as a
+ * value.
  */
 import './lifeline.js';
 
 await import('../scenarios/builtin-child-jobs.js');
-await import('./scenario-child-job.js');
+const [{ defaultRegistry }, { serveChildJob }] = await Promise.all([import('../../engines/registry.js'), import('./scenario-child-job.js')]);
+serveChildJob(defaultRegistry);

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import type { Engine, ModelFormat, OnnxDevice, ResolvedSessionOptions, TfjsBackend, TfjsExecutor } from '../core/engine.js';
-import { engineIdFor, formatOf } from '../core/engine.js';
-import { defaultRegistry } from '../../engines/registry.js';
+import type { BuiltinModelFormat, Engine, ModelFormat, OnnxDevice, ResolvedSessionOptions, TfjsBackend, TfjsExecutor } from '../core/engine.js';
+import { engineIdFor } from '../../engines/engine-target.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
+import { standaloneRegistry } from './standalone-registry.js';
 import { CellSkip } from '../core/errors.js';
 import type { EngineSession, Precision } from '../core/engine-session.js';
 import type { HostDType, TensorMap } from '../core/tensor.js';
@@ -18,13 +18,17 @@ export interface InputSpec {
   readonly shape: readonly (number | string)[];
 }
 
-/** Options every export method takes. */
-export interface ExportOptions {
+/** What `loadOn` takes besides the engine and the model. */
+export interface LoadOptions {
   /** Intra-op threads; null or absent means the engine default. */
   readonly threads?: number | null;
+}
+
+/** Options every export method takes. */
+export interface ExportOptions extends LoadOptions {
   /** Load on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
   readonly engine?: Engine;
-  /** Registry to look engines up in; defaults to the shared one. */
+  /** Registry to look engines up in; absent, a registry of the built-in engines (standalone-registry.ts: a model used on its own). */
   readonly registry?: EngineRegistry;
 }
 
@@ -34,14 +38,40 @@ export interface TfjsExportOptions extends ExportOptions {
 }
 
 /** Format names as sentences say them. */
-export const FORMAT_LABEL: Readonly<Record<ModelFormat, string>> = { onnx: 'ONNX graph', 'graph-model': 'tfjs GraphModel', 'saved-model': 'TensorFlow SavedModel' };
+export const FORMAT_LABEL: Readonly<Record<BuiltinModelFormat, string>> = { onnx: 'ONNX graph', 'graph-model': 'tfjs GraphModel', 'saved-model': 'TensorFlow SavedModel' };
+
+/** `format` as a sentence says it: a built-in format's label, a plug-in's own name otherwise. */
+export function formatLabel(format: ModelFormat): string {
+  return Object.hasOwn(FORMAT_LABEL, format) ? FORMAT_LABEL[format as BuiltinModelFormat] : `${format} file`;
+}
+
+/** The formats inferbench's exporter writes from the ONNX graph when a model brings no file of its own (tf-export/native-export.ts). */
+const EXPORTED: ReadonlySet<ModelFormat> = new Set<ModelFormat>(['graph-model', 'saved-model']);
+
+/**
+ * Loads `model` on `engine`: the model's file of the format the engine
+ * declares (`Engine.format`, written on first use and cached:
+ * `modelFile`), with the model's precision and task options, the session
+ * then adapted by the model (a feature-extraction model pools it). The one
+ * way a model reaches an engine, for every scenario and the public API.
+ */
+export async function loadOn(engine: Engine, model: BenchmarkModel, options: LoadOptions = {}): Promise<EngineSession> {
+  const file = await model.modelFile(engine.format);
+  return model.adaptSession(await engine.load(file, { threads: options.threads ?? null, precision: model.precision, ...model.sessionOptions() }));
+}
+
+/** The engine an export method names: the one passed, else the id looked up in the registry passed, else among the built-ins. */
+async function engineOf(id: string, options: ExportOptions): Promise<Engine> {
+  return options.engine ?? (options.registry ?? standaloneRegistry()).require(id);
+}
 
 /**
  * A model under test. Subclass it to benchmark your own model: say what the
  * inputs are, how a batch of raw dataset rows becomes those inputs, and where
- * the ONNX graph is. The export methods then give a runnable session on each
- * engine family; override one to plug in a session of your own (for example
- * a hand-written tfjs model in `exportToTfjs`).
+ * the ONNX graph is. `loadOn(engine, model)` then gives a runnable session on
+ * any engine, from the file of the format the engine loads
+ * (`modelFile(format)`); bring a file of your own with `nativeModelPath`,
+ * and wrap the engine's session with `adaptSession`.
  */
 export abstract class BenchmarkModel {
   /** Name shown in tables and file names. */
@@ -61,9 +91,12 @@ export abstract class BenchmarkModel {
   /** Path of the ONNX graph the ONNX and translated-tfjs engines load. */
   abstract onnxPath(): string | Promise<string>;
 
-  /** ONNX Runtime session on `cpu`, `cuda`, `tensorrt` (onnxruntime-node) or `wasm` (onnxruntime-web). */
-  exportToOnnx(device: OnnxDevice, options: ExportOptions = {}): Promise<EngineSession> {
-    return this.loadOn(options.engine ?? engineIdFor({ family: 'onnx', device }), options);
+  /**
+   * ONNX Runtime session on `cpu`, `cuda`, `tensorrt` (onnxruntime-node) or `wasm` (onnxruntime-web).
+   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
+   */
+  async exportToOnnx(device: OnnxDevice, options: ExportOptions = {}): Promise<EngineSession> {
+    return loadOn(await engineOf(engineIdFor({ family: 'onnx', device }), options), this, options);
   }
 
   /**
@@ -72,9 +105,10 @@ export abstract class BenchmarkModel {
    * executor, with 'saved-model' a SavedModel in a TensorFlow session
    * (tfjs-node), each exported from the ONNX graph unless the model brings
    * its own (`nativeModelPath`).
+   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
    */
-  exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
-    return this.loadOn(options.engine ?? engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options);
+  async exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
+    return loadOn(await engineOf(engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options), this, options);
   }
 
   /**
@@ -93,20 +127,22 @@ export abstract class BenchmarkModel {
   }
 
   /**
-   * A tfjs GraphModel's model.json or a SavedModel's saved_model.pb that the
-   * model brings itself; null (the default) has them exported from the ONNX
-   * graph when an engine needs one.
+   * A tfjs GraphModel's model.json or a SavedModel's saved_model.pb (or the
+   * file of a plug-in family's format) that the model brings itself; null
+   * (the default) has the tfjs formats exported from the ONNX graph when an
+   * engine needs one.
    */
-  nativeModelPath(_format: Exclude<ModelFormat, 'onnx'>): string | null | Promise<string | null> {
+  nativeModelPath(_format: ModelFormat): string | null | Promise<string | null> {
     return null;
   }
 
   /**
-   * The file an engine of `format` loads: the ONNX graph, or the model in a
-   * tfjs format, the model's own (`nativeModelPath`) or exported from the
-   * ONNX graph into the cache (tf-export/native-export.ts). A graph the
-   * exporter refuses (an op with no TensorFlow mapping, a quantized graph)
-   * is a CellSkip with the reason. Resolved once per format: a load group
+   * The file an engine of `format` loads: the ONNX graph, or the model in
+   * another format, the model's own (`nativeModelPath`) or, for a tfjs
+   * format, exported from the ONNX graph into the cache
+   * (tf-export/native-export.ts). A graph the exporter refuses (an op with
+   * no TensorFlow mapping, a quantized graph), or a format the model has no
+   * file of, is a CellSkip with the reason. Resolved once per format: a load group
    * resolves it before the load's clock starts, so the export cache's check
    * (a sha256 of the ONNX bytes) is not paid again inside the timed load.
    */
@@ -121,28 +157,29 @@ export abstract class BenchmarkModel {
     return found;
   }
 
-  private readonly modelFiles = new Map<Exclude<ModelFormat, 'onnx'>, Promise<string>>();
+  private readonly modelFiles = new Map<ModelFormat, Promise<string>>();
 
-  private async findModelFile(format: Exclude<ModelFormat, 'onnx'>): Promise<string> {
+  private async findModelFile(format: ModelFormat): Promise<string> {
     const own = await this.nativeModelPath(format);
     if (own !== null) return own;
+    if (!EXPORTED.has(format)) throw new CellSkip(`${this.name} has no ${formatLabel(format)} (a model brings one through nativeModelPath)`);
+    const exported = format as 'graph-model' | 'saved-model';
     const [{ ensureNativeExport }, { ExportRefused }] = await Promise.all([import('./tf-export/native-export.js'), import('./tf-export/lower-context.js')]);
     try {
-      return (await ensureNativeExport(await this.onnxPath(), format)).file;
+      return (await ensureNativeExport(await this.onnxPath(), exported)).file;
     } catch (err) {
-      if (err instanceof ExportRefused) throw new CellSkip(`${this.name} cannot be exported as a ${FORMAT_LABEL[format]}: ${err.message}`);
+      if (err instanceof ExportRefused) throw new CellSkip(`${this.name} cannot be exported as a ${FORMAT_LABEL[exported]}: ${err.message}`);
       throw err;
     }
   }
 
-  /** The one path all export methods share: find the engine, then load the file of its format into it. */
-  protected async loadOn(engine: Engine | string, options: ExportOptions): Promise<EngineSession> {
-    const resolved = typeof engine === 'string' ? await (options.registry ?? defaultRegistry).require(engine) : engine;
-    return resolved.load(await this.modelFile(formatOf(resolved.target)), { threads: options.threads ?? null, precision: this.precision, ...this.taskOptions() });
+  /** What the model's task adds to every load's options (a feature-extraction model: its pooling); none by default. */
+  sessionOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
+    return {};
   }
 
-  /** What the model's task adds to every load's options (a feature-extraction model: its pooling); none by default. */
-  protected taskOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
-    return {};
+  /** The session `loadOn` hands back for the engine's `session` (a feature-extraction model wraps it to pool); the engine's own by default. */
+  adaptSession(session: EngineSession): EngineSession {
+    return session;
   }
 }

@@ -8,11 +8,10 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Engine, ResolvedSessionOptions } from '../core/engine.js';
+import type { ResolvedSessionOptions } from '../core/engine.js';
 import type { EngineSession, Precision } from '../core/engine-session.js';
 import { UserError } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
-import type { ExportOptions } from './benchmark-model.js';
 import { EmbeddingSession } from './embedding-session.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { describePooling, EMBEDDING_OUTPUT, markPairs, TOKEN_OUTPUTS, type PoolingSpec } from './pooling.js';
@@ -95,12 +94,12 @@ export class FeatureExtraction extends TextClassification {
     return [];
   }
 
-  protected override taskOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
+  override sessionOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
     return { featureExtraction: { pooling: this.pooling.modes, normalize: this.pooling.normalize } };
   }
 
-  protected override async loadOn(engine: Engine | string, options: ExportOptions): Promise<EngineSession> {
-    return new EmbeddingSession(await super.loadOn(engine, options), this.pooling);
+  override adaptSession(session: EngineSession): EngineSession {
+    return new EmbeddingSession(session, this.pooling);
   }
 
   override isolationSpec(): { kind: 'text-classification'; dir: string; name: string; onnxFile: string; precision: Precision; source?: string; task?: 'feature-extraction' } {

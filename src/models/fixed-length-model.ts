@@ -1,5 +1,5 @@
-import { BenchmarkModel, type ExportOptions, type InputSpec, type TfjsExportOptions } from './benchmark-model.js';
-import type { ModelFormat, OnnxDevice, TfjsBackend } from '../core/engine.js';
+import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import type { ModelFormat, ResolvedSessionOptions } from '../core/engine.js';
 import { CellSkip } from '../core/errors.js';
 import type { ModelInfo } from '../core/results.js';
 import type { EngineSession, Precision } from '../core/engine-session.js';
@@ -61,16 +61,16 @@ export class FixedLengthModel extends BenchmarkModel {
     return this.base.onnxPath();
   }
 
-  override exportToOnnx(device: OnnxDevice, options: ExportOptions = {}): Promise<EngineSession> {
-    return this.base.exportToOnnx(device, options);
-  }
-
-  override exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
-    return this.base.exportToTfjs(backend, options);
-  }
-
-  override nativeModelPath(format: Exclude<ModelFormat, 'onnx'>): string | null | Promise<string | null> {
+  override nativeModelPath(format: ModelFormat): string | null | Promise<string | null> {
     return this.base.nativeModelPath(format);
+  }
+
+  override sessionOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
+    return this.base.sessionOptions();
+  }
+
+  override adaptSession(session: EngineSession): EngineSession {
+    return this.base.adaptSession(session);
   }
 
   override modelFile(format: ModelFormat): Promise<string> {

@@ -1,12 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { notRegularFile } from '../core/regular-file.js';
 import { join, resolve } from 'node:path';
-import { defaultRegistry } from '../../engines/registry.js';
-import { formatOf, type ModelFormat } from '../core/engine.js';
+import type { ModelFormat } from '../core/engine.js';
 import { EngineRegistry, unavailableText, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
-import { FORMAT_LABEL } from './benchmark-model.js';
+import { FORMAT_LABEL, formatLabel } from './benchmark-model.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+import { standaloneRegistry } from './standalone-registry.js';
 
 /** A graph input or output as `inspect` reports it. */
 export interface InspectedValue {
@@ -99,8 +99,8 @@ async function inspectNative(path: string, registry: EngineRegistry, engineIds: 
   const sig = await readNativeSignature(path, first);
   const engines: EngineVerdict[] = [];
   for (const status of await registry.statusAll(engineIds)) {
-    const format = status.engine ? formatOf(status.engine.target) : 'onnx';
-    const problem = formats.includes(format as never) ? null : `needs ${format === 'onnx' ? 'an ONNX graph' : `a ${FORMAT_LABEL[format]}`}; ${path} holds a ${formats.map((f) => FORMAT_LABEL[f]).join(' and a ')}`;
+    const format = status.engine?.format ?? 'onnx';
+    const problem = formats.includes(format as never) ? null : `needs ${format === 'onnx' ? 'an ONNX graph' : `a ${formatLabel(format)}`}; ${path} holds a ${formats.map((f) => FORMAT_LABEL[f]).join(' and a ')}`;
     engines.push(verdict(status, problem));
   }
   const value = (v: (typeof sig.inputs)[number]): InspectedValue => ({ name: v.name, dtype: v.dtype, dims: v.shape.map((d) => (typeof d === 'number' ? d : d)) });
@@ -139,7 +139,7 @@ export interface InspectOptions {
  */
 export async function inspectModel(pathOrDir: string, options: InspectOptions | EngineRegistry = {}): Promise<ModelInspection> {
   // A registry alone is the form this exported function had before `engines` existed.
-  const { registry = defaultRegistry, engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
+  const { registry = standaloneRegistry(), engines: asked } = options instanceof EngineRegistry ? { registry: options } : options;
   const engineIds = asked ? registry.ids().filter((id) => asked.includes(id)) : registry.listedIds();
   const resolved = resolve(pathOrDir);
   if (!existsSync(resolved)) resolveOnnxPath(resolved);
@@ -163,14 +163,16 @@ export async function inspectModel(pathOrDir: string, options: InspectOptions | 
     ...coverage.dtypeProblems,
   ];
   // The native engines run an export of the graph: the exporter's own refusal is their verdict.
-  const exportProblems: Partial<Record<ModelFormat, string | null>> = { 'graph-model': exportRefusal(model, 'graph-model'), 'saved-model': exportRefusal(model, 'saved-model') };
+  const exportProblems = new Map<ModelFormat, string | null>([
+    ['graph-model', exportRefusal(model, 'graph-model')],
+    ['saved-model', exportRefusal(model, 'saved-model')],
+  ]);
   const engines: EngineVerdict[] = [];
   for (const status of await registry.statusAll(engineIds)) {
-    const format = status.engine ? formatOf(status.engine.target) : 'onnx';
-    const translator = status.engine?.target.family === 'tfjs' && format === 'onnx';
-    const exported = exportProblems[format];
-    if (translator) engines.push(verdict(status, tfjsProblems.length > 0 ? tfjsProblems.join('; ') : null, { unsupportedOps: coverage.unsupported.map((u) => `${u.op} ×${u.count}`) }));
-    else engines.push(verdict(status, exported ? `cannot be exported as a ${FORMAT_LABEL[format]}: ${exported}` : null));
+    const format = status.engine?.format ?? 'onnx';
+    const exported = exportProblems.get(format);
+    if (status.engine?.onnxTranslator === true) engines.push(verdict(status, tfjsProblems.length > 0 ? tfjsProblems.join('; ') : null, { unsupportedOps: coverage.unsupported.map((u) => `${u.op} ×${u.count}`) }));
+    else engines.push(verdict(status, exported ? `cannot be exported as a ${formatLabel(format)}: ${exported}` : null));
   }
   return {
     format: 'onnx',

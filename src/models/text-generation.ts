@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { BenchmarkModel, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import { BenchmarkModel, loadOn, type ExportOptions, type InputSpec } from './benchmark-model.js';
 import type { EngineGenerator } from '../core/engine.js';
-import { defaultRegistry } from '../../engines/registry.js';
+import { standaloneRegistry } from './standalone-registry.js';
 import { readModelJson, requireModelFolder } from './model-folder.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import type { ModelInfo } from '../core/results.js';
@@ -198,11 +198,8 @@ export class TextGeneration extends BenchmarkModel {
   /** Loads the decoder on one engine (by registry id) and returns a greedy generator over that session. */
   async load(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
     await this.init();
-    const engine = options.engine ?? (await (options.registry ?? defaultRegistry).require(engineId));
-    const opts = { ...options, engine };
-    const session: EngineSession =
-      engine.target.family === 'onnx' ? await this.exportToOnnx(engine.target.device, opts) : await this.exportToTfjs(engine.target.backend, opts);
-    return new GreedyGenerator(session, this.decoder);
+    const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
+    return new GreedyGenerator(await loadOn(engine, this, options), this.decoder);
   }
 
   /**
@@ -212,7 +209,7 @@ export class TextGeneration extends BenchmarkModel {
    */
   async loadGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
     await this.init();
-    const engine = options.engine ?? (await (options.registry ?? defaultRegistry).require(engineId));
+    const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
     // An engine's own loop carries present.* back as its cache: without them it would misread every step, so it is skipped.
     if (engine.loadGenerator && this.decoder.hasPresentOutputs === false) {
       throw new CellSkip(`${engine.id} needs the cache outputs: ${NO_PRESENTS.replace(/;.*/, '')}; export the model with --task text-generation-with-past`);

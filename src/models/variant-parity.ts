@@ -5,7 +5,7 @@
  * graphs on one engine to feed it.
  */
 export type { VariantParity } from '../core/results.js';
-import type { BenchmarkModel } from './benchmark-model.js';
+import { loadOn, type BenchmarkModel } from './benchmark-model.js';
 import type { Engine } from '../core/engine.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
@@ -107,9 +107,7 @@ export async function measureVariantParity(
   engine: Engine,
   referenceDtype = 'fp32',
 ): Promise<VariantParity> {
-  const opts = { engine, threads: null };
-  const load = (m: BenchmarkModel): Promise<EngineSession> =>
-    engine.target.family === 'onnx' ? m.exportToOnnx(engine.target.device, opts) : m.exportToTfjs(engine.target.backend, opts);
+  const load = (m: BenchmarkModel): Promise<EngineSession> => loadOn(engine, m);
   const refSession = await load(reference);
   try {
     const varSession = await load(variant);

@@ -1,5 +1,4 @@
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { defaultRegistry } from '../../engines/registry.js';
 import { UserError } from '../core/errors.js';
 import { requirePositiveInteger } from '../core/number-checks.js';
 import { checkRange } from '../core/option-ranges.js';
@@ -157,6 +156,7 @@ export interface ResolvedBenchmarkOptions {
 
 export { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
 import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS } from '../core/stop-rule.js';
+import { standaloneRegistry } from '../models/standalone-registry.js';
 /** Rows per cell when none are asked for (DEFAULT_ROWS says why so few). */
 export const DEFAULT_LIMIT = DEFAULT_ROWS;
 export const DEFAULT_WARMUP_BATCHES = 2;
@@ -234,7 +234,7 @@ export function resolveBenchmarkOptions(
     onProgress: options.onProgress ?? (() => {}),
     onCell: options.onCell ?? (() => {}),
     onOutputs: options.onOutputs,
-    registry: options.registry ?? defaultRegistry,
+    registry: options.registry ?? standaloneRegistry(),
     isolate: options.isolate ?? false,
     modelSpec: options.modelSpec,
     engineModules: options.engineModules ?? [],

@@ -76,7 +76,7 @@ export class Benchmark {
 
   /**
    * Measures one session at every batch size. `session` may be a promise
-   * (e.g. `model.exportToOnnx('cpu')`) so its load time is measured too.
+   * (e.g. `loadOn(engine, model)`) so its load time is measured too.
    * Rounds here reuse the one given session (it cannot be reloaded), with
    * batch sizes interleaved. Needs `dataItemProcessCallback` unless `model` is given.
    */

@@ -1,6 +1,5 @@
 import { badPairsError, checkPairs, skippedPairsNote } from '../../datasets/sts-pairs.js';
 import type { ProgressEvent } from './benchmark-options.js';
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { nothingSavedReason, SavedOutputs } from './saved-outputs.js';
@@ -19,6 +18,7 @@ export type { RunConfig } from './run-config.js';
 export { DEFAULT_CALIBRATION_ROWS, resolveRunConfig, type OptionNames, type RunConfigInput } from './resolve-run-config.js';
 import { DEFAULT_CALIBRATION_ROWS } from './resolve-run-config.js';
 import { checkCalibrationRows } from './calibration-rows.js';
+import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
 export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
@@ -37,7 +37,7 @@ export type { RunOutcome } from './run-driver.js';
  * measured; an abort keeps every measured cell.
  */
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome<RunRecord>> {
-  const registry = hooks.registry ?? defaultRegistry;
+  const registry = hooks.registry ?? standaloneRegistry();
   // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
   // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.

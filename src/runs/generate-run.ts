@@ -4,7 +4,6 @@
  * mistakes fail before anything is measured; an abort keeps every measured
  * cell.
  */
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { generateChildRunner } from '../scenarios/generate/generate-child-job.js';
@@ -19,6 +18,7 @@ import type { GenerationCell, GenerationRunRecord } from '../core/generation-res
 import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import { TextGeneration } from '../models/text-generation.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
+import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {
@@ -81,7 +81,7 @@ async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; n
 export async function executeGenerate(config: GenerateConfig, hooks: GenerateHooks = {}): Promise<GenerateOutcome> {
   // First of all, so a folder that cannot be written fails at once rather than after the model load.
   await prepareOutputFolder(config.out);
-  const registry = hooks.registry ?? defaultRegistry;
+  const registry = hooks.registry ?? standaloneRegistry();
   const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;
   const prompts = await readPrompts(config);
   const model = config.model ? await new TextGeneration(config.model).init() : await defaultGenerator();

@@ -21,6 +21,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { planModels } from './model-plan.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { openRunInputs } from './run-inputs.js';
+import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /**
  * Everything that defines a load run, resolved, as results.json and the
@@ -177,7 +178,7 @@ export function checkLoadConfig(config: LoadConfig, audience: LoadOptionAudience
 /** Runs the load benchmark described by `config` through the run driver; each model × engine round in a child process unless `isolate` is false. */
 export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, audience: LoadOptionAudience = 'field'): Promise<LoadOutcome> {
   checkLoadConfig(config, audience);
-  const { registry, requested, dataset, columns, datasetName } = await openRunInputs(config, hooks.registry);
+  const { registry, requested, dataset, columns, datasetName } = await openRunInputs(config, hooks.registry ?? standaloneRegistry());
   const rows: DataRow[] = [];
   for await (const row of dataset.take(config.limit)) rows.push(row);
   if (rows.length === 0) throw new UserError(`dataset ${datasetName} has no rows`, 'pass --dataset a file or Hub dataset with rows');

@@ -7,7 +7,6 @@
  */
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { requirePositiveInteger, resolveBenchmarkOptions } from './benchmark-options.js';
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { parseDtypes } from '../core/dtypes.js';
 import { TEXT_TASKS, type TextTask } from '../models/task-names.js';
@@ -98,7 +97,7 @@ export function checkedEngineOptions(partial: { readonly engines?: readonly stri
   return { engineOptions: [...specs] };
 }
 
-export function resolveRunConfig(partial: RunConfigInput, names: OptionNames = {}, registry: EngineRegistry = defaultRegistry): RunConfig {
+export function resolveRunConfig(partial: RunConfigInput, names: OptionNames, registry: EngineRegistry): RunConfig {
   const bench = resolveBenchmarkOptions(
     {
       batchSizes: partial.batchSizes,

@@ -4,7 +4,6 @@
  * dataset with its resolved columns (the text column's type checked), and the name results.json records for
  * it. Shared so every scenario reports a bad engine, column or path alike.
  */
-import { defaultRegistry } from '../../engines/registry.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { checkTextColumn, resolveColumns, type ResolvedColumns } from '../../datasets/columns.js';
@@ -25,7 +24,7 @@ export interface RunInputs {
 
 export async function openRunInputs(
   config: { readonly out: string; readonly engines: readonly string[] | null; readonly dataset: string | null; readonly textColumn: string | null; readonly labelColumn?: string | null },
-  registry: EngineRegistry = defaultRegistry,
+  registry: EngineRegistry,
 ): Promise<RunInputs> {
   await prepareOutputFolder(config.out);
   const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;

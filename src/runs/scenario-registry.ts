@@ -165,7 +165,7 @@ export function recordedBy<C extends ScenarioConfig, R extends ScenarioRecord, E
 export interface RequestContext {
   readonly guard: PathCheck;
   readonly out: string;
-  readonly registry?: EngineRegistry;
+  readonly registry: EngineRegistry;
 }
 
 /**

@@ -4,7 +4,6 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is measured.
  */
-import { defaultRegistry } from '../../engines/registry.js';
 import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
 import type { TrainOptimizer } from '../core/engine.js';
 import { UserError } from '../core/errors.js';
@@ -24,6 +23,7 @@ import { trainChildRunner } from '../scenarios/train/train-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
 import { openRunInputs } from './run-inputs.js';
+import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /** Everything that defines a training run, resolved, as results.json records it. */
 export interface TrainConfig {
@@ -106,7 +106,7 @@ export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudie
 /** Runs the training benchmark described by `config` through the run driver; each model × engine in a child process unless `isolate` is false. */
 export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: TrainOptionAudience = 'field'): Promise<TrainOutcome> {
   checkTrainConfig(config, audience);
-  const { registry, requested, dataset, available, columns, datasetName } = await openRunInputs(config, hooks.registry);
+  const { registry, requested, dataset, available, columns, datasetName } = await openRunInputs(config, hooks.registry ?? standaloneRegistry());
   const labelColumn = requireLabelColumn(columns, datasetName, available);
   const rows = await firstRows(dataset, (config.warmSteps + config.steps) * Math.max(...config.batchSizes));
   const plan = await planModels({ models: config.models, architectures: config.architectures, dtypes: null, revision: null, registry, dataset, columns });
@@ -162,7 +162,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
  * as available here or with what it needs. Null when some cell was skipped
  * for another reason, which the general fix covers.
  */
-export async function trainingEnginesFix(record: TrainingRunRecord, registry: EngineRegistry = defaultRegistry): Promise<string | null> {
+export async function trainingEnginesFix(record: TrainingRunRecord, registry: EngineRegistry): Promise<string | null> {
   const trainers = await registry.idsWith('loadTrainer');
   if (!record.cells.every((c) => c.state === 'skipped' && !trainers.includes(c.engine))) return null;
   if (trainers.length === 0) return 'no engine registered here can train (none has Engine.loadTrainer)';

@@ -11,6 +11,7 @@ import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/reco
 import { registerScenario, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 import { executeWordRun, type WordRecord as WordRecordOf } from '../helpers/word-run.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 /**
  * A scenario defined only here, as test/dashboard/scenario-registry-plugin
@@ -103,7 +104,7 @@ test("the CLI's dispatch runs a test-defined scenario from its flags, and rerun 
   assert.deepEqual((entry.config as unknown as WordConfig).words, ['ab', 'abc']);
 
   // `--wide` reaches the scenario's report: the rerun's flags are read as `show` reads them.
-  const again = await captured(() => rerunCommand({ flags: { out, quiet: true, wide: true }, positionals: ['1'] }));
+  const again = await captured(() => rerunCommand({ flags: { out, quiet: true, wide: true }, positionals: ['1'] }, defaultRegistry));
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stderr, /^inferbench: re-running benchmark 1 with the same settings$/m);
   assert.match(again.stdout, /^WORD REPORT \(wide\): ab=2 abc=3$/m);
@@ -127,7 +128,7 @@ test('rerun refuses a stored config of a scenario this inferbench has not regist
   const store = new HistoryStore(out);
   const id = await store.create({ config: { command: 'not-loaded-test', out } as unknown as StoredConfig, source: 'api', state: 'queued', compareWith: null });
   await assert.rejects(
-    captured(() => rerunCommand({ flags: { out }, positionals: [String(id)] })),
+    captured(() => rerunCommand({ flags: { out }, positionals: [String(id)] }, defaultRegistry)),
     (e: unknown) => e instanceof UserError && e.message === `benchmark ${id} is a not-loaded-test run, and the not-loaded-test scenario is not registered in this inferbench` && /rerun it with the inferbench/.test(e.fix ?? ''),
   );
   assert.equal((await store.list()).length, 1, 'nothing was added to the history');

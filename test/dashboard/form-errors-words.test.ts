@@ -16,6 +16,7 @@ import '../../src/runs/scenarios/builtin-scenarios.js';
 import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { testOutputDir } from '../helpers/test-cache.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 const WEB = new URL('../../../src/dashboard/web/', import.meta.url);
 
@@ -31,7 +32,7 @@ test('form errors name the field by its label, in the form\'s units, once', asyn
   const { formErrorText } = (await import(new URL('form-errors.js', WEB).href)) as { formErrorText: (data: unknown, label: string | null) => string };
   const html = readFileSync(new URL('dashboard.html', WEB), 'utf8');
   const guard = new PathGuard(testOutputDir('form-errors-words'));
-  const ctx = { guard, out: join(guard.root, 'out') };
+  const ctx = { guard, registry: defaultRegistry, out: join(guard.root, 'out') };
   const shown = (body: Record<string, unknown>, field: string): string => {
     try {
       startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);

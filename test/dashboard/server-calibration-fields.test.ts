@@ -5,12 +5,13 @@ import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { FieldError } from '../../src/core/field-error.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
 const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 
 test('the dashboard API takes calibrationRows and calibrationMethod as the CLI takes --calibration-rows and --calibration-method, with the same range', () => {
-  const ctx = { guard: new PathGuard(process.cwd()), out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];
+  const ctx = { guard: new PathGuard(process.cwd()), registry: defaultRegistry, out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];
   const ok = parseRunRequest({ dtypes: ['fp32', 'q8-static'], calibrationRows: 64, calibrationMethod: 'percentile' }, ctx);
   assert.equal((ok.config as { calibrationRows?: number }).calibrationRows, 64);
   assert.equal((ok.config as { calibrationMethod?: string }).calibrationMethod, 'percentile');

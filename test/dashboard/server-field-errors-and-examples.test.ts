@@ -8,6 +8,7 @@ import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { GENERATE_API } from '../../src/runs/scenarios/generate-request.js';
 import { testOutputDir } from '../helpers/test-cache.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 const parseGenerateRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('generate'), GENERATE_API, body, ctx);
@@ -25,7 +26,7 @@ function fieldErrorOf(fn: () => unknown): FieldError | null {
 
 test('the API names the field of a bad generate value (not "body"), and every example a fix shows passes that field\'s own check', () => {
   const guard = new PathGuard(testOutputDir('server-field-errors'));
-  const ctx = { guard, out: join(guard.root, 'out') };
+  const ctx = { guard, registry: defaultRegistry, out: join(guard.root, 'out') };
   // Bad newTokens, runs and warmupRuns were all reported against "body".
   for (const [field, value] of [['newTokens', [0]], ['runs', 0], ['warmupRuns', -1], ['promptLengths', [0]], ['batchSizes', [0]]] as const) {
     const err = fieldErrorOf(() => parseGenerateRequest({ [field]: value }, ctx));

@@ -8,11 +8,12 @@ import { startRequest } from '../../src/dashboard/run-request.js';
 import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-registry.js';
 import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
 const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
 
 test('the dashboard API takes task and saveOutputs as the CLI takes --task and --save-outputs', () => {
-  const ctx = { guard: new PathGuard(process.cwd()), out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];
+  const ctx = { guard: new PathGuard(process.cwd()), registry: defaultRegistry, out: 'inferbench-out' } as unknown as Parameters<typeof parseRunRequest>[1];
   const ok = parseRunRequest({ task: 'feature-extraction', saveOutputs: true }, ctx);
   assert.equal((ok.config as { task?: string }).task, 'feature-extraction');
   assert.equal((ok.config as { saveOutputs?: boolean }).saveOutputs, true);

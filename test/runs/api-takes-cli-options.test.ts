@@ -13,8 +13,9 @@ import { FieldError } from '../../src/core/field-error.js';
 import { CLI_ONLY_FLAGS, requestFieldKinds, requestFieldsOfFlags } from '../../src/runs/request-fields.js';
 import { registeredScenarios, scenarioByCommand, type RequestContext, type ScenarioApi } from '../../src/runs/scenario-registry.js';
 import '../../src/runs/scenarios/builtin-scenarios.js';
+import { defaultRegistry } from '../../engines/registry.js';
 
-const ctx: RequestContext = { guard: { check: (_field, path) => path, checkModel: (_field, path) => path }, out: '/tmp/api-takes-cli-options' };
+const ctx: RequestContext = { guard: { check: (_field, path) => path, checkModel: (_field, path) => path }, out: '/tmp/api-takes-cli-options', registry: defaultRegistry };
 
 async function apiOf(command: string): Promise<ScenarioApi> {
   const api = await scenarioByCommand(command).api?.load();

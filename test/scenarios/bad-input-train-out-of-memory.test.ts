@@ -16,6 +16,7 @@ function oomEngine(oomAt: number): Engine {
   return {
     id: 'mock-train',
     target: { family: 'tfjs', backend: 'cpu' },
+    format: 'onnx',
     description: 'mock trainer',
     async probe() { return { available: true, versions: { mock: '1.0.0' } }; },
     async load() { throw new Error('inference not used here'); },

@@ -22,6 +22,7 @@ function loggedTrainer(id: string, loads: string[], stepMs: () => number): Engin
   return {
     id,
     target: { family: 'tfjs', backend: 'cpu' },
+    format: 'onnx',
     description: `logged trainer ${id}`,
     async probe() { return { available: true, versions: { mock: '1.0.0' } }; },
     async load() { throw new Error('inference not used here'); },

@@ -5,7 +5,6 @@
  * then the whole config is resolved. Loaded by the dashboard only when a
  * request comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../classify-run.js';
 import { checkRunCells } from '../request-caps.js';
 import { runEngines } from '../run-config.js';
@@ -50,7 +49,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   );
   const count = (list: readonly unknown[] | null | undefined, otherwise = 1) => Math.max(list?.length ?? otherwise, 1);
   const sources = Math.max(config.models.length + config.architectures.length, 1);
-  checkRunCells(sources * count(runEngines(config), (ctx.registry ?? defaultRegistry).listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
+  checkRunCells(sources * count(runEngines(config), ctx.registry.listedIds().length) * count(config.batchSizes) * count(config.threads) * count(config.sequenceLengths) * count(config.dtypes));
   return config;
 }
 

@@ -4,7 +4,6 @@
  * resolveGenerationSweep). Loaded by the dashboard only when a request
  * comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { resolveGenerationSweep } from '../../scenarios/generate/generation-sweep.js';
 import { generateConfig, type GenerateConfig } from '../generate-run.js';
 import type { StoredGenerateConfig } from '../history/history-entry.js';
@@ -15,7 +14,7 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   const partial = { ...fields } as Partial<GenerateConfig>;
   const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;
   const dataset = typeof partial.dataset === 'string' ? ctx.guard.check('dataset', partial.dataset) : null;
-  const engines = enginesWithOptionFields(fields, ctx.registry ?? defaultRegistry);
+  const engines = enginesWithOptionFields(fields, ctx.registry);
   const config = generateConfig({ ...partial, model, engines, dataset, out: ctx.out });
   // Ranges first, then each list alone through the CLI's resolver, so a mistake is reported against its own field (not "body").
   checkFieldRanges(fields);

@@ -5,7 +5,6 @@
  * dashboard's guard, and capped (../request-caps.ts). Loaded by the
  * dashboard only when a request comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
 import { parseLatencyGoal } from '../../core/latency-goal.js';
@@ -47,7 +46,7 @@ const FIELDS: readonly RequestField[] = [
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): LoadConfig {
   checkFieldRanges(fields);
-  const registry = ctx.registry ?? defaultRegistry;
+  const registry = ctx.registry;
   const { slo, models, dataset, engineOptions: _, ...rest } = fields as Partial<Record<keyof LoadConfig | 'engineOptions', unknown>>;
   const goal = typeof slo === 'string' ? asField('slo', () => parseLatencyGoal(slo, 'slo')) : null;
   const config = loadConfig({

@@ -7,7 +7,6 @@
  * entry of the history is rerun through resolveStored. Loaded by the
  * dashboard only when a request comes (see ../scenario-registry.ts `api`).
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
 import { parseArchitectures } from '../../models/generated/arch-parse.js';
@@ -45,7 +44,7 @@ const FIELDS: readonly RequestField[] = [
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): TrainConfig {
   checkFieldRanges(fields);
-  const registry = ctx.registry ?? defaultRegistry;
+  const registry = ctx.registry;
   const { models, architectures, dataset, engineOptions: _, ...rest } = fields as Partial<Record<keyof TrainConfig | 'engineOptions', unknown>>;
   // A spec naming a JSON file is read from disk, so it is a path like any other.
   const specs = Array.isArray(architectures) ? architectures.map((a, i) => (/\.json$/i.test(String(a).trim()) ? ctx.guard.check(`architectures[${i}]`, String(a)) : String(a))) : [];

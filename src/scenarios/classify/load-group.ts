@@ -9,7 +9,7 @@
  * through this file on the child's side only.
  */
 import { validPairs } from '../../../datasets/sts-pairs.js';
-import { formatOf, type Engine } from '../../core/engine.js';
+import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
 import { UserError } from '../../core/errors.js';
@@ -19,10 +19,9 @@ import { readHostNoise } from '../../core/host-noise.js';
 import { registerChildJob, registerLocalJob, registerPageJob } from '../../core/launch-jobs.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
-import type { BenchmarkModel } from '../../models/benchmark-model.js';
+import { loadOn, type BenchmarkModel } from '../../models/benchmark-model.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';
 import type { ModelSpec } from '../../models/model-spec.js';
-import { defaultRegistry } from '../../../engines/registry.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow, Dataset } from '../../../datasets/dataset.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
@@ -161,7 +160,7 @@ export function measureContext(
   };
 }
 
-/** Loads `model` on one engine through the export method of the engine's family. */
+/** Loads `model` on one engine (`loadOn`: the model's file of the format the engine loads). */
 export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
   return (await loadTimed(model, engineRef, threads, registry)).session;
 }
@@ -181,10 +180,9 @@ export async function loadTimed(
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
   // A tfjs format exported into the cache on first use is one-time work, not this load: it is done before the load's clock.
   const exportStarted = performance.now();
-  await model.modelFile(formatOf(engine.target));
+  await model.modelFile(engine.format);
   const exportMs = performance.now() - exportStarted;
-  const opts = { threads, engine, registry };
-  const session = await (engine.target.family === 'onnx' ? model.exportToOnnx(engine.target.device, opts) : model.exportToTfjs(engine.target.backend, opts));
+  const session = await loadOn(engine, model, { threads });
   const phases = session.loadPhases?.() ?? null;
   return { session, loadMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
 }
@@ -321,7 +319,7 @@ registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io
       data,
       prepare: prepareFn(model, data.columns, undefined),
       settings: { stop: job.stop, warmupBatches: job.warmupBatches, parityRows: job.parityRows, profileRound: job.profileRound ?? null },
-      registry: defaultRegistry,
+      registry: io.registry,
       signal: io.signal,
       round: job.round,
       isolation: 'isolated',

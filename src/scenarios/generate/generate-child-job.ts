@@ -6,7 +6,6 @@
  * (registered as 'generate') re-creates the decoder from its folder (or the
  * embedded default), loads one engine and measures every key.
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import type { GenerationCell, GenerationCellKey } from '../../core/generation-results.js';
 import { defaultGenerator } from '../../models/default-generator.js';
 import { TextGeneration } from '../../models/text-generation.js';
@@ -56,7 +55,7 @@ export function generateChildRunner(source: { readonly modelDir: string | null }
 registerChildJob<GenerationChildJob, GenerationCellKey, GenerationCell>('generate', async (job, io) => {
   const model = job.modelDir ? await new TextGeneration(job.modelDir).init() : await defaultGenerator();
   await measureGenerationGroup(
-    { model, engine: job.engine, round: job.round, threads: job.threads, keys: job.keys, sweep: job.sweep, texts: job.texts, registry: defaultRegistry, signal: io.signal },
+    { model, engine: job.engine, round: job.round, threads: job.threads, keys: job.keys, sweep: job.sweep, texts: job.texts, registry: io.registry, signal: io.signal },
     { onStart: io.start, onCell: io.result },
   );
 });

@@ -6,7 +6,6 @@
  * through BenchmarkWrapper. A failing cell is recorded with its reason and
  * the sweep goes on, as in the classification sweep.
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import { type EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError, UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
@@ -23,6 +22,7 @@ import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, Genera
 import { checkContext } from '../../models/greedy-loop.js';
 import type { EngineGenerator } from '../../core/engine.js';
 import type { TextGeneration } from '../../models/text-generation.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 
 export const DEFAULT_GENERATION_BATCH_SIZES: readonly number[] = [1, 4];
 export const DEFAULT_PROMPT_LENGTHS: readonly number[] = [32, 128];
@@ -215,7 +215,7 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
   await model.init();
   const sweep = resolveGenerationSweep(options, model.contextLength);
   if (options.texts.length === 0) throw new UserError('no prompt texts to generate from', 'pass a dataset with at least one non-empty text');
-  const registry = options.registry ?? defaultRegistry;
+  const registry = options.registry ?? standaloneRegistry();
   const threads = options.threads ?? null;
   const runGroup = options.runGroup ?? measureGenerationGroup;
   const combos = sweep.batchSizes.flatMap((batchSize) =>

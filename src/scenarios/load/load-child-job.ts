@@ -7,7 +7,6 @@
  * (registered as 'load') re-creates the model from its folder, loads one
  * engine and sends each probe back as it is measured.
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import type { LoadCellKey } from '../../core/load-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import type { TextClassification } from '../../models/text-classification.js';
@@ -52,7 +51,7 @@ registerChildJob<LoadChildJob, LoadCellKey, LoadGroupResult>('load', async (job,
   // A feature-extraction spec re-creates a FeatureExtraction (a TextClassification whose sessions pool).
   const model = (await modelFromSpec(job.model)) as TextClassification;
   await measureServerGroup(
-    { model, engine: job.engine, threads: job.threads, key: job.key, round: job.round, plan: job.plan, rows: job.rows, columns: job.columns, registry: defaultRegistry, signal: io.signal },
+    { model, engine: job.engine, threads: job.threads, key: job.key, round: job.round, plan: job.plan, rows: job.rows, columns: job.columns, registry: io.registry, signal: io.signal },
     { onStart: io.start, onResult: io.result },
   );
 });

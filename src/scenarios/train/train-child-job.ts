@@ -7,7 +7,6 @@
  * (registered as 'train') re-creates the model from its folder, loads one
  * engine's trainer and sends each round back.
  */
-import { defaultRegistry } from '../../../engines/registry.js';
 import type { TrainingCellKey } from '../../core/training-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import { TextClassification } from '../../models/text-classification.js';
@@ -52,7 +51,7 @@ registerChildJob<TrainingChildJob, TrainingCellKey, TrainingRound>('train', asyn
   const { dir, kind: _kind, ...options } = job.model;
   const model = await new TextClassification(dir, options).init();
   await measureTrainingGroup(
-    { model, engine: job.engine, keys: job.keys, round: job.round, settings: job.settings, rows: job.rows, columns: job.columns, registry: defaultRegistry, signal: io.signal },
+    { model, engine: job.engine, keys: job.keys, round: job.round, settings: job.settings, rows: job.rows, columns: job.columns, registry: io.registry, signal: io.signal },
     { onStart: io.start, onRound: io.result },
   );
 });

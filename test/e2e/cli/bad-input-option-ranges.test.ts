@@ -11,6 +11,7 @@ import { PathGuard } from '../../../src/dashboard/path-guard.js';
 import { resolveRunConfig } from '../../../src/runs/classify-run.js';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
+import { defaultRegistry } from '../../../engines/registry.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
 const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
@@ -42,7 +43,7 @@ test('every number has an upper bound, checked with the same table by the CLI, t
 
   // API: the field is named, in the field's unit.
   const guard = new PathGuard(testOutputDir('bad-input-option-ranges'));
-  const ctx = { guard, out: join(guard.root, 'out') };
+  const ctx = { guard, registry: defaultRegistry, out: join(guard.root, 'out') };
   const api: [unknown, string, RegExp][] = [
     [{ stop: { minTimeMs: 1e12, maxTimeMs: 2e12 } }, 'stop.minTimeMs', /stop\.minTimeMs must be a number from 0 to 3600000 ms, got 1000000000000/],
     [{ limit: 1e20 }, 'limit', /limit must be a whole number from 1 to 10000000 rows/],
@@ -55,8 +56,8 @@ test('every number has an upper bound, checked with the same table by the CLI, t
   }
 
   // Library callers hit the same table.
-  assert.throws(() => resolveRunConfig({ stop: { minTimeMs: 1e12, minBatches: 1, maxTimeMs: 2e12 } }), /stop\.minTimeMs must be a number from 0 to 3600000 ms/);
-  assert.doesNotThrow(() => resolveRunConfig({ limit: 10_000_000, stop: { minTimeMs: 3_600_000, minBatches: 1, maxTimeMs: 3_600_000 } }));
+  assert.throws(() => resolveRunConfig({ stop: { minTimeMs: 1e12, minBatches: 1, maxTimeMs: 2e12 } }, {}, defaultRegistry), /stop\.minTimeMs must be a number from 0 to 3600000 ms/);
+  assert.doesNotThrow(() => resolveRunConfig({ limit: 10_000_000, stop: { minTimeMs: 3_600_000, minBatches: 1, maxTimeMs: 3_600_000 } }, {}, defaultRegistry));
 });
 
 test('--help documents the range of every number flag', async () => {

@@ -18,6 +18,7 @@ import { call, seedEntry, startTestDashboard } from '../../helpers/dashboard.js'
 import { FAST_RETRY, fixture, mockHubEnv } from '../../helpers/dataset-files.js';
 import { startMockHub } from '../../helpers/mock-hub.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
+import { defaultRegistry } from '../../../engines/registry.js';
 
 /** The dashboard's `POST /api/runs` check, with the run scenario's API part at hand. */
 const parseRunRequest = (body: unknown, ctx: RequestContext) => startRequest(scenarioByCommand('run'), CLASSIFY_API, body, ctx);
@@ -49,17 +50,17 @@ test('names of Object.prototype are unknown names to every option, API field and
   for (const name of PROTOTYPE_NAMES) {
     // CLI flag names and values, driven through the same functions the CLI calls.
     for (const spec of commands()) await refused(`inferbench ${spec.name} --${name}`, () => parseArgs([`--${name}`, 'x'], spec.flags, spec.name));
-    await refused(`--dtype ${name}`, () => resolveRunConfig({ dtypes: [name] }, { dtypes: '--dtype' }));
-    await refused(`--config ${name}`, () => resolveRunConfig({ architectures: [name] }, { architectures: '--config' }));
-    await refused(`--engines ${name}`, () => resolveRunConfig({ engines: [name] }, { engines: '--engines' }));
-    await refused(`--reference ${name}`, () => resolveRunConfig({ parity: { reference: name, tolerance: 1e-4 } }, { reference: '--reference' }));
+    await refused(`--dtype ${name}`, () => resolveRunConfig({ dtypes: [name] }, { dtypes: '--dtype' }, defaultRegistry));
+    await refused(`--config ${name}`, () => resolveRunConfig({ architectures: [name] }, { architectures: '--config' }, defaultRegistry));
+    await refused(`--engines ${name}`, () => resolveRunConfig({ engines: [name] }, { engines: '--engines' }, defaultRegistry));
+    await refused(`--reference ${name}`, () => resolveRunConfig({ parity: { reference: name, tolerance: 1e-4 } }, { reference: '--reference' }, defaultRegistry));
     await refused(`--text-column ${name}`, () => resolveColumns(['text', 'label'], { text: name }));
     await refused(`--label-column ${name}`, () => resolveColumns(['text', 'label'], { label: name }));
     await refused(`--split ${name} (Hub)`, () => openDataset('acme/reviews', { split: name, hub: env, fetch: FAST_RETRY }));
     await refused(`--dataset-config ${name} (Hub)`, () => openDataset('acme/reviews', { config: name, hub: env, fetch: FAST_RETRY }));
 
     // Dashboard API: as a field name, a nested field name, and as a value of the fields that take names.
-    const ctx = { guard, out: join(base, 'out') };
+    const ctx = { guard, registry: defaultRegistry, out: join(base, 'out') };
     const bodies: [string, string][] = [
       [name, `{${JSON.stringify(name)}: 1}`],
       [`stop.${name}`, `{"stop": {${JSON.stringify(name)}: 1}}`],

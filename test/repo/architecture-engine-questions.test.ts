@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Outside engines/, nothing compares an engine's family or format: the
+ * program asks the engine (`Engine.format`, `webgpu`, `onnxTranslator`)
+ * and the model (`modelFile(format)`, `loadOn(engine, model)`), so a new
+ * engine family that loads a format of its own touches its own folder and
+ * one registration line, not a switch in every layer above.
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const SCANNED = ['src', 'reports', 'datasets', 'tools'];
+
+/** What a family or format switch looks like, each with what to ask instead. */
+const SWITCHES: readonly { readonly pattern: RegExp; readonly instead: string }[] = [
+  { pattern: /\.family\s*[!=]==|[!=]==\s*[\w.?]*\.family\b/, instead: "an engine family comparison: ask the engine (a field on Engine) instead" },
+  { pattern: /\.target\??\.(family|device|backend|executor)\b/, instead: "reading an engine target's parts: only engines/ reads a target; ask the engine" },
+  { pattern: /\bformatOf\s*\(/, instead: 'formatOf(target): read engine.format, which the engine declares' },
+  { pattern: /\bengine\w*\??\.format\s*[!=]==|[!=]==\s*[\w.?]*engine\w*\??\.format\b/i, instead: "comparing an engine's format: hand it to model.modelFile(format) or loadOn(engine, model)" },
+  { pattern: /\.exportTo(Onnx|Tfjs)\s*\(/, instead: 'a call of a deprecated per-family export method: loadOn(engine, model) serves every engine' },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(path);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+test('no engine family or format comparison outside engines/: the program asks the engine and the model', () => {
+  const found: string[] = [];
+  for (const file of SCANNED.flatMap((dir) => sourceFiles(join(ROOT, dir)))) {
+    const name = relative(ROOT, file).split(sep).join('/');
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        if (/^\s*(\*|\/\/)/.test(line)) return;
+        for (const s of SWITCHES) if (s.pattern.test(line)) found.push(`${name}:${i + 1}: ${s.instead}\n    ${line.trim()}`);
+      });
+  }
+  assert.deepEqual(found, [], `\n${found.join('\n')}`);
+});
+
+test('the scan sees each switch it looks for (a pattern that matched nothing would pass anything)', () => {
+  const samples = [
+    "engine.target.family === 'onnx' ? a : b",
+    "if (engine.target.device === 'webgpu') x();",
+    'const f = formatOf(engine.target);',
+    "status.engine?.format === 'graph-model'",
+    "model.exportToTfjs('cpu', opts)",
+  ];
+  samples.forEach((line, i) => assert.ok(SWITCHES[i]?.pattern.test(line), line));
+  assert.ok(!SWITCHES.some((s) => s.pattern.test("const file = await model.modelFile(engine.format);")), 'asking the model for the engine format is the way');
+});

@@ -127,15 +127,15 @@ function pathProblems(path: readonly Hop[]): string[] {
 }
 
 const RUN = 'async run(model: BenchmarkModel';
-/** The model's own method that finds the engine and hands it the model's file (BenchmarkModel's, not a wrapper's `override`). */
-const TO_MODEL = '\n  exportToOnnx(device: OnnxDevice';
-const MODEL: Hop = { file: 'src/models/benchmark-model.ts', shows: ['exportToOnnx(device', 'resolved.load(await this.modelFile('] };
+/** The one function that hands an engine the model's file in the format the engine declares (src/models/benchmark-model.ts). */
+const TO_MODEL = '\nexport async function loadOn(engine: Engine, model: BenchmarkModel';
+const MODEL: Hop = { file: 'src/models/benchmark-model.ts', shows: ['export async function loadOn(', 'engine.load(file'] };
 
 const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   'in-process': [
     { file: 'src/runs/benchmark.ts', shows: [RUN, 'inProcessLaunch()', 'launch(classifyLaunch(group), hooks'], next: { via: 'import', to: 'export function inProcessLaunch(' } },
     { file: 'src/launchers/in-process-launcher.ts', shows: ['jobs.job(launch.kind)(launch.payload'], next: { via: 'table', lookup: 'jobs.job(launch.kind)', register: 'registerLocalJob', to: "registerLocalJob<LoadGroup, CellKey, MeasuredRound>('classify'" } },
-    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup(group', 'loadTimed(group.model', 'model.exportToOnnx('], next: { via: 'import', to: TO_MODEL } },
+    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup(group', 'loadTimed(group.model', 'loadOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
   ],
   isolated: [
@@ -144,7 +144,7 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
     { file: 'src/launchers/scenario-child-job.ts', shows: ['childJob(job.kind)(job.payload'], next: { via: 'table', lookup: 'childJob(job.kind)', register: 'registerChildJob', to: "registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify'" } },
     {
       file: 'src/scenarios/classify/load-group.ts',
-      shows: ['modelFromSpec(job.model)', 'measureLoadGroup(', 'loadTimed(group.model', 'model.exportToOnnx('],
+      shows: ['modelFromSpec(job.model)', 'measureLoadGroup(', 'loadTimed(group.model', 'loadOn(engine, model'],
       makes: { file: 'src/models/model-from-spec.ts', to: 'export async function modelFromSpec(' },
       next: { via: 'import', to: TO_MODEL },
     },
@@ -153,7 +153,7 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   browser: [
     { file: 'src/runs/benchmark.ts', shows: [RUN, 'browserLauncher()', 'inBrowser.run(classifyPageLaunch(group)'], next: { via: 'import', to: 'export function browserLauncher(' } },
     { file: 'src/launchers/browser/browser-launcher.ts', shows: ['pageJobs.job(launch.kind)', 'job(launch.payload'], next: { via: 'table', lookup: 'pageJobs.job(launch.kind)', register: 'registerPageJob', to: "registerPageJob<LoadGroup, CellKey, MeasuredRound>('classify'" } },
-    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup({ ...group, engine }', 'loadTimed(group.model', 'model.exportToOnnx('], next: { via: 'import', to: TO_MODEL } },
+    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup({ ...group, engine }', 'loadTimed(group.model', 'loadOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
   ],
 };

@@ -50,11 +50,23 @@ function legendsBelow(spec) {
   return walk(spec);
 }
 
+/** The width vega drew a chart at, before the page's CSS fits it to its panel (its SVG's own width attribute). */
+function drawnWidth(target) {
+  return Number(target.querySelector('svg')?.getAttribute('width') ?? 0);
+}
+
+/** The room a chart has in its box: the box's width less its padding (vega-embed keeps room on the right for its menu). */
+function roomFor(target) {
+  const style = getComputedStyle(target);
+  return target.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
 async function embed(container, spec, current) {
   if (!current()) return;
   container.innerHTML = '';
   if (!spec) return;
-  // vega-embed styles its target as an inline block the chart's width; the outer box scrolls.
+  // The target is a block as wide as the panel, and its SVG is drawn no wider than that (app-style.css): a chart wider
+  // than the panel is shown smaller, whole, never cut at the panel's edge or scrolled out of sight.
   const draw = async (s) => {
     const target = document.createElement('div');
     container.append(target);
@@ -63,8 +75,8 @@ async function embed(container, spec, current) {
   };
   try {
     let { target, result } = await draw(spec);
-    // A legend on the right of a chart wider than the page would be scrolled out of sight: draw it below instead.
-    if (current() && target.scrollWidth > container.clientWidth) {
+    // A legend on the right of a chart wider than the panel would make it smaller still: draw it below instead.
+    if (current() && drawnWidth(target) > roomFor(target)) {
       result.finalize();
       target.remove();
       ({ target, result } = await draw(legendsBelow(spec)));
@@ -203,7 +215,8 @@ async function renderCompare(panel, entry, entries, current) {
     .join('');
   // Load runs compare their peaks, then a latency percentile at the rates both measured.
   const figure = data.kind === 'load' ? `p${data.percentile}` : 'mean';
-  const peaks = data.kind === 'load'
+  // A run of --rates alone has no peak: no peak table then, rather than a header over nothing.
+  const peaks = data.kind === 'load' && data.peaks.length > 0
     ? `<table class="table"><thead><tr><th>engine</th><th class="num">A peak</th><th class="num">B peak</th><th class="num">B/A</th></tr></thead><tbody>${data.peaks
         .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${rate(p.aPeakRps)}</td><td class="num">${rate(p.bPeakRps)}</td><td class="num">${p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`}</td></tr>`)
         .join('')}</tbody></table>`

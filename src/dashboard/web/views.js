@@ -110,11 +110,21 @@ function baselineTable(rows, columns = {}) {
         ? `<td class="num">${r.partial ? 'n/a' : duration(r.engineTime?.passMs)}</td><td class="num">${duration(r.meanMs)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td class="num">${r.partial ? 'n/a' : duration(r.endToEnd?.passMs)}</td><td>${esc([r.verdict?.status ?? '', ...flags].join(' '))}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
         : `<td colspan="7" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
       const keyCells = keys.map(([name, , value]) => `<td class="${name === 'sequenceLength' ? 'num' : ''}">${esc(String(value(r.key)))}</td>`).join('');
-      return `<tr>${keyCells}<td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
+      return `<tr data-verdict="${esc(r.verdict?.status ?? '')}">${keyCells}<td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
     })
     .join('');
   const keyHeads = keys.map(([name, header]) => `<th class="${name === 'sequenceLength' ? 'num' : ''}">${header}</th>`).join('');
   return `<table class="table"><thead><tr>${keyHeads}<th>engine</th><th class="num">threads</th><th class="num">batch</th><th class="num" title="engine time of one pass over the rows">total / pass</th><th class="num" title="engine time per batch, mean of round means">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th class="num" title="end to end: callbacks, engine and read-back (a pipeline's whole call)">e2e / pass</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/**
+ * The NOISY cells in a line above the Baseline table, with a link that shows
+ * only them: the chart's header names the first and counts the rest ("and 9
+ * more"), the table has them all.
+ */
+function noisyNote(rows) {
+  const noisy = rows.filter((r) => r.verdict?.status === 'NOISY').length;
+  return noisy === 0 ? '' : `<p class="note">${noisy} of ${rows.length} cells NOISY (their rounds disagree, or too few batches): <a href="#" data-noisy>show only those</a></p>`;
 }
 
 function select(id, label, options, value) {
@@ -143,7 +153,12 @@ async function renderTab(panel, entry, entries) {
   } else if (state.tab === 'profile') {
     await renderProfileTab(views.profile, chart, below, (spec) => embed(chart, spec, current));
   } else if (state.tab === 'baseline') {
-    below.innerHTML = baselineTable(views.baseline.rows, views.baseline.columns);
+    below.innerHTML = noisyNote(views.baseline.rows) + baselineTable(views.baseline.rows, views.baseline.columns);
+    below.querySelector('[data-noisy]')?.addEventListener('click', (event) => {
+      event.preventDefault();
+      const only = below.querySelector('table').classList.toggle('only-noisy');
+      event.target.textContent = only ? 'show every cell' : 'show only those';
+    });
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
     await embed(chart, views.baseline.spec, current);
   } else if (state.tab === 'core') {

@@ -147,6 +147,17 @@ test('every tab of every kind of run fits its panel at 1366×768 and 1920×1080 
     writeFileSync(join(out, 'misfits.txt'), `${[...new Set(misfits)].join('\n')}\n`);
     assert.deepEqual([...new Set(misfits)], [], `everything fits, and the page logs no warning (all of it: ${join(out, 'misfits.txt')})`);
 
+    // The Baseline's NOISY line shows only the NOISY cells in the table; the header counted the rest ("and N more").
+    const baseline = await call(dash.url, 'GET', `/api/runs/${sweep.id}/views`);
+    const noisy = (baseline.body.baseline.rows as { verdict: { status: string } | null }[]).filter((r) => r.verdict?.status === 'NOISY').length;
+    assert.ok(noisy > 0, 'the sweep has NOISY cells');
+    await page.goto(`${dash.url}#/runs/${sweep.id}`);
+    await page.locator('.detail-head h1', { hasText: `#${sweep.id} ` }).waitFor({ timeout: 120_000 });
+    await page.getByRole('tab', { name: 'Baseline', exact: true }).click();
+    await settled(page);
+    await page.locator('.below-chart a[data-noisy]').click();
+    assert.equal(await page.locator('.below-chart tbody tr:visible').count(), noisy, 'only the NOISY cells are listed');
+
     // Compare on the load re-run: the run it re-ran is picked, and both rates are matched cells.
     await page.setViewportSize(VIEWPORTS[0]);
     await page.goto(`${dash.url}#/runs/${rerun.body.id}`);

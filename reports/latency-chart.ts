@@ -11,6 +11,7 @@ import type { RunRecord } from '../src/core/results.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 import { formatDuration } from '../src/core/units.js';
 import { type Box, intersects, packLines, pixelScale } from './chart-labels.js';
+import { footnote, type ListRoom } from './chart-width.js';
 import { measureDejaVu } from './chart-text-metrics.js';
 import { missingCells } from './chart-spec.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -18,7 +19,6 @@ import { wrap } from './text-table.js';
 import { durationUnit, engineScopeText, frame, machineLine } from './view-charts.js';
 import { type LatencyBox, latencyDistributionView } from './run-views.js';
 import { colorScale } from './engine-palette.js';
-import type { ListRoom } from './chart-width.js';
 
 /** Plot width per engine in a panel, and the panel's least width and its height, in CSS pixels. */
 const PER_ENGINE_PX = 34;
@@ -118,8 +118,9 @@ export function latencyDistributionChartSpec(run: RunRecord, opts: { readonly li
       chars,
     ),
     ...missingCells(run).flatMap((line) => wrap(`not shown, ${line}`, chars)),
-    ...(noisy.length > 0 ? packLines('NOISY: ', noisy, opts.lists?.chars ?? chars, opts.lists?.lines ?? 4) : []),
-    ...(partial.length > 0 ? packLines('PARTIAL, only part of one pass (other rows than the rest): ', partial, opts.lists?.chars ?? chars, opts.lists?.lines ?? 3) : []),
+    // Long lists as footnotes of at most two lines (every cell NOISY once took eight lines above the plots); on the dashboard one line.
+    ...(noisy.length === 0 ? [] : noisy.length === view.boxes.length ? ['NOISY: every cell (rounds disagree or too few batches)'] : opts.lists ? packLines('NOISY: ', noisy, opts.lists.chars, opts.lists.lines) : footnote(`NOISY: ${noisy.join(', ')}`, 'the report lists them all')),
+    ...(partial.length === 0 ? [] : opts.lists ? packLines('PARTIAL (part of one pass): ', partial, opts.lists.chars, opts.lists.lines) : footnote(`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`, 'the report lists them all')),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {

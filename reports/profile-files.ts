@@ -161,7 +161,7 @@ export function timeBreakdownSpec(run: RunRecord): TopLevelSpec {
           y: { field: 'y0', type: 'quantitative', title: 'share of the profiled engine time', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
           y2: { field: 'y1' },
           color: { field: 'engine', type: 'nominal', sort: engines, scale: colorScale(engines), legend: { title: 'engine', orient: 'right', symbolType: 'square' } },
-          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#555555' } },
+          opacity: { field: 'opClass', type: 'ordinal', sort: classes, scale: { type: 'ordinal', domain: classes, range: classes.map((_, i) => 1 - (i * 0.8) / (classes.length - 1)) }, legend: { title: 'op class (darkest first)', orient: 'right', symbolType: 'square', symbolFillColor: '#555555' } },
           tooltip: [
             { field: 'engine', type: 'nominal' },
             { field: 'group', type: 'nominal', title: 'batch' },

@@ -116,8 +116,8 @@ interface PanelOptions {
   readonly interval?: readonly [string, string];
   /** Panel names when the run has several models, variants or lengths: one panel each, stacked. */
   readonly panels: readonly string[];
-  /** Whether any point is NOISY: the ring layer and its legend entry are drawn only then. */
-  readonly noisy: boolean;
+  /** Some point is NOISY: draw the rings, with their legend entry. */
+  readonly noisy?: boolean;
 }
 
 /**
@@ -144,7 +144,7 @@ function scalingPanel(o: PanelOptions): Record<string, unknown> {
 
 /** A scaling panel's plot width: room for each x's labels. */
 const scalingWidth = (xs: readonly number[]): number => Math.max(360, xs.length * 110);
-/** The x axis of a scaling panel and the padding its y axes get: the scales placeScalingLabels reproduces. */
+/** The x axis of a scaling panel and the padding its log y axes get: the scales scalingValues reproduces to place labels. */
 const X_SCALE = { type: 'log', padding: 36 } as const;
 const Y_LOG_PADDING = 24;
 
@@ -194,8 +194,9 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
         : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
       // The ring's colour is set on the encoding: a mark colour loses to the layer's colour field, and the ring took each line's colour.
-      // Its one legend entry is drawn as the ring is: a black circle, in a chart with a NOISY point.
-      ...(o.noisy ? [{
+      // Its one legend entry, drawn as the ring is (a black circle), only where a point is NOISY; on every row, seen on the
+      // NOISY ones, as a layer filtered to none in a panel made vega warn on the dashboard.
+      ...(o.noisy !== true ? [] : [{
         transform: [{ calculate: `'${NOISY_RING}'`, as: 'check' }],
         mark: { type: 'point', filled: false, strokeWidth: 1.5 },
         encoding: {
@@ -203,7 +204,7 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
           opacity: { condition: { test: 'datum.noisy', value: 1 }, value: 0 },
           size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220, 220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
         },
-      }] : []),
+      }]),
       label('above'),
       label('below'),
       label('right'),
@@ -211,6 +212,8 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
     ],
   };
 }
+
+const anyNoisy = (view: ScalingView<unknown>): boolean => view.series.some((s) => s.points.some((p) => p.verdict === 'NOISY'));
 
 /** True when every point of the view passes `test` (and there is one). */
 function allPoints(series: readonly ScalingSeries[], test: (p: ScalingPoint) => boolean): boolean {
@@ -284,7 +287,7 @@ function colorDomain(run: RunRecord, view: ScalingView<unknown>): string[] {
 }
 
 /** What the error bars and rings of a scaling chart mean. */
-const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches)';
+const MARKS_LINE = 'error bars: 95% interval of samples/s across rounds (on the log scale, never below 0) · black ring: a NOISY cell (rounds disagree or too few batches) · a value label that would overlap another is left out (the table has every figure)';
 
 const threadsUnit = (xs: number[]): string => `${xs.join(', ')} thread${xs.length === 1 && xs[0] === 1 ? '' : 's'}`;
 const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
@@ -316,7 +319,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
       colors: colorDomain(run, view),
       interval: ['spsLow', 'spsHigh'],
       panels: panelsOf(view),
-      noisy: view.series.some((s) => s.points.some((p) => p.verdict === 'NOISY')),
+      noisy: anyNoisy(view),
     }),
   } as TopLevelSpec;
 }
@@ -337,7 +340,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
     ...flagLines(view.series, batchUnit, opts.lists),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
-  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view), noisy: view.series.some((s) => s.points.some((p) => p.verdict === 'NOISY')) };
+  const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view), noisy: anyNoisy(view) };
   return {
     ...frame(`${modelOrder(run).join(', ')} – batch scaling with ${threads}`, subtitle),
     data: { values: scalingValues(view, divisor) },

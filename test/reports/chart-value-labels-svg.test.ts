@@ -22,6 +22,7 @@ import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';
 import { timeBreakdownSpec } from '../../reports/profile-files.js';
+import { quantizationChartSpec } from '../../reports/quantization-chart.js';
 import { profiledRun } from '../helpers/profile-traces.js';
 
 interface Plot { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
@@ -101,6 +102,12 @@ function closeRun() {
   return runOf(cells);
 }
 
+/** fp32 and q8 of three engines, q8 1.6 points less accurate on tfjs-wasm: its label hangs under the lowest bar, toward the x axis. */
+function quantizedRun() {
+  const run = buildWideSweep({ models: ['tiny-bert'], variants: true, accuracy: 0.9, engines: ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm'], batchSizes: [1, 8], sequenceLengths: [8] });
+  return { ...run, cells: run.cells.map((c) => (c.model.endsWith('q8') ? { ...c, accuracy: c.engine === 'tfjs-wasm' ? 0.884 : 0.896 } : c)) };
+}
+
 /** Six engines within 5% of each other at 1, 2 and 4 threads. */
 function coreRun() {
   const engines = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu', 'tfjs-node', 'transformers-js'];
@@ -120,10 +127,13 @@ test('no value label overlaps another in any crowded PNG chart, nor crosses the 
     ['hockey-stick', hockeyStickChartSpec(load)],
     ['core-scaling (close)', coreScalingChartSpec(coreRun())],
     ['time-breakdown', timeBreakdownSpec(profiledRun())],
+    ['quantization', quantizationChartSpec(quantizedRun())],
   ];
   for (const [name, spec] of charts) {
     const svg = await renderSvg(spec);
     assert.ok(check(name, svg) > 0, `${name} draws value labels`);
+    // The NOISY rings are drawn, in black, beside the labels they must not crowd out.
+    if (name.startsWith('batch-scaling')) assert.match(svg, /aria-roledescription="point"[^>]*stroke="#000000"/u, `${name}: NOISY rings drawn`);
   }
   // The crowded scaling chart still labels some points and leaves some out.
   const values = (batchScalingChartSpec(close) as unknown as { data: { values: { ratePlace: string }[] } }).data.values;

@@ -80,3 +80,12 @@ test('the dashboard tab reads the terminal\'s groups: each column\'s class share
   assert.deepEqual(view.tables[0]?.engines.find((e) => e.engine === 'tfjs-cpu')?.unattributed, 'tfjs-cpu has no op-level instrument in inferbench');
   assert.equal(profileView(buildSampleRun()), null);
 });
+
+test('time-breakdown.png draws its op classes in distinct opacity steps, as its legend says (a point scale used only the first two of nine)', async () => {
+  const { renderSvg } = await import('../../reports/png-chart.js');
+  const svg = await renderSvg(timeBreakdownSpec(profiledRun()));
+  const bars = /<g class="mark-rect role-mark layer_0_marks"[\s\S]*?<\/g>/u.exec(svg)?.[0] ?? '';
+  const steps = new Set([...bars.matchAll(/opacity="([\d.]+)"/gu)].map((m) => Number(m[1]).toFixed(2)));
+  assert.ok(steps.size >= 4, `opacity steps drawn: ${[...steps].join(', ')}`);
+  assert.ok(Math.min(...[...steps].map(Number)) <= 0.5, 'down to half and lighter');
+});

@@ -76,3 +76,17 @@ export function wrapSpecTitles<T>(value: T): T {
   if (typeof o['$schema'] === 'string') return wrapTitle(o, DASHBOARD_TEXT_WIDTH) as T;
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, wrapSpecTitles(v)])) as T;
 }
+
+/** How a chart's header lists cells (NOISY, PARTIAL, ✗ PARITY): at most `lines` lines of about `chars` characters, the rest counted ("and 9 more"). */
+export interface ListRoom {
+  readonly lines: number;
+  readonly chars: number;
+}
+
+/**
+ * The dashboard's: one line within DASHBOARD_TEXT_WIDTH at the subtitle's
+ * 11 px (70 characters of at most about 7 px, and "and N more"). The Baseline header's NOISY
+ * list ran to four lines and "…and 4 more"; the table under the chart names
+ * every cell with its verdict.
+ */
+export const DASHBOARD_LISTS: ListRoom = { lines: 1, chars: 70 };

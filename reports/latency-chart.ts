@@ -10,8 +10,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { RunRecord } from '../src/core/results.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 import { formatDuration } from '../src/core/units.js';
-import { type Box, intersects, pixelScale } from './chart-labels.js';
-import { footnote } from './chart-width.js';
+import { type Box, intersects, packLines, pixelScale } from './chart-labels.js';
+import { footnote, type ListRoom } from './chart-width.js';
 import { measureDejaVu } from './chart-text-metrics.js';
 import { missingCells } from './chart-spec.js';
 import { engineOrder, modelOrder } from './run-summary.js';
@@ -78,7 +78,8 @@ export function latencyChartWidth(engines: number, columns: number): number {
   return columns * (Math.max(MIN_PANEL_PX, engines * PER_ENGINE_PX) + 70) + 20;
 }
 
-export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
+/** `lists`: how the NOISY and PARTIAL lists are packed (the dashboard's one line); four and three lines of the picture's width otherwise. */
+export function latencyDistributionChartSpec(run: RunRecord, opts: { readonly lists?: ListRoom } = {}): TopLevelSpec {
   const view = latencyDistributionView(run);
   const multiModel = modelOrder(run).length > 1;
   // Inside a panel the model and length are in its header, so a box is named by its engine (and threads) alone.
@@ -97,7 +98,11 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
   const shown = shownMedians(view.boxes, panelOf, (b) => labels.indexOf(nameOf(b)), labels.length, medianOf);
   const values = view.boxes.flatMap((b) => {
     const median = medianOf(b);
-    return b.samplesMs.map((ms) => ({ panel: panelOf(b), label: nameOf(b), engine: b.engine, batch: b.batchSize, t: ms / divisor, median, showMedian: shown.has(b) }));
+    // Beyond the whiskers as vega-lite's boxplot puts them: 1.5 × IQR past the quartiles, taken as vega takes them.
+    const sorted = [...b.samplesMs].sort((x, y) => x - y);
+    const [q1, q3] = sorted.length > 0 ? [percentileOfSorted(sorted, 25), percentileOfSorted(sorted, 75)] : [0, 0];
+    const beyond = (ms: number): boolean => ms < q1 - 1.5 * (q3 - q1) || ms > q3 + 1.5 * (q3 - q1);
+    return b.samplesMs.map((ms, i) => ({ panel: panelOf(b), label: nameOf(b), engine: b.engine, batch: b.batchSize, t: ms / divisor, median, showMedian: shown.has(b), outlier: beyond(ms), anchor: i === 0 }));
   });
   const engines = engineOrder(run).filter((e) => view.boxes.some((b) => b.engine === e));
   const columns = Math.max(1, Math.min(MAX_COLUMNS, view.batchSizes.length));
@@ -113,9 +118,9 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
       chars,
     ),
     ...missingCells(run).flatMap((line) => wrap(`not shown, ${line}`, chars)),
-    // Long lists as footnotes of at most two lines: every cell NOISY once took eight lines above the plots.
-    ...(noisy.length === 0 ? [] : noisy.length === view.boxes.length ? ['NOISY: every cell (rounds disagree or too few batches)'] : footnote(`NOISY: ${noisy.join(', ')}`, 'the report lists them all')),
-    ...(partial.length > 0 ? footnote(`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`, 'the report lists them all') : []),
+    // Long lists as footnotes of at most two lines (every cell NOISY once took eight lines above the plots); on the dashboard one line.
+    ...(noisy.length === 0 ? [] : noisy.length === view.boxes.length ? ['NOISY: every cell (rounds disagree or too few batches)'] : opts.lists ? packLines('NOISY: ', noisy, opts.lists.chars, opts.lists.lines) : footnote(`NOISY: ${noisy.join(', ')}`, 'the report lists them all')),
+    ...(partial.length === 0 ? [] : opts.lists ? packLines('PARTIAL (part of one pass): ', partial, opts.lists.chars, opts.lists.lines) : footnote(`PARTIAL, only part of one pass (other rows than the rest): ${partial.join(', ')}`, 'the report lists them all')),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {
@@ -138,9 +143,17 @@ export function latencyDistributionChartSpec(run: RunRecord): TopLevelSpec {
       },
       layer: [
         {
-          mark: { type: 'boxplot', extent: 1.5, size: 20, median: { color: 'white', strokeWidth: 2 }, outliers: { size: 16 } },
+          mark: { type: 'boxplot', extent: 1.5, size: 20, median: { color: 'white', strokeWidth: 2 }, outliers: false },
           // One colour per engine, shared with the other charts; thread counts are told apart by label.
           encoding: { color: { field: 'engine', type: 'nominal', scale: colorScale(engines), legend: null } },
+        },
+        {
+          // The batches beyond the whiskers, drawn here rather than by the boxplot: its own outlier layer was empty in a
+          // panel without one, and vega logged "Infinite extent for field t" on the dashboard for each such panel.
+          // Each box's first batch rides along unseen, so no panel's layer is ever empty.
+          transform: [{ filter: 'datum.outlier || datum.anchor' }],
+          mark: { type: 'point', size: 16 },
+          encoding: { color: { field: 'engine', type: 'nominal', scale: colorScale(engines), legend: null }, opacity: { condition: { test: 'datum.outlier', value: 1 }, value: 0 } },
         },
         {
           // The median with its unit over each box, since a log axis between decades has few labels.

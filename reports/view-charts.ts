@@ -22,6 +22,7 @@ import {
   type ScalingView,
 } from './run-views.js';
 import { colorScale, RUN_COLORS } from './engine-palette.js';
+import { type ListRoom, wrapPixels } from './chart-width.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const RED = '#c62828';
@@ -85,7 +86,8 @@ function gapLines(series: readonly ScalingSeries[], unit: (x: number[]) => strin
   return parts.length > 0 ? [`no figures: ${parts.join(', ')}`] : [];
 }
 
-function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => string): string[] {
+/** The flagged points' lines: one a flag, whole, or packed into `lists` (the dashboard's one line, the rest counted). */
+function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => string, lists?: ListRoom): string[] {
   const lines: string[] = [];
   for (const [test, text] of [
     [(p: ScalingPoint) => p.parityOk === false, '✗ PARITY: outputs differ from the reference beyond tolerance'],
@@ -96,7 +98,7 @@ function flagLines(series: readonly ScalingSeries[], unit: (x: number[]) => stri
       return xs.length > 0 ? [`${s.label} at ${unit(xs)}`] : [];
     });
     if (allPoints(series, test)) lines.push(`${text} (every point)`);
-    else if (where.length > 0) lines.push(`${text} (${where.join(', ')})`);
+    else if (where.length > 0) lines.push(...(lists ? packLines(`${text}: `, where, lists.chars, lists.lines) : [`${text} (${where.join(', ')})`]));
   }
   return lines;
 }
@@ -146,12 +148,19 @@ const scalingWidth = (xs: readonly number[]): number => Math.max(360, xs.length 
 const X_SCALE = { type: 'log', padding: 36 } as const;
 const Y_LOG_PADDING = 24;
 
+/**
+ * The layers draw every row and hide what a row does not have (a label
+ * placed elsewhere, a ring round a sound cell, an interval a one-round cell
+ * lacks) rather than filter rows out: vega computes each layer's extent on
+ * its own rows, and a layer left empty in a panel (no label below any point,
+ * no NOISY cell) logged "Infinite extent for field x" on the dashboard, four
+ * to sixteen times a draw.
+ */
 function scalingUnit(o: PanelOptions): Record<string, unknown> {
   const place = `${o.labelField}Place`;
   const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
-    transform: [{ filter: `datum.${place} == '${where}'` }],
     mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: 10, baseline: 'middle', align: labelAlign(where) },
-    encoding: { text: { field: o.labelField }, color: { field: 'labelColor', type: 'nominal', scale: null } },
+    encoding: { text: { condition: { test: `datum.${place} == '${where}'`, field: o.labelField }, value: '' }, color: { field: 'labelColor', type: 'nominal', scale: null } },
   });
   return {
     width: scalingWidth(o.xs),
@@ -181,16 +190,18 @@ function scalingUnit(o: PanelOptions): Record<string, unknown> {
     layer: [
       { mark: { type: 'line', strokeWidth: 2 } },
       ...(o.interval
-        ? [{ mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { y: { field: o.interval[0], type: 'quantitative' }, y2: { field: o.interval[1] } }, transform: [{ filter: `datum.${o.interval[0]} != null` }] }]
+        ? [{ mark: { type: 'rule', strokeWidth: 1.5, opacity: 0.8 }, encoding: { y: { field: `${o.interval[0]}OrPoint`, type: 'quantitative' }, y2: { field: `${o.interval[1]}OrPoint` } } }]
         : []),
       { mark: { type: 'point', filled: true, size: 60, opacity: 1 } },
       // The ring's colour is set on the encoding: a mark colour loses to the layer's colour field, and the ring took each line's colour.
-      // Its one legend entry, drawn as the ring is (a black circle), only where a point is NOISY.
+      // Its one legend entry, drawn as the ring is (a black circle), only where a point is NOISY; on every row, seen on the
+      // NOISY ones, as a layer filtered to none in a panel made vega warn on the dashboard.
       ...(o.noisy !== true ? [] : [{
-        transform: [{ filter: 'datum.noisy' }, { calculate: `'${NOISY_RING}'`, as: 'check' }],
-        mark: { type: 'point', filled: false, strokeWidth: 1.5, opacity: 1 },
+        transform: [{ calculate: `'${NOISY_RING}'`, as: 'check' }],
+        mark: { type: 'point', filled: false, strokeWidth: 1.5 },
         encoding: {
           color: { value: RING },
+          opacity: { condition: { test: 'datum.noisy', value: 1 }, value: 0 },
           size: { field: 'check', type: 'ordinal', scale: { domain: [NOISY_RING], range: [220, 220] }, legend: { title: 'check', orient: 'right', symbolType: 'circle', symbolStrokeColor: RING, symbolFillColor: 'transparent', labelLimit: 320 } },
         },
       }]),
@@ -239,6 +250,9 @@ function scalingValues(view: ScalingView<unknown>, p99Divisor: number): Record<s
         sps: p.samplesPerSecond,
         spsLow: p.samplesPerSecondCi95?.low ?? null,
         spsHigh: p.samplesPerSecondCi95?.high ?? null,
+        // The interval's ends, or the point itself for a cell without one: a rule of no length, and no row left out.
+        spsLowOrPoint: p.samplesPerSecondCi95?.low ?? p.samplesPerSecond,
+        spsHighOrPoint: p.samplesPerSecondCi95?.high ?? p.samplesPerSecond,
         noisy: p.verdict === 'NOISY',
         rate: `${formatRate(p.samplesPerSecond)}${suffix}`,
         p99: p.p99Ms / p99Divisor,
@@ -282,14 +296,14 @@ const batchUnit = (xs: number[]): string => `batch ${xs.join(', ')}`;
  * samples/s against thread count at one batch size (default: the largest),
  * one line per engine; the measure of how well an engine uses more cores.
  */
-export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?: number } = {}): TopLevelSpec {
+export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?: number; readonly lists?: ListRoom } = {}): TopLevelSpec {
   const view = coreScalingView(run, opts);
   const batch = view.fixed.batchSize;
   const subtitle = [
     `batch ${batch ?? '–'} · samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · ${machineLine(run)}`,
     MARKS_LINE,
     ...gapLines(view.series, threadsUnit),
-    ...flagLines(view.series, threadsUnit),
+    ...flagLines(view.series, threadsUnit, opts.lists),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   return {
@@ -315,7 +329,7 @@ export function coreScalingChartSpec(run: RunRecord, opts: { readonly batchSize?
  * (default: the one with most completed cells), side by side: the batch
  * size that maximises throughput is rarely the one with acceptable p99.
  */
-export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?: number | null } = {}): TopLevelSpec {
+export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?: number | null; readonly lists?: ListRoom } = {}): TopLevelSpec {
   const view = batchScalingView(run, opts);
   const threads = describeThreads(view.fixed.threads);
   const { unit, divisor } = durationUnit(Math.max(0, ...view.series.flatMap((s) => s.points.map((p) => p.p99Ms))));
@@ -323,7 +337,7 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
     `samples/s: rows of one pass ÷ ${engineScopeText(run)} × batches of a pass · p99 pools every batch · ${machineLine(run)}`,
     MARKS_LINE,
     ...gapLines(view.series, batchUnit),
-    ...flagLines(view.series, batchUnit),
+    ...flagLines(view.series, batchUnit, opts.lists),
   ];
   if (view.insufficient !== null) subtitle.unshift(`nothing to draw: ${view.insufficient}`);
   const common = { xs: view.xs, xTitle: 'batch size', colors: colorDomain(run, view), panels: panelsOf(view), noisy: anyNoisy(view) };
@@ -341,6 +355,18 @@ export function batchScalingChartSpec(run: RunRecord, opts: { readonly threads?:
   } as unknown as TopLevelSpec;
 }
 
+/**
+ * The comparison chart's columns in CSS pixels: cell names, the plot, the
+ * calls. With the axis, gaps and padding they make about 900 px, a
+ * dashboard panel's width at 1366×768; the calls were cut at 190 px and the
+ * names at 320.
+ */
+const COMPARE_CELL_PX = 250;
+const COMPARE_PLOT_PX = 340;
+const COMPARE_CALL_PX = 240;
+/** Where a cell name or call breaks onto its next line (vega's text lineBreak, the axis labels' split). */
+const LINE_BREAK = '\n';
+
 const CALL_COLORS: Record<string, string> = { faster: '#2e7d32', slower: RED, 'no difference': '#666666', inconclusive: ORANGE };
 
 /**
@@ -353,12 +379,15 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   const runA = `A: ${a.id}`;
   const runB = `B: ${b.id}`;
   const rows = comparison.cells.filter((c) => c.a.state === 'completed' && c.b.state === 'completed');
+  // Cell names and calls wrap onto lines of their columns rather than being cut ("tiny-bert (embedded default) · fp32 · onnx-cpu · 1 threa…").
+  const cellLines = new Map(rows.map((c) => [c.label, wrapPixels(c.label, 11, COMPARE_CELL_PX).map((l) => l.trim())]));
+  const cellOf = (label: string): string => (cellLines.get(label) ?? [label]).join(LINE_BREAK);
   const values = rows.flatMap((c) =>
     ([[runA, c.a], [runB, c.b]] as const).flatMap(([run, cell]) => {
       if (cell.state !== 'completed') return [];
       const r = acrossRounds(cell);
       // The interval is built on the log scale (src/core/statistics.ts), so it never reaches 0 and a log axis places it as is.
-      return [{ cell: c.label, run, mean: r.mean, low: r.ci95?.low ?? r.mean, high: r.ci95?.high ?? r.mean }];
+      return [{ cell: cellOf(c.label), run, mean: r.mean, low: r.ci95?.low ?? r.mean, high: r.ci95?.high ?? r.mean }];
     }),
   );
   const calls = rows.map((c) => {
@@ -367,13 +396,14 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
     // The same words as the terminal and the dashboard (callWords).
     const call = c.call === 'not compared' ? `not compared: ${c.note ?? ''}` : callWords(c);
     const notes = [noisy.length > 0 ? `${noisy.join(', ')} NOISY` : '', wrong.length > 0 ? `✗ PARITY in ${wrong.join(', ')}` : ''].filter((s) => s !== '');
+    const text = notes.length > 0 ? `${call} (${notes.join('; ')})` : call;
     return {
-      cell: c.label,
-      call: notes.length > 0 ? `${call} (${notes.join('; ')})` : call,
+      cell: cellOf(c.label),
+      call: wrapPixels(text, 11, COMPARE_CALL_PX, true).map((l) => l.trim()).join(LINE_BREAK),
       color: wrong.length > 0 ? RED : (CALL_COLORS[c.call] ?? '#666666'),
     };
   });
-  const order = rows.map((c) => c.label);
+  const order = rows.map((c) => cellOf(c.label));
   const count = (call: string): number => rows.filter((c) => c.call === call).length;
   const subtitle = [
     `a change is called only when the t-test of log(B/A) on round means (Welch df) gives p < 0.05, i.e. B/A's 95% interval excludes 1, and |B/A − 1| ≥ ${+(comparison.minEffect * 100).toFixed(1)}% · B faster in ${count('faster')}, ` +
@@ -390,16 +420,17 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
   if (only.length > 0) subtitle.push(`cells without a match: ${only.join(', ')}`);
   if (rows.length === 0) subtitle.unshift('nothing to draw: no cell completed in both runs');
   const y = { field: 'cell', type: 'nominal', sort: order, title: null };
-  const height = Math.max(60, rows.length * 30);
+  const lines = Math.max(1, ...[...cellLines.values()].map((l) => l.length), ...calls.map((c) => c.call.split(LINE_BREAK).length));
+  const height = Math.max(60, rows.length * Math.max(30, lines * 14 + 6));
   return {
     ...frame(`${modelOrder(a).join(', ')} – run comparison: mean engine time per batch across rounds with 95% CI, lower is better`, subtitle),
     hconcat: [
       {
         data: { values },
-        width: 460,
+        width: COMPARE_PLOT_PX,
         height,
         encoding: {
-          y: { ...y, axis: { labelFontSize: 11, labelLimit: 320 } },
+          y: { ...y, axis: { labelFontSize: 11, labelLimit: 0, labelExpr: `split(datum.value, '\\n')` } },
           yOffset: { field: 'run', sort: [runA, runB] },
           color: {
             field: 'run',
@@ -423,9 +454,9 @@ export function runComparisonChartSpec(a: RunRecord, b: RunRecord, comparison: R
       },
       {
         data: { values: calls },
-        width: 190,
+        width: COMPARE_CALL_PX,
         height,
-        mark: { type: 'text', align: 'left', fontSize: 11, fontWeight: 'bold' },
+        mark: { type: 'text', align: 'left', fontSize: 11, fontWeight: 'bold', lineBreak: LINE_BREAK },
         encoding: {
           y: { ...y, axis: null },
           x: { value: 4 },

@@ -102,11 +102,12 @@ export function hockeyStickChartSpec(run: LoadRunRecord): TopLevelSpec {
   const color = { field: 'series', type: 'nominal', scale, legend: { title: 'engine (threads)', orient: 'right', labelLimit: 320 } };
   const xEnc = { field: 'targetRps', type: 'quantitative', title: 'offered load (requests/s, log scale: the rate the arrivals were drawn at)', scale: { type: 'log', nice: false, padding: HOCKEY.xPadding }, axis: { format: '~g' } };
   const yEnc = { field: 'latencyMs', type: 'quantitative', title: `${p} latency (ms, log scale), lower is better`, scale: { type: 'log', nice: false, padding: HOCKEY.yPadding }, axis: { format: '~g' } };
+  // Every row in each label layer, its text empty where its label goes elsewhere: a layer filtered to no rows made vega warn
+  // "Infinite extent for field targetRps" on the dashboard.
   const label = (where: Exclude<LabelPlace, 'none'>): Record<string, unknown> => ({
-    transform: [{ filter: `datum.place == '${where}'` }],
     mark: { type: 'text', ...LABEL_OFFSET[where], fontSize: LABEL_FONT_SIZE, baseline: 'middle', align: labelAlign(where) },
     // The same colour channel as the lines (its legend merged with theirs): a `legend: null` here conflicts and vega-lite warns.
-    encoding: { x: xEnc, y: yEnc, text: { field: 'text' }, color },
+    encoding: { x: xEnc, y: yEnc, text: { condition: { test: `datum.place == '${where}'`, field: 'text' }, value: '' }, color },
   });
   const layers: unknown[] = [
     { mark: { type: 'line', strokeWidth: 2 }, encoding: { x: xEnc, y: yEnc, color, order: { field: 'targetRps', type: 'quantitative' } } },

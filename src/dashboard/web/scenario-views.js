@@ -61,7 +61,7 @@ function table(rows, key, figures) {
   const body = rows
     .map((r) => {
       const cells = [...(models ? [`<td>${esc(r.model)}</td>`] : []), `<td>${esc(r.engine)}</td>`, ...key.map(([, f]) => `<td class="num">${esc(f(r))}</td>`)];
-      const rest = r.state === 'completed' ? figures.map(([, f]) => `<td class="num">${esc(f(r))}</td>`).join('') : `<td colspan="${figures.length}" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
+      const rest = r.state === 'completed' ? figures.map(([, f, cls]) => `<td class="num${cls ? ` ${cls}` : ''}">${esc(f(r))}</td>`).join('') : `<td colspan="${figures.length}" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
       return `<tr>${cells.join('')}${rest}</tr>`;
     })
     .join('');
@@ -75,10 +75,10 @@ function generationTable(rows) {
     [['cores', coresText], ['batch', (r) => r.batchSize], ['prompt', (r) => r.promptLength], ['new', (r) => r.newTokens]],
     [
       ['TTFT mean', (r) => duration(r.ttft?.mean)],
-      ['TTFT 95% CI', (r) => ciText(r.ttftCi95)],
+      ['TTFT 95% CI', (r) => ciText(r.ttftCi95), 'range'],
       ['TTFT p90', (r) => duration(r.ttft?.p90)],
       ['TPOT mean', (r) => duration(r.tpot?.mean)],
-      ['TPOT 95% CI', (r) => ciText(r.tpotCi95)],
+      ['TPOT 95% CI', (r) => ciText(r.tpotCi95), 'range'],
       ['TPOT p90', (r) => duration(r.tpot?.p90)],
       ['decode tokens/s', (r) => rate(r.decodeTokensPerSecond)],
       ['peak RSS', (r) => bytes(r.peakRssBytes)],
@@ -87,9 +87,15 @@ function generationTable(rows) {
   );
 }
 
-/** The 95% interval of the mean across rounds, `low – high`; '–' with one round. */
+/**
+ * The 95% interval of the mean across rounds, `low – high`; '–' with one
+ * round. It may break only after its dash (its other spaces are
+ * non-breaking), so the generate table's two interval columns take two
+ * short lines and the table fits its panel at 1366×768.
+ */
 function ciText(ci) {
-  return ci ? `${duration(ci.low)} – ${duration(ci.high)}` : '–';
+  const whole = (text) => text.replace(/ /g, '\u00a0');
+  return ci ? `${whole(duration(ci.low))}\u00a0– ${whole(duration(ci.high))}` : '–';
 }
 
 function trainingTable(rows) {

@@ -50,11 +50,23 @@ function legendsBelow(spec) {
   return walk(spec);
 }
 
+/** The width vega drew a chart at, before the page's CSS fits it to its panel (its SVG's own width attribute). */
+function drawnWidth(target) {
+  return Number(target.querySelector('svg')?.getAttribute('width') ?? 0);
+}
+
+/** The room a chart has in its box: the box's width less its padding (vega-embed keeps room on the right for its menu). */
+function roomFor(target) {
+  const style = getComputedStyle(target);
+  return target.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
 async function embed(container, spec, current) {
   if (!current()) return;
   container.innerHTML = '';
   if (!spec) return;
-  // vega-embed styles its target as an inline block the chart's width; the outer box scrolls.
+  // The target is a block as wide as the panel, and its SVG is drawn no wider than that (app-style.css): a chart wider
+  // than the panel is shown smaller, whole, never cut at the panel's edge or scrolled out of sight.
   const draw = async (s) => {
     const target = document.createElement('div');
     container.append(target);
@@ -63,8 +75,8 @@ async function embed(container, spec, current) {
   };
   try {
     let { target, result } = await draw(spec);
-    // A legend on the right of a chart wider than the page would be scrolled out of sight: draw it below instead.
-    if (current() && target.scrollWidth > container.clientWidth) {
+    // A legend on the right of a chart wider than the panel would make it smaller still: draw it below instead.
+    if (current() && drawnWidth(target) > roomFor(target)) {
       result.finalize();
       target.remove();
       ({ target, result } = await draw(legendsBelow(spec)));
@@ -98,11 +110,21 @@ function baselineTable(rows, columns = {}) {
         ? `<td class="num">${r.partial ? 'n/a' : duration(r.engineTime?.passMs)}</td><td class="num">${duration(r.meanMs)}</td><td class="num">${duration(l.p50)}</td><td class="num">${duration(l.p99)}</td><td class="num">${rate(r.samplesPerSecond)}/s</td><td class="num">${r.partial ? 'n/a' : duration(r.endToEnd?.passMs)}</td><td>${esc([r.verdict?.status ?? '', ...flags].join(' '))}${r.parityOk === false ? ' <span class="bad">✗ parity</span>' : ''}</td>`
         : `<td colspan="7" class="reason">${esc(r.state)}: ${esc(r.reason)}</td>`;
       const keyCells = keys.map(([name, , value]) => `<td class="${name === 'sequenceLength' ? 'num' : ''}">${esc(String(value(r.key)))}</td>`).join('');
-      return `<tr>${keyCells}<td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
+      return `<tr data-verdict="${esc(r.verdict?.status ?? '')}">${keyCells}<td>${esc(r.label)}</td><td class="num">${r.threads ?? r.requestedThreads ?? 'default'}</td><td class="num">${r.batchSize}</td>${figures}</tr>`;
     })
     .join('');
   const keyHeads = keys.map(([name, header]) => `<th class="${name === 'sequenceLength' ? 'num' : ''}">${header}</th>`).join('');
   return `<table class="table"><thead><tr>${keyHeads}<th>engine</th><th class="num">threads</th><th class="num">batch</th><th class="num" title="engine time of one pass over the rows">total / pass</th><th class="num" title="engine time per batch, mean of round means">mean</th><th class="num">p50</th><th class="num">p99</th><th class="num">samples/s</th><th class="num" title="end to end: callbacks, engine and read-back (a pipeline's whole call)">e2e / pass</th><th>verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/**
+ * The NOISY cells in a line above the Baseline table, with a link that shows
+ * only them: the chart's header names the first and counts the rest ("and 9
+ * more"), the table has them all.
+ */
+function noisyNote(rows) {
+  const noisy = rows.filter((r) => r.verdict?.status === 'NOISY').length;
+  return noisy === 0 ? '' : `<p class="note">${noisy} of ${rows.length} cells NOISY (their rounds disagree, or too few batches): <a href="#" data-noisy>show only those</a></p>`;
 }
 
 function select(id, label, options, value) {
@@ -131,7 +153,12 @@ async function renderTab(panel, entry, entries) {
   } else if (state.tab === 'profile') {
     await renderProfileTab(views.profile, chart, below, (spec) => embed(chart, spec, current));
   } else if (state.tab === 'baseline') {
-    below.innerHTML = baselineTable(views.baseline.rows, views.baseline.columns);
+    below.innerHTML = noisyNote(views.baseline.rows) + baselineTable(views.baseline.rows, views.baseline.columns);
+    below.querySelector('[data-noisy]')?.addEventListener('click', (event) => {
+      event.preventDefault();
+      const only = below.querySelector('table').classList.toggle('only-noisy');
+      event.target.textContent = only ? 'show every cell' : 'show only those';
+    });
     if (views.baseline.insufficient) below.insertAdjacentHTML('afterbegin', `<p class="note">${esc(views.baseline.insufficient)}</p>`);
     await embed(chart, views.baseline.spec, current);
   } else if (state.tab === 'core') {
@@ -203,7 +230,8 @@ async function renderCompare(panel, entry, entries, current) {
     .join('');
   // Load runs compare their peaks, then a latency percentile at the rates both measured.
   const figure = data.kind === 'load' ? `p${data.percentile}` : 'mean';
-  const peaks = data.kind === 'load'
+  // A run of --rates alone has no peak: no peak table then, rather than a header over nothing.
+  const peaks = data.kind === 'load' && data.peaks.length > 0
     ? `<table class="table"><thead><tr><th>engine</th><th class="num">A peak</th><th class="num">B peak</th><th class="num">B/A</th></tr></thead><tbody>${data.peaks
         .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${rate(p.aPeakRps)}</td><td class="num">${rate(p.bPeakRps)}</td><td class="num">${p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`}</td></tr>`)
         .join('')}</tbody></table>`

@@ -19,6 +19,7 @@ import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDis
 import { renderReportView, renderTerminalReport, viewNames } from '../../../reports/classify/terminal-report.js';
 import { scalingSections, statisticsSection } from '../../../reports/classify/terminal-views.js';
 import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../../reports/view-charts.js';
+import { DASHBOARD_LISTS } from '../../../reports/chart-width.js';
 import type { RunConfig } from '../run-config.js';
 import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, recordedBy } from '../scenario-registry.js';
@@ -101,18 +102,18 @@ function views(record: RunRecord, query: URLSearchParams): Record<string, unknow
   const rows = baselineRows(record);
   return {
     kind: 'run',
-    baseline: { rows, columns: keyColumns(rows.map((r) => r.key)), spec: latency.insufficient === null ? latencyDistributionChartSpec(record) : null, insufficient: latency.insufficient },
+    baseline: { rows, columns: keyColumns(rows.map((r) => r.key)), spec: latency.insufficient === null ? latencyDistributionChartSpec(record, { lists: DASHBOARD_LISTS }) : null, insufficient: latency.insufficient },
     coreScaling: {
       options: sizes,
       fixed: core.fixed.batchSize,
       insufficient: core.insufficient,
-      spec: core.insufficient === null ? coreScalingChartSpec(record, core.fixed.batchSize === null ? {} : { batchSize: core.fixed.batchSize }) : null,
+      spec: core.insufficient === null ? coreScalingChartSpec(record, core.fixed.batchSize === null ? { lists: DASHBOARD_LISTS } : { batchSize: core.fixed.batchSize, lists: DASHBOARD_LISTS }) : null,
     },
     batchScaling: {
       options: threadOptions,
       fixed: batch.fixed.threads,
       insufficient: batch.insufficient,
-      spec: batch.insufficient === null ? batchScalingChartSpec(record, { threads: batch.fixed.threads }) : null,
+      spec: batch.insufficient === null ? batchScalingChartSpec(record, { threads: batch.fixed.threads, lists: DASHBOARD_LISTS }) : null,
     },
     // WHERE THE TIME GOES of a `run --profile` benchmark; null without profiles.
     profile: profileView(record),

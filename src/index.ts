@@ -77,7 +77,8 @@ export type {
   LatencyDistributionView,
   LatencyBox,
 } from '../reports/run-views.js';
-export { coreScalingChartSpec, batchScalingChartSpec, runComparisonChartSpec } from '../reports/view-charts.js';
+export { coreScalingChartSpec, batchScalingChartSpec } from '../reports/view-charts.js';
+export { runComparisonChartSpec } from '../reports/run-comparison-chart.js';
 export { latencyDistributionChartSpec } from '../reports/latency-chart.js';
 export { compareRuns, callDifference, intervalsOverlap, roundMeansOf, DEFAULT_MIN_EFFECT, COMPARE_ALPHA } from '../reports/run-comparison.js';
 export type { RunComparison, CellComparison, ComparisonCall, DifferenceCall } from '../reports/run-comparison.js';

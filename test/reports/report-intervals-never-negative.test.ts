@@ -5,7 +5,7 @@ import { renderRunComparison } from '../../reports/classify/compare-report.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { compareRuns } from '../../reports/run-comparison.js';
 import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
-import { runComparisonChartSpec } from '../../reports/view-charts.js';
+import { runComparisonChartSpec } from '../../reports/run-comparison-chart.js';
 import { baselineRows } from '../../reports/run-views.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';

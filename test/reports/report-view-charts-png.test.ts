@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPng, renderSvg } from '../../reports/png-chart.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
-import { batchScalingChartSpec, coreScalingChartSpec, runComparisonChartSpec } from '../../reports/view-charts.js';
+import { batchScalingChartSpec, coreScalingChartSpec } from '../../reports/view-charts.js';
+import { runComparisonChartSpec } from '../../reports/run-comparison-chart.js';
 import { MODEL_NAME } from '../helpers/sample-run.js';
 import { buildSweepRun } from '../helpers/sweep-run.js';
 

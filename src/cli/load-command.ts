@@ -12,7 +12,7 @@ import type { ScenarioCli } from './scenario-cli.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
-import { reportWidth } from './terminal-width.js';
+import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 
 function progressLine(event: LoadProgress): string | null {
   if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warming up`;
@@ -96,7 +96,7 @@ export async function loadCommand(args: ParsedArgs): Promise<number> {
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
   // The run stack loads only now, every flag checked: a refused command costs what `--help` costs.
   const { loadConfig } = await import('../runs/load-run.js');
-  return loadAndReport(loadConfig(defined), {}, reportWidth(args));
+  return loadAndReport(loadConfig(defined), {}, screenLayout(args));
 }
 
 /** `load`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
@@ -105,12 +105,12 @@ export const scenarioCli: ScenarioCli = {
   rerun: async (stored, { out, rerunOf }, args) => {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
     const { loadConfig } = await import('../runs/load-run.js');
-    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, reportWidth(args));
+    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, screenLayout(args));
   },
 };
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, layout: ScreenLayout = reportWidth(null)): Promise<number> {
   const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/load/load-report.js'),
@@ -130,7 +130,7 @@ async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: num
       }, record, 'flag'),
     progressLine,
     wide: layout.wide,
-    render: (record: LoadRunRecord, color) => renderLoadReport(record, { color, ...layout }),
+    render: (record: LoadRunRecord, color, entryId) => renderLoadReport(record, { color, ...layout, historyId: entryId }),
     after: (record) => (config.png ? notDrawnLines(loadCharts(record)) : []),
   });
 }

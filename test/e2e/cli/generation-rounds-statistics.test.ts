@@ -17,7 +17,7 @@ function runFolder(out: string): string {
 
 test('generate measures each cell in rounds: round means of TTFT and TPOT, the shared 95% interval across them, and a verdict, in every output', async () => {
   const out = testOutputDir('generation-rounds');
-  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '3', '--runs', '2', '--rounds', '2', '--warmup', '0', '--no-isolate', '--out', out]);
+  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '3', '--runs', '2', '--rounds', '2', '--warmup', '0', '--no-isolate', '--details', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const dir = runFolder(out);
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as GenerationRunRecord;

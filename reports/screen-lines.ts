@@ -8,7 +8,7 @@
  */
 import type { RunRecordOf } from '../src/core/results.js';
 import { nothingMeasured } from '../src/core/nothing-measured.js';
-import { formatBytes, formatTimestamp } from '../src/core/units.js';
+import { formatBytes } from '../src/core/units.js';
 import { paint, wrap } from './text-table.js';
 import { unavailableSummary } from './classify/summary-lines.js';
 
@@ -32,16 +32,17 @@ export function packed(items: readonly string[], width: number): string[] {
 }
 
 /**
- * `inferbench 0.1.0  load 2026-… (completed)`, the model, and the machine on
- * one or two packed lines; a run that measured nothing says failed, as its
+ * `inferbench 0.1.0  load 2026-… (completed) · node v22`, then the model and
+ * the machine packed on as few lines as fit; a run that measured nothing says failed, as its
  * exit code does, and an interrupted one says what is missing.
  */
 export function screenHeader(run: AnyRecord, command: string, width: number, color: boolean): string[] {
   const env = run.environment;
   const failed = nothingMeasured(run);
   const state = failed === null ? run.state : `failed: ${failed.allSkipped ? 'every cell was skipped' : 'no cell completed'}`;
+  // The run id is its start time, so the date is left to the environment view: two lines, not three.
   const lines = [
-    `${paint(`inferbench ${env.inferbenchVersion}`, 'bold', color)}  ${command} ${run.id} (${failed === null ? state : paint(state, 'red', color)})`,
+    ...packed([`${paint(`inferbench ${env.inferbenchVersion}`, 'bold', color)}  ${command} ${run.id} (${failed === null ? state : paint(state, 'red', color)})`, `node ${env.node}`], width),
     ...packed(
       [
         `model: ${run.models.map((m) => m.name).join(', ') || '?'}`,
@@ -49,8 +50,6 @@ export function screenHeader(run: AnyRecord, command: string, width: number, col
         `${env.cores} cores`,
         `ram: ${formatBytes(env.memoryBytes)}`,
         `gpu: ${env.gpus.length > 0 ? env.gpus.join(', ') : 'none'}`,
-        `node ${env.node}`,
-        formatTimestamp(env.date),
       ],
       width,
     ),

@@ -13,22 +13,22 @@ import { callDifference } from '../run-comparison.js';
 import { paint, wrap } from '../text-table.js';
 import { generationThreadsUsed } from './generation-comparison.js';
 
-/** `onnx-cpu 2.1 ms (1.4× ahead)` (with `, not significant` when the rounds do not support it), for one figure of one group. */
-function leadText(cells: readonly CompletedGenerationCell[], figure: (c: CompletedGenerationCell) => BetweenRounds | null | undefined, mean: (c: CompletedGenerationCell) => number | null, name: (c: CompletedGenerationCell) => string): string | null {
+/** The best cell of one figure and `2.1 ms (1.4×)` (`1.4×?` when the rounds do not support the lead), or null when no cell has the figure. */
+function lead(cells: readonly CompletedGenerationCell[], figure: (c: CompletedGenerationCell) => BetweenRounds | null | undefined, mean: (c: CompletedGenerationCell) => number | null): { readonly best: CompletedGenerationCell; readonly text: string } | null {
   const ranked = cells.flatMap((c) => {
     const m = mean(c);
     return m === null ? [] : [{ cell: c, mean: m }];
   }).sort((a, b) => a.mean - b.mean);
   const [best, next] = ranked;
   if (best === undefined) return null;
-  const head = `${name(best.cell)} ${formatDuration(best.mean)}`;
-  if (next === undefined) return head;
+  const head = formatDuration(best.mean);
+  if (next === undefined) return { best: best.cell, text: head };
   const a = figure(best.cell)?.means ?? [];
   const b = figure(next.cell)?.means ?? [];
   // "slower": the next engine is slower than the best by the rounds' evidence.
   const supported = callDifference(a, b).call === 'slower';
-  // The next engine is named in the table below; its lead alone keeps a configuration to two lines.
-  return `${head} (${formatRatio(next.mean / best.mean)} ahead${supported ? '' : ', not significant'})`;
+  // The next engine is named in the table below; its lead alone, `?` where the rounds do not support it, keeps a configuration to a line.
+  return { best: best.cell, text: `${head} (${formatRatio(next.mean / best.mean)}${supported ? '' : '?'})` };
 }
 
 /** "Fastest per configuration (…):" and one line (or two) per configuration. */
@@ -46,19 +46,28 @@ export function generationAnswerLines(run: GenerationRunRecord, width: number, c
   for (const c of [...done].sort((x, y) => x.batchSize - y.batchSize || x.promptLength - y.promptLength || x.newTokens - y.newTokens)) {
     const where = [
       `batch ${c.batchSize}`,
-      ...(varies((x) => x.promptLength) ? [`prompt ${c.promptLength}`] : []),
-      ...(varies((x) => x.newTokens) ? [`new ${c.newTokens}`] : []),
+      // p32, n4: the table's column names (a 32-token prompt, 4 new tokens), so a configuration keeps to one line.
+      ...(varies((x) => x.promptLength) ? [`p${c.promptLength}`] : []),
+      ...(varies((x) => x.newTokens) ? [`n${c.newTokens}`] : []),
       ...(varies((x) => x.model) ? [c.model] : []),
     ].join(', ');
     groups.set(where, [...(groups.get(where) ?? []), c]);
   }
-  const lines = wrap('Fastest engine per configuration (mean of round means; lead over the next engine):', width).map((l) => paint(l, 'bold', color));
+  const lines = wrap('Fastest engine per configuration (lead over the next; ?: the rounds do not support it):', width).map((l) => paint(l, 'bold', color));
   for (const [where, cells] of groups) {
-    const ttft = leadText(cells, (c) => c.betweenRounds?.ttft, (c) => c.ttft.mean, name);
-    const tpot = leadText(cells, (c) => c.betweenRounds?.tpot, (c) => c.tpot?.mean ?? null, name);
+    const ttft = lead(cells, (c) => c.betweenRounds?.ttft, (c) => c.ttft.mean);
+    const tpot = lead(cells, (c) => c.betweenRounds?.tpot, (c) => c.tpot?.mean ?? null);
     const decode = [...cells].filter((c) => c.decodeTokensPerSecond !== null).sort((x, y) => (y.decodeTokensPerSecond ?? 0) - (x.decodeTokensPerSecond ?? 0))[0];
-    const parts = [ttft ? `TTFT ${ttft}` : '', tpot ? `TPOT ${tpot}` : '', decode ? `decode ${name(decode)} ${formatRate(decode.decodeTokensPerSecond ?? 0, ' tok/s')}` : ''].filter((p) => p !== '');
-    lines.push(...wrap(`${where}: ${parts.join('; ')}`, width - 4).map((l, i) => (i === 0 ? `  ${l}` : `    ${l}`)));
+    const rate = decode ? formatRate(decode.decodeTokensPerSecond ?? 0, ' tok/s') : '';
+    // Decode tokens/s follows TPOT: its winner is said beside TPOT's when they are one engine, and on its own when not.
+    const tpotText = tpot ? `${tpot.text}${decode === tpot.best ? `, ${rate}` : ''}` : '';
+    const decodeText = decode && decode !== tpot?.best ? `decode ${name(decode)} ${rate}` : '';
+    // One engine with both the lowest TTFT and the lowest TPOT is named once.
+    const parts =
+      ttft && tpot && ttft.best.engine === tpot.best.engine && name(ttft.best) === name(tpot.best)
+        ? [`${name(ttft.best)}: TTFT ${ttft.text}, TPOT ${tpotText}`, decodeText]
+        : [ttft ? `TTFT ${name(ttft.best)} ${ttft.text}` : '', tpot ? `TPOT ${name(tpot.best)} ${tpotText}` : '', decodeText];
+    lines.push(...wrap(`${where}: ${parts.filter((p) => p !== '').join('; ')}`, width - 4).map((l, i) => (i === 0 ? `  ${l}` : `    ${l}`)));
   }
   return lines;
 }

@@ -220,7 +220,7 @@ export function renderGenerationReport(run: GenerationRunRecord, options: Genera
     '',
     ...(answer.length > 0 ? [...answer, ''] : []),
     ...(done.length > 0 ? withNote(screen, maxWidth) : []),
-    ...(done.length > 0 ? wrap(`TTFT: to first token; TPOT: per later token; means over all calls of all rounds${new Set(done.map((cell) => cell.promptLength)).size > 1 ? `; p${done[0]?.promptLength ?? ''}: a ${done[0]?.promptLength ?? ''}-token prompt` : ''}.`, prose).map((l) => paint(l, 'dim', color)) : []),
+    ...(done.length > 0 ? wrap(`TTFT: to first token; TPOT: per later token; means of all calls${new Set(done.map((cell) => cell.promptLength)).size > 1 ? `; p${done[0]?.promptLength ?? ''}: a ${done[0]?.promptLength ?? ''}-token prompt${new Set(done.map((cell) => cell.newTokens)).size > 1 ? `, n${done[0]?.newTokens ?? ''}: ${done[0]?.newTokens ?? ''} new tokens` : ''}` : ''}.`, prose).map((l) => paint(l, 'dim', color)) : []),
     '',
     ...verdictCountLine(sorted, done.length, 'completed cell', prose, color, showHint(run, counts.has('NOISY') ? 'noise' : 'ttft', id)),
     ...notCompletedLine(run.cells, prose, color, showHint(run, 'ttft', id)),

@@ -92,7 +92,8 @@ function pivoted(cells: readonly CompletedGenerationCell[], color: boolean, maxW
     if (!byRow.has(key)) rowKeys.push(key);
     byRow.set(key, [...(byRow.get(key) ?? []), c]);
   }
-  const rows: TableRow[] = rowKeys.map((key, i) => {
+  // No rule between batch sizes: the batch column groups the rows, and a default run's 20 rows keep to one screen.
+  const rows: TableRow[] = rowKeys.map((key) => {
     const row = byRow.get(key) ?? [];
     const first = row[0] as CompletedGenerationCell;
     const at = (g: string) => row.find((c) => `${c.promptLength}|${c.newTokens}` === g);
@@ -107,7 +108,6 @@ function pivoted(cells: readonly CompletedGenerationCell[], color: boolean, maxW
         }),
         verdictOf(row),
       ],
-      ruleAbove: i > 0 && rowKeys[i - 1]?.split('|')[0] !== key.split('|')[0],
     };
   });
   // The later configurations' columns give way first when the terminal is narrow; a note names them.

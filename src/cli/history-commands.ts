@@ -9,7 +9,7 @@ import { scenarioOfConfig } from '../runs/scenario-registry.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
-import { fitLines, type TableRow, type Style } from '../../reports/text-table.js';
+import { fitLines, type TableRow, type Style, wrap } from '../../reports/text-table.js';
 import { fitNote, fittedRows } from '../../reports/fitted-table.js';
 import { UNLIMITED_WIDTH } from '../../reports/report-layout.js';
 import { formatTimestamp } from '../core/units.js';
@@ -81,7 +81,9 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
     minWidth: 0,
     maxWidth: layout.wide ? UNLIMITED_WIDTH : layout.width,
   });
-  process.stdout.write(`${[...table.lines, ...(layout.wide ? [] : fitNote(table, layout.width))].join('\n')}\n`);
+  // Where the rest is, in list's words: the history has no results.csv, its --json has every field.
+  const note = fitNote(table, layout.width).join(' ').replace('results.csv has every column; --wide prints them all.', '--wide or --json prints them all.');
+  process.stdout.write(`${[...table.lines, ...(layout.wide || note === '' ? [] : wrap(note, layout.width))].join('\n')}\n`);
   return 0;
 }
 

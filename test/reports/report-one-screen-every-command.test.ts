@@ -46,7 +46,7 @@ test('generate: 7 engines × 2 batch sizes × 2 prompt lengths fit one screen, a
   );
   const run = { ...record, kind: 'generate', cells } as unknown as GenerationRunRecord;
   const text = renderGenerationReport(run, { width: 100, historyId: 4 });
-  assertOneScreen(text, /^Fastest engine per configuration[^\n]*\n {2}batch 1, prompt 32: TTFT onnx-cpu 2\.\d+ ms \(1\.\d× ahead\); TPOT onnx-cpu 405 µs \(1\.2× ahead\);/mu, 'generate');
+  assertOneScreen(text, /^Fastest engine per configuration[^\n]*\n {2}batch 1, p32: onnx-cpu: TTFT 2\.\d+ ms \(1\.\d×\), TPOT 405 µs \(1\.2×\), 2\.00k tok\/s$/mu, 'generate');
   assert.match(text, /TTFT p32 +TPOT p32 +TTFT p128 +TPOT p128/u, 'a TTFT and a TPOT column per prompt length');
   assert.match(text, /Verdicts: 16 of 28 completed cells VALID, 12 NOISY; `inferbench show 4 --view noise`/u);
   const details = renderGenerationReport(run, { width: 100, details: true });

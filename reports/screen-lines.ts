@@ -103,3 +103,21 @@ export function verdictCountLine(counts: ReadonlyMap<string, number>, total: num
   const allGood = counts.size === 1 && counts.has('VALID');
   return wrap(`Verdicts: ${parts.join(', ')}; ${hint}`, width).map((l) => (allGood ? l : l.replace('Verdicts:', paint('Verdicts:', 'yellow', color))));
 }
+
+/**
+ * The reasons view of load, generate and train: each cell that did not
+ * complete, grouped by state and reason, the reason whole (the tables cut
+ * it to their width), so the "Not completed" line's hint leads to the words.
+ */
+export function reasonsInFull<C extends { readonly state: string; readonly reason?: string }>(cells: readonly C[], name: (cell: C) => string, width: number): string[] {
+  const groups = new Map<string, string[]>();
+  for (const c of cells) {
+    if (c.state === 'completed') continue;
+    const key = `${c.state}\u0000${c.reason ?? 'no reason recorded'}`;
+    groups.set(key, [...(groups.get(key) ?? []), name(c)]);
+  }
+  return [...groups].flatMap(([key, names]) => {
+    const [state = '', reason = ''] = key.split('\u0000');
+    return [...wrap(`${state} (${names.join(', ')}):`, width), ...wrap(reason, width - 4).map((l) => `    ${l}`)];
+  });
+}

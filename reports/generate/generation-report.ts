@@ -15,7 +15,7 @@ import type { BetweenRounds } from '../../src/core/results.js';
 import type { SampleStatistics } from '../../src/core/statistics.js';
 import { banner, type Column, fitLines, paint, type TableCell, wrap } from '../text-table.js';
 import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { generationAnswerLines } from './generation-answer.js';
 import { generationScreenTable } from './generation-screen-table.js';
 import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../fitted-table.js';
@@ -175,6 +175,7 @@ GENERATE_VIEWS.register({ name: 'ttft', about: 'time to first token: mean, 95% C
 GENERATE_VIEWS.register({ name: 'tpot', about: 'time per output token: mean, 95% CI across rounds, percentiles, verdict', render: (c) => withNote(table('TIME PER OUTPUT TOKEN', c.run, TPOT_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
 GENERATE_VIEWS.register({ name: 'throughput', about: 'decode and prefill tokens/s, peak RSS and GPU memory, early EOS', render: (c) => withNote(table('THROUGHPUT AND PEAK MEMORY', c.run, THROUGHPUT_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
 GENERATE_VIEWS.register({ name: 'noise', about: 'why cells are NOISY, and the warnings of busy hosts', render: (c) => noiseLines(c.run, c.width) });
+GENERATE_VIEWS.register({ name: 'reasons', about: 'each cell that did not complete, with its whole reason', render: (c) => reasonsInFull(orderedGenerationCells(c.run), (cell) => `${cell.engine} batch ${cell.batchSize} prompt ${cell.promptLength} new ${cell.newTokens}`, Math.min(c.width, HEADER_WIDTH)) });
 
 /** The widths the views of one run are laid out at: the terminal's, and the widest full table's, so the tables line up. */
 function generationViewContext(run: GenerationRunRecord, options: GenerationReportOptions) {
@@ -223,7 +224,7 @@ export function renderGenerationReport(run: GenerationRunRecord, options: Genera
     ...(done.length > 0 ? wrap(`TTFT: to first token; TPOT: per later token; means of all calls${new Set(done.map((cell) => cell.promptLength)).size > 1 ? `; p${done[0]?.promptLength ?? ''}: a ${done[0]?.promptLength ?? ''}-token prompt${new Set(done.map((cell) => cell.newTokens)).size > 1 ? `, n${done[0]?.newTokens ?? ''}: ${done[0]?.newTokens ?? ''} new tokens` : ''}` : ''}.`, prose).map((l) => paint(l, 'dim', color)) : []),
     '',
     ...verdictCountLine(sorted, done.length, 'completed cell', prose, color, showHint(run, counts.has('NOISY') ? 'noise' : 'ttft', id)),
-    ...notCompletedLine(run.cells, prose, color, showHint(run, 'ttft', id)),
+    ...notCompletedLine(run.cells, prose, color, showHint(run, 'reasons', id)),
     ...notRunLine(run, prose),
     ...viewsHint(run, GENERATE_VIEWS.names(), prose, id),
   ];

@@ -20,9 +20,9 @@ import { banner, fitLines, paint, type Style, type TableCell, type TableRow, wra
 import { fitNote, fittedRows } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { loadAnswerLines } from './load-answer.js';
-import { batchSizesText, cutProbes, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
+import { batchSizesText, cutProbes, engineLabel, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -250,6 +250,7 @@ LOAD_VIEWS.register({ name: 'rates', about: 'every engine at every rate: offered
 LOAD_VIEWS.register({ name: 'time-per-request', about: "where a request's time went: queue wait, tokenize+collate, engine, post-process", render: (c) => withNote(partsTable(c.run, c.color, c.sectionWidth, c.width), c.width) });
 LOAD_VIEWS.register({ name: 'peak', about: "each engine's peak rate meeting the goal, its interval, 95% CI and rounds", render: (c) => withNote(peakTable(c.run, c.color, c.sectionWidth, c.width), c.width) });
 LOAD_VIEWS.register({ name: 'verdicts', about: 'why each rate that is not VALID is not, and the probes a stop cut short', render: (c) => verdictNotes(c.run, c.width) });
+LOAD_VIEWS.register({ name: 'reasons', about: 'each engine that did not complete, with its whole reason', render: (c) => reasonsInFull(c.run.cells, (cell) => engineLabel(c.run, cell), Math.min(c.width, HEADER_WIDTH)) });
 
 /** The widths the views of one run are laid out at: the terminal's, and the widest full table's. */
 function loadViewContext(run: LoadRunRecord, options: LoadReportOptions) {
@@ -311,7 +312,7 @@ export function renderLoadReport(run: LoadRunRecord, options: LoadReportOptions 
     ...wrap('latency: completion − scheduled arrival, over every measured request; VALID: achieved within 2% of offered, queue not growing.', prose).map((l) => paint(l, 'dim', color)),
     '',
     ...loadVerdictLine(run, prose, color, id),
-    ...notCompletedLine(run.cells, prose, color, showHint(run, 'rates', id)),
+    ...notCompletedLine(run.cells, prose, color, showHint(run, 'reasons', id)),
     ...notRunLine(run, prose),
     ...viewsHint(run, LOAD_VIEWS.names(), prose, id),
   ];

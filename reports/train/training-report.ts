@@ -14,7 +14,7 @@ import { unavailableLines } from '../unavailable-text.js';
 import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
 import { banner, type Column, fitLines, paint, type Style, type TableCell, wrap, wrapHanging } from '../text-table.js';
 import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { trainingAnswerLines } from './training-answer.js';
 import { type CellColumn, cellTable, fitNote } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
@@ -159,6 +159,7 @@ TRAIN_VIEWS.register({ name: 'speed', about: 'time per step with its 95% CI, sam
 TRAIN_VIEWS.register({ name: 'memory', about: "peak RSS and tfjs's tensor bytes before, after and in a step", render: (c) => withNote(table('TRAIN – MEMORY', c.run, MEMORY_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
 TRAIN_VIEWS.register({ name: 'loss', about: 'optimizer, first and last loss, steps per round', render: (c) => withNote(table('TRAIN – LOSS', c.run, LOSS_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
 TRAIN_VIEWS.register({ name: 'noise', about: 'why cells are NOISY', render: (c) => noiseLines(c.run, c.width) });
+TRAIN_VIEWS.register({ name: 'reasons', about: 'each cell that did not complete, with its whole reason', render: (c) => reasonsInFull(orderedTrainingCells(c.run), (cell) => `${cell.engine} batch ${cell.batchSize}${cell.sequenceLength === null ? '' : ` seq ${cell.sequenceLength}`}`, Math.min(c.width, HEADER_WIDTH)) });
 
 /** The widths the views of one run are laid out at: the terminal's, and the widest full table's, so the tables line up. */
 function trainingViewContext(run: TrainingRunRecord, options: TrainingReportOptions) {
@@ -227,7 +228,7 @@ export function renderTrainingReport(run: TrainingRunRecord, options: TrainingRe
     ...(done.length > 0 ? wrap('step: forward + loss + backward + update, mean of the measured steps; ±95% CI across rounds, each from the initial weights.', prose).map((l) => paint(l, 'dim', color)) : []),
     '',
     ...verdictCountLine(sorted, done.length, 'completed cell', prose, color, showHint(run, counts.has('NOISY') ? 'noise' : 'speed', id)),
-    ...notCompletedLine(run.cells, prose, color, showHint(run, 'speed', id)),
+    ...notCompletedLine(run.cells, prose, color, showHint(run, 'reasons', id)),
     ...notRunLine(run, prose),
     ...viewsHint(run, TRAIN_VIEWS.names(), prose, id),
   ];

@@ -68,7 +68,7 @@ test('train: 4 engines that train and 3 that cannot fit one screen, the 3 on one
   const run = { ...record, kind: 'train', cells } as unknown as TrainingRunRecord;
   const text = renderTrainingReport(run, { width: 100, historyId: 2 });
   assertOneScreen(text, /^Fastest training step per batch size[^\n]*\n {2}batch 8: tfjs-wasm 14\.\d ms a step \([\d.]+ samples\/s\), 1\.\d+× ahead of tfjs-cpu/mu, 'train');
-  assert.match(text.replace(/\n/gu, ' '), /Not completed: 3 cells, skipped \(onnxruntime-node has no training API\): onnx-cpu, transformers-js; skipped \(onnxruntime-web has no training API\): onnx-wasm; `inferbench show 2 --view speed`/u);
+  assert.match(text.replace(/\n/gu, ' '), /Not completed: 3 cells, skipped \(onnxruntime-node has no training API\): onnx-cpu, transformers-js; skipped \(onnxruntime-web has no training API\): onnx-wasm; `inferbench show 2 --view reasons`/u);
   for (const gone of ['TRAIN – MEMORY', 'TRAIN – LOSS']) assert.ok(!text.includes(gone), `${gone} only with details`);
   const details = renderTrainingReport(run, { width: 100, details: true });
   for (const title of ['TRAIN – SPEED', 'TRAIN – MEMORY', 'TRAIN – LOSS', 'onnxruntime-node has no']) assert.ok(details.includes(title), title);

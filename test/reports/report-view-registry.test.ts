@@ -47,8 +47,8 @@ test('chooseReport: no --view is the one screen (every table with --details), al
 });
 
 test('load, generate and train register a view per table their reports printed, apart from run\'s', () => {
-  assert.deepEqual(LOAD_VIEWS.names(), ['environment', 'method', 'rates', 'time-per-request', 'peak', 'verdicts']);
-  assert.deepEqual(GENERATE_VIEWS.names(), ['environment', 'method', 'ttft', 'tpot', 'throughput', 'noise']);
-  assert.deepEqual(TRAIN_VIEWS.names(), ['environment', 'method', 'speed', 'memory', 'loss', 'noise']);
+  assert.deepEqual(LOAD_VIEWS.names(), ['environment', 'method', 'rates', 'time-per-request', 'peak', 'verdicts', 'reasons']);
+  assert.deepEqual(GENERATE_VIEWS.names(), ['environment', 'method', 'ttft', 'tpot', 'throughput', 'noise', 'reasons']);
+  assert.deepEqual(TRAIN_VIEWS.names(), ['environment', 'method', 'speed', 'memory', 'loss', 'noise', 'reasons']);
   assert.ok(viewNames().includes('cold-start') && !viewNames().includes('time-per-request'), "run's views are run's alone");
 });

@@ -39,7 +39,7 @@ test('COLUMNS=100: generate prints one screen opening with the fastest engine pe
   assert.match(answer, /TPOT (onnx-cpu |onnx-wasm |tfjs-wasm )?[\d.]+ [µm]?s \([\d.]+×\??\)/u);
   assert.match(answer, /[\d.]+k? tok\/s/u, 'the highest decode tokens/s');
   for (const gone of ['TIME TO FIRST TOKEN', 'TIME PER OUTPUT TOKEN', 'THROUGHPUT AND PEAK MEMORY', 'peak RSS']) assert.ok(!r.stdout.includes(gone), `${gone} only with --details`);
-  assert.match(r.stdout.replace(/\n/gu, ' '), /Every table: --details; one: `inferbench show 1 --view NAME`, NAME one of environment, method, ttft, tpot, throughput, noise/u);
+  assert.match(r.stdout.replace(/\n/gu, ' '), /Every table: --details; one: `inferbench show 1 --view NAME`, NAME one of environment, method, ttft, tpot, throughput, noise, reasons/u);
 
   const details = await runCli(['show', '1', '--details', '--out', out]);
   assert.equal(details.code, 0, details.stderr);
@@ -50,7 +50,7 @@ test('COLUMNS=100: generate prints one screen opening with the fastest engine pe
   assert.doesNotMatch(one.stdout, /TIME TO FIRST TOKEN|Fastest engine/u);
   const bad = await runCli(['show', '1', '--view', 'speed', '--out', out]);
   assert.equal(bad.code, 2, bad.stderr);
-  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, ttft, tpot, throughput, noise, got "speed"/u);
+  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, ttft, tpot, throughput, noise, reasons, got "speed"/u);
 
   const narrow = await runCli(['compare', '1', '1', '--out', out, '--no-png'], { env: { COLUMNS: '60' } });
   assert.equal(narrow.code, 0, narrow.stderr);

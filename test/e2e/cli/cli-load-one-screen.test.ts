@@ -36,9 +36,9 @@ test('COLUMNS=100: load prints one screen opening with each engine\'s peak; --de
   const answer = lines.slice(blank + 1, firstTable).join('\n');
   assert.match(answer, /^Peak sustainable rate per engine \(req\/s; p99=50ms, VALID; last pass – first fail\):/u, r.stdout);
   for (const engine of ENGINES) assert.match(answer, new RegExp(`^ {2}${engine} +(\\d|none)`, 'mu'), `${engine}'s peak is answered first:\n${answer}`);
-  assert.match(answer, /^ {2}\S+: (highest, [\d.]+× \S+: it passed [\d.]+, where \S+ failed from|not told apart from|the only one to pass)/mu, 'the call on the best engine');
+  assert.match(answer, /^ {2}\S+: (highest, [\d.]+× \S+: it passed [\d.]+k?, where \S+ failed from|not told apart from|the only one to pass)/mu, 'the call on the best engine');
   assert.match(r.stdout, /^Verdicts: /mu);
-  assert.match(r.stdout.replace(/\n/gu, ' '), /Every table: --details; one: `inferbench show 1 --view NAME`, NAME one of environment, method, rates, time-per-request, peak, verdicts/u);
+  assert.match(r.stdout.replace(/\n/gu, ' '), /Every table: --details; one: `inferbench show 1 --view NAME`, NAME one of environment, method, rates, time-per-request, peak, verdicts, reasons/u);
   for (const gone of ['TIME PER REQUEST', 'queue p99', 'p99.9', 'open loop:']) assert.ok(!r.stdout.includes(gone), `${gone} only with --details`);
 
   const details = await runCli(['show', '1', '--details', '--out', out]);
@@ -50,7 +50,7 @@ test('COLUMNS=100: load prints one screen opening with each engine\'s peak; --de
   assert.doesNotMatch(one.stdout, /PEAK RATE|Peak sustainable rate/u);
   const bad = await runCli(['show', '1', '--view', 'nope', '--out', out]);
   assert.equal(bad.code, 2, bad.stderr);
-  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, rates, time-per-request, peak, verdicts, got "nope"/u);
+  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, rates, time-per-request, peak, verdicts, reasons, got "nope"/u);
 
   // compare fits the width as run's report does, and --wide keeps every column whole.
   const narrow = await runCli(['compare', '1', '1', '--out', out, '--no-png'], { env: { COLUMNS: '60' } });

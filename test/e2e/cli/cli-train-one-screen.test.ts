@@ -33,7 +33,9 @@ test('COLUMNS=100: train prints one screen opening with the fastest step per bat
   assert.match(answer, /^Fastest training step per batch size/u, r.stdout);
   for (const b of [2, 4]) assert.match(answer, new RegExp(`^ {2}batch ${b}: (tfjs-cpu|tfjs-wasm) [\\d.]+ [µm]?s a step`, 'mu'), `batch ${b} is answered first:\n${answer}`);
   // onnx-cpu cannot train: one line, not a row per batch size.
-  assert.match(r.stdout.replace(/\n/gu, ' '), /Not completed: 2 cells, skipped \([^)]*\): onnx-cpu; `inferbench show 1 --view speed`/u);
+  assert.match(r.stdout.replace(/\n/gu, ' '), /Not completed: 2 cells, skipped \([^)]*\): onnx-cpu; `inferbench show 1 --view reasons`/u);
+  const reasons = await runCli(['show', '1', '--view', 'reasons', '--out', out]);
+  assert.match(reasons.stdout.replace(/\n\s*/gu, ' '), /skipped \(onnx-cpu batch 2, onnx-cpu batch 4\): onnxruntime-node has no training API: onnxruntime-node 1\.\d+ exports only InferenceSession/u, 'the reason whole');
   for (const gone of ['TRAIN – MEMORY', 'TRAIN – LOSS', 'tfjs in step', 'first loss']) assert.ok(!r.stdout.includes(gone), `${gone} only with --details`);
 
   const details = await runCli(['show', '1', '--details', '--out', out]);
@@ -45,7 +47,7 @@ test('COLUMNS=100: train prints one screen opening with the fastest step per bat
   assert.doesNotMatch(one.stdout, /TRAIN – SPEED|TRAIN – MEMORY/u);
   const bad = await runCli(['show', '1', '--view', 'nope', '--out', out]);
   assert.equal(bad.code, 2, bad.stderr);
-  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, speed, memory, loss, noise, got "nope"/u);
+  assert.match(bad.stderr, /--view must be one of summary, all, environment, method, speed, memory, loss, noise, reasons, got "nope"/u);
 
   // list and show fit COLUMNS as the report does; --wide keeps every line whole.
   for (const command of [['list'], ['show', '1', '--details']]) {

@@ -22,7 +22,7 @@ import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../repo
 import { ReportViewRegistry } from '../report-view-registry.js';
 import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { loadAnswerLines } from './load-answer.js';
-import { batchSizesText, cutProbes, engineLabel, loadFailedCells, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
+import { batchSizesText, chartPercentile, cutProbes, engineLabel, loadFailedCells, percentileOf, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 const VERDICT_STYLE: Record<LoadSummary['verdict']['status'], Style> = { VALID: 'green', overloaded: 'red', 'too short': 'yellow' };
 
@@ -192,6 +192,40 @@ function peakTable(run: LoadRunRecord, color: boolean, minWidth: number, maxWidt
   });
 }
 
+/** The most engine × rate rows the one screen lists one by one; more become a grid (rateGrid). */
+const SCREEN_ROWS = 12;
+
+/**
+ * The one screen's rate table for many engines × rates: a row per engine,
+ * a column per rate asked, each the goal's percentile (p99 without a goal)
+ * marked ✓ or ✗ as the full table marks it (the verdict word when it is not
+ * VALID); later rates give way first when the terminal is narrow.
+ */
+function rateGrid(run: LoadRunRecord, color: boolean, maxWidth: number) {
+  const rows = loadRateRows(run).filter((r) => r.purpose.split('+').includes('rate'));
+  const rates = [...new Set(rows.map((r) => r.targetRps))].sort((a, b) => a - b);
+  const labels = [...new Set(rows.map((r) => r.label))];
+  const p = chartPercentile(run);
+  const cellOf = (row: LoadRateRow | undefined): TableCell => {
+    if (row === undefined) return '–';
+    const s = row.summary;
+    const mark = row.passed === null ? '' : row.passed ? ' ✓' : ' ✗';
+    const word = s.verdict.status === 'VALID' ? '' : ` ${s.verdict.status}`;
+    return { text: `${latency(s, percentileOf(s, p))}${mark}${word}`, style: VERDICT_STYLE[s.verdict.status] };
+  };
+  const tableRows: TableRow[] = labels.map((label) => ({
+    cells: [{ text: label, style: 'cyan' }, ...rates.map((rate) => cellOf(rows.find((r) => r.label === label && r.targetRps === rate)))],
+  }));
+  return fittedRows({
+    title: `LATENCY UNDER LOAD – p${p} per engine and rate asked (req/s)`,
+    columns: [{ header: 'engine', align: 'left' as const, whole: true }, ...rates.map((rate, i) => ({ header: `p${p} @ ${formatRate(rate, '')}`, align: 'left' as const, ...(i > 0 ? { dropOrder: rates.length - i } : {}) }))],
+    rows: tableRows,
+    color,
+    minWidth: 0,
+    maxWidth,
+  });
+}
+
 /** Options of the load report: the layout, colour, `--details` and the history id its `show` hints name. */
 export interface LoadReportOptions extends ReportLayout {
   readonly color?: boolean;
@@ -300,7 +334,9 @@ export function renderLoadReport(run: LoadRunRecord, options: LoadReportOptions 
   const answer = loadAnswerLines(run, prose, color);
   const peaks = peakTable(run, color, 0, maxWidth, true);
   const asked = loadRateRows(run).some((r) => r.purpose.split('+').includes('rate'));
-  const rates = peaks === null || asked ? loadTable(run, color, peaks?.width ?? 0, maxWidth, true) : null;
+  const askedRows = loadRateRows(run).filter((r) => r.purpose.split('+').includes('rate')).length;
+  // Many engines at several rates (10 × 3 is 30 rows) would not leave the screen room: a row per engine, a column per rate.
+  const rates = peaks === null || asked ? (askedRows > SCREEN_ROWS ? rateGrid(run, color, maxWidth) : loadTable(run, color, peaks?.width ?? 0, maxWidth, true)) : null;
   const id = options.historyId;
   const lines = [
     ...screenHeader(run, 'load', prose, color),

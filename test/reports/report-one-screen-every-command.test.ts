@@ -87,3 +87,28 @@ test('load: a peak per engine fits one screen, best first with the call', () => 
   assert.doesNotMatch(text, /per round|probes/u, 'the per-round intervals only in the peak view');
   assert.match(renderLoadReport(run, { width: 100, details: true }), /per round +probes/u);
 });
+
+test('load: 10 engines at 3 rates fit one screen, a row per engine and a column per rate', () => {
+  const engines = [...ENGINES, 'tfjs-node', 'tfjs-node-saved-model', 'tfjs-node-graph-model'];
+  const summary = (rate: number, e: number) => {
+    const p99 = 2 + e + rate / 10;
+    const ok = rate <= 400 - e * 30;
+    return {
+      requests: 100, completedRequests: 100, unfinished: 0, offeredRps: rate, achievedRps: ok ? rate : rate / 2, measuredMs: 1000,
+      latency: { mean: p99 / 2, p50: p99 / 3, p90: p99 / 2, p95: p99 / 1.5, p99, p999: p99 * 1.1, max: p99 * 1.2, censoredFromMs: null },
+      queueWait: { mean: 0.1, p99: 0.5 }, parts: { queueMs: 0.1, prepareMs: 0.1, engineMs: 1, postMs: 0.1 }, batchSizes: { 1: 100 }, queueDepth: { firstQuarter: 0, lastQuarter: ok ? 0 : 9 },
+      slo: { percentile: 99, limitMs: 50, valueMs: p99, met: ok, goodputRps: ok ? rate : 0, overShare: ok ? 0 : 0.5 },
+      verdict: ok ? { status: 'VALID', reasons: [] } : { status: 'overloaded', reasons: ['achieved below offered'] },
+    };
+  };
+  const cells = engines.map((engine, e) => ({
+    model: 'tiny-bert', engine, batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 1, peak: null, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine),
+    probes: [50, 200, 350].map((rate) => ({ targetRps: rate, purpose: 'rate', round: 0, passed: summary(rate, e).slo.met, endedEarly: null, summary: summary(rate, e), samples: { latencyMs: [], completed: [], queueMs: [] } })),
+  }));
+  const run = { ...record, kind: 'load', config: { ...record.config, settings: { slo: { percentile: 99, limitMs: 50 } } }, cells } as unknown as LoadRunRecord;
+  const text = renderLoadReport(run, { width: 100, historyId: 5 });
+  assertOneScreen(text, /^Highest rate sustained per engine, of the rates asked \(req\/s; p99=50ms, VALID; the next rate\):\n {2}onnx-cpu +350 {2}\(the highest asked\)/mu, 'load');
+  assert.match(text, /^engine +p99 @ 50\.0 +p99 @ 200 +p99 @ 350$/mu, 'a column per rate');
+  assert.match(text, /^transformers-js +[\d.]+ ms ✓ +[\d.]+ ms ✓ +[\d.]+ ms ✗ overloaded$/mu, 'each cell marked as the full table marks it');
+  assert.match(renderLoadReport(run, { width: 100, details: true }), /LATENCY UNDER LOAD – per engine and offered rate/u, 'the full rate table with --details');
+});

@@ -37,7 +37,9 @@ function fromPeaks(run: LoadRunRecord): Sustained[] {
       lastPass === null
         ? firstFail === null ? 'no whole probe' : `none passed; ${rps(firstFail)} failed`
         : `${rps(lastPass)} – ${firstFail === null ? (interrupted ? 'search interrupted' : 'none failed') : rps(firstFail)}`;
-    return { label: p.label, rate: p.peakRps, low: lastPass, high: firstFail, text };
+    // With several rounds, the 95% interval of the mean peak across them, as the peak view gives it.
+    const ci = p.ci95 ? `; 95% CI ${rps(p.ci95.low)} – ${rps(p.ci95.high)}` : '';
+    return { label: p.label, rate: p.peakRps, low: lastPass, high: firstFail, text: `${text}${ci}` };
   });
 }
 

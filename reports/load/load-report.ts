@@ -332,8 +332,9 @@ export function renderLoadReport(run: LoadRunRecord, options: LoadReportOptions 
     return fitReport(lines, options, maxWidth).join('\n').trimEnd();
   }
   const answer = loadAnswerLines(run, prose, color);
-  const peaks = peakTable(run, color, 0, maxWidth, true);
   const asked = loadRateRows(run).some((r) => r.purpose.split('+').includes('rate'));
+  // The answer lists each peak with its interval (and its CI across rounds): the peak table joins it only when it is the one table.
+  const peaks = asked ? null : peakTable(run, color, 0, maxWidth, true);
   const askedRows = loadRateRows(run).filter((r) => r.purpose.split('+').includes('rate')).length;
   // Many engines at several rates (10 × 3 is 30 rows) would not leave the screen room: a row per engine, a column per rate.
   const rates = peaks === null || asked ? (askedRows > SCREEN_ROWS ? rateGrid(run, color, maxWidth) : loadTable(run, color, peaks?.width ?? 0, maxWidth, true)) : null;

@@ -128,7 +128,7 @@ try {
   console.log(`  cells called "no difference" with a core busy: ${sameCalls.length} of ${busy.cells.length} (target 0)${sameCalls.map((c) => `\n    ${c.label}`).join('')}`);
   console.log(`  onnx-cpu batch 8 called slower: ${cpu8?.call === 'slower' ? 'yes' : `NO (${cpu8?.call ?? 'missing'}${cpu8?.note ? `: ${cpu8.note}` : ''})`}`);
   console.log(`\nload average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  if (process.env['BENCH_AA_TABLE'] === '1') process.stdout.write(`\n${renderRunComparison(busy, { files: ['A', 'B'] })}`);
+  if (process.env['BENCH_AA_TABLE'] === '1') process.stdout.write(`\n${renderRunComparison(busy, { files: ['A', 'B'], details: true })}`);
 } finally {
   await rm(outRoot, { recursive: true, force: true });
 }

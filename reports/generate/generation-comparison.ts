@@ -8,7 +8,9 @@
  */
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import { formatDuration } from '../../src/core/units.js';
-import { renderTable, type TableRow } from '../text-table.js';
+import { paint, type TableRow, wrap } from '../text-table.js';
+import { fitNote, fittedRows } from '../fitted-table.js';
+import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
 
 /** One cell present in both runs. */
 export interface GenerationCellPair {
@@ -58,14 +60,30 @@ function ratio(a: number | undefined, b: number | undefined): string {
 
 const done = (c: GenerationCell): CompletedGenerationCell | null => (c.state === 'completed' ? c : null);
 
-/** The comparison table with its method line. */
-export function renderGenerationComparison(a: GenerationRunRecord, b: GenerationRunRecord, pairs: readonly GenerationCellPair[], color = false): string {
+/** "0.95×–1.10×" over the pairs' ratios of one figure, or null when no pair has both sides. */
+function ratioRange(values: readonly (number | null)[]): string | null {
+  const finite = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (finite.length === 0) return null;
+  const [low, high] = [Math.min(...finite), Math.max(...finite)];
+  return low === high ? `${low.toFixed(2)}×` : `${low.toFixed(2)}×–${high.toFixed(2)}×`;
+}
+
+const ratioOf = (a: number | undefined, b: number | undefined): number | null => (a !== undefined && b !== undefined && a > 0 ? b / a : null);
+
+/**
+ * The comparison as the terminal prints it: one line with the range of
+ * TTFT and TPOT ratios first (the answer), then the table fitted to `width`
+ * (as run's report: columns give way, a note says which; unlimited by
+ * default), the cells only one side has, and the method line.
+ */
+export function renderGenerationComparison(a: GenerationRunRecord, b: GenerationRunRecord, pairs: readonly GenerationCellPair[], color = false, width = UNLIMITED_WIDTH): string {
+  const prose = Math.min(width, HEADER_WIDTH);
   const rows: TableRow[] = pairs.map(({ a: ca, b: cb }) => {
     const x = done(ca);
     const y = done(cb);
     return {
       cells: [
-        ca.engine,
+        { text: ca.engine, style: 'cyan' },
         String(generationThreadsUsed(ca) ?? 'default'),
         String(ca.batchSize),
         String(ca.promptLength),
@@ -79,34 +97,40 @@ export function renderGenerationComparison(a: GenerationRunRecord, b: Generation
       ],
     };
   });
-  const headers: [string, 'left' | 'right'][] = [
-    ['engine', 'left'],
-    ['threads', 'right'],
-    ['batch', 'right'],
-    ['prompt', 'right'],
-    ['new', 'right'],
-    ['TTFT A', 'right'],
-    ['TTFT B', 'right'],
-    ['B/A', 'right'],
-    ['TPOT A', 'right'],
-    ['TPOT B', 'right'],
-    ['B/A', 'right'],
-  ];
-  const table = renderTable({
+  const table = fittedRows({
     title: `GENERATION COMPARISON – A ${a.id} vs B ${b.id}`,
-    columns: headers.map(([header, align]) => ({ header, align })),
+    columns: [
+      { header: 'engine', align: 'left', whole: true },
+      { header: 'threads', align: 'right' },
+      { header: 'batch', align: 'right' },
+      { header: 'prompt', align: 'right' },
+      { header: 'new', align: 'right' },
+      { header: 'TTFT A', align: 'right', dropOrder: 4 },
+      { header: 'TTFT B', align: 'right', dropOrder: 2 },
+      { header: 'B/A', align: 'right' },
+      { header: 'TPOT A', align: 'right', dropOrder: 3 },
+      { header: 'TPOT B', align: 'right', dropOrder: 1 },
+      { header: 'B/A', align: 'right' },
+    ],
     rows,
     color,
+    minWidth: 0,
+    maxWidth: width,
   });
+  const ttft = ratioRange(pairs.map((p) => ratioOf(done(p.a)?.ttft.mean, done(p.b)?.ttft.mean)));
+  const tpot = ratioRange(pairs.map((p) => ratioOf(done(p.a)?.tpot?.mean, done(p.b)?.tpot?.mean)));
+  const summary = `A ${a.id} against B ${b.id}, ${pairs.length} cell${pairs.length === 1 ? '' : 's'} in common: TTFT B/A ${ttft ?? '–'}, TPOT B/A ${tpot ?? '–'} (below 1: B took less time).`;
   const onlyA = unmatched(a, pairs, 'a');
   const onlyB = unmatched(b, pairs, 'b');
   return [
+    ...wrap(summary, prose).map((l, i) => (i === 0 ? paint(l, 'bold', color) : l)),
+    '',
     ...table.lines,
-    'Cells are matched on engine, batch, prompt length, new tokens and the threads each engine reported using.',
-    ...(onlyA.length > 0 ? [`warning: only in A (no cell of B ran them at the same threads): ${onlyA.join(', ')}`] : []),
-    ...(onlyB.length > 0 ? [`warning: only in B (no cell of A ran them at the same threads): ${onlyB.join(', ')}`] : []),
-    "No faster/slower call is made for generation cells: set the ratios against each side's 95% interval across rounds",
-    "(in the chart) and treat ratios within the machine's run-to-run spread as noise.",
+    ...fitNote(table, width),
+    ...wrap('Cells are matched on engine, batch, prompt length, new tokens and the threads each engine reported using.', prose),
+    ...(onlyA.length > 0 ? wrap(`warning: only in A (no cell of B ran them at the same threads): ${onlyA.join(', ')}`, prose) : []),
+    ...(onlyB.length > 0 ? wrap(`warning: only in B (no cell of A ran them at the same threads): ${onlyB.join(', ')}`, prose) : []),
+    ...wrap("No faster/slower call is made for generation cells: set the ratios against each side's 95% interval across rounds (in the chart) and treat ratios within the machine's run-to-run spread as noise.", prose),
     '',
   ].join('\n');
 }

@@ -1,17 +1,26 @@
 /**
- * Terminal report of `inferbench generate`: time to first token, time per
- * output token, and throughput with peak memory, one table each, in the
- * layout of the classification report. Pure: same record, same text.
+ * Terminal report of `inferbench generate`. By default one screen (as
+ * run's, issue 47): the answer (per configuration, the engine with the
+ * lowest TTFT and TPOT with its lead and whether the rounds support it,
+ * and the highest decode tokens/s), one compact table, one line each for
+ * verdicts, cells not completed and the engines not run here. Every table
+ * is a view (GENERATE_VIEWS) that --details prints in order and
+ * `inferbench show ID --view NAME` alone: time to first token, time per
+ * output token, throughput with peak memory, the NOISY reasons, the method
+ * and the environment. Pure: same record, same text.
  */
 import { unavailableLines } from '../unavailable-text.js';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { BetweenRounds } from '../../src/core/results.js';
 import type { SampleStatistics } from '../../src/core/statistics.js';
-import { banner, type Column, fitLines, type TableCell, wrap } from '../text-table.js';
+import { banner, type Column, fitLines, paint, type TableCell, wrap } from '../text-table.js';
+import { ReportViewRegistry } from '../report-view-registry.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { generationAnswerLines } from './generation-answer.js';
+import { generationScreenTable } from './generation-screen-table.js';
 import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../fitted-table.js';
 import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
-
 
 type ReportColumn = CellColumn<CompletedGenerationCell>;
 
@@ -108,19 +117,30 @@ function table(title: string, run: GenerationRunRecord, columns: readonly Report
   });
 }
 
-/** The header, the three tables and the notes, as one string. */
-export function renderGenerationReport(run: GenerationRunRecord, options: { color?: boolean } & ReportLayout = {}): string {
-  const color = options.color === true;
-  const maxWidth = layoutWidth(options, HEADER_WIDTH);
-  const prose = Math.min(maxWidth, HEADER_WIDTH);
+/** Options of the generation report: the layout, colour, `--details` and the history id its `show` hints name. */
+export interface GenerationReportOptions extends ReportLayout {
+  readonly color?: boolean;
+  /** Every view (GENERATE_VIEWS) in order, as the report was before it fit one screen. */
+  readonly details?: boolean;
+  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
+  readonly historyId?: number | null;
+}
+
+/** The model, its notes, the engines not run here and the machine, in full. */
+function environmentLines(run: GenerationRunRecord, prose: number): string[] {
   const env = run.environment;
   const model = run.models[0];
-  const header = [
-    banner('TEXT GENERATION', prose, color),
+  return [
     ...fitLines([`model: ${model?.name ?? '?'} (${model?.source ?? '?'})`], prose),
     ...(model?.notes ?? []).flatMap((n) => wrap(`note: ${n}`, prose)),
     ...unavailableLines(run, prose),
     ...wrap(`${env.cpuModel}, ${env.cores} cores · ${env.gpus.length > 0 ? env.gpus.join('; ') : 'no GPU'} · node ${env.node} · ${formatTimestamp(env.date)}`, prose),
+  ];
+}
+
+/** What TTFT, TPOT, the interval and the verdict are. */
+function methodLines(run: GenerationRunRecord, prose: number): string[] {
+  return [
     ...wrap(`TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`, prose),
     ...wrap(
       'mean and percentiles over every measured call (TTFT) or later token (TPOT) of every round; 95% CI across rounds = interval of the mean of round means, ' +
@@ -128,18 +148,85 @@ export function renderGenerationReport(run: GenerationRunRecord, options: { colo
       prose,
     ),
   ];
-  const tables = (minWidth: number) => [
-    table('TIME TO FIRST TOKEN', run, percentileColumns((c) => c.ttft, (c) => c.betweenRounds?.ttft), color, minWidth, maxWidth),
-    table('TIME PER OUTPUT TOKEN', run, percentileColumns((c) => c.tpot, (c) => c.betweenRounds?.tpot), color, minWidth, maxWidth),
-    table('THROUGHPUT AND PEAK MEMORY', run, THROUGHPUT_COLUMNS, color, minWidth, maxWidth),
-  ];
-  // Rendered twice so the three tables share the widest one's width and line up.
-  const blocks = tables(Math.max(...tables(0).map((t) => t.width)));
+}
+
+/** Each NOISY cell with its reasons and host warnings. */
+function noiseLines(run: GenerationRunRecord, width: number): string[] {
   const noisy = orderedGenerationCells(run).filter((c): c is CompletedGenerationCell => c.state === 'completed' && c.verdict?.status === 'NOISY');
-  const notes = noisy.flatMap((c) => {
+  return noisy.flatMap((c) => {
     const warnings = c.verdict?.warnings ?? [];
-    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, Math.min(maxWidth, 120));
+    return wrap(`NOISY ${c.engine} batch ${c.batchSize} prompt ${c.promptLength} new ${c.newTokens}: ${c.verdict?.reasons.join('; ') ?? ''}${warnings.length > 0 ? ` (${warnings.join('; ')})` : ''}`, Math.min(width, 120));
   });
-  const lines = [...header, '', ...blocks.flatMap((b) => [...b.lines, ...fitNote(b, maxWidth), '']), ...notes];
+}
+
+const TTFT_COLUMNS = percentileColumns((c) => c.ttft, (c) => c.betweenRounds?.ttft);
+const TPOT_COLUMNS = percentileColumns((c) => c.tpot, (c) => c.betweenRounds?.tpot);
+type Fitted = ReturnType<typeof table>;
+const withNote = (t: Fitted, width: number): string[] => [...t.lines, ...fitNote(t, width)];
+
+/**
+ * The views of a generation run: each table --details prints, in order,
+ * and `inferbench show ID --view NAME` prints alone.
+ */
+export const GENERATE_VIEWS = new ReportViewRegistry<GenerationRunRecord>('generate');
+GENERATE_VIEWS.register({ name: 'environment', about: 'model, machine and the engines not run here', render: (c) => environmentLines(c.run, Math.min(c.width, HEADER_WIDTH)) });
+GENERATE_VIEWS.register({ name: 'method', about: 'what TTFT, TPOT, the 95% CI and the verdict are', render: (c) => methodLines(c.run, Math.min(c.width, HEADER_WIDTH)) });
+GENERATE_VIEWS.register({ name: 'ttft', about: 'time to first token: mean, 95% CI across rounds, percentiles, verdict', render: (c) => withNote(table('TIME TO FIRST TOKEN', c.run, TTFT_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
+GENERATE_VIEWS.register({ name: 'tpot', about: 'time per output token: mean, 95% CI across rounds, percentiles, verdict', render: (c) => withNote(table('TIME PER OUTPUT TOKEN', c.run, TPOT_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
+GENERATE_VIEWS.register({ name: 'throughput', about: 'decode and prefill tokens/s, peak RSS and GPU memory, early EOS', render: (c) => withNote(table('THROUGHPUT AND PEAK MEMORY', c.run, THROUGHPUT_COLUMNS, c.color, c.sectionWidth, c.width), c.width) });
+GENERATE_VIEWS.register({ name: 'noise', about: 'why cells are NOISY, and the warnings of busy hosts', render: (c) => noiseLines(c.run, c.width) });
+GENERATE_VIEWS.register({ name: 'reasons', about: 'each cell that did not complete, with its whole reason', render: (c) => reasonsInFull(orderedGenerationCells(c.run), (cell) => `${cell.engine} batch ${cell.batchSize} prompt ${cell.promptLength} new ${cell.newTokens}`, Math.min(c.width, HEADER_WIDTH)) });
+
+/** The widths the views of one run are laid out at: the terminal's, and the widest full table's, so the tables line up. */
+function generationViewContext(run: GenerationRunRecord, options: GenerationReportOptions) {
+  const width = layoutWidth(options, HEADER_WIDTH);
+  const widths = [TTFT_COLUMNS, TPOT_COLUMNS, THROUGHPUT_COLUMNS].map((columns) => table('', run, columns, false, 0, width).width);
+  return { run, width, sectionWidth: Math.max(...widths), color: options.color === true };
+}
+
+/** One view alone (`inferbench show ID --view NAME`); an unknown name is a UserError naming the views. */
+export function renderGenerationView(run: GenerationRunRecord, name: string, options: GenerationReportOptions = {}): string {
+  const c = generationViewContext(run, options);
+  return fitReport(GENERATE_VIEWS.renderOne(name, c), options, c.width).join('\n');
+}
+
+/**
+ * The report: one screen by default (the header, the answer per
+ * configuration, one compact table of the completed cells, one line each for
+ * verdicts, cells not completed and the engines not run here, and the
+ * views), or with `details` every view in order, as the report was before
+ * it fit one screen.
+ */
+export function renderGenerationReport(run: GenerationRunRecord, options: GenerationReportOptions = {}): string {
+  const c = generationViewContext(run, options);
+  const { width: maxWidth, color } = c;
+  const prose = Math.min(maxWidth, HEADER_WIDTH);
+  if (options.details === true) {
+    // The header's views run on under the banner; a blank line before each table and the notes, as before.
+    const views = GENERATE_VIEWS.detailViews().flatMap((v) => {
+      const lines = v.render(c);
+      return lines.length === 0 ? [] : v.name === 'environment' || v.name === 'method' ? lines : ['', ...lines];
+    });
+    return fitReport([banner('TEXT GENERATION', prose, color), ...views], options, maxWidth).join('\n').trimEnd();
+  }
+  const id = options.historyId;
+  const done = orderedGenerationCells(run).filter((cell): cell is CompletedGenerationCell => cell.state === 'completed');
+  const screen = generationScreenTable(done, color, maxWidth);
+  const answer = generationAnswerLines(run, prose, color);
+  const counts = new Map<string, number>();
+  for (const cell of done) if (cell.verdict) counts.set(cell.verdict.status, (counts.get(cell.verdict.status) ?? 0) + 1);
+  const sorted = new Map([...counts].sort((a, b) => (a[0] === 'VALID' ? -1 : b[0] === 'VALID' ? 1 : 0)));
+  const lines = [
+    ...screenHeader(run, 'generate', prose, color),
+    '',
+    ...(answer.length > 0 ? [...answer, ''] : []),
+    ...(done.length > 0 ? withNote(screen, maxWidth) : []),
+    ...(done.length > 0 ? wrap(`TTFT: to first token; TPOT: per later token; means of all calls${new Set(done.map((cell) => cell.promptLength)).size > 1 ? `; p${done[0]?.promptLength ?? ''}: a ${done[0]?.promptLength ?? ''}-token prompt${new Set(done.map((cell) => cell.newTokens)).size > 1 ? `, n${done[0]?.newTokens ?? ''}: ${done[0]?.newTokens ?? ''} new tokens` : ''}` : ''}.`, prose).map((l) => paint(l, 'dim', color)) : []),
+    '',
+    ...verdictCountLine(sorted, done.length, 'completed cell', prose, color, showHint(run, counts.has('NOISY') ? 'noise' : 'ttft', id)),
+    ...notCompletedLine(run.cells, prose, color, showHint(run, 'reasons', id)),
+    ...notRunLine(run, prose),
+    ...viewsHint(run, GENERATE_VIEWS.names(), prose, id),
+  ];
   return fitReport(lines, options, maxWidth).join('\n').trimEnd();
 }

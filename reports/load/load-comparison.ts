@@ -8,7 +8,9 @@
  */
 import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { formatDuration, formatRate } from '../../src/core/units.js';
-import { renderTable, type TableRow } from '../text-table.js';
+import { paint, type TableRow, wrap } from '../text-table.js';
+import { fitNote, fittedRows } from '../fitted-table.js';
+import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
 import { chartPercentile, percentileOf, loadPeakRows, loadRateRows, type LoadPeakRow } from './load-views.js';
 
 export interface LoadPeakPair {
@@ -76,33 +78,62 @@ export function compareServerRuns(a: LoadRunRecord, b: LoadRunRecord): LoadCompa
 const peakText = (p: LoadPeakRow | null): string =>
   p === null ? '–' : p.peakRps === null ? 'none passed' : `${formatRate(p.peakRps, '')} (${p.interval.lastPass ?? '–'}–${p.interval.firstFail ?? (p.interval.interrupted ? 'interrupted' : '∞')})`;
 
-/** The two tables and the method line. */
-export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: LoadComparison, color = false): string {
-  const lines: string[] = [];
+/** "onnx-cpu 1.05×, onnx-wasm 0.97×": the ratios of one table, for the line the comparison opens with. */
+const ratios = (items: readonly { readonly label: string; readonly ratio: number | null }[]): string =>
+  items.map((i) => `${i.label} ${i.ratio === null || !Number.isFinite(i.ratio) ? '–' : `${i.ratio.toFixed(2)}×`}`).join(', ');
+
+/**
+ * The comparison as the terminal prints it: one line of ratios first (the
+ * answer), then the two tables fitted to `width` (as run's report: columns
+ * give way, a note says which; `wide`: no limit), and the method line.
+ */
+export function renderServerComparison(a: LoadRunRecord, b: LoadRunRecord, cmp: LoadComparison, color = false, width = UNLIMITED_WIDTH): string {
+  const prose = Math.min(width, HEADER_WIDTH);
+  const both = cmp.peaks.filter((p) => p.a !== null && p.b !== null);
+  const p = `p${cmp.percentile}`;
+  const summary = [
+    ...(both.length > 0 ? [`peak rate B/A: ${ratios(both)}`] : []),
+    ...(cmp.rates.length > 0 ? [`${p} latency B/A at equal rates: ${ratios(cmp.rates.map((r) => ({ label: `${r.label} @ ${formatRate(r.targetRps, '')}`, ratio: r.ratio })))}`] : []),
+  ];
+  const lines: string[] = [...wrap(`A ${a.id} against B ${b.id}: ${summary.join('; ')} (above 1: B sustains more, or waits longer).`, prose).map((l, i) => (i === 0 ? paint(l, 'bold', color) : l)), ''];
   if (cmp.peaks.length > 0) {
-    const rows: TableRow[] = cmp.peaks.map((p) => ({ cells: [p.label, peakText(p.a), peakText(p.b), p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`] }));
-    lines.push(...renderTable({
+    const rows: TableRow[] = cmp.peaks.map((x) => ({ cells: [{ text: x.label, style: 'cyan' }, peakText(x.a), peakText(x.b), x.ratio === null ? '–' : `${x.ratio.toFixed(2)}×`] }));
+    const t = fittedRows({
       title: `PEAK RATE – A ${a.id} vs B ${b.id}`,
-      columns: [{ header: 'engine', align: 'left' }, { header: 'A peak req/s (interval)', align: 'right' }, { header: 'B peak req/s (interval)', align: 'right' }, { header: 'B/A', align: 'right' }],
+      columns: [{ header: 'engine', align: 'left', whole: true }, { header: 'A peak req/s (interval)', align: 'right' }, { header: 'B peak req/s (interval)', align: 'right' }, { header: 'B/A', align: 'right' }],
       rows,
       color,
-    }).lines, '');
+      minWidth: 0,
+      maxWidth: width,
+    });
+    lines.push(...t.lines, ...fitNote(t, width), '');
   }
   if (cmp.rates.length > 0) {
-    const p = `p${cmp.percentile}`;
     const rows: TableRow[] = cmp.rates.map((r) => ({
-      cells: [r.label, formatRate(r.targetRps, ''), formatDuration(r.aMs), formatDuration(r.bMs), Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '–', `${r.aVerdict} / ${r.bVerdict}`],
+      cells: [{ text: r.label, style: 'cyan' }, formatRate(r.targetRps, ''), formatDuration(r.aMs), formatDuration(r.bMs), Number.isFinite(r.ratio) ? `${r.ratio.toFixed(2)}×` : '–', `${r.aVerdict} / ${r.bVerdict}`],
     }));
-    lines.push(...renderTable({
+    const t = fittedRows({
       title: `${p} LATENCY AT EQUAL RATES – A ${a.id} vs B ${b.id}`,
-      columns: [{ header: 'engine', align: 'left' }, { header: 'rate', align: 'right' }, { header: `${p} A`, align: 'right' }, { header: `${p} B`, align: 'right' }, { header: 'B/A', align: 'right' }, { header: 'verdict A / B', align: 'left' }],
+      columns: [
+        { header: 'engine', align: 'left', whole: true },
+        { header: 'rate', align: 'right' },
+        { header: `${p} A`, align: 'right', dropOrder: 2 },
+        { header: `${p} B`, align: 'right', dropOrder: 1 },
+        { header: 'B/A', align: 'right' },
+        { header: 'verdict A / B', align: 'left' },
+      ],
       rows,
       color,
-    }).lines, '');
+      minWidth: 0,
+      maxWidth: width,
+    });
+    lines.push(...t.lines, ...fitNote(t, width), '');
   }
   lines.push(
-    'No faster/slower call: a peak is known to the search\'s precision (its interval: last passing – first failing rate), and',
-    "latency at one rate to the machine's run-to-run spread; read the ratios with the intervals and verdicts beside them.",
+    ...wrap(
+      "No faster/slower call: a peak is known to the search's precision (its interval: last passing – first failing rate), and latency at one rate to the machine's run-to-run spread; read the ratios with the intervals and verdicts beside them.",
+      prose,
+    ),
     '',
   );
   return lines.join('\n');

@@ -5,7 +5,7 @@ export type { CommandSpec, FlagSpec } from '../core/flag-spec.js';
 
 /** The report's layout (src/cli/terminal-width.ts), for run, rerun and show. */
 export const WIDE_FLAG: FlagSpec = { name: 'wide', kind: 'boolean', help: 'print every column of every table however wide; by default tables fit COLUMNS, else the terminal, else 80, dropping their least important columns (named under each table; results.csv has them all)' };
-export const DETAILS_FLAG: FlagSpec = { name: 'details', kind: 'boolean', help: 'print every table of the report (latency statistics, memory, growth, cold start, parity, size, environment, legends…) rather than the one-screen summary; `inferbench show ID --view NAME` prints one' };
+export const DETAILS_FLAG: FlagSpec = { name: 'details', kind: 'boolean', help: 'print every table of the report (run: latency statistics, memory, growth, cold start, parity, size, environment, legends…; load, generate, train, compare: every table and note) rather than the one-screen summary; `inferbench show ID --view NAME` prints one' };
 export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
 
 /**

@@ -103,12 +103,13 @@ export const EXPORT_COMMAND: CommandSpec = {
 export const COMPARE_COMMAND: CommandSpec = {
   name: 'compare',
   summary: "compare two runs cell by cell; a change is called only when a t-test on the rounds' means supports it",
-  usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png] [--wide]   (each a run folder, its results.json, or a history id)',
+  usage: 'inferbench compare <runA> <runB> [--min-effect X] [--out DIR] [--no-png] [--wide] [--details]   (each a run folder, its results.json, or a history id)',
   flags: [
     { name: 'min-effect', kind: 'value', arg: 'X', help: 'smallest change |B/A − 1| ever called faster or slower, as a fraction; default 0.05 (5%)' },
     { name: 'out', kind: 'value', arg: 'DIR', help: 'folder whose history ids are used, and where the chart compare-<runA>-vs-<runB>.png goes; default ./inferbench-out' },
     { name: 'no-png', kind: 'boolean', help: 'print the table only, without the chart' },
     WIDE_FLAG,
+    { ...DETAILS_FLAG, help: 'print the method and every note in full under the table, rather than the one-screen comparison' },
     HELP,
   ],
   details:

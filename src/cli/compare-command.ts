@@ -48,7 +48,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   // The table fits COLUMNS, else the terminal, else 80, as the run report does; --wide keeps every column whole.
   const layout = reportWidth(args);
   const width = layout.wide ? UNLIMITED_WIDTH : layout.width;
-  const compared = terminal(a.record, b.record, { color, width, files: [a.file, b.file], minEffect: () => minEffectFlag(args, DEFAULT_MIN_EFFECT) });
+  const compared = terminal(a.record, b.record, { color, width, wide: layout.wide, details: args.flags['details'] === true, files: [a.file, b.file], minEffect: () => minEffectFlag(args, DEFAULT_MIN_EFFECT) });
   process.stdout.write(compared.text);
   if (args.flags['no-png'] === true || compared.chart === null) return 0;
   const chart = await compared.chart();

@@ -6,7 +6,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
 import type { GenerationCellKey } from '../core/generation-results.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
-import { reportWidth } from './terminal-width.js';
+import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { countFlag, listFlag, positiveIntFlag, positiveIntListFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -58,7 +58,7 @@ export async function generateCommand(args: ParsedArgs, registry: EngineRegistry
   const { generateConfig } = await import('../runs/generate-run.js');
   const config = generateConfig(input);
 
-  return generateAndReport(config, {}, registry, reportWidth(args));
+  return generateAndReport(config, {}, registry, screenLayout(args));
 }
 
 /** `generate`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
@@ -67,7 +67,7 @@ export const scenarioCli: ScenarioCli = {
   rerun: async (stored, { out, rerunOf }, args, registry) => {
     const { command: _command, ...config } = stored as StoredGenerateConfig;
     const { generateConfig } = await import('../runs/generate-run.js');
-    return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, registry, reportWidth(args));
+    return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, registry, screenLayout(args));
   },
 };
 
@@ -75,7 +75,7 @@ export const scenarioCli: ScenarioCli = {
  * Runs a generate config with the CLI's progress lines, Ctrl-C handling and
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
-async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
   const [{ executeRecordedGenerate }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/generate/generation-report.js'),
@@ -96,7 +96,7 @@ async function generateAndReport(config: GenerateConfig, links: { readonly rerun
       }, record),
     progressLine,
     wide: layout.wide,
-    render: (record, color) => renderGenerationReport(record, { color, ...layout }),
+    render: (record, color, entryId) => renderGenerationReport(record, { color, ...layout, historyId: entryId }),
     after: (record) => (config.png ? notDrawnLines(generationCharts(record)) : []),
   });
 }

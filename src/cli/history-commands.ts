@@ -9,8 +9,9 @@ import { scenarioOfConfig } from '../runs/scenario-registry.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';
-import { renderTable, type TableRow, type Style } from '../../reports/text-table.js';
-import { fitNote } from '../../reports/fitted-table.js';
+import { fitLines, type TableRow, type Style, wrap } from '../../reports/text-table.js';
+import { fitNote, fittedRows } from '../../reports/fitted-table.js';
+import { UNLIMITED_WIDTH } from '../../reports/report-layout.js';
 import { formatTimestamp } from '../core/units.js';
 import { UserError } from '../core/errors.js';
 import { reportWidth } from './terminal-width.js';
@@ -63,23 +64,27 @@ export async function listCommand(args: ParsedArgs): Promise<number> {
       e.rerunOf !== null ? `re-run of ${e.rerunOf}` : e.compareWith !== null ? `vs ${e.compareWith}` : '',
     ],
   }));
-  const table = renderTable({
+  // Fits the terminal as the run report does (fitted-table.ts): the link, then the engines and the date give way first,
+  // then the widest text is cut short (…), and a line says which; --wide keeps every column whole.
+  const table = fittedRows({
     title: 'BENCHMARKS',
     columns: [
       { header: 'id', align: 'right' },
-      { header: 'date', align: 'left' },
+      { header: 'date', align: 'left', dropOrder: 3 },
       { header: 'model', align: 'left' },
-      { header: 'engines', align: 'left' },
+      { header: 'engines', align: 'left', dropOrder: 2 },
       { header: 'state', align: 'left' },
       { header: 'best throughput', align: 'left' },
-      { header: 'link', align: 'left' },
+      { header: 'link', align: 'left', dropOrder: 1 },
     ],
     rows,
     color: useColor(),
-    // Fits the terminal as the run report does: the engines and best throughput columns are cut short (…) rather than wrapped; --wide keeps them whole.
-    ...(layout.wide ? {} : { maxWidth: layout.width }),
+    minWidth: 0,
+    maxWidth: layout.wide ? UNLIMITED_WIDTH : layout.width,
   });
-  process.stdout.write(`${[...table.lines, ...fitNote({ dropped: [], abbreviated: table.abbreviated }, layout.width)].join('\n')}\n`);
+  // Where the rest is, in list's words: the history has no results.csv, its --json has every field.
+  const note = fitNote(table, layout.width).join(' ').replace('results.csv has every column; --wide prints them all.', '--wide or --json prints them all.');
+  process.stdout.write(`${[...table.lines, ...(layout.wide || note === '' ? [] : wrap(note, layout.width))].join('\n')}\n`);
   return 0;
 }
 
@@ -107,13 +112,16 @@ export async function showCommand(args: ParsedArgs): Promise<number> {
     ...(entry.compareWith !== null ? [`  compare with: ${entry.compareWith}`] : []),
     ...(entry.dir ? [`  folder:       ${entry.dir}`] : []),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // Fitted to the width as the report below is (--wide keeps lines whole); the folder stays whole, to be copied.
+  const layout = reportWidth(args);
+  const fitted = layout.wide ? lines : lines.flatMap((l) => (l.startsWith('  folder:') ? [l] : fitLines([l], layout.width)));
+  process.stdout.write(`${fitted.join('\n')}\n`);
   const record = recordOf(entry);
   if (record && record.cells.length > 0) {
     // Its scenario's report; `--view`, `--batch-size` and `--threads` are read only by a scenario that has such views.
     const text = scenarioOfConfig(entry.config).report(record, {
       color: useColor(),
-      ...reportWidth(args),
+      ...layout,
       details: args.flags['details'] === true,
       historyId: entry.id,
       text: (name) => stringFlag(args, name),

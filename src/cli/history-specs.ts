@@ -16,7 +16,7 @@ export const SHOW_COMMAND: CommandSpec = {
   usage: 'inferbench show <id> [--view NAME] [--details] [--batch-size N] [--threads N|default] [--out DIR] [--json] [--wide]',
   flags: [
     OUT,
-    { name: 'view', kind: 'value', arg: 'NAME', help: 'one table of a run: speed, latency, noise, scaling, core, batch, memory, growth, energy, cold-start, parity, quantization, size, environment, legends; summary (the one-screen report, default) or all (every table, as --details)' },
+    { name: 'view', kind: 'value', arg: 'NAME', help: 'one table of a run: speed, latency, noise, scaling, core, batch, memory, growth, energy, cold-start, parity, quantization, size, environment, legends; of a load, generate or train benchmark, one of the views its report names last (load: rates, time-per-request, peak, verdicts…); summary (the one-screen report, default) or all (every table, as --details)' },
     DETAILS_FLAG,
     { name: 'batch-size', kind: 'value', arg: 'N', help: 'the fixed batch size of the core-scaling view; default the largest measured' },
     { name: 'threads', kind: 'value', arg: 'N', help: 'the fixed core count of the batch-size-scaling view (`default` for the engine default); default the one with most cells' },

@@ -12,7 +12,7 @@ import type { ScenarioCli } from './scenario-cli.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
-import { reportWidth } from './terminal-width.js';
+import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 function progressLine(event: LoadProgress): string | null {
@@ -97,7 +97,7 @@ export async function loadCommand(args: ParsedArgs, registry: EngineRegistry): P
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
   // The run stack loads only now, every flag checked: a refused command costs what `--help` costs.
   const { loadConfig } = await import('../runs/load-run.js');
-  return loadAndReport(loadConfig(defined), {}, registry, reportWidth(args));
+  return loadAndReport(loadConfig(defined), {}, registry, screenLayout(args));
 }
 
 /** `load`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
@@ -106,12 +106,12 @@ export const scenarioCli: ScenarioCli = {
   rerun: async (stored, { out, rerunOf }, args, registry) => {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
     const { loadConfig } = await import('../runs/load-run.js');
-    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, registry, reportWidth(args));
+    return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, registry, screenLayout(args));
   },
 };
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
-async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
   const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../../reports/load/load-report.js'),
@@ -132,7 +132,7 @@ async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: num
       }, record, 'flag'),
     progressLine,
     wide: layout.wide,
-    render: (record: LoadRunRecord, color) => renderLoadReport(record, { color, ...layout }),
+    render: (record: LoadRunRecord, color, entryId) => renderLoadReport(record, { color, ...layout, historyId: entryId }),
     after: (record) => (config.png ? notDrawnLines(loadCharts(record)) : []),
   });
 }

@@ -20,6 +20,18 @@ export function reportWidth(args: Pick<ParsedArgs, 'flags'> | null, env: NodeJS.
   return { width: FALLBACK_COLUMNS, wide: false };
 }
 
+/** The layout of a one-screen report (load, generate, train): the width, and `--details` for every table. */
+export interface ScreenLayout {
+  readonly width: number;
+  readonly wide: boolean;
+  readonly details?: boolean;
+}
+
+/** `reportWidth` with `--details`, for the commands whose report is one screen unless asked for every table. */
+export function screenLayout(args: Pick<ParsedArgs, 'flags'>): ScreenLayout {
+  return { ...reportWidth(args), details: args.flags['details'] === true };
+}
+
 /**
  * Where progress goes (stderr): lines that stay (one per finished cell), and
  * a status line that the next one overwrites on a terminal (per round; off

@@ -10,7 +10,7 @@ import type { ScenarioCli } from './scenario-cli.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
-import { reportWidth } from './terminal-width.js';
+import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 function progressLine(event: TrainingProgress): string | null {
@@ -72,7 +72,7 @@ export async function trainCommand(args: ParsedArgs, registry: EngineRegistry): 
     png: args.flags['no-png'] !== true,
     isolate: args.flags['no-isolate'] !== true,
   });
-  return trainAndReport(config, {}, registry, reportWidth(args));
+  return trainAndReport(config, {}, registry, screenLayout(args));
 }
 
 /** `train`'s CLI (scenario-commands.ts): the command, and a rerun of a stored config, checked again as the command's flags are. */
@@ -80,12 +80,12 @@ export const scenarioCli: ScenarioCli = {
   run: trainCommand,
   rerun: async (stored, { out, rerunOf }, args, registry) => {
     const { trainConfig } = await import('../runs/train-run.js');
-    return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, registry, reportWidth(args));
+    return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, registry, screenLayout(args));
   },
 };
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
-async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: { readonly width: number; readonly wide: boolean } = reportWidth(null)): Promise<number> {
+async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
   const [{ executeRecordedTrain }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../runs/train-run.js'),
@@ -107,7 +107,7 @@ async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: n
       }, record, 'flag'),
     progressLine,
     wide: layout.wide,
-    render: (record, color) => renderTrainingReport(record, { color, ...layout }),
+    render: (record, color, entryId) => renderTrainingReport(record, { color, ...layout, historyId: entryId }),
     after: (record) => (config.png ? notDrawnLines(trainingCharts(record)) : []),
     nothingMeasuredFix: (record) => trainingEnginesFix(record, registry),
   });

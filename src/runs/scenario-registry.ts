@@ -64,6 +64,10 @@ export interface CompareOptions {
   readonly files: readonly [string, string];
   /** `--min-effect`, read (and checked) only by the scenarios that use it. */
   readonly minEffect: () => number;
+  /** `--details`: the method and notes in full rather than the one-screen comparison. */
+  readonly details?: boolean;
+  /** `--wide`: every column whole (width is then unlimited). */
+  readonly wide?: boolean;
 }
 
 /** One side of a dashboard comparison: the history id and its record. */

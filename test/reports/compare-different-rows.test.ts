@@ -22,7 +22,7 @@ test('cells whose rows differ get no call and say "different rows: A 256 rows â€
   assert.equal(c?.call, 'not compared');
   assert.equal(c?.ratio, null, 'no ratio either: it would compare different work');
   assert.match(c?.note ?? '', /^different rows: A 256 rows \(sha256 [0-9a-f]{8}\), B 64 rows \(sha256 [0-9a-f]{8}\)$/u);
-  const text = renderRunComparison(compareRuns(a, b), { files: ['a', 'b'] });
+  const text = renderRunComparison(compareRuns(a, b), { files: ['a', 'b'], details: true });
   assert.match(text, /not compared \(different rows: A 256 rows/u);
   assert.doesNotMatch(text.split('B is faster in')[0] ?? '', /\b(faster|slower) \(/u, 'no faster or slower call');
 

@@ -21,12 +21,22 @@ test('generate, train and load print the "not run here" lines that run prints, t
   ].join('\n');
   assert.ok(renderTerminalReport({ ...base, config }, { details: true, width: 120 }).includes(expected), 'run prints them');
   const reports: [string, string][] = [
-    ['generate', renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord)],
-    ['train', renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord)],
-    ['load', renderLoadReport({ ...record, kind: 'server' } as unknown as LoadRunRecord)],
+    ['generate', renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord, { details: true })],
+    ['train', renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord, { details: true })],
+    ['load', renderLoadReport({ ...record, kind: 'server' } as unknown as LoadRunRecord, { details: true })],
   ];
   for (const [command, text] of reports) {
     assert.ok(text.includes(expected), `${command} prints them:\n${text}`);
+  }
+  // The one screen says it in one line, as run's does (issue 47).
+  const screens: [string, string][] = [
+    ['generate', renderGenerationReport({ ...record, kind: 'generation' } as unknown as GenerationRunRecord, { width: 100 })],
+    ['train', renderTrainingReport({ ...record, kind: 'training' } as unknown as TrainingRunRecord, { width: 100 })],
+    ['load', renderLoadReport({ ...record, kind: 'server' } as unknown as LoadRunRecord, { width: 100 })],
+  ];
+  for (const [command, text] of screens) {
+    assert.match(text, /^2 engines not available here \(why, and how to enable each: `inferbench engines`\)$/mu, `${command}'s one screen:\n${text}`);
+    assert.ok(!text.includes('- not run here'), `${command}'s list in full only with --details`);
   }
   // A run where every engine could run prints no such line.
   assert.doesNotMatch(renderTrainingReport({ ...base, cells: [] } as unknown as TrainingRunRecord), /not run here/);

@@ -60,6 +60,11 @@ function defaultLikeRun(): RunRecord {
   };
 }
 
+/** The one screen (issue 47) fits every width at its cause too; its tables are compact, so --wide need not run past 120. */
+function assertScreenFits(render: (o: { width?: number; strict?: boolean }) => string, what: string): void {
+  for (const width of WIDTHS) assert.deepEqual(render({ width, strict: true }).split('\n').filter((l) => visibleLength(l) > width), [], `${what}, one screen, at ${width} columns`);
+}
+
 function assertFits(render: (o: { width?: number; wide?: boolean; strict?: boolean }) => string, what: string): void {
   for (const width of WIDTHS) {
     // strict: a line a section left wider than the width throws, naming it (report-layout.ts).
@@ -105,7 +110,8 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
       { model: MODELS[1], engine: `browser-${engine}`, batchSize: 1, promptLength: 128, newTokens: 64, requestedThreads: null, state: 'errored', reason: ERRORED },
     ]),
   } as unknown as GenerationRunRecord;
-  assertFits((o) => renderGenerationReport(generation, o), 'generate');
+  assertFits((o) => renderGenerationReport(generation, { ...o, details: true }), 'generate');
+  assertScreenFits((o) => renderGenerationReport(generation, o), 'generate');
 
   const step = computeStatistics([12, 13, 11]);
   const training = {
@@ -123,7 +129,8 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
       { model: MODELS[1], engine: `${engine}-gpu-graph-model`, batchSize: 8, sequenceLength: null, requestedThreads: null, state: 'skipped', reason: SKIPPED },
     ]),
   } as unknown as TrainingRunRecord;
-  assertFits((o) => renderTrainingReport(training, o), 'train');
+  assertFits((o) => renderTrainingReport(training, { ...o, details: true }), 'train');
+  assertScreenFits((o) => renderTrainingReport(training, o), 'train');
 
   // Each engine's peak searched in three rounds (PEAK RATE), and each one's browser twin failed (the other tables' failed rows).
   const peak = {
@@ -143,7 +150,8 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
     ]),
   } as unknown as LoadRunRecord;
   for (const width of WIDTHS) {
-    const text = renderLoadReport(load, { width, strict: true });
+    const text = renderLoadReport(load, { width, strict: true, details: true });
+    assert.deepEqual(renderLoadReport(load, { width, strict: true }).split('\n').filter((l) => visibleLength(l) > width), [], `load, one screen, at ${width} columns`);
     assert.deepEqual(text.split('\n').filter((l) => visibleLength(l) > width), [], `load at ${width} columns`);
   }
 });

@@ -132,7 +132,7 @@ function terminal(a: RunRecord, b: RunRecord, o: CompareOptions): TerminalCompar
       `measure one run with the other's ${parts} (or a run covering both), then compare`,
     );
   }
-  const text = renderRunComparison(comparison, { files: [...o.files], color: o.color, ...(o.width ? { width: o.width } : {}) }) + profileComparisonText(a, b, o.width ?? 160, o.color);
+  const text = renderRunComparison(comparison, { files: [...o.files], color: o.color, details: o.details === true, ...(o.width ? { width: o.width } : {}) }) + profileComparisonText(a, b, o.width ?? 160, o.color);
   const drawable = comparison.cells.some((c) => c.a.state === 'completed' && c.b.state === 'completed');
   return { text, chart: async () => (drawable ? { spec: runComparisonChartSpec(a, b, comparison) } : { notDrawn: 'no cell completed in both runs' }) };
 }

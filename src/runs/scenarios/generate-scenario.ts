@@ -6,7 +6,8 @@
 import { UserError } from '../../core/errors.js';
 import type { GenerationRunRecord } from '../../core/generation-results.js';
 import { pairGenerationCells, renderGenerationComparison } from '../../../reports/generate/generation-comparison.js';
-import { renderGenerationReport } from '../../../reports/generate/generation-report.js';
+import { renderGenerationReport, renderGenerationView } from '../../../reports/generate/generation-report.js';
+import { chooseReport } from '../../../reports/report-view-registry.js';
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
 import type { GenerateConfig } from '../generate-run.js';
 import { GENERATE_OPTIONS } from '../../scenarios/generate/generate-options.js';
@@ -22,13 +23,13 @@ function settingLines(c: GenerateConfig): string[] {
 }
 
 /** Two generation runs: matching cells with their TTFT/TPOT ratios, and their chart. */
-function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly color: boolean }): TerminalComparison {
+function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly color: boolean; readonly width: number | undefined }): TerminalComparison {
   const pairs = pairGenerationCells(a, b);
   if (pairs.length === 0) {
     throw new UserError(`generation runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same engines, batch sizes, prompt lengths and new-token counts, run at the same thread counts (cells match on the threads each engine reported using)');
   }
   return {
-    text: renderGenerationComparison(a, b, pairs, o.color),
+    text: renderGenerationComparison(a, b, pairs, o.color, o.width),
     chart: async () => {
       const chart = await import('../../../reports/generate/generation-comparison-chart.js');
       if (!chart.canDrawGenerationComparison(pairs)) return { notDrawn: 'no cell completed in both runs' };
@@ -43,7 +44,11 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   options: GENERATE_OPTIONS,
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
   settingLines,
-  report: (record, o) => renderGenerationReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
+  // The one screen, --details (or --view all) every table, --view NAME one (reports/generate/generation-report.ts GENERATE_VIEWS).
+  report: (record, o) => {
+    const layout = { color: o.color, width: o.width, wide: o.wide === true };
+    return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderGenerationReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderGenerationView(record, name, layout) });
+  },
   views: (record) => generationViews(record),
   executeRecorded: recordedBy((m) => m.executeRecordedGenerate),
   api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },

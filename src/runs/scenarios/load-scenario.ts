@@ -10,7 +10,8 @@ import { formatRate } from '../../core/units.js';
 import type { LoadRunRecord } from '../../core/load-results.js';
 import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-dashboard-views.js';
 import { compareServerRuns, loadComparisonKeys, renderServerComparison } from '../../../reports/load/load-comparison.js';
-import { renderLoadReport } from '../../../reports/load/load-report.js';
+import { renderLoadReport, renderLoadView } from '../../../reports/load/load-report.js';
+import { chooseReport } from '../../../reports/report-view-registry.js';
 import type { LoadConfig } from '../load-run.js';
 import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
 import { registerScenario, type HeadlineParts, type TerminalComparison, recordedBy } from '../scenario-registry.js';
@@ -32,12 +33,12 @@ function headline(h: HeadlineParts): string {
 }
 
 /** Two load runs: peak-rate ratios and latency ratios at equal rates; no chart. */
-function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boolean }): TerminalComparison {
+function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boolean; readonly width: number | undefined }): TerminalComparison {
   const cmp = compareServerRuns(a, b);
   if (cmp.rates.length === 0 && !cmp.peaks.some((p) => p.a !== null && p.b !== null)) {
     throw new UserError(`load runs ${a.id} and ${b.id} have no engine with a peak or a rate in common`, 'compare runs of the same engines with a shared rate (--rates) or both with --find-peak');
   }
-  return { text: renderServerComparison(a, b, cmp, o.color), chart: null };
+  return { text: renderServerComparison(a, b, cmp, o.color, o.width), chart: null };
 }
 
 registerScenario<LoadRunRecord, LoadConfig>({
@@ -47,7 +48,11 @@ registerScenario<LoadRunRecord, LoadConfig>({
   modelsAsked: (c) => c.models.slice(0, 1),
   headline,
   settingLines,
-  report: (record, o) => renderLoadReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
+  // The one screen, --details (or --view all) every table, --view NAME one (reports/load/load-report.ts LOAD_VIEWS).
+  report: (record, o) => {
+    const layout = { color: o.color, width: o.width, wide: o.wide === true };
+    return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderLoadReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderLoadView(record, name, layout) });
+  },
   views: (record) => loadViewsJson(record),
   executeRecorded: recordedBy((m) => m.executeRecordedLoad),
   api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },

@@ -6,7 +6,8 @@
  */
 import type { RunRecord } from '../../core/results.js';
 import type { TrainingRunRecord } from '../../core/training-results.js';
-import { renderTrainingReport } from '../../../reports/train/training-report.js';
+import { renderTrainingReport, renderTrainingView } from '../../../reports/train/training-report.js';
+import { chooseReport } from '../../../reports/report-view-registry.js';
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
 import type { TrainConfig } from '../train-run.js';
 import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
@@ -30,7 +31,11 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   options: TRAIN_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
   settingLines,
-  report: (record, o) => renderTrainingReport(record, { color: o.color, width: o.width, wide: o.wide === true }),
+  // The one screen, --details (or --view all) every table, --view NAME one (reports/train/training-report.ts TRAIN_VIEWS).
+  report: (record, o) => {
+    const layout = { color: o.color, width: o.width, wide: o.wide === true };
+    return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderTrainingReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderTrainingView(record, name, layout) });
+  },
   views: (record) => trainingViews(record),
   executeRecorded: recordedBy((m) => m.executeRecordedTrain),
   api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },

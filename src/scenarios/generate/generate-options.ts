@@ -30,6 +30,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip ttft.png and tpot.png' },
     { cliFlag: 'wide' },
+    { cliFlag: 'details' },
     NO_ISOLATE_FLAG,
     { cliFlag: 'verbose' },
   ],

@@ -35,6 +35,7 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip hockey-stick.png and latency-cdf.png' },
     { cliFlag: 'wide' },
+    { cliFlag: 'details' },
     NO_ISOLATE_FLAG,
   ],
   details:

@@ -31,6 +31,7 @@ export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip step-time.png' },
     { cliFlag: 'wide' },
+    { cliFlag: 'details' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },
     { cliFlag: 'verbose' },
   ],

@@ -15,7 +15,7 @@ test('inferbench compare prints per-cell calls and writes the comparison chart',
   const folderB = writeRunFolder(dir, b);
   const out = join(dir, 'out');
   // A run folder and a results.json path are both accepted.
-  const r = await runCli(['compare', folderA, join(folderB, 'results.json'), '--out', out]);
+  const r = await runCli(['compare', folderA, join(folderB, 'results.json'), '--details', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(r.stdout.includes('RUN COMPARISON – B against A'));
   assert.match(r.stdout, /onnx-cpu · 4 threads · batch 8 +10\.7 ms \(10\.6 – 10\.9 ms, 5 rounds\) .* 0\.620× \(0\.6\d\d–0\.6\d\d\) +<0\.001 +B 1\.61× faster \(p < 0\.001\)/u);

@@ -12,10 +12,10 @@ test('compare --min-effect sets the smallest change called; a percentage typed a
   const a = writeRunFolder(dir, buildSweepRun({ id: 'me-a', rounds: 5 }));
   const b = writeRunFolder(dir, buildSweepRun({ id: 'me-b', rounds: 5, seedOffset: 4, slowdown: (e) => (e === 'tfjs-wasm' ? 1.3 : 1) }));
   const out = join(dir, 'out');
-  const dflt = await runCli(['compare', a, b, '--out', out, '--no-png']);
+  const dflt = await runCli(['compare', a, b, '--out', out, '--no-png', '--details']);
   assert.equal(dflt.code, 0, dflt.stderr);
   assert.match(dflt.stdout, /tfjs-wasm · 1 thread · batch 8 .* B 1\.30× slower/u);
-  const wide = await runCli(['compare', a, b, '--out', out, '--no-png', '--min-effect', '0.4']);
+  const wide = await runCli(['compare', a, b, '--out', out, '--no-png', '--details', '--min-effect', '0.4']);
   assert.equal(wide.code, 0, wide.stderr);
   assert.match(wide.stdout, /tfjs-wasm · 1 thread · batch 8 .* inconclusive \(1\.\d\d×–1\.\d\d×\): p < 0\.001, but the change 30% is below the 40% minimum effect/u);
   assert.match(wide.stdout, /at\s+least 40% away from 1/u);

@@ -12,7 +12,7 @@ const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 test('inferbench generate sweeps engines × batch × prompt × new tokens and writes tables, CSV, JSON, Parquet and charts', async () => {
   const out = testOutputDir('generate-e2e');
-  const r = await runCli(['generate', '--engines', 'onnx-cpu,tfjs-wasm', '--batch-sizes', '1,2', '--prompt-lengths', '8', '--new-tokens', '4,6', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--out', out]);
+  const r = await runCli(['generate', '--engines', 'onnx-cpu,tfjs-wasm', '--batch-sizes', '1,2', '--prompt-lengths', '8', '--new-tokens', '4,6', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--details', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['TIME TO FIRST TOKEN', 'TIME PER OUTPUT TOKEN', 'THROUGHPUT AND PEAK MEMORY']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /tok\/s/);

@@ -21,7 +21,7 @@ test('inferbench generate runs each engine in a child process and is recorded in
   assert.equal(entries[0]?.config.command, 'generate');
   assert.equal(entries[0]?.config.isolate, true);
 
-  const show = await runCli(['show', '1', '--out', out]);
+  const show = await runCli(['show', '1', '--details', '--out', out]);
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /command:\s+generate/);
   assert.match(show.stdout, /TIME TO FIRST TOKEN/, 'show prints the generation tables');

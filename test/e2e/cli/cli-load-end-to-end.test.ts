@@ -15,7 +15,7 @@ test('inferbench load serves onnx-cpu and onnx-wasm at two rates and finds each 
   const out = testOutputDir('load-e2e');
   const r = await runCli([
     'load', '--engines', 'onnx-cpu,onnx-wasm', '--rates', '20,40', '--find-peak', '--slo', 'p99=50ms',
-    '--duration', '0.3', '--warmup', '0.1', '--min-queries', '10', '--no-isolate', '--out', out,
+    '--duration', '0.3', '--warmup', '0.1', '--min-queries', '10', '--no-isolate', '--details', '--out', out,
   ]);
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['LATENCY UNDER LOAD', 'TIME PER REQUEST', 'PEAK RATE']) assert.ok(r.stdout.includes(title), `missing ${title}`);

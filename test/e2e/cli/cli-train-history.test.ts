@@ -20,7 +20,7 @@ test('inferbench train is recorded in the history like run and generate: list, s
   assert.equal(entries[0]?.config.command, 'train');
   assert.equal(entries[0]?.config.steps, 2);
 
-  const show = await runCli(['show', '1', '--out', out]);
+  const show = await runCli(['show', '1', '--details', '--out', out]);
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /command: +train/);
   assert.match(show.stdout, /steps: +1 rounds × \(0 warm \+ 2\), sgd lr 0\.01/);

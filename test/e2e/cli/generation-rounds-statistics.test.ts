@@ -17,7 +17,7 @@ function runFolder(out: string): string {
 
 test('generate measures each cell in rounds: round means of TTFT and TPOT, the shared 95% interval across them, and a verdict, in every output', async () => {
   const out = testOutputDir('generation-rounds');
-  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '3', '--runs', '2', '--rounds', '2', '--warmup', '0', '--no-isolate', '--out', out]);
+  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '3', '--runs', '2', '--rounds', '2', '--warmup', '0', '--no-isolate', '--details', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const dir = runFolder(out);
   const run = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as GenerationRunRecord;
@@ -69,7 +69,7 @@ test('generate measures each cell in rounds: round means of TTFT and TPOT, the s
 
 test('a single round gets run\'s verdict: NOISY, because one round has no interval', async () => {
   const out = testOutputDir('generation-one-round');
-  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '2', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--no-png', '--out', out]);
+  const r = await runCli(['generate', '--engines', 'onnx-cpu', '--batch-sizes', '1', '--prompt-lengths', '4', '--new-tokens', '2', '--runs', '2', '--rounds', '1', '--warmup', '0', '--no-isolate', '--no-png', '--details', '--out', out]);
   assert.equal(r.code, 0, r.stderr);
   const run = JSON.parse(readFileSync(join(runFolder(out), 'results.json'), 'utf8')) as GenerationRunRecord;
   const cell = run.cells[0] as CompletedGenerationCell;

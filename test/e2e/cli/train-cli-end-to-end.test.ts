@@ -12,7 +12,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('inferbench train prints TRAIN – SPEED / MEMORY / LOSS, skips onnx-cpu with its reason, and records every step\'s loss (PyTorch\'s on the BERT fixture)', async () => {
   const out = testOutputDir('train-e2e');
   const model = join(HF_FIXTURES_DIR, 'bert');
-  const r = await runCli(['train', '--model', model, '--engines', 'tfjs-cpu,tfjs-wasm,onnx-cpu', '--batch-sizes', '8', '--steps', '3', '--warm-steps', '1', '--rounds', '2', '--no-isolate', '--out', out], { timeoutMs: 300_000 });
+  const r = await runCli(['train', '--model', model, '--engines', 'tfjs-cpu,tfjs-wasm,onnx-cpu', '--batch-sizes', '8', '--steps', '3', '--warm-steps', '1', '--rounds', '2', '--no-isolate', '--details', '--out', out], { timeoutMs: 300_000 });
   assert.equal(r.code, 0, r.stderr);
   for (const title of ['TRAIN – SPEED', 'TRAIN – MEMORY', 'TRAIN – LOSS']) assert.ok(r.stdout.includes(title), `missing ${title}`);
   assert.match(r.stdout, /onnx-cpu .* skipped +onnxruntime-node has no training API/);

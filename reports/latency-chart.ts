@@ -86,8 +86,13 @@ export function latencyDistributionChartSpec(run: RunRecord, opts: { readonly li
   const nameOf = (b: LatencyBox): string => (multiModel && b.label.startsWith(`${b.model} `) ? b.label.slice(b.model.length + 1) : b.label);
   const labels = [...new Set(view.boxes.map(nameOf))];
   const rows = [...new Set(view.boxes.map(rowOf))];
-  // A header of two lines (split at PANEL_BREAK): the model, then the length and batch, so neither is cut.
-  const panelOf = (b: LatencyBox): string => `${rowOf(b).replace(' · seq ', `${PANEL_BREAK}seq `)}${b.sequenceLength === null ? PANEL_BREAK : ' · '}batch ${b.batchSize}`;
+  // A header of two lines (split at PANEL_BREAK): the model, then the length and batch, so neither is cut. With one model the
+  // title names it, and the header says only what differs between panels: a long model name was cut to "tiny-bert (embedded defau…".
+  const titled = !multiModel;
+  const panelOf = (b: LatencyBox): string =>
+    titled
+      ? `${b.sequenceLength === null ? '' : `seq ${b.sequenceLength} · `}batch ${b.batchSize}`
+      : `${rowOf(b).replace(' · seq ', `${PANEL_BREAK}seq `)}${b.sequenceLength === null ? PANEL_BREAK : ' · '}batch ${b.batchSize}`;
   const panels = [...new Set(rows.flatMap((r) => view.batchSizes.flatMap((batch) => view.boxes.filter((b) => rowOf(b) === r && b.batchSize === batch).map(panelOf))))];
   // Panels span decades; the unit follows the fastest batch, so no panel reads 0.0005 s.
   const { unit, divisor } = durationUnit(Math.min(Infinity, ...view.boxes.flatMap((b) => b.samplesMs)));

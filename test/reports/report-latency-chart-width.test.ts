@@ -31,3 +31,10 @@ test('latency-distribution.png stays within 3,000 px wide for 5 engines × 3 bat
   const wide = buildWideSweep({ models: ['tiny-bert (embedded default)', 'mini'], variants: true, engines: ENGINES, batchSizes: [1, 8, 32], sequenceLengths: [8, 128] });
   assert.ok(pngWidth(await renderPng(latencyDistributionChartSpec(wide))) <= 3000);
 });
+
+test('with one model the title names it and each panel header says only its batch (and length), so no header is cut', () => {
+  const run = buildWideSweep({ models: ['tiny-bert (embedded default)'], engines: ENGINES.slice(0, 4), batchSizes: [1, 8], sequenceLengths: [8] });
+  const spec = latencyDistributionChartSpec(run) as unknown as { title: { text: string }; data: { values: { panel: string }[] } };
+  assert.deepEqual([...new Set(spec.data.values.map((v) => v.panel))], ['seq 8 · batch 1', 'seq 8 · batch 8']);
+  assert.match(JSON.stringify(spec.title), /tiny-bert \(embedded default\) – latency distribution/u);
+});

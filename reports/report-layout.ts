@@ -24,6 +24,19 @@ export interface ReportLayout {
   readonly strict?: boolean;
 }
 
+/**
+ * Options of a one-screen report (load, generate, train): the layout,
+ * colour, `--details` and the history id its `show` hints name. One type,
+ * since the three reports ask the same of their caller.
+ */
+export interface ScreenReportOptions extends ReportLayout {
+  readonly color?: boolean;
+  /** Every view of the report's registry in order, as the report was before it fit one screen. */
+  readonly details?: boolean;
+  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
+  readonly historyId?: number | null;
+}
+
 /** `--wide`: wider than any table, so nothing is dropped or cut. */
 export const UNLIMITED_WIDTH = 100_000;
 /** Prose in a report's header wraps sooner than its tables: short lines scan faster. */

@@ -19,7 +19,7 @@ import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, ve
 import { generationAnswerLines } from './generation-answer.js';
 import { generationScreenTable } from './generation-screen-table.js';
 import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
 import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 type ReportColumn = CellColumn<CompletedGenerationCell>;
@@ -117,14 +117,8 @@ function table(title: string, run: GenerationRunRecord, columns: readonly Report
   });
 }
 
-/** Options of the generation report: the layout, colour, `--details` and the history id its `show` hints name. */
-export interface GenerationReportOptions extends ReportLayout {
-  readonly color?: boolean;
-  /** Every view (GENERATE_VIEWS) in order, as the report was before it fit one screen. */
-  readonly details?: boolean;
-  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
-  readonly historyId?: number | null;
-}
+/** Options of this report: those of every one-screen report (report-layout.ts). */
+export type GenerationReportOptions = ScreenReportOptions;
 
 /** The model, its notes, the engines not run here and the machine, in full. */
 function environmentLines(run: GenerationRunRecord, prose: number): string[] {

@@ -18,7 +18,7 @@ import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../.
 import { goalText } from '../../src/core/latency-goal.js';
 import { banner, fitLines, paint, type Style, type TableCell, type TableRow, wrap, wrapHanging } from '../text-table.js';
 import { fitNote, fittedRows } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
 import { ReportViewRegistry } from '../report-view-registry.js';
 import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { loadAnswerLines } from './load-answer.js';
@@ -226,14 +226,8 @@ function rateGrid(run: LoadRunRecord, color: boolean, maxWidth: number) {
   });
 }
 
-/** Options of the load report: the layout, colour, `--details` and the history id its `show` hints name. */
-export interface LoadReportOptions extends ReportLayout {
-  readonly color?: boolean;
-  /** Every view (LOAD_VIEWS) in order, as the report was before it fit one screen. */
-  readonly details?: boolean;
-  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
-  readonly historyId?: number | null;
-}
+/** Options of this report: those of every one-screen report (report-layout.ts). */
+export type LoadReportOptions = ScreenReportOptions;
 
 /** The run's settings and what each figure is: the method view, and the header of --details. */
 function methodLines(run: LoadRunRecord, prose: number): string[] {

@@ -17,7 +17,7 @@ import { ReportViewRegistry } from '../report-view-registry.js';
 import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
 import { trainingAnswerLines } from './training-answer.js';
 import { type CellColumn, cellTable, fitNote } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
 import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
 
 const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
@@ -116,14 +116,8 @@ function table(title: string, run: TrainingRunRecord, columns: readonly ReportCo
   });
 }
 
-/** Options of the training report: the layout, colour, `--details` and the history id its `show` hints name. */
-export interface TrainingReportOptions extends ReportLayout {
-  readonly color?: boolean;
-  /** Every view (TRAIN_VIEWS) in order, as the report was before it fit one screen. */
-  readonly details?: boolean;
-  /** The history entry's id, for `inferbench show ID --view …`; the run folder's id when not given. */
-  readonly historyId?: number | null;
-}
+/** Options of this report: those of every one-screen report (report-layout.ts). */
+export type TrainingReportOptions = ScreenReportOptions;
 
 /** The models, the engines not run here and the machine, in full. */
 function environmentLines(run: TrainingRunRecord, prose: number): string[] {

@@ -6,9 +6,9 @@
  * call, as the table does not.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { BetweenRounds } from '../../src/core/results.js';
-import { generationThreadsUsed, type GenerationCellPair } from './generation-comparison.js';
+import { generationThreadsUsed, pairGenerationCells, type GenerationCellPair } from './generation-comparison.js';
 import { frame, machineLine } from '../view-charts.js';
 import { RUN_COLORS } from '../engine-palette.js';
 
@@ -88,4 +88,33 @@ export function generationComparisonChartSpec(a: GenerationRunRecord, b: Generat
     hconcat: [panel('ttft', 'Time to first token'), panel('tpot', 'Time per output token after the first')],
     spacing: 16,
   } as TopLevelSpec;
+}
+
+/**
+ * The JSON `GET /api/compare` answers for two generation runs, in the shape
+ * the dashboard's Compare tab reads for every kind: one row per cell both
+ * runs have, with each side's TTFT (mean of round means) and both ratios.
+ * Like the terminal's comparison it makes no faster or slower call (see
+ * generation-comparison.ts), and says so on each row.
+ */
+export function generationComparisonJson(idA: number, idB: number, a: GenerationRunRecord, b: GenerationRunRecord): Record<string, unknown> {
+  const pairs = pairGenerationCells(a, b);
+  const ttft = (c: GenerationCell): number | null => (c.state === 'completed' ? (c.betweenRounds?.ttft.mean ?? c.ttft.mean) : null);
+  const tpot = (c: GenerationCell): number | null => (c.state === 'completed' ? (c.betweenRounds?.tpot?.mean ?? c.tpot?.mean ?? null) : null);
+  const ratio = (x: number | null, y: number | null): string => (x !== null && y !== null && x > 0 ? `${(y / x).toFixed(2)}×` : '–');
+  const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
+  return {
+    a: { id: idA },
+    b: { id: idB },
+    spec: canDrawGenerationComparison(pairs) ? generationComparisonChartSpec(a, b, pairs) : null,
+    figure: 'TTFT',
+    cells: pairs.map((p) => ({
+      label: p.a.state === 'completed' ? generationPairLabel(p.a) : `${p.a.engine} · batch ${p.a.batchSize} · prompt ${p.a.promptLength} · new ${p.a.newTokens}`,
+      aMeanMs: ttft(p.a),
+      bMeanMs: ttft(p.b),
+      callText: `TTFT B/A ${ratio(ttft(p.a), ttft(p.b))}, TPOT B/A ${ratio(tpot(p.a), tpot(p.b))} (no call)`,
+    })),
+    onlyInA: a.cells.filter((c) => !paired.has(c)).length,
+    onlyInB: b.cells.filter((c) => !paired.has(c)).length,
+  };
 }

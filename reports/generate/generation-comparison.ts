@@ -29,17 +29,17 @@ export function generationThreadsUsed(c: GenerationCell): number | null {
  * prompt length, new tokens and the threads actually used (as `run`'s
  * compare), so a cell is never set against one that ran at another thread count.
  */
-const keyOf = (c: GenerationCell): string => {
+export const generationMatchKey = (c: GenerationCell): string => {
   const threads = generationThreadsUsed(c);
   return `${c.model}|${c.engine}|${c.batchSize}|${c.promptLength}|${c.newTokens}|${threads === null ? 'default' : threads}`;
 };
 
 /** The cells of `a` that `b` also has, in `a`'s order. */
 export function pairGenerationCells(a: GenerationRunRecord, b: GenerationRunRecord): GenerationCellPair[] {
-  const inB = new Map(b.cells.map((c) => [keyOf(c), c]));
+  const inB = new Map(b.cells.map((c) => [generationMatchKey(c), c]));
   return a.cells.flatMap((c) => {
-    const other = inB.get(keyOf(c));
-    return other ? [{ key: keyOf(c), a: c, b: other }] : [];
+    const other = inB.get(generationMatchKey(c));
+    return other ? [{ key: generationMatchKey(c), a: c, b: other }] : [];
   });
 }
 

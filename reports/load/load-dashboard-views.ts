@@ -46,6 +46,8 @@ export function loadComparisonJson(idA: number, idB: number, a: LoadRunRecord, b
     b: { id: idB },
     kind: 'load',
     spec: null,
+    // What the A and B columns hold: the page prints it, and names no scenario.
+    figure: `p${cmp.percentile}`,
     percentile: cmp.percentile,
     peaks: cmp.peaks.map((p) => ({ label: p.label, aPeakRps: p.a?.peakRps ?? null, bPeakRps: p.b?.peakRps ?? null, ratio: p.ratio })),
     cells: cmp.rates.map((r) => ({

@@ -228,10 +228,10 @@ async function renderCompare(panel, entry, entries, current) {
   const rows = data.cells
     .map((c) => `<tr><td>${esc(c.label)}</td><td class="num">${duration(c.aMeanMs)}</td><td class="num">${duration(c.bMeanMs)}</td><td>${esc(c.callText)}</td></tr>`)
     .join('');
-  // Load runs compare their peaks, then a latency percentile at the rates both measured.
-  const figure = data.kind === 'load' ? `p${data.percentile}` : 'mean';
-  // A run of --rates alone has no peak: no peak table then, rather than a header over nothing.
-  const peaks = data.kind === 'load' && data.peaks.length > 0
+  // What the A and B columns hold is the scenario's to say (load: a latency percentile; generate: TTFT); the page names no kind.
+  const figure = data.figure ?? 'mean';
+  // Load runs also compare their peaks; a run of --rates alone has none: no peak table then, rather than a header over nothing.
+  const peaks = (data.peaks ?? []).length > 0
     ? `<table class="table"><thead><tr><th>engine</th><th class="num">A peak</th><th class="num">B peak</th><th class="num">B/A</th></tr></thead><tbody>${data.peaks
         .map((p) => `<tr><td>${esc(p.label)}</td><td class="num">${rate(p.aPeakRps)}</td><td class="num">${rate(p.bPeakRps)}</td><td class="num">${p.ratio === null ? '–' : `${p.ratio.toFixed(2)}×`}</td></tr>`)
         .join('')}</tbody></table>`

@@ -5,7 +5,8 @@
  */
 import { UserError } from '../../core/errors.js';
 import type { GenerationRunRecord } from '../../core/generation-results.js';
-import { pairGenerationCells, renderGenerationComparison } from '../../../reports/generate/generation-comparison.js';
+import { generationMatchKey, pairGenerationCells, renderGenerationComparison } from '../../../reports/generate/generation-comparison.js';
+import { generationComparisonJson } from '../../../reports/generate/generation-comparison-chart.js';
 import { renderGenerationReport, renderGenerationView } from '../../../reports/generate/generation-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
@@ -52,5 +53,11 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   views: (record) => generationViews(record),
   executeRecorded: recordedBy((m) => m.executeRecordedGenerate),
   api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },
-  compare: { terminal, hint: 'pick a `run` benchmark here, or compare two generate runs with `inferbench compare`' },
+  compare: {
+    terminal,
+    // The dashboard's Compare: each cell's TTFT and both ratios, matched as `inferbench compare` matches them.
+    json: (a, b) => generationComparisonJson(a.id, b.id, a.record, b.record),
+    keys: (r) => new Set(r.cells.map(generationMatchKey)),
+    hint: 'pick two generate benchmarks',
+  },
 });

@@ -1,18 +1,19 @@
 /**
  * `inferbench train` as the history, `show`, `compare` and the dashboard
  * see it (see ../scenario-registry.ts): step time, samples/s and loss per
- * cell. `compare` matches its cells as it matches `run`'s, as it always did;
- * the dashboard's Compare offers no train benchmark.
+ * cell. `compare`, in the terminal and on the dashboard, matches its cells
+ * as `run`'s are matched and calls each step time as `run` calls engine
+ * time (reports/train/training-comparison.ts).
  */
-import type { RunRecord } from '../../core/results.js';
+import { UserError } from '../../core/errors.js';
 import type { TrainingRunRecord } from '../../core/training-results.js';
 import { renderTrainingReport, renderTrainingView } from '../../../reports/train/training-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
 import type { TrainConfig } from '../train-run.js';
 import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
-import { registerScenario, scenarioByCommand, recordedBy } from '../scenario-registry.js';
-import './classify-scenario.js';
+import { registerScenario, recordedBy } from '../scenario-registry.js';
+import { compareTrainingRuns, renderTrainingComparison, trainingComparisonJson, trainingMatchKey } from '../../../reports/train/training-comparison.js';
 
 function settingLines(c: TrainConfig): string[] {
   return [
@@ -22,8 +23,6 @@ function settingLines(c: TrainConfig): string[] {
     `  dataset:      ${c.dataset ?? 'embedded default'}`,
   ];
 }
-
-const asRun = (record: TrainingRunRecord) => record as unknown as RunRecord;
 
 registerScenario<TrainingRunRecord, TrainConfig>({
   command: 'train',
@@ -41,10 +40,16 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },
   compare: {
     terminal: (a, b, o) => {
-      const run = scenarioByCommand('run').compare?.terminal;
-      if (run === undefined) throw new Error('the run scenario has no comparison');
-      return run(asRun(a), asRun(b), o);
+      const cells = compareTrainingRuns(a, b, o.minEffect());
+      if (cells.length === 0) {
+        throw new UserError(`training runs ${a.id} and ${b.id} have no cells in common`, 'compare runs of the same models, engines, batch sizes and sequence lengths, run at the same thread counts (cells match on the threads each engine reported using)');
+      }
+      return { text: renderTrainingComparison(a, b, cells, { color: o.color, ...(o.width === undefined ? {} : { width: o.width }), minEffect: o.minEffect() }), chart: null };
     },
-    hint: 'pick a `run` benchmark',
+    // The dashboard's Compare: each cell's step time on both sides and the same call.
+    json: (a, b) => trainingComparisonJson(a.id, b.id, a.record, b.record),
+    keys: (r) => new Set(r.cells.map(trainingMatchKey)),
+    hint: 'pick two train benchmarks',
   },
 });
+

@@ -54,7 +54,10 @@ async function getComparison(ctx: ApiContext, res: ServerResponse, url: URL): Pr
   const refuse = (r: typeof a, scenario: Scenario, side: string): HttpError =>
     new HttpError(409, `benchmark ${r.entry.id} is a ${scenario.command} run; Compare matches the cells of two benchmarks of one command (${comparable.join(' or ')})`, scenario.compare?.hint ?? 'pick two benchmarks of one command', side);
   if (scenarioA.compare?.json === undefined) throw refuse(a, scenarioA, 'a');
-  if (scenarioB.compare?.json === undefined || scenarioB !== scenarioA) throw refuse(b, scenarioB, 'b');
+  if (scenarioB.compare?.json === undefined) throw refuse(b, scenarioB, 'b');
+  if (scenarioB !== scenarioA) {
+    throw new HttpError(409, `benchmark ${idA} is a \`${scenarioA.command}\` benchmark and benchmark ${idB} a \`${scenarioB.command}\` one; Compare matches the cells of two benchmarks of one command`, scenarioB.compare.hint ?? 'pick two benchmarks of one command', 'b');
+  }
   if (a.record === null) throw new HttpError(409, `benchmark ${a.entry.id} has not started yet`, 'compare it once it has run', 'a');
   if (b.record === null) throw new HttpError(409, `benchmark ${b.entry.id} has not started yet`, 'compare it once it has run', 'b');
   sendJson(res, 200, wrapSpecTitles(scenarioA.compare.json({ id: idA, record: a.record }, { id: idB, record: b.record })));

@@ -16,8 +16,12 @@ export const TABS_BY_KIND = {
   generate: [
     ['ttft', 'TTFT'],
     ['tpot', 'TPOT'],
+    ['compare', 'Compare'],
   ],
-  train: [['step', 'Step time']],
+  train: [
+    ['step', 'Step time'],
+    ['compare', 'Compare'],
+  ],
   load: [
     ['load', 'Latency under load'],
     ['compare', 'Compare'],

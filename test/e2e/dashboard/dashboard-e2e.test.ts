@@ -202,7 +202,7 @@ test('the Compare picker offers only run benchmarks sharing a cell with the open
   assert.deepEqual(api.body.candidates.map((c: { id: number }) => c.id).sort(), [1, 4]);
   const train = await call(dash.url, 'GET', '/api/compare?a=2&b=5');
   assert.equal(train.status, 409);
-  assert.match(train.body.error, /benchmark 2 is a train run/);
+  assert.match(train.body.error, /benchmark 2 is a `train` benchmark and benchmark 5 a `run` one/);
 });
 
 /**

@@ -25,7 +25,11 @@ import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { isFileUrl } from '../core/launch-jobs.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
+import { registerCellHeadline, type CellHeadline } from './history/cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
+
+/** The completed cells of a record type. */
+export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
 
 /** Any scenario's record: the run driver's record of some cell type. */
 export type ScenarioRecord = RunRecordOf<unknown> & { readonly kind?: string };
@@ -216,6 +220,13 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly modelsAsked: (config: C) => readonly string[];
   /** The history list's phrase for an entry's best cell; without it, items/s at its batch size, threads and sequence length. */
   readonly headline?: (best: HeadlineParts) => string;
+  /**
+   * What the history's cell columns hold for a completed cell of this
+   * scenario (history/cell-headline.ts): its main time's mean and p95 and its
+   * rate, the list's "best" being the highest rate. Without it a cell's
+   * figures stay in its JSON alone.
+   */
+  readonly cellHeadline?: (cell: CompletedCellOf<R>) => CellHeadline;
   /** `show`'s settings lines, aligned as `  name:         value`. */
   readonly settingLines: (config: C) => string[];
   /** `show`'s report of a record with cells. */
@@ -282,6 +293,7 @@ export function registerScenario<R extends ScenarioRecord, C extends ScenarioCon
   if (sameRoute) throw new Error(`scenarios ${sameRoute.command} and ${scenario.command} both start at POST /api/${String(route)}`);
   if (scenario.childModule !== undefined && !isFileUrl(scenario.childModule)) throw new Error(`scenario ${scenario.command}'s childModule must be a file: URL (import.meta.url of the module), not '${scenario.childModule}'`);
   byCommand.set(scenario.command, scenario as unknown as Scenario);
+  if (scenario.cellHeadline !== undefined) registerCellHeadline(scenario.command, scenario.cellHeadline);
 }
 
 /** Every registered scenario, in registration order. */

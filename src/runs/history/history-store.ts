@@ -1,5 +1,3 @@
-import type { TrainingCell } from '../../core/training-results.js';
-import type { LoadCell } from '../../core/load-results.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { hostname } from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -7,11 +5,11 @@ import { join, resolve } from 'node:path';
 import { RUN_FILES, writeRunFiles } from '../../../reports/write-run.js';
 import { UserError } from '../../core/errors.js';
 import type { CellResult, RunRecord, RunRecordOf } from '../../core/results.js';
-import type { GenerationCell } from '../../core/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
 import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 import { ownerColumns, ownerIsDead } from './owner.js';
-import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow } from './store-schema.js';
+import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow, type HistoryCell } from './store-schema.js';
+import { cellHeadline, storedCommand } from './cell-headline.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withStore } from './store-access.js';
 
 /** File name of the store inside the output folder. */
@@ -102,17 +100,21 @@ export class HistoryStore {
    * between the two leaves the file one cell ahead: copy what the store lacks.
    */
   private async recoverCellsFromFile(db: DuckDBConnection, id: number): Promise<void> {
-    const rows = (await db.runAndReadAll('SELECT dir, (SELECT count(*) FROM cells WHERE run = $id)::INTEGER AS n FROM runs WHERE id = $id', { id })).getRowObjectsJS();
+    const rows = (await db.runAndReadAll('SELECT dir, config, (SELECT count(*) FROM cells WHERE run = $id)::INTEGER AS n FROM runs WHERE id = $id', { id })).getRowObjectsJS();
     const dir = rows[0]?.['dir'];
     if (typeof dir !== 'string') return;
-    let cells: CellResult[];
+    let cells: readonly HistoryCell[];
+    let command: string;
     try {
-      cells = (JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecord).cells as CellResult[];
+      cells = (JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecordOf<HistoryCell>).cells;
+      // The headline is the scenario's that the entry's config names, as when the cell was measured.
+      command = storedCommand(JSON.parse(String(rows[0]?.['config'] ?? '{}')) as object);
     } catch {
       return; // no readable file: the store's cells are all there is
     }
     for (let idx = Number(rows[0]?.['n']); idx < cells.length; idx++) {
-      await db.run(INSERT_CELL, { run: id, idx, ...cellColumns(cells[idx] as CellResult) });
+      const cell = cells[idx] as HistoryCell;
+      await db.run(INSERT_CELL, { run: id, idx, ...cellColumns(cell, cellHeadline(command, cell)) });
     }
   }
 
@@ -159,10 +161,14 @@ export class HistoryStore {
     });
   }
 
-  /** Stores one measured cell (index `index` of the sweep); `total` is the sweep size when known. */
-  addCell(id: number, index: number, cell: CellResult | GenerationCell | TrainingCell | LoadCell, total: number | null): Promise<void> {
+  /**
+   * Stores one measured cell (index `index` of the sweep) of a `command`
+   * run, its headline columns as that scenario says (cell-headline.ts);
+   * `total` is the sweep size when known.
+   */
+  addCell(id: number, index: number, cell: HistoryCell, total: number | null, command: string): Promise<void> {
     return this.use(async (db) => {
-      await db.run(INSERT_CELL, { run: id, idx: index, ...cellColumns(cell) });
+      await db.run(INSERT_CELL, { run: id, idx: index, ...cellColumns(cell, cellHeadline(command, cell)) });
       if (total !== null) await db.run('UPDATE runs SET cells_total = $total WHERE id = $id', { id, total });
     });
   }

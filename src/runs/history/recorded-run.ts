@@ -17,6 +17,8 @@ import type { GenerationCell, GenerationRunRecord } from '../../core/generation-
 import type { CellResult, RunRecord } from '../../core/results.js';
 import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
+import type { HistoryCell } from './store-schema.js';
+import { storedCommand } from './cell-headline.js';
 import { OWNER_TOKEN } from './owner.js';
 import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 
@@ -170,7 +172,7 @@ export async function recordRun<C extends { readonly state: string }, R extends 
     onCell: async (cell, record) => {
       const index = record.cells.length - 1;
       await writer.write(async () => {
-        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as CellResult | GenerationCell | TrainingCell | LoadCell, total);
+        if (entryId !== null) await store.addCell(entryId, index, cell as unknown as HistoryCell, total, storedCommand(config));
       });
       await hooks.onCell?.(cell, record);
     },

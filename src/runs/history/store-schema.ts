@@ -1,10 +1,15 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellResult, CompletedCell } from '../../core/results.js';
-import { cellFigures } from '../../../reports/run-views.js';
-import type { GenerationCell } from '../../core/generation-results.js';
-import type { TrainingCell } from '../../core/training-results.js';
-import type { LoadCell } from '../../core/load-results.js';
+import type { CellHeadline } from './cell-headline.js';
 import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
+
+/** What the history keeps of any scenario's cell: its key columns, its state and reason; the rest is its JSON. */
+export interface HistoryCell {
+  readonly engine: string;
+  readonly batchSize: number;
+  readonly requestedThreads: number | null;
+  readonly state: string;
+  readonly reason?: string;
+}
 
 /** Bumped when a table changes shape; a newer store is refused rather than misread. */
 export const STORE_SCHEMA_VERSION = 1;
@@ -140,49 +145,23 @@ export function entryFromRow(row: Row): HistoryEntry {
   };
 }
 
-/** A classification cell's headline: engine time per batch (mean of round means), pooled p95, and samples/s per pass (null without a whole pass); views.ts derives them. */
-function classifyFigures(cell: CompletedCell): { mean_ms: number; p95_ms: number; samples_per_second: number | null } {
-  const e = cellFigures(cell).engine;
-  return { mean_ms: e.meanMs, p95_ms: e.pooled.p95, samples_per_second: e.samplesPerSecond };
-}
-
 /**
- * Column values of one cell row; the whole cell is kept as JSON beside them.
- * For a generation cell the columns hold its time to first token (mean and
- * p95) and its decode tokens per second; for a load cell the p50 and p95
- * latency at its peak rate (else its highest rate) and that rate.
+ * Column values of one cell row; the whole cell is kept as JSON beside
+ * them. The headline columns hold what the scenario that measured the cell
+ * says they hold (cell-headline.ts): for `run` the engine time per batch
+ * and samples/s, for generate TTFT and decode tokens/s, for train the step
+ * time and samples/s, for load the latency at its peak rate and that rate.
  */
-export function cellColumns(cell: CellResult | GenerationCell | TrainingCell | LoadCell): Record<string, string | number | null> {
-  const completed = cell.state === 'completed' ? cell : null;
-  const figures =
-    completed === null
-      ? { mean_ms: null, p95_ms: null, samples_per_second: null }
-      : 'probes' in completed
-        ? loadFigures(completed)
-        : 'ttft' in completed
-        ? { mean_ms: completed.ttft.mean, p95_ms: completed.ttft.p95, samples_per_second: completed.decodeTokensPerSecond }
-        : 'stepTime' in completed
-          ? { mean_ms: completed.stepTime.mean, p95_ms: completed.stepTime.p95, samples_per_second: completed.samplesPerSecond }
-          : 'prepare' in completed
-            ? classifyFigures(completed)
-            : // A plug-in scenario's cell: its figures stay in the cell's JSON, with no headline.
-              { mean_ms: null, p95_ms: null, samples_per_second: null };
+export function cellColumns(cell: HistoryCell, headline: CellHeadline): Record<string, string | number | null> {
   return {
     engine: cell.engine,
     batch_size: cell.batchSize,
     requested_threads: cell.requestedThreads,
     state: cell.state,
-    reason: cell.state === 'completed' ? null : cell.reason,
-    ...figures,
+    reason: cell.state === 'completed' || cell.reason === undefined ? null : cell.reason,
+    mean_ms: headline.meanMs,
+    p95_ms: headline.p95Ms,
+    samples_per_second: headline.perSecond,
     cell: JSON.stringify(cell),
   };
-}
-
-/** A load cell's headline: its peak rate (else its highest passing or measured rate) and the p50 and p95 latency there. */
-function loadFigures(cell: Extract<LoadCell, { state: 'completed' }>): { mean_ms: number | null; p95_ms: number | null; samples_per_second: number | null } {
-  const peak = cell.peak?.acrossRounds?.mean ?? null;
-  const probes = [...cell.probes].sort((a, b) => a.targetRps - b.targetRps);
-  const at = probes.filter((p) => (peak === null ? p.passed !== false : p.targetRps <= peak)).pop() ?? probes[probes.length - 1];
-  if (at === undefined) return { mean_ms: null, p95_ms: null, samples_per_second: null };
-  return { mean_ms: at.summary.latency.p50, p95_ms: at.summary.latency.p95, samples_per_second: peak ?? at.summary.achievedRps };
 }

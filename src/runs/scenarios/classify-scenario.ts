@@ -23,6 +23,7 @@ import { runComparisonChartSpec } from '../../../reports/run-comparison-chart.js
 import { DASHBOARD_LISTS } from '../../../reports/chart-width.js';
 import type { RunConfig } from '../run-config.js';
 import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
+import { cellFigures } from '../../../reports/cell-figures.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, recordedBy } from '../scenario-registry.js';
 
 /** `show --view`: the whole report (all), core or batch scaling alone with their fixed values, and every named view of reports/classify/report-views.ts; baseline is the old name of latency. */
@@ -176,6 +177,11 @@ registerScenario<RunRecord, RunConfig>({
   recordKind: undefined,
   options: CLASSIFY_OPTIONS,
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
+  // The history's columns: engine time per batch (mean of round means, pooled p95) and samples/s per pass (null without a whole pass).
+  cellHeadline: (cell) => {
+    const e = cellFigures(cell).engine;
+    return { meanMs: e.meanMs, p95Ms: e.pooled.p95, perSecond: e.samplesPerSecond };
+  },
   settingLines,
   report,
   views,

@@ -44,6 +44,8 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
   recordKind: 'generate',
   options: GENERATE_OPTIONS,
   modelsAsked: (c) => (c.model === null ? [] : [c.model]),
+  // The history's columns: time to first token (mean, p95) and decode tokens/s.
+  cellHeadline: (cell) => ({ meanMs: cell.ttft.mean, p95Ms: cell.ttft.p95, perSecond: cell.decodeTokensPerSecond }),
   settingLines,
   // The one screen, --details (or --view all) every table, --view NAME one (reports/generate/generation-report.ts GENERATE_VIEWS).
   report: (record, o) => {

@@ -46,6 +46,13 @@ registerScenario<LoadRunRecord, LoadConfig>({
   recordKind: 'load',
   options: LOAD_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
+  // The history's columns: p50 and p95 latency at the peak rate (else the highest passing or measured one), and that rate.
+  cellHeadline: (cell) => {
+    const peak = cell.peak?.acrossRounds?.mean ?? null;
+    const probes = [...cell.probes].sort((a, b) => a.targetRps - b.targetRps);
+    const at = probes.filter((p) => (peak === null ? p.passed !== false : p.targetRps <= peak)).pop() ?? probes[probes.length - 1];
+    return at === undefined ? { meanMs: null, p95Ms: null, perSecond: null } : { meanMs: at.summary.latency.p50, p95Ms: at.summary.latency.p95, perSecond: peak ?? at.summary.achievedRps };
+  },
   headline,
   settingLines,
   // The one screen, --details (or --view all) every table, --view NAME one (reports/load/load-report.ts LOAD_VIEWS).

@@ -29,6 +29,8 @@ registerScenario<TrainingRunRecord, TrainConfig>({
   recordKind: 'train',
   options: TRAIN_OPTIONS,
   modelsAsked: (c) => c.models.slice(0, 1),
+  // The history's columns: the measured step time (mean, p95) and samples/s.
+  cellHeadline: (cell) => ({ meanMs: cell.stepTime.mean, p95Ms: cell.stepTime.p95, perSecond: cell.samplesPerSecond }),
   settingLines,
   // The one screen, --details (or --view all) every table, --view NAME one (reports/train/training-report.ts TRAIN_VIEWS).
   report: (record, o) => {

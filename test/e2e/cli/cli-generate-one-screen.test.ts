@@ -8,13 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../helpers/cli.js';
+import { linesOver, oneScreen } from '../../helpers/one-screen.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm'];
 
-function over(text: string, width: number): string[] {
-  return text.split('\n').filter((l) => [...l].length > width && !/^ {2}\/\S+$/u.test(l) && !l.startsWith('History: ') && !l.startsWith('Wrote to /'));
-}
 
 test('COLUMNS=100: generate prints one screen opening with the fastest engine per configuration; --details and show --view print the tables', async () => {
   const out = testOutputDir('generate-one-screen');
@@ -23,14 +21,8 @@ test('COLUMNS=100: generate prints one screen opening with the fastest engine pe
     { env: { COLUMNS: '100' } },
   );
   assert.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trimEnd().split('\n');
-  assert.ok(lines.length <= 45, `${lines.length} lines:\n${r.stdout}`);
-  assert.deepEqual(over(r.stdout, 100), [], 'lines over 100 characters');
 
-  const blank = lines.indexOf('');
-  const firstTable = lines.findIndex((l) => l.startsWith('='));
-  assert.ok(blank > 0 && firstTable > blank, r.stdout);
-  const answer = lines.slice(blank + 1, firstTable).join('\n');
+  const { answer } = oneScreen(r.stdout);
   assert.match(answer, /^Fastest engine per configuration/u, r.stdout);
   for (const where of ['batch 1, p8', 'batch 1, p16', 'batch 2, p8', 'batch 2, p16']) {
     // The engine with the lowest TTFT and the one with the lowest TPOT, named once when they are one.
@@ -55,5 +47,5 @@ test('COLUMNS=100: generate prints one screen opening with the fastest engine pe
   const narrow = await runCli(['compare', '1', '1', '--out', out, '--no-png'], { env: { COLUMNS: '60' } });
   assert.equal(narrow.code, 0, narrow.stderr);
   assert.match(narrow.stdout.replace(/\n/gu, ' '), /^A \S+ against B \S+, 12 cells in common: TTFT B\/A 1\.00×, TPOT B\/A 1\.00×/u);
-  assert.deepEqual(over(narrow.stdout, 60), [], 'compare at 60 columns');
+  assert.deepEqual(linesOver(narrow.stdout, 60), [], 'compare at 60 columns');
 });

@@ -9,14 +9,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../helpers/cli.js';
+import { linesOver, oneScreen } from '../../helpers/one-screen.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
 const ENGINES = ['onnx-cpu', 'onnx-wasm', 'transformers-js'];
 
 /** Lines wider than `width`, leaving out the written files' paths, which stay whole to be copied. */
-function over(text: string, width: number): string[] {
-  return text.split('\n').filter((l) => [...l].length > width && !/^ {2}\/\S+$/u.test(l) && !l.startsWith('History: ') && !l.startsWith('Wrote to /'));
-}
 
 test('COLUMNS=100: load prints one screen opening with each engine\'s peak; --details and show --view print the rest', async () => {
   const out = testOutputDir('load-one-screen');
@@ -25,15 +23,9 @@ test('COLUMNS=100: load prints one screen opening with each engine\'s peak; --de
     { env: { COLUMNS: '100' } },
   );
   assert.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trimEnd().split('\n');
-  assert.ok(lines.length <= 45, `${lines.length} lines:\n${r.stdout}`);
-  assert.deepEqual(over(r.stdout, 100), [], 'lines over 100 characters');
 
   // The header, a blank line, then the answer: every engine's peak before any table.
-  const blank = lines.indexOf('');
-  const firstTable = lines.findIndex((l) => l.startsWith('='));
-  assert.ok(blank > 0 && firstTable > blank, r.stdout);
-  const answer = lines.slice(blank + 1, firstTable).join('\n');
+  const { answer } = oneScreen(r.stdout);
   assert.match(answer, /^Peak sustainable rate per engine \(req\/s; p99=50ms, VALID; last pass – first fail\):/u, r.stdout);
   for (const engine of ENGINES) assert.match(answer, new RegExp(`^ {2}${engine} +(\\d|none)`, 'mu'), `${engine}'s peak is answered first:\n${answer}`);
   assert.match(answer, /^ {2}\S+: (highest, [\d.]+× \S+: it passed [\d.]+k?, where \S+ failed from|not told apart from|the only one to pass)/mu, 'the call on the best engine');
@@ -56,7 +48,7 @@ test('COLUMNS=100: load prints one screen opening with each engine\'s peak; --de
   const narrow = await runCli(['compare', '1', '1', '--out', out, '--no-png'], { env: { COLUMNS: '60' } });
   assert.equal(narrow.code, 0, narrow.stderr);
   assert.match(narrow.stdout.replace(/\n/gu, ' '), /^A \S+ against B \S+: peak rate B\/A: onnx-cpu 1\.00×/u);
-  assert.deepEqual(over(narrow.stdout, 60), [], 'compare at 60 columns');
+  assert.deepEqual(linesOver(narrow.stdout, 60), [], 'compare at 60 columns');
   const wide = await runCli(['compare', '1', '1', '--out', out, '--no-png', '--wide'], { env: { COLUMNS: '60' } });
   assert.equal(wide.code, 0, wide.stderr);
   assert.ok(wide.stdout.split('\n').some((l) => [...l].length > 60), '--wide is not cut to COLUMNS');

@@ -9,11 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../../helpers/cli.js';
+import { linesOver, oneScreen } from '../../helpers/one-screen.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
-function over(text: string, width: number): string[] {
-  return text.split('\n').filter((l) => [...l].length > width && !/^ {2}\/\S+$/u.test(l) && !l.startsWith('History: ') && !l.startsWith('Wrote to /') && !l.startsWith('  folder:'));
-}
 
 test('COLUMNS=100: train prints one screen opening with the fastest step per batch size; --details and show --view print the tables; list and show fit the width', async () => {
   const out = testOutputDir('train-one-screen');
@@ -22,14 +20,8 @@ test('COLUMNS=100: train prints one screen opening with the fastest step per bat
     { env: { COLUMNS: '100' } },
   );
   assert.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trimEnd().split('\n');
-  assert.ok(lines.length <= 45, `${lines.length} lines:\n${r.stdout}`);
-  assert.deepEqual(over(r.stdout, 100), [], 'lines over 100 characters');
 
-  const blank = lines.indexOf('');
-  const firstTable = lines.findIndex((l) => l.startsWith('='));
-  assert.ok(blank > 0 && firstTable > blank, r.stdout);
-  const answer = lines.slice(blank + 1, firstTable).join('\n');
+  const { answer } = oneScreen(r.stdout);
   assert.match(answer, /^Fastest training step per batch size/u, r.stdout);
   for (const b of [2, 4]) assert.match(answer, new RegExp(`^ {2}batch ${b}: (tfjs-cpu|tfjs-wasm) [\\d.]+ [µm]?s a step`, 'mu'), `batch ${b} is answered first:\n${answer}`);
   // onnx-cpu cannot train: one line, not a row per batch size.
@@ -53,7 +45,7 @@ test('COLUMNS=100: train prints one screen opening with the fastest step per bat
   for (const command of [['list'], ['show', '1', '--details']]) {
     const narrow = await runCli([...command, '--out', out], { env: { COLUMNS: '50' } });
     assert.equal(narrow.code, 0, narrow.stderr);
-    assert.deepEqual(over(narrow.stdout, 50), [], `${command[0]} at 50 columns`);
+    assert.deepEqual(linesOver(narrow.stdout, 50), [], `${command[0]} at 50 columns`);
     const wide = await runCli([...command, '--out', out, '--wide'], { env: { COLUMNS: '50' } });
     assert.ok(wide.stdout.split('\n').some((l) => [...l].length > 50), `${command[0]} --wide is not cut`);
   }

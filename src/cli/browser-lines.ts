@@ -33,13 +33,36 @@ function offers(caps: PageCapabilities, variant: BrowserVariant): string {
   ].join(' · ');
 }
 
-/** One `[name, text]` per browser as shipped (the opt-ins are named in the lines). */
-export async function browserLines(): Promise<(readonly [string, string])[]> {
+/** The browsers as shipped (the opt-ins are named in the lines), by the names `--browsers` and `--explain` take. */
+export const SHIPPED_BROWSERS: readonly string[] = BROWSER_VARIANTS.filter((v) => v.optIn === null).map((v) => v.name);
+
+/**
+ * The table view's one line for the browsers: each found with its version,
+ * or "not found"; what each offers (which launches it) is `--explain NAME`,
+ * so the table stays one screen and `inferbench engines` launches no browser.
+ */
+export async function browserSummary(width: number): Promise<string[]> {
+  const left = engineLeftOutOfPack('browser-onnx-wasm');
+  if (left) return [`browsers: ${left.reason}`];
+  const parts: string[] = [];
+  for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null)) {
+    try {
+      const found = await (await driverFor(variant.browser)).find();
+      parts.push('reason' in found ? `${variant.name} not found` : `${variant.name} ${found.version}`);
+    } catch {
+      parts.push(`${variant.name} could not be asked`);
+    }
+  }
+  return wrap(`browsers (run --browsers): ${parts.join(' · ')}; what each offers: --explain ${SHIPPED_BROWSERS.join('|')}`, width);
+}
+
+/** One `[name, text]` per browser as shipped, or only `only`'s (the opt-ins are named in the lines). */
+export async function browserLines(only?: string): Promise<(readonly [string, string])[]> {
   const out: (readonly [string, string])[] = [];
   // An offline pack carries no browser driver: its browser engines' own lines already say so.
   const left = engineLeftOutOfPack('browser-onnx-wasm');
   if (left) return [['all', `${left.reason} (${left.enable})`]];
-  for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null)) {
+  for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null && (only === undefined || v.name === only))) {
     try {
       const driver = await driverFor(variant.browser);
       const found = await driver.find();
@@ -56,9 +79,9 @@ export async function browserLines(): Promise<(readonly [string, string])[]> {
   return out;
 }
 
-/** The browser lines under a heading, each wrapped under its name to fit `width` (`wide`: one line each, for grep). */
-export async function browserBlock(layout: { readonly width: number; readonly wide: boolean }): Promise<string[]> {
-  const entries = await browserLines();
+/** The browser lines under a heading, each wrapped under its name to fit `width` (`wide`: one line each, for grep); `only`: one browser's. */
+export async function browserBlock(layout: { readonly width: number; readonly wide: boolean }, only?: string): Promise<string[]> {
+  const entries = await browserLines(only);
   const nameWidth = Math.max(...entries.map(([name]) => name.length));
   const lines = ['browsers the browser engines run in (run --browsers; opt-ins: firefox-webgpu, webkit-sab):'];
   for (const [name, text] of entries) {

@@ -56,7 +56,7 @@ export const ENGINES_COMMAND: CommandSpec = {
   summary: 'list every engine with its availability, the reason when unavailable and how to enable it',
   usage: 'inferbench engines [--explain ID] [--options ID] [--json] [--wide]',
   flags: [
-    { name: 'explain', kind: 'value', arg: 'ID', help: 'one engine in full: what it is, and when unavailable the whole reason and how to enable it' },
+    { name: 'explain', kind: 'value', arg: 'ID', help: 'one engine in full: what it is, and when unavailable the whole reason and how to enable it; or a browser (chromium, firefox, webkit): what a page offers in it' },
     { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
     { name: 'options', kind: 'value', arg: 'ID', help: "print the engine's option table for --engine-options: key, allowed values, default, what it does, how it is applied and read back" },
     WIDE_FLAG,

@@ -8,8 +8,11 @@ import { reportWidth } from './terminal-width.js';
  * `inferbench engines`: a table of every engine (one line each: id,
  * available or not, a short reason), then one "how to enable" block per
  * cause, however many engines share it (the CUDA providers block once for
- * onnx-cuda, onnx-tensorrt and transformers-js-cuda); `--explain ID` prints
- * one engine's reason and fix in full, `--json` everything.
+ * onnx-cuda, onnx-tensorrt and transformers-js-cuda), then one line naming
+ * the browsers found with their versions: at most 40 lines at 100 columns
+ * (issue 47). `--explain ID` prints one engine's reason and fix in full,
+ * `--explain chromium` (or firefox, webkit) what a page offers in that
+ * browser, `--wide` every browser's offer, `--json` everything.
  */
 export async function enginesCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   if (args.flags['options'] !== undefined) return (await import('./engine-options-command.js')).engineOptionsCommand(args, registry);
@@ -21,15 +24,22 @@ export async function enginesCommand(args: ParsedArgs, registry: EngineRegistry)
     return 0;
   }
   const layout = reportWidth(args);
+  const browsers = await import('./browser-lines.js');
   if (typeof explain === 'string') {
+    // A browser's name: what a page offers in it (this launches it).
+    if (browsers.SHIPPED_BROWSERS.includes(explain)) {
+      process.stdout.write(`${(await browsers.browserBlock(layout, explain)).join('\n')}\n`);
+      return 0;
+    }
     const status = statuses.find((s) => s.id === explain);
-    if (status === undefined) throw new UserError(`--explain: no engine "${explain}"`, `use one of ${statuses.map((s) => s.id).join(', ')}`);
+    if (status === undefined) throw new UserError(`--explain: no engine or browser "${explain}"`, `use one of ${[...statuses.map((s) => s.id), ...browsers.SHIPPED_BROWSERS].join(', ')}`);
     process.stdout.write(`${explainLines(status, layout).join('\n')}\n`);
     return 0;
   }
   process.stdout.write(`${engineLines(statuses, layout).join('\n')}\n`);
-  const { browserBlock } = await import('./browser-lines.js');
-  process.stdout.write(`\n${(await browserBlock(layout)).join('\n')}\n`);
+  // One screen: the browsers on a line, what each offers behind --explain NAME; --wide prints every browser's whole.
+  const lines = layout.wide ? ['', ...(await browsers.browserBlock(layout))] : await browsers.browserSummary(layout.width);
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 

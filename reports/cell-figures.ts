@@ -79,8 +79,15 @@ export function parityOk(cell: CellResult): boolean | null {
   return cell.parity.withinTolerance;
 }
 
-/** Threads the cell ran with: read back from its session when it has one, else what was requested. */
-export function threadsUsed(cell: CellResult): number | null {
+/** The part of any scenario's cell that says its threads: the request, and the session it read back when it loaded. */
+export interface ThreadedCell {
+  readonly state: string;
+  readonly requestedThreads: number | null;
+  readonly session?: { readonly threads: number | null };
+}
+
+/** Threads the cell ran with: read back from its session when it has one, else what was requested (any scenario's cell). */
+export function threadsUsed(cell: ThreadedCell): number | null {
   return cell.state !== 'skipped' && cell.session !== undefined && cell.session.threads !== null ? cell.session.threads : cell.requestedThreads;
 }
 

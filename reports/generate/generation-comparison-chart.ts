@@ -8,7 +8,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
 import type { BetweenRounds } from '../../src/core/results.js';
-import { generationThreadsUsed, pairGenerationCells, type GenerationCellPair } from './generation-comparison.js';
+import { generationThreadsUsed, pairGenerationCells, ratio, type GenerationCellPair } from './generation-comparison.js';
 import { frame, machineLine } from '../view-charts.js';
 import { RUN_COLORS } from '../engine-palette.js';
 
@@ -101,7 +101,6 @@ export function generationComparisonJson(idA: number, idB: number, a: Generation
   const pairs = pairGenerationCells(a, b);
   const ttft = (c: GenerationCell): number | null => (c.state === 'completed' ? (c.betweenRounds?.ttft.mean ?? c.ttft.mean) : null);
   const tpot = (c: GenerationCell): number | null => (c.state === 'completed' ? (c.betweenRounds?.tpot?.mean ?? c.tpot?.mean ?? null) : null);
-  const ratio = (x: number | null, y: number | null): string => (x !== null && y !== null && x > 0 ? `${(y / x).toFixed(2)}×` : '–');
   const paired = new Set(pairs.flatMap((p) => [p.a, p.b]));
   return {
     a: { id: idA },
@@ -112,7 +111,7 @@ export function generationComparisonJson(idA: number, idB: number, a: Generation
       label: p.a.state === 'completed' ? generationPairLabel(p.a) : `${p.a.engine} · batch ${p.a.batchSize} · prompt ${p.a.promptLength} · new ${p.a.newTokens}`,
       aMeanMs: ttft(p.a),
       bMeanMs: ttft(p.b),
-      callText: `TTFT B/A ${ratio(ttft(p.a), ttft(p.b))}, TPOT B/A ${ratio(tpot(p.a), tpot(p.b))} (no call)`,
+      callText: `TTFT B/A ${ratio(ttft(p.a) ?? undefined, ttft(p.b) ?? undefined)}, TPOT B/A ${ratio(tpot(p.a) ?? undefined, tpot(p.b) ?? undefined)} (no call)`,
     })),
     onlyInA: a.cells.filter((c) => !paired.has(c)).length,
     onlyInB: b.cells.filter((c) => !paired.has(c)).length,

@@ -11,6 +11,7 @@ import { formatDuration } from '../../src/core/units.js';
 import { paint, type TableRow, wrap } from '../text-table.js';
 import { fitNote, fittedRows } from '../fitted-table.js';
 import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
+import { threadsUsed } from '../cell-figures.js';
 
 /** One cell present in both runs. */
 export interface GenerationCellPair {
@@ -21,7 +22,7 @@ export interface GenerationCellPair {
 
 /** Threads the generation cell ran with: read back from its session, else the request. */
 export function generationThreadsUsed(c: GenerationCell): number | null {
-  return c.state !== 'skipped' && c.session !== undefined && c.session.threads !== null ? c.session.threads : c.requestedThreads;
+  return threadsUsed(c);
 }
 
 /**
@@ -54,7 +55,8 @@ function unmatched(run: GenerationRunRecord, pairs: readonly GenerationCellPair[
     });
 }
 
-function ratio(a: number | undefined, b: number | undefined): string {
+/** `1.23×`, B's figure over A's, or `–` when either is missing; the terminal's table and the dashboard's rows. */
+export function ratio(a: number | undefined, b: number | undefined): string {
   return a !== undefined && b !== undefined && a > 0 ? `${(b / a).toFixed(2)}×` : '–';
 }
 

@@ -10,15 +10,11 @@
  */
 import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../../src/core/training-results.js';
 import { formatDuration } from '../../src/core/units.js';
+import { threadsUsed } from '../cell-figures.js';
 import { callDifference, callWords, compareMethodText, DEFAULT_MIN_EFFECT, type DifferenceCall } from '../run-comparison.js';
 import { fitNote, fittedRows } from '../fitted-table.js';
 import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
 import { paint, type TableRow, wrap } from '../text-table.js';
-
-/** Threads the training cell ran with: read back from its session, else the request. */
-function threadsUsed(c: TrainingCell): number | null {
-  return c.state !== 'skipped' && c.session !== undefined && c.session.threads !== null ? c.session.threads : c.requestedThreads;
-}
 
 /** What a training cell is matched on: model, engine, batch, sequence length and the threads it used, as `run`'s cells are. */
 export function trainingMatchKey(c: TrainingCell): string {
@@ -77,7 +73,10 @@ export function renderTrainingComparison(a: TrainingRunRecord, b: TrainingRunRec
   const color = o.color === true;
   const prose = Math.min(width, HEADER_WIDTH);
   const tally = new Map<string, number>();
-  for (const c of cells) tally.set(c.difference?.call ?? 'not compared', (tally.get(c.difference?.call ?? 'not compared') ?? 0) + 1);
+  for (const c of cells) {
+    const call = c.difference?.call ?? 'not compared';
+    tally.set(call, (tally.get(call) ?? 0) + 1);
+  }
   const summary = `A ${a.id} against B ${b.id}, ${cells.length} training cell${cells.length === 1 ? '' : 's'} in common: ${[...tally].map(([call, n]) => `${n} ${call}`).join(', ')}.`;
   const rows: TableRow[] = cells.map((c) => ({
     cells: [

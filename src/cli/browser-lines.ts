@@ -33,8 +33,10 @@ function offers(caps: PageCapabilities, variant: BrowserVariant): string {
   ].join(' · ');
 }
 
-/** The browsers as shipped (the opt-ins are named in the lines), by the names `--browsers` and `--explain` take. */
-export const SHIPPED_BROWSERS: readonly string[] = BROWSER_VARIANTS.filter((v) => v.optIn === null).map((v) => v.name);
+/** The browsers as shipped (the opt-ins are named in the lines). */
+const SHIPPED: readonly BrowserVariant[] = BROWSER_VARIANTS.filter((v) => v.optIn === null);
+/** Their names, as `--browsers` and `--explain` take them. */
+export const SHIPPED_BROWSERS: readonly string[] = SHIPPED.map((v) => v.name);
 
 /**
  * The table view's one line for the browsers: each found with its version,
@@ -45,7 +47,7 @@ export async function browserSummary(width: number): Promise<string[]> {
   const left = engineLeftOutOfPack('browser-onnx-wasm');
   if (left) return [`browsers: ${left.reason}`];
   const parts: string[] = [];
-  for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null)) {
+  for (const variant of SHIPPED) {
     try {
       const found = await (await driverFor(variant.browser)).find();
       parts.push('reason' in found ? `${variant.name} not found` : `${variant.name} ${found.version}`);
@@ -62,7 +64,7 @@ export async function browserLines(only?: string): Promise<(readonly [string, st
   // An offline pack carries no browser driver: its browser engines' own lines already say so.
   const left = engineLeftOutOfPack('browser-onnx-wasm');
   if (left) return [['all', `${left.reason} (${left.enable})`]];
-  for (const variant of BROWSER_VARIANTS.filter((v) => v.optIn === null && (only === undefined || v.name === only))) {
+  for (const variant of SHIPPED.filter((v) => only === undefined || v.name === only)) {
     try {
       const driver = await driverFor(variant.browser);
       const found = await driver.find();

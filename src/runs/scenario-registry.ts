@@ -25,7 +25,7 @@ import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { isFileUrl } from '../core/launch-jobs.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
-import { registerCellHeadline, type CellHeadline } from './history/cell-headline.js';
+import { registerCellHeadline, storedCommand, type CellHeadline } from './history/cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
 
 /** The completed cells of a record type. */
@@ -317,8 +317,7 @@ export function scenarioByCommand(command: string): Scenario {
 
 /** The scenario a stored config belongs to: its `command`, or `run` when it has none. */
 export function scenarioOfConfig(config: object): Scenario {
-  const command = (config as { readonly command?: unknown }).command;
-  return scenarioByCommand(typeof command === 'string' ? command : 'run');
+  return scenarioByCommand(storedCommand(config));
 }
 
 /** The scenario a record belongs to, by its kind (older words included, see core/record-kind.ts). */

@@ -59,7 +59,7 @@ export async function inspectCommand(args: ParsedArgs, registry: EngineRegistry)
     if (engines.length === 0) throw new UserError('--engines names no engine', 'e.g. --engines onnx-cpu,tfjs-wasm, or leave it out to judge every engine');
     registry.parseNames(engines, '--engines');
   }
-  const { modelFolders } = await import('../runs/model-plan.js');
+  const { modelFolders } = await import('../scenarios/model-plan.js');
   const folders = await modelFolders({
     models: repeatedFlag(args, 'model') ?? [],
     architectures: parseArchitectures(repeatedFlag(args, 'config') ?? []),

@@ -1,5 +1,5 @@
 import type { ProgressEvent } from '../runs/benchmark-options.js';
-import type { RunOutcome } from '../runs/run-driver.js';
+import type { RunOutcome } from '../scenarios/run-driver.js';
 import type { RunConfig } from '../runs/run-config.js';
 import { resolveRunConfig } from '../runs/resolve-run-config.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';

@@ -5,7 +5,7 @@
  * cell.
  */
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
+import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
 import { generateChildRunner } from '../scenarios/generate/generate-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { prepareOutputFolder } from '../core/output-folder.js';

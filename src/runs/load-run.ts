@@ -18,9 +18,9 @@ import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js
 import { loadChildRunner } from '../scenarios/load/load-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { planModels } from './model-plan.js';
-import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
-import { openRunInputs } from './run-inputs.js';
+import { planModels } from '../scenarios/model-plan.js';
+import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
+import { openRunInputs } from '../scenarios/run-inputs.js';
 import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /**

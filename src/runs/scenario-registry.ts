@@ -25,8 +25,8 @@ import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { isFileUrl } from '../core/launch-jobs.js';
 import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
-import { registerCellHeadline, storedCommand, type CellHeadline } from './history/cell-headline.js';
-import type { PathCheck, RequestField } from './request-fields.js';
+import { registerCellHeadline, storedCommand, type CellHeadline } from '../scenarios/cell-headline.js';
+import type { PathCheck, RequestField } from '../scenarios/request-fields.js';
 
 /** The completed cells of a record type. */
 export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
@@ -180,7 +180,7 @@ export interface RequestContext {
  * A scenario's part of the dashboard's API (src/runs/scenarios/<name>-request.ts
  * for the built-ins). The dashboard checks a body's JSON kinds against
  * `start.fields` (derived from the scenario's options, see
- * runs/request-fields.ts) and leaves the rest to the scenario, so it names
+ * scenarios/request-fields.ts) and leaves the rest to the scenario, so it names
  * no scenario's fields and no scenario's config type.
  */
 export interface ScenarioApi<C extends ScenarioConfig = ScenarioConfig> {
@@ -222,7 +222,7 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly headline?: (best: HeadlineParts) => string;
   /**
    * What the history's cell columns hold for a completed cell of this
-   * scenario (history/cell-headline.ts): its main time's mean and p95 and its
+   * scenario (../scenarios/cell-headline.ts): its main time's mean and p95 and its
    * rate, the list's "best" being the highest rate. Without it a cell's
    * figures stay in its JSON alone.
    */

@@ -18,11 +18,11 @@ import {
   runTrainingSweep, type TrainingProgress,
 } from '../scenarios/train/training-sweep.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { planModels } from './model-plan.js';
+import { planModels } from '../scenarios/model-plan.js';
 import { trainChildRunner } from '../scenarios/train/train-child-job.js';
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
-import { openRunInputs } from './run-inputs.js';
+import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
+import { openRunInputs } from '../scenarios/run-inputs.js';
 import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /** Everything that defines a training run, resolved, as results.json records it. */

@@ -13,7 +13,7 @@ import { HistoryStore } from '../../src/runs/history/history-store.js';
 import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
 import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
 import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
-import { checkFieldRanges } from '../../src/runs/request-fields.js';
+import { checkFieldRanges } from '../../src/scenarios/request-fields.js';
 import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 import { executeWordRun, type WordRecord } from '../helpers/word-run.js';

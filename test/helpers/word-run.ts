@@ -13,7 +13,7 @@ import { defaultRegistry } from '../../engines/registry.js';
 import type { RunRecordOf } from '../../src/core/results.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { driveRun, type ScenarioRun } from '../../src/runs/run-driver.js';
+import { driveRun, type ScenarioRun } from '../../src/scenarios/run-driver.js';
 import type { StoredRunHooks } from '../../src/runs/scenario-registry.js';
 
 /** One word's cell. */

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { requestFieldKinds } from '../../src/runs/request-fields.js';
+import { requestFieldKinds } from '../../src/scenarios/request-fields.js';
 import { registeredScenarios } from '../../src/runs/scenario-registry.js';
 import '../../src/runs/scenarios/builtin-scenarios.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BUILTIN_ENGINE_FACTORIES, ENGINE_IDS, defaultRegistry } from '../../engines/registry.js';
 import { engineIdFor, formatOf } from '../../engines/engine-target.js';
-import { defaultEngineIds } from '../../src/runs/run-driver.js';
+import { defaultEngineIds } from '../../src/scenarios/run-driver.js';
 
 const NATIVE = ['tfjs-node-saved-model', 'tfjs-node-gpu-saved-model', 'tfjs-node-graph-model', 'tfjs-node-gpu-graph-model', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model'];
 

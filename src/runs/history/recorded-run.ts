@@ -11,14 +11,14 @@ import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
 import type { LoadConfig, LoadHooks, LoadOptionAudience } from '../load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
 import type { LoadProgress } from '../../scenarios/load/load-sweep.js';
-import type { DriverHooks, RunOutcome } from '../run-driver.js';
+import type { DriverHooks, RunOutcome } from '../../scenarios/run-driver.js';
 import type { RunRecordOf } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
 import type { CellResult, RunRecord } from '../../core/results.js';
 import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import type { HistoryCell } from './store-schema.js';
-import { storedCommand } from './cell-headline.js';
+import { storedCommand } from '../../scenarios/cell-headline.js';
 import { OWNER_TOKEN } from './owner.js';
 import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 

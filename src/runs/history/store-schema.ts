@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellHeadline } from './cell-headline.js';
+import type { CellHeadline } from '../../scenarios/cell-headline.js';
 import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 
 /** What the history keeps of any scenario's cell: its key columns, its state and reason; the rest is its JSON. */

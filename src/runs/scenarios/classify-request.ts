@@ -8,7 +8,7 @@
 import { resolveRunConfig, type OptionNames, type RunConfig } from '../classify-run.js';
 import { checkRunCells } from '../request-caps.js';
 import { runEngines } from '../run-config.js';
-import { asField, checkFieldRanges, type PathCheck } from '../request-fields.js';
+import { asField, checkFieldRanges, type PathCheck } from '../../scenarios/request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 /** Names resolveRunConfig puts in its messages, so they match the JSON fields. */

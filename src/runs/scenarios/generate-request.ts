@@ -7,7 +7,7 @@
 import { resolveGenerationSweep } from '../../scenarios/generate/generation-sweep.js';
 import { generateConfig, type GenerateConfig } from '../generate-run.js';
 import type { StoredGenerateConfig } from '../history/history-entry.js';
-import { asField, checkFieldRanges, enginesWithOptionFields, type PathCheck } from '../request-fields.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, type PathCheck } from '../../scenarios/request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): StoredGenerateConfig {

@@ -8,10 +8,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { HISTORY_FILE, HistoryStore } from '../../../src/runs/history/history-store.js';
-import { withStore } from '../../../src/runs/history/store-access.js';
-import { registerScenario } from '../../../src/runs/scenario-registry.js';
-import { testOutputDir } from '../../helpers/test-cache.js';
+import { HISTORY_FILE, HistoryStore } from '../../src/runs/history/history-store.js';
+import { withStore } from '../../src/runs/history/store-access.js';
+import { registerScenario } from '../../src/runs/scenario-registry.js';
+import { testOutputDir } from '../helpers/test-cache.js';
 
 interface ProbeCell {
   readonly model: string;

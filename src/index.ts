@@ -85,7 +85,12 @@ export type { RunComparison, CellComparison, ComparisonCall, DifferenceCall } fr
 export { readRunRecord } from '../reports/read-run.js';
 export { renderPng, renderSvg } from '../reports/png-chart.js';
 export { HistoryStore, HISTORY_FILE } from './runs/history/history-store.js';
-export { executeRecordedRun } from './runs/history/recorded-run.js';
+export { executeRecorded } from './runs/history/recorded-run.js';
+export { CLASSIFY_SCENARIO } from './runs/classify-scenario.js';
+export { GENERATE_SCENARIO } from './scenarios/generate/generate-scenario.js';
+export { TRAIN_SCENARIO } from './scenarios/train/train-scenario.js';
+export { LOAD_SCENARIO } from './scenarios/load/load-scenario.js';
+export type { Scenario, ScenarioRunHooks } from './scenarios/scenario-registry.js';
 export type { RecordOptions, RecordedOutcome } from './runs/history/recorded-run.js';
 export type { QueueRunOptions } from './runs/queue-sweep.js';
 export { recordOf } from './runs/history/entry-record.js';
@@ -101,8 +106,8 @@ export type { GenerateArgs, GenerationModelLike, TokenStreamer, TokenTensorLike 
 export { defaultGenerator } from './models/default-generator.js';
 export { runGenerationSweep, resolveGenerationSweep } from './scenarios/generate/generation-sweep.js';
 export type { GenerationSweepOptions, GenerationProgress } from './scenarios/generate/generation-sweep.js';
-export { executeGenerate, generateConfig } from './runs/generate-run.js';
-export type { GenerateConfig, GenerateOutcome } from './runs/generate-run.js';
+export { executeGenerate, generateConfig } from './scenarios/generate/generate-run.js';
+export type { GenerateConfig, GenerateOutcome } from './scenarios/generate/generate-run.js';
 export type {
   GenerationRunRecord,
   GenerationCell,
@@ -114,8 +119,8 @@ export type {
 } from './core/generation-results.js';
 export { renderGenerationReport } from '../reports/generate/generation-report.js';
 export { writeGenerationFiles } from '../reports/generate/generation-files.js';
-export { executeTrain, trainConfig, checkTrainConfig } from './runs/train-run.js';
-export type { TrainConfig, TrainOutcome, TrainHooks } from './runs/train-run.js';
+export { executeTrain, trainConfig, checkTrainConfig } from './scenarios/train/train-run.js';
+export type { TrainConfig, TrainOutcome, TrainHooks } from './scenarios/train/train-run.js';
 export { runTrainingSweep } from './scenarios/train/training-sweep.js';
 export type { TrainingSweepOptions, TrainingProgress } from './scenarios/train/training-sweep.js';
 export type { EngineTrainer, TrainerOptions, TrainOptimizer, TrainStepResult } from './core/engine.js';
@@ -131,8 +136,8 @@ export type {
 } from './core/training-results.js';
 export { renderTrainingReport } from '../reports/train/training-report.js';
 export { writeTrainingFiles } from '../reports/train/training-files.js';
-export { executeLoad, loadConfig, checkLoadConfig } from './runs/load-run.js';
-export type { LoadConfig, LoadOutcome, LoadHooks } from './runs/load-run.js';
+export { executeLoad, loadConfig, checkLoadConfig } from './scenarios/load/load-run.js';
+export type { LoadConfig, LoadOutcome, LoadHooks } from './scenarios/load/load-run.js';
 export { runLoadSweep } from './scenarios/load/load-sweep.js';
 export type { LoadSweepOptions, LoadProgress } from './scenarios/load/load-sweep.js';
 export { serveSchedule } from './scenarios/load/serve-loop.js';

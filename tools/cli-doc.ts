@@ -17,7 +17,7 @@ import { lookupName } from '../src/core/name-lookup.js';
 import { OPTION_RANGES, type OptionRange, type RangedOption } from '../src/core/option-ranges.js';
 import { packageRoot } from '../src/core/package-info.js';
 import { CLI_ONLY_FLAGS, requestFieldsOfFlags } from '../src/scenarios/request-fields.js';
-import { registeredScenarios } from '../src/runs/scenario-registry.js';
+import { registeredScenarios } from '../src/scenarios/scenario-registry.js';
 
 export const CLI_DOC_PATH = join(packageRoot(), 'docs', 'cli.md');
 const MARKERS = {

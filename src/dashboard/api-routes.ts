@@ -13,7 +13,7 @@ import { removeEntry } from '../runs/history/remove-entry.js';
 import { FieldError } from '../core/field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
 import type { PathGuard } from './path-guard.js';
-import { scenarioByRoute, type Scenario } from '../runs/scenario-registry.js';
+import { scenarioByRoute, type Scenario } from '../scenarios/scenario-registry.js';
 import { checkStoredConfig, parseStartRequest } from './run-request.js';
 import type { RunQueue } from './run-queue.js';
 

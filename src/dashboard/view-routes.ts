@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HistoryDetail } from '../runs/history/history-entry.js';
 import { entryCommand, recordOf } from '../runs/history/entry-record.js';
-import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../runs/scenario-registry.js';
+import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../scenarios/scenario-registry.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
 import { wrapSpecTitles } from '../../reports/chart-width.js';

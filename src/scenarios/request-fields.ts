@@ -5,7 +5,7 @@
  * flags, src/scenarios/<name>/<name>-options.ts) where the JSON name and
  * kind follow from the flag; a scenario lists a field of its own only
  * where they do not. It lives in runs/, below the dashboard, because each
- * scenario's request part (src/runs/scenarios/<name>-request.ts) builds
+ * scenario's request part (src/scenarios/<name>/<name>-request.ts) builds
  * its config with its run module's resolver and uses these checks, and
  * nothing in runs/ may import the dashboard.
  */

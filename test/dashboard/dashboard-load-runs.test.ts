@@ -8,8 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/runs/scenarios/builtin-scenarios.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
+import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
 import { compareServerRuns } from '../../reports/load/load-comparison.js';
 import type { LoadRunRecord } from '../../src/core/load-results.js';
 import { runOf } from '../helpers/round-cells.js';

@@ -10,8 +10,8 @@ import { UserError } from '../../src/core/errors.js';
 import { flagRangeHelp } from '../../src/core/option-ranges.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
+import { executeStored, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
+import { registerScenario, scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
 import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
 import { checkFieldRanges } from '../../src/scenarios/request-fields.js';
 import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
@@ -58,7 +58,7 @@ registerScenario<EchoRecord, EchoConfig>({
     json: (a, b) => ({ a: { id: a.id }, b: { id: b.id }, echo: [a.record.cells.length, b.record.cells.length] }),
     keys: (r) => new Set(r.cells.map((c) => c.word)),
   },
-  executeRecorded: (config, hooks, opts) => executeEcho(config, hooks, opts),
+  execute: (config, hooks) => executeWordRun('echo-test', 'echo-model', config, hooks),
   // Its dashboard part: `POST /api/echo-test` takes the JSON fields its options table gives (`words`, `limit`), checked as a built-in's are.
   api: {
     route: 'echo-test',
@@ -79,17 +79,17 @@ registerScenario<EchoRecord, EchoConfig>({
 
 /**
  * The trivial measure function, run by the one run driver and recorded in
- * the history like any scenario's run: the scenario's `executeRecorded`,
- * which the dashboard's queue finds by the stored config's command.
+ * the history like any scenario's run: the scenario's `execute`, which the
+ * dashboard's queue finds by the stored config's command.
  */
-function executeEcho(config: EchoConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
-  return executeWordRun('echo-test', 'echo-model', config, hooks, opts);
+function executeEcho(config: EchoConfig, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
+  return executeStored(config, { signal: new AbortController().signal, onCell: () => undefined }, opts) as Promise<RecordedOutcome<EchoRecord>>;
 }
 
 const echoConfig = (out: string, words: readonly string[]): EchoConfig => ({ command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words });
 
 async function runEcho(out: string, store: HistoryStore, words: readonly string[]): Promise<number> {
-  const { entryId } = await executeEcho(echoConfig(out, words), { signal: new AbortController().signal, onCell: () => undefined }, { store, source: 'cli' });
+  const { entryId } = await executeEcho(echoConfig(out, words), { store, source: 'cli' });
   assert.notEqual(entryId, null);
   return entryId as number;
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { HISTORY_FILE, HistoryStore } from '../../src/runs/history/history-store.js';
 import { withStore } from '../../src/runs/history/store-access.js';
-import { registerScenario } from '../../src/runs/scenario-registry.js';
+import { registerScenario } from '../../src/scenarios/scenario-registry.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 interface ProbeCell {

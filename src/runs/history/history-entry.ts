@@ -1,14 +1,13 @@
 import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../core/results.js';
 import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
-import type { GenerateConfig } from '../generate-run.js';
-import type { TrainConfig } from '../train-run.js';
+import type { TrainConfig } from '../../scenarios/train/train-run.js';
 import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
-import type { LoadConfig } from '../load-run.js';
+import type { LoadConfig } from '../../scenarios/load/load-run.js';
 import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
 
-/** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
-export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
+export type { StoredGenerateConfig } from '../../scenarios/generate/generate-run.js';
+import type { StoredGenerateConfig } from '../../scenarios/generate/generate-run.js';
 
 /** What an entry replays: a `run`, `generate`, `train` or `load` config (all but `run` say so in `command`). */
 export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig | LoadConfig;

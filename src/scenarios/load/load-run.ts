@@ -4,24 +4,24 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is loaded.
  */
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { UserError } from '../core/errors.js';
-import { goalText } from '../core/latency-goal.js';
-import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from '../core/load-results.js';
-import { ARRIVAL_PROCESSES } from '../core/load-results.js';
-import { checkRange } from '../core/option-ranges.js';
-import type { TextClassification } from '../models/text-classification.js';
-import type { DataRow } from '../../datasets/dataset.js';
-import { writeLoadFiles } from '../../reports/load/load-files.js';
-import type { LoadPlan } from '../scenarios/load/rate-group.js';
-import { runLoadSweep, type LoadProgress } from '../scenarios/load/load-sweep.js';
-import { loadChildRunner } from '../scenarios/load/load-child-job.js';
-import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { planModels } from '../scenarios/model-plan.js';
-import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
-import { openRunInputs } from '../scenarios/run-inputs.js';
-import { standaloneRegistry } from '../models/standalone-registry.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { UserError } from '../../core/errors.js';
+import { goalText } from '../../core/latency-goal.js';
+import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from '../../core/load-results.js';
+import { ARRIVAL_PROCESSES } from '../../core/load-results.js';
+import { checkRange } from '../../core/option-ranges.js';
+import type { TextClassification } from '../../models/text-classification.js';
+import type { DataRow } from '../../../datasets/dataset.js';
+import { writeLoadFiles } from '../../../reports/load/load-files.js';
+import type { LoadPlan } from './rate-group.js';
+import { runLoadSweep, type LoadProgress } from './load-sweep.js';
+import { loadChildRunner } from './load-child-job.js';
+import { DEFAULT_OUT_DIR } from '../../core/output-folder.js';
+import { planModels } from '../model-plan.js';
+import { driveRun, type RunOutcome } from '../run-driver.js';
+import { isolatedOf, type ScenarioRunHooks } from '../scenario-registry.js';
+import { openRunInputs } from '../run-inputs.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 
 /**
  * Everything that defines a load run, resolved, as results.json and the
@@ -77,10 +77,8 @@ export const MAX_PROBE_REQUESTS = 2_000_000;
 /** Flag names for messages, so CLI users see `--rates` and API users `rates`. */
 export type LoadOptionAudience = 'flag' | 'field';
 
-export interface LoadHooks extends DriverHooks<LoadCell, LoadRunRecord> {
-  readonly onProgress?: (event: LoadProgress) => void;
-  readonly registry?: EngineRegistry;
-}
+/** What a load run is given by its caller: the driver's hooks, the engines, its progress events and the isolated launcher (see ScenarioRunHooks). */
+export type LoadHooks = ScenarioRunHooks<LoadRunRecord, LoadProgress>;
 
 export type LoadOutcome = RunOutcome<LoadRunRecord>;
 
@@ -215,7 +213,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: record,
-          ...(config.isolate ? { runGroup: loadChildRunner(isolatedLaunch()) } : {}),
+          ...(config.isolate ? { runGroup: loadChildRunner(isolatedOf(hooks)) } : {}),
         }),
       write: (record, dir, options) => writeLoadFiles(record, dir, options),
     },

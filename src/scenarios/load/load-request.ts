@@ -8,10 +8,10 @@
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
 import { parseLatencyGoal } from '../../core/latency-goal.js';
-import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
-import { checkLoadConfig, loadConfig, type LoadConfig } from '../load-run.js';
+import { LOAD_OPTIONS } from './load-options.js';
+import { checkLoadConfig, loadConfig, type LoadConfig } from './load-run.js';
 import { checkLoadCaps } from '../request-caps.js';
-import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../../scenarios/request-fields.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 /**

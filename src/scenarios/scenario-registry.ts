@@ -1,21 +1,19 @@
 /**
  * Scenarios register themselves, as engines do (src/core/engine-registry.ts):
- * history, `list`/`show`/`compare` and the dashboard's view routes look a
- * scenario up here by the word its config (`command`) and its record
- * (`kind`) carry, and never name one. A new scenario is one module that
- * calls `registerScenario`, and one import line in
- * src/runs/scenarios/builtin-scenarios.ts (or, for a plug-in or a test, one
- * `registerScenario` call of its own).
+ * the CLI, history, `list`/`show`/`compare`, the dashboard and the queue
+ * look a scenario up here by the word its config (`command`) and its record
+ * (`kind`) carry, and never name one. A new scenario is one folder,
+ * src/scenarios/<name>/, whose `<name>-scenario.ts` calls `registerScenario`,
+ * and one import line in src/runs/builtin-scenarios.ts (or, for a plug-in or
+ * a test, one `registerScenario` call of its own).
  *
- * Why the registry lives in runs/ and not in src/scenarios/: a scenario's
- * record-level parts (its stored config, its record rebuilt from the
- * history, its terminal report, its dashboard views and its comparison) are
- * made of the run driver's record and of reports/, and src/scenarios/ sits
- * below launchers and runs and holds the measurement only. runs/ is the
- * lowest layer that sees every part, and the dashboard and the CLI above it
- * only look up (test/repo/architecture-import-direction.test.ts keeps it so).
- * Parts that need the dashboard or the CLI are given to the scenario as
- * plain values (flag readers, query parameters), never imported.
+ * The registry lives in src/scenarios/, the layer of the scenarios
+ * themselves, so a scenario's folder holds every part of it: its run
+ * (`execute`, through ./run-driver.ts), its record's report and dashboard
+ * views (built from reports/), its request part and its comparison. What
+ * sits above (a launcher, the history, the CLI's flags, the dashboard's
+ * query) is given to the scenario as a plain value, never imported
+ * (test/repo/architecture-import-direction.test.ts keeps it so).
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ScenarioOptions } from '../core/flag-spec.js';
@@ -24,9 +22,10 @@ import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { isFileUrl } from '../core/launch-jobs.js';
-import type { RecordedOutcome, RecordOptions } from './history/recorded-run.js';
-import { registerCellHeadline, storedCommand, type CellHeadline } from '../scenarios/cell-headline.js';
-import type { PathCheck, RequestField } from '../scenarios/request-fields.js';
+import type { Launcher } from '../core/launch-jobs.js';
+import type { DriverHooks, RunOutcome } from './run-driver.js';
+import { registerCellHeadline, storedCommand, type CellHeadline } from './cell-headline.js';
+import type { PathCheck, RequestField } from './request-fields.js';
 
 /** The completed cells of a record type. */
 export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
@@ -108,13 +107,6 @@ export type CellProgress =
   | { readonly kind: 'cell-start'; readonly total: number; readonly engine: string; readonly batchSize: number }
   | { readonly kind: 'cell-done'; readonly total: number; readonly index: number };
 
-/** What a run of a stored config is given: the stop signal, the engines, and where its cells' progress goes. */
-export interface StoredRunHooks {
-  readonly signal: AbortSignal;
-  readonly registry?: EngineRegistry;
-  readonly onCell: (event: CellProgress) => void;
-}
-
 /**
  * A scenario's own progress event as a CellProgress: its cell starts (with
  * the engine and batch size, at the top or under `key`) and its cell ends;
@@ -127,6 +119,41 @@ export function cellProgress(event: { readonly kind: string; readonly total: num
   }
   if (event.kind === 'cell-done') return { kind: 'cell-done', total: event.total, index: event.index ?? 0 };
   return null;
+}
+
+/**
+ * What a scenario's run is given by whoever starts it (the CLI, the
+ * history's recorder, the dashboard's queue): the run driver's hooks, the
+ * engines, the scenario's own progress events, and the launchers, which sit
+ * above src/scenarios/ and so reach a scenario only as values.
+ */
+export interface ScenarioRunHooks<R extends ScenarioRecord = ScenarioRecord, P = ScenarioProgress> extends DriverHooks<CellOf<R>, R> {
+  readonly registry?: EngineRegistry;
+  readonly onProgress?: (event: P) => void;
+  /**
+   * Runs a job in a fresh child process (src/launchers/isolated-launcher.ts
+   * for the built-ins, told the scenario's `childModule`): a run whose
+   * config isolates its cells fails without it rather than measuring in
+   * this process unasked.
+   */
+  readonly isolated?: Launcher;
+  /** How the run's own checks name an option in an error: `--flag` on the command line, the JSON field on the dashboard (default). */
+  readonly names?: 'flag' | 'field';
+}
+
+/** The progress events every scenario's run tells: each carries the sweep's cell count. */
+export interface ScenarioProgress {
+  readonly kind: string;
+  readonly total: number;
+}
+
+/** The cell type of a record type. */
+export type CellOf<R> = R extends RunRecordOf<infer Cell> ? Cell : never;
+
+/** The launcher a run of a config that isolates its cells must have been given; a programming error when its caller gave none. */
+export function isolatedOf(hooks: { readonly isolated?: Launcher }): Launcher {
+  if (!hooks.isolated) throw new Error('this run isolates its cells, but its caller gave it no isolated launcher (hooks.isolated)');
+  return hooks.isolated;
 }
 
 /**
@@ -147,28 +174,6 @@ export interface ScenarioFlags {
   readonly given: (name: string) => boolean;
 }
 
-type RecordedRunModule = typeof import('./history/recorded-run.js');
-
-/** A scenario's recorder in history/recorded-run.ts: its config, its hooks (stop signal, engines, its own progress events) and the history. */
-type Recorder<C, R, E> = (config: C, hooks: { readonly signal?: AbortSignal; readonly registry?: EngineRegistry; readonly onProgress?: (event: E) => void }, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
-
-/**
- * A scenario's `executeRecorded` from its recorder, which is imported only
- * when a stored config runs: history/history-entry.ts imports the built-in
- * scenarios, so a static import would go round in a circle. Its progress
- * events are told on as CellProgress.
- */
-export function recordedBy<C extends ScenarioConfig, R extends ScenarioRecord, E extends Parameters<typeof cellProgress>[0]>(pick: (module: RecordedRunModule) => Recorder<C, R, E>): NonNullable<Scenario<R, C>['executeRecorded']> {
-  return async (config, hooks, opts) => {
-    const record = pick(await import('./history/recorded-run.js'));
-    const onProgress = (event: E): void => {
-      const cell = cellProgress(event);
-      if (cell) hooks.onCell(cell);
-    };
-    return record(config, { signal: hooks.signal, ...(hooks.registry ? { registry: hooks.registry } : {}), onProgress }, opts);
-  };
-}
-
 /** What a scenario's request part is given by the dashboard: its path guard, its output folder and its engines. */
 export interface RequestContext {
   readonly guard: PathCheck;
@@ -177,7 +182,7 @@ export interface RequestContext {
 }
 
 /**
- * A scenario's part of the dashboard's API (src/runs/scenarios/<name>-request.ts
+ * A scenario's part of the dashboard's API (src/scenarios/<name>/<name>-request.ts
  * for the built-ins). The dashboard checks a body's JSON kinds against
  * `start.fields` (derived from the scenario's options, see
  * scenarios/request-fields.ts) and leaves the rest to the scenario, so it names
@@ -204,7 +209,7 @@ export interface ScenarioApi<C extends ScenarioConfig = ScenarioConfig> {
 }
 
 /** Everything history, `show`, `compare` and the dashboard need of one scenario. */
-export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig> {
+export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig, P = ScenarioProgress> {
   /** The scenario's one word: its command, its stored config's `command` (`run` stores none) and its entries' command in lists. */
   readonly command: string;
   /** The `kind` its records carry; undefined for `run`, whose records carry none (older readers expect none). */
@@ -236,16 +241,16 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   /** True when the views are served even before a cell is recorded (they say why there is nothing yet). */
   readonly viewsWithoutCells?: boolean;
   /**
-   * Runs a stored config of this scenario into the history (the dashboard's
-   * queue runs every scenario through this, never naming one), telling which
-   * cell starts and when one ends. Absent: the scenario's runs are not
-   * started from a stored config.
+   * Runs a config of this scenario end to end (the history's recorder,
+   * src/runs/history/recorded-run.ts, runs every scenario through this,
+   * for the CLI, `rerun` and the dashboard's queue alike, never naming
+   * one). Absent: the scenario's runs are not started from a config.
    */
-  readonly executeRecorded?: (config: C, hooks: StoredRunHooks, opts: RecordOptions) => Promise<RecordedOutcome<R>>;
+  readonly execute?: (config: C, hooks: ScenarioRunHooks<R, P>) => Promise<RunOutcome<R>>;
   /**
    * Its part of the dashboard's API: `route` is the word of
    * `POST /api/<route>` that starts one (null: reruns only), and the part
-   * itself is imported only when a request comes, as `executeRecorded` is,
+   * itself is imported only when a request comes, as a scenario's run module is,
    * so `--help` does not load the run modules. Absent: the dashboard
    * neither starts nor reruns this scenario's runs.
    */
@@ -253,7 +258,7 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   /**
    * Its config from its command's flags, for a scenario the CLI has no
    * module of its own for (src/cli/scenario-commands.ts): with it and
-   * `executeRecorded`, `inferbench <command>` runs the scenario and
+   * `execute`, `inferbench <command>` runs the scenario and
    * `inferbench rerun` repeats it, printing its `report`, with no edit in
    * src/cli. The built-in scenarios leave it out: their CLI modules read
    * their flags and print their own progress lines.
@@ -284,7 +289,7 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
 const byCommand = new Map<string, Scenario>();
 
 /** Adds a scenario; a second one with the same command or record kind is a programming error. */
-export function registerScenario<R extends ScenarioRecord, C extends ScenarioConfig>(scenario: Scenario<R, C>): void {
+export function registerScenario<R extends ScenarioRecord, C extends ScenarioConfig, P = ScenarioProgress>(scenario: Scenario<R, C, P>): void {
   if (byCommand.has(scenario.command)) throw new Error(`scenario ${scenario.command} is registered twice`);
   const clash = [...byCommand.values()].find((s) => s.recordKind === scenario.recordKind);
   if (clash) throw new Error(`scenarios ${clash.command} and ${scenario.command} both write records of kind ${String(scenario.recordKind)}`);

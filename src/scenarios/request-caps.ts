@@ -5,8 +5,8 @@
  * cells per run, and the total time its probes take. Over a cap is a 400
  * naming the field, the limit and the figure the request came to.
  */
-import type { LoadConfig } from './load-run.js';
-import { PEAK_MAX_PROBES } from '../scenarios/load/peak-search.js';
+import type { LoadConfig } from './load/load-run.js';
+import { PEAK_MAX_PROBES } from './load/peak-search.js';
 import { FieldError } from '../core/field-error.js';
 
 /** Rates one load request may list. */

@@ -12,9 +12,10 @@ import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-da
 import { compareServerRuns, loadComparisonKeys, renderServerComparison } from '../../../reports/load/load-comparison.js';
 import { renderLoadReport, renderLoadView } from '../../../reports/load/load-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import type { LoadConfig } from '../load-run.js';
-import { LOAD_OPTIONS } from '../../scenarios/load/load-options.js';
-import { registerScenario, type HeadlineParts, type TerminalComparison, recordedBy } from '../scenario-registry.js';
+import type { LoadConfig } from './load-run.js';
+import { LOAD_OPTIONS } from './load-options.js';
+import type { LoadProgress } from './load-sweep.js';
+import { registerScenario, type HeadlineParts, type TerminalComparison, type Scenario } from '../scenario-registry.js';
 
 function settingLines(c: LoadConfig): string[] {
   return [
@@ -41,7 +42,8 @@ function terminal(a: LoadRunRecord, b: LoadRunRecord, o: { readonly color: boole
   return { text: renderServerComparison(a, b, cmp, o.color, o.width), chart: null };
 }
 
-registerScenario<LoadRunRecord, LoadConfig>({
+/** The load scenario, for the callers that run it with its own types (its CLI command, the API). */
+export const LOAD_SCENARIO: Scenario<LoadRunRecord, LoadConfig, LoadProgress> = {
   command: 'load',
   recordKind: 'load',
   options: LOAD_OPTIONS,
@@ -61,7 +63,7 @@ registerScenario<LoadRunRecord, LoadConfig>({
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderLoadReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderLoadView(record, name, layout) });
   },
   views: (record) => loadViewsJson(record),
-  executeRecorded: recordedBy((m) => m.executeRecordedLoad),
+  execute: async (c, h) => (await import('./load-run.js')).executeLoad(c, h, h.names ?? 'field'),
   api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },
   viewsWithoutCells: true,
   compare: {
@@ -71,4 +73,6 @@ registerScenario<LoadRunRecord, LoadConfig>({
     keys: loadComparisonKeys,
     hint: 'pick two load benchmarks',
   },
-});
+};
+
+registerScenario(LOAD_SCENARIO);

@@ -10,9 +10,10 @@ import { generationComparisonJson } from '../../../reports/generate/generation-c
 import { renderGenerationReport, renderGenerationView } from '../../../reports/generate/generation-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
 import { generationViews } from '../../../reports/scenario-dashboard-views.js';
-import type { GenerateConfig } from '../generate-run.js';
-import { GENERATE_OPTIONS } from '../../scenarios/generate/generate-options.js';
-import { registerScenario, type TerminalComparison, recordedBy } from '../scenario-registry.js';
+import type { GenerateConfig } from './generate-run.js';
+import { GENERATE_OPTIONS } from './generate-options.js';
+import type { GenerationProgress } from './generation-sweep.js';
+import { registerScenario, type TerminalComparison, type Scenario } from '../scenario-registry.js';
 
 function settingLines(c: GenerateConfig): string[] {
   return [
@@ -39,7 +40,8 @@ function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly 
   };
 }
 
-registerScenario<GenerationRunRecord, GenerateConfig>({
+/** The generate scenario, for the callers that run it with its own types (its CLI command, the API). */
+export const GENERATE_SCENARIO: Scenario<GenerationRunRecord, GenerateConfig, GenerationProgress> = {
   command: 'generate',
   recordKind: 'generate',
   options: GENERATE_OPTIONS,
@@ -53,7 +55,7 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderGenerationReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderGenerationView(record, name, layout) });
   },
   views: (record) => generationViews(record),
-  executeRecorded: recordedBy((m) => m.executeRecordedGenerate),
+  execute: async (c, h) => (await import('./generate-run.js')).executeGenerate(c, h),
   api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },
   compare: {
     terminal,
@@ -62,4 +64,6 @@ registerScenario<GenerationRunRecord, GenerateConfig>({
     keys: (r) => new Set(r.cells.map(generationMatchKey)),
     hint: 'pick two generate benchmarks',
   },
-});
+};
+
+registerScenario(GENERATE_SCENARIO);

@@ -4,21 +4,21 @@
  * mistakes fail before anything is measured; an abort keeps every measured
  * cell.
  */
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
-import { generateChildRunner } from '../scenarios/generate/generate-child-job.js';
-import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { prepareOutputFolder } from '../core/output-folder.js';
-import { UserError } from '../core/errors.js';
-import { defaultGenerator } from '../models/default-generator.js';
-import { resolveColumns, textOf } from '../../datasets/columns.js';
-import { openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { writeGenerationFiles } from '../../reports/generate/generation-files.js';
-import type { GenerationCell, GenerationRunRecord } from '../core/generation-results.js';
-import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import { TextGeneration } from '../models/text-generation.js';
-import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { standaloneRegistry } from '../models/standalone-registry.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { driveRun, type RunOutcome } from '../run-driver.js';
+import { isolatedOf, type ScenarioRunHooks } from '../scenario-registry.js';
+import { generateChildRunner } from './generate-child-job.js';
+import { prepareOutputFolder } from '../../core/output-folder.js';
+import { UserError } from '../../core/errors.js';
+import { defaultGenerator } from '../../models/default-generator.js';
+import { resolveColumns, textOf } from '../../../datasets/columns.js';
+import { openDataset, EMBEDDED_DATASET_NAME } from '../../../datasets/open-dataset.js';
+import { writeGenerationFiles } from '../../../reports/generate/generation-files.js';
+import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
+import { resolveGenerationSweep, runGenerationSweep, type GenerationProgress } from './generation-sweep.js';
+import { TextGeneration } from '../../models/text-generation.js';
+import { DEFAULT_OUT_DIR } from '../../core/output-folder.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 
 /** Everything that defines a generation run, resolved, as results.json records it. */
 export interface GenerateConfig {
@@ -48,12 +48,13 @@ export interface GenerateConfig {
   readonly isolate?: boolean;
 }
 
+/** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
+export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
+
 export const DEFAULT_PROMPT_LIMIT = 256;
 
-export interface GenerateHooks extends DriverHooks<GenerationCell, GenerationRunRecord> {
-  readonly onProgress?: (event: GenerationProgress) => void;
-  readonly registry?: EngineRegistry;
-}
+/** What a generate run is given by its caller: the driver's hooks, the engines, its progress events and the isolated launcher (see ScenarioRunHooks). */
+export type GenerateHooks = ScenarioRunHooks<GenerationRunRecord, GenerationProgress>;
 
 /** What an `inferbench generate` run produced. */
 export type GenerateOutcome = RunOutcome<GenerationRunRecord>;
@@ -119,7 +120,7 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
           threads: config.threads,
           texts: prompts.texts,
           registry,
-          ...(isolate ? { runGroup: generateChildRunner({ modelDir: config.model === null ? null : model.dir }, isolatedLaunch()) } : {}),
+          ...(isolate ? { runGroup: generateChildRunner({ modelDir: config.model === null ? null : model.dir }, isolatedOf(hooks)) } : {}),
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: (cell) => record(cell),

@@ -10,10 +10,10 @@
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
 import { parseArchitectures } from '../../models/generated/arch-parse.js';
-import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
+import { TRAIN_OPTIONS } from './train-options.js';
 import { checkRunCells } from '../request-caps.js';
-import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../../scenarios/request-fields.js';
-import { checkTrainConfig, trainConfig, type TrainConfig } from '../train-run.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../request-fields.js';
+import { checkTrainConfig, trainConfig, type TrainConfig } from './train-run.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 /**

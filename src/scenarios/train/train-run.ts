@@ -4,26 +4,26 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is measured.
  */
-import { unavailableText, type EngineRegistry } from '../core/engine-registry.js';
-import type { TrainOptimizer } from '../core/engine.js';
-import { UserError } from '../core/errors.js';
-import { checkRange } from '../core/option-ranges.js';
-import type { TrainingCell, TrainingRunRecord } from '../core/training-results.js';
-import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
-import type { TextClassification } from '../models/text-classification.js';
-import { writeTrainingFiles } from '../../reports/train/training-files.js';
-import { checkTrainingLabels, firstRows, requireLabelColumn } from '../scenarios/train/training-batches.js';
+import { unavailableText, type EngineRegistry } from '../../core/engine-registry.js';
+import type { TrainOptimizer } from '../../core/engine.js';
+import { UserError } from '../../core/errors.js';
+import { checkRange } from '../../core/option-ranges.js';
+import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
+import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
+import type { TextClassification } from '../../models/text-classification.js';
+import { writeTrainingFiles } from '../../../reports/train/training-files.js';
+import { checkTrainingLabels, firstRows, requireLabelColumn } from './training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,
   runTrainingSweep, type TrainingProgress,
-} from '../scenarios/train/training-sweep.js';
-import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import { planModels } from '../scenarios/model-plan.js';
-import { trainChildRunner } from '../scenarios/train/train-child-job.js';
-import { isolatedLaunch } from '../launchers/isolated-launcher.js';
-import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
-import { openRunInputs } from '../scenarios/run-inputs.js';
-import { standaloneRegistry } from '../models/standalone-registry.js';
+} from './training-sweep.js';
+import { DEFAULT_OUT_DIR } from '../../core/output-folder.js';
+import { planModels } from '../model-plan.js';
+import { trainChildRunner } from './train-child-job.js';
+import { driveRun, type RunOutcome } from '../run-driver.js';
+import { isolatedOf, type ScenarioRunHooks } from '../scenario-registry.js';
+import { openRunInputs } from '../run-inputs.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 
 /** Everything that defines a training run, resolved, as results.json records it. */
 export interface TrainConfig {
@@ -57,10 +57,8 @@ export interface TrainConfig {
 /** Flag names for messages, so CLI users see `--steps` and API users `steps`. */
 export type TrainOptionAudience = 'flag' | 'field';
 
-export interface TrainHooks extends DriverHooks<TrainingCell, TrainingRunRecord> {
-  readonly onProgress?: (event: TrainingProgress) => void;
-  readonly registry?: EngineRegistry;
-}
+/** What a train run is given by its caller: the driver's hooks, the engines, its progress events and the isolated launcher (see ScenarioRunHooks). */
+export type TrainHooks = ScenarioRunHooks<TrainingRunRecord, TrainingProgress>;
 
 export type TrainOutcome = RunOutcome<TrainingRunRecord>;
 
@@ -147,7 +145,7 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
         onCell: record,
-        ...(config.isolate ? { runGroup: trainChildRunner(isolatedLaunch()) } : {}),
+        ...(config.isolate ? { runGroup: trainChildRunner(isolatedOf(hooks)) } : {}),
       }),
       write: (record, dir, options) => writeTrainingFiles(record, dir, options),
     },

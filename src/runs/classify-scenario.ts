@@ -6,25 +6,26 @@
  * of reports/run-comparison.ts). Its stored config carries no `command` and
  * its records no `kind`, as they always have.
  */
-import { UserError } from '../../core/errors.js';
-import type { RunRecord } from '../../core/results.js';
-import { formatTimestamp } from '../../core/units.js';
-import { renderRunComparison } from '../../../reports/classify/compare-report.js';
-import { profileComparisonText } from '../../../reports/classify/profile-comparison.js';
-import { profileView } from '../../../reports/profile-dashboard-view.js';
-import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
-import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../../reports/run-comparison.js';
-import { batchSizes } from '../../../reports/run-summary.js';
-import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../../reports/run-views.js';
-import { renderReportView, renderTerminalReport, viewNames } from '../../../reports/classify/terminal-report.js';
-import { scalingSections, statisticsSection } from '../../../reports/classify/terminal-views.js';
-import { batchScalingChartSpec, coreScalingChartSpec } from '../../../reports/view-charts.js';
-import { runComparisonChartSpec } from '../../../reports/run-comparison-chart.js';
-import { DASHBOARD_LISTS } from '../../../reports/chart-width.js';
-import type { RunConfig } from '../run-config.js';
-import { CLASSIFY_OPTIONS } from '../../scenarios/classify/classify-options.js';
-import { cellFigures } from '../../../reports/cell-figures.js';
-import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, recordedBy } from '../scenario-registry.js';
+import { UserError } from '../core/errors.js';
+import type { RunRecord } from '../core/results.js';
+import { formatTimestamp } from '../core/units.js';
+import { renderRunComparison } from '../../reports/classify/compare-report.js';
+import { profileComparisonText } from '../../reports/classify/profile-comparison.js';
+import { profileView } from '../../reports/profile-dashboard-view.js';
+import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
+import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../reports/run-comparison.js';
+import { batchSizes } from '../../reports/run-summary.js';
+import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../reports/run-views.js';
+import { renderReportView, renderTerminalReport, viewNames } from '../../reports/classify/terminal-report.js';
+import { scalingSections, statisticsSection } from '../../reports/classify/terminal-views.js';
+import { batchScalingChartSpec, coreScalingChartSpec } from '../../reports/view-charts.js';
+import { runComparisonChartSpec } from '../../reports/run-comparison-chart.js';
+import { DASHBOARD_LISTS } from '../../reports/chart-width.js';
+import type { RunConfig } from './run-config.js';
+import type { ProgressEvent } from './benchmark-options.js';
+import { CLASSIFY_OPTIONS } from '../scenarios/classify/classify-options.js';
+import { cellFigures } from '../../reports/cell-figures.js';
+import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, type Scenario } from '../scenarios/scenario-registry.js';
 
 /** `show --view`: the whole report (all), core or batch scaling alone with their fixed values, and every named view of reports/classify/report-views.ts; baseline is the old name of latency. */
 function viewChoices(): string[] {
@@ -172,7 +173,8 @@ function json(sideA: { readonly id: number; readonly record: RunRecord }, sideB:
   };
 }
 
-registerScenario<RunRecord, RunConfig>({
+/** The classification scenario (`run`), for the callers that run it with its own types (its CLI command, the API). */
+export const CLASSIFY_SCENARIO: Scenario<RunRecord, RunConfig, ProgressEvent> = {
   command: 'run',
   recordKind: undefined,
   options: CLASSIFY_OPTIONS,
@@ -185,7 +187,9 @@ registerScenario<RunRecord, RunConfig>({
   settingLines,
   report,
   views,
-  executeRecorded: recordedBy((m) => m.executeRecordedRun),
+  execute: async (c, h) => (await import('./classify-run.js')).executeRun(c, h),
   api: { route: 'runs', load: async () => (await import('./classify-request.js')).CLASSIFY_API },
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },
-});
+};
+
+registerScenario(CLASSIFY_SCENARIO);

@@ -4,10 +4,9 @@
  * resolveGenerationSweep). Loaded by the dashboard only when a request
  * comes (see ../scenario-registry.ts `api`).
  */
-import { resolveGenerationSweep } from '../../scenarios/generate/generation-sweep.js';
-import { generateConfig, type GenerateConfig } from '../generate-run.js';
-import type { StoredGenerateConfig } from '../history/history-entry.js';
-import { asField, checkFieldRanges, enginesWithOptionFields, type PathCheck } from '../../scenarios/request-fields.js';
+import { resolveGenerationSweep } from './generation-sweep.js';
+import { generateConfig, type GenerateConfig, type StoredGenerateConfig } from './generate-run.js';
+import { asField, checkFieldRanges, enginesWithOptionFields, type PathCheck } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): StoredGenerateConfig {

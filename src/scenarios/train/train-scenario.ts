@@ -10,9 +10,10 @@ import type { TrainingRunRecord } from '../../core/training-results.js';
 import { renderTrainingReport, renderTrainingView } from '../../../reports/train/training-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
 import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
-import type { TrainConfig } from '../train-run.js';
-import { TRAIN_OPTIONS } from '../../scenarios/train/train-options.js';
-import { registerScenario, recordedBy } from '../scenario-registry.js';
+import type { TrainConfig } from './train-run.js';
+import { TRAIN_OPTIONS } from './train-options.js';
+import type { TrainingProgress } from './training-sweep.js';
+import { registerScenario, type Scenario } from '../scenario-registry.js';
 import { compareTrainingRuns, renderTrainingComparison, trainingComparisonJson, trainingMatchKey } from '../../../reports/train/training-comparison.js';
 
 function settingLines(c: TrainConfig): string[] {
@@ -24,7 +25,8 @@ function settingLines(c: TrainConfig): string[] {
   ];
 }
 
-registerScenario<TrainingRunRecord, TrainConfig>({
+/** The train scenario, for the callers that run it with its own types (its CLI command, the API). */
+export const TRAIN_SCENARIO: Scenario<TrainingRunRecord, TrainConfig, TrainingProgress> = {
   command: 'train',
   recordKind: 'train',
   options: TRAIN_OPTIONS,
@@ -38,7 +40,7 @@ registerScenario<TrainingRunRecord, TrainConfig>({
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderTrainingReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderTrainingView(record, name, layout) });
   },
   views: (record) => trainingViews(record),
-  executeRecorded: recordedBy((m) => m.executeRecordedTrain),
+  execute: async (c, h) => (await import('./train-run.js')).executeTrain(c, h, h.names ?? 'field'),
   api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },
   compare: {
     terminal: (a, b, o) => {
@@ -53,5 +55,6 @@ registerScenario<TrainingRunRecord, TrainConfig>({
     keys: (r) => new Set(r.cells.map(trainingMatchKey)),
     hint: 'pick two train benchmarks',
   },
-});
+};
 
+registerScenario(TRAIN_SCENARIO);

@@ -116,9 +116,9 @@ export type {
   SkippedGenerationCell,
   GenerationCellKey,
   GenerationSample,
-} from './core/generation-results.js';
-export { renderGenerationReport } from '../reports/generate/generation-report.js';
-export { writeGenerationFiles } from '../reports/generate/generation-files.js';
+} from './scenarios/generate/generation-results.js';
+export { renderGenerationReport } from './scenarios/generate/generation-report.js';
+export { writeGenerationFiles } from './scenarios/generate/generation-files.js';
 export { executeTrain, trainConfig, checkTrainConfig } from './scenarios/train/train-run.js';
 export type { TrainConfig, TrainOutcome, TrainHooks } from './scenarios/train/train-run.js';
 export { runTrainingSweep } from './scenarios/train/training-sweep.js';
@@ -133,9 +133,9 @@ export type {
   TrainingCellKey,
   TrainingStep,
   TrainingLosses,
-} from './core/training-results.js';
-export { renderTrainingReport } from '../reports/train/training-report.js';
-export { writeTrainingFiles } from '../reports/train/training-files.js';
+} from './scenarios/train/training-results.js';
+export { renderTrainingReport } from './scenarios/train/training-report.js';
+export { writeTrainingFiles } from './scenarios/train/training-files.js';
 export { executeLoad, loadConfig, checkLoadConfig } from './scenarios/load/load-run.js';
 export type { LoadConfig, LoadOutcome, LoadHooks } from './scenarios/load/load-run.js';
 export { runLoadSweep } from './scenarios/load/load-sweep.js';
@@ -145,8 +145,8 @@ export type { BatchHandler, BatcherSettings, ServedProbe } from './scenarios/loa
 export { drawSchedule } from './scenarios/load/arrival-schedule.js';
 export { RealClock, VirtualClock } from './scenarios/load/clock.js';
 export type { Clock } from './scenarios/load/clock.js';
-export { parseLatencyGoal } from './core/latency-goal.js';
-export { summarizeRequests } from './core/load-summary.js';
+export { parseLatencyGoal } from './scenarios/load/latency-goal.js';
+export { summarizeRequests } from './scenarios/load/load-summary.js';
 export type {
   LoadRunRecord,
   LoadCell,
@@ -157,10 +157,10 @@ export type {
   LatencyGoal,
   RequestSamples,
   ArrivalProcess,
-} from './core/load-results.js';
-export { renderLoadReport } from '../reports/load/load-report.js';
-export { writeLoadFiles } from '../reports/load/load-files.js';
+} from './scenarios/load/load-results.js';
+export { renderLoadReport } from './scenarios/load/load-report.js';
+export { writeLoadFiles } from './scenarios/load/load-files.js';
 /** The names these had while the load test was called `server`; kept so code written against them still runs. */
-export { renderLoadReport as renderServerReport } from '../reports/load/load-report.js';
-export { writeLoadFiles as writeServerFiles } from '../reports/load/load-files.js';
-export { loadRateRows, loadPeakRows, hockeyStickView, latencyCdfView } from '../reports/load/load-views.js';
+export { renderLoadReport as renderServerReport } from './scenarios/load/load-report.js';
+export { writeLoadFiles as writeServerFiles } from './scenarios/load/load-files.js';
+export { loadRateRows, loadPeakRows, hockeyStickView, latencyCdfView } from './scenarios/load/load-views.js';

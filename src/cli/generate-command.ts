@@ -4,7 +4,7 @@ import type { StoredGenerateConfig } from '../runs/history/history-entry.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import type { GenerationCellKey } from '../core/generation-results.js';
+import type { GenerationCellKey } from '../scenarios/generate/generation-results.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
@@ -79,8 +79,8 @@ async function generateAndReport(config: GenerateConfig, links: { readonly rerun
   const [{ executeRecorded }, { GENERATE_SCENARIO }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../scenarios/generate/generate-scenario.js'),
-    import('../../reports/generate/generation-report.js'),
-    import('../../reports/generate/generation-files.js'),
+    import('../scenarios/generate/generation-report.js'),
+    import('../scenarios/generate/generation-files.js'),
     import('../../reports/cell-files.js'),
   ]);
   return reportRecordedCommand({

@@ -1,8 +1,8 @@
 import { UserError } from '../core/errors.js';
 import { enginesWithOptions } from './engine-options-flag.js';
 import { interruptedBy, stopCause } from '../core/stop-cause.js';
-import { parseLatencyGoal } from '../core/latency-goal.js';
-import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../core/load-results.js';
+import { parseLatencyGoal } from '../scenarios/load/latency-goal.js';
+import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../scenarios/load/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
@@ -115,9 +115,9 @@ async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: num
   const [{ executeRecorded }, { LOAD_SCENARIO }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../scenarios/load/load-scenario.js'),
-    import('../../reports/load/load-report.js'),
+    import('../scenarios/load/load-report.js'),
     import('../../reports/cell-files.js'),
-    import('../../reports/load/load-files.js'),
+    import('../scenarios/load/load-files.js'),
   ]);
   return reportRecordedCommand({
     unit: 'engine call',

@@ -90,8 +90,8 @@ async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: n
     import('../runs/history/recorded-run.js'),
     import('../scenarios/train/train-scenario.js'),
     import('../scenarios/train/train-run.js'),
-    import('../../reports/train/training-report.js'),
-    import('../../reports/train/training-files.js'),
+    import('../scenarios/train/training-report.js'),
+    import('../scenarios/train/training-files.js'),
     import('../../reports/cell-files.js'),
   ]);
   return reportRecordedCommand({

@@ -10,10 +10,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import '../../src/runs/builtin-scenarios.js';
 import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
-import { compareServerRuns } from '../../reports/load/load-comparison.js';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { compareServerRuns } from '../../src/scenarios/load/load-comparison.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { runOf } from '../helpers/round-cells.js';
-import { loadViewsJson } from '../../reports/load/load-dashboard-views.js';
+import { loadViewsJson } from '../../src/scenarios/load/load-dashboard-views.js';
 
 function probe(targetRps: number) {
   const latency = { mean: 5, p50: 5, p90: 6, p95: 7, p99: 8, p999: 9, max: 9, censoredFromMs: null };

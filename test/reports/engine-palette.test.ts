@@ -16,7 +16,7 @@ import { scenarioOfRecord } from '../../src/scenarios/scenario-registry.js';
 import '../../src/runs/builtin-scenarios.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/load/load-charts.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../src/scenarios/load/load-charts.js';
 
 /** Every colour scale with a domain and a range anywhere in a spec, as label → colour. */
 function colours(spec: unknown, into = new Map<string, string>()): Map<string, string> {

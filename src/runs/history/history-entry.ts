@@ -1,10 +1,10 @@
 import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../core/results.js';
-import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
+import type { GenerationCell, GenerationRunRecord } from '../../scenarios/generate/generation-results.js';
 import type { RunConfig } from '../classify-run.js';
 import type { TrainConfig } from '../../scenarios/train/train-run.js';
-import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
+import type { TrainingCell, TrainingRunRecord } from '../../scenarios/train/training-results.js';
 import type { LoadConfig } from '../../scenarios/load/load-run.js';
-import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
+import type { LoadCell, LoadRunRecord } from '../../scenarios/load/load-results.js';
 
 export type { StoredGenerateConfig } from '../../scenarios/generate/generate-run.js';
 import type { StoredGenerateConfig } from '../../scenarios/generate/generate-run.js';

@@ -1,15 +1,15 @@
 /**
  * `inferbench generate` as the history, `show`, `compare` and the dashboard
  * see it (see ../scenario-registry.ts): TTFT and TPOT per cell, compared
- * cell by cell (reports/generate/generation-comparison.ts).
+ * cell by cell (src/scenarios/generate/generation-comparison.ts).
  */
 import { UserError } from '../../core/errors.js';
-import type { GenerationRunRecord } from '../../core/generation-results.js';
-import { generationMatchKey, pairGenerationCells, renderGenerationComparison } from '../../../reports/generate/generation-comparison.js';
-import { generationComparisonJson } from '../../../reports/generate/generation-comparison-chart.js';
-import { renderGenerationReport, renderGenerationView } from '../../../reports/generate/generation-report.js';
+import type { GenerationRunRecord } from './generation-results.js';
+import { generationMatchKey, pairGenerationCells, renderGenerationComparison } from './generation-comparison.js';
+import { generationComparisonJson } from './generation-comparison-chart.js';
+import { renderGenerationReport, renderGenerationView } from './generation-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { generationViews } from '../../../reports/scenario-dashboard-views.js';
+import { generationViews } from '../scenario-dashboard-views.js';
 import type { GenerateConfig } from './generate-run.js';
 import { GENERATE_OPTIONS } from './generate-options.js';
 import type { GenerationProgress } from './generation-sweep.js';
@@ -33,7 +33,7 @@ function terminal(a: GenerationRunRecord, b: GenerationRunRecord, o: { readonly 
   return {
     text: renderGenerationComparison(a, b, pairs, o.color, o.width),
     chart: async () => {
-      const chart = await import('../../../reports/generate/generation-comparison-chart.js');
+      const chart = await import('./generation-comparison-chart.js');
       if (!chart.canDrawGenerationComparison(pairs)) return { notDrawn: 'no cell completed in both runs' };
       return { spec: chart.generationComparisonChartSpec(a, b, pairs) };
     },
@@ -49,7 +49,7 @@ export const GENERATE_SCENARIO: Scenario<GenerationRunRecord, GenerateConfig, Ge
   // The history's columns: time to first token (mean, p95) and decode tokens/s.
   cellHeadline: (cell) => ({ meanMs: cell.ttft.mean, p95Ms: cell.ttft.p95, perSecond: cell.decodeTokensPerSecond }),
   settingLines,
-  // The one screen, --details (or --view all) every table, --view NAME one (reports/generate/generation-report.ts GENERATE_VIEWS).
+  // The one screen, --details (or --view all) every table, --view NAME one (src/scenarios/generate/generation-report.ts GENERATE_VIEWS).
   report: (record, o) => {
     const layout = { color: o.color, width: o.width, wide: o.wide === true };
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderGenerationReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderGenerationView(record, name, layout) });

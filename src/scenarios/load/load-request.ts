@@ -7,7 +7,7 @@
  */
 import { UserError } from '../../core/errors.js';
 import { FieldError } from '../../core/field-error.js';
-import { parseLatencyGoal } from '../../core/latency-goal.js';
+import { parseLatencyGoal } from './latency-goal.js';
 import { LOAD_OPTIONS } from './load-options.js';
 import { checkLoadConfig, loadConfig, type LoadConfig } from './load-run.js';
 import { checkLoadCaps } from '../request-caps.js';

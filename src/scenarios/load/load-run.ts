@@ -6,13 +6,13 @@
  */
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import { UserError } from '../../core/errors.js';
-import { goalText } from '../../core/latency-goal.js';
-import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from '../../core/load-results.js';
-import { ARRIVAL_PROCESSES } from '../../core/load-results.js';
+import { goalText } from './latency-goal.js';
+import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from './load-results.js';
+import { ARRIVAL_PROCESSES } from './load-results.js';
 import { checkRange } from '../../core/option-ranges.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import type { DataRow } from '../../../datasets/dataset.js';
-import { writeLoadFiles } from '../../../reports/load/load-files.js';
+import { writeLoadFiles } from './load-files.js';
 import type { LoadPlan } from './rate-group.js';
 import { runLoadSweep, type LoadProgress } from './load-sweep.js';
 import { loadChildRunner } from './load-child-job.js';

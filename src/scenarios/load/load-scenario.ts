@@ -2,15 +2,15 @@
  * `inferbench load` as the history, `show`, `compare` and the dashboard
  * see it (see ../scenario-registry.ts): latency under load per rate, the
  * peak rate, and two load runs compared by peak and by latency at equal
- * rates (reports/load/load-comparison.ts).
+ * rates (src/scenarios/load/load-comparison.ts).
  */
 import { UserError } from '../../core/errors.js';
-import { goalText } from '../../core/latency-goal.js';
+import { goalText } from './latency-goal.js';
 import { formatRate } from '../../core/units.js';
-import type { LoadRunRecord } from '../../core/load-results.js';
-import { loadComparisonJson, loadViewsJson } from '../../../reports/load/load-dashboard-views.js';
-import { compareServerRuns, loadComparisonKeys, renderServerComparison } from '../../../reports/load/load-comparison.js';
-import { renderLoadReport, renderLoadView } from '../../../reports/load/load-report.js';
+import type { LoadRunRecord } from './load-results.js';
+import { loadComparisonJson, loadViewsJson } from './load-dashboard-views.js';
+import { compareServerRuns, loadComparisonKeys, renderServerComparison } from './load-comparison.js';
+import { renderLoadReport, renderLoadView } from './load-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
 import type { LoadConfig } from './load-run.js';
 import { LOAD_OPTIONS } from './load-options.js';
@@ -57,7 +57,7 @@ export const LOAD_SCENARIO: Scenario<LoadRunRecord, LoadConfig, LoadProgress> = 
   },
   headline,
   settingLines,
-  // The one screen, --details (or --view all) every table, --view NAME one (reports/load/load-report.ts LOAD_VIEWS).
+  // The one screen, --details (or --view all) every table, --view NAME one (src/scenarios/load/load-report.ts LOAD_VIEWS).
   report: (record, o) => {
     const layout = { color: o.color, width: o.width, wide: o.wide === true };
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderLoadReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderLoadView(record, name, layout) });

@@ -8,10 +8,10 @@ import { unavailableText, type EngineRegistry } from '../../core/engine-registry
 import type { TrainOptimizer } from '../../core/engine.js';
 import { UserError } from '../../core/errors.js';
 import { checkRange } from '../../core/option-ranges.js';
-import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
+import type { TrainingCell, TrainingRunRecord } from './training-results.js';
 import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
 import type { TextClassification } from '../../models/text-classification.js';
-import { writeTrainingFiles } from '../../../reports/train/training-files.js';
+import { writeTrainingFiles } from './training-files.js';
 import { checkTrainingLabels, firstRows, requireLabelColumn } from './training-batches.js';
 import {
   DEFAULT_LEARNING_RATE, DEFAULT_TRAIN_BATCH_SIZES, DEFAULT_TRAIN_ROUNDS, DEFAULT_TRAIN_STEPS, DEFAULT_WARM_STEPS,

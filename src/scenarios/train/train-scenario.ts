@@ -3,18 +3,18 @@
  * see it (see ../scenario-registry.ts): step time, samples/s and loss per
  * cell. `compare`, in the terminal and on the dashboard, matches its cells
  * as `run`'s are matched and calls each step time as `run` calls engine
- * time (reports/train/training-comparison.ts).
+ * time (src/scenarios/train/training-comparison.ts).
  */
 import { UserError } from '../../core/errors.js';
-import type { TrainingRunRecord } from '../../core/training-results.js';
-import { renderTrainingReport, renderTrainingView } from '../../../reports/train/training-report.js';
+import type { TrainingRunRecord } from './training-results.js';
+import { renderTrainingReport, renderTrainingView } from './training-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { trainingViews } from '../../../reports/scenario-dashboard-views.js';
+import { trainingViews } from '../scenario-dashboard-views.js';
 import type { TrainConfig } from './train-run.js';
 import { TRAIN_OPTIONS } from './train-options.js';
 import type { TrainingProgress } from './training-sweep.js';
 import { registerScenario, type Scenario } from '../scenario-registry.js';
-import { compareTrainingRuns, renderTrainingComparison, trainingComparisonJson, trainingMatchKey } from '../../../reports/train/training-comparison.js';
+import { compareTrainingRuns, renderTrainingComparison, trainingComparisonJson, trainingMatchKey } from './training-comparison.js';
 
 function settingLines(c: TrainConfig): string[] {
   return [
@@ -34,7 +34,7 @@ export const TRAIN_SCENARIO: Scenario<TrainingRunRecord, TrainConfig, TrainingPr
   // The history's columns: the measured step time (mean, p95) and samples/s.
   cellHeadline: (cell) => ({ meanMs: cell.stepTime.mean, p95Ms: cell.stepTime.p95, perSecond: cell.samplesPerSecond }),
   settingLines,
-  // The one screen, --details (or --view all) every table, --view NAME one (reports/train/training-report.ts TRAIN_VIEWS).
+  // The one screen, --details (or --view all) every table, --view NAME one (src/scenarios/train/training-report.ts TRAIN_VIEWS).
   report: (record, o) => {
     const layout = { color: o.color, width: o.width, wide: o.wide === true };
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderTrainingReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderTrainingView(record, name, layout) });

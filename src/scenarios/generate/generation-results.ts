@@ -4,9 +4,9 @@
  * number of new tokens; it keeps every raw per-token time so any statistic
  * can be recomputed from results.json alone.
  */
-import type { BetweenRounds, CellVerdict, HostNoise, RunRecordOf } from './results.js';
-import type { SessionDescription } from './engine-session.js';
-import type { SampleStatistics } from './statistics.js';
+import type { BetweenRounds, CellVerdict, HostNoise, RunRecordOf } from '../../core/results.js';
+import type { SessionDescription } from '../../core/engine-session.js';
+import type { SampleStatistics } from '../../core/statistics.js';
 
 /** Identifies one cell of a generation sweep. */
 export interface GenerationCellKey {

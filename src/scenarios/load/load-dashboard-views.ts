@@ -1,10 +1,10 @@
 /**
  * The dashboard's views of `inferbench load` runs: the rate table, the
  * peaks, and the same vega-lite specs as hockey-stick.png and
- * latency-cdf.png (reports/load/load-charts.ts); and two load runs compared
- * (reports/load/load-comparison.ts). The load scenario (src/runs/scenarios/load-scenario.ts) serves them.
+ * latency-cdf.png (src/scenarios/load/load-charts.ts); and two load runs compared
+ * (src/scenarios/load/load-comparison.ts). The load scenario (src/scenarios/load/load-scenario.ts) serves them.
  */
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import type { LoadRunRecord } from './load-results.js';
 import { hockeyStickChartSpec, latencyCdfChartSpec } from './load-charts.js';
 import { compareServerRuns } from './load-comparison.js';
 import { batchSizesText, hockeyStickView, loadPeakRows, loadRateRows } from './load-views.js';

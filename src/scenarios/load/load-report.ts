@@ -12,15 +12,15 @@
  * reason a rate is not VALID, the method and the environment. Pure: same
  * record, same text.
  */
-import { unavailableLines } from '../unavailable-text.js';
-import type { LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
-import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../src/core/units.js';
-import { goalText } from '../../src/core/latency-goal.js';
-import { banner, fitLines, paint, type Style, type TableCell, type TableRow, wrap, wrapHanging } from '../text-table.js';
-import { fitNote, fittedRows } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
-import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { unavailableLines } from '../../../reports/unavailable-text.js';
+import type { LoadRunRecord, LoadSummary } from './load-results.js';
+import { formatDuration, formatPercent, formatRate, formatTimestamp } from '../../core/units.js';
+import { goalText } from './latency-goal.js';
+import { banner, fitLines, paint, type Style, type TableCell, type TableRow, wrap, wrapHanging } from '../../../reports/text-table.js';
+import { fitNote, fittedRows } from '../../../reports/fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../../../reports/report-layout.js';
+import { ReportViewRegistry } from '../../../reports/report-view-registry.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../../../reports/screen-lines.js';
 import { loadAnswerLines } from './load-answer.js';
 import { batchSizesText, chartPercentile, cutProbes, engineLabel, loadFailedCells, percentileOf, loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 

@@ -9,11 +9,11 @@
  * completed cells: the others are one line under it. The full tables are
  * the report's views (ttft, tpot, throughput).
  */
-import type { CompletedGenerationCell } from '../../src/core/generation-results.js';
-import type { BetweenRounds } from '../../src/core/results.js';
-import { formatDuration, formatDurationRange, formatRate } from '../../src/core/units.js';
-import { type Column, type TableCell, type TableRow } from '../text-table.js';
-import { fittedRows } from '../fitted-table.js';
+import type { CompletedGenerationCell } from './generation-results.js';
+import type { BetweenRounds } from '../../core/results.js';
+import { formatDuration, formatDurationRange, formatRate } from '../../core/units.js';
+import { type Column, type TableCell, type TableRow } from '../../../reports/text-table.js';
+import { fittedRows } from '../../../reports/fitted-table.js';
 import { generationThreadsUsed } from './generation-comparison.js';
 
 type Fitted = ReturnType<typeof fittedRows>;

@@ -6,14 +6,14 @@
  * run folder and the dashboard embeds the same specs.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { LoadCell, LoadRunRecord } from '../../src/core/load-results.js';
-import { formatDuration, formatRate } from '../../src/core/units.js';
+import type { LoadCell, LoadRunRecord } from './load-results.js';
+import { formatDuration, formatRate } from '../../core/units.js';
 import { engineLabel, hockeyStickView, latencyCdfView, loadSettingsView } from './load-views.js';
-import { frame, machineLine } from '../view-charts.js';
-import { colorScale, rampScale } from '../engine-palette.js';
-import { type Box, LABEL_FONT_SIZE, LABEL_OFFSET, labelAlign, type LabelPlace, pixelScale, placeInPlot } from '../chart-labels.js';
-import { measureDejaVu } from '../chart-text-metrics.js';
-import { footnote } from '../chart-width.js';
+import { frame, machineLine } from '../../../reports/view-charts.js';
+import { colorScale, rampScale } from '../../../reports/engine-palette.js';
+import { type Box, LABEL_FONT_SIZE, LABEL_OFFSET, labelAlign, type LabelPlace, pixelScale, placeInPlot } from '../../../reports/chart-labels.js';
+import { measureDejaVu } from '../../../reports/chart-text-metrics.js';
+import { footnote } from '../../../reports/chart-width.js';
 
 const RED = '#c62828';
 

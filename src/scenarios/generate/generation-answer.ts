@@ -6,11 +6,11 @@
  * on round means that run's answer and `compare` use), and the highest
  * decode tokens/s. Read from the completed cells the tables list.
  */
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { BetweenRounds } from '../../src/core/results.js';
-import { formatDuration, formatRate, formatRatio } from '../../src/core/units.js';
-import { callDifference } from '../run-comparison.js';
-import { paint, wrap } from '../text-table.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from './generation-results.js';
+import type { BetweenRounds } from '../../core/results.js';
+import { formatDuration, formatRate, formatRatio } from '../../core/units.js';
+import { callDifference } from '../../../reports/run-comparison.js';
+import { paint, wrap } from '../../../reports/text-table.js';
 import { generationThreadsUsed } from './generation-comparison.js';
 
 /** The best cell of one figure and `2.1 ms (1.4×)` (`1.4×?` when the rounds do not support the lead), or null when no cell has the figure. */

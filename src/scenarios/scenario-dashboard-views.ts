@@ -5,10 +5,10 @@
  * (ttft.png, tpot.png, step-time.png). The classification views are in
  * src/runs/scenarios/classify-scenario.ts; these runs have other cells, so they get their own.
  */
-import type { GenerationCell, GenerationRunRecord } from '../src/core/generation-results.js';
-import type { BetweenRounds } from '../src/core/results.js';
-import type { SampleStatistics } from '../src/core/statistics.js';
-import type { TrainingCell, TrainingRunRecord } from '../src/core/training-results.js';
+import type { GenerationCell, GenerationRunRecord } from './generate/generation-results.js';
+import type { BetweenRounds } from '../core/results.js';
+import type { SampleStatistics } from '../core/statistics.js';
+import type { TrainingCell, TrainingRunRecord } from './train/training-results.js';
 import { generationChartSpec } from './generate/generation-files.js';
 import { orderedGenerationCells } from './generate/generation-report.js';
 import { trainingChartSpec } from './train/training-files.js';

@@ -9,18 +9,18 @@
  * output token, throughput with peak memory, the NOISY reasons, the method
  * and the environment. Pure: same record, same text.
  */
-import { unavailableLines } from '../unavailable-text.js';
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { BetweenRounds } from '../../src/core/results.js';
-import type { SampleStatistics } from '../../src/core/statistics.js';
-import { banner, type Column, fitLines, paint, type TableCell, wrap } from '../text-table.js';
-import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { unavailableLines } from '../../../reports/unavailable-text.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from './generation-results.js';
+import type { BetweenRounds } from '../../core/results.js';
+import type { SampleStatistics } from '../../core/statistics.js';
+import { banner, type Column, fitLines, paint, type TableCell, wrap } from '../../../reports/text-table.js';
+import { ReportViewRegistry } from '../../../reports/report-view-registry.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../../../reports/screen-lines.js';
 import { generationAnswerLines } from './generation-answer.js';
 import { generationScreenTable } from './generation-screen-table.js';
-import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
-import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../src/core/units.js';
+import { type CellColumn, cellTable, fitNote, STATE_STYLE } from '../../../reports/fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../../../reports/report-layout.js';
+import { formatBytes, formatDuration, formatDurationRange, formatRate, formatTimestamp } from '../../core/units.js';
 
 type ReportColumn = CellColumn<CompletedGenerationCell>;
 

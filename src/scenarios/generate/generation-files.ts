@@ -5,12 +5,12 @@
  * is written atomically by the same helper as the classification run's.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from './generation-results.js';
 import { orderedGenerationCells } from './generation-report.js';
-import { cpuFallbackField, placementNodesField } from '../placement-text.js';
-import { formatDuration } from '../../src/core/units.js';
-import type { RunChart, WriteFs } from '../write-run.js';
-import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from '../cell-files.js';
+import { cpuFallbackField, placementNodesField } from '../../../reports/placement-text.js';
+import { formatDuration } from '../../core/units.js';
+import type { RunChart, WriteFs } from '../../../reports/write-run.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from '../../../reports/cell-files.js';
 
 /** File names inside the run folder. */
 export const GENERATION_FILES = {

@@ -6,11 +6,11 @@
  * call, as the table does not.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { BetweenRounds } from '../../src/core/results.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from './generation-results.js';
+import type { BetweenRounds } from '../../core/results.js';
 import { generationThreadsUsed, pairGenerationCells, ratio, type GenerationCellPair } from './generation-comparison.js';
-import { frame, machineLine } from '../view-charts.js';
-import { RUN_COLORS } from '../engine-palette.js';
+import { frame, machineLine } from '../../../reports/view-charts.js';
+import { RUN_COLORS } from '../../../reports/engine-palette.js';
 
 type Metric = 'ttft' | 'tpot';
 

@@ -4,7 +4,7 @@
  * for the CLI, the API and the library, so each gets the same message.
  */
 import type { LatencyGoal } from './load-results.js';
-import { UserError } from './errors.js';
+import { UserError } from '../../core/errors.js';
 
 /** Percentiles a goal may name: the ones every report prints. */
 export const GOAL_PERCENTILES: readonly number[] = [50, 90, 95, 99, 99.9];

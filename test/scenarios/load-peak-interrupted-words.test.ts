@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderLoadReport } from '../../reports/load/load-report.js';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { renderLoadReport } from '../../src/scenarios/load/load-report.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { runOf } from '../helpers/round-cells.js';
 
 test('an interrupted peak search is marked interrupted in the PEAK RATE table at every width, in plain words', () => {

@@ -5,10 +5,10 @@
  * (the log-ratio t-test on round means that run's answer and `compare`
  * use). Read from the completed cells the tables list.
  */
-import type { CompletedTrainingCell, TrainingRunRecord } from '../../src/core/training-results.js';
-import { formatDuration, formatRate, formatRatio } from '../../src/core/units.js';
-import { callDifference } from '../run-comparison.js';
-import { paint, wrap } from '../text-table.js';
+import type { CompletedTrainingCell, TrainingRunRecord } from './training-results.js';
+import { formatDuration, formatRate, formatRatio } from '../../core/units.js';
+import { callDifference } from '../../../reports/run-comparison.js';
+import { paint, wrap } from '../../../reports/text-table.js';
 
 /** "Fastest step per batch size (…):" and one line per group. */
 export function trainingAnswerLines(run: TrainingRunRecord, width: number, color: boolean): string[] {

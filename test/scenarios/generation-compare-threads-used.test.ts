@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
 import { computeStatistics } from '../../src/core/statistics.js';
-import { pairGenerationCells, renderGenerationComparison } from '../../reports/generate/generation-comparison.js';
+import { pairGenerationCells, renderGenerationComparison } from '../../src/scenarios/generate/generation-comparison.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 function cell(requestedThreads: number | null, threads: number, ttftMs: number): CompletedGenerationCell {

@@ -9,10 +9,10 @@
  * failed: overlapping intervals say "not told apart". Read from the same
  * rows as the tables (load-views.ts), so the two never disagree.
  */
-import type { LoadRunRecord } from '../../src/core/load-results.js';
-import { goalText } from '../../src/core/latency-goal.js';
-import { formatRate } from '../../src/core/units.js';
-import { paint, wrap } from '../text-table.js';
+import type { LoadRunRecord } from './load-results.js';
+import { goalText } from './latency-goal.js';
+import { formatRate } from '../../core/units.js';
+import { paint, wrap } from '../../../reports/text-table.js';
 import { loadPeakRows, loadRateRows, loadSettingsView, type LoadRateRow } from './load-views.js';
 
 /** One engine's sustainable rate: the highest passing one, with what bounds it above. */

@@ -6,11 +6,11 @@
  * It makes no faster or slower call: a peak is bracketed to the search's
  * precision, and its interval across rounds is the evidence to read.
  */
-import type { LoadRunRecord } from '../../src/core/load-results.js';
-import { formatDuration, formatRate } from '../../src/core/units.js';
-import { paint, type TableRow, wrap } from '../text-table.js';
-import { fitNote, fittedRows } from '../fitted-table.js';
-import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
+import type { LoadRunRecord } from './load-results.js';
+import { formatDuration, formatRate } from '../../core/units.js';
+import { paint, type TableRow, wrap } from '../../../reports/text-table.js';
+import { fitNote, fittedRows } from '../../../reports/fitted-table.js';
+import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../../../reports/report-layout.js';
 import { chartPercentile, percentileOf, loadPeakRows, loadRateRows, type LoadPeakRow } from './load-views.js';
 
 export interface LoadPeakPair {

@@ -6,12 +6,12 @@
  * load measured in one stretch of time, which carries no evidence about the
  * drift between two runs, so the ratio stands without a test.
  */
-import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
-import { formatDuration } from '../../src/core/units.js';
-import { paint, type TableRow, wrap } from '../text-table.js';
-import { fitNote, fittedRows } from '../fitted-table.js';
-import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
-import { threadsUsed } from '../cell-figures.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from './generation-results.js';
+import { formatDuration } from '../../core/units.js';
+import { paint, type TableRow, wrap } from '../../../reports/text-table.js';
+import { fitNote, fittedRows } from '../../../reports/fitted-table.js';
+import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../../../reports/report-layout.js';
+import { threadsUsed } from '../../../reports/cell-figures.js';
 
 /** One cell present in both runs. */
 export interface GenerationCellPair {

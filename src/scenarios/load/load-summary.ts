@@ -14,7 +14,7 @@
  * the span from the first to the last completion.
  */
 import type { LatencyGoal, LatencyPercentiles, LoadSummary, LoadVerdict, RequestSamples, SloOutcome } from './load-results.js';
-import { percentileOfSorted } from './statistics.js';
+import { percentileOfSorted } from '../../core/statistics.js';
 
 /** The achieved rate may fall this far below the offered one in a VALID probe. */
 export const ACHIEVED_RATE_TOLERANCE = 0.02;

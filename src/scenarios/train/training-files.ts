@@ -5,12 +5,12 @@
  * time per engine and batch size). Written atomically like the other runs'.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
+import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from './training-results.js';
 import { orderedTrainingCells } from './training-report.js';
-import { formatDuration } from '../../src/core/units.js';
-import { betweenRoundsOf } from '../../src/core/statistics.js';
-import type { RunChart, WriteFs } from '../write-run.js';
-import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from '../cell-files.js';
+import { formatDuration } from '../../core/units.js';
+import { betweenRoundsOf } from '../../core/statistics.js';
+import type { RunChart, WriteFs } from '../../../reports/write-run.js';
+import { CELL_DATA_FILES, engineBarChartSpec, writeCellFiles, sessionColumns, type CellColumn, type ColumnKind } from '../../../reports/cell-files.js';
 
 /** File names inside the run folder. */
 export const TRAINING_FILES = {

@@ -5,8 +5,8 @@
  * in each round, with every request's raw times, so any figure can be
  * recomputed from results.json alone.
  */
-import type { SessionDescription } from './engine-session.js';
-import type { RunRecordOf } from './results.js';
+import type { SessionDescription } from '../../core/engine-session.js';
+import type { RunRecordOf } from '../../core/results.js';
 
 /** How request arrivals are spaced: Poisson (exponential gaps), constant gaps, or gamma gaps (vLLM's burstiness). */
 export type ArrivalProcess = 'poisson' | 'constant' | 'gamma';
@@ -69,7 +69,7 @@ export interface RequestSamples {
   readonly enqueueLateMs: (number | null)[];
 }
 
-/** Figures of one probe (or of several pooled), from `summarizeRequests` (src/core/load-summary.ts). */
+/** Figures of one probe (or of several pooled), from `summarizeRequests` (src/scenarios/load/load-summary.ts). */
 export interface LoadSummary {
   readonly requests: number;
   readonly completedRequests: number;

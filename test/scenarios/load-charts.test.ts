@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/load/load-charts.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../src/scenarios/load/load-charts.js';
 import { ENGINE_COLORS, engineOfLabel } from '../../reports/engine-palette.js';
 import { pixelScale } from '../../reports/chart-labels.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';

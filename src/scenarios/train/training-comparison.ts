@@ -8,13 +8,13 @@
  * its round means in `betweenRounds` and its round count as a number, so
  * `compare` of two train runs stopped with an internal error.
  */
-import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from '../../src/core/training-results.js';
-import { formatDuration } from '../../src/core/units.js';
-import { threadsUsed } from '../cell-figures.js';
-import { callDifference, callWords, compareMethodText, DEFAULT_MIN_EFFECT, type DifferenceCall } from '../run-comparison.js';
-import { fitNote, fittedRows } from '../fitted-table.js';
-import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../report-layout.js';
-import { paint, type TableRow, wrap } from '../text-table.js';
+import type { CompletedTrainingCell, TrainingCell, TrainingRunRecord } from './training-results.js';
+import { formatDuration } from '../../core/units.js';
+import { threadsUsed } from '../../../reports/cell-figures.js';
+import { callDifference, callWords, compareMethodText, DEFAULT_MIN_EFFECT, type DifferenceCall } from '../../../reports/run-comparison.js';
+import { fitNote, fittedRows } from '../../../reports/fitted-table.js';
+import { HEADER_WIDTH, UNLIMITED_WIDTH } from '../../../reports/report-layout.js';
+import { paint, type TableRow, wrap } from '../../../reports/text-table.js';
 
 /** What a training cell is matched on: model, engine, batch, sequence length and the threads it used, as `run`'s cells are. */
 export function trainingMatchKey(c: TrainingCell): string {

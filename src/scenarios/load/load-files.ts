@@ -6,12 +6,12 @@
  * hockey-stick.png and latency-cdf.png. Written atomically like the other
  * runs' files, data first.
  */
-import type { LoadCell, LoadProbe, LoadRunRecord, LoadSummary } from '../../src/core/load-results.js';
-import { CELL_DATA_FILES, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from '../cell-files.js';
-import { formatVersions } from '../run-summary.js';
+import type { LoadCell, LoadProbe, LoadRunRecord, LoadSummary } from './load-results.js';
+import { CELL_DATA_FILES, renderCellsParquet, writeCellFiles, type CellColumn, type ColumnKind } from '../../../reports/cell-files.js';
+import { formatVersions } from '../../../reports/run-summary.js';
 import { hockeyStickChartSpec, latencyCdfChartSpec } from './load-charts.js';
 import { batchSizesText, hockeyStickView, meanBatchSize, loadProbeRows, loadSettingsView, type LoadProbeRow } from './load-views.js';
-import type { RunChart, WriteFs } from '../write-run.js';
+import type { RunChart, WriteFs } from '../../../reports/write-run.js';
 
 /** File names inside the run folder. */
 export const SERVER_FILES = {

@@ -10,15 +10,15 @@
  * (first and last loss), with the NOISY reasons, the method and the
  * environment. Pure: same record, same text.
  */
-import { unavailableLines } from '../unavailable-text.js';
-import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from '../../src/core/training-results.js';
-import { banner, type Column, fitLines, paint, type Style, type TableCell, wrap, wrapHanging } from '../text-table.js';
-import { ReportViewRegistry } from '../report-view-registry.js';
-import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../screen-lines.js';
+import { unavailableLines } from '../../../reports/unavailable-text.js';
+import { trainingStateShown, type CompletedTrainingCell, type TrainingCell, type TrainingRunRecord } from './training-results.js';
+import { banner, type Column, fitLines, paint, type Style, type TableCell, wrap, wrapHanging } from '../../../reports/text-table.js';
+import { ReportViewRegistry } from '../../../reports/report-view-registry.js';
+import { notCompletedLine, notRunLine, reasonsInFull, screenHeader, showHint, verdictCountLine, viewsHint } from '../../../reports/screen-lines.js';
 import { trainingAnswerLines } from './training-answer.js';
-import { type CellColumn, cellTable, fitNote } from '../fitted-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../report-layout.js';
-import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../src/core/units.js';
+import { type CellColumn, cellTable, fitNote } from '../../../reports/fitted-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ScreenReportOptions } from '../../../reports/report-layout.js';
+import { formatBytes, formatDuration, formatRate, formatTimestamp } from '../../core/units.js';
 
 const STATE_STYLE: Record<TrainingCell['state'] | 'interrupted', Style> = { completed: 'green', errored: 'red', skipped: 'yellow', interrupted: 'yellow' };
 

@@ -2,12 +2,12 @@
  * The figures of a load run (`inferbench load`), shaped once and rendered
  * many times: the terminal tables, the CSV and Parquet rows, the hockey
  * stick and CDF charts and the dashboard all read these pure functions.
- * Statistics come from src/core/load-summary.ts and src/core/statistics.ts.
+ * Statistics come from src/scenarios/load/load-summary.ts and src/core/statistics.ts.
  */
-import { isInterruptedReason } from '../../src/core/stop-cause.js';
-import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from '../../src/core/load-results.js';
-import { latencyPercentiles } from '../../src/core/load-summary.js';
-import { percentileOfSorted } from '../../src/core/statistics.js';
+import { isInterruptedReason } from '../../core/stop-cause.js';
+import type { CompletedLoadCell, LatencyGoal, LoadCell, LoadProbe, LoadRunRecord, LoadSettings, LoadSummary, LoadVerdict, RequestSamples } from './load-results.js';
+import { latencyPercentiles } from './load-summary.js';
+import { percentileOfSorted } from '../../core/statistics.js';
 
 /** The run's settings, as the config recorded them, and its rounds. */
 export type LoadSettingsView = LoadSettings & { readonly rounds: number };

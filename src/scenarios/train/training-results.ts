@@ -4,10 +4,10 @@
  * every step's raw times, memory and loss, so any statistic can be
  * recomputed, and anyone can check the loss, from results.json alone.
  */
-import type { BetweenRounds, CellVerdict, RunRecordOf } from './results.js';
-import type { SessionDescription } from './engine-session.js';
-import type { SampleStatistics } from './statistics.js';
-import type { TrainOptimizer } from './engine.js';
+import type { BetweenRounds, CellVerdict, RunRecordOf } from '../../core/results.js';
+import type { SessionDescription } from '../../core/engine-session.js';
+import type { SampleStatistics } from '../../core/statistics.js';
+import type { TrainOptimizer } from '../../core/engine.js';
 
 /** Identifies one cell of a training sweep. */
 export interface TrainingCellKey {

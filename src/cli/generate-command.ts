@@ -1,6 +1,5 @@
-import type { GenerateConfig } from '../scenarios/generate/generate-run.js';
+import type { GenerateConfig, StoredGenerateConfig } from '../scenarios/generate/generate-run.js';
 import { enginesWithOptions } from './engine-options-flag.js';
-import type { StoredGenerateConfig } from '../runs/history/history-entry.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';

@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { RUN_FILES, writeRunFiles } from '../../../reports/write-run.js';
 import { UserError } from '../../core/errors.js';
 import type { CellResult, RunRecord, RunRecordOf } from '../../core/results.js';
-import type { RunConfig } from '../classify-run.js';
 import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 import { ownerColumns, ownerIsDead } from './owner.js';
 import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow, type HistoryCell } from './store-schema.js';

@@ -1,7 +1,7 @@
 // Talks to the inferbench dashboard API. The access token (needed only when
 // the dashboard listens off loopback) arrives once in the URL (?token=) and
 // is kept for this tab, then removed from the address bar.
-export { duration, esc, rate } from './format.js';
+export { bytes, duration, esc, rate } from './format.js';
 
 const params = new URLSearchParams(location.search);
 if (params.has('token')) {
@@ -51,27 +51,4 @@ export function entryTitle(entry) {
   const resolved = entry.recordedConfig?.enginesResolved;
   const engines = Array.isArray(resolved) ? resolved : (entry.config.engines ?? ['every available engine']);
   return { model, engines: engines.join(', ') };
-}
-
-/** `1, 2` for thread settings, with null as the engine default; a `run` has a list, `generate` and `train` one setting. */
-export function threadsText(threads) {
-  return (Array.isArray(threads) ? threads : [threads ?? null]).map((t) => (t === null ? 'default' : String(t))).join(', ');
-}
-
-/** The command an entry ran: `run`, `generate` or `train`, as the history stores it. */
-export function entryKind(entry) {
-  return entry.config?.command ?? 'run';
-}
-
-/** Bytes as `812 KiB`, `1.20 MiB`. */
-export function bytes(value) {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let v = value;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toPrecision(3)} ${units[i]}`;
 }

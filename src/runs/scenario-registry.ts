@@ -238,7 +238,7 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * what the page draws under each of `tabs` (reports/dashboard-panels.ts).
    */
   readonly views: (record: R, query: URLSearchParams) => Record<string, unknown>;
-  /** The dashboard's tabs, each keying a panel of the views; the page adds Compare when the scenario compares. */
+  /** The dashboard's tabs, each keying a panel of the views; src/dashboard/entry-view.ts adds Compare when the scenario compares. */
   readonly tabs?: readonly DashboardTab[];
   /** The dashboard header's one-line summary of a config (`rates 20, 40 req/s · goal p99 ≤ 200 ms · …`); without it, the `command`. */
   readonly settingsText?: (config: C) => string;

@@ -13,7 +13,7 @@ import { figure, left, right, type Block, type DashboardTab, type Panel, type Ta
 /** The dashboard's tabs of a load run: one, Latency under load. */
 export const LOAD_TABS: readonly DashboardTab[] = [{ id: 'load', title: 'Latency under load' }];
 
-type LoadViews = { readonly rows: readonly { readonly label: string; readonly rateRps: number; readonly offeredRps: number; readonly achievedRps: number; readonly p50Ms: number; readonly p99Ms: number; readonly queueWaitP99Ms: number; readonly batches: string; readonly goodputRps: number | null; readonly verdict: string; readonly reasons: readonly string[]; readonly passed: boolean | null }[]; readonly peaks: readonly { readonly label: string; readonly peakRps: number | null; readonly lastPass: number | null; readonly firstFail: number | null }[] };
+type LoadViews = ReturnType<typeof loadView>;
 
 /**
  * The peaks (when an engine searched for one), then engine × rate with the
@@ -38,31 +38,37 @@ function loadTables(load: LoadViews): Table[] {
   return peaks.rows.length > 0 ? [peaks, rates] : [rates];
 }
 
+/** The rate table's rows, the peaks and the two charts' specs, as the views' `load` field has them. */
+function loadView(record: LoadRunRecord) {
+  const hockey = hockeyStickView(record);
+  return {
+    rows: loadRateRows(record).map((r) => ({
+      label: r.label,
+      rateRps: r.targetRps,
+      offeredRps: r.summary.offeredRps,
+      achievedRps: r.summary.achievedRps,
+      p50Ms: r.summary.latency.p50,
+      p99Ms: r.summary.latency.p99,
+      p999Ms: r.summary.latency.p999,
+      queueWaitP99Ms: r.summary.queueWait.p99,
+      batches: batchSizesText(r.summary),
+      goodputRps: r.summary.slo?.goodputRps ?? null,
+      verdict: r.summary.verdict.status,
+      reasons: r.summary.verdict.reasons,
+      passed: r.passed,
+    })),
+    peaks: loadPeakRows(record).map((p) => ({ label: p.label, peakRps: p.peakRps, lastPass: p.interval.lastPass, firstFail: p.interval.firstFail, ci95: p.ci95 })),
+    hockeyStick: { spec: hockey.insufficient === null ? hockeyStickChartSpec(record) : null, insufficient: hockey.insufficient },
+    cdf: { spec: record.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0) ? latencyCdfChartSpec(record) : null },
+  };
+}
+
 /** The JSON `GET /api/runs/<id>/views` answers for a load run, but its id and state; served even before a cell is recorded (`available: false`). */
 export function loadViewsJson(record: LoadRunRecord): Record<string, unknown> {
-  const hockey = hockeyStickView(record);
-  const load = {
-      rows: loadRateRows(record).map((r) => ({
-        label: r.label,
-        rateRps: r.targetRps,
-        offeredRps: r.summary.offeredRps,
-        achievedRps: r.summary.achievedRps,
-        p50Ms: r.summary.latency.p50,
-        p99Ms: r.summary.latency.p99,
-        p999Ms: r.summary.latency.p999,
-        queueWaitP99Ms: r.summary.queueWait.p99,
-        batches: batchSizesText(r.summary),
-        goodputRps: r.summary.slo?.goodputRps ?? null,
-        verdict: r.summary.verdict.status,
-        reasons: r.summary.verdict.reasons,
-        passed: r.passed,
-      })),
-      peaks: loadPeakRows(record).map((p) => ({ label: p.label, peakRps: p.peakRps, lastPass: p.interval.lastPass, firstFail: p.interval.firstFail, ci95: p.ci95 })),
-      hockeyStick: { spec: hockey.insufficient === null ? hockeyStickChartSpec(record) : null, insufficient: hockey.insufficient },
-      cdf: { spec: record.cells.some((c) => c.state !== 'skipped' && (c.probes?.length ?? 0) > 0) ? latencyCdfChartSpec(record) : null },
-  };
-  // The hockey stick, the peaks and the rate table, then the latency CDF.
-  const below: Block[] = [...(hockey.insufficient === null ? [] : [{ note: hockey.insufficient }]), ...loadTables(load).map((table) => ({ table })), { chart: { spec: load.cdf.spec } }];
+  const load = loadView(record);
+  // The hockey stick, then the peaks and the rate table, then the latency CDF.
+  const insufficient = load.hockeyStick.insufficient;
+  const below: Block[] = [...(insufficient === null ? [] : [{ note: insufficient }]), ...loadTables(load).map((table) => ({ table })), { chart: { spec: load.cdf.spec } }];
   const panel: Panel = { chart: { spec: load.hockeyStick.spec }, below };
   return { available: record.cells.length > 0, kind: 'load', load, panels: { load: panel } };
 }

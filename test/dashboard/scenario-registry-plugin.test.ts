@@ -177,6 +177,15 @@ test('a scenario defined in a test file runs through the run driver, and is list
   assert.deepEqual(listed.tabs, [{ id: 'views', title: 'Views' }, { id: 'compare', title: 'Compare' }]);
   assert.equal(listed.settingsText, 'words: ab, abc');
   assert.equal(listed.route, 'echo-test');
+  // Its one tab's panel, which it does not describe: a row per cell naming it and how it ended, drawn as any table is.
+  const { belowHtml } = (await import(new URL('../../../src/dashboard/web/panels.js', import.meta.url).href)) as { belowHtml: (blocks: unknown) => string };
+  const html = belowHtml(views.body.panels.views.below);
+  const drawn = [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...(m[1] ?? '').matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]));
+  assert.deepEqual(drawn, [
+    ['model', 'engine', 'batch', 'threads', 'state', 'mean', 'p95', 'rate'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+  ]);
   const comparable = await call(dash.url, 'GET', `/api/runs/${first}/comparable`);
   assert.deepEqual(comparable.body.candidates, [{ id: second, common: 1, cells: 3 }]);
   const pair = await call(dash.url, 'GET', `/api/compare?a=${first}&b=${second}`);

@@ -6,6 +6,7 @@
  * only in this test gives its tabs, its settings line and its panels
  * (reports/dashboard-panels.ts), and the page shows them: its own tabs and
  * Compare, its settings, and its table with the figures formatted by unit.
+ * One that describes nothing of its own gets one tab with its cells' table.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,17 @@ registerScenario<PageWordsRecord, PageWordsConfig>({
   compare: { json: (a, b) => ({ a: { id: a.id }, b: { id: b.id }, cells: [] }), keys: (r) => new Set(r.cells.map((c) => c.word)) },
 });
 
+/** A scenario that describes no tabs and no panels: the dashboard gives it one tab, its cells' table. */
+registerScenario<WordRecord<'page-plain'>, PageWordsConfig>({
+  command: 'page-plain',
+  recordKind: 'page-plain',
+  options: { summary: 'measure words, described by nothing (a scenario defined in a test)', usage: 'inferbench page-plain', flags: [] },
+  modelsAsked: () => ['plain-model'],
+  settingLines: (c) => [`  words:        ${c.words.join(', ')}`],
+  report: () => 'words',
+  views: () => ({}),
+});
+
 test("the page draws a test-defined scenario's tabs, settings line and table, as the server describes them", { skip: NO_DASHBOARD_BROWSER }, async (t) => {
   useTestCache();
   const out = testOutputDir('dashboard-plugin-panels');
@@ -74,5 +86,21 @@ test("the page draws a test-defined scenario's tabs, settings line and table, as
   await page.getByRole('tab', { name: 'Letters again', exact: true }).click();
   await page.locator('.tab[aria-selected="true"]', { hasText: 'Letters again' }).waitFor();
   assert.equal(await page.locator('.below-chart tbody tr').count(), 2);
+  assert.deepEqual(errors, [], 'no script errors in the page');
+});
+
+test('a test-defined scenario that describes no panel gets one tab with a row per cell, and its setting lines as its settings', { skip: NO_DASHBOARD_BROWSER }, async (t) => {
+  useTestCache();
+  const out = testOutputDir('dashboard-plugin-plain');
+  const store = new HistoryStore(out);
+  const config = { command: 'page-plain', out, words: ['x', 'yy'] } as unknown as PageWordsConfig;
+  const { entryId } = await executeWordRun('page-plain', 'plain-model', config, { signal: new AbortController().signal, onCell: () => undefined }, { store, source: 'cli' });
+  const { dash, page, errors } = await openDashboardPage(t, out, { engines: ['onnx-cpu'] });
+  await page.goto(`${dash.url}#/runs/${entryId}`);
+  await page.locator('.below-chart table').waitFor({ timeout: 120_000 });
+  assert.deepEqual((await page.locator('.tab').allTextContents()).map((s) => s.trim()), ['Views']);
+  assert.match((await page.locator('.detail-head .meta').first().textContent()) ?? '', /words: x, yy/);
+  const rows = await page.locator('.below-chart tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent ?? '')));
+  assert.deepEqual(rows, [['plain-model', 'onnx-cpu', '1', 'default', 'completed'], ['plain-model', 'onnx-cpu', '1', 'default', 'completed']]);
   assert.deepEqual(errors, [], 'no script errors in the page');
 });

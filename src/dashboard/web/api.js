@@ -1,7 +1,7 @@
 // Talks to the inferbench dashboard API. The access token (needed only when
 // the dashboard listens off loopback) arrives once in the URL (?token=) and
 // is kept for this tab, then removed from the address bar.
-export { bytes, duration, esc, rate } from './format.js';
+export { duration, esc, rate } from './format.js';
 
 const params = new URLSearchParams(location.search);
 if (params.has('token')) {

@@ -26,6 +26,8 @@ import type { ProgressEvent } from './benchmark-options.js';
 import { CLASSIFY_OPTIONS } from '../scenarios/classify/classify-options.js';
 import { cellFigures } from '../../reports/cell-figures.js';
 import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, type Scenario } from '../scenarios/scenario-registry.js';
+import { CLASSIFY_TABS, classifyPanels } from '../../reports/classify/classify-dashboard-panels.js';
+import { listSetting, threadsSetting } from '../../reports/dashboard-panels.js';
 
 /** `show --view`: the whole report (all), core or batch scaling alone with their fixed values, and every named view of reports/classify/report-views.ts; baseline is the old name of latency. */
 function viewChoices(): string[] {
@@ -103,8 +105,7 @@ function views(record: RunRecord, query: URLSearchParams): Record<string, unknow
   const batch = batchScalingView(record, threads === undefined ? {} : { threads });
   const latency = latencyDistributionView(record);
   const rows = baselineRows(record);
-  return {
-    kind: 'run',
+  const parts = {
     baseline: { rows, columns: keyColumns(rows.map((r) => r.key)), spec: latency.insufficient === null ? latencyDistributionChartSpec(record, { lists: DASHBOARD_LISTS }) : null, insufficient: latency.insufficient },
     coreScaling: {
       options: sizes,
@@ -121,6 +122,12 @@ function views(record: RunRecord, query: URLSearchParams): Record<string, unknow
     // WHERE THE TIME GOES of a `run --profile` benchmark; null without profiles.
     profile: profileView(record),
   };
+  return { kind: 'run', ...parts, panels: classifyPanels(parts) };
+}
+
+/** The dashboard header's line: `batch 1, 8 · cores 1, 2 · 64 rows per cell · dataset sst2`. */
+function settingsText(c: RunConfig): string {
+  return [`batch ${listSetting(c.batchSizes)}`, `cores ${threadsSetting(c.threads)}`, c.limit === null ? 'all rows' : `${c.limit} rows per cell`, ...(c.dataset ? [`dataset ${c.dataset}`] : [])].join(' · ');
 }
 
 /** `inferbench compare` of two runs: the per-cell table with its calls, and the comparison chart. */
@@ -187,6 +194,8 @@ export const CLASSIFY_SCENARIO: Scenario<RunRecord, RunConfig, ProgressEvent> = 
   settingLines,
   report,
   views,
+  tabs: CLASSIFY_TABS,
+  settingsText,
   execute: async (c, h) => (await import('./classify-run.js')).executeRun(c, h),
   api: { route: 'runs', load: async () => (await import('./classify-request.js')).CLASSIFY_API },
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },

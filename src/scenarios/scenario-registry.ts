@@ -26,6 +26,7 @@ import type { Launcher } from '../core/launch-jobs.js';
 import type { DriverHooks, RunOutcome } from './run-driver.js';
 import { registerCellHeadline, storedCommand, type CellHeadline } from './cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
+import type { DashboardTab } from '../../reports/dashboard-panels.js';
 
 /** The completed cells of a record type. */
 export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
@@ -236,8 +237,16 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
   readonly settingLines: (config: C) => string[];
   /** `show`'s report of a record with cells. */
   readonly report: (record: R, options: ReportOptions) => string;
-  /** The dashboard's views of a started record (`GET /api/runs/<id>/views`), without id and state; `available` defaults to true. */
+  /**
+   * The dashboard's views of a started record (`GET /api/runs/<id>/views`),
+   * without id and state; `available` defaults to true. Its `panels` hold
+   * what the page draws under each of `tabs` (reports/dashboard-panels.ts).
+   */
   readonly views: (record: R, query: URLSearchParams) => Record<string, unknown>;
+  /** The dashboard's tabs, each keying a panel of the views; src/dashboard/entry-view.ts adds Compare when the scenario compares. */
+  readonly tabs?: readonly DashboardTab[];
+  /** The dashboard header's one-line summary of a config (`rates 20, 40 req/s · goal p99 ≤ 200 ms · …`); without it, the `command`. */
+  readonly settingsText?: (config: C) => string;
   /** True when the views are served even before a cell is recorded (they say why there is nothing yet). */
   readonly viewsWithoutCells?: boolean;
   /**

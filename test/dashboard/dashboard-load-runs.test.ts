@@ -44,10 +44,11 @@ test('two load runs of --rates alone share as many keys on the dashboard as `inf
 });
 
 test('the dashboard\'s load rate table shows the rate asked, offered and achieved side by side', async () => {
-  const web = new URL('../../../src/dashboard/web/load-tables.js', import.meta.url).href;
-  const { loadRateTable } = (await import(web)) as { loadRateTable: (rows: unknown) => string };
-  const views = loadViewsJson(ratesOnlyRun('a')) as { load: { rows: unknown[] } };
-  const html = loadRateTable(views.load.rows);
+  const web = new URL('../../../src/dashboard/web/panels.js', import.meta.url).href;
+  const { belowHtml } = (await import(web)) as { belowHtml: (blocks: unknown) => string };
+  const views = loadViewsJson(ratesOnlyRun('a')) as { panels: { load: { below: unknown[] } } };
+  const html = belowHtml(views.panels.load.below);
+  assert.equal((html.match(/<table/g) ?? []).length, 1, 'no peak table for a run of --rates alone');
   const headers = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
   assert.deepEqual(headers.slice(0, 4), ['engine', 'rate', 'offered', 'achieved']);
   const first = [...(/<tr><td>.*?<\/tr>/.exec(html)?.[0] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);

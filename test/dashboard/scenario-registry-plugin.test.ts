@@ -171,6 +171,21 @@ test('a scenario defined in a test file runs through the run driver, and is list
   assert.equal(views.body.kind, 'echo-test');
   assert.equal(views.body.available, true);
   assert.deepEqual(views.body.echo, [{ word: 'ab', length: 2 }, { word: 'abc', length: 3 }]);
+  // What the page draws before the views come, as the registry says it: a scenario without tabs of its own gets one, and Compare
+  // since it compares; without a settings line of its own, its `show` setting lines on one line.
+  const listed = (await call(dash.url, 'GET', '/api/runs')).body.entries.find((e: { id: number }) => e.id === first);
+  assert.deepEqual(listed.tabs, [{ id: 'views', title: 'Views' }, { id: 'compare', title: 'Compare' }]);
+  assert.equal(listed.settingsText, 'words: ab, abc');
+  assert.equal(listed.route, 'echo-test');
+  // Its one tab's panel, which it does not describe: a row per cell naming it and how it ended, drawn as any table is.
+  const { belowHtml } = (await import(new URL('../../../src/dashboard/web/panels.js', import.meta.url).href)) as { belowHtml: (blocks: unknown) => string };
+  const html = belowHtml(views.body.panels.views.below);
+  const drawn = [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...(m[1] ?? '').matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]));
+  assert.deepEqual(drawn, [
+    ['model', 'engine', 'batch', 'threads', 'state', 'mean', 'p95', 'rate'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+  ]);
   const comparable = await call(dash.url, 'GET', `/api/runs/${first}/comparable`);
   assert.deepEqual(comparable.body.candidates, [{ id: second, common: 1, cells: 3 }]);
   const pair = await call(dash.url, 'GET', `/api/compare?a=${first}&b=${second}`);

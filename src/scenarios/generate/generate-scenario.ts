@@ -9,7 +9,8 @@ import { generationMatchKey, pairGenerationCells, renderGenerationComparison } f
 import { generationComparisonJson } from './generation-comparison-chart.js';
 import { renderGenerationReport, renderGenerationView } from './generation-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { generationViews } from '../scenario-dashboard-views.js';
+import { GENERATION_TABS, generationViews } from '../scenario-dashboard-views.js';
+import { listSetting, threadsSetting } from '../../../reports/dashboard-panels.js';
 import type { GenerateConfig } from './generate-run.js';
 import { GENERATE_OPTIONS } from './generate-options.js';
 import type { GenerationProgress } from './generation-sweep.js';
@@ -22,6 +23,13 @@ function settingLines(c: GenerateConfig): string[] {
     `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
     `  dataset:      ${c.dataset ?? 'embedded default'}`,
   ];
+}
+
+/** The dashboard header's line: `generate · batch 1 · prompt 8 · new tokens 4 · cores default · 2 runs`. */
+function settingsText(c: GenerateConfig): string {
+  const lists = ([['batch', c.batchSizes], ['prompt', c.promptLengths], ['new tokens', c.newTokens]] as const).flatMap(([name, v]) => (v ? [`${name} ${listSetting(v)}`] : []));
+  const runs = c.runs === undefined ? [] : [`${c.runs} run${c.runs === 1 ? '' : 's'}`];
+  return ['generate', ...lists, `cores ${threadsSetting(c.threads)}`, ...runs, ...(c.dataset ? [`dataset ${c.dataset}`] : [])].join(' · ');
 }
 
 /** Two generation runs: matching cells with their TTFT/TPOT ratios, and their chart. */
@@ -55,6 +63,8 @@ export const GENERATE_SCENARIO: Scenario<GenerationRunRecord, GenerateConfig, Ge
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderGenerationReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderGenerationView(record, name, layout) });
   },
   views: (record) => generationViews(record),
+  tabs: GENERATION_TABS,
+  settingsText,
   execute: async (c, h) => (await import('./generate-run.js')).executeGenerate(c, h),
   api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },
   compare: {

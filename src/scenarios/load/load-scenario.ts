@@ -8,7 +8,7 @@ import { UserError } from '../../core/errors.js';
 import { goalText } from './latency-goal.js';
 import { formatRate } from '../../core/units.js';
 import type { LoadRunRecord } from './load-results.js';
-import { loadComparisonJson, loadViewsJson } from './load-dashboard-views.js';
+import { LOAD_TABS, loadComparisonJson, loadViewsJson } from './load-dashboard-views.js';
 import { compareServerRuns, loadComparisonKeys, renderServerComparison } from './load-comparison.js';
 import { renderLoadReport, renderLoadView } from './load-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
@@ -25,6 +25,12 @@ function settingLines(c: LoadConfig): string[] {
     `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
     `  dataset:      ${c.dataset ?? 'embedded default'} (${c.limit} rows)`,
   ];
+}
+
+/** The dashboard header's line: `rates 20, 40 req/s + peak search · goal p99 ≤ 50 ms · batch ≤ 1, wait ≤ 0 ms · poisson arrivals, seed 1`. */
+function settingsText(c: LoadConfig): string {
+  const goal = c.slo ? `goal p${c.slo.percentile} ≤ ${c.slo.limitMs} ms` : 'no goal';
+  return [`rates ${c.rates.length > 0 ? c.rates.join(', ') : '–'} req/s${c.findPeak ? ' + peak search' : ''}`, goal, `batch ≤ ${c.maxBatch ?? 1}, wait ≤ ${c.maxWaitMs ?? 0} ms`, `${c.arrival} arrivals, seed ${c.seed}`].join(' · ');
 }
 
 /** The history list's phrase for a load entry: its best cell's figure is its peak rate, else its highest rate measured (store-schema.ts cellColumns). */
@@ -63,6 +69,8 @@ export const LOAD_SCENARIO: Scenario<LoadRunRecord, LoadConfig, LoadProgress> = 
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderLoadReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderLoadView(record, name, layout) });
   },
   views: (record) => loadViewsJson(record),
+  tabs: LOAD_TABS,
+  settingsText,
   execute: async (c, h) => (await import('./load-run.js')).executeLoad(c, h, h.names ?? 'field'),
   api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },
   viewsWithoutCells: true,

@@ -9,7 +9,8 @@ import { UserError } from '../../core/errors.js';
 import type { TrainingRunRecord } from './training-results.js';
 import { renderTrainingReport, renderTrainingView } from './training-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { trainingViews } from '../scenario-dashboard-views.js';
+import { TRAINING_TABS, trainingViews } from '../scenario-dashboard-views.js';
+import { listSetting, threadsSetting } from '../../../reports/dashboard-panels.js';
 import type { TrainConfig } from './train-run.js';
 import { TRAIN_OPTIONS } from './train-options.js';
 import type { TrainingProgress } from './training-sweep.js';
@@ -23,6 +24,13 @@ function settingLines(c: TrainConfig): string[] {
     `  threads:      ${c.threads === null ? 'engine default' : String(c.threads)}`,
     `  dataset:      ${c.dataset ?? 'embedded default'}`,
   ];
+}
+
+/** The dashboard header's line: `train · batch 4 · seq 128 · 2 steps × 2 rounds · cores default · adamw lr 0.0001`. */
+function settingsText(c: TrainConfig): string {
+  const seq = c.sequenceLengths ? [`seq ${listSetting(c.sequenceLengths)}`] : [];
+  const rounds = `${c.steps} steps × ${c.rounds} round${c.rounds === 1 ? '' : 's'}`;
+  return ['train', `batch ${listSetting(c.batchSizes)}`, ...seq, rounds, `cores ${threadsSetting(c.threads)}`, `${c.optimizer} lr ${c.learningRate}`, ...(c.dataset ? [`dataset ${c.dataset}`] : [])].join(' · ');
 }
 
 /** The train scenario, for the callers that run it with its own types (its CLI command, the API). */
@@ -40,6 +48,8 @@ export const TRAIN_SCENARIO: Scenario<TrainingRunRecord, TrainConfig, TrainingPr
     return chooseReport(o.text('view'), o.details === true, { screen: (details) => renderTrainingReport(record, { ...layout, details, historyId: o.historyId ?? null }), one: (name) => renderTrainingView(record, name, layout) });
   },
   views: (record) => trainingViews(record),
+  tabs: TRAINING_TABS,
+  settingsText,
   execute: async (c, h) => (await import('./train-run.js')).executeTrain(c, h, h.names ?? 'field'),
   api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },
   compare: {

@@ -60,6 +60,7 @@ export const ENGINES_COMMAND: CommandSpec = {
     { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
     { name: 'options', kind: 'value', arg: 'ID', help: "print the engine's option table for --engine-options: key, allowed values, default, what it does, how it is applied and read back" },
     WIDE_FLAG,
+    ENGINE_MODULE_FLAG,
     HELP,
   ],
 };
@@ -74,6 +75,7 @@ export const INSPECT_COMMAND: CommandSpec = {
     CONFIG_FLAG,
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to judge (see `inferbench engines`); only these are probed; default: every engine' },
     { name: 'json', kind: 'boolean', help: 'print JSON (an array when several models are given)' },
+    ENGINE_MODULE_FLAG,
     HELP,
   ],
   details:

@@ -6,7 +6,7 @@
  * `--engine-module` (one line: the module's path). Its cells run in an
  * isolated child (a run's default) and in process (`--no-isolate`), are in
  * the history (`list`, `show`) and the dashboard, which runs it too, and
- * run on a queue worker. Each cell says it loaded a toy-json file written
+ * run on a queue worker; `inspect` and `engines` list it. Each cell says it loaded a toy-json file written
  * from the model's ONNX graph: read back from the file the engine loaded.
  */
 import { test } from 'node:test';
@@ -67,6 +67,11 @@ test('the toy engine family runs from the CLI in an isolated child and in proces
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /^  engines: +toy$/m);
   assert.match(show.stdout, /\) +toy +1 +1 /, 'the report has a row of the toy engine');
+
+  // inspect and engines know the family from its module too: the verdict asks the format table why the graph would be refused.
+  const inspected = JSON.parse((await runCli(['inspect', '--engines', 'toy', '--engine-module', FAMILY, '--json'])).stdout) as { engines: { engine: string; canRun: boolean; reason: string | null }[] };
+  assert.deepEqual(inspected.engines, [{ engine: 'toy', canRun: true, reason: null }]);
+  assert.match((await runCli(['engines', '--engine-module', FAMILY])).stdout, /^toy +yes +toy-engine 1\.0\.0/m);
 
   // The dashboard's registry gets the family as the CLI's does.
   useTestCache();

@@ -119,7 +119,7 @@ export async function executeGenerate(config: GenerateConfig, hooks: GenerateHoo
           threads: config.threads,
           texts: prompts.texts,
           registry,
-          ...(isolate ? { runGroup: generateChildRunner({ modelDir: config.model === null ? null : model.dir }, isolatedLaunch()) } : {}),
+          ...(isolate ? { runGroup: generateChildRunner({ modelDir: config.model === null ? null : model.dir }, isolatedLaunch(registry.engineModules())) } : {}),
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: (cell) => record(cell),

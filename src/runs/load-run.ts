@@ -215,7 +215,7 @@ export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, aud
           ...(hooks.signal ? { signal: hooks.signal } : {}),
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
           onCell: record,
-          ...(config.isolate ? { runGroup: loadChildRunner(isolatedLaunch()) } : {}),
+          ...(config.isolate ? { runGroup: loadChildRunner(isolatedLaunch(registry.engineModules())) } : {}),
         }),
       write: (record, dir, options) => writeLoadFiles(record, dir, options),
     },

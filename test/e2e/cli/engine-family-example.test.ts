@@ -47,7 +47,7 @@ function assertToyCells(cells: readonly CellResult[], what: string): void {
   }
 }
 
-test('the toy engine family runs from the CLI in an isolated child and in process, and is in the history and the dashboard, which runs it too', async (t) => {
+test('the toy engine family runs from the CLI in an isolated child (run and load) and in process, and is in the history and the dashboard, which runs it too', async (t) => {
   const out = testOutputDir('engine-family-example');
   const isolated = await runCli(['run', ...TINY, '--out', out]);
   assert.equal(isolated.code, 0, isolated.stderr);
@@ -67,6 +67,14 @@ test('the toy engine family runs from the CLI in an isolated child and in proces
   assert.equal(show.code, 0, show.stderr);
   assert.match(show.stdout, /^  engines: +toy$/m);
   assert.match(show.stdout, /\) +toy +1 +1 /, 'the report has a row of the toy engine');
+
+  // Another scenario's isolated child gets the module too: load serves requests through the toy engine.
+  const loadOut = testOutputDir('engine-family-load');
+  const load = await runCli(['load', '--engines', 'toy', '--engine-module', FAMILY, '--rates', '50', '--duration', '1', '--min-queries', '10', '--warmup', '0', '--rounds', '1', '--limit', '16', '--no-png', '--out', loadOut]);
+  assert.equal(load.code, 0, load.stderr);
+  const [loadRun] = runs(loadOut);
+  assert.equal(loadRun?.config['isolate'], true);
+  assert.deepEqual(loadRun?.cells.map((c) => [c.engine, c.state, c.state === 'completed' ? c.session.notes : null]), [['toy', 'completed', [LOADED]]]);
 
   // inspect and engines know the family from its module too: the verdict asks the format table why the graph would be refused.
   const inspected = JSON.parse((await runCli(['inspect', '--engines', 'toy', '--engine-module', FAMILY, '--json'])).stdout) as { engines: { engine: string; canRun: boolean; reason: string | null }[] };

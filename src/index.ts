@@ -30,6 +30,8 @@ export type { EngineFactory, EngineStatus } from './core/engine-registry.js';
 /** @deprecated An engine declares its format (`Engine.format`); these read a built-in target and stay because the public API exported them. */
 export { engineIdFor, formatOf } from '../engines/engine-target.js';
 export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, TfjsExecutor, ModelFormat, BuiltinModelFormat, Availability, ResolvedSessionOptions } from './core/engine.js';
+export { registerModelFormat, modelFormat, formatLabel, FormatRefused } from './core/model-formats.js';
+export type { ModelFormatSpec } from './core/model-formats.js';
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';

@@ -5,6 +5,7 @@
  * then the whole config is resolved. Loaded by the dashboard only when a
  * request comes (see ../scenario-registry.ts `api`).
  */
+import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from './classify-run.js';
 import { checkRunCells } from '../scenarios/request-caps.js';
 import { runEngines } from './run-config.js';
@@ -31,7 +32,8 @@ function parse(fields: Readonly<Record<string, unknown>>, ctx: RequestContext): 
   const partial = { ...fields } as Omit<Partial<RunConfig>, 'architectures' | 'calibrationMethod'> & { architectures?: string[]; calibrationMethod?: string };
   for (const group of ['batchSizes', 'threads', 'limit', 'warmupBatches', 'rounds', 'stop', 'maxCv', 'parity', 'engines', 'dtypes', 'sequenceLengths', 'calibrationRows', 'calibrationMethod'] as const) {
     if (partial[group] === undefined) continue;
-    asField(group, () => resolveRunConfig({ [group]: partial[group] }, NAMES, ctx.registry));
+    // Each group alone, with no parity reference unless it is the group: the default reference (onnx-cpu) is not in every registry, and its refusal is not this field's.
+    asField(group, () => resolveRunConfig({ parity: { reference: null, tolerance: DEFAULT_PARITY_TOLERANCE }, [group]: partial[group] }, NAMES, ctx.registry));
   }
   checkFieldRanges(fields);
   const model = typeof partial.model === 'string' ? ctx.guard.checkModel('model', partial.model) : null;

@@ -111,8 +111,8 @@ export interface StoredRunHooks {
  * `rerun`, the dashboard's queue, the API) goes through here, for every
  * scenario alike, so every run is in the history. A run that fails is
  * recorded as `failed` with the message and the error rethrown. The
- * scenario is given the isolated launcher (told its `childModule`), since
- * it cannot import one.
+ * scenario is given the isolated launcher (told its `childModule`, and the
+ * plug-in engine modules its registry was given), since it cannot import one.
  */
 export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConfig, P extends { readonly total: number }>(scenario: Scenario<R, C, P>, input: C, hooks: ScenarioRunHooks<R, P>, opts: RecordOptions): Promise<RecordedOutcome<R>> {
   const execute = scenario.execute;
@@ -123,7 +123,7 @@ export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConf
   // One recorder for every scenario: its cell and record types are the scenario's own, unknown here.
   type Cell = { readonly state: string };
   const recorded = recordRun<Cell, RunRecordOf<Cell>, P>(stored as unknown as StoredConfig, config.out, hooks as unknown as RecordableHooks<Cell, RunRecordOf<Cell>, P>, opts, (own) =>
-    execute(config, { isolated: scenarioLaunch(scenario), ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
+    execute(config, { isolated: scenarioLaunch(scenario, hooks.registry?.engineModules() ?? []), ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
   );
   return recorded as unknown as Promise<RecordedOutcome<R>>;
 }

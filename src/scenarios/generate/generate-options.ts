@@ -33,6 +33,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
     { cliFlag: 'details' },
     NO_ISOLATE_FLAG,
     { cliFlag: 'verbose' },
+    { cliFlag: 'engine-module' },
   ],
   details:
     'Each cell runs --rounds rounds, each a fresh engine load with its own warmup and --runs timed calls, interleaved\n' +

@@ -36,6 +36,7 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'no-png', kind: 'boolean', help: 'skip hockey-stick.png and latency-cdf.png' },
     { cliFlag: 'wide' },
     { cliFlag: 'details' },
+    { cliFlag: 'engine-module' },
     NO_ISOLATE_FLAG,
   ],
   details:

@@ -34,6 +34,7 @@ export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
     { cliFlag: 'details' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },
     { cliFlag: 'verbose' },
+    { cliFlag: 'engine-module' },
   ],
   details:
     'Prints TRAIN – SPEED (time per step, samples/s), TRAIN – MEMORY (peak RSS, tfjs tensor bytes) and TRAIN – LOSS (first\n' +

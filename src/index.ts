@@ -51,7 +51,7 @@ export { resolveHubEnv } from './hub/hub-env.js';
 export type { HubEnv } from './hub/hub-env.js';
 export { resolveColumns } from '../datasets/columns.js';
 export type { ResolvedColumns } from '../datasets/columns.js';
-export { renderTerminalReport } from '../reports/classify/terminal-report.js';
+export { renderTerminalReport } from './scenarios/classify/terminal-report.js';
 export { writeRunFiles } from '../reports/write-run.js';
 export {
   baselineRows,

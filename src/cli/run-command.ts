@@ -25,7 +25,7 @@ async function runStack() {
   const [recorded, classify, terminal, table, writeRun, cellFiles, views] = await Promise.all([
     import('../runs/history/recorded-run.js'),
     import('../runs/classify-scenario.js'),
-    import('../../reports/classify/terminal-report.js'),
+    import('../scenarios/classify/terminal-report.js'),
     import('../../reports/text-table.js'),
     import('../../reports/write-run.js'),
     import('../../reports/cell-files.js'),

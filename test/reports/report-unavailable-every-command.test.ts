@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderGenerationReport } from '../../src/scenarios/generate/generation-report.js';
 import { renderTrainingReport } from '../../src/scenarios/train/training-report.js';
 import { renderLoadReport } from '../../src/scenarios/load/load-report.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import type { GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
 import type { TrainingRunRecord } from '../../src/scenarios/train/training-results.js';
 import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';

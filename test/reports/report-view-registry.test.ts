@@ -14,7 +14,7 @@ import { chooseReport, ReportViewRegistry } from '../../reports/report-view-regi
 import { LOAD_VIEWS } from '../../src/scenarios/load/load-report.js';
 import { GENERATE_VIEWS } from '../../src/scenarios/generate/generation-report.js';
 import { TRAIN_VIEWS } from '../../src/scenarios/train/training-report.js';
-import { viewNames } from '../../reports/classify/terminal-report.js';
+import { viewNames } from '../../src/scenarios/classify/terminal-report.js';
 
 const context = { run: { id: 'r' }, width: 80, sectionWidth: 60, color: false };
 

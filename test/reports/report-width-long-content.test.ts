@@ -12,7 +12,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { renderGenerationReport } from '../../src/scenarios/generate/generation-report.js';
 import { renderTrainingReport } from '../../src/scenarios/train/training-report.js';
 import { renderLoadReport } from '../../src/scenarios/load/load-report.js';

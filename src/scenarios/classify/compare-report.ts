@@ -6,14 +6,14 @@
  * verdict, fitted to the terminal's width; then one line on the method (in
  * full with --details) and a warning naming any cell measured on a noisy host.
  */
-import type { CellResult, RunRecord } from '../../src/core/results.js';
-import { acrossRounds, callWords, type CellComparison, COMPARE_ALPHA, compareMethodText, EQUIVALENCE_BOUND, formatP, noisyHostCells, ratioText, type RunComparison } from '../run-comparison.js';
-import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../text-table.js';
+import type { CellResult, RunRecord } from '../../core/results.js';
+import { acrossRounds, callWords, type CellComparison, COMPARE_ALPHA, compareMethodText, EQUIVALENCE_BOUND, formatP, noisyHostCells, ratioText, type RunComparison } from '../../../reports/run-comparison.js';
+import { type Column, paint, renderTable, type Style, type TableCell, type TableRow, wrap } from '../../../reports/text-table.js';
 import { PARITY_MARKER } from './terminal-views.js';
-import { dropToFit, fitNote, fittedRows } from '../fitted-table.js';
-import { formatDuration, formatDurationRange, formatTimestamp } from '../../src/core/units.js';
-import { HEADER_WIDTH } from '../report-layout.js';
-import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../src/core/host-noise.js';
+import { dropToFit, fitNote, fittedRows } from '../../../reports/fitted-table.js';
+import { formatDuration, formatDurationRange, formatTimestamp } from '../../core/units.js';
+import { HEADER_WIDTH } from '../../../reports/report-layout.js';
+import { HIGH_OTHER_CPU_SHARE, HIGH_STEAL_SHARE } from '../../core/host-noise.js';
 
 const CALL_STYLE: Record<CellComparison['call'], Style> = {
   faster: 'green',

@@ -4,12 +4,12 @@
  * score (MTEB's STS metric), over every pair of one pass, so a faster
  * engine or a quantized variant that moved the vectors shows it here.
  */
-import type { CompletedCell, RunRecord } from '../../src/core/results.js';
-import { formatRate } from '../../src/core/units.js';
-import { type FitColumn, fittedTable, identityColumns } from '../fitted-table.js';
-import { orderedCells } from '../run-summary.js';
-import { type BaselineRow, baselineRows } from '../run-views.js';
-import { wrap } from '../text-table.js';
+import type { CompletedCell, RunRecord } from '../../core/results.js';
+import { formatRate } from '../../core/units.js';
+import { type FitColumn, fittedTable, identityColumns } from '../../../reports/fitted-table.js';
+import { orderedCells } from '../../../reports/run-summary.js';
+import { type BaselineRow, baselineRows } from '../../../reports/run-views.js';
+import { wrap } from '../../../reports/text-table.js';
 
 /** A cell's Spearman as shown: the figure, or `n/a: <why>` (never NaN). */
 export function stsText(sts: CompletedCell['sts'] | null): string {

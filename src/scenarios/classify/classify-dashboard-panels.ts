@@ -4,14 +4,14 @@
  * figures under the latency distribution, with a link that shows only the
  * NOISY cells), Core scaling and Batch-size scaling (each with the
  * drop-down of its fixed value), and Where the time goes (the terminal's
- * WHERE THE TIME GOES tables of reports/profile-dashboard-view.ts). The
+ * WHERE THE TIME GOES tables of src/scenarios/classify/profile-dashboard-view.ts). The
  * figures are the server's view rows (reports/run-views.ts); the page only
  * lays these out.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { BaselineRow, KeyColumns, ViewCellKey } from '../run-views.js';
-import type { profileView } from '../profile-dashboard-view.js';
-import { figure, left, right, type Block, type Cell, type Column, type DashboardTab, type Panel, type Row, type Table } from '../dashboard-panels.js';
+import type { BaselineRow, KeyColumns, ViewCellKey } from '../../../reports/run-views.js';
+import type { profileView } from './profile-dashboard-view.js';
+import { figure, left, right, type Block, type Cell, type Column, type DashboardTab, type Panel, type Row, type Table } from '../../../reports/dashboard-panels.js';
 
 /** The tabs of a `run` benchmark, each keying its panel. */
 export const CLASSIFY_TABS: readonly DashboardTab[] = [

@@ -7,10 +7,10 @@
  * type, each cell's source, op types the taxonomy lacks, and the reason of
  * every cell that could not be attributed. Empty for a run without profiles.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileGroups, timedMsPerBatch, unclassifiedOps, type ProfileGroup, type ProfiledCell } from '../profile-views.js';
-import { profileTimeNote } from '../profile-note.js';
-import { renderTable, wrap, type Column, type TableRow } from '../text-table.js';
+import type { RunRecord } from '../../core/results.js';
+import { classRowsOf, OUTSIDE_CLASS, profiledCells, profileGroups, timedMsPerBatch, unclassifiedOps, type ProfileGroup, type ProfiledCell } from '../../../reports/profile-views.js';
+import { profileTimeNote } from '../../../reports/profile-note.js';
+import { renderTable, wrap, type Column, type TableRow } from '../../../reports/text-table.js';
 
 function ms(x: number): string {
   return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);

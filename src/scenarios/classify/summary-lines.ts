@@ -5,21 +5,18 @@
  * engines`). They count the same cells the tables list, so a line and its
  * table never disagree; the tables themselves are views (report-views.ts).
  */
-import type { CompletedCell, RunRecord } from '../../src/core/results.js';
-import { formatDifference } from '../../src/core/units.js';
-import { orderedCells } from '../run-summary.js';
-import { cellNamer } from '../cell-names.js';
-import { cellFigures } from '../cell-figures.js';
-import { paint, wrap } from '../text-table.js';
-import { PARITY_MARKER, parityFailures, parityOk } from '../run-views.js';
+import type { CompletedCell, RunRecord } from '../../core/results.js';
+import { formatDifference } from '../../core/units.js';
+import { orderedCells } from '../../../reports/run-summary.js';
+import { cellNamer } from '../../../reports/cell-names.js';
+import { cellFigures } from '../../../reports/cell-figures.js';
+import { paint, wrap } from '../../../reports/text-table.js';
+import { count } from '../../../reports/screen-lines.js';
+import { PARITY_MARKER, parityFailures, parityOk } from '../../../reports/run-views.js';
 
 /** `inferbench show 3 --view noise`: the history id when the caller knows it, else the run folder's id (show takes both). */
 export function showCommand(run: RunRecord, view: string, historyId?: number | null): string {
   return `\`inferbench show ${historyId ?? run.id} --view ${view}\``;
-}
-
-function count(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** Joins with commas and a final "and". */
@@ -92,12 +89,4 @@ export function verdictLine(run: RunRecord, width: number, color: boolean, histo
   const busyText = busy > 0 ? `; other processes kept the host busy during ${count(busy, 'cell')}` : '';
   const text = `Verdicts: ${list(parts)}${busyText}; ${showCommand(run, noisy.length > 0 || busy > 0 ? 'noise' : 'latency', historyId)}`;
   return wrap(text, width).map((l) => (noisy.length > 0 || states.length > 0 ? l.replace('Verdicts:', paint('Verdicts:', 'yellow', color)) : l));
-}
-
-/** "11 engines not available here: `inferbench engines`", or nothing when every engine could run. */
-export function unavailableSummary(run: { readonly config: Readonly<Record<string, unknown>> }, width: number): string[] {
-  const listed = run.config['unavailableEngines'];
-  const n = Array.isArray(listed) ? listed.length : 0;
-  if (n === 0) return [];
-  return wrap(`${count(n, 'engine')} not available here (why, and how to enable each: \`inferbench engines\`)`, width);
 }

@@ -9,10 +9,10 @@
  * A new section plugs in with one `registerReportView` call; nothing here
  * knows any section, so this module imports none of them.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { ReportViewRegistry, type ReportView } from '../report-view-registry.js';
+import type { RunRecord } from '../../core/results.js';
+import { ReportViewRegistry, type ReportView } from '../../../reports/report-view-registry.js';
 
-export type { ReportView, ViewContext } from '../report-view-registry.js';
+export type { ReportView, ViewContext } from '../../../reports/report-view-registry.js';
 
 const RUN_VIEWS = new ReportViewRegistry<RunRecord>('run');
 

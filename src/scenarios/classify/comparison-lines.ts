@@ -7,12 +7,12 @@
  * what a pipeline engine's engine time is, and says when the engines ran at
  * different thread counts; cells without a whole pass are named with why.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { formatDuration, formatRatio } from '../../src/core/units.js';
-import { modelOrder } from '../run-summary.js';
-import { callDifference, COMPARE_ALPHA, formatP } from '../run-comparison.js';
-import { paint, wrap, wrapHanging } from '../text-table.js';
-import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from '../run-views.js';
+import type { RunRecord } from '../../core/results.js';
+import { formatDuration, formatRatio } from '../../core/units.js';
+import { modelOrder } from '../../../reports/run-summary.js';
+import { callDifference, COMPARE_ALPHA, formatP } from '../../../reports/run-comparison.js';
+import { paint, wrap, wrapHanging } from '../../../reports/text-table.js';
+import { type ComparedCell, engineComparisons, PARITY_MARKER, parityOk, PIPELINE_FORWARD, type ScopeComparison } from '../../../reports/run-views.js';
 
 const SCOPE_NAME: Record<ScopeComparison['scope'], string> = { engine: 'engine time', 'end-to-end': 'end to end' };
 

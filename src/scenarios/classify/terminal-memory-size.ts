@@ -3,13 +3,13 @@
  * peak RSS of the timed loop pivoted to engine × batch size, and the size
  * of each model on disk with its notes.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { engineLabeller, batchSizes, orderedCells, sequenceOf } from '../run-summary.js';
-import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../variant-summary.js';
-import { type Column, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../text-table.js';
-import { dropToFit, fitNote, STATE_STYLE } from '../fitted-table.js';
-import { formatBytes } from '../../src/core/units.js';
-import { baselineRows, threadsUsed } from '../run-views.js';
+import type { RunRecord } from '../../core/results.js';
+import { engineLabeller, batchSizes, orderedCells, sequenceOf } from '../../../reports/run-summary.js';
+import { hasSequenceLengths, hasVariants, parityText, sizeText, sizeVsFp32 } from '../../../reports/variant-summary.js';
+import { type Column, renderTable, type TableCell, type TableRow, visibleLength, wrap } from '../../../reports/text-table.js';
+import { dropToFit, fitNote, STATE_STYLE } from '../../../reports/fitted-table.js';
+import { formatBytes } from '../../core/units.js';
+import { baselineRows, threadsUsed } from '../../../reports/run-views.js';
 
 /** Peak RSS of the timed loop pivoted to engine × batch size, so growth with batch size reads along a row; each row says whose process it is. */
 export function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, color: boolean): string[] {

@@ -8,32 +8,33 @@
  * environment block) with mitata's `avg (min … max)` and `p99` columns.
  * Pure: same RunRecord, same text.
  */
-import { nothingMeasured } from '../../src/core/nothing-measured.js';
-import type { RunRecord } from '../../src/core/results.js';
-import { PERCENTILE_METHOD } from '../../src/core/statistics.js';
-import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../src/core/stop-rule.js';
-import { engineOrder, formatVersions, orderedCells, sessionOf } from '../run-summary.js';
-import { hasSequenceLengths } from '../variant-summary.js';
-import { banner, paint, wrap } from '../text-table.js';
-import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../report-layout.js';
-import { formatBytes, formatTimestamp } from '../../src/core/units.js';
+import { nothingMeasured } from '../../core/nothing-measured.js';
+import type { RunRecord } from '../../core/results.js';
+import { PERCENTILE_METHOD } from '../../core/statistics.js';
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS, FULL_SWEEP_BATCH_SIZES, FULL_SWEEP_ROWS } from '../../core/stop-rule.js';
+import { engineOrder, formatVersions, orderedCells, sessionOf } from '../../../reports/run-summary.js';
+import { hasSequenceLengths } from '../../../reports/variant-summary.js';
+import { banner, paint, wrap } from '../../../reports/text-table.js';
+import { fitReport, HEADER_WIDTH, layoutWidth, type ReportLayout } from '../../../reports/report-layout.js';
+import { formatBytes, formatTimestamp } from '../../core/units.js';
 import { energySection } from './terminal-energy-section.js';
 import { profileSection } from './terminal-profile-section.js';
 import { coldStartSection, memoryDetailSection, paritySection, parityWarningLines, scalingSections, statisticsSection, verdictLines } from './terminal-views.js';
-import { placementLine } from '../placement-text.js';
-import { unavailableLines } from '../unavailable-text.js';
+import { placementLine } from '../../../reports/placement-text.js';
+import { unavailableLines } from '../../../reports/unavailable-text.js';
 import { browserLines } from './browser-text.js';
 import { answerLines, comparisonLines } from './comparison-lines.js';
 import { quantizationTable } from './quantization-table.js';
-import { hostSections } from '../host-views.js';
+import { hostSections } from '../../../reports/host-views.js';
 import { speedFootnotes, speedTable } from './speed-table.js';
-import { STATE_STYLE } from '../fitted-table.js';
+import { STATE_STYLE } from '../../../reports/fitted-table.js';
 import { stsSection } from './sts-table.js';
 import { optionLines } from './options-lines.js';
-import { cellNamer, groupByReason } from '../cell-names.js';
+import { cellNamer, groupByReason } from '../../../reports/cell-names.js';
 import { memoryTable, modelSizeTable } from './terminal-memory-size.js';
 import { registerReportView, reportView, reportViews, type ReportView, type ViewContext } from './report-views.js';
-import { parityLine, showCommand, unavailableSummary, verdictLine } from './summary-lines.js';
+import { parityLine, showCommand, verdictLine } from './summary-lines.js';
+import { unavailableSummary } from '../../../reports/screen-lines.js';
 
 /** `width` and `wide` as every terminal report takes them (report-layout.ts). */
 export interface TerminalReportOptions extends ReportLayout {

@@ -6,9 +6,9 @@
  * not that it is significant: the timed table above says that. Empty when
  * either run has no profile.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { classRowsOf, profiledCells, type ProfiledCell } from '../profile-views.js';
-import { renderTable, wrap, type TableRow } from '../text-table.js';
+import type { RunRecord } from '../../core/results.js';
+import { classRowsOf, profiledCells, type ProfiledCell } from '../../../reports/profile-views.js';
+import { renderTable, wrap, type TableRow } from '../../../reports/text-table.js';
 
 /** One op class of one cell in both runs. */
 export interface ClassChange {

@@ -4,13 +4,13 @@
  * output parity and accuracy with the rows each was computed on. Each reads
  * the rows of views.ts.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { formatBytes, formatDifference, formatDuration, formatPercent } from '../../src/core/units.js';
-import { orderedCells } from '../run-summary.js';
-import { cellNamer, groupByReason } from '../cell-names.js';
-import { paint, type TableCell, wrap, wrapHanging } from '../text-table.js';
-import { type FitColumn, fittedTable, identityColumns } from '../fitted-table.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from '../run-views.js';
+import type { RunRecord } from '../../core/results.js';
+import { formatBytes, formatDifference, formatDuration, formatPercent } from '../../core/units.js';
+import { orderedCells } from '../../../reports/run-summary.js';
+import { cellNamer, groupByReason } from '../../../reports/cell-names.js';
+import { paint, type TableCell, wrap, wrapHanging } from '../../../reports/text-table.js';
+import { type FitColumn, fittedTable, identityColumns } from '../../../reports/fitted-table.js';
+import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from '../../../reports/run-views.js';
 
 const dur = (v: number | null): string => (v === null ? '–' : formatDuration(v));
 const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;

@@ -4,12 +4,12 @@
  * cold start and output parity. Each reads the pure views in views.ts, so
  * the numbers match the charts and a web dashboard exactly.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { orderedCells } from '../run-summary.js';
-import { cellNamer, groupByReason } from '../cell-names.js';
-import { paint, type TableCell, wrap } from '../text-table.js';
-import { formatDuration, formatDurationRange, formatPercent, formatRate, formatRatio } from '../../src/core/units.js';
-import { failedRest, type FitColumn, fittedTable, flagsCell, identityColumns, STATE_STYLE } from '../fitted-table.js';
+import type { RunRecord } from '../../core/results.js';
+import { orderedCells } from '../../../reports/run-summary.js';
+import { cellNamer, groupByReason } from '../../../reports/cell-names.js';
+import { paint, type TableCell, wrap } from '../../../reports/text-table.js';
+import { formatDuration, formatDurationRange, formatPercent, formatRate, formatRatio } from '../../core/units.js';
+import { failedRest, type FitColumn, fittedTable, flagsCell, identityColumns, STATE_STYLE } from '../../../reports/fitted-table.js';
 import {
   type BaselineRow,
   baselineRows,
@@ -19,9 +19,9 @@ import {
   PARITY_MARKER,
   type ScalingPoint,
   type ScalingView,
-} from '../run-views.js';
+} from '../../../reports/run-views.js';
 
-export { PARITY_MARKER } from '../run-views.js';
+export { PARITY_MARKER } from '../../../reports/run-views.js';
 export { coldStartSection, memoryDetailSection, paritySection, parityWarningLines } from './terminal-cell-sections.js';
 
 function stat(f: (r: BaselineRow & { latency: NonNullable<BaselineRow['latency']> }) => string): (r: BaselineRow) => string {

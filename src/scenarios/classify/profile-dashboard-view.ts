@@ -1,17 +1,17 @@
 /**
  * The dashboard's WHERE THE TIME GOES tab of a `run --profile` benchmark:
- * the terminal's tables (reports/classify/terminal-profile-section.ts) as
+ * the terminal's tables (src/scenarios/classify/terminal-profile-section.ts) as
  * data, from the same groups of reports/profile-views.ts (op classes ×
  * engines, ms per batch and share, the outside-kernels row, the profiled
  * engine time beside the timed mean), each engine's source and
  * unattributed reason, and time-breakdown.png's vega-lite spec. The page
  * only lays these out: it derives no figure of its own.
  */
-import type { RunRecord } from '../src/core/results.js';
-import { largestLines } from './classify/terminal-profile-section.js';
-import { profileTimeNote } from './profile-note.js';
-import { timeBreakdownSpec } from './profile-files.js';
-import { OUTSIDE_CLASS, profiledCells, profileGroups, timedMsPerBatch, unclassifiedOps } from './profile-views.js';
+import type { RunRecord } from '../../core/results.js';
+import { largestLines } from './terminal-profile-section.js';
+import { profileTimeNote } from '../../../reports/profile-note.js';
+import { timeBreakdownSpec } from '../../../reports/profile-files.js';
+import { OUTSIDE_CLASS, profiledCells, profileGroups, timedMsPerBatch, unclassifiedOps } from '../../../reports/profile-views.js';
 
 /** The tab's data, or null for a run without profiles (the page then says to run with --profile). */
 export function profileView(run: RunRecord) {

@@ -5,10 +5,10 @@
  * sequence length, accuracy against the labels and its drop from fp32, and
  * how often the variant predicts the same class as fp32.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { formatBytes } from '../../src/core/units.js';
-import { fittedTable, type FitColumn } from '../fitted-table.js';
-import { variantComparison } from '../variant-summary.js';
+import type { RunRecord } from '../../core/results.js';
+import { formatBytes } from '../../core/units.js';
+import { fittedTable, type FitColumn } from '../../../reports/fitted-table.js';
+import { variantComparison } from '../../../reports/variant-summary.js';
 
 const percent = (v: number | null): string => (v === null ? '–' : `${(v * 100).toFixed(1)}%`);
 /** A drop as the signed change of accuracy, variant − fp32: `−1.2 pt` is worse. */

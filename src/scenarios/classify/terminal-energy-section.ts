@@ -4,14 +4,14 @@
  * hardware could not give, one line `unmeasurable: <why>` naming the cells —
  * never a 0, which would read as free.
  */
-import { isUnmeasurable, type Measured } from '../../src/core/energy.js';
-import type { RunRecord } from '../../src/core/results.js';
-import { formatBytes, formatDuration } from '../../src/core/units.js';
-import { groupByReason } from '../cell-names.js';
-import { type FitColumn, fittedTable, identityColumns } from '../fitted-table.js';
-import { energyNote } from '../csv-report.js';
-import { wrap } from '../text-table.js';
-import { type BaselineRow, baselineRows } from '../run-views.js';
+import { isUnmeasurable, type Measured } from '../../core/energy.js';
+import type { RunRecord } from '../../core/results.js';
+import { formatBytes, formatDuration } from '../../core/units.js';
+import { groupByReason } from '../../../reports/cell-names.js';
+import { type FitColumn, fittedTable, identityColumns } from '../../../reports/fitted-table.js';
+import { energyNote } from '../../../reports/csv-report.js';
+import { wrap } from '../../../reports/text-table.js';
+import { type BaselineRow, baselineRows } from '../../../reports/run-views.js';
 
 type Figure = 'gpu memory' | 'gpu energy' | 'cpu energy';
 

@@ -4,8 +4,8 @@
  * tell a threaded wasm run from a single-threaded one and SwiftShader from a
  * GPU, the cold start in its parts, and the page's memory with what it covers.
  */
-import type { BrowserReadback } from '../../src/core/engine-session.js';
-import { formatBytes, formatDuration } from '../../src/core/units.js';
+import type { BrowserReadback } from '../../core/engine-session.js';
+import { formatBytes, formatDuration } from '../../core/units.js';
 
 /** Lines printed under a browser engine's environment line (already indented by the caller). */
 export function browserLines(b: BrowserReadback, threads: number | null): string[] {

@@ -8,13 +8,13 @@
  * gives both scopes whatever the width. Laid out like the Hugging
  * Face transformers benchmark with mitata's `avg (min … max)` and `p99`.
  */
-import type { CellResult, RunRecord } from '../../src/core/results.js';
-import { formatDuration, formatRate } from '../../src/core/units.js';
-import { displayState, orderedCells, sequenceOf, sessionOf } from '../run-summary.js';
-import { dropToFit, fitNote, STATE_STYLE, threadsText } from '../fitted-table.js';
-import { type Column, renderTable, type TableCell, type TableRow } from '../text-table.js';
-import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from '../variant-summary.js';
-import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from '../run-views.js';
+import type { CellResult, RunRecord } from '../../core/results.js';
+import { formatDuration, formatRate } from '../../core/units.js';
+import { displayState, orderedCells, sequenceOf, sessionOf } from '../../../reports/run-summary.js';
+import { dropToFit, fitNote, STATE_STYLE, threadsText } from '../../../reports/fitted-table.js';
+import { type Column, renderTable, type TableCell, type TableRow } from '../../../reports/text-table.js';
+import { formatSpeedup, hasSequenceLengths, hasVariants, speedupOverFp32 } from '../../../reports/variant-summary.js';
+import { type BaselineRow, baselineRows, PARITY_MARKER, PARTIAL_MARKER } from '../../../reports/run-views.js';
 
 interface SpeedColumn extends Column {
   /** Lower numbers are dropped first when the table is too wide; 0 is never dropped. */

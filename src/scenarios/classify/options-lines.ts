@@ -6,11 +6,11 @@
  * engine at its tuned settings and another at its defaults is never read
  * as one on the same terms.
  */
-import type { RunRecord } from '../../src/core/results.js';
-import { engineOptionsOf } from '../../src/core/engine-options.js';
-import { engineOrder, sessionOf } from '../run-summary.js';
-import { readbackText } from '../option-columns.js';
-import { wrap } from '../text-table.js';
+import type { RunRecord } from '../../core/results.js';
+import { engineOptionsOf } from '../../core/engine-options.js';
+import { engineOrder, sessionOf } from '../../../reports/run-summary.js';
+import { readbackText } from '../../../reports/option-columns.js';
+import { wrap } from '../../../reports/text-table.js';
 
 /** The lines, or none when every row ran its engine's defaults. */
 export function optionLines(run: RunRecord, width: number): string[] {

@@ -49,7 +49,7 @@ async function child(threads: number | null, wasmAndCpu: boolean): Promise<void>
   const columns = resolveColumns(await (await openDataset()).columns());
   const load = async (label: string, engine: ReturnType<typeof createTfjsEngine>, format: 'onnx' | 'graph-model' | 'saved-model', t: number | null): Promise<Row> => ({
     label,
-    session: await engine.load(await model.modelFile(format), { threads: t, precision: 'fp32' }),
+    session: await engine.open(await model.modelFile(format), { threads: t, precision: 'fp32' }),
   });
   // tfjs-node first: the first libtensorflow import sizes its pools.
   const rows: Row[] = [

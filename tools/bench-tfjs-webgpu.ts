@@ -41,7 +41,7 @@ async function child(dist: string, onnxPath: string, batch: number, seq: number,
   const { createTfjsEngine } = (await import(join(dist, 'engines/tfjs/tfjs-engine.js'))) as typeof import('../engines/tfjs/tfjs-engine.js');
   const { hostTensor } = (await import(join(dist, 'src/core/tensor.js'))) as typeof import('../src/core/tensor.js');
   const { countWebGpuCall } = await import('../test/helpers/webgpu-forward-counts.js');
-  const session = await createTfjsEngine('webgpu').load(onnxPath, { threads: null, precision: 'fp32' });
+  const session = await createTfjsEngine('webgpu').open(onnxPath, { threads: null, precision: 'fp32' });
   const { readOnnxModel } = await import('../src/core/onnx/onnx-decode.js');
   const n = batch * seq;
   // Synthetic ids (100 + i mod 50, inside any generated vocabulary), a full mask, one segment.

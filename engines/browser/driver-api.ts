@@ -60,6 +60,6 @@ export function bindToPage(engine: BrowserEngine, host: PageHost): Engine {
     description: engine.description,
     runsIn: 'browser',
     probe: () => engine.probe(),
-    load: (onnxPath, options) => engine.loadIn(host, onnxPath, options),
+    open: (onnxPath, options) => engine.openIn(host, onnxPath, options),
   };
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import { declaredBy } from '../engine-target.js';
-import type { EngineSession, LoadPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import type { EngineSession, OpenPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
@@ -135,7 +135,7 @@ class OrtNodeSession implements EngineSession {
     private readonly session: OrtRunner & { release(): Promise<void> },
     private readonly Tensor: OrtTensorCtor,
     private readonly description: SessionDescription,
-    private readonly phases: LoadPhases,
+    private readonly phases: OpenPhases,
     /** A second session on the same file and options with ORT's profiler on (`run --profile`, after the timed rounds). */
     private readonly profiling: (options: object) => Promise<ProfilingOrtSession>,
   ) {}
@@ -144,7 +144,7 @@ class OrtNodeSession implements EngineSession {
     return ortNodeProfiler(this.profiling, {}, this.Tensor);
   }
 
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     return this.phases;
   }
 
@@ -200,8 +200,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       return { available: true, versions: { 'onnxruntime-node': version } };
     },
 
-    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-      const clock = new LoadPhaseClock();
+    async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const clock = new OpenPhaseClock();
       const ort = await clock.time('importMs', () => import('onnxruntime-node'));
       const threads = options.threads ?? availableParallelism();
       const requested = PROVIDER_NAMES[device];

@@ -129,7 +129,7 @@ function nodeOf(tensor: string): string {
  * IO handler that reads model.json and its shards (tfjs-core's own file
  * handler lives in tfjs-node, which the wasm and cpu engines do not load).
  */
-export async function loadGraphModelSession(prepared: PreparedBackend, modelJsonPath: string): Promise<EngineSession> {
+export async function openGraphModelSession(prepared: PreparedBackend, modelJsonPath: string): Promise<EngineSession> {
   const { tf } = prepared;
   const converter = await import('@tensorflow/tfjs-converter');
   let json: ModelJson;
@@ -192,7 +192,7 @@ interface NodeNamespace {
  * A SavedModel through `tf.node.loadSavedModel` (tfjs-node or tfjs-node-gpu,
  * whichever `prepared` loaded): tags `serve`, signature `serving_default`.
  */
-export async function loadSavedModelSession(prepared: PreparedBackend, pkg: string, savedModelPbPath: string): Promise<EngineSession> {
+export async function openSavedModelSession(prepared: PreparedBackend, pkg: string, savedModelPbPath: string): Promise<EngineSession> {
   const { tf } = prepared;
   const mod = (await import(pkg)) as { node?: NodeNamespace; default?: { node?: NodeNamespace } };
   const node = mod.node ?? mod.default?.node;

@@ -17,7 +17,7 @@ import { installNavigatorGpu, webGpuAvailability, WEBGPU_PKG } from '../webgpu/d
 import type { SessionDescription } from '../../src/core/engine-session.js';
 import { applyTfjsFlags, ignoredTfjsFlags, readTfjsFlags } from './tfjs-options.js';
 import { canonicalOptions } from '../../src/core/engine-options.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
 import { inIsolatedProcess } from '../../src/core/isolated-process.js';
 import { importNative, interOpThreadsReadBack, isInstalled, libtensorflowVersion, nativeThreads, probeInChild, type NativeThreads } from './native-library.js';
@@ -246,7 +246,7 @@ export class TfjsBackendHost {
    * `engineId`.
    */
   /** `clock` times the package import apart from the session create, so `load` is the create alone on every engine. */
-  async prepare(engineId: string, options: ResolvedSessionOptions, clock = new LoadPhaseClock()): Promise<PreparedBackend> {
+  async prepare(engineId: string, options: ResolvedSessionOptions, clock = new OpenPhaseClock()): Promise<PreparedBackend> {
     const { spec } = this;
     const native = this.native;
     const before = nativeThreads();

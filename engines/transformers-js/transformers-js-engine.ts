@@ -4,9 +4,9 @@ import { declaredBy } from '../engine-target.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
-import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, OpenPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
 import { ortTraceEvents, ortTraceFolder } from '../onnx/ort-profile.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
@@ -76,7 +76,7 @@ class TransformersJsSession implements EngineSession {
     private readonly pipe: PipelineLike,
     session: OrtSessionLike,
     private readonly description: SessionDescription,
-    private readonly phases: LoadPhases,
+    private readonly phases: OpenPhases,
     /** Feature extraction pooled by the pipeline itself: its call options; null returns the raw forward's outputs. */
     private readonly pooled: Record<string, unknown> | null,
     /** `run --profile`: a second pipeline on the same folder with extra session options (ORT's profiler on); null on that pipeline itself. */
@@ -85,7 +85,7 @@ class TransformersJsSession implements EngineSession {
     this.timing = instrument(session);
   }
 
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     return this.phases;
   }
 
@@ -183,14 +183,14 @@ export function createTransformersJsEngine(device: Device): Engine {
     },
 
     /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
-    async loadGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
-      const { loadTransformersJsGenerator } = await import('./transformers-js-generator.js');
-      return loadTransformersJsGenerator(id, device, onnxPath, options);
+    async openGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+      const { openTransformersJsGenerator } = await import('./transformers-js-generator.js');
+      return openTransformersJsGenerator(id, device, onnxPath, options);
     },
 
-    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const { folder, dtype } = pipelineTarget(onnxPath);
-      const clock = new LoadPhaseClock();
+      const clock = new OpenPhaseClock();
       const { env, pipeline, LogLevel } = await clock.time('importMs', () => import('@huggingface/transformers'));
       env.allowRemoteModels = false;
       env.allowLocalModels = true;

@@ -58,7 +58,7 @@ class GeneratorSession implements EngineSession {
  * classification engine does. `generate()` is greedy (`do_sample: false`), as
  * inferbench's loop, so both paths do the same work per token.
  */
-export async function loadTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+export async function openTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { AutoModelForCausalLM, Tensor, env, LogLevel } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;

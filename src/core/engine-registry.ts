@@ -120,10 +120,10 @@ export class EngineRegistry {
 
   /**
    * Ids whose engine object has `capability` (a method such as
-   * `loadTrainer`), read without probing, so asking starts no browser and
+   * `openTrainer`), read without probing, so asking starts no browser and
    * fixes no thread pool. Failing factories have none.
    */
-  async idsWith(capability: 'loadTrainer' | 'loadGenerator'): Promise<string[]> {
+  async idsWith(capability: 'openTrainer' | 'openGenerator'): Promise<string[]> {
     const out: string[] = [];
     for (const id of this.ids()) {
       const factory = this.factories.get(id);
@@ -224,9 +224,9 @@ export class EngineRegistry {
 export function variantEngine(base: Engine, id: string, values: EngineOptionValues): Engine {
   const variant = Object.create(base) as { -readonly [K in keyof Engine]: Engine[K] };
   Object.defineProperty(variant, 'id', { value: id, enumerable: true });
-  variant.load = (path, options) => base.load(path, { ...options, engineOptions: values });
-  if (base.loadGenerator) variant.loadGenerator = (path, options) => (base.loadGenerator as NonNullable<Engine['loadGenerator']>).call(base, path, { ...options, engineOptions: values });
-  if (base.loadTrainer) variant.loadTrainer = (path, options) => (base.loadTrainer as NonNullable<Engine['loadTrainer']>).call(base, path, { ...options, engineOptions: values });
+  variant.open = (path, options) => base.open(path, { ...options, engineOptions: values });
+  if (base.openGenerator) variant.openGenerator = (path, options) => (base.openGenerator as NonNullable<Engine['openGenerator']>).call(base, path, { ...options, engineOptions: values });
+  if (base.openTrainer) variant.openTrainer = (path, options) => (base.openTrainer as NonNullable<Engine['openTrainer']>).call(base, path, { ...options, engineOptions: values });
   return variant;
 }
 

@@ -119,7 +119,7 @@ export interface ProviderPlacement {
  * of the session that is measured. `load` in the reports is `createMs`, so
  * isolated, in-process and browser loads compare alike.
  */
-export interface LoadPhases {
+export interface OpenPhases {
   /** Import of the engine's packages during this load; 0 when already imported in this process; null when not timed apart. */
   readonly importMs: number | null;
   /** The placement-profiling session and its dummy run; null when the engine builds none. */
@@ -155,7 +155,7 @@ export interface EngineSession {
    * (import, placement probe, create). Optional: without it the reports
    * show the whole load and say so.
    */
-  loadPhases?(): LoadPhases;
+  openPhases?(): OpenPhases;
   dispose(): Promise<void>;
   /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
   memory?(): { numTensors: number; numBytes: number };

@@ -133,7 +133,7 @@ export interface Engine {
   /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
   readonly id: string;
   readonly target: EngineTarget;
-  /** The model file format `load` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `loadOn`). */
+  /** The model file format `load` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `openOn`). */
   readonly format: ModelFormat;
   /** True for an engine that runs on WebGPU (Dawn in Node, or a browser's), for `inferbench engines --explain`'s GPU note. */
   readonly webgpu?: boolean;
@@ -162,15 +162,15 @@ export interface Engine {
    * run here (unsupported op, threads not controllable) and any other error
    * when loading fails.
    */
-  load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+  open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
   /** Engines with a generation loop of their own load decoders here; the others run inferbench's greedy loop over `load`. */
-  loadGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
+  openGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
   /**
    * Engines that can train load a graph for `inferbench train` here; an
    * engine without it gets a skipped training cell, with `trainingUnsupported`
    * as the reason when it gives one.
    */
-  loadTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
+  openTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
   /** Why this engine cannot train (e.g. its runtime has no training API), for the skipped cell. */
   readonly trainingUnsupported?: string;
 }

@@ -1,7 +1,7 @@
 import type { CellProfile } from './op-profile.js';
-import type { LoadPhases, SessionDescription } from './engine-session.js';
+import type { OpenPhases, SessionDescription } from './engine-session.js';
 
-export type { LoadPhases } from './engine-session.js';
+export type { OpenPhases } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
 import type { EnergyFigure, GpuMemoryFigure, Measured } from './energy.js';
 
@@ -160,7 +160,7 @@ export interface ColdStart {
   /** Batch sizes measured earlier on the same load, in order (empty when `afterLoad`). */
   readonly measuredBefore?: readonly number[];
   /** The load in its parts, when the engine reported them. */
-  readonly phases?: LoadPhases;
+  readonly phases?: OpenPhases;
 }
 
 /** Accuracy's rows: counted (labelled rows), seen and the rows of one pass. */

@@ -18,14 +18,14 @@ export interface InputSpec {
   readonly shape: readonly (number | string)[];
 }
 
-/** What `loadOn` takes besides the engine and the model. */
-export interface LoadOptions {
+/** What `openOn` takes besides the engine and the model. */
+export interface OpenOptions {
   /** Intra-op threads; null or absent means the engine default. */
   readonly threads?: number | null;
 }
 
 /** Options every export method takes. */
-export interface ExportOptions extends LoadOptions {
+export interface ExportOptions extends OpenOptions {
   /** Load on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
   readonly engine?: Engine;
   /** Registry to look engines up in; absent, a registry of the built-in engines (standalone-registry.ts: a model used on its own). */
@@ -55,9 +55,9 @@ const EXPORTED: ReadonlySet<ModelFormat> = new Set<ModelFormat>(['graph-model', 
  * then adapted by the model (a feature-extraction model pools it). The one
  * way a model reaches an engine, for every scenario and the public API.
  */
-export async function loadOn(engine: Engine, model: BenchmarkModel, options: LoadOptions = {}): Promise<EngineSession> {
+export async function openOn(engine: Engine, model: BenchmarkModel, options: OpenOptions = {}): Promise<EngineSession> {
   const file = await model.modelFile(engine.format);
-  return model.adaptSession(await engine.load(file, { threads: options.threads ?? null, precision: model.precision, ...model.sessionOptions() }));
+  return model.adaptSession(await engine.open(file, { threads: options.threads ?? null, precision: model.precision, ...model.sessionOptions() }));
 }
 
 /** The engine an export method names: the one passed, else the id looked up in the registry passed, else among the built-ins. */
@@ -68,7 +68,7 @@ async function engineOf(id: string, options: ExportOptions): Promise<Engine> {
 /**
  * A model under test. Subclass it to benchmark your own model: say what the
  * inputs are, how a batch of raw dataset rows becomes those inputs, and where
- * the ONNX graph is. `loadOn(engine, model)` then gives a runnable session on
+ * the ONNX graph is. `openOn(engine, model)` then gives a runnable session on
  * any engine, from the file of the format the engine loads
  * (`modelFile(format)`); bring a file of your own with `nativeModelPath`,
  * and wrap the engine's session with `adaptSession`.
@@ -93,10 +93,10 @@ export abstract class BenchmarkModel {
 
   /**
    * ONNX Runtime session on `cpu`, `cuda`, `tensorrt` (onnxruntime-node) or `wasm` (onnxruntime-web).
-   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
+   * @deprecated `openOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
    */
   async exportToOnnx(device: OnnxDevice, options: ExportOptions = {}): Promise<EngineSession> {
-    return loadOn(await engineOf(engineIdFor({ family: 'onnx', device }), options), this, options);
+    return openOn(await engineOf(engineIdFor({ family: 'onnx', device }), options), this, options);
   }
 
   /**
@@ -105,10 +105,10 @@ export abstract class BenchmarkModel {
    * executor, with 'saved-model' a SavedModel in a TensorFlow session
    * (tfjs-node), each exported from the ONNX graph unless the model brings
    * its own (`nativeModelPath`).
-   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
+   * @deprecated `openOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
    */
   async exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
-    return loadOn(await engineOf(engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options), this, options);
+    return openOn(await engineOf(engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options), this, options);
   }
 
   /**
@@ -178,7 +178,7 @@ export abstract class BenchmarkModel {
     return {};
   }
 
-  /** The session `loadOn` hands back for the engine's `session` (a feature-extraction model wraps it to pool); the engine's own by default. */
+  /** The session `openOn` hands back for the engine's `session` (a feature-extraction model wraps it to pool); the engine's own by default. */
   adaptSession(session: EngineSession): EngineSession {
     return session;
   }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { BenchmarkModel, loadOn, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import { BenchmarkModel, openOn, type ExportOptions, type InputSpec } from './benchmark-model.js';
 import type { EngineGenerator } from '../core/engine.js';
 import { standaloneRegistry } from './standalone-registry.js';
 import { readModelJson, requireModelFolder } from './model-folder.js';
@@ -196,10 +196,10 @@ export class TextGeneration extends BenchmarkModel {
   }
 
   /** Loads the decoder on one engine (by registry id) and returns a greedy generator over that session. */
-  async load(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
+  async open(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
     await this.init();
     const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
-    return new GreedyGenerator(await loadOn(engine, this, options), this.decoder);
+    return new GreedyGenerator(await openOn(engine, this, options), this.decoder);
   }
 
   /**
@@ -207,15 +207,15 @@ export class TextGeneration extends BenchmarkModel {
    * has one (transformers.js `AutoModelForCausalLM.generate()`, its most
    * natural JS path), otherwise inferbench's greedy loop over `load()`.
    */
-  async loadGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
+  async openGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
     await this.init();
     const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
     // An engine's own loop carries present.* back as its cache: without them it would misread every step, so it is skipped.
-    if (engine.loadGenerator && this.decoder.hasPresentOutputs === false) {
+    if (engine.openGenerator && this.decoder.hasPresentOutputs === false) {
       throw new CellSkip(`${engine.id} needs the cache outputs: ${NO_PRESENTS.replace(/;.*/, '')}; export the model with --task text-generation-with-past`);
     }
-    if (engine.loadGenerator) return engine.loadGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
-    return this.load(engineId, { ...options, engine });
+    if (engine.openGenerator) return engine.openGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
+    return this.open(engineId, { ...options, engine });
   }
 
   /**
@@ -230,7 +230,7 @@ export class TextGeneration extends BenchmarkModel {
 
   /** Loads the onnx-cpu session `generate()` uses; BenchmarkWrapper awaits this before timing, so TTFT never includes a load. */
   async ready(): Promise<void> {
-    this.generator ??= await this.load('onnx-cpu');
+    this.generator ??= await this.open('onnx-cpu');
   }
 
   /** Releases the session `generate()` loaded, if any. */

@@ -5,7 +5,7 @@
  * graphs on one engine to feed it.
  */
 export type { VariantParity } from '../core/results.js';
-import { loadOn, type BenchmarkModel } from './benchmark-model.js';
+import { openOn, type BenchmarkModel } from './benchmark-model.js';
 import type { Engine } from '../core/engine.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
@@ -107,7 +107,7 @@ export async function measureVariantParity(
   engine: Engine,
   referenceDtype = 'fp32',
 ): Promise<VariantParity> {
-  const load = (m: BenchmarkModel): Promise<EngineSession> => loadOn(engine, m);
+  const load = (m: BenchmarkModel): Promise<EngineSession> => openOn(engine, m);
   const refSession = await load(reference);
   try {
     const varSession = await load(variant);

@@ -9,7 +9,7 @@ import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
 import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
-import { measureContext, prepareData, prepareFn, referenceSource, type ChildSource, type IsolatedJob, type LoadGroup, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { measureContext, prepareData, prepareFn, referenceSource, type ChildSource, type IsolatedJob, type OpenGroup, type MeasureSettings, type PreparedData } from '../scenarios/classify/open-group.js';
 import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
 import type { Launch, LaunchHooks } from '../core/launch-jobs.js';
 import { inProcessLaunch } from '../launchers/in-process-launcher.js';
@@ -20,7 +20,7 @@ import { CellRounds } from './cell-rounds.js';
 import { rotated } from '../core/round-order.js';
 import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
 
-export type { GroupHooks } from '../scenarios/classify/load-group.js';
+export type { GroupHooks } from '../scenarios/classify/open-group.js';
 
 const keyId = (key: CellKey): string => String(key.batchSize);
 
@@ -30,7 +30,7 @@ const keyId = (key: CellKey): string => String(key.batchSize);
  * child, the plain data it rebuilds the group from), and how its keys and
  * results are told apart.
  */
-export function classifyLaunch(payload: LoadGroup | IsolatedJob): Launch<CellKey, MeasuredRound> {
+export function classifyLaunch(payload: OpenGroup | IsolatedJob): Launch<CellKey, MeasuredRound> {
   return {
     kind: 'classify',
     payload,
@@ -43,12 +43,12 @@ export function classifyLaunch(payload: LoadGroup | IsolatedJob): Launch<CellKey
 }
 
 /** The classify job of one load group beside a page of the browser of its engine (the browser launcher). */
-export function classifyPageLaunch(group: LoadGroup): PageLaunch<CellKey, MeasuredRound> {
+export function classifyPageLaunch(group: OpenGroup): PageLaunch<CellKey, MeasuredRound> {
   return { ...classifyLaunch(group), engine: group.engine, registry: group.registry, threads: group.threads };
 }
 
 /** Runs one load group through a launcher, relaying its rounds to `hooks`. */
-type GroupRun = (group: LoadGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
+type GroupRun = (group: OpenGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
 
 /** One engine at one thread count: loaded afresh for every round. */
 interface Load {
@@ -76,7 +76,7 @@ export class Benchmark {
 
   /**
    * Measures one session at every batch size. `session` may be a promise
-   * (e.g. `loadOn(engine, model)`) so its load time is measured too.
+   * (e.g. `openOn(engine, model)`) so its load time is measured too.
    * Rounds here reuse the one given session (it cannot be reloaded), with
    * batch sizes interleaved. Needs `dataItemProcessCallback` unless `model` is given.
    */
@@ -102,7 +102,7 @@ export class Benchmark {
     const loadMs = performance.now() - started;
     const sampler = new RssSampler();
     const noiseBase = readHostNoise(null).cpu;
-    const phases = loaded.loadPhases?.() ?? null;
+    const phases = loaded.openPhases?.() ?? null;
     // One session serves every round here, so only the very first batch size measured finds it cold.
     const measuredBefore: number[] = [];
     try {
@@ -170,7 +170,7 @@ export class Benchmark {
           if (this.options.signal?.aborted) break;
           const keys = load.keys.filter((k) => book.wants(k, round));
           if (keys.length === 0) continue;
-          const group: LoadGroup = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          const group: OpenGroup = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
           const hooks: LaunchHooks<CellKey, MeasuredRound> = {
             onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
             onResult: async (measured) => this.roundDone(book, measured, round, cells.length, total),

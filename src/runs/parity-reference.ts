@@ -10,7 +10,7 @@ import type { EngineSession } from '../core/engine-session.js';
 import { compareOutputs, type RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
 import { referencePass } from '../scenarios/classify/measure-cell.js';
-import type { ReferenceSource } from '../scenarios/classify/load-group.js';
+import type { ReferenceSource } from '../scenarios/classify/open-group.js';
 
 /** Reference outputs, or the reason there are none. */
 export type ReferenceOutputs = { readonly outputs: RowOutputs } | { readonly missing: string };
@@ -51,7 +51,7 @@ export class ParityReference {
     if (cached) return cached;
     const source = this.source;
     if (source === null) return { missing: `reference ${reference} is not in the sweep and cannot run a pass of its own here` };
-    this.session ??= source.load().then(
+    this.session ??= source.open().then(
       (session) => ({ session }),
       (err: unknown) => ({ error: describeError(err) }),
     );

@@ -18,7 +18,7 @@ for (const arch of hfFixtureArchs()) {
     const fixture = loadHfFixture(arch);
     const diffs: string[] = [];
     for (const [id, make] of engines) {
-      const session = await make().load(fixture.onnxPath, { threads: id === 'onnx-cpu' ? 1 : null, precision: 'fp32' });
+      const session = await make().open(fixture.onnxPath, { threads: id === 'onnx-cpu' ? 1 : null, precision: 'fp32' });
       try {
         // The first run records the shape-only values; the second runs with them folded away.
         for (const run of ['first', 'folded'] as const) {

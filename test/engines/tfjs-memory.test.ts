@@ -16,7 +16,7 @@ test(`tfjs sessions keep tf.memory() flat over ${RUNS} batches of two shapes and
     assert.ok((await engine.probe()).available, `tfjs-${backend} is not available`);
     await tf.setBackend(backend); // tf.memory() needs an active backend
     const before = tf.memory().numTensors;
-    const session = await engine.load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+    const session = await engine.open(fixture.onnxPath, { threads: null, precision: 'fp32' });
     // One run per shape records its folded plan, whose constants live until dispose.
     for (const b of batches) await session.run(b);
     const loaded = tf.memory();

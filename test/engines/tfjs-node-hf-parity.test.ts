@@ -11,9 +11,9 @@ const skip = await tfjsNodeSkip();
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: tfjs-node (libtensorflow) matches onnx-cpu and PyTorch within ${TOLERANCE}`, { skip }, async (t) => {
     const fixture = loadHfFixture(arch);
-    const onnx = await createOnnxNodeEngine('cpu').load(fixture.onnxPath, { threads: 1, precision: 'fp32' });
+    const onnx = await createOnnxNodeEngine('cpu').open(fixture.onnxPath, { threads: 1, precision: 'fp32' });
     const reference = await onnx.run(fixture.feeds).finally(() => onnx.dispose());
-    const session = await createTfjsEngine('node').load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+    const session = await createTfjsEngine('node').open(fixture.onnxPath, { threads: null, precision: 'fp32' });
     try {
       assert.equal(session.describe().backend, 'tensorflow CPU', 'the device libtensorflow took, read back');
       // The first run records the shape-only values; the second runs with them folded away.

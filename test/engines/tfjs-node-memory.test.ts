@@ -12,7 +12,7 @@ test(`tfjs-node keeps tf.memory() flat over ${RUNS} batches of two shapes and fr
   const fixture = loadHfFixture('bert');
   const batches = [cut(fixture.feeds, 2, 8), cut(fixture.feeds, 1, 5)];
   const engine = createTfjsEngine('node');
-  const session = await engine.load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+  const session = await engine.open(fixture.onnxPath, { threads: null, precision: 'fp32' });
   assert.equal(tf.getBackend(), 'tensorflow');
   // One run per shape records its folded plan, whose constants live until dispose.
   for (const b of batches) await session.run(b);

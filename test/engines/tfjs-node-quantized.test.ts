@@ -36,9 +36,9 @@ test('tfjs-node: DynamicQuantizeLinear ties and a K = 1024 MatMulInteger past 2^
 
   const path = join(packageRoot(), 'test', 'data', 'quant', 'bert-dynamic', 'model.onnx');
   const feeds = loadHfFixture('bert').feeds;
-  const onnx = await createOnnxNodeEngine('cpu').load(path, { threads: 1, precision: 'int8' });
+  const onnx = await createOnnxNodeEngine('cpu').open(path, { threads: 1, precision: 'int8' });
   const reference = await onnx.run(feeds).finally(() => onnx.dispose());
-  const session = await createTfjsEngine('node').load(path, { threads: null, precision: 'int8' });
+  const session = await createTfjsEngine('node').open(path, { threads: null, precision: 'int8' });
   try {
     const got = (await session.run(feeds)) as TensorMap;
     const want = reference['logits']?.data as Float32Array;

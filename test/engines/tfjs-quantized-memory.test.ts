@@ -19,7 +19,7 @@ test(`quantized graphs (MatMulInteger chunks, folded DequantizeLinear weights) k
       assert.ok((await engine.probe()).available, `tfjs-${backend} is not available`);
       await tf.setBackend(backend); // tf.memory() needs an active backend
       const before = tf.memory().numTensors;
-      const session = await engine.load(path, { threads: null, precision: 'int8' });
+      const session = await engine.open(path, { threads: null, precision: 'int8' });
       for (const b of batches) await session.run(b);
       const loaded = tf.memory();
       for (let i = 0; i < RUNS; i++) await session.run(batches[i % 2] as TensorMap);

@@ -20,11 +20,11 @@ const base = { origin: 'http://127.0.0.1:1', browserVersion: 'Chromium 0', pageL
 
 test('runTimeoutMs bounds only run(): a load slower than it still answers, a hung run() fails at its bound and breaks the page', async () => {
   const { host, broken } = drivePage(fakePage(300), { ...base, timeoutMs: 60_000, runTimeoutMs: 100 });
-  await host.call('load', { modelUrl: 'x' } as never);
+  await host.call('open', { modelUrl: 'x' } as never);
   assert.equal(broken(), null, 'a 300 ms load is within the 60 s bound, whatever the run bound');
   await assert.rejects(host.call('run', 1), /did not answer run\(\) within 0\.1 s \(hung\); the browser is closed/);
   assert.match(broken() ?? '', /run\(\) within 0\.1 s/);
-  await assert.rejects(host.call('load', { modelUrl: 'x' } as never), /the page is unusable: .*run\(\) within 0\.1 s/);
+  await assert.rejects(host.call('open', { modelUrl: 'x' } as never), /the page is unusable: .*run\(\) within 0\.1 s/);
 });
 
 test('without runTimeoutMs, run() is bounded by timeoutMs as before', async () => {

@@ -29,8 +29,8 @@ test('a decoder with cache inputs but no present.* outputs generates without a c
   assert.equal(bare.decoder.hasPresentOutputs, false);
   assert.equal(cached.decoder.hasPresentOutputs, true);
   assert.ok((await bare.info()).notes.some((n) => /no present\.\* outputs/.test(n)), 'the run says it re-reads the sequence');
-  const a = await cached.load('onnx-cpu');
-  const b = await bare.load('onnx-cpu');
+  const a = await cached.open('onnx-cpu');
+  const b = await bare.open('onnx-cpu');
   after(async () => {
     await a.session.dispose();
     await b.session.dispose();
@@ -45,8 +45,8 @@ test('a decoder with cache inputs but no present.* outputs generates without a c
 test('an engine whose own loop needs present.* outputs is skipped with the reason, before it loads', async () => {
   const bare = await new TextGeneration(await withoutPresents()).init();
   let loaded = false;
-  const engine = { id: 'transformers-js', loadGenerator: async () => { loaded = true; throw new Error('raw shape error'); } } as unknown as Engine;
-  await assert.rejects(bare.loadGenerator('transformers-js', { engine }), (err: unknown) => {
+  const engine = { id: 'transformers-js', openGenerator: async () => { loaded = true; throw new Error('raw shape error'); } } as unknown as Engine;
+  await assert.rejects(bare.openGenerator('transformers-js', { engine }), (err: unknown) => {
     assert.ok(err instanceof CellSkip, String(err));
     assert.match(err.message, /^transformers-js needs the cache outputs: the graph takes past_key_values but returns no present\.\* outputs/);
     assert.match(err.message, /text-generation-with-past/);

@@ -24,7 +24,7 @@ test('an export stored as external data (how models over 2 GB are saved) is quan
   const path = join(made.dir, made.file);
   assert.ok(existsSync(`${path}_data`), 'the variant has its external-data file');
   const engine = createOnnxNodeEngine('cpu');
-  const session = await engine.load(path, { threads: 1, precision: 'int8' });
+  const session = await engine.open(path, { threads: 1, precision: 'int8' });
   const logits = (await session.run(fixture.feeds))['logits'];
   await session.dispose();
   const ref = JSON.parse(readFileSync(join(fixture.dir, 'quantize-reference.json'), 'utf8')) as { logits: number[] };
@@ -35,7 +35,7 @@ test('an export stored as external data (how models over 2 GB are saved) is quan
 
   const fp16 = await ensureQuantizedVariant({ sourceDir: dir, dtype: 'fp16', cacheRoot });
   assert.ok('dir' in fp16 && !existsSync(join(fp16.dir, `${fp16.file}_data`)), 'below the default threshold the variant is one file');
-  const half = await engine.load(join(fp16.dir, fp16.file), { threads: 1, precision: 'fp16' });
+  const half = await engine.open(join(fp16.dir, fp16.file), { threads: 1, precision: 'fp16' });
   const halfLogits = (await half.run(fixture.feeds))['logits'];
   await half.dispose();
   const want = fixture.expected['logits']?.data ?? [];

@@ -22,7 +22,7 @@ test('fp16 and q4 of every Hugging Face fixture (opsets 11–17, GPT-2 with floa
       assert.deepEqual(graph?.input?.map((v) => v.type?.tensorType?.elemType), source?.input?.map((v) => v.type?.tensorType?.elemType), `${arch} ${dtype} inputs`);
       assert.deepEqual(graph?.output?.map((v) => v.type?.tensorType?.elemType), source?.output?.map((v) => v.type?.tensorType?.elemType), `${arch} ${dtype} outputs`);
       if (dtype === 'q4') assert.ok(graph?.node?.some((n) => n.opType === 'MatMulNBits' && n.domain === 'com.microsoft'), `${arch}: no MatMulNBits`);
-      const session = await engine.load(path, { threads: 1, precision: dtype === 'fp16' ? 'fp16' : 'int4' });
+      const session = await engine.open(path, { threads: 1, precision: dtype === 'fp16' ? 'fp16' : 'int4' });
       const outputs = await session.run(fixture.feeds);
       await session.dispose();
       const diff = maxDiffFromReference(fixture, outputs);

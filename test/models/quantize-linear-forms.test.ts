@@ -53,7 +53,7 @@ test('MatMul with the weight on either side, Gemm with transB and a weight share
   const engine = createOnnxNodeEngine('cpu');
   const fp32Path = join(dir, 'onnx', 'model.onnx');
   await writeOnnxModel(load().model, fp32Path, dir);
-  const fp32 = await engine.load(fp32Path, { threads: 1, precision: 'fp32' });
+  const fp32 = await engine.open(fp32Path, { threads: 1, precision: 'fp32' });
   const expected = (await fp32.run(feeds(9)))['y']?.data as Float32Array;
   await fp32.dispose();
 
@@ -74,7 +74,7 @@ test('MatMul with the weight on either side, Gemm with transB and a weight share
     if (dtype === 'q4') assert.equal(nodes.filter((n) => n.opType === 'MatMul').length, 1, 'q4 keeps the A-side MatMul (MatMulNBits takes a constant B only)');
     const path = join(dir, 'onnx', `${dtype}.onnx`);
     await writeOnnxModel(loaded.model, path, dir);
-    const session = await engine.load(path, { threads: 1, precision: 'int8' });
+    const session = await engine.open(path, { threads: 1, precision: 'int8' });
     const got = (await session.run(feeds(9)))['y']?.data as Float32Array;
     await session.dispose();
     let maxDiff = 0;

@@ -40,7 +40,7 @@ test("inferbench's q8 matches onnxruntime quantize_dynamic on every Hugging Face
     const expected = ref.sizeBytes - ref.valueInfoBytes;
     const size = statSync(path).size;
     assert.ok(Math.abs(size / expected - 1) <= 0.05, `${arch}: ${size} bytes vs quantize_dynamic's ${expected}`);
-    const session = await engine.load(path, { threads: 1, precision: 'int8' });
+    const session = await engine.open(path, { threads: 1, precision: 'int8' });
     const logits = (await session.run(fixture.feeds))[ref.output];
     await session.dispose();
     assert.ok(logits, `${arch}: no ${ref.output}`);

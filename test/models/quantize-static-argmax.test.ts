@@ -36,8 +36,8 @@ test('q8-static calibrated on the first 128 dataset rows keeps ≥ 95% argmax ag
     assert.ok('dir' in made, `${arch}: ${'skip' in made ? made.skip : ''}`);
     assert.deepEqual(made.calibration, { rows: CALIBRATION_ROWS, method: 'minmax' });
     assert.match(made.method, /static QDQ calibrated on 128 rows \(minmax\)/);
-    const reference = await engine.load(fixture.onnxPath, { threads: 1, precision: 'fp32' });
-    const variant = await engine.load(join(made.dir, made.file), { threads: 1, precision: 'int8' });
+    const reference = await engine.open(fixture.onnxPath, { threads: 1, precision: 'fp32' });
+    const variant = await engine.open(join(made.dir, made.file), { threads: 1, precision: 'int8' });
     let agreeing = 0;
     let rows = 0;
     let maxDiff = 0;

@@ -55,7 +55,7 @@ test('weights cut into shards no larger than the shard size load across shard bo
   mkdirSync(dir, { recursive: true });
   for (const [name, bytes] of shards) writeFileSync(join(dir, name), bytes);
   writeFileSync(join(dir, 'model.json'), JSON.stringify(modelJson));
-  const session = await createNativeTfjsEngine('cpu', 'graph-model').load(join(dir, 'model.json'), { threads: null, precision: 'fp32' });
+  const session = await createNativeTfjsEngine('cpu', 'graph-model').open(join(dir, 'model.json'), { threads: null, precision: 'fp32' });
   try {
     const diff = maxDiffBetween(await onnxCpuOutputs(fixture.onnxPath, fixture.feeds), await session.run(fixture.feeds));
     assert.ok(diff <= 1e-4, `max |diff| ${diff}`);

@@ -9,7 +9,7 @@ import { memoryDataset } from '../helpers/memory-dataset.js';
 test('a failing cell is recorded with its reason and the sweep goes on', async () => {
   const oom = createMockEngine({ id: 'oom', failAtBatchSize: { size: 8, message: 'out of memory allocating 64 MiB' } });
   const skipper = createMockEngine({ id: 'skipper', skipReason: 'unsupported ONNX op Foo (node n1)' });
-  const broken = createMockEngine({ id: 'broken', loadError: 'model file is corrupt' });
+  const broken = createMockEngine({ id: 'broken', openError: 'model file is corrupt' });
   const healthy = createMockEngine({ id: 'healthy' });
   const registry = new EngineRegistry({});
   for (const e of [oom, skipper, broken, healthy]) registry.register(e);

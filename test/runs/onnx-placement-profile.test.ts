@@ -31,7 +31,7 @@ test('onnx-cpu reads its placement from ORT\'s profiler: every node of ORT\'s op
   let d: ReturnType<EngineSession['describe']>;
   let left: string[];
   try {
-    const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+    const session = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: 1, precision: 'fp32' });
     d = session.describe();
     await session.dispose();
     left = await profileDirs(privateTmp);

@@ -15,7 +15,7 @@ test('reports show the first pass, rounds, the interrupted state and why parity 
   // 8 rows at batch 1: b's runs 0–7 are its warm pass, so run 10 is its third timed batch (first round).
   const { registry } = loggedEngines([{ id: 'a' }, { id: 'b', onRun: (i) => i === 10 && controller.abort() }]);
   const bench = new Benchmark({ dataset: memoryDataset(8), batchSizes: [1], rounds: 2, registry, parity: { reference: 'missing-ref' }, stop: { minTimeMs: 0, minBatches: 1 }, signal: controller.signal });
-  registry.register(loggedEngines([{ id: 'missing-ref', loadError: 'no such file onnx/model.onnx' }]).engines[0] as never);
+  registry.register(loggedEngines([{ id: 'missing-ref', openError: 'no such file onnx/model.onnx' }]).engines[0] as never);
   const cells = await bench.run(new CharModel(), ['a', 'b']);
   const run: RunRecord = { ...buildSampleRun(), cells, config: { parity: { reference: 'missing-ref' } } };
   const text = renderTerminalReport(run, { details: true, width: 200 });

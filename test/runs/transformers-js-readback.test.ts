@@ -11,7 +11,7 @@ test('transformers-js reads device, dtype and precision off its own ONNX session
   const model = await defaultClassifier();
   const engine = createTransformersJsEngine('cpu');
   // The precision passed in is deliberately wrong: the row must carry what transformers.js loaded.
-  const fp32 = await engine.load(model.onnxPath(), { threads: 1, precision: 'int4' });
+  const fp32 = await engine.open(model.onnxPath(), { threads: 1, precision: 'int4' });
   const d = fp32.describe();
   await fp32.dispose();
   assert.equal(d.backend, 'onnxruntime-node cpu via transformers.js');
@@ -22,7 +22,7 @@ test('transformers-js reads device, dtype and precision off its own ONNX session
 
   const q8 = await ensureVariantFile(model.dir, 'q8');
   assert.ok('path' in q8);
-  const quantized = await engine.load(q8.path, { threads: 1, precision: 'fp32' });
+  const quantized = await engine.open(q8.path, { threads: 1, precision: 'fp32' });
   const dq = quantized.describe();
   await quantized.dispose();
   assert.equal(dq.precision, 'int8', 'q8 read back from the session');

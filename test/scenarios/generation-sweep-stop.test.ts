@@ -19,8 +19,8 @@ test('a stop during a cell keeps its measured calls as an interrupted cell (TTFT
   const stopping: Engine = {
     ...real,
     id: 'stopping',
-    async load(path, opts) {
-      const session = await real.load(path, opts);
+    async open(path, opts) {
+      const session = await real.open(path, opts);
       return { ...session, run: async (inputs) => { if (++runs === 4) stop.abort(); return session.run(inputs); }, describe: () => session.describe(), dispose: () => session.dispose() };
     },
   };

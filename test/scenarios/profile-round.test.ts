@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { measureContext, type PreparedData } from '../../src/scenarios/classify/load-group.js';
+import { measureContext, type PreparedData } from '../../src/scenarios/classify/open-group.js';
 import type { RssSampler } from '../../src/scenarios/rss-sampler.js';
 
 test('--profile: the last planned round always profiles, an earlier one only if it saw no whole pass (its cell runs no more); without it, none', () => {

@@ -25,8 +25,8 @@ function loggedTrainer(id: string, loads: string[], stepMs: () => number): Engin
     format: 'onnx',
     description: `logged trainer ${id}`,
     async probe() { return { available: true, versions: { mock: '1.0.0' } }; },
-    async load() { throw new Error('inference not used here'); },
-    async loadTrainer(): Promise<EngineTrainer> {
+    async open() { throw new Error('inference not used here'); },
+    async openTrainer(): Promise<EngineTrainer> {
       loads.push(id);
       let step = 0;
       return {

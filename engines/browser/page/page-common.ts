@@ -5,7 +5,7 @@
  * page-transformers.ts) supplies a `PageRuntime` and calls `installPage`.
  * This file runs in Chromium, bundled by esbuild; it must not import Node.
  */
-import type { HeapFigure, PageApi, PageCapabilities, PageLoadRequest, PageLoadResult, PageRunResult, WireBatch, WireDType, WireMap, WireTensor } from './protocol.js';
+import type { HeapFigure, PageApi, PageCapabilities, PageOpenRequest, PageOpenResult, PageRunResult, WireBatch, WireDType, WireMap, WireTensor } from './protocol.js';
 
 /** A host tensor in the page: the same shape as src/core/tensor.ts's HostTensor. */
 export interface PageTensor {
@@ -24,7 +24,7 @@ export interface PageBatch {
 
 /** One runtime (ORT, tfjs, transformers.js) as the page drives it. */
 export interface PageRuntime<Prepared> {
-  load(request: PageLoadRequest, caps: PageCapabilities): Promise<Omit<PageLoadResult, 'heap'>>;
+  open(request: PageOpenRequest, caps: PageCapabilities): Promise<Omit<PageOpenResult, 'heap'>>;
   /** Turns a batch into the runtime's own inputs, outside the timed region. */
   prepare(batch: PageBatch): Prepared;
   /** The engine call; resolves once every output is readable on the CPU. */
@@ -204,10 +204,10 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
   let hang = false;
   const api: PageApi = {
     capabilities: () => (caps ??= readCapabilities()),
-    async load(request) {
-      if (request.simulateLoadFailure) throw new Error(request.simulateLoadFailure);
+    async open(request) {
+      if (request.simulateOpenFailure) throw new Error(request.simulateOpenFailure);
       hang = request.simulateHang === true;
-      const loaded = await runtime.load(request, await api.capabilities());
+      const loaded = await runtime.open(request, await api.capabilities());
       return { ...loaded, heap: await heapFigure() };
     },
     upload(items: readonly (readonly [number, WireBatch])[]) {

@@ -105,7 +105,7 @@ export async function calibrateRanges(
   const collectors = new Map(activations.map((a) => [a, new RangeCollector(method)]));
   let rows = 0;
   try {
-    const session = await engine.load(scratch, { threads: null, precision: 'fp32' });
+    const session = await engine.open(scratch, { threads: null, precision: 'fp32' });
     try {
       for await (const feeds of batches) {
         const outputs = await session.run(feeds);

@@ -1,7 +1,7 @@
 import { CellSkip, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { AccuracyTally, OutputRecorder, type AccuracyCount, type RowOutputs } from '../../core/parity.js';
-import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, LoadPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
+import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, OpenPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
 import type { RssSampler, RssWindow } from '../rss-sampler.js';
 import { readyCall, runTimed, type EngineSession, type ReadyCall, type ResidentMemoryProbe, type SessionDescription } from '../../core/engine-session.js';
 import { passDecision, type StopRule } from '../../core/stop-rule.js';
@@ -43,7 +43,7 @@ export interface MeasureContext {
   /** Batch sizes measured earlier on this load: empty when this one is the first after it, so its first batch is cold. */
   readonly measuredBefore: readonly number[];
   /** The load's parts as the engine timed them; null when it did not. */
-  readonly phases: LoadPhases | null;
+  readonly phases: OpenPhases | null;
   /** How the launcher ran this load. */
   readonly isolation: 'isolated' | 'in-process';
   /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */

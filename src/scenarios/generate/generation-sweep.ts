@@ -155,7 +155,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
   const started = performance.now();
   let generator: EngineGenerator;
   try {
-    generator = await model.loadGenerator(engine, { threads: group.threads, registry: group.registry });
+    generator = await model.openGenerator(engine, { threads: group.threads, registry: group.registry });
   } catch (err) {
     for (const key of group.keys) await hooks.onCell(failedGenerationCell(key, err));
     return;

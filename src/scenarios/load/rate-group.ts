@@ -13,7 +13,7 @@ import type { TensorMap } from '../../core/tensor.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow } from '../../../datasets/dataset.js';
-import { exportFor } from '../classify/load-group.js';
+import { exportFor } from '../classify/open-group.js';
 import { failedCell } from '../classify/measure-cell.js';
 import { drawSchedule } from './arrival-schedule.js';
 import { RealClock, type Clock } from './clock.js';

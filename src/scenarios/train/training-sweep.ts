@@ -1,7 +1,7 @@
 /**
  * The `inferbench train` sweep: models × engines × sequence lengths × batch
  * sizes, one training cell each. Engines without a training capability
- * (`Engine.loadTrainer`) give skipped cells with the engine's reason; an
+ * (`Engine.openTrainer`) give skipped cells with the engine's reason; an
  * engine that fails or runs out of memory on one batch records it on that
  * cell and the sweep goes on. Bad input (a model whose output is not logits
  * over the labels) ends the run with its UserError.
@@ -81,13 +81,13 @@ export interface TrainingGroupHooks {
 export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
 
 /** Loads the trainer, or says why the engine cannot train. */
-async function loadTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
+async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
   const { model, settings } = group;
   try {
     const engine = await group.registry.require(group.engine);
-    if (!engine.loadTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.loadTrainer)` };
+    if (!engine.openTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.openTrainer)` };
     const start = performance.now();
-    const trainer = await engine.loadTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
+    const trainer = await engine.openTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
     return { trainer, loadMs: performance.now() - start };
   } catch (err) {
     if (err instanceof CellSkip) return { skip: err.message };
@@ -105,7 +105,7 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
     for (const key of group.keys) await hooks.onRound({ kind: 'interrupted', key, round });
     return;
   }
-  const loaded = await loadTrainer(group);
+  const loaded = await openTrainer(group);
   if ('skip' in loaded) return failAll((key) => ({ ...key, state: 'skipped', reason: loaded.skip }));
   if ('error' in loaded) {
     const oom = isOutOfMemory(loaded.error);

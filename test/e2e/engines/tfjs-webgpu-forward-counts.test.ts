@@ -30,7 +30,7 @@ const skip = probe.ok ? false : `no WebGPU adapter here: ${probe.reason} (${prob
 test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds, compiles nothing, frees each step\'s temporaries and says its LayerNorm/GELU are one shader each', { skip }, async (t) => {
   const dir = await bertModelDir();
   const feeds = await bertBatch(dir, REVIEW_TEXTS.slice(0, 2));
-  const session = await createTfjsEngine('webgpu').load(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
+  const session = await createTfjsEngine('webgpu').open(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
   try {
     // The first forward records the folded plan and compiles the shaders, the second uploads the plan's folded values once; the third is what every later batch pays.
     await session.run(feeds);

@@ -50,7 +50,7 @@ after(async () => {
 
 /** Runs `feeds` on `engine` (loading `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
 async function outputsOn(engine: Engine, file: string, feeds: TensorMap): Promise<TensorMap> {
-  const session: EngineSession = await engine.load(file, { threads: null, precision: 'fp32' });
+  const session: EngineSession = await engine.open(file, { threads: null, precision: 'fp32' });
   try {
     const d = session.describe();
     assert.ok(d.adapter !== undefined, `${engine.id} records its adapter`);

@@ -49,7 +49,7 @@ console.log(JSON.stringify({ availability, load }));
 }
 
 test('a tfjs-node remembered as loading that no longer loads fails its cell at load with the import error', { skip }, async () => {
-  const root = testOutputDir('probe-memo-load-fails');
+  const root = testOutputDir('probe-memo-open-fails');
   const bogus = join(root, 'lib');
   mkdirSync(bogus);
   for (const name of ['libtensorflow_cc.so.2', 'libtensorflow_framework.so.2', 'libtensorflow.so.2']) writeFileSync(join(bogus, name), '');

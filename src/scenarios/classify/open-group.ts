@@ -13,13 +13,13 @@ import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
 import { UserError } from '../../core/errors.js';
-import type { CellKey, LoadPhases, RowFingerprint } from '../../core/results.js';
-import { withImportBefore } from '../../core/load-phases.js';
+import type { CellKey, OpenPhases, RowFingerprint } from '../../core/results.js';
+import { withImportBefore } from '../../core/open-phases.js';
 import { readHostNoise } from '../../core/host-noise.js';
 import { registerChildJob, registerLocalJob, registerPageJob } from '../../core/launch-jobs.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
-import { loadOn, type BenchmarkModel } from '../../models/benchmark-model.js';
+import { openOn, type BenchmarkModel } from '../../models/benchmark-model.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
@@ -67,7 +67,7 @@ export interface MeasureSettings {
 }
 
 /** One load group: a model on one engine at one thread count, at every key's batch size. */
-export interface LoadGroup {
+export interface OpenGroup {
   readonly model: BenchmarkModel;
   readonly engine: string | Engine;
   readonly threads: number | null;
@@ -134,7 +134,7 @@ export function measureContext(
     readonly noiseBase: MeasureContext['noiseBase'];
     /** Batch sizes measured before on the same load (empty for the first one after it). */
     readonly measuredBefore?: readonly number[];
-    readonly phases?: LoadPhases | null;
+    readonly phases?: OpenPhases | null;
     readonly isolation?: 'isolated' | 'in-process';
     readonly rowSet?: RowFingerprint | null;
   },
@@ -160,36 +160,36 @@ export function measureContext(
   };
 }
 
-/** Loads `model` on one engine (`loadOn`: the model's file of the format the engine loads). */
+/** Loads `model` on one engine (`openOn`: the model's file of the format the engine loads). */
 export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
-  return (await loadTimed(model, engineRef, threads, registry)).session;
+  return (await openTimed(model, engineRef, threads, registry)).session;
 }
 
 /**
  * `exportFor` with its parts timed: the engine's probe (which imports its
  * package, cold only in a fresh process) apart from the session load, whose
- * own parts the session reports (`loadPhases`). `loadMs` is the whole.
+ * own parts the session reports (`openPhases`). `loadMs` is the whole.
  */
-export async function loadTimed(
+export async function openTimed(
   model: BenchmarkModel,
   engineRef: string | Engine,
   threads: number | null,
   registry: EngineRegistry,
-): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: LoadPhases | null }> {
+): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: OpenPhases | null }> {
   const started = performance.now();
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
   // A tfjs format exported into the cache on first use is one-time work, not this load: it is done before the load's clock.
   const exportStarted = performance.now();
   await model.modelFile(engine.format);
   const exportMs = performance.now() - exportStarted;
-  const session = await loadOn(engine, model, { threads });
-  const phases = session.loadPhases?.() ?? null;
+  const session = await openOn(engine, model, { threads });
+  const phases = session.openPhases?.() ?? null;
   return { session, loadMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
 }
 
 /** What the parity reference engine needs to run its own untimed pass when it is not in the sweep. */
 export interface ReferenceSource {
-  readonly load: () => Promise<EngineSession>;
+  readonly open: () => Promise<EngineSession>;
   readonly context: (key: CellKey) => MeasureContext;
   readonly modelName: string;
 }
@@ -208,7 +208,7 @@ export function referenceSource(
   run: { readonly registry: EngineRegistry; readonly sampler: RssSampler; readonly signal: AbortSignal | undefined },
 ): ReferenceSource {
   return {
-    load: () => exportFor(model, reference, null, run.registry),
+    open: () => exportFor(model, reference, null, run.registry),
     context: () => measureContext(data, prepare, settings, { sampler: run.sampler, loadMs: 0, signal: run.signal, round: 0, noiseBase: null }),
     modelName: model.name,
   };
@@ -220,11 +220,11 @@ export function referenceSource(
  * a failed round for every key; an abort reports the keys not yet started
  * as interrupted.
  */
-export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Promise<void> {
+export async function measureOpenGroup(group: OpenGroup, hooks: GroupHooks): Promise<void> {
   const noiseBase = readHostNoise(null).cpu;
-  let loaded: Awaited<ReturnType<typeof loadTimed>>;
+  let loaded: Awaited<ReturnType<typeof openTimed>>;
   try {
-    loaded = await loadTimed(group.model, group.engine, group.threads, group.registry);
+    loaded = await openTimed(group.model, group.engine, group.threads, group.registry);
   } catch (err) {
     for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
@@ -266,15 +266,15 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
  * its launcher's table (src/core/launch-jobs.ts): in this process and
  * beside a browser page the group itself is the payload; in a child process
  * the plain data the child rebuilds the group from. They sit beside
- * `measureLoadGroup` so that a model passes through this one file of the
+ * `measureOpenGroup` so that a model passes through this one file of the
  * scenario on every path (test/repo/architecture-model-path.test.ts).
  */
 
 /** The classify job in this process (the in-process launcher): the group itself is the payload. */
-registerLocalJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io) => measureLoadGroup(group, { onStart: io.start, onMeasured: io.result }));
+registerLocalJob<OpenGroup, CellKey, MeasuredRound>('classify', (group, io) => measureOpenGroup(group, { onStart: io.start, onMeasured: io.result }));
 
 /** The classify job beside a browser page (the browser launcher): the group, on the engine bound to the page. */
-registerPageJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io, engine) => measureLoadGroup({ ...group, engine }, { onStart: io.start, onMeasured: io.result }));
+registerPageJob<OpenGroup, CellKey, MeasuredRound>('classify', (group, io, engine) => measureOpenGroup({ ...group, engine }, { onStart: io.start, onMeasured: io.result }));
 
 /** What a child needs to rebuild a group's model and rows, since functions and objects cannot cross. */
 export interface ChildSource {
@@ -310,7 +310,7 @@ registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io
     { dataset: job.dataset ?? undefined, limit: job.limit, skipRows: job.skipRows, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
     true,
   );
-  await measureLoadGroup(
+  await measureOpenGroup(
     {
       model,
       engine: job.engine,

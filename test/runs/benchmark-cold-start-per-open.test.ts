@@ -21,9 +21,9 @@ function phasedEngine(): Engine {
   const base = createMockEngine({ id: 'phased' });
   return {
     ...base,
-    async load(path, options) {
-      const session = await base.load(path, options);
-      return { ...session, loadPhases: () => ({ importMs: 5, placementProbeMs: 30, createMs: 12 }) };
+    async open(path, options) {
+      const session = await base.open(path, options);
+      return { ...session, openPhases: () => ({ importMs: 5, placementProbeMs: 30, createMs: 12 }) };
     },
   };
 }

@@ -2,7 +2,7 @@
  * The tfjs engines that run tfjs's own executors rather than inferbench's
  * translator: `tfjs-<backend>-graph-model` (tfjs-converter's GraphModel
  * executor on that backend) and `tfjs-node[-gpu]-saved-model` (a
- * TensorFlow session through tf.node.loadSavedModel). They load the file of
+ * TensorFlow session through tf.node.loadSavedModel). They open the file of
  * their format (model.json, saved_model.pb); BenchmarkModel hands them one
  * exported from the ONNX graph, or the folder's own.
  */
@@ -60,7 +60,7 @@ class NativeTfjsEngine implements Engine {
 
   async open(path: string, options: ResolvedSessionOptions): Promise<EngineSession> {
     if (options.precision !== 'fp32' && options.precision !== 'unknown') throw new CellSkip(`${this.id} runs fp32 exports only; the ${options.precision} graph is not exported`);
-    // The package import is timed apart from the model's load, so `load` is the session create alone, as on every engine.
+    // The package import is timed apart from the model's open, so `open` is the session create alone, as on every engine.
     const clock = new OpenPhaseClock();
     const prepared = await this.host.prepare(this.id, options, clock);
     const session = await clock.time('createMs', async () => {

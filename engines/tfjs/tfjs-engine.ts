@@ -28,14 +28,14 @@ class TfjsSession implements EngineSession {
     return this.phases;
   }
 
-  /** tfjs-core has one global backend; another session may have switched it since load, so switch back (a string compare when nothing changed). */
+  /** tfjs-core has one global backend; another session may have switched it since open, so switch back (a string compare when nothing changed). */
   async run(inputs: TensorMap): Promise<TensorMap> {
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
     webGpuCpuForward(this.tf, this.backendName, false);
     return this.executor.run(inputs);
   }
 
-  /** `run --profile`: each ONNX node timed on this loaded executor (tfjs-profile.ts). */
+  /** `run --profile`: each ONNX node timed on this opened executor (tfjs-profile.ts). */
   async profiler(): Promise<OpProfiler> {
     return translatorProfiler(this.executor, (inputs) => this.run(inputs), this.backendName);
   }
@@ -112,7 +112,7 @@ class TfjsEngine implements Engine {
     clock = new OpenPhaseClock(),
   ): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
     const prepared = await this.host.prepare(this.id, options, clock);
-    // Parsing the graph and (in load) building the executor are the session create.
+    // Parsing the graph and (in open) building the executor are the session create.
     const model = await clock.time('createMs', async () => (await import('../../src/core/onnx/onnx-decode.js')).readOnnxModel(onnxPath));
     await activate(prepared.tf, prepared.backend);
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)', ...(prepared.description.notes ?? [])];

@@ -28,6 +28,6 @@ export function browserLines(b: BrowserReadback, threads: number | null): string
     ...timer,
     `renderer: WebGL ${webgl} · WebGPU ${webgpu}`,
     `cold start: page load ${formatDuration(cold.pageLoadMs)} · runtime init ${cold.runtimeInitMs === null ? 'inside the session build' : formatDuration(cold.runtimeInitMs)} · session build ${formatDuration(cold.sessionBuildMs)} (first inference: the cold-start table)`,
-    `page memory: ${heap ? `${formatBytes(heap.bytes)} after load (${heap.source}: ${heap.covers})` : 'not readable'}${peak !== null ? ` · peak main-thread JS heap ${formatBytes(peak)} over the timed calls` : ''}`,
+    `page memory: ${heap ? `${formatBytes(heap.bytes)} after open (${heap.source}: ${heap.covers})` : 'not readable'}${peak !== null ? ` · peak main-thread JS heap ${formatBytes(peak)} over the timed calls` : ''}`,
   ];
 }

@@ -4,7 +4,7 @@ import { nameTable } from './name-lookup.js';
 import { engineLeftOutOfPack } from './offline-pack.js';
 import { baseEngineId, checkVariantId, parseVariantId, type EngineOptionValues } from './engine-options.js';
 
-/** Creates an engine object; importing its package is deferred to `probe`/`load`. */
+/** Creates an engine object; importing its package is deferred to `probe`/`open`. */
 export type EngineFactory = () => Promise<Engine>;
 
 const registered = new Map<string, EngineFactory>();
@@ -219,7 +219,7 @@ export class EngineRegistry {
 
 /**
  * An options variant of `base` under `id`: the engine object itself (its
- * methods keep their `this`), with every load handed `values`.
+ * methods keep their `this`), with every open handed `values`.
  */
 export function variantEngine(base: Engine, id: string, values: EngineOptionValues): Engine {
   const variant = Object.create(base) as { -readonly [K in keyof Engine]: Engine[K] };

@@ -93,7 +93,7 @@ export interface BrowserReadback {
     readonly sessionBuildMs: number;
   };
   readonly memory: {
-    /** The page's heap right after the model loaded. */
+    /** The page's heap right after the model opened. */
     readonly afterLoad: PageHeapFigure | null;
     /** Highest performance.memory.usedJSHeapSize read after each engine call (main-thread JS heap only); null where unavailable. */
     readonly peakJsHeapBytes: number | null;
@@ -113,14 +113,14 @@ export interface ProviderPlacement {
 }
 
 /**
- * A load in its parts, as the engine timed them: the package import (cold
+ * An open in its parts, as the engine timed them: the package import (cold
  * only in a fresh process), an untimed placement-profiling session where
  * the engine builds one (onnxruntime-node, transformers.js), and the create
- * of the session that is measured. `load` in the reports is `createMs`, so
- * isolated, in-process and browser loads compare alike.
+ * of the session that is measured. `open` in the reports is `createMs`, so
+ * isolated, in-process and browser opens compare alike.
  */
 export interface OpenPhases {
-  /** Import of the engine's packages during this load; 0 when already imported in this process; null when not timed apart. */
+  /** Import of the engine's packages during this open; 0 when already imported in this process; null when not timed apart. */
   readonly importMs: number | null;
   /** The placement-profiling session and its dummy run; null when the engine builds none. */
   readonly placementProbeMs: number | null;
@@ -129,7 +129,7 @@ export interface OpenPhases {
 }
 
 /**
- * A loaded model on one engine. `run` resolves only once the outputs are in
+ * A model opened on one engine. `run` resolves only once the outputs are in
  * host memory, so timing it measures real work even on asynchronous engines.
  */
 export interface EngineSession {
@@ -151,9 +151,9 @@ export interface EngineSession {
   innerForwardMs?(): number | null;
   describe(): SessionDescription;
   /**
-   * How long each part of this session's load took, as the engine timed it
+   * How long each part of this session's open took, as the engine timed it
    * (import, placement probe, create). Optional: without it the reports
-   * show the whole load and say so.
+   * show the whole open and say so.
    */
   openPhases?(): OpenPhases;
   dispose(): Promise<void>;

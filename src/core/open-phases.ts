@@ -1,6 +1,6 @@
 /**
- * Times the parts of an engine load apart (package import, placement probe,
- * session create), so the reports' `load` is the session create alone on
+ * Times the parts of an engine open apart (package import, placement probe,
+ * session create), so the reports' `open` is the session create alone on
  * every engine: an isolated child pays the import, an in-process run finds
  * it cached, and only onnxruntime-node and transformers.js build a
  * placement-profiling session. Mixing those in one figure compared unlike work.
@@ -30,7 +30,7 @@ export class OpenPhaseClock {
   }
 }
 
-/** `phases` with the import time spent before the load (the engine's probe, which imports its package) added. */
+/** `phases` with the import time spent before the open (the engine's probe, which imports its package) added. */
 export function withImportBefore(phases: OpenPhases, importBeforeMs: number): OpenPhases {
   return { ...phases, importMs: (phases.importMs ?? 0) + importBeforeMs };
 }

@@ -26,7 +26,7 @@ export interface OpenOptions {
 
 /** Options every export method takes. */
 export interface ExportOptions extends OpenOptions {
-  /** Load on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
+  /** Open on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
   readonly engine?: Engine;
   /** Registry to look engines up in; absent, a registry of the built-in engines (standalone-registry.ts: a model used on its own). */
   readonly registry?: EngineRegistry;
@@ -49,7 +49,7 @@ export function formatLabel(format: ModelFormat): string {
 const EXPORTED: ReadonlySet<ModelFormat> = new Set<ModelFormat>(['graph-model', 'saved-model']);
 
 /**
- * Loads `model` on `engine`: the model's file of the format the engine
+ * Opens `model` on `engine`: the model's file of the format the engine
  * declares (`Engine.format`, written on first use and cached:
  * `modelFile`), with the model's precision and task options, the session
  * then adapted by the model (a feature-extraction model pools it). The one
@@ -69,7 +69,7 @@ async function engineOf(id: string, options: ExportOptions): Promise<Engine> {
  * A model under test. Subclass it to benchmark your own model: say what the
  * inputs are, how a batch of raw dataset rows becomes those inputs, and where
  * the ONNX graph is. `openOn(engine, model)` then gives a runnable session on
- * any engine, from the file of the format the engine loads
+ * any engine, from the file of the format the engine opens
  * (`modelFile(format)`); bring a file of your own with `nativeModelPath`,
  * and wrap the engine's session with `adaptSession`.
  */
@@ -88,7 +88,7 @@ export abstract class BenchmarkModel {
    */
   abstract prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap | Promise<TensorMap>;
 
-  /** Path of the ONNX graph the ONNX and translated-tfjs engines load. */
+  /** Path of the ONNX graph the ONNX and translated-tfjs engines open. */
   abstract onnxPath(): string | Promise<string>;
 
   /**
@@ -137,14 +137,14 @@ export abstract class BenchmarkModel {
   }
 
   /**
-   * The file an engine of `format` loads: the ONNX graph, or the model in
+   * The file an engine of `format` opens: the ONNX graph, or the model in
    * another format, the model's own (`nativeModelPath`) or, for a tfjs
    * format, exported from the ONNX graph into the cache
    * (tf-export/native-export.ts). A graph the exporter refuses (an op with
    * no TensorFlow mapping, a quantized graph), or a format the model has no
-   * file of, is a CellSkip with the reason. Resolved once per format: a load group
-   * resolves it before the load's clock starts, so the export cache's check
-   * (a sha256 of the ONNX bytes) is not paid again inside the timed load.
+   * file of, is a CellSkip with the reason. Resolved once per format: an open group
+   * resolves it before the open's clock starts, so the export cache's check
+   * (a sha256 of the ONNX bytes) is not paid again inside the timed open.
    */
   modelFile(format: ModelFormat): Promise<string> {
     if (format === 'onnx') return Promise.resolve(this.onnxPath());
@@ -173,7 +173,7 @@ export abstract class BenchmarkModel {
     }
   }
 
-  /** What the model's task adds to every load's options (a feature-extraction model: its pooling); none by default. */
+  /** What the model's task adds to every open's options (a feature-extraction model: its pooling); none by default. */
   sessionOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
     return {};
   }

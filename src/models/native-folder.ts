@@ -1,8 +1,8 @@
 /**
  * A tfjs GraphModel or TensorFlow SavedModel folder, checked before any
- * engine loads it, as ONNX folders are: a missing or short weight shard, a
+ * engine opens it, as ONNX folders are: a missing or short weight shard, a
  * SavedModel without its variables, or a `model.json` that is not a
- * GraphModel otherwise surface after loading as a bare ENOENT, "the tensor
+ * GraphModel otherwise surface after opening as a bare ENOENT, "the tensor
  * should have 65536 values but has 13682", or TensorFlow's "Could not find
  * variable" on the first batch. Each refusal names the file and what is
  * wrong with it. Every file a model names must resolve (links followed)
@@ -25,7 +25,7 @@ const DTYPE_BYTES: Readonly<Record<string, number>> = { float32: 4, int32: 4, bo
 const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable', 'RestoreV2', 'ReadVariableOp']);
 
 function refuse(file: string, what: string): UserError {
-  return new UserError(`${file} ${what}; refused before loading the model`, REEXPORT);
+  return new UserError(`${file} ${what}; refused before opening the model`, REEXPORT);
 }
 
 /** True when `target` is `root` or lies under it. */
@@ -133,7 +133,7 @@ function checkSavedModel(dir: string): void {
   for (const shard of shards) fileInModelFolder(dir, join('variables', shard), file);
 }
 
-/** Refuses a native model folder that an engine would fail to load; see the module comment. */
+/** Refuses a native model folder that an engine would fail to open; see the module comment. */
 export function checkNativeFolder(dir: string, format: NativeFormat): void {
   if (format === 'graph-model') checkGraphModel(dir);
   else checkSavedModel(dir);

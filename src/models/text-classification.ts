@@ -226,7 +226,7 @@ export class TextClassification extends BenchmarkModel {
       this.folder = readFolder(dir, this.onnxFile);
     }
     const { hasOnnx, nativeFormats, dir } = this.loaded;
-    // Every format the folder brings is checked before any engine loads it (a short shard, a SavedModel without variables/).
+    // Every format the folder brings is checked before any engine opens it (a short shard, a SavedModel without variables/).
     for (const format of nativeFormats) checkNativeFolder(dir, format);
     this.inputs = hasOnnx ? (await readOnnxSignature(this.onnxPath())).inputs : [...(await readNativeSignature(dir, nativeFormats[0] as NativeFormat)).inputs];
     this.initialised = true;

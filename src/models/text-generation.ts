@@ -47,9 +47,9 @@ function asList(v: number | number[] | null | undefined): number[] {
 /**
  * A causal language model in the Hugging Face / transformers.js folder layout
  * (config.json, generation_config.json, tokenizer.json, onnx/model.onnx with
- * `logits` and, usually, `present.*` cache outputs). It loads on every engine
+ * `logits` and, usually, `present.*` cache outputs). It opens on every engine
  * like a classifier does, and generates greedily through inferbench's own
- * loop (`load(engine)` or, on onnx-cpu by default, `generate()`).
+ * loop (`open(engine)` or, on onnx-cpu by default, `generate()`).
  */
 export class TextGeneration extends BenchmarkModel {
   readonly name: string;
@@ -195,7 +195,7 @@ export class TextGeneration extends BenchmarkModel {
     return out;
   }
 
-  /** Loads the decoder on one engine (by registry id) and returns a greedy generator over that session. */
+  /** Opens the decoder on one engine (by registry id) and returns a greedy generator over that session. */
   async open(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
     await this.init();
     const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
@@ -205,7 +205,7 @@ export class TextGeneration extends BenchmarkModel {
   /**
    * What generates on `engineId` in a sweep: the engine's own loop when it
    * has one (transformers.js `AutoModelForCausalLM.generate()`, its most
-   * natural JS path), otherwise inferbench's greedy loop over `load()`.
+   * natural JS path), otherwise inferbench's greedy loop over `open()`.
    */
   async openGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
     await this.init();
@@ -220,7 +220,7 @@ export class TextGeneration extends BenchmarkModel {
 
   /**
    * transformers.js-style `generate()` through inferbench's greedy loop on
-   * onnx-cpu, loaded on first use; call `load()` to pick another engine and
+   * onnx-cpu, opened on first use; call `open()` to pick another engine and
    * pass its generator around instead.
    */
   async generate(args: GenerateArgs): Promise<unknown> {
@@ -228,12 +228,12 @@ export class TextGeneration extends BenchmarkModel {
     return (this.generator as GreedyGenerator).generate(args);
   }
 
-  /** Loads the onnx-cpu session `generate()` uses; BenchmarkWrapper awaits this before timing, so TTFT never includes a load. */
+  /** Opens the onnx-cpu session `generate()` uses; BenchmarkWrapper awaits this before timing, so TTFT never includes an open. */
   async ready(): Promise<void> {
     this.generator ??= await this.open('onnx-cpu');
   }
 
-  /** Releases the session `generate()` loaded, if any. */
+  /** Releases the session `generate()` opened, if any. */
   async dispose(): Promise<void> {
     await this.generator?.session.dispose();
     this.generator = undefined;

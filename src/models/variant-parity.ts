@@ -107,10 +107,10 @@ export async function measureVariantParity(
   engine: Engine,
   referenceDtype = 'fp32',
 ): Promise<VariantParity> {
-  const load = (m: BenchmarkModel): Promise<EngineSession> => openOn(engine, m);
-  const refSession = await load(reference);
+  const open = (m: BenchmarkModel): Promise<EngineSession> => openOn(engine, m);
+  const refSession = await open(reference);
   try {
-    const varSession = await load(variant);
+    const varSession = await open(variant);
     try {
       const acc = emptyParity();
       for (const rows of batches) {

@@ -25,7 +25,7 @@ export type { GroupHooks } from '../scenarios/classify/open-group.js';
 const keyId = (key: CellKey): string => String(key.batchSize);
 
 /**
- * The classify job of one load group as every launcher takes it: its kind,
+ * The classify job of one open group as every launcher takes it: its kind,
  * its payload (the group itself in this process or beside a page; in a
  * child, the plain data it rebuilds the group from), and how its keys and
  * results are told apart.
@@ -42,16 +42,16 @@ export function classifyLaunch(payload: OpenGroup | IsolatedJob): Launch<CellKey
   };
 }
 
-/** The classify job of one load group beside a page of the browser of its engine (the browser launcher). */
+/** The classify job of one open group beside a page of the browser of its engine (the browser launcher). */
 export function classifyPageLaunch(group: OpenGroup): PageLaunch<CellKey, MeasuredRound> {
   return { ...classifyLaunch(group), engine: group.engine, registry: group.registry, threads: group.threads };
 }
 
-/** Runs one load group through a launcher, relaying its rounds to `hooks`. */
+/** Runs one open group through a launcher, relaying its rounds to `hooks`. */
 type GroupRun = (group: OpenGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
 
-/** One engine at one thread count: loaded afresh for every round. */
-interface Load {
+/** One engine at one thread count: opened afresh for every round. */
+interface Open {
   readonly engineRef: string | Engine;
   readonly engineId: string;
   readonly threads: number | null;
@@ -76,7 +76,7 @@ export class Benchmark {
 
   /**
    * Measures one session at every batch size. `session` may be a promise
-   * (e.g. `openOn(engine, model)`) so its load time is measured too.
+   * (e.g. `openOn(engine, model)`) so its open time is measured too.
    * Rounds here reuse the one given session (it cannot be reloaded), with
    * batch sizes interleaved. Needs `dataItemProcessCallback` unless `model` is given.
    */
@@ -128,8 +128,8 @@ export class Benchmark {
 
   /**
    * Sweeps engines × thread counts × batch sizes for one model, in rounds:
-   * each round loads every engine afresh (a fresh process when isolating)
-   * and measures every batch size on it, with the order of loads rotated by
+   * each round opens every engine afresh (a fresh process when isolating)
+   * and measures every batch size on it, with the order of opens rotated by
    * the round so drift over the sweep hits every engine alike. A cell is
    * recorded once all its rounds are done. The parity reference engine runs
    * first in the first round, whose warm passes give the outputs compared;
@@ -143,10 +143,10 @@ export class Benchmark {
     const reference = this.options.parity.reference;
     const idOf = (e: string | Engine) => (typeof e === 'string' ? e : e.id);
     const ordered = [...engines].sort((a, b) => Number(idOf(b) === reference) - Number(idOf(a) === reference));
-    const loads: Load[] = ordered.flatMap((engineRef) =>
+    const opens: Open[] = ordered.flatMap((engineRef) =>
       this.options.threads.map((threads) => ({ engineRef, engineId: idOf(engineRef), threads, keys: this.options.batchSizes.map((b) => this.key(model.name, idOf(engineRef), b, threads)) })),
     );
-    const allKeys = loads.flatMap((l) => l.keys);
+    const allKeys = opens.flatMap((l) => l.keys);
     const total = allKeys.length;
     const book = this.book(allKeys, (await data.rowSet()).rows);
     const cells: CellResult[] = [];
@@ -159,23 +159,23 @@ export class Benchmark {
     const flush = async (aborted: boolean) => {
       for (const { key, cell } of book.takeReady(aborted)) {
         const own = this.ownOutputs(book, key);
-        const checked = await parity.check(cell, own, this.referenceOutputs(book, loads, key, reference));
+        const checked = await parity.check(cell, own, this.referenceOutputs(book, opens, key, reference));
         this.keepOutputs(checked, own, reference);
         await this.record(cells, checked, total);
       }
     };
     try {
       for (let round = 0; round < this.options.rounds; round++) {
-        for (const load of rotated(loads, round)) {
+        for (const open of rotated(opens, round)) {
           if (this.options.signal?.aborted) break;
-          const keys = load.keys.filter((k) => book.wants(k, round));
+          const keys = open.keys.filter((k) => book.wants(k, round));
           if (keys.length === 0) continue;
-          const group: OpenGroup = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          const group: OpenGroup = { model, engine: open.engineRef, threads: open.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
           const hooks: LaunchHooks<CellKey, MeasuredRound> = {
             onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
             onResult: async (measured) => this.roundDone(book, measured, round, cells.length, total),
           };
-          if (await this.runsInBrowser(load.engineRef)) {
+          if (await this.runsInBrowser(open.engineRef)) {
             await inBrowser.run(classifyPageLaunch(group), hooks, group.signal);
           } else {
             await inNode(group, hooks);
@@ -239,8 +239,8 @@ export class Benchmark {
   }
 
   /** The reference engine's own outputs at `key`'s batch size when it is in the sweep (or why it has none); null when it is not in the sweep. */
-  private referenceOutputs(book: CellRounds, loads: readonly Load[], key: CellKey, reference: string | null): ReferenceOutputs | null {
-    const refKey = loads.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
+  private referenceOutputs(book: CellRounds, opens: readonly Open[], key: CellKey, reference: string | null): ReferenceOutputs | null {
+    const refKey = opens.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
     return refKey ? book.firstOutputs(refKey) : null;
   }
 
@@ -252,8 +252,8 @@ export class Benchmark {
   }
 
   /**
-   * How this sweep's Node engines run a load group: a fresh child process
-   * per load group and round when isolating (the payload is the plain data
+   * How this sweep's Node engines run an open group: a fresh child process
+   * per open group and round when isolating (the payload is the plain data
    * the child rebuilds the group from), this process otherwise.
    */
   private nodeLaunch(model: BenchmarkModel): GroupRun {

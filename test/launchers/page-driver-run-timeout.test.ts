@@ -2,15 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drivePage, type PageLike } from '../../src/launchers/browser/page-driver.js';
 
-/** A page whose load() answers after `loadMs` and whose run() never answers: a hung batch. */
-function fakePage(loadMs: number): PageLike {
+/** A page whose open() answers after `openMs` and whose run() never answers: a hung batch. */
+function fakePage(openMs: number): PageLike {
   return {
     goto: async () => undefined,
     waitForFunction: async () => undefined,
     evaluate: (<R, A>(_fn: (arg: A) => R | Promise<R>, arg: A) => {
       const [method] = arg as unknown as [string];
       if (method === 'run') return new Promise<R>(() => undefined);
-      return new Promise<R>((resolve) => setTimeout(() => resolve({} as R), loadMs));
+      return new Promise<R>((resolve) => setTimeout(() => resolve({} as R), openMs));
     }) as PageLike['evaluate'],
     on: () => undefined,
   };

@@ -24,25 +24,25 @@ async function refused(dir: string, why: RegExp): Promise<void> {
   await assert.rejects(new TextClassification(dir).init(), (err: unknown) => {
     assert.ok(err instanceof UserError, `a UserError, got ${String(err)}`);
     assert.match(err.message, why);
-    assert.match(err.message, /refused before loading/);
+    assert.match(err.message, /refused before opening/);
     return true;
   });
 }
 
-test('a GraphModel whose weight shard is missing is refused before loading, naming the shard', async () => {
+test('a GraphModel whose weight shard is missing is refused before opening, naming the shard', async () => {
   const dir = await copyOf('graph-model', 'missing-shard');
   rmSync(join(dir, 'group1-shard1of1.bin'));
   await refused(dir, /group1-shard1of1\.bin is named by .*model\.json but cannot be read: it does not exist/);
 });
 
-test('a truncated weight shard is refused before loading as a short file, with the bytes it has and needs', async () => {
+test('a truncated weight shard is refused before opening as a short file, with the bytes it has and needs', async () => {
   const dir = await copyOf('graph-model', 'short-shard');
   const shard = join(dir, 'group1-shard1of1.bin');
   truncateSync(shard, Math.floor(statSync(shard).size / 3));
   await refused(dir, /group1-shard1of1\.bin holds \d+ bytes, but model\.json's weightsManifest needs \d+: the file is short/);
 });
 
-test('a model.json of {} is refused before loading: no format, no modelTopology', async () => {
+test('a model.json of {} is refused before opening: no format, no modelTopology', async () => {
   const dir = await copyOf('graph-model', 'empty-json');
   writeFileSync(join(dir, 'model.json'), '{}');
   await refused(dir, /model\.json has no format and no modelTopology/);
@@ -64,7 +64,7 @@ test('a weight path leading out of the model folder is refused, by ../ and by a 
   await refused(dir, /is a link leading outside the model folder/);
 });
 
-test('a SavedModel whose graph reads variables but has no variables/ is refused before loading', async () => {
+test('a SavedModel whose graph reads variables but has no variables/ is refused before opening', async () => {
   const dir = await copyOf('saved-model', 'no-variables');
   const file = join(dir, 'saved_model.pb');
   const saved = decodeSavedModel(new Uint8Array(readFileSync(file)));

@@ -7,7 +7,7 @@ import { openOn } from '../../src/models/benchmark-model.js';
 import { CharModel } from '../helpers/char-model.js';
 import { createMockEngine } from '../helpers/mock-engine.js';
 
-/** A mock engine of a family of its own that loads a format inferbench does not write (a GGUF file, say), logging the paths it is handed. */
+/** A mock engine of a family of its own that opens a format inferbench does not write (a GGUF file, say), logging the paths it is handed. */
 function engineOf(format: ModelFormat): Engine & { readonly paths: string[] } {
   const mock = createMockEngine({ id: `mock-${format}` });
   const paths: string[] = [];

@@ -36,5 +36,5 @@ test('an in-process sweep records its process and what ran before each batch siz
   assert.match(growth, /process +ran before +before loop/u);
   assert.match(growth, /mock +1 +1 +in-process +– /u, 'batch 1 was the first on its load');
   assert.match(growth, /mock +1 +4 +in-process +batch 1 /u);
-  assert.match(growth, /including what the batch sizes under "ran before" allocated earlier on the same load in the same process/u);
+  assert.match(growth, /including what the batch sizes under "ran before" allocated earlier on the same open in the same process/u);
 });

@@ -13,7 +13,7 @@ test('a reference engine that fails to load is named on every cell instead of sw
   for (const cell of cells) {
     assert.ok(cell.state === 'completed');
     assert.equal(cell.parity, null);
-    assert.equal(cell.parityUnavailable, 'reference broken failed to load: model file is corrupt');
+    assert.equal(cell.parityUnavailable, 'reference broken failed to open: model file is corrupt');
   }
 });
 

@@ -144,7 +144,7 @@ export function usedHeapBytes(): number | null {
 }
 
 /**
- * The page's memory after loading: measureUserAgentSpecificMemory where the
+ * The page's memory after opening: measureUserAgentSpecificMemory where the
  * page is cross-origin isolated (every JS heap and wasm memory of the page
  * and its workers), else performance.memory (the main thread's JS heap only).
  * The first waits for a garbage collection, so it is bounded by a timeout.
@@ -164,7 +164,7 @@ async function heapFigure(): Promise<HeapFigure | null> {
   const used = usedHeapBytes();
   return used === null
     ? null
-    : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded; ${why}` };
+    : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model opened; ${why}` };
 }
 
 /** A call is timed alone when it lasts at least this many steps of the page's clock, else in a group of calls. */
@@ -207,8 +207,8 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
     async open(request) {
       if (request.simulateOpenFailure) throw new Error(request.simulateOpenFailure);
       hang = request.simulateHang === true;
-      const loaded = await runtime.open(request, await api.capabilities());
-      return { ...loaded, heap: await heapFigure() };
+      const opened = await runtime.open(request, await api.capabilities());
+      return { ...opened, heap: await heapFigure() };
     },
     upload(items: readonly (readonly [number, WireBatch])[]) {
       for (const [id, batch] of items) {

@@ -97,7 +97,7 @@ export function installTfjsPage(setup: TfjsBackendSetup): void {
     prepare: (batch) => batch.tensors as unknown as TensorMap,
     async run(inputs) {
       if (graph) return { outputs: await runGraph(graph, inputs as unknown as PageTensorMap), forwardMs: null };
-      if (!executor) throw new Error('no model loaded');
+      if (!executor) throw new Error('no model opened');
       return { outputs: (await executor.run(inputs)) as unknown as PageTensorMap, forwardMs: null };
     },
     memory() {

@@ -51,7 +51,7 @@ export interface PageOpenRequest {
     readonly call: { readonly pooling: string; readonly normalize: boolean } | null;
     readonly note: string;
   };
-  /** Test hook: the page throws this from load as an allocation failure would. */
+  /** Test hook: the page throws this from open as an allocation failure would. */
   readonly simulateOpenFailure?: string;
   /** Test hook: the page never answers run() (a hung page). */
   readonly simulateHang?: boolean;
@@ -79,7 +79,7 @@ export interface HeapFigure {
   readonly covers: string;
 }
 
-/** What the page read back after loading the model. */
+/** What the page read back after opening the model. */
 export interface PageOpenResult {
   /** Backend actually in use, read back (tf.getBackend(), ORT's execution provider). */
   readonly backend: string;

@@ -38,13 +38,13 @@ export interface MeasureContext {
   readonly signal: AbortSignal | undefined;
   /** Position of this round in the cell's rounds, from 0. */
   readonly round: number;
-  /** CPU counters read before the engine loaded, so the first "before" reading has a steal share too. */
+  /** CPU counters read before the engine opened, so the first "before" reading has a steal share too. */
   readonly noiseBase: CpuTimes | null;
-  /** Batch sizes measured earlier on this load: empty when this one is the first after it, so its first batch is cold. */
+  /** Batch sizes measured earlier on this open: empty when this one is the first after it, so its first batch is cold. */
   readonly measuredBefore: readonly number[];
-  /** The load's parts as the engine timed them; null when it did not. */
+  /** The open's parts as the engine timed them; null when it did not. */
   readonly phases: OpenPhases | null;
-  /** How the launcher ran this load. */
+  /** How the launcher ran this open. */
   readonly isolation: 'isolated' | 'in-process';
   /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */
   readonly rowSet: RowFingerprint | null;
@@ -165,7 +165,7 @@ export async function referencePass(key: CellKey, session: EngineSession, ctx: M
 }
 
 /**
- * Measures one round of one cell on a loaded session. First an untimed warm
+ * Measures one round of one cell on an opened session. First an untimed warm
  * pass over every row at this batch size, so every padded shape has been seen
  * (allocation plans, recorded graphs, engine builds) before timing; its
  * outputs feed parity. Then whole timed passes until the round's minimums

@@ -1,5 +1,5 @@
 /**
- * The classification scenario's unit of work: load one engine at one thread
+ * The classification scenario's unit of work: open one engine at one thread
  * count and measure every batch size on it, and the job that runs it on
  * every launcher (in this process, beside a browser page, in a fresh child
  * process, registered at the end of this file), so every launcher runs
@@ -29,7 +29,7 @@ import { rowFingerprint } from '../../../datasets/row-fingerprint.js';
 import { RssSampler } from '../rss-sampler.js';
 import { failedRound, measureRound, type MeasureContext, type MeasuredRound, type Prepare } from './measure-cell.js';
 
-/** Receives one round of each cell of a load group as it is measured. */
+/** Receives one round of each cell of an open group as it is measured. */
 export interface GroupHooks {
   readonly onStart: (key: CellKey) => void;
   readonly onMeasured: (measured: MeasuredRound) => Promise<void>;
@@ -66,7 +66,7 @@ export interface MeasureSettings {
   readonly profileRound?: number | null;
 }
 
-/** One load group: a model on one engine at one thread count, at every key's batch size. */
+/** One open group: a model on one engine at one thread count, at every key's batch size. */
 export interface OpenGroup {
   readonly model: BenchmarkModel;
   readonly engine: string | Engine;
@@ -77,9 +77,9 @@ export interface OpenGroup {
   readonly settings: MeasureSettings;
   readonly registry: EngineRegistry;
   readonly signal: AbortSignal | undefined;
-  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  /** Which round of its cells this open measures, from 0: every round is a fresh open. */
   readonly round: number;
-  /** Set by the launcher: a fresh child process for this load, or this process beside others. Absent: in-process. */
+  /** Set by the launcher: a fresh child process for this open, or this process beside others. Absent: in-process. */
   readonly isolation?: 'isolated' | 'in-process';
 }
 
@@ -102,7 +102,7 @@ export async function prepareData(source: DataSource, needTextColumn: boolean): 
         // Accuracy still needs the label column when the user builds inputs themselves.
         label: source.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
       };
-  // STS pairs that cannot be scored never reach an engine: the run refused them before loading, or noted them as skipped (--skip-bad-rows).
+  // STS pairs that cannot be scored never reach an engine: the run refused them before opening, or noted them as skipped (--skip-bad-rows).
   dataset = validPairs(dataset, columns);
   let rowSet: Promise<RowFingerprint> | undefined;
   const text = columns.text;
@@ -132,7 +132,7 @@ export function measureContext(
     readonly signal: AbortSignal | undefined;
     readonly round: number;
     readonly noiseBase: MeasureContext['noiseBase'];
-    /** Batch sizes measured before on the same load (empty for the first one after it). */
+    /** Batch sizes measured before on the same open (empty for the first one after it). */
     readonly measuredBefore?: readonly number[];
     readonly phases?: OpenPhases | null;
     readonly isolation?: 'isolated' | 'in-process';
@@ -160,14 +160,14 @@ export function measureContext(
   };
 }
 
-/** Loads `model` on one engine (`openOn`: the model's file of the format the engine loads). */
+/** Opens `model` on one engine (`openOn`: the model's file of the format the engine opens). */
 export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
   return (await openTimed(model, engineRef, threads, registry)).session;
 }
 
 /**
  * `exportFor` with its parts timed: the engine's probe (which imports its
- * package, cold only in a fresh process) apart from the session load, whose
+ * package, cold only in a fresh process) apart from the session open, whose
  * own parts the session reports (`openPhases`). `loadMs` is the whole.
  */
 export async function openTimed(
@@ -178,7 +178,7 @@ export async function openTimed(
 ): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: OpenPhases | null }> {
   const started = performance.now();
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
-  // A tfjs format exported into the cache on first use is one-time work, not this load: it is done before the load's clock.
+  // A tfjs format exported into the cache on first use is one-time work, not this open: it is done before the open's clock.
   const exportStarted = performance.now();
   await model.modelFile(engine.format);
   const exportMs = performance.now() - exportStarted;
@@ -195,8 +195,8 @@ export interface ReferenceSource {
 }
 
 /**
- * How `reference` runs a pass of its own over the sweep's rows: loaded in
- * this process on first use (no load group: it is never timed), fed by the
+ * How `reference` runs a pass of its own over the sweep's rows: opened in
+ * this process on first use (no open group: it is never timed), fed by the
  * same rows and input builder as every cell.
  */
 export function referenceSource(
@@ -215,23 +215,23 @@ export function referenceSource(
 }
 
 /**
- * Loads one engine at one thread count and measures one round of every key
- * (batch size) on it, handing each round to `hooks`. A load failure becomes
+ * Opens one engine at one thread count and measures one round of every key
+ * (batch size) on it, handing each round to `hooks`. An open failure becomes
  * a failed round for every key; an abort reports the keys not yet started
  * as interrupted.
  */
 export async function measureOpenGroup(group: OpenGroup, hooks: GroupHooks): Promise<void> {
   const noiseBase = readHostNoise(null).cpu;
-  let loaded: Awaited<ReturnType<typeof openTimed>>;
+  let opened: Awaited<ReturnType<typeof openTimed>>;
   try {
-    loaded = await openTimed(group.model, group.engine, group.threads, group.registry);
+    opened = await openTimed(group.model, group.engine, group.threads, group.registry);
   } catch (err) {
     for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
   }
-  const { session, loadMs, phases } = loaded;
+  const { session, loadMs, phases } = opened;
   const sampler = new RssSampler();
-  // Read once per load, before any timing: the rows every key of the group streams.
+  // Read once per open, before any timing: the rows every key of the group streams.
   const rowSet = await group.data.rowSet();
   const measuredBefore: number[] = [];
   try {
@@ -288,7 +288,7 @@ export interface ChildSource {
   readonly skipRows: number;
 }
 
-/** One load of one engine at one thread count, measuring one round at every batch size, in a child process. */
+/** One open of one engine at one thread count, measuring one round at every batch size, in a child process. */
 export interface IsolatedJob extends ChildSource {
   readonly engine: string;
   readonly threads: number | null;

@@ -42,7 +42,7 @@ export interface TrainingCellPlan {
 }
 
 /**
- * One round of one cell, from a fresh load (in this process or a child; it
+ * One round of one cell, from a fresh open (in this process or a child; it
  * is structured-cloneable): its steps, or the cell's failure with the losses
  * of the round's steps before it, or `interrupted` (Ctrl-C before it began).
  */
@@ -76,7 +76,7 @@ function statsOrNull(values: readonly (number | null)[]): SampleStatistics | nul
   return values.length > 0 && values.every((v) => v !== null) ? computeStatistics(values as number[]) : null;
 }
 
-/** Runs one round on a loaded trainer, from its initial weights; an error becomes the cell's failure, carrying the round's losses so far. */
+/** Runs one round on an opened trainer, from its initial weights; an error becomes the cell's failure, carrying the round's losses so far. */
 export async function measureTrainingRound(trainer: EngineTrainer, plan: TrainingRoundPlan): Promise<TrainingRound> {
   const { key, warmSteps, steps, round } = plan;
   const perRound = warmSteps + steps;
@@ -179,7 +179,7 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
     state: 'completed',
     ...(interrupted ? { interrupted } : {}),
     session: first.session,
-    // Every round is a fresh load; the first is the cold one, as run's cold start.
+    // Every round is a fresh open; the first is the cold one, as run's cold start.
     loadMs: first.loadMs,
     warmSteps,
     steps,

@@ -58,12 +58,12 @@ export interface TrainingSettings {
   readonly threads: number | null;
 }
 
-/** One model on one engine: the cells one trainer load measures one round of (in this process or an isolated one). */
+/** One model on one engine: the cells one trainer open measures one round of (in this process or an isolated one). */
 export interface TrainingGroup {
   readonly model: TextClassification;
   readonly engine: string;
   readonly keys: readonly TrainingCellKey[];
-  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  /** Which round of its cells this open measures, from 0: every round is a fresh open. */
   readonly round: number;
   readonly settings: TrainingSettings;
   readonly rows: readonly DataRow[];
@@ -80,7 +80,7 @@ export interface TrainingGroupHooks {
 /** Where a group runs: this process (measureTrainingGroup) or a child process (train-child-job.ts). */
 export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
 
-/** Loads the trainer, or says why the engine cannot train. */
+/** Opens the trainer, or says why the engine cannot train. */
 async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
   const { model, settings } = group;
   try {
@@ -95,7 +95,7 @@ async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrain
   }
 }
 
-/** Loads the engine and measures one round of every cell of the group, in this process. */
+/** Opens the engine and measures one round of every cell of the group, in this process. */
 export async function measureTrainingGroup(group: TrainingGroup, hooks: TrainingGroupHooks): Promise<void> {
   const { model, settings, round } = group;
   const failAll = async (cell: (key: TrainingCellKey) => ErroredTrainingCell | SkippedTrainingCell) => {
@@ -105,11 +105,11 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
     for (const key of group.keys) await hooks.onRound({ kind: 'interrupted', key, round });
     return;
   }
-  const loaded = await openTrainer(group);
-  if ('skip' in loaded) return failAll((key) => ({ ...key, state: 'skipped', reason: loaded.skip }));
-  if ('error' in loaded) {
-    const oom = isOutOfMemory(loaded.error);
-    return failAll((key) => ({ ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(oom ? { outOfMemory: true } : {}) }));
+  const opened = await openTrainer(group);
+  if ('skip' in opened) return failAll((key) => ({ ...key, state: 'skipped', reason: opened.skip }));
+  if ('error' in opened) {
+    const oom = isOutOfMemory(opened.error);
+    return failAll((key) => ({ ...key, state: 'errored', reason: `open failed: ${describeError(opened.error)}`, ...(oom ? { outOfMemory: true } : {}) }));
   }
   const cache = new Map<string, TrainingBatch[]>();
   try {
@@ -126,15 +126,15 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
         batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
         cache.set(cacheKey, batches);
       }
-      await hooks.onRound(await measureTrainingRound(loaded.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: loaded.loadMs, signal: group.signal }));
+      await hooks.onRound(await measureTrainingRound(opened.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: opened.loadMs, signal: group.signal }));
     }
   } finally {
-    await loaded.trainer.dispose();
+    await opened.trainer.dispose();
   }
 }
 
 /**
- * Runs the sweep in interleaved rounds, as `run` does: round r loads every
+ * Runs the sweep in interleaved rounds, as `run` does: round r opens every
  * model × engine afresh, in an order rotated by r, and measures one round of
  * each of its cells, so drift on a shared machine (10–20 % from minute to
  * minute) falls on every engine alike instead of on whichever ran last.

@@ -18,7 +18,7 @@ const CAPS: PageCapabilities = {
 
 const LOADED: PageOpenResult = { backend: 'webgpu', threads: null, precision: 'fp32', versions: {}, notes: [], runtimeInitMs: 1, sessionBuildMs: 1, heap: null };
 
-/** A page that loads fine and printed `consoleText`: no browser needed to check what the engine makes of it. */
+/** A page that opens fine and printed `consoleText`: no browser needed to check what the engine makes of it. */
 function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolean } {
   const host = {
     origin: 'http://127.0.0.1:1',
@@ -38,7 +38,7 @@ function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolea
   return host;
 }
 
-// A Hugging Face model folder: transformers.js loads folders, not bare files.
+// A Hugging Face model folder: transformers.js opens folders, not bare files.
 const MODEL = join(HF_FIXTURES_DIR, 'bert', 'onnx', 'model.onnx');
 
 for (const id of ['browser-onnx-webgpu', 'browser-transformers-js-webgpu']) {

@@ -18,10 +18,10 @@ function fakePage(openMs: number): PageLike {
 
 const base = { origin: 'http://127.0.0.1:1', browserVersion: 'Chromium 0', pageLoadMs: 0, serveFile: () => '', serveFolder: () => ({ root: '', name: '' }) };
 
-test('runTimeoutMs bounds only run(): a load slower than it still answers, a hung run() fails at its bound and breaks the page', async () => {
+test('runTimeoutMs bounds only run(): an open slower than it still answers, a hung run() fails at its bound and breaks the page', async () => {
   const { host, broken } = drivePage(fakePage(300), { ...base, timeoutMs: 60_000, runTimeoutMs: 100 });
   await host.call('open', { modelUrl: 'x' } as never);
-  assert.equal(broken(), null, 'a 300 ms load is within the 60 s bound, whatever the run bound');
+  assert.equal(broken(), null, 'a 300 ms open is within the 60 s bound, whatever the run bound');
   await assert.rejects(host.call('run', 1), /did not answer run\(\) within 0\.1 s \(hung\); the browser is closed/);
   assert.match(broken() ?? '', /run\(\) within 0\.1 s/);
   await assert.rejects(host.call('open', { modelUrl: 'x' } as never), /the page is unusable: .*run\(\) within 0\.1 s/);

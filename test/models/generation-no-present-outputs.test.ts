@@ -42,15 +42,15 @@ test('a decoder with cache inputs but no present.* outputs generates without a c
   assert.deepEqual([...actual.data], [...expected.data]);
 });
 
-test('an engine whose own loop needs present.* outputs is skipped with the reason, before it loads', async () => {
+test('an engine whose own loop needs present.* outputs is skipped with the reason, before it opens', async () => {
   const bare = await new TextGeneration(await withoutPresents()).init();
-  let loaded = false;
-  const engine = { id: 'transformers-js', openGenerator: async () => { loaded = true; throw new Error('raw shape error'); } } as unknown as Engine;
+  let opened = false;
+  const engine = { id: 'transformers-js', openGenerator: async () => { opened = true; throw new Error('raw shape error'); } } as unknown as Engine;
   await assert.rejects(bare.openGenerator('transformers-js', { engine }), (err: unknown) => {
     assert.ok(err instanceof CellSkip, String(err));
     assert.match(err.message, /^transformers-js needs the cache outputs: the graph takes past_key_values but returns no present\.\* outputs/);
     assert.match(err.message, /text-generation-with-past/);
     return true;
   });
-  assert.equal(loaded, false);
+  assert.equal(opened, false);
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * Outside engines/, nothing compares an engine's family or format: the
  * program asks the engine (`Engine.format`, `webgpu`, `onnxTranslator`)
  * and the model (`modelFile(format)`, `openOn(engine, model)`), so a new
- * engine family that loads a format of its own touches its own folder and
+ * engine family that opens a format of its own touches its own folder and
  * one registration line, not a switch in every layer above.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');

@@ -5,7 +5,7 @@
  *
  * How the count is taken. A path is the list of source files in which a
  * function holds the model on its way from `Benchmark.run` to the call that
- * hands an engine the model's file (`engine.load`): the BenchmarkModel
+ * hands an engine the model's file (`engine.open`): the BenchmarkModel
  * object, or, across the process boundary, the job payload with the
  * ModelSpec that stands for it. Each file counts once however many of its
  * functions hold the model in a row. A file that makes the model from its
@@ -186,14 +186,14 @@ test('the check fails on a pass-through hop and on a file entered twice', () => 
   assert.ok(pathProblems(twice).some((p) => /entered twice: src\/runs\/benchmark\.ts/.test(p)), pathProblems(twice).join('\n'));
 });
 
-test('in-process, as it runs: every source file on the stack when the engine loads is on the declared path', async () => {
+test('in-process, as it runs: every source file on the stack when the engine opens is on the declared path', async () => {
   const stacks: string[] = [];
   const engine = createMockEngine({ id: 'stack-mock' });
   const registry = new EngineRegistry({});
   registry.register({
     ...engine,
     open: (path, options) => {
-      stacks.push(new Error('where the engine is loaded from').stack ?? '');
+      stacks.push(new Error('where the engine is opened from').stack ?? '');
       return engine.open(path, options);
     },
   });

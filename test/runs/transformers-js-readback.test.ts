@@ -10,7 +10,7 @@ useTestCache();
 test('transformers-js reads device, dtype and precision off its own ONNX session, not from the options given', async () => {
   const model = await defaultClassifier();
   const engine = createTransformersJsEngine('cpu');
-  // The precision passed in is deliberately wrong: the row must carry what transformers.js loaded.
+  // The precision passed in is deliberately wrong: the row must carry what transformers.js opened.
   const fp32 = await engine.open(model.onnxPath(), { threads: 1, precision: 'int4' });
   const d = fp32.describe();
   await fp32.dispose();

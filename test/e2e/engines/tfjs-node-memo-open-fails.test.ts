@@ -25,7 +25,7 @@ try {
   skip = `${PKG} is not installed (npm run setup:tfjs-node builds it offline)`;
 }
 
-/** Runs in the child: seeds the memo for its own environment, then probes and loads tfjs-node. */
+/** Runs in the child: seeds the memo for its own environment, then probes and opens tfjs-node. */
 function childScript(): string {
   const url = (rel: string) => JSON.stringify(new URL(rel, import.meta.url).href);
   return `

@@ -41,7 +41,7 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     assert.ok(session.describe().notes?.includes(WEBGPU_KERNELS_NOTE), 'the row notes the WGSL LayerNorm/GELU');
     // One read-back per output the graph computes on the GPU (the logits); a shape read back mid-graph would add one.
     assert.equal(counts.reads, Object.keys(outputs).length, 'read-backs per forward');
-    // At most one upload per feed: constants, scalars and folded shape values are uploaded once per load, embedding rows are gathered on the GPU.
+    // At most one upload per feed: constants, scalars and folded shape values are uploaded once per open, embedding rows are gathered on the GPU.
     // Before the kept scalars and the GPU gather: 16 (LayerNorm/GELU scalars, three [batch, seq, hidden] embedding lookups, an index).
     assert.ok(counts.uploads <= Object.keys(feeds).length, `uploads per forward: ${counts.uploads}`);
     assert.equal(counts.pipelinesCompiled, 0, 'shader pipelines compiled by a repeated forward');

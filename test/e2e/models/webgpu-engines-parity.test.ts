@@ -48,7 +48,7 @@ after(async () => {
   await keepContext?.release();
 });
 
-/** Runs `feeds` on `engine` (loading `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
+/** Runs `feeds` on `engine` (opening `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
 async function outputsOn(engine: Engine, file: string, feeds: TensorMap): Promise<TensorMap> {
   const session: EngineSession = await engine.open(file, { threads: null, precision: 'fp32' });
   try {

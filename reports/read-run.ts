@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { UserError, hasErrorCode } from '../src/core/errors.js';
 import type { RunRecord } from '../src/core/results.js';
-import { withCurrentKind } from '../src/core/record-kind.js';
+import { withCurrentWords } from '../src/core/record-kind.js';
 
 const FIX = 'pass a run folder written by `inferbench run` (<out>/<run-id>/) or the results.json inside it';
 
@@ -51,6 +51,6 @@ export async function readRunRecord(target: string): Promise<LoadedRun> {
   if (typeof record !== 'object' || record === null || record.schemaVersion !== 1 || !Array.isArray(record.cells) || typeof record.id !== 'string') {
     throw new UserError(`cannot read run ${file}: it is not an inferbench results file (schemaVersion 1 with cells)`, FIX);
   }
-  // An older record's kind (`generation`, `training`, `server`) reads as today's word.
-  return { record: withCurrentKind(record as RunRecord), file };
+  // An older record's kind (`generation`, `training`, `server`) and fields (`loadMs`) read as today's words.
+  return { record: withCurrentWords(record as RunRecord), file };
 }

@@ -167,7 +167,7 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
             ...(caps.webgpuUnavailable ? { webgpuUnavailable: caps.webgpuUnavailable } : {}),
             ...(caps.webgpuFeatures ? { webgpuFeatures: caps.webgpuFeatures } : {}),
             coldStart: { pageLoadMs: host.pageLoadMs, runtimeInitMs: opened.runtimeInitMs, sessionBuildMs: opened.sessionBuildMs },
-            memory: { afterLoad: opened.heap, peakJsHeapBytes: null },
+            memory: { afterOpen: opened.heap, peakJsHeapBytes: null },
           },
         },
         spec.runtime === 'tfjs',

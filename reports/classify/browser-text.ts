@@ -12,7 +12,7 @@ export function browserLines(b: BrowserReadback, threads: number | null): string
   const webgpu = b.webgpuAdapter ?? `none (${b.webgpuUnavailable ?? 'no adapter'})`;
   const webgl = b.webglRenderer ?? `none (${b.webglUnavailable ?? 'no WebGL2 context'})`;
   const cold = b.coldStart;
-  const heap = b.memory.afterLoad;
+  const heap = b.memory.afterOpen;
   const peak = b.memory.peakJsHeapBytes;
   const machine = b.machineCores !== undefined && b.machineCores !== b.hardwareConcurrency ? ` (as the browser reports them; the machine has ${b.machineCores})` : '';
   const sab = b.sharedArrayBuffer === undefined ? '' : ` · SharedArrayBuffer ${b.sharedArrayBuffer ? 'yes' : 'undefined'}`;

@@ -94,7 +94,7 @@ export interface BrowserReadback {
   };
   readonly memory: {
     /** The page's heap right after the model opened. */
-    readonly afterLoad: PageHeapFigure | null;
+    readonly afterOpen: PageHeapFigure | null;
     /** Highest performance.memory.usedJSHeapSize read after each engine call (main-thread JS heap only); null where unavailable. */
     readonly peakJsHeapBytes: number | null;
   };

@@ -44,7 +44,7 @@ export interface GenerationSample {
 export interface CompletedGenerationCell extends GenerationCellKey {
   readonly state: 'completed';
   readonly session: SessionDescription;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** generate() calls at full output length before measuring. */
   readonly warmupRuns: number;
   readonly samples: readonly GenerationSample[];

@@ -54,7 +54,7 @@ export interface CompletedCell extends CellKey {
   /** What actually ran, read back from the engine. */
   readonly session: SessionDescription;
   /** Time to open the model on the engine. */
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Untimed batches the first round ran before measuring (its warm pass and any extra); not in `samples.runMs`. */
   readonly warmupBatches: number;
   readonly samples: CellSamples;
@@ -132,7 +132,7 @@ export interface CellRound {
   readonly passes: number;
   /** Mean engine time per batch over this round's timed passes (each row weighted equally across engines). */
   readonly meanMs: number;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Engine time of the untimed warm pass over every row. */
   readonly firstPassMs: number;
   /** Signs of a noisy machine around this round (see `HostNoise`). */
@@ -152,12 +152,12 @@ export interface CellRound {
  */
 export interface ColdStart {
   /** The session create alone when the engine reported its open phases, else everything `exportFor` did. */
-  readonly loadMs: number;
-  /** The first batch at this batch size; cold only when `afterLoad` is true. */
+  readonly openMs: number;
+  /** The first batch at this batch size; cold only when `afterOpen` is true. */
   readonly firstBatchMs: number;
   /** True when this batch size was the first measured after the open; absent in older records. */
-  readonly afterLoad?: boolean;
-  /** Batch sizes measured earlier on the same open, in order (empty when `afterLoad`). */
+  readonly afterOpen?: boolean;
+  /** Batch sizes measured earlier on the same open, in order (empty when `afterOpen`). */
   readonly measuredBefore?: readonly number[];
   /** The open in its parts, when the engine reported them. */
   readonly phases?: OpenPhases;

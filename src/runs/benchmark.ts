@@ -99,7 +99,7 @@ export class Benchmark {
       for (const { cell } of book.takeReady(false)) await this.record(cells, cell, total);
       return cells;
     }
-    const loadMs = performance.now() - started;
+    const openMs = performance.now() - started;
     const sampler = new RssSampler();
     const noiseBase = readHostNoise(null).cpu;
     const phases = loaded.openPhases?.() ?? null;
@@ -110,7 +110,7 @@ export class Benchmark {
         for (const key of rotated(keys, round)) {
           if (!book.wants(key, round) || this.options.signal?.aborted) continue;
           this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds });
-          const run = { sampler, loadMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
+          const run = { sampler, openMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
           this.roundDone(book, await measureRound(key, loaded, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
           measuredBefore.push(key.batchSize);
         }

@@ -35,9 +35,9 @@ test('cold start is per open: the first batch size after it owns open (the creat
   const cells = (await bench.run(new CharModel(), ['phased'])) as CompletedCell[];
   const [first, second] = cells;
   assert.ok(first?.state === 'completed' && second?.state === 'completed');
-  assert.equal(first.coldStart?.afterLoad, true);
+  assert.equal(first.coldStart?.afterOpen, true);
   assert.deepEqual(first.coldStart?.measuredBefore, []);
-  assert.equal(second.coldStart?.afterLoad, false, 'batch 4 ran on the engine batch 1 had warmed');
+  assert.equal(second.coldStart?.afterOpen, false, 'batch 4 ran on the engine batch 1 had warmed');
   assert.deepEqual(second.coldStart?.measuredBefore, [1]);
   assert.equal(first.coldStart?.phases?.createMs, 12);
   assert.equal(first.coldStart?.phases?.placementProbeMs, 30);

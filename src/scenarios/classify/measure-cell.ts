@@ -28,7 +28,7 @@ export interface MeasureContext {
   /** Untimed batches at least: the warm pass always covers every row once, then cycles rows untimed up to this count. */
   readonly warmupBatches: number;
   readonly sampler: RssSampler;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Label column to collect for accuracy; null when the dataset has none. */
   readonly labelColumn: string | null;
   /** Gold-score column of an STS pairs dataset, for the Spearman figure; null or absent otherwise. */
@@ -290,9 +290,9 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     const profile = profileNow && !interrupted ? await profileOf(key, session, ctx) : undefined;
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
     const coldStart: ColdStart = {
-      loadMs: ctx.loadMs,
+      openMs: ctx.openMs,
       firstBatchMs: warmupMs[0] ?? 0,
-      afterLoad: ctx.measuredBefore.length === 0,
+      afterOpen: ctx.measuredBefore.length === 0,
       measuredBefore: ctx.measuredBefore,
       ...(ctx.phases ? { phases: ctx.phases } : {}),
     };
@@ -308,7 +308,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           items,
           passes,
           meanMs,
-          loadMs: ctx.loadMs,
+          openMs: ctx.openMs,
           firstPassMs,
           noise: { before: before.noise, after: after.noise },
           ...(pipeline ? { forwardMs } : {}),

@@ -128,7 +128,7 @@ export function measureContext(
   settings: MeasureSettings,
   run: {
     readonly sampler: RssSampler;
-    readonly loadMs: number;
+    readonly openMs: number;
     readonly signal: AbortSignal | undefined;
     readonly round: number;
     readonly noiseBase: MeasureContext['noiseBase'];
@@ -145,7 +145,7 @@ export function measureContext(
     stop: settings.stop,
     warmupBatches: settings.warmupBatches,
     sampler: run.sampler,
-    loadMs: run.loadMs,
+    openMs: run.openMs,
     labelColumn: data.columns.label,
     stsScoreColumn: data.columns.pair?.score ?? null,
     parityRows: settings.parityRows,
@@ -168,14 +168,14 @@ export async function exportFor(model: BenchmarkModel, engineRef: string | Engin
 /**
  * `exportFor` with its parts timed: the engine's probe (which imports its
  * package, cold only in a fresh process) apart from the session open, whose
- * own parts the session reports (`openPhases`). `loadMs` is the whole.
+ * own parts the session reports (`openPhases`). `openMs` is the whole.
  */
 export async function openTimed(
   model: BenchmarkModel,
   engineRef: string | Engine,
   threads: number | null,
   registry: EngineRegistry,
-): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: OpenPhases | null }> {
+): Promise<{ readonly session: EngineSession; readonly openMs: number; readonly phases: OpenPhases | null }> {
   const started = performance.now();
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
   // A tfjs format exported into the cache on first use is one-time work, not this open: it is done before the open's clock.
@@ -184,7 +184,7 @@ export async function openTimed(
   const exportMs = performance.now() - exportStarted;
   const session = await openOn(engine, model, { threads });
   const phases = session.openPhases?.() ?? null;
-  return { session, loadMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
+  return { session, openMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
 }
 
 /** What the parity reference engine needs to run its own untimed pass when it is not in the sweep. */
@@ -209,7 +209,7 @@ export function referenceSource(
 ): ReferenceSource {
   return {
     open: () => exportFor(model, reference, null, run.registry),
-    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, loadMs: 0, signal: run.signal, round: 0, noiseBase: null }),
+    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, openMs: 0, signal: run.signal, round: 0, noiseBase: null }),
     modelName: model.name,
   };
 }
@@ -229,7 +229,7 @@ export async function measureOpenGroup(group: OpenGroup, hooks: GroupHooks): Pro
     for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
   }
-  const { session, loadMs, phases } = opened;
+  const { session, openMs, phases } = opened;
   const sampler = new RssSampler();
   // Read once per open, before any timing: the rows every key of the group streams.
   const rowSet = await group.data.rowSet();
@@ -243,7 +243,7 @@ export async function measureOpenGroup(group: OpenGroup, hooks: GroupHooks): Pro
       hooks.onStart(key);
       const context = measureContext(group.data, group.prepare, group.settings, {
         sampler,
-        loadMs,
+        openMs,
         signal: group.signal,
         round: group.round,
         noiseBase,

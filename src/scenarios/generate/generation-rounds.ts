@@ -82,7 +82,7 @@ export function assembleGenerationCell(rounds: readonly CompletedGenerationCell[
     state: 'completed',
     session: first.session,
     // Every round is a fresh open; the first is the cold one, as run's cold start.
-    loadMs: first.loadMs,
+    openMs: first.openMs,
     warmupRuns: first.warmupRuns,
     ...summary,
     betweenRounds,

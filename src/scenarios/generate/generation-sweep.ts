@@ -160,7 +160,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
     for (const key of group.keys) await hooks.onCell(failedGenerationCell(key, err));
     return;
   }
-  const loadMs = performance.now() - started;
+  const openMs = performance.now() - started;
   const wrapper = new BenchmarkWrapper(generator);
   try {
     for (const key of group.keys) {
@@ -193,7 +193,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
           continue;
         }
         const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];
-        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise, ...(cut ? { interrupted: true } : {}) });
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), openMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise, ...(cut ? { interrupted: true } : {}) });
       } catch (err) {
         await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
       }

@@ -67,7 +67,7 @@ function assemble(book: CellBook): LoadCell {
     ...book.key,
     state: 'completed',
     session: first.session,
-    loadMs: first.loadMs,
+    openMs: first.openMs,
     serviceMs: first.serviceMs,
     rounds: book.roundsDone,
     probes: book.probes,

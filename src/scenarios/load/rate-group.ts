@@ -64,7 +64,7 @@ export type LoadGroupResult =
       readonly key: LoadCellKey;
       readonly round: number;
       readonly session: SessionDescription;
-      readonly loadMs: number;
+      readonly openMs: number;
       readonly serviceMs: { readonly batchOne: number; readonly maxBatch: number };
       readonly peak: PeakRound | null;
       readonly interrupted: boolean;
@@ -147,7 +147,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
   } catch (err) {
     return fail(failedCell(key, err) as ErroredLoadCell | SkippedLoadCell);
   }
-  const loadMs = performance.now() - loadStart;
+  const openMs = performance.now() - loadStart;
   const description = session.describe();
   try {
     hooks.onStart(key);
@@ -183,7 +183,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
       });
       peak = { round, lastPass: found.lastPass, firstFail: found.firstFail, probes: found.probes, ...(found.interrupted ? { interrupted: true as const } : {}) };
     }
-    await hooks.onResult({ kind: 'done', key, round, session: description, loadMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
+    await hooks.onResult({ kind: 'done', key, round, session: description, openMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
   } catch (err) {
     await fail({ ...(failedCell(key, err) as ErroredLoadCell), session: description });
   } finally {

@@ -27,7 +27,7 @@ export interface TrainingRoundPlan {
   readonly steps: number;
   /** Which round, from 0: its steps are logged with it, and a failure names the step's place in the cell. */
   readonly round: number;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Ctrl-C: the round stops after the step in progress, keeping the steps measured so far. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -53,7 +53,7 @@ export type TrainingRound =
     readonly round: number;
     readonly steps: readonly TrainingStep[];
     readonly session: SessionDescription;
-    readonly loadMs: number;
+    readonly openMs: number;
     /** The kernel's peak RSS could be reset before every step of the round. */
     readonly rssResetWorked: boolean;
     /** Host load per core and CPU steal read around the round, for the verdict's warnings (as `run`). */
@@ -130,7 +130,7 @@ export async function measureTrainingRound(trainer: EngineTrainer, plan: Trainin
     };
   }
   const noise = { before: before.noise, after: readHostNoise(before.cpu).noise };
-  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), loadMs: plan.loadMs, rssResetWorked, noise, ...(cut ? { cut } : {}) };
+  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), openMs: plan.openMs, rssResetWorked, noise, ...(cut ? { cut } : {}) };
 }
 
 /** The errored cell of a round's failure, its losses preceded by those of the rounds before it. */
@@ -180,7 +180,7 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
     ...(interrupted ? { interrupted } : {}),
     session: first.session,
     // Every round is a fresh open; the first is the cold one, as run's cold start.
-    loadMs: first.loadMs,
+    openMs: first.openMs,
     warmSteps,
     steps,
     rounds: roundsDone,

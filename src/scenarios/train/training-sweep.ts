@@ -81,14 +81,14 @@ export interface TrainingGroupHooks {
 export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
 
 /** Opens the trainer, or says why the engine cannot train. */
-async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
+async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; openMs: number } | { skip: string } | { error: unknown }> {
   const { model, settings } = group;
   try {
     const engine = await group.registry.require(group.engine);
     if (!engine.openTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.openTrainer)` };
     const start = performance.now();
     const trainer = await engine.openTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
-    return { trainer, loadMs: performance.now() - start };
+    return { trainer, openMs: performance.now() - start };
   } catch (err) {
     if (err instanceof CellSkip) return { skip: err.message };
     return { error: err };
@@ -126,7 +126,7 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
         batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
         cache.set(cacheKey, batches);
       }
-      await hooks.onRound(await measureTrainingRound(opened.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: opened.loadMs, signal: group.signal }));
+      await hooks.onRound(await measureTrainingRound(opened.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, openMs: opened.openMs, signal: group.signal }));
     }
   } finally {
     await opened.trainer.dispose();

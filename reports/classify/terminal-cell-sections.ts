@@ -15,7 +15,7 @@ import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from '.
 const dur = (v: number | null): string => (v === null ? '–' : formatDuration(v));
 const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;
 
-/** `batch 1, 8` for the batch sizes run before on the same load; `–` for none; `?` when not recorded. */
+/** `batch 1, 8` for the batch sizes run before on the same open; `–` for none; `?` when not recorded. */
 function ranBeforeText(r: BaselineRow): string {
   if (r.ranBefore === null) return '?';
   return r.ranBefore.length === 0 ? '–' : `batch ${r.ranBefore.join(', ')}`;
@@ -55,7 +55,7 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
       'before loop: RSS once the model is opened and this batch size\'s warm pass ran, just before the timed loop' +
         (hasRanBefore ? ', including what the batch sizes under "ran before" allocated earlier on the same open in the same process' : '') +
         '; growth: peak RSS during the timed loop minus that' +
-        (hasProcess ? '; process: isolated (a fresh child process per load), in-process (the measuring process, beside every other engine: --no-isolate, or the Benchmark API\'s default) or browser renderer (the Chromium renderer that ran the page, GPU process not included)' : '') +
+        (hasProcess ? '; process: isolated (a fresh child process per open), in-process (the measuring process, beside every other engine: --no-isolate, or the Benchmark API\'s default) or browser renderer (the Chromium renderer that ran the page, GPU process not included)' : '') +
         (hasEngine ? '; tensors and engine bytes: the engine\'s own count (tfjs tf.memory())' : '') +
         (hasGpu ? '; GPU: this process\'s peak GPU memory from nvidia-smi' : '') +
         '.',

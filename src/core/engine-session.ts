@@ -7,7 +7,7 @@ export type Precision = 'fp32' | 'fp16' | 'int8' | 'int4' | 'mixed' | 'unknown';
 
 /**
  * What a session is really running on. It is read back from the engine after
- * loading, never copied from what was requested, so a silent fallback (CUDA
+ * opening, never copied from what was requested, so a silent fallback (CUDA
  * asked for, CPU used) shows up in every result row.
  */
 export interface SessionDescription {

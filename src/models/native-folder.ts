@@ -21,7 +21,7 @@ const REEXPORT = 'copy the model folder again whole, or re-export it (`inferbenc
 /** Bytes per element of each tfjs weights-manifest dtype (a quantized weight's stored dtype wins). */
 const DTYPE_BYTES: Readonly<Record<string, number>> = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2, float16: 2, int8: 1, int16: 2, complex64: 8 };
 
-/** Ops that read a SavedModel's variables/ at load time. */
+/** Ops that read a SavedModel's variables/ at open time. */
 const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable', 'RestoreV2', 'ReadVariableOp']);
 
 function refuse(file: string, what: string): UserError {
@@ -120,7 +120,7 @@ function checkSavedModel(dir: string): void {
   }
   if (nodes.length === 0) throw refuse(file, 'holds no graph');
   if (!nodes.some((n) => VARIABLE_OPS.has(n.op))) return;
-  // The graph reads variables: TensorFlow restores them from variables/variables.index and its data shards at load time.
+  // The graph reads variables: TensorFlow restores them from variables/variables.index and its data shards at open time.
   const variables = join(dir, 'variables');
   const info = statSync(variables, { throwIfNoEntry: false });
   if (!info?.isDirectory()) throw refuse(variables, `is missing, but ${file} reads variables from it`);

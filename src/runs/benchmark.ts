@@ -91,9 +91,9 @@ export class Benchmark {
     const cells: CellResult[] = [];
     const total = keys.length;
     const started = performance.now();
-    let loaded: EngineSession;
+    let opened: EngineSession;
     try {
-      loaded = await session;
+      opened = await session;
     } catch (err) {
       for (const k of keys) book.add(failedRound(k, err));
       for (const { cell } of book.takeReady(false)) await this.record(cells, cell, total);
@@ -102,7 +102,7 @@ export class Benchmark {
     const openMs = performance.now() - started;
     const sampler = new RssSampler();
     const noiseBase = readHostNoise(null).cpu;
-    const phases = loaded.openPhases?.() ?? null;
+    const phases = opened.openPhases?.() ?? null;
     // One session serves every round here, so only the very first batch size measured finds it cold.
     const measuredBefore: number[] = [];
     try {
@@ -111,7 +111,7 @@ export class Benchmark {
           if (!book.wants(key, round) || this.options.signal?.aborted) continue;
           this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds });
           const run = { sampler, openMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
-          this.roundDone(book, await measureRound(key, loaded, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
+          this.roundDone(book, await measureRound(key, opened, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
           measuredBefore.push(key.batchSize);
         }
       }

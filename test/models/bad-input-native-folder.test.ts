@@ -19,7 +19,7 @@ async function copyOf(format: 'graph-model' | 'saved-model', name: string): Prom
   return copy;
 }
 
-/** Asserts that loading `dir` is refused before any engine runs, with a message matching `why`. */
+/** Asserts that reading `dir` is refused before any engine runs, with a message matching `why`. */
 async function refused(dir: string, why: RegExp): Promise<void> {
   await assert.rejects(new TextClassification(dir).init(), (err: unknown) => {
     assert.ok(err instanceof UserError, `a UserError, got ${String(err)}`);

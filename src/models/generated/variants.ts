@@ -1,7 +1,7 @@
 /**
  * Writes the precision variants of a generated model beside its
  * `onnx/model.onnx`, under the names transformers.js looks for, so inferbench
- * engines and the `@huggingface/transformers` pipeline load the same files.
+ * engines and the `@huggingface/transformers` pipeline open the same files.
  * The writers are the general ones (`src/models/quantize/`) that also serve
  * users' exports; only here, in a folder inferbench generated into its own
  * cache, do they write beside the source. q8-static depends on the run's
@@ -23,7 +23,7 @@ export function generatableDtypes(): ModelDtype[] {
  * Makes sure `<dir>/onnx/model<suffix>.onnx` exists for a generated model
  * folder, writing it from `onnx/model.onnx` on first use (under a temporary
  * name, then renamed, so an interrupted write never leaves a truncated graph
- * that a later run would load). Returns the path and how it was written
+ * that a later run would open). Returns the path and how it was written
  * (read back from the file's metadata when an earlier run wrote it), or a
  * reason when this dtype cannot be generated.
  */

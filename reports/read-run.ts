@@ -12,7 +12,7 @@ import { withCurrentWords } from '../src/core/record-kind.js';
 const FIX = 'pass a run folder written by `inferbench run` (<out>/<run-id>/) or the results.json inside it';
 
 /** The run and the results.json it came from. */
-export interface LoadedRun {
+export interface RunFromFile {
   readonly record: RunRecord;
   readonly file: string;
 }
@@ -26,7 +26,7 @@ function unreadable(target: string, err: unknown): UserError {
 }
 
 /** Reads and checks `<target>/results.json`, or `target` itself when it is a file. */
-export async function readRunRecord(target: string): Promise<LoadedRun> {
+export async function readRunRecord(target: string): Promise<RunFromFile> {
   let file = target;
   try {
     if ((await stat(target)).isDirectory()) file = path.join(target, 'results.json');

@@ -5,12 +5,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import { packageRoot } from '../../src/core/package-info.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { TensorMap } from '../../src/core/tensor.js';
-import { cutFeeds as cut, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { cutFeeds as cut, readHfFixture } from '../helpers/hf-fixtures.js';
 
 const RUNS = 200;
 
 test(`quantized graphs (MatMulInteger chunks, folded DequantizeLinear weights) keep tf.memory() flat over ${RUNS} runs and free everything on dispose`, async () => {
-  const fixture = loadHfFixture('bert');
+  const fixture = readHfFixture('bert');
   const batches = [cut(fixture.feeds, 2, 8), cut(fixture.feeds, 1, 5)];
   for (const name of ['bert-dynamic', 'bert-qdq']) {
     const path = join(packageRoot(), 'test', 'data', 'quant', name, 'model.onnx');

@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import { UserError } from '../../src/core/errors.js';
 import { TextClassification } from '../../src/models/text-classification.js';
 import { decodeSavedModel, encodeSavedModel } from '../../src/models/tf-export/tf-proto.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 
 /** A copy of the fixture's `format` export, to break. */
 async function copyOf(format: 'graph-model' | 'saved-model', name: string): Promise<string> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { CellSkip } from '../../src/core/errors.js';
-import { loadOnnxFile, writeOnnxModel } from '../../src/core/onnx/onnx-file.js';
+import { decodeOnnxFile, writeOnnxModel } from '../../src/core/onnx/onnx-file.js';
 import type { Engine } from '../../src/core/engine.js';
 import { TextGeneration } from '../../src/models/text-generation.js';
 import { HF_FIXTURES_DIR } from '../helpers/hf-fixtures.js';
@@ -17,7 +17,7 @@ async function withoutPresents(): Promise<string> {
   after(() => rm(dir, { recursive: true, force: true }));
   await cp(SOURCE, dir, { recursive: true });
   const path = join(dir, 'onnx', 'model.onnx');
-  const { model, dir: modelDir } = await loadOnnxFile(path);
+  const { model, dir: modelDir } = await decodeOnnxFile(path);
   if (model.graph) model.graph.output = (model.graph.output ?? []).filter((o) => !o.name?.startsWith('present'));
   await writeOnnxModel(model, path, modelDir);
   return dir;

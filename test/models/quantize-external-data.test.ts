@@ -2,19 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { copyFixture, replaceGraph } from '../helpers/quantize-folders.js';
 import { testOutputDir } from '../helpers/test-cache.js';
-import { loadOnnxFile } from '../../src/core/onnx/onnx-file.js';
+import { decodeOnnxFile } from '../../src/core/onnx/onnx-file.js';
 import { ensureQuantizedVariant } from '../../src/models/quantize/quantize-cache.js';
 import { TextClassification } from '../../src/models/text-classification.js';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 
 test('an export stored as external data (how models over 2 GB are saved) is quantized from its data file, and a variant past the threshold is written with its own', async () => {
-  const fixture = loadHfFixture('bert');
+  const fixture = readHfFixture('bert');
   const dir = copyFixture('bert', 'quantize-external');
   // The threshold stands in for protobuf's 2 GB limit, which a test cannot reach.
-  await replaceGraph(dir, await loadOnnxFile(fixture.onnxPath), { externalDataAbove: 0 });
+  await replaceGraph(dir, await decodeOnnxFile(fixture.onnxPath), { externalDataAbove: 0 });
   assert.ok(existsSync(join(dir, 'onnx', 'model.onnx_data')));
   assert.ok(statSync(join(dir, 'onnx', 'model.onnx')).size < statSync(fixture.onnxPath).size / 4, 'weights stayed inline');
 

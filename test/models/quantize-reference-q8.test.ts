@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hfFixtureArchs, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 import { ensureQuantizedVariant } from '../../src/models/quantize/quantize-cache.js';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
@@ -30,7 +30,7 @@ test("inferbench's q8 matches onnxruntime quantize_dynamic on every Hugging Face
   const engine = createOnnxNodeEngine('cpu');
   const cacheRoot = testOutputDir('quantize-reference');
   for (const arch of hfFixtureArchs()) {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const ref = JSON.parse(readFileSync(join(fixture.dir, 'quantize-reference.json'), 'utf8')) as QuantizeReference;
     const made = await ensureQuantizedVariant({ sourceDir: fixture.dir, dtype: 'q8', cacheRoot });
     assert.ok('dir' in made, `${arch}: ${'skip' in made ? made.skip : ''}`);

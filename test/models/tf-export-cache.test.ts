@@ -3,10 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ensureNativeExport, nativeCacheRoot } from '../../src/models/tf-export/native-export.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
-const fixture = loadHfFixture('distilbert');
+const fixture = readHfFixture('distilbert');
 
 test('an engine\'s format is written once into the content-addressed cache, as a model folder, and reused', async () => {
   const cache = testOutputDir('native-cache');

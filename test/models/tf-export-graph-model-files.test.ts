@@ -6,7 +6,7 @@ import { createNativeTfjsEngine } from '../../engines/tfjs/native-engine.js';
 import { readOnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { graphModelFiles, SHARD_BYTES } from '../../src/models/tf-export/graph-model-writer.js';
 import { convertOnnxToTf } from '../../src/models/tf-export/onnx-to-tf.js';
-import { loadHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
+import { readHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
 import { onnxCpuOutputs } from '../helpers/native-exports.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
@@ -18,7 +18,7 @@ interface ModelJson {
   weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string }[] }[];
 }
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 const { graph } = await convertOnnxToTf(await readOnnxModel(fixture.onnxPath), 'graph-model', 'test');
 
 test('model.json is a graph-model whose Const nodes carry no values: every one is in weightsManifest, in shard order', () => {

@@ -5,13 +5,13 @@ import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 
 test('the translator and the GraphModel executor name themselves in the row, read from the session that ran', async () => {
   const translator = await createTfjsEngine('cpu').open(fixture.onnxPath, { threads: null, precision: 'fp32' });

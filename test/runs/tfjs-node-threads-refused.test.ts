@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import { CellSkip } from '../../src/index.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
 test('once libtensorflow is loaded with 1 thread, tfjs-node refuses 2 in that process and takes the default as 1', { skip: await tfjsNodeSkip() }, async () => {
-  const path = loadHfFixture('bert').onnxPath;
+  const path = readHfFixture('bert').onnxPath;
   const engine = createTfjsEngine('node');
   const first = await engine.open(path, { threads: 1, precision: 'fp32' });
   assert.equal(first.describe().threads, 1);

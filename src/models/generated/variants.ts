@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { dtypeOnnxFile, type ModelDtype } from '../../core/dtypes.js';
-import { loadOnnxFile, variantMethodOf, writeOnnxModel } from '../../core/onnx/onnx-file.js';
+import { decodeOnnxFile, variantMethodOf, writeOnnxModel } from '../../core/onnx/onnx-file.js';
 import { VariantRefused, writeVariantGraph } from '../quantize/variant-writers.js';
 import { isWritableDtype, WRITABLE_DTYPES } from '../quantize/writable-dtypes.js';
 import { exists } from './generated-model.js';
@@ -30,18 +30,18 @@ export function generatableDtypes(): ModelDtype[] {
 export async function ensureVariantFile(dir: string, dtype: ModelDtype): Promise<{ path: string; method: string } | { skip: string }> {
   const file = dtypeOnnxFile(dtype);
   const path = join(dir, file);
-  if (await exists(path)) return { path, method: variantMethodOf((await loadOnnxFile(path)).model) ?? 'written by an earlier inferbench, which did not record how' };
+  if (await exists(path)) return { path, method: variantMethodOf((await decodeOnnxFile(path)).model) ?? 'written by an earlier inferbench, which did not record how' };
   if (!isWritableDtype(dtype) || dtype === 'q8-static') {
     return { skip: `${file}: inferbench generates only ${generatableDtypes().join(', ')} variants beside its generated models` };
   }
-  const loaded = await loadOnnxFile(join(dir, dtypeOnnxFile('fp32')));
+  const decoded = await decodeOnnxFile(join(dir, dtypeOnnxFile('fp32')));
   let method: string;
   try {
-    method = writeVariantGraph(loaded, dtype);
+    method = writeVariantGraph(decoded, dtype);
   } catch (err) {
     if (err instanceof VariantRefused) return { skip: err.message };
     throw err;
   }
-  await writeOnnxModel(loaded.model, path, loaded.dir);
+  await writeOnnxModel(decoded.model, path, decoded.dir);
   return { path, method };
 }

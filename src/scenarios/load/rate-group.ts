@@ -134,12 +134,12 @@ export async function measureProbe(
   return { round: group.round, targetRps: rateRps, purpose, warmupRequests: served.warmupRequests, endedEarly: served.endedEarly, samples: served.samples, summary, passed: probePassed(summary) };
 }
 
-/** Loads the engine and measures one round of the group in this process; see the module comment. */
+/** Opens the engine and measures one round of the group in this process; see the module comment. */
 export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks): Promise<void> {
   const { key, round } = group;
   const fail = (cell: ErroredLoadCell | SkippedLoadCell) => hooks.onResult({ kind: 'failed', key, round, cell });
   let session: EngineSession;
-  const loadStart = performance.now();
+  const openStart = performance.now();
   try {
     const engine = await group.registry.require(group.engine);
     if (engine.runsIn === 'browser') return fail({ ...key, state: 'skipped', reason: `${group.engine} runs in a browser page; inferbench load serves from Node only` });
@@ -147,7 +147,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
   } catch (err) {
     return fail(failedCell(key, err) as ErroredLoadCell | SkippedLoadCell);
   }
-  const openMs = performance.now() - loadStart;
+  const openMs = performance.now() - openStart;
   const description = session.describe();
   try {
     hooks.onStart(key);

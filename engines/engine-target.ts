@@ -1,13 +1,13 @@
 /**
  * What an engine target means in the engine families' own terms: the
- * format an engine of a target loads, and the built-in engine id that
+ * format an engine of a target opens, and the built-in engine id that
  * serves a target. Only engines/ reads a target's family; everything above
  * asks the engine (`Engine.format`), and these stay for the engine folders
  * and the public API's deprecated `exportToOnnx`/`exportToTfjs`.
  */
 import type { EngineId, EngineTarget, ModelFormat } from '../src/core/engine.js';
 
-/** The format an engine of `target` loads: a native tfjs executor's own, else the ONNX graph. */
+/** The format an engine of `target` opens: a native tfjs executor's own, else the ONNX graph. */
 export function formatOf(target: EngineTarget): ModelFormat {
   return target.family === 'tfjs' && target.executor !== undefined && target.executor !== 'translator' ? target.executor : 'onnx';
 }

@@ -32,7 +32,7 @@ function majorOf(version: string): string {
 /**
  * Names each browser engine's cells by engine, browser and major version
  * when any cell ran outside Chromium; otherwise (the usual run) the id
- * itself. A cell that never loaded takes the version another cell of its
+ * itself. A cell that never opened takes the version another cell of its
  * engine read back, so one engine keeps one name.
  */
 export function browserLabeller(run: Pick<RunRecord, 'cells'>): (cell: CellResult) => string {

@@ -79,7 +79,7 @@ export function parityOk(cell: CellResult): boolean | null {
   return cell.parity.withinTolerance;
 }
 
-/** The part of any scenario's cell that says its threads: the request, and the session it read back when it loaded. */
+/** The part of any scenario's cell that says its threads: the request, and the session it read back when it opened. */
 export interface ThreadedCell {
   readonly state: string;
   readonly requestedThreads: number | null;

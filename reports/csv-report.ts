@@ -108,8 +108,8 @@ const COLUMNS: readonly CsvColumn[] = [
   // Rows of one pass per second of total_ms; empty without a whole pass.
   viewed('samples_per_s', (r) => r.samplesPerSecond),
   viewed('prepare_mean_ms', (r) => r.prepare?.meanMs),
-  // The session create alone when the engine reported its load phases (import_ms and placement_probe_ms apart), else the whole load.
-  viewed('load_ms', (r) => r.loadMs),
+  // The session create alone when the engine reported its open phases (import_ms and placement_probe_ms apart), else the whole open.
+  viewed('open_ms', (r) => r.openMs),
   optional('first_batch_ms', (c) => c.coldStart?.firstBatchMs),
   optional('first_pass_ms', (c) => c.firstPass?.ms),
   viewed('warmup_mean_ms', (r) => r.warmupMeanMs),
@@ -137,7 +137,7 @@ const COLUMNS: readonly CsvColumn[] = [
   optional('parity_tolerance', (c) => c.parity?.tolerance),
   optional('parity_unavailable', (c) => c.parityUnavailable),
   optional('accuracy', (c) => c.accuracy),
-  // Browser rows only (read back in the page): what ran, the cold start in its parts, the page's heap after load.
+  // Browser rows only (read back in the page): what ran, the cold start in its parts, the page's heap after open.
   { name: 'browser', value: (c) => sessionOf(c)?.browser?.browser },
   { name: 'cross_origin_isolated', value: (c) => browserFlag(sessionOf(c)?.browser?.crossOriginIsolated) },
   { name: 'webgl_renderer', value: (c) => sessionOf(c)?.browser?.webglRenderer },
@@ -146,8 +146,8 @@ const COLUMNS: readonly CsvColumn[] = [
   { name: 'page_load_ms', value: (c) => sessionOf(c)?.browser?.coldStart.pageLoadMs },
   { name: 'runtime_init_ms', value: (c) => sessionOf(c)?.browser?.coldStart.runtimeInitMs },
   { name: 'session_build_ms', value: (c) => sessionOf(c)?.browser?.coldStart.sessionBuildMs },
-  { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.bytes },
-  { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterLoad?.source },
+  { name: 'page_heap_bytes', value: (c) => sessionOf(c)?.browser?.memory.afterOpen?.bytes },
+  { name: 'page_heap_source', value: (c) => sessionOf(c)?.browser?.memory.afterOpen?.source },
   // The unit of work and the two scopes: what engine time and end to end cover on this row, and their per-pass figures from the round means.
   // total_ms's 95% interval across rounds (ci95_* × pass_batches).
   viewed('total_ci95_low_ms', (r) => r.engineTime?.passCi95?.low),
@@ -170,8 +170,8 @@ const COLUMNS: readonly CsvColumn[] = [
   viewed('parity_rows', (r) => r.parity?.rows),
   viewed('rows_count', (r) => r.rowSet?.rows),
   viewed('rows_sha256', (r) => r.rowSet?.sha256),
-  // Cold start per load: true on the batch size measured first after its load; the other batch sizes found the engine warm.
-  viewed('cold_after_load', (r) => (r.coldAfterLoad === null ? null : String(r.coldAfterLoad))),
+  // Cold start per open: true on the batch size measured first after its open; the other batch sizes found the engine warm.
+  viewed('cold_after_open', (r) => (r.coldAfterOpen === null ? null : String(r.coldAfterOpen))),
   viewed('import_ms', (r) => r.importMs),
   viewed('placement_probe_ms', (r) => r.placementProbeMs),
   viewed('memory_isolation', (r) => r.memoryProcess),

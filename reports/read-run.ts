@@ -7,12 +7,12 @@ import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { UserError, hasErrorCode } from '../src/core/errors.js';
 import type { RunRecord } from '../src/core/results.js';
-import { withCurrentKind } from '../src/core/record-kind.js';
+import { withCurrentWords } from '../src/core/record-kind.js';
 
 const FIX = 'pass a run folder written by `inferbench run` (<out>/<run-id>/) or the results.json inside it';
 
 /** The run and the results.json it came from. */
-export interface LoadedRun {
+export interface RunFromFile {
   readonly record: RunRecord;
   readonly file: string;
 }
@@ -26,7 +26,7 @@ function unreadable(target: string, err: unknown): UserError {
 }
 
 /** Reads and checks `<target>/results.json`, or `target` itself when it is a file. */
-export async function readRunRecord(target: string): Promise<LoadedRun> {
+export async function readRunRecord(target: string): Promise<RunFromFile> {
   let file = target;
   try {
     if ((await stat(target)).isDirectory()) file = path.join(target, 'results.json');
@@ -51,6 +51,6 @@ export async function readRunRecord(target: string): Promise<LoadedRun> {
   if (typeof record !== 'object' || record === null || record.schemaVersion !== 1 || !Array.isArray(record.cells) || typeof record.id !== 'string') {
     throw new UserError(`cannot read run ${file}: it is not an inferbench results file (schemaVersion 1 with cells)`, FIX);
   }
-  // An older record's kind (`generation`, `training`, `server`) reads as today's word.
-  return { record: withCurrentKind(record as RunRecord), file };
+  // An older record's kind (`generation`, `training`, `server`) and fields (`loadMs`) read as today's words.
+  return { record: withCurrentWords(record as RunRecord), file };
 }

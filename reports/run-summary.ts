@@ -98,7 +98,7 @@ export function displayState(cell: CellResult): CellResult['state'] | 'interrupt
   return cell.state === 'completed' && cell.interrupted ? 'interrupted' : cell.state;
 }
 
-/** The session a cell reports, if it got far enough to load one. */
+/** The session a cell reports, if it got far enough to open one. */
 export function sessionOf(cell: CellResult): SessionDescription | undefined {
   return cell.state === 'skipped' ? undefined : cell.session;
 }

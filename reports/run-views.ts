@@ -95,7 +95,7 @@ export function keyColumns(keys: readonly ViewCellKey[]): KeyColumns {
   };
 }
 
-/** Whose memory a row's RSS is: a fresh child process per load, this process beside other engines, or a browser's renderer. */
+/** Whose memory a row's RSS is: a fresh child process per open, this process beside other engines, or a browser's renderer. */
 export type MemoryProcess = 'isolated' | 'in-process' | 'browser renderer' | null;
 
 /** Every figure of one cell a table row needs; what an old record lacks is null. */
@@ -110,7 +110,7 @@ export interface BaselineRow {
   /** ` · software adapter (SwiftShader)` when the engine ran on one, else empty: every table's engine column adds it. */
   readonly adapterSuffix: string;
   readonly requestedThreads: number | null;
-  /** Threads the engine reported using; null when unknown or the cell never loaded. */
+  /** Threads the engine reported using; null when unknown or the cell never opened. */
   readonly threads: number | null;
   readonly batchSize: number;
   readonly sequenceLength: number | null;
@@ -137,16 +137,16 @@ export interface BaselineRow {
   /** Energy over the timed loops (GPU board power, CPU RAPL), each a figure or why it is unmeasurable; null in older records. */
   readonly energy: CellEnergy | null;
   readonly memoryProcess: MemoryProcess;
-  /** Batch sizes measured before this one on the same load and process; null in older records. */
+  /** Batch sizes measured before this one on the same open and process; null in older records. */
   readonly ranBefore: readonly number[] | null;
-  /** The session create alone when the engine reported its load phases, else the whole load (`loadIsWhole`). */
-  readonly loadMs: number | null;
-  readonly loadIsWhole: boolean;
+  /** The session create alone when the engine reported its open phases, else the whole open (`openIsWhole`). */
+  readonly openMs: number | null;
+  readonly openIsWhole: boolean;
   readonly importMs: number | null;
   readonly placementProbeMs: number | null;
   readonly firstBatchMs: number | null;
-  /** True when this batch size was the first measured after its load (its first batch is cold); false: the engine was warm; null: not recorded. */
-  readonly coldAfterLoad: boolean | null;
+  /** True when this batch size was the first measured after its open (its first batch is cold); false: the engine was warm; null: not recorded. */
+  readonly coldAfterOpen: boolean | null;
   /** The untimed warm pass over every row (first round); null in records from before it existed. */
   readonly firstPassMs: number | null;
   /** Rounds the figures come from; null in records from before rounds. */
@@ -228,12 +228,12 @@ function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 
     energy: cell.energy ?? null,
     memoryProcess: memoryProcessOf(cell),
     ranBefore: cell.memory?.ranBefore ?? null,
-    loadMs: phases ? phases.createMs : (cell.coldStart?.loadMs ?? cell.loadMs),
-    loadIsWhole: phases === undefined,
+    openMs: phases ? phases.createMs : (cell.coldStart?.openMs ?? cell.openMs),
+    openIsWhole: phases === undefined,
     importMs: phases?.importMs ?? null,
     placementProbeMs: phases?.placementProbeMs ?? null,
     firstBatchMs: cell.coldStart?.firstBatchMs ?? null,
-    coldAfterLoad: cell.coldStart?.afterLoad ?? null,
+    coldAfterOpen: cell.coldStart?.afterOpen ?? null,
     firstPassMs: cell.firstPass?.ms ?? null,
     rounds: cell.rounds?.length ?? null,
     interval: f.engine.ci95,
@@ -253,8 +253,8 @@ function completedRow(cell: CompletedCell): Omit<BaselineRow, 'key' | 'model' | 
 
 const NO_FIGURES = {
   latency: null, meanMs: null, samplesPerSecond: null, engineTime: null, endToEnd: null, prepare: null, pass: null, partial: null,
-  verdict: null, memory: null, energy: null, memoryProcess: null, ranBefore: null, loadMs: null, loadIsWhole: false, importMs: null, placementProbeMs: null,
-  firstBatchMs: null, coldAfterLoad: null, firstPassMs: null, rounds: null, interval: null, interrupted: false, parityUnavailable: null,
+  verdict: null, memory: null, energy: null, memoryProcess: null, ranBefore: null, openMs: null, openIsWhole: false, importMs: null, placementProbeMs: null,
+  firstBatchMs: null, coldAfterOpen: null, firstPassMs: null, rounds: null, interval: null, interrupted: false, parityUnavailable: null,
   warmupBatches: null, warmupMeanMs: null, parity: null, parityOk: null, accuracy: null, accuracyRows: null, accuracyNote: null, rowSet: null, flags: [],
 } as const;
 

@@ -2,8 +2,8 @@
  * Public API of inferbench. Everything a user may import is listed here by
  * name; anything not exported is internal and may change.
  */
-export { BenchmarkModel, loadOn } from './models/benchmark-model.js';
-export type { InputSpec, ExportOptions, LoadOptions } from './models/benchmark-model.js';
+export { BenchmarkModel, openOn } from './models/benchmark-model.js';
+export type { InputSpec, ExportOptions, OpenOptions as LoadOptions } from './models/benchmark-model.js';
 export { TextClassification, REQUIRED_MODEL_FILES } from './models/text-classification.js';
 export type { TextClassificationOptions } from './models/text-classification.js';
 export { FixedLengthModel } from './models/fixed-length-model.js';

@@ -110,7 +110,7 @@ const tjsArgs: GenerateArgs = {
   attention_mask: new Tensor('int64', new BigInt64Array(PROMPT).fill(1n), [1, PROMPT]),
   ...common,
 };
-const harness = await model.load('onnx-cpu', { threads: THREADS });
+const harness = await model.open('onnx-cpu', { threads: THREADS });
 const results = [
   await benchPath('transformers.js generate()', tjs as unknown as GenerationModelLike, tjsArgs),
   await benchPath('inferbench greedy loop', harness, { input_ids: ids, ...common }),

@@ -43,7 +43,7 @@ const bare = await ort.InferenceSession.create(model.onnxPath(), {
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
 });
-const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
+const session = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
 
 /** Passes over the rows per arm: enough for about ARM_MS of engine time, so one arm is not a few dozen ms of noise. */
 const ARM_MS = Number(process.env['BENCH_ARM_MS'] ?? 400);

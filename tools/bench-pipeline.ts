@@ -33,7 +33,7 @@ async function textBatches(batchSize: number): Promise<string[][]> {
 }
 
 const model = await defaultClassifier();
-const session = await createTransformersJsEngine('cpu').load(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
+const session = await createTransformersJsEngine('cpu').open(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
 const d = session.describe();
 console.log(`bench:pipeline — ${model.name}, ${ROWS} rows, ${ROUNDS} rounds, ${THREADS} threads, ${Object.entries(d.versions).map(([k, v]) => `${k}@${v}`).join(', ')}`);
 console.log('batch  pipeline/batch  raw session.run/batch  overhead');

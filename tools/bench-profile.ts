@@ -51,7 +51,7 @@ function shares(totals: ReadonlyMap<string, number>): Map<string, number> {
 
 async function inferbenchSide(onnxPath: string): Promise<Map<string, number>> {
   const engine = await new EngineRegistry(BUILTIN_ENGINE_FACTORIES).require('onnx-cpu');
-  const session = await engine.load(onnxPath, { threads: THREADS, precision: 'fp32' });
+  const session = await engine.open(onnxPath, { threads: THREADS, precision: 'fp32' });
   const profiler = await (session.profiler as NonNullable<typeof session.profiler>)();
   const inputs = feeds();
   for (let i = 0; i < RUNS; i++) await runTimed(profiler.session, inputs);

@@ -119,8 +119,8 @@ async function main(): Promise<void> {
   for (const input of fp32.inputs) {
     feeds[input.name] = hostTensor('int64', [1, SEQ], input.name === 'attention_mask' ? new BigInt64Array(SEQ).fill(1n) : input.name === 'token_type_ids' ? new BigInt64Array(SEQ) : ids);
   }
-  const sessions = new Map<string, Awaited<ReturnType<typeof engine.load>>>();
-  for (const [name, path] of Object.entries(files)) sessions.set(name, await engine.load(path, { threads: null, precision: name === 'fp32' ? 'fp32' : 'int8' }));
+  const sessions = new Map<string, Awaited<ReturnType<typeof engine.open>>>();
+  for (const [name, path] of Object.entries(files)) sessions.set(name, await engine.open(path, { threads: null, precision: name === 'fp32' ? 'fp32' : 'int8' }));
   const times = new Map<string, number[]>([...sessions.keys()].map((k) => [k, []]));
   for (const s of sessions.values()) for (let i = 0; i < 3; i++) await s.run(feeds);
   for (let r = 0; r < RUNS; r++) {

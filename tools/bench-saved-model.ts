@@ -29,8 +29,8 @@ import { median } from './bench-passes.js';
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 
 interface ChildFigures {
-  readonly loadCpuS: number;
-  readonly loadWallS: number;
+  readonly openCpuS: number;
+  readonly openWallS: number;
   readonly firstRunCpuS: number;
   readonly firstRunWallS: number;
   readonly maxRssMb: number;
@@ -53,13 +53,13 @@ async function child(dir: string): Promise<void> {
   let c = cpu();
   let w = performance.now();
   const model = await tf.node.loadSavedModel(dir, ['serve'], 'serving_default');
-  const loadCpuS = cpu() - c;
-  const loadWallS = (performance.now() - w) / 1000;
+  const openCpuS = cpu() - c;
+  const openWallS = (performance.now() - w) / 1000;
   const feeds = Object.fromEntries(['input_ids', 'attention_mask', 'token_type_ids'].map((k) => [k, tf.ones([1, 16], 'int32')]));
   c = cpu();
   w = performance.now();
   model.predict(feeds);
-  const figures: ChildFigures = { loadCpuS, loadWallS, firstRunCpuS: cpu() - c, firstRunWallS: (performance.now() - w) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+  const figures: ChildFigures = { openCpuS, openWallS, firstRunCpuS: cpu() - c, firstRunWallS: (performance.now() - w) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024 };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
@@ -88,10 +88,10 @@ async function main(): Promise<void> {
         results[label]?.push(JSON.parse(line) as ChildFigures);
       }
     }
-    console.log('layout       load CPU-s  load wall s  first run CPU-s  first run wall s  peak RSS MB   (medians)');
+    console.log('layout       open CPU-s  open wall s  first run CPU-s  first run wall s  peak RSS MB   (medians)');
     for (const [label, rs] of Object.entries(results)) {
       const m = (k: keyof ChildFigures): string => median(rs.map((r) => r[k])).toFixed(2);
-      console.log(`${label.padEnd(12)} ${m('loadCpuS').padStart(10)} ${m('loadWallS').padStart(12)} ${m('firstRunCpuS').padStart(16)} ${m('firstRunWallS').padStart(17)} ${median(rs.map((r) => r.maxRssMb)).toFixed(0).padStart(12)}`);
+      console.log(`${label.padEnd(12)} ${m('openCpuS').padStart(10)} ${m('openWallS').padStart(12)} ${m('firstRunCpuS').padStart(16)} ${m('firstRunWallS').padStart(17)} ${median(rs.map((r) => r.maxRssMb)).toFixed(0).padStart(12)}`);
     }
     console.log(`load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {

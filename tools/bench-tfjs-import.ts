@@ -75,8 +75,8 @@ const ratios: number[] = [];
 const cpuRatios: number[] = [];
 for (const spec of MODELS) {
   const model = await modelFor(spec);
-  const tfjs = await createTfjsEngine('wasm').load(model.onnxPath(), { threads: null, precision: 'fp32' });
-  const onnx = await createOnnxWasmEngine().load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+  const tfjs = await createTfjsEngine('wasm').open(model.onnxPath(), { threads: null, precision: 'fp32' });
+  const onnx = await createOnnxWasmEngine().open(model.onnxPath(), { threads: 1, precision: 'fp32' });
   for (const batchSize of BATCH_SIZES) {
     const batches: TensorMap[] = [];
     for await (const rows of (await openDataset()).take(ROWS).batches(batchSize)) batches.push(model.prepareBatch(rows, columns));

@@ -47,23 +47,23 @@ interface Row {
 async function child(threads: number | null, wasmAndCpu: boolean): Promise<void> {
   const model = await defaultClassifier();
   const columns = resolveColumns(await (await openDataset()).columns());
-  const load = async (label: string, engine: ReturnType<typeof createTfjsEngine>, format: 'onnx' | 'graph-model' | 'saved-model', t: number | null): Promise<Row> => ({
+  const open = async (label: string, engine: ReturnType<typeof createTfjsEngine>, format: 'onnx' | 'graph-model' | 'saved-model', t: number | null): Promise<Row> => ({
     label,
-    session: await engine.load(await model.modelFile(format), { threads: t, precision: 'fp32' }),
+    session: await engine.open(await model.modelFile(format), { threads: t, precision: 'fp32' }),
   });
   // tfjs-node first: the first libtensorflow import sizes its pools.
   const rows: Row[] = [
-    await load('tfjs-node SavedModel', createNativeTfjsEngine('node', 'saved-model'), 'saved-model', threads),
-    await load('tfjs-node GraphModel', createNativeTfjsEngine('node', 'graph-model'), 'graph-model', threads),
-    await load('tfjs-node translator', createTfjsEngine('node'), 'onnx', threads),
-    await load('onnx-cpu', createOnnxNodeEngine('cpu'), 'onnx', threads),
+    await open('tfjs-node SavedModel', createNativeTfjsEngine('node', 'saved-model'), 'saved-model', threads),
+    await open('tfjs-node GraphModel', createNativeTfjsEngine('node', 'graph-model'), 'graph-model', threads),
+    await open('tfjs-node translator', createTfjsEngine('node'), 'onnx', threads),
+    await open('onnx-cpu', createOnnxNodeEngine('cpu'), 'onnx', threads),
   ];
   if (wasmAndCpu) {
     rows.push(
-      await load('tfjs-wasm translator', createTfjsEngine('wasm'), 'onnx', null),
-      await load('tfjs-wasm GraphModel', createNativeTfjsEngine('wasm', 'graph-model'), 'graph-model', null),
-      await load('tfjs-cpu translator', createTfjsEngine('cpu'), 'onnx', null),
-      await load('tfjs-cpu GraphModel', createNativeTfjsEngine('cpu', 'graph-model'), 'graph-model', null),
+      await open('tfjs-wasm translator', createTfjsEngine('wasm'), 'onnx', null),
+      await open('tfjs-wasm GraphModel', createNativeTfjsEngine('wasm', 'graph-model'), 'graph-model', null),
+      await open('tfjs-cpu translator', createTfjsEngine('cpu'), 'onnx', null),
+      await open('tfjs-cpu GraphModel', createNativeTfjsEngine('cpu', 'graph-model'), 'graph-model', null),
     );
   }
   const described = Object.fromEntries(rows.map((r) => [r.label, { threads: r.session.describe().threads, executor: r.session.describe().executor }]));

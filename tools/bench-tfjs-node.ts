@@ -81,9 +81,9 @@ async function microsPerOp(): Promise<number> {
 const model = await defaultClassifier();
 const columns = resolveColumns(await (await openDataset()).columns());
 // tfjs-node first: its import sizes libtensorflow's thread pools, to 1 thread here.
-const node = await createTfjsEngine('node').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
-const wasm = await createTfjsEngine('wasm').load(model.onnxPath(), { threads: null, precision: 'fp32' });
-const onnx = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+const node = await createTfjsEngine('node').open(model.onnxPath(), { threads: 1, precision: 'fp32' });
+const wasm = await createTfjsEngine('wasm').open(model.onnxPath(), { threads: null, precision: 'fp32' });
+const onnx = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: 1, precision: 'fp32' });
 const d = node.describe();
 console.log(`bench:tfjs-node — ${model.name}, ${ROWS} rows, ${ROUNDS} alternating rounds, 1 thread each; medians`);
 console.log(`tfjs-node ${d.versions['@tensorflow/tfjs-node']} on libtensorflow ${d.versions['libtensorflow'] ?? '?'}; load average ${loadavg()[0]?.toFixed(2)} on ${availableParallelism()} cores`);

@@ -12,7 +12,7 @@
  * A/B: BENCH_BASELINE=<checkout> (another checkout, built with `npm run
  * build`, e.g. a worktree of the commit before the change) adds it as arm A
  * beside this checkout (B). Each arm runs in its own child process per
- * round (load and three warm forwards untimed), the order alternating every
+ * round (open and three warm forwards untimed), the order alternating every
  * round (A B, then B A), on the same model file and feeds.
  *
  * Environment: BENCH_CONFIG (a --config spec, default `tiny`), BENCH_BATCH
@@ -36,12 +36,12 @@ interface ArmResult {
   readonly notes: readonly string[];
 }
 
-/** Child: load tfjs-webgpu from `dist`, warm up, then count and time each forward. */
+/** Child: import tfjs-webgpu from `dist`, warm up, then count and time each forward. */
 async function child(dist: string, onnxPath: string, batch: number, seq: number, forwards: number): Promise<void> {
   const { createTfjsEngine } = (await import(join(dist, 'engines/tfjs/tfjs-engine.js'))) as typeof import('../engines/tfjs/tfjs-engine.js');
   const { hostTensor } = (await import(join(dist, 'src/core/tensor.js'))) as typeof import('../src/core/tensor.js');
   const { countWebGpuCall } = await import('../test/helpers/webgpu-forward-counts.js');
-  const session = await createTfjsEngine('webgpu').load(onnxPath, { threads: null, precision: 'fp32' });
+  const session = await createTfjsEngine('webgpu').open(onnxPath, { threads: null, precision: 'fp32' });
   const { readOnnxModel } = await import('../src/core/onnx/onnx-decode.js');
   const n = batch * seq;
   // Synthetic ids (100 + i mod 50, inside any generated vocabulary), a full mask, one segment.

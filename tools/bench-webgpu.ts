@@ -49,7 +49,7 @@ const bare = await ort.InferenceSession.create(model.onnxPath(), {
   executionMode: 'sequential',
   graphOptimizationLevel: 'all',
 });
-const session = await createOnnxNodeEngine('webgpu').load(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
+const session = await createOnnxNodeEngine('webgpu').open(model.onnxPath(), { threads: THREADS, precision: 'fp32' });
 
 console.log(`bench:webgpu — onnx-webgpu, ${model.name}, ${ROWS} rows, ${ROUNDS} rounds alternating, ${THREADS} CPU threads, load ${loadavg()[0]?.toFixed(2)}`);
 console.log(`adapter: ${probe.adapter.label} (${probe.adapter.vendor} / ${probe.adapter.architecture} / ${probe.adapter.description})${probe.adapter.software ? ': a software adapter on the CPU, not a GPU' : ''}`);

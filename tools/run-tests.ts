@@ -111,7 +111,7 @@ function failureMessage(error: unknown): string {
  * group's process counts as hung: it is stopped and its unfinished files
  * fail by name. Far above any one test's time (the longest pure ones take
  * about a minute on a loaded machine, the longest e2e one, ten engine
- * loads of an 86 MiB model, under three), so only a real hang reaches it.
+ * opens of an 86 MiB model, under three), so only a real hang reaches it.
  * `INFERBENCH_TEST_GROUP_IDLE_S` sets it (the runner's own test uses 10 s).
  */
 const GROUP_IDLE_MS = ((s) => (Number.isFinite(s) && s > 0 ? s : 600) * 1000)(Number(process.env.INFERBENCH_TEST_GROUP_IDLE_S ?? 600));

@@ -2,7 +2,7 @@
  * The browser engines (see browser-specs.ts), each in one browser
  * (browser-variants.ts). They run only through the browser launcher, which
  * starts the browser and the loopback server and gives them a page
- * (`loadIn`); `load` alone says so. Everything a row records
+ * (`openIn`); `open` alone says so. Everything a row records
  * about the page is read back in it, never assumed from what was asked.
  */
 import { basename, dirname } from 'node:path';
@@ -26,15 +26,15 @@ import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import { assetUrls, missingAssets } from './page-assets.js';
 import type { BrowserEngine, PageHost } from './page-host.js';
-import type { PageLoadRequest } from './page/protocol.js';
+import type { PageOpenRequest } from './page/protocol.js';
 
 /** URL path of the one-node warm-up graph the launcher serves (page-assets.ts `warmupOnnx`). */
 export const WARMUP_PATH = '/warmup.onnx';
 
 const MEMORY_ERROR = /out of memory|could not allocate|allocation failed|Array buffer allocation|memory access out of bounds|RangeError: WebAssembly\.Memory|Aborted\(\)/i;
 
-/** A load failure as a cell reason: one that reads like an allocation failure says the model did not fit. */
-export function loadFailure(err: unknown): Error {
+/** An open failure as a cell reason: one that reads like an allocation failure says the model did not fit. */
+export function openFailure(err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
   if (MEMORY_ERROR.test(message)) return new Error(`the model does not fit in the page's memory (wasm heaps are capped at 4 GiB, tabs lower): ${message}`);
   return err instanceof Error ? err : new Error(message);
@@ -101,14 +101,14 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
     spec,
     browser: variant,
     probe: () => (availability ??= doProbe()),
-    load(): Promise<EngineSession> {
-      return Promise.reject(new Error(`${id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct load`));
+    open(): Promise<EngineSession> {
+      return Promise.reject(new Error(`${id} runs in a browser page: run it through inferbench run or Benchmark.run (the browser launcher), not a direct open`));
     },
-    async loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    async openIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       // A GraphModel is model.json plus its shards: the folder is served, and the page fetches model.json from it.
       const graphModel = formatOf(spec.target) === 'graph-model';
       const folder = graphModel ? host.serveFolder(dirname(onnxPath)) : null;
-      const request: PageLoadRequest = {
+      const request: PageOpenRequest = {
         runtime: spec.runtime,
         backend: spec.backend,
         threads: options.threads,
@@ -120,33 +120,33 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
         ...(host.testHooks ?? {}),
       };
       const caps = await host.call('capabilities');
-      const loaded = await host.call('load', request).catch((err: unknown) => {
-        throw loadFailure(err);
+      const opened = await host.call('open', request).catch((err: unknown) => {
+        throw openFailure(err);
       });
       // A thread count the page could not honour is not measured under another count (tfjs-wasm's pthread pool, ORT without SharedArrayBuffer).
-      if (options.threads !== null && loaded.threads !== null && loaded.threads !== options.threads) {
+      if (options.threads !== null && opened.threads !== null && opened.threads !== options.threads) {
         await host.call('dispose').catch(() => undefined);
-        throw new CellSkip(`${id} asked for ${options.threads} thread(s), the page runs ${loaded.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
+        throw new CellSkip(`${id} asked for ${options.threads} thread(s), the page runs ${opened.threads} (${caps.hardwareConcurrency} cores, crossOriginIsolated ${caps.crossOriginIsolated})`);
       }
       // Both ORT-based runtimes (onnxruntime-web itself, and transformers.js on it) log their WebGPU placement on an untimed build.
       const placementNotes = spec.runtime !== 'tfjs' && spec.backend === 'webgpu' ? await webgpuPlacementNote(host) : [];
-      const precision: Precision = spec.runtime === 'tfjs' && loaded.precision !== 'unknown' ? loaded.precision : options.precision;
+      const precision: Precision = spec.runtime === 'tfjs' && opened.precision !== 'unknown' ? opened.precision : options.precision;
       const version = host.browserVersion.replace(/^\D+/, '');
       const adapter = spec.backend === 'webgpu' && caps.webgpuInfo ? describeAdapter(caps.webgpuInfo, `navigator.gpu.requestAdapter() in the benchmark page (${host.browserVersion})`) : undefined;
       return new BrowserSession(
         host,
         {
           engine: id,
-          backend: loaded.backend,
-          ...(loaded.executor ? { executor: loaded.executor } : {}),
-          threads: loaded.threads,
+          backend: opened.backend,
+          ...(opened.executor ? { executor: opened.executor } : {}),
+          threads: opened.threads,
           precision,
-          versions: { ...versionsOf(spec.packages), ...loaded.versions, [variant.browser]: version },
+          versions: { ...versionsOf(spec.packages), ...opened.versions, [variant.browser]: version },
           notes: [
             `${host.browserVersion}, ${variant.browser === 'webkit' ? 'MiniBrowser under Xvfb (WebKitGTK has no headless mode)' : 'headless'}`,
             ...(variant.optIn ? [variant.optIn] : []),
-            ...threadNotes(spec, variant, loaded.threads, caps),
-            ...loaded.notes,
+            ...threadNotes(spec, variant, opened.threads, caps),
+            ...opened.notes,
             ...placementNotes,
             'timed in the page with performance.now(), outputs read back to the CPU before the clock stops',
           ],
@@ -166,8 +166,8 @@ export function createBrowserEngine(spec: BrowserEngineSpec, variant: BrowserVar
             webgpuAdapter: caps.webgpuAdapter,
             ...(caps.webgpuUnavailable ? { webgpuUnavailable: caps.webgpuUnavailable } : {}),
             ...(caps.webgpuFeatures ? { webgpuFeatures: caps.webgpuFeatures } : {}),
-            coldStart: { pageLoadMs: host.pageLoadMs, runtimeInitMs: loaded.runtimeInitMs, sessionBuildMs: loaded.sessionBuildMs },
-            memory: { afterLoad: loaded.heap, peakJsHeapBytes: null },
+            coldStart: { pageLoadMs: host.pageLoadMs, runtimeInitMs: opened.runtimeInitMs, sessionBuildMs: opened.sessionBuildMs },
+            memory: { afterOpen: opened.heap, peakJsHeapBytes: null },
           },
         },
         spec.runtime === 'tfjs',
@@ -204,7 +204,7 @@ async function webgpuPlacementNote(host: PageHost): Promise<string[]> {
  * transformers-js would (pipeline-task.ts): a sentence-embedding model gets
  * the feature-extraction pipeline, never the classifier's.
  */
-function pipelineOf(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): NonNullable<PageLoadRequest['pipeline']> {
+function pipelineOf(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): NonNullable<PageOpenRequest['pipeline']> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { root, name } = host.serveFolder(folder);
   return { root, modelId: name, dtype, ...pipelineTask(options) };

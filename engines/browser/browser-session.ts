@@ -9,7 +9,7 @@
  * exactly as a Node one: same warm pass, passes, stop rule and rounds.
  */
 import { createHash } from 'node:crypto';
-import type { BrowserReadback, EngineSession, LoadPhases, PreparedCall, ResidentMemoryProbe, SessionDescription } from '../../src/core/engine-session.js';
+import type { BrowserReadback, EngineSession, OpenPhases, PreparedCall, ResidentMemoryProbe, SessionDescription } from '../../src/core/engine-session.js';
 import { textsOf } from '../../src/core/raw-texts.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import type { PageHost } from './page-host.js';
@@ -111,7 +111,7 @@ export class BrowserSession implements EngineSession {
   }
 
   /** The page's cold start in the parts every engine reports: page load and runtime start as the import, the session build as the create. */
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     const c = this.description.browser.coldStart;
     return { importMs: c.pageLoadMs + (c.runtimeInitMs ?? 0), placementProbeMs: null, createMs: c.sessionBuildMs };
   }

@@ -10,7 +10,7 @@
  * The memo answers availability and the names `inferbench engines` (and a
  * worker's registration) print beside it. Each row still reads the renderer
  * and the adapter back from the page that ran it, and a remembered adapter
- * that is gone makes that load fail with the page's own reason.
+ * that is gone makes that open fail with the page's own reason.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -51,7 +51,7 @@ export async function pageBrowser(engine: BrowserEngine): Promise<PageBrowser> {
   };
 }
 
-/** The engine as a job sees it once the launcher has a page: its load goes into that page. */
+/** The engine as a job sees it once the launcher has a page: its open goes into that page. */
 export function bindToPage(engine: BrowserEngine, host: PageHost): Engine {
   return {
     id: engine.id,
@@ -60,6 +60,6 @@ export function bindToPage(engine: BrowserEngine, host: PageHost): Engine {
     description: engine.description,
     runsIn: 'browser',
     probe: () => engine.probe(),
-    load: (onnxPath, options) => engine.loadIn(host, onnxPath, options),
+    open: (onnxPath, options) => engine.openIn(host, onnxPath, options),
   };
 }

@@ -1,7 +1,7 @@
 /**
- * The page a browser engine loads into, as the browser launcher provides it.
+ * The page a browser engine opens models in, as the browser launcher provides it.
  * The engine layer cannot import launchers, so the launcher implements this
- * and hands it to `BrowserEngine.loadIn`.
+ * and hands it to `BrowserEngine.openIn`.
  */
 import type { Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, ResidentMemoryProbe } from '../../src/core/engine-session.js';
@@ -26,20 +26,20 @@ export interface PageHost {
   consoleLines(pattern: RegExp): readonly string[];
   /** Peak RSS of the renderer process running this page, read by the launcher (absent: none can be read). */
   readonly residentMemory?: ResidentMemoryProbe;
-  /** Test hooks passed to the page's load: a hung page, a failed allocation. */
-  readonly testHooks?: { readonly simulateHang?: boolean; readonly simulateLoadFailure?: string };
+  /** Test hooks passed to the page's open: a hung page, a failed allocation. */
+  readonly testHooks?: { readonly simulateHang?: boolean; readonly simulateOpenFailure?: string };
 }
 
-/** An engine that runs in a browser page: the run layer gives its load groups to the browser launcher. */
+/** An engine that runs in a browser page: the run layer gives its open groups to the browser launcher. */
 export interface BrowserEngine extends Engine {
   readonly runsIn: 'browser';
   readonly spec: BrowserEngineSpec;
   /** The browser it runs in (its driver, and the opt-ins of its launch). */
   readonly browser: BrowserVariant;
-  /** Loads the model into the launcher's page. */
-  loadIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+  /** Opens the model in the launcher's page. */
+  openIn(host: PageHost, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
 }
 
 export function isBrowserEngine(engine: Engine): engine is BrowserEngine {
-  return engine.runsIn === 'browser' && typeof (engine as Partial<BrowserEngine>).loadIn === 'function';
+  return engine.runsIn === 'browser' && typeof (engine as Partial<BrowserEngine>).openIn === 'function';
 }

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
 import { declaredBy } from '../engine-target.js';
-import type { EngineSession, LoadPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import type { EngineSession, OpenPhases, OpProfiler, PreparedCall, ProviderPlacement, SessionDescription } from '../../src/core/engine-session.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { nvidiaGpus } from '../../src/core/gpu.js';
 import { installedVersion, packageDir } from '../../src/core/package-info.js';
 import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTensorCtor } from './ort-tensors.js';
@@ -99,7 +99,7 @@ function gpuProviderProblem(device: 'cuda' | 'tensorrt'): Availability | null {
  * onnxruntime-node for a probe, by `require`: the binding loads as `import()`
  * loads it, but Node does not lex the package and onnxruntime-common's
  * CommonJS files for named exports, about 0.1 s of CPU in every process that
- * lists engines. `load()` still imports it, inside its timed import phase.
+ * lists engines. `open()` still imports it, inside its timed import phase.
  */
 function requireOrt(): typeof import('onnxruntime-node') {
   return createRequire(import.meta.url)('onnxruntime-node') as typeof import('onnxruntime-node');
@@ -120,14 +120,14 @@ async function webGpuProbe(version: string): Promise<Availability> {
  * adapter to JS, so this is the adapter Dawn (the `webgpu` package) picks by
  * default in a probe process with this environment: the same Vulkan loader
  * and ICD, and ORT's EP asks for its default adapter too. Where that probe
- * fails although the session loaded, the session is refused rather than
+ * fails although the session opened, the session is refused rather than
  * recorded without an adapter.
  */
 async function webGpuAdapterOf(session: { release(): Promise<void> }) {
   const probe = await dawnAdapter();
   if (probe.ok) return probe.adapter;
   await session.release();
-  throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+  throw new Error(`the WebGPU session opened but its adapter could not be read: ${probe.reason}`);
 }
 
 class OrtNodeSession implements EngineSession {
@@ -135,7 +135,7 @@ class OrtNodeSession implements EngineSession {
     private readonly session: OrtRunner & { release(): Promise<void> },
     private readonly Tensor: OrtTensorCtor,
     private readonly description: SessionDescription,
-    private readonly phases: LoadPhases,
+    private readonly phases: OpenPhases,
     /** A second session on the same file and options with ORT's profiler on (`run --profile`, after the timed rounds). */
     private readonly profiling: (options: object) => Promise<ProfilingOrtSession>,
   ) {}
@@ -144,7 +144,7 @@ class OrtNodeSession implements EngineSession {
     return ortNodeProfiler(this.profiling, {}, this.Tensor);
   }
 
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     return this.phases;
   }
 
@@ -171,7 +171,7 @@ class OrtNodeSession implements EngineSession {
  * without a CPU entry, so a CUDA or TensorRT provider that cannot load makes
  * session creation fail instead of quietly running on the CPU; nodes a GPU
  * provider does not implement still fall back to CPU inside ORT, which an
- * untimed profiling pass at load reads back into `describe().placement`.
+ * untimed profiling pass at open reads back into `describe().placement`.
  */
 export function createOnnxNodeEngine(device: NodeDevice): Engine {
   const id = `onnx-${device}`;
@@ -200,8 +200,8 @@ export function createOnnxNodeEngine(device: NodeDevice): Engine {
       return { available: true, versions: { 'onnxruntime-node': version } };
     },
 
-    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-      const clock = new LoadPhaseClock();
+    async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const clock = new OpenPhaseClock();
       const ort = await clock.time('importMs', () => import('onnxruntime-node'));
       const threads = options.threads ?? availableParallelism();
       const requested = PROVIDER_NAMES[device];

@@ -5,7 +5,7 @@ import type { Availability, Engine, ResolvedSessionOptions } from '../../src/cor
 import { declaredBy } from '../engine-target.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import { CellSkip } from '../../src/core/errors.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { ortWebProfiler, type ProfilingOrtSession } from './ort-profile.js';
 import { canonicalOptions } from '../../src/core/engine-options.js';
@@ -42,8 +42,8 @@ export function createOnnxWasmEngine(): Engine {
       return { available: true, versions: { 'onnxruntime-web': version } };
     },
 
-    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-      const clock = new LoadPhaseClock();
+    async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+      const clock = new OpenPhaseClock();
       const ort = await clock.time('importMs', () => import('onnxruntime-web'));
       const values = options.engineOptions ?? {};
       // numThreads of a variant overrides --threads: it names the threads this row asks for.
@@ -84,7 +84,7 @@ export function createOnnxWasmEngine(): Engine {
         // onnxruntime-web copies inputs into the wasm heap and outputs out of it inside run(): engine work, still timed.
         prepareCall: (inputs) => preparedOrtCall(session as unknown as OrtRunner, Tensor, inputs),
         describe: () => description,
-        loadPhases: () => phases,
+        openPhases: () => phases,
         dispose: () => session.release(),
         // run --profile: a second session with ORT's profiler on, after the timed rounds (ort-profile.ts).
         profiler: () =>

@@ -112,7 +112,7 @@ export function dummyFeeds(Tensor: OrtTensorCtor, inputs: readonly InputMetadata
  * One dim of a dummy feed. A symbolic past length is `pastLength`; a sum with
  * it (an attention mask's `past_sequence + sequence`) is one more, so the mask
  * covers the one new token (a zero-length mask made ORT print a raw Gather
- * error on every decoder load); an unnamed dim of a past_key_values input is
+ * error on every decoder open); an unnamed dim of a past_key_values input is
  * the past length on its sequence axis (2) and 1 elsewhere.
  */
 function dummyDim(name: string, d: unknown, axis: number, pastLength: number): number {

@@ -29,7 +29,7 @@ function opLabel(node: OnnxNode): string {
 }
 
 /**
- * An ONNX graph translated to tfjs ops. Load-time work (op validation,
+ * An ONNX graph translated to tfjs ops. Open-time work (op validation,
  * weights to tensors, Constant nodes, value lifetimes) is done once here so
  * `run` only evaluates nodes. Shape-only subgraphs (Shape → Gather →
  * Unsqueeze → Concat → Reshape and the like) are evaluated once per set of

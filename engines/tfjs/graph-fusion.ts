@@ -7,7 +7,7 @@ import { matMulTensors } from './ops-nn.js';
 
 export type { FusionContext } from './fusion-patterns.js';
 
-/** Suffix of the [1, K, N] copy of a 2-D weight that FusedMatMul nodes read (made by the executor at load). */
+/** Suffix of the [1, K, N] copy of a 2-D weight that FusedMatMul nodes read (made by the executor at open). */
 export const WEIGHT_3D_SUFFIX = '::[1,K,N]';
 
 /** Domain of the nodes the fusion pass creates; no ONNX file can use it, so they never clash with real ops. */

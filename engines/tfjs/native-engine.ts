@@ -2,7 +2,7 @@
  * The tfjs engines that run tfjs's own executors rather than inferbench's
  * translator: `tfjs-<backend>-graph-model` (tfjs-converter's GraphModel
  * executor on that backend) and `tfjs-node[-gpu]-saved-model` (a
- * TensorFlow session through tf.node.loadSavedModel). They load the file of
+ * TensorFlow session through tf.node.loadSavedModel). They open the file of
  * their format (model.json, saved_model.pb); BenchmarkModel hands them one
  * exported from the ONNX graph, or the folder's own.
  */
@@ -11,8 +11,8 @@ import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, ResolvedSessionOptions, TfjsBackend } from '../../src/core/engine.js';
 import { onWebGpu } from '../engine-target.js';
 import { CellSkip } from '../../src/core/errors.js';
-import type { EngineSession, LoadPhases } from '../../src/core/engine-session.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import type { EngineSession, OpenPhases } from '../../src/core/engine-session.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { isInstalled } from './native-library.js';
 import { TfjsBackendHost, packageVersion } from './tfjs-backend.js';
 
@@ -58,17 +58,17 @@ class NativeTfjsEngine implements Engine {
     return { ...base, versions: { ...base.versions, [CONVERTER_PKG]: packageVersion(CONVERTER_PKG) } };
   }
 
-  async load(path: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+  async open(path: string, options: ResolvedSessionOptions): Promise<EngineSession> {
     if (options.precision !== 'fp32' && options.precision !== 'unknown') throw new CellSkip(`${this.id} runs fp32 exports only; the ${options.precision} graph is not exported`);
-    // The package import is timed apart from the model's load, so `load` is the session create alone, as on every engine.
-    const clock = new LoadPhaseClock();
+    // The package import is timed apart from the model's open, so `open` is the session create alone, as on every engine.
+    const clock = new OpenPhaseClock();
     const prepared = await this.host.prepare(this.id, options, clock);
     const session = await clock.time('createMs', async () => {
-      const { loadGraphModelSession, loadSavedModelSession } = await import('./native-sessions.js');
-      return this.executor === 'graph-model' ? loadGraphModelSession(prepared, path) : loadSavedModelSession(prepared, this.host.spec.pkg, path);
+      const { openGraphModelSession, openSavedModelSession } = await import('./native-sessions.js');
+      return this.executor === 'graph-model' ? openGraphModelSession(prepared, path) : openSavedModelSession(prepared, this.host.spec.pkg, path);
     });
     const phases = clock.phases();
-    return Object.assign(session, { loadPhases: (): LoadPhases => phases });
+    return Object.assign(session, { openPhases: (): OpenPhases => phases });
   }
 }
 

@@ -7,7 +7,7 @@
  * variables are set just before the first import, a later session asking
  * for another count is refused (it needs its own process: isolated cells
  * are), and probing happens in a child process so that `probe()` in a
- * parent or a cell child never fixes the pools before `load()` chose them.
+ * parent or a cell child never fixes the pools before `open()` chose them.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -18,7 +18,7 @@
  *
  * Only `ok: true` is stored: a failed probe is never remembered, so a user
  * who fixes an install is not shown the old error. The memo is an
- * availability answer only: `load()` still imports the package in its own
+ * availability answer only: `open()` still imports the package in its own
  * process and every row reads TF_Version and the threads back from the
  * library it loaded (tfjs-backend.ts), so a remembered-ok library that no
  * longer loads fails that cell with the import's error, as before.

@@ -66,7 +66,7 @@ class NativeSession implements EngineSession {
   /** `run --profile` only: how the executor call is wrapped (tf.profile); null in every timed run. */
   private wrapper: ExecuteWrapper = null;
 
-  /** `run --profile`: tf.profile's kernels on this loaded model (tfjs-profile.ts). */
+  /** `run --profile`: tf.profile's kernels on this opened model (tfjs-profile.ts). */
   async profiler(): Promise<OpProfiler> {
     return tfProfileProfiler(this.tf, (w) => { this.wrapper = w; }, (inputs) => this.run(inputs));
   }
@@ -82,7 +82,7 @@ class NativeSession implements EngineSession {
   }
 
   async run(inputs: TensorMap): Promise<TensorMap> {
-    // tfjs-core has one global backend; another session may have switched it since load.
+    // tfjs-core has one global backend; another session may have switched it since open.
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
     // tfjs-converter's executor needs tfjs-webgpu's CPU forwarding (WEBGPU_FORWARD_NOTE, on the row).
     webGpuCpuForward(this.tf, this.backendName, true);
@@ -129,7 +129,7 @@ function nodeOf(tensor: string): string {
  * IO handler that reads model.json and its shards (tfjs-core's own file
  * handler lives in tfjs-node, which the wasm and cpu engines do not load).
  */
-export async function loadGraphModelSession(prepared: PreparedBackend, modelJsonPath: string): Promise<EngineSession> {
+export async function openGraphModelSession(prepared: PreparedBackend, modelJsonPath: string): Promise<EngineSession> {
   const { tf } = prepared;
   const converter = await import('@tensorflow/tfjs-converter');
   let json: ModelJson;
@@ -152,7 +152,7 @@ export async function loadGraphModelSession(prepared: PreparedBackend, modelJson
   const inputs = Object.entries(json.signature?.inputs ?? {}).map(([key, info]) => [key, nodeOf(info.name)] as const);
   const outputs = Object.entries(json.signature?.outputs ?? {}).map(([key, info]) => [key, nodeOf(info.name)] as const);
   if (inputs.length === 0 || outputs.length === 0) throw new CellSkip(`${modelJsonPath} has no signature naming its inputs and outputs`);
-  // Read back from what loaded: the executor class tfjs-converter built for this model.
+  // Read back from what opened: the executor class tfjs-converter built for this model.
   const executorClass = (model as unknown as { executor?: { constructor?: { name?: string } } }).executor?.constructor?.name ?? 'unknown';
   const description: SessionDescription = {
     ...prepared.description,
@@ -192,7 +192,7 @@ interface NodeNamespace {
  * A SavedModel through `tf.node.loadSavedModel` (tfjs-node or tfjs-node-gpu,
  * whichever `prepared` loaded): tags `serve`, signature `serving_default`.
  */
-export async function loadSavedModelSession(prepared: PreparedBackend, pkg: string, savedModelPbPath: string): Promise<EngineSession> {
+export async function openSavedModelSession(prepared: PreparedBackend, pkg: string, savedModelPbPath: string): Promise<EngineSession> {
   const { tf } = prepared;
   const mod = (await import(pkg)) as { node?: NodeNamespace; default?: { node?: NodeNamespace } };
   const node = mod.node ?? mod.default?.node;
@@ -200,7 +200,7 @@ export async function loadSavedModelSession(prepared: PreparedBackend, pkg: stri
   const before = node.getNumOfSavedModels();
   const poolBefore = interOpThreadsReadBack();
   const model = await node.loadSavedModel(dirname(savedModelPbPath), ['serve'], 'serving_default');
-  // A TensorFlow session runs on the process's session inter-op pool (its tf_Compute threads), made by the first session loaded.
+  // A TensorFlow session runs on the process's session inter-op pool (its tf_Compute threads), made by the first session opened.
   const poolAfter = interOpThreadsReadBack();
   const pool = poolBefore !== null && poolAfter !== null ? (poolAfter > poolBefore ? `its inter-op pool: ${poolAfter - poolBefore} tf_Compute thread(s) (read back)` : 'the process\'s session inter-op pool, made by an earlier session') : 'session pools not readable here';
   // Read back: the binding holds one more TF session, and the model has its id.

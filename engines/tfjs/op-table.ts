@@ -8,7 +8,7 @@ import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { tfDTypeFor, type OpHandler } from './op-values.js';
 
 /**
- * Every ONNX op (default domain) the tfjs translator runs. One table, so load
+ * Every ONNX op (default domain) the tfjs translator runs. One table, so open
  * can reject a graph before any weights move, and `inspect` can say what
  * would be skipped.
  */

@@ -19,7 +19,7 @@ export interface HostValue {
   readonly data: readonly number[];
   /** ONNX value name, set by the executor when stored, so range errors can name the tensor. */
   name?: string;
-  /** Tensor form of a constant, made once at load and kept across runs; disposed with the session. */
+  /** Tensor form of a constant, made once at open and kept across runs; disposed with the session. */
   cached?: tf.Tensor;
 }
 
@@ -109,7 +109,7 @@ export function int64ToInt32(data: BigInt64Array, tensorName: string): Int32Arra
   return out;
 }
 
-/** A host value as a tfjs tensor; constants reuse the tensor made at load. */
+/** A host value as a tfjs tensor; constants reuse the tensor made at open. */
 export function toTensor(v: Value): tf.Tensor {
   if (!isHost(v)) return v;
   if (v.cached) return v.cached;

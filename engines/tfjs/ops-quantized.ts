@@ -29,7 +29,7 @@ const QUANT_RANGE: Readonly<Record<string, readonly [number, number]>> = {
 const QUANT_TYPE_BY_CODE: Readonly<Record<number, string>> = { 2: 'uint8', 3: 'int8', 4: 'uint16', 5: 'int16' };
 
 /**
- * Attribute the load-time pass (prepareQuantizedNodes) sets on QuantizeLinear
+ * Attribute the open-time pass (prepareQuantizedNodes) sets on QuantizeLinear
  * nodes: the ONNX type of the zero point, which decides the output range but
  * is lost once 8-bit values are held as int32.
  */
@@ -212,7 +212,7 @@ function splitRows(b: tf.Tensor, sizes: readonly number[]): tf.Tensor[] {
 /**
  * MatMulInteger with any operands: (A − za) · (B − zb) accumulated exactly in
  * int32. Operands are 8-bit, so |A − za|, |B − zb| ≤ 255 and chunks of 258
- * are always exact; constant weights get a tighter bound at load (see
+ * are always exact; constant weights get a tighter bound at open (see
  * prepareQuantizedNodes, which replaces this with MatMulIntegerPrepared).
  */
 const matMulInteger: OpHandler = (inputs) => {
@@ -228,7 +228,7 @@ const matMulInteger: OpHandler = (inputs) => {
  * [A, a_zero_point or '', scale or '', B chunk 0, B chunk 1, …], each chunk a
  * float32 constant holding B − zb for its rows of K. With a scale (the
  * Cast-to-float → Mul that quantize_dynamic writes after MatMulInteger,
- * folded in at load) the output is float32(Σ) · scale, as those two ops give.
+ * folded in at open) the output is float32(Σ) · scale, as those two ops give.
  */
 const matMulIntegerPrepared: OpHandler = (inputs) => {
   const a0 = toTensor(req(inputs, 0));
@@ -239,7 +239,7 @@ const matMulIntegerPrepared: OpHandler = (inputs) => {
 };
 
 /**
- * com.microsoft MatMulNBits whose weight is not a constant (the load-time
+ * com.microsoft MatMulNBits whose weight is not a constant (the open-time
  * pass turns constant ones into a plain MatMul by a dequantized weight):
  * the weight is read back and dequantized on the host each run.
  */

@@ -274,7 +274,7 @@ const split: OpHandler = (inputs, attrs, ctx) => {
 
 const tile: OpHandler = (inputs) => [tf.tile(toTensor(req(inputs, 0)), [...toNumbers(req(inputs, 1))])];
 
-/** Constant nodes are evaluated once at load by the executor; this handler is what it calls. */
+/** Constant nodes are evaluated once at open by the executor; this handler is what it calls. */
 const constant: OpHandler = (_inputs, attrs) => {
   const t = attrs.tensor('value');
   if (t) return [valueFromOnnxTensor(t)];

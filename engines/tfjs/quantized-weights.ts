@@ -6,7 +6,7 @@ import { chunkSizes, exactChunk, QUANTIZED_OP_HANDLERS, ZERO_POINT_TYPE_ATTR } f
 import { isHost, toNumbers, toTensor, type OpHandler, type Value } from './op-values.js';
 import { NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 
-/** What the load-time pass may read and add; the executor's constants stand behind it. */
+/** What the open-time pass may read and add; the executor's constants stand behind it. */
 export interface QuantizedPrepContext {
   readonly opset: number;
   /** A constant's value (initializer or Constant node), or undefined for a runtime value. */
@@ -23,7 +23,7 @@ function intAttr(value: number): OnnxAttribute {
   return { type: 'int', value };
 }
 
-/** A constant's numbers on the host (a device constant is read back once, at load). */
+/** A constant's numbers on the host (a device constant is read back once, at open). */
 function hostNumbers(v: Value): readonly number[] | ArrayLike<number> {
   return isHost(v) ? v.data : (v.dataSync() as ArrayLike<number>);
 }
@@ -44,7 +44,7 @@ function maxCentered(x: Value, zp: Value | undefined, columns: number): number {
 }
 
 /**
- * Rewrites quantized nodes once at load so runs do only the per-batch work:
+ * Rewrites quantized nodes once at open so runs do only the per-batch work:
  *
  * - DequantizeLinear of constants (QDQ weights and int32 biases) is evaluated
  *   now and becomes a float32 constant, so the MatMul after it fuses like an
@@ -289,7 +289,7 @@ export function quantizedOpNotes(nodes: readonly OnnxNode[]): string[] {
     notes.push('quantization as ORT: float32 x / scale, round half to even, saturate');
   }
   if (ops.has('MatMulNBits')) {
-    notes.push('MatMulNBits: 4-bit weights dequantized to fp32 at load ((q − zp) · scale), fp32 matmul; ORT sums in a different order');
+    notes.push('MatMulNBits: 4-bit weights dequantized to fp32 at open ((q − zp) · scale), fp32 matmul; ORT sums in a different order');
   }
   if (ops.has('DequantizeLinear') && ops.has('QuantizeLinear')) {
     notes.push('QDQ graph run as written (float ops between Q/DQ pairs), not fused into integer kernels as ORT does');

@@ -3,7 +3,7 @@ import type { OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 import { isHost, toTensor, type HostValue, type OpContext, type OpHandler, type Value } from './op-values.js';
 import { type NodeAttributes } from '../../src/core/onnx/onnx-graph.js';
 
-/** One node, resolved once at load so a run does no lookups beyond Map gets. */
+/** One node, resolved once at open so a run does no lookups beyond Map gets. */
 export interface Step {
   readonly node: OnnxNode;
   readonly handler: OpHandler;

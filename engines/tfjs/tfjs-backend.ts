@@ -17,7 +17,7 @@ import { installNavigatorGpu, webGpuAvailability, WEBGPU_PKG } from '../webgpu/d
 import type { SessionDescription } from '../../src/core/engine-session.js';
 import { applyTfjsFlags, ignoredTfjsFlags, readTfjsFlags } from './tfjs-options.js';
 import { canonicalOptions } from '../../src/core/engine-options.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import { nativeDevice, type NativeBackendLike } from './native-device.js';
 import { inIsolatedProcess } from '../../src/core/isolated-process.js';
 import { importNative, interOpThreadsReadBack, isInstalled, libtensorflowVersion, nativeThreads, probeInChild, type NativeThreads } from './native-library.js';
@@ -146,7 +146,7 @@ export class TfjsBackendHost {
     const { spec } = this;
     const gpu = this.backend === 'node-gpu';
     const gpuPresent = gpu ? nvidiaGpus().length > 0 : true;
-    // In an isolated child the load's own import is the probe (loadableNative); a probe child would only repeat it.
+    // In an isolated child the open's own import is the probe (importableNative); a probe child would only repeat it.
     if (this.native && !nativeThreads()) return inIsolatedProcess() ? this.installedNative(gpuPresent) : this.probeNative(gpuPresent);
     // Dawn's adapter is probed in a child first: importing the backend here would give this process a navigator.gpu for nothing.
     const webgpu = spec.tfName === 'webgpu' ? await webGpuAvailability({}) : null;
@@ -190,11 +190,11 @@ export class TfjsBackendHost {
   }
 
   /**
-   * For load() while libtensorflow is not in this process: the in-process
+   * For open() while libtensorflow is not in this process: the in-process
    * import with the requested threads is the probe (a child would only
    * repeat it). The answer is kept as this engine's probe result.
    */
-  private async loadableNative(threads: number | null): Promise<Availability> {
+  private async importableNative(threads: number | null): Promise<Availability> {
     const { spec } = this;
     const gpuPresent = this.backend === 'node-gpu' ? nvidiaGpus().length > 0 : true;
     let result: Availability;
@@ -213,10 +213,10 @@ export class TfjsBackendHost {
   }
 
   /**
-   * In an isolated child, before its load: installed (and a GPU present for
-   * tfjs-node-gpu) is all the parent's probe left to check; the load's
+   * In an isolated child, before its open: installed (and a GPU present for
+   * tfjs-node-gpu) is all the parent's probe left to check; the open's
    * in-process import decides, and a failure there skips the cell with the
-   * import's error (loadableNative).
+   * import's error (importableNative).
    */
   private installedNative(gpuPresent: boolean): Availability {
     const { spec } = this;
@@ -245,8 +245,8 @@ export class TfjsBackendHost {
    * activation, the device read back, and the row's description under
    * `engineId`.
    */
-  /** `clock` times the package import apart from the session create, so `load` is the create alone on every engine. */
-  async prepare(engineId: string, options: ResolvedSessionOptions, clock = new LoadPhaseClock()): Promise<PreparedBackend> {
+  /** `clock` times the package import apart from the session create, so `open` is the create alone on every engine. */
+  async prepare(engineId: string, options: ResolvedSessionOptions, clock = new OpenPhaseClock()): Promise<PreparedBackend> {
     const { spec } = this;
     const native = this.native;
     const before = nativeThreads();
@@ -264,7 +264,7 @@ export class TfjsBackendHost {
     }
     // libtensorflow is loaded here rather than probed in a child: this import is what sizes its pools.
     const tf = await clock.time('importMs', async () => {
-      const availability = native && !before ? await this.loadableNative(options.threads) : await this.probe();
+      const availability = native && !before ? await this.importableNative(options.threads) : await this.probe();
       if (!availability.available) throw new CellSkip(`${engineId} is not available: ${availability.reason}`);
       const imported = await importBackend(spec, options.threads);
       await applyTfjsFlags(imported as never, spec.tfName, options.engineOptions);

@@ -2,9 +2,9 @@ import { presetTfjsFlags } from './tfjs-options.js';
 import type { EngineOptionValues } from '../../src/core/engine-options.js';
 import type { Availability, Engine, EngineTrainer, ResolvedSessionOptions, TfjsBackend, TrainerOptions } from '../../src/core/engine.js';
 import { onWebGpu } from '../engine-target.js';
-import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, OpenPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
 import { translatorProfiler } from './tfjs-profile.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import type { TensorMap } from '../../src/core/tensor.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
 import type { OnnxModel } from '../../src/core/onnx/onnx-decode.js';
@@ -21,21 +21,21 @@ class TfjsSession implements EngineSession {
     private readonly executor: TfjsGraphExecutor,
     private readonly description: SessionDescription,
     private readonly backendName: string,
-    private readonly phases: LoadPhases,
+    private readonly phases: OpenPhases,
   ) {}
 
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     return this.phases;
   }
 
-  /** tfjs-core has one global backend; another session may have switched it since load, so switch back (a string compare when nothing changed). */
+  /** tfjs-core has one global backend; another session may have switched it since open, so switch back (a string compare when nothing changed). */
   async run(inputs: TensorMap): Promise<TensorMap> {
     if (this.tf.engine().backendName !== this.backendName) await activate(this.tf, this.backendName);
     webGpuCpuForward(this.tf, this.backendName, false);
     return this.executor.run(inputs);
   }
 
-  /** `run --profile`: each ONNX node timed on this loaded executor (tfjs-profile.ts). */
+  /** `run --profile`: each ONNX node timed on this opened executor (tfjs-profile.ts). */
   async profiler(): Promise<OpProfiler> {
     return translatorProfiler(this.executor, (inputs) => this.run(inputs), this.backendName);
   }
@@ -80,8 +80,8 @@ class TfjsEngine implements Engine {
     return this.host.probe();
   }
 
-  async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
-    const clock = new LoadPhaseClock();
+  async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    const clock = new OpenPhaseClock();
     const { tf, description, backend, model } = await this.prepare(onnxPath, options, clock);
     const executor = await clock.time('createMs', async () => {
       const { TfjsGraphExecutor } = await import('./graph-executor.js');
@@ -96,7 +96,7 @@ class TfjsEngine implements Engine {
    * The graph for `inferbench train`: float initializers become tf.Variables
    * and tfjs's autodiff computes their gradients (trainable-graph.ts).
    */
-  async loadTrainer(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer> {
+  async openTrainer(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer> {
     const { tf, description, backend, model } = await this.prepare(onnxPath, options);
     const [{ TrainableGraph }, { TfjsTrainer }] = await Promise.all([import('./trainable-graph.js'), import('./tfjs-trainer.js')]);
     await activate(tf, backend);
@@ -109,10 +109,10 @@ class TfjsEngine implements Engine {
   private async prepare(
     onnxPath: string,
     options: ResolvedSessionOptions,
-    clock = new LoadPhaseClock(),
+    clock = new OpenPhaseClock(),
   ): Promise<{ tf: Tf; description: SessionDescription; backend: string; model: OnnxModel }> {
     const prepared = await this.host.prepare(this.id, options, clock);
-    // Parsing the graph and (in load) building the executor are the session create.
+    // Parsing the graph and (in open) building the executor are the session create.
     const model = await clock.time('createMs', async () => (await import('../../src/core/onnx/onnx-decode.js')).readOnnxModel(onnxPath));
     await activate(prepared.tf, prepared.backend);
     const notes = [NOTE_TRANSLATED, 'int64 tensors computed as int32 (tfjs has no int64)', ...(prepared.description.notes ?? [])];

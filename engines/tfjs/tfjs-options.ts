@@ -9,7 +9,7 @@
  * the .wasm binary), so a variant's engine object is `configure`d with them
  * before its probe starts the backend (engine-registry.ts). A process whose
  * backend already started with other values cannot honour them: that cell
- * is skipped with the reason (an isolated run, the default, gives every load
+ * is skipped with the reason (an isolated run, the default, gives every open
  * a fresh process).
  *
  * Not offered: WEBGPU_CPU_FORWARD (each executor pins it: the translator off,

@@ -1,6 +1,6 @@
 /**
  * `run --profile`'s instruments on the tfjs engines, used after the timed
- * rounds on the same loaded session:
+ * rounds on the same opened session:
  *
  * - the translator's rows: the wall time of each ONNX node, so op types are
  *   ONNX's. On the cpu, wasm and tensorflow backends a tfjs op returns once
@@ -18,7 +18,7 @@ import type { OnnxNode } from '../../src/core/onnx/onnx-decode.js';
 import { PROFILE_SOURCES, type NodeEvent, type ProfileCapture } from '../../src/core/op-profile.js';
 import { onnxOpOfKernel } from '../../src/core/op-taxonomy.js';
 import type { TfjsGraphExecutor } from './graph-executor.js';
-// Types only: op-values.ts imports @tensorflow/tfjs-core, which the tfjs engine module must not load before probe or load (tfjs-lazy-import test).
+// Types only: op-values.ts imports @tensorflow/tfjs-core, which the tfjs engine module must not load before probe or open (tfjs-lazy-import test).
 import type { Value } from './op-values.js';
 import type { Tf } from './tfjs-backend.js';
 

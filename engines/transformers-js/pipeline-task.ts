@@ -1,5 +1,5 @@
 /**
- * Which transformers.js pipeline a load builds, and how it is called: the
+ * Which transformers.js pipeline an open builds, and how it is called: the
  * text-classification pipeline for a classifier, the feature-extraction one
  * (pooled and normalised by the pipeline when it can pool as the model
  * says) for a sentence-embedding model. One definition for Node
@@ -21,7 +21,7 @@ export interface PipelineTask {
 }
 
 /**
- * The pipeline task and call options for a load: feature extraction with
+ * The pipeline task and call options for an open: feature extraction with
  * the model's pooling when the pipeline can do it, with no pooling otherwise
  * (the raw token vectors are then pooled by the model); else the classifier.
  */

@@ -1,5 +1,5 @@
 /**
- * What a transformers.js model really loaded, read from its own ONNX session
+ * What a transformers.js model really opened, read from its own ONNX session
  * rather than from the options inferbench passed: transformers.js picks the
  * device and the graph file (by dtype) itself and records both on the
  * session it creates (`session.config = { device, dtype }`, see its
@@ -21,7 +21,7 @@ export interface TransformersJsSessionLike {
 }
 
 /** Device, dtype, graph file and precision transformers.js used for one session. */
-export interface LoadedGraph {
+export interface OpenedGraph {
   readonly device: string;
   readonly dtype: string;
   readonly file: string;
@@ -33,7 +33,7 @@ export interface LoadedGraph {
  * dtype selects is the one the cell is about; anything missing or different
  * is an error, never a guess from what was asked.
  */
-export function loadedGraph(session: TransformersJsSessionLike, onnxPath: string): LoadedGraph {
+export function openedGraph(session: TransformersJsSessionLike, onnxPath: string): OpenedGraph {
   const { device, dtype } = session.config ?? {};
   if (typeof device !== 'string' || typeof dtype !== 'string') {
     throw new Error(
@@ -43,7 +43,7 @@ export function loadedGraph(session: TransformersJsSessionLike, onnxPath: string
   const known = dtypeOfOnnxFile(basename(onnxPath)) === dtype ? (dtype as ModelDtype) : undefined;
   if (known === undefined) {
     const file = dtypeNames().includes(dtype as ModelDtype) ? `onnx/${basename(dtypeOnnxFile(dtype as ModelDtype))}` : 'a graph inferbench has no file name for';
-    throw new Error(`transformers.js loaded ${file} (dtype ${dtype}), not the benchmarked ${basename(onnxPath)}`);
+    throw new Error(`transformers.js opened ${file} (dtype ${dtype}), not the benchmarked ${basename(onnxPath)}`);
   }
   return { device, dtype, file: basename(onnxPath), precision: dtypePrecision(known) };
 }
@@ -54,11 +54,11 @@ export function providerOf(device: string): string {
 }
 
 /**
- * Placement of the graph transformers.js loaded, from a profiling session
+ * Placement of the graph transformers.js opened, from a profiling session
  * given the same options it gave ORT. Returns the error text instead when
  * profiling fails, for a note: a missing measurement, said out loud.
  */
-export async function loadedPlacement(folder: string, graph: LoadedGraph, sessionOptions: object): Promise<ProviderPlacement | string> {
+export async function openedPlacement(folder: string, graph: OpenedGraph, sessionOptions: object): Promise<ProviderPlacement | string> {
   try {
     const ort = (await import('onnxruntime-node')) as unknown as OrtNodeLike;
     return await profilePlacement(ort, join(folder, 'onnx', graph.file), sessionOptions, providerOf(graph.device));
@@ -77,7 +77,7 @@ export function pipelineTarget(onnxPath: string): { folder: string; dtype: strin
   const onnxDir = dirname(onnxPath);
   const folder = dirname(onnxDir);
   if (basename(onnxDir) !== 'onnx' || !existsSync(join(folder, 'config.json'))) {
-    throw new CellSkip(`transformers-js loads Hugging Face model folders (config.json, onnx/model*.onnx); ${onnxPath} is not in one`);
+    throw new CellSkip(`transformers-js opens Hugging Face model folders (config.json, onnx/model*.onnx); ${onnxPath} is not in one`);
   }
   const dtype = dtypeOfOnnxFile(basename(onnxPath));
   if (!dtype) throw new CellSkip(`transformers-js selects graphs by dtype and has no dtype for ${basename(onnxPath)}`);
@@ -90,11 +90,11 @@ export function transformersSessionOptions(device: Device, threads: number): Rec
 }
 
 /**
- * The session description of a loaded transformers.js model: device, dtype
+ * The session description of an opened transformers.js model: device, dtype
  * and precision read off its own ONNX session, node placement from ORT's
  * profiler. A GPU device whose provider ran no node is refused, as on onnx-cuda.
  */
-export async function describeLoaded(
+export async function describeOpened(
   id: string,
   session: TransformersJsSessionLike,
   onnxPath: string,
@@ -104,8 +104,8 @@ export async function describeLoaded(
   notes: readonly string[],
   adapter?: GpuAdapter,
 ): Promise<SessionDescription> {
-  const graph = loadedGraph(session, onnxPath);
-  const placement = await loadedPlacement(folder, graph, sessionOptions);
+  const graph = openedGraph(session, onnxPath);
+  const placement = await openedPlacement(folder, graph, sessionOptions);
   if (typeof placement !== 'string' && graph.device !== 'cpu') {
     const problem = noGpuNodes(placement, providerOf(graph.device));
     if (problem !== null) throw new Error(problem);

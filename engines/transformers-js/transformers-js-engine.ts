@@ -4,16 +4,16 @@ import { declaredBy } from '../engine-target.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { installedVersion } from '../../src/core/package-info.js';
 import { textsOf } from '../../src/core/raw-texts.js';
-import type { EngineSession, LoadPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
+import type { EngineSession, OpenPhases, OpProfiler, SessionDescription } from '../../src/core/engine-session.js';
 import { ortTraceEvents, ortTraceFolder } from '../onnx/ort-profile.js';
-import { LoadPhaseClock } from '../../src/core/load-phases.js';
+import { OpenPhaseClock } from '../../src/core/open-phases.js';
 import type { HostTensor, TensorMap } from '../../src/core/tensor.js';
 import { createOnnxNodeEngine } from '../onnx/onnx-node-engine.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 import type { GpuAdapter } from '../../src/core/gpu-adapter.js';
 import { ortOptionFields, ortSessionOptions } from '../onnx/onnx-options.js';
-import { describeLoaded, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
-export { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
+import { describeOpened, pipelineTarget, transformersSessionOptions, type TransformersJsSessionLike } from './session-readback.js';
+export { describeOpened, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import { fromOrtOutputs, type OrtTensorLike } from '../onnx/ort-tensors.js';
 import { pipelineTask } from './pipeline-task.js';
 
@@ -26,7 +26,7 @@ const WEBGPU_NOTE = "adapter: ORT's WebGPU EP does not expose its Dawn adapter, 
 /** The adapter transformers-js-webgpu runs on (see WEBGPU_NOTE), or the error that refuses the session. */
 async function readAdapter(): Promise<GpuAdapter> {
   const probe = await dawnAdapter();
-  if (!probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
+  if (!probe.ok) throw new Error(`the WebGPU session opened but its adapter could not be read: ${probe.reason}`);
   return probe.adapter;
 }
 export { PIPELINE_NOTE } from './pipeline-task.js';
@@ -76,7 +76,7 @@ class TransformersJsSession implements EngineSession {
     private readonly pipe: PipelineLike,
     session: OrtSessionLike,
     private readonly description: SessionDescription,
-    private readonly phases: LoadPhases,
+    private readonly phases: OpenPhases,
     /** Feature extraction pooled by the pipeline itself: its call options; null returns the raw forward's outputs. */
     private readonly pooled: Record<string, unknown> | null,
     /** `run --profile`: a second pipeline on the same folder with extra session options (ORT's profiler on); null on that pipeline itself. */
@@ -85,7 +85,7 @@ class TransformersJsSession implements EngineSession {
     this.timing = instrument(session);
   }
 
-  loadPhases(): LoadPhases {
+  openPhases(): OpenPhases {
     return this.phases;
   }
 
@@ -114,15 +114,15 @@ class TransformersJsSession implements EngineSession {
   async profiler(): Promise<OpProfiler> {
     if (this.profiling === null) throw new Error('this pipeline is itself a profiling one');
     const folder = await ortTraceFolder();
-    let loaded: { pipe: PipelineLike; session: OrtSessionLike };
+    let opened: { pipe: PipelineLike; session: OrtSessionLike };
     try {
-      loaded = await this.profiling({ enableProfiling: true, profileFilePrefix: folder.prefix });
+      opened = await this.profiling({ enableProfiling: true, profileFilePrefix: folder.prefix });
     } catch (err) {
       await folder.remove();
       throw err;
     }
-    const profiled = new TransformersJsSession(loaded.pipe, loaded.session, this.description, this.phases, this.pooled);
-    const ortSession = loaded.session as unknown as { endProfiling(): unknown };
+    const profiled = new TransformersJsSession(opened.pipe, opened.session, this.description, this.phases, this.pooled);
+    const ortSession = opened.session as unknown as { endProfiling(): unknown };
     return {
       session: { run: (inputs) => profiled.run(inputs), innerForwardMs: () => profiled.innerForwardMs() },
       needsWarmPass: true,
@@ -132,7 +132,7 @@ class TransformersJsSession implements EngineSession {
         return Array.isArray(trace) ? ortTraceEvents(trace, lastCalls) : { source: 'ort profiler', events: [], unattributed: 'the ORT trace is not a JSON array of trace events' };
       },
       async dispose() {
-        await loaded.pipe.dispose().catch(() => {});
+        await opened.pipe.dispose().catch(() => {});
         await folder.remove();
       },
     };
@@ -149,7 +149,7 @@ class TransformersJsSession implements EngineSession {
 
 /**
  * The `@huggingface/transformers` text-classification pipeline, run end to
- * end on raw texts (tokenize, forward, softmax + top-1). It loads the same
+ * end on raw texts (tokenize, forward, softmax + top-1). It opens the same
  * folder and graph file as the other engines, on onnxruntime-node's CPU or
  * CUDA provider; every call also records the raw forward time of the
  * pipeline's own ONNX session.
@@ -182,15 +182,15 @@ export function createTransformersJsEngine(device: Device): Engine {
       return { available: true, versions: { [PACKAGE]: version, 'onnxruntime-node': installedVersion('onnxruntime-node') ?? 'unknown' }, ...(adapter === undefined ? {} : { adapter }) };
     },
 
-    /** Decoders load as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
-    async loadGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
-      const { loadTransformersJsGenerator } = await import('./transformers-js-generator.js');
-      return loadTransformersJsGenerator(id, device, onnxPath, options);
+    /** Decoders open as `AutoModelForCausalLM` and generate with its own `generate()`; the pipeline only classifies. */
+    async openGenerator(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+      const { openTransformersJsGenerator } = await import('./transformers-js-generator.js');
+      return openTransformersJsGenerator(id, device, onnxPath, options);
     },
 
-    async load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    async open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const { folder, dtype } = pipelineTarget(onnxPath);
-      const clock = new LoadPhaseClock();
+      const clock = new OpenPhaseClock();
       const { env, pipeline, LogLevel } = await clock.time('importMs', () => import('@huggingface/transformers'));
       env.allowRemoteModels = false;
       env.allowLocalModels = true;
@@ -200,13 +200,13 @@ export function createTransformersJsEngine(device: Device): Engine {
       // --engine-options: ORT's session options passed through session_options (onnx-options.ts), the placement pass included.
       const sessionOptions = ortSessionOptions(transformersSessionOptions(device, threads), options.engineOptions);
       const task = pipelineTask(options);
-      // One way to open the pipeline: the timed load, and run --profile's second pipeline with ORT's profiler added (extra).
+      // One way to open the pipeline: the timed open, and run --profile's second pipeline with ORT's profiler added (extra).
       const openPipeline = async (extra: object) => {
         const opened = (await pipeline(task.task as 'text-classification', folder, { local_files_only: true, device, dtype: dtype as never, session_options: { ...sessionOptions, ...extra } } as never)) as unknown as PipelineLike;
         const model = opened.model.sessions['model'];
         if (!model) {
           await opened.dispose();
-          throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(opened.model.sessions).join(', ')})`);
+          throw new Error(`transformers.js opened ${folder} without a "model" session (sessions: ${Object.keys(opened.model.sessions).join(', ')})`);
         }
         return { pipe: opened, session: model };
       };
@@ -214,9 +214,9 @@ export function createTransformersJsEngine(device: Device): Engine {
       let description: SessionDescription;
       try {
         const adapter = device === 'webgpu' ? await readAdapter() : undefined;
-        // describeLoaded builds the untimed placement-profiling session: its own phase, not the load.
+        // describeOpened builds the untimed placement-profiling session: its own phase, not the open.
         description = await clock.time('placementProbeMs', () =>
-          describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, [task.note, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
+          describeOpened(id, session, onnxPath, folder, sessionOptions, threads, [task.note, ...(device === 'webgpu' ? [WEBGPU_NOTE] : [])], adapter),
         );
       } catch (err) {
         await pipe.dispose();

@@ -2,15 +2,15 @@
  * Text generation through transformers.js itself: `AutoModelForCausalLM`
  * and its `generate()` (cache handling, logits processors, greedy sampler),
  * the path a JS user takes, rather than inferbench's greedy loop over a raw
- * session. The text-classification pipeline cannot load a decoder ("Unsupported
+ * session. The text-classification pipeline cannot open a decoder ("Unsupported
  * model type: gpt2"), so `inferbench generate --engines transformers-js`
- * loads decoders here.
+ * opens decoders here.
  */
 import { availableParallelism } from 'node:os';
 import type { EngineGenerator, ResolvedSessionOptions } from '../../src/core/engine.js';
 import type { EngineSession, SessionDescription } from '../../src/core/engine-session.js';
 import type { TensorMap } from '../../src/core/tensor.js';
-import { describeLoaded, pipelineTarget, transformersSessionOptions } from './session-readback.js';
+import { describeOpened, pipelineTarget, transformersSessionOptions } from './session-readback.js';
 import type { Device, TransformersJsSessionLike } from './session-readback.js';
 import { dawnAdapter } from '../webgpu/dawn-adapter.js';
 
@@ -53,12 +53,12 @@ class GeneratorSession implements EngineSession {
 }
 
 /**
- * Loads the decoder folder of `onnxPath` with `AutoModelForCausalLM` on
+ * Opens the decoder folder of `onnxPath` with `AutoModelForCausalLM` on
  * `device`, reading device, dtype and placement back from its session as the
  * classification engine does. `generate()` is greedy (`do_sample: false`), as
  * inferbench's loop, so both paths do the same work per token.
  */
-export async function loadTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
+export async function openTransformersJsGenerator(id: string, device: Device, onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator> {
   const { folder, dtype } = pipelineTarget(onnxPath);
   const { AutoModelForCausalLM, Tensor, env, LogLevel } = await import('@huggingface/transformers');
   env.allowRemoteModels = false;
@@ -75,11 +75,11 @@ export async function loadTransformersJsGenerator(id: string, device: Device, on
   let description: SessionDescription;
   try {
     const session = model.sessions['model'];
-    if (!session) throw new Error(`transformers.js loaded ${folder} without a "model" session (sessions: ${Object.keys(model.sessions).join(', ')})`);
+    if (!session) throw new Error(`transformers.js opened ${folder} without a "model" session (sessions: ${Object.keys(model.sessions).join(', ')})`);
     // ORT's WebGPU EP hides its adapter: the row records the one Dawn picks by default with the same loader and ICD (dawn-adapter.ts).
     const probe = device === 'webgpu' ? await dawnAdapter() : undefined;
-    if (probe !== undefined && !probe.ok) throw new Error(`the WebGPU session loaded but its adapter could not be read: ${probe.reason}`);
-    description = await describeLoaded(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)'], probe?.adapter);
+    if (probe !== undefined && !probe.ok) throw new Error(`the WebGPU session opened but its adapter could not be read: ${probe.reason}`);
+    description = await describeOpened(id, session, onnxPath, folder, sessionOptions, threads, ['AutoModelForCausalLM.generate() (transformers.js\'s own generation loop, greedy)'], probe?.adapter);
   } catch (err) {
     await model.dispose();
     throw err;

@@ -9,7 +9,7 @@ export const DETAILS_FLAG: FlagSpec = { name: 'details', kind: 'boolean', help: 
 export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no progress on stderr (the per-round status line and the per-cell lines); warnings, errors and the report still print' };
 
 /**
- * `--verbose` on the commands that load engines: the engines' native
+ * `--verbose` on the commands that open engines: the engines' native
  * libraries keep their own log lines (libtensorflow's start-up banners),
  * which are otherwise left out of the output (core/library-logs.ts).
  */

@@ -38,7 +38,7 @@ export const WORKER_COMMAND: CommandSpec = {
   flags: [
     { name: 'queue', kind: 'value', arg: 'URL', help: 'Redis the coordinator uses: redis://[USER:PASSWORD@]HOST:PORT[/DB], rediss:// for TLS' },
     { name: 'name', kind: 'value', arg: 'NAME', help: 'this worker\'s name in every table (unique on the queue); default: the hostname' },
-    { name: 'concurrency', kind: 'value', arg: 'N', help: 'jobs run at once; default 1 (one load at a time keeps timings clean)' },
+    { name: 'concurrency', kind: 'value', arg: 'N', help: 'jobs run at once; default 1 (one open at a time keeps timings clean)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
     { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
     { ...ENGINE_MODULE_FLAG, help: `${ENGINE_MODULE_FLAG.help}; never taken from a job` },
@@ -47,7 +47,7 @@ export const WORKER_COMMAND: CommandSpec = {
   ],
   details:
     'Registers its fingerprint (CPU, cores, RAM, GPU, OS, Node and engine versions) and its engines, then takes one job at a time.\n' +
-    'A job is one load group (model × engine × threads with its batch sizes and rounds); each load runs in a fresh child process.\n' +
+    'A job is one open group (model × engine × threads with its batch sizes and rounds); each open runs in a fresh child process.\n' +
     'Jobs are plain data of one schema: anything else is refused with the reason. Ctrl-C or SIGTERM finishes the current job.',
 };
 

@@ -16,7 +16,7 @@ import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.j
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 function progressLine(event: LoadProgress): string | null {
-  if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: loaded, warming up`;
+  if (event.kind === 'cell-start') return `  round ${event.round + 1}/${event.rounds} ${event.key.engine}: opened, warming up`;
   if (event.kind === 'probe') {
     const p = event.probe;
     const s = p.summary;

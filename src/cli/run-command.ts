@@ -167,7 +167,7 @@ function queueOptions(args: ParsedArgs): QueueRunOptions | undefined {
     if (onEach || workers || serve || workerTimeout !== undefined) throw new UserError('--on-each-worker, --workers, --serve-models and --worker-timeout need --queue', 'add --queue redis://HOST:PORT, or drop them for a local run');
     return undefined;
   }
-  if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each load in a fresh child process');
+  if (args.flags['no-isolate'] === true) throw new UserError('--no-isolate cannot be used with --queue', 'drop --no-isolate: workers always run each open in a fresh child process');
   if (args.flags.profile === true) throw new UserError('--profile cannot be used with --queue yet: workers do not run the profiled pass', 'drop --profile for the distributed sweep, or profile the engines in a local run (without --queue)');
   return {
     url, onEachWorker: onEach, workers: workers ?? null, serveModels: serve ?? null,

@@ -15,8 +15,8 @@ export const DEFAULT_STALL_TIMEOUT_S = 30;
 
 /**
  * `inferbench worker --queue redis://HOST:PORT`: register this machine's
- * fingerprint and engines, then run load-group jobs one at a time (or
- * `--concurrency` at once), each load in a fresh child process as a local
+ * fingerprint and engines, then run open-group jobs one at a time (or
+ * `--concurrency` at once), each open in a fresh child process as a local
  * run does, posting the cells back through the queue. Ctrl-C (or SIGTERM,
  * as Kubernetes sends) finishes the current job and leaves.
  */

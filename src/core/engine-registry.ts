@@ -4,7 +4,7 @@ import { nameTable } from './name-lookup.js';
 import { engineLeftOutOfPack } from './offline-pack.js';
 import { baseEngineId, checkVariantId, parseVariantId, type EngineOptionValues } from './engine-options.js';
 
-/** Creates an engine object; importing its package is deferred to `probe`/`load`. */
+/** Creates an engine object; importing its package is deferred to `probe`/`open`. */
 export type EngineFactory = () => Promise<Engine>;
 
 const registered = new Map<string, EngineFactory>();
@@ -137,10 +137,10 @@ export class EngineRegistry {
 
   /**
    * Ids whose engine object has `capability` (a method such as
-   * `loadTrainer`), read without probing, so asking starts no browser and
+   * `openTrainer`), read without probing, so asking starts no browser and
    * fixes no thread pool. Failing factories have none.
    */
-  async idsWith(capability: 'loadTrainer' | 'loadGenerator'): Promise<string[]> {
+  async idsWith(capability: 'openTrainer' | 'openGenerator'): Promise<string[]> {
     const out: string[] = [];
     for (const id of this.ids()) {
       const factory = this.factories.get(id);
@@ -236,14 +236,14 @@ export class EngineRegistry {
 
 /**
  * An options variant of `base` under `id`: the engine object itself (its
- * methods keep their `this`), with every load handed `values`.
+ * methods keep their `this`), with every open handed `values`.
  */
 export function variantEngine(base: Engine, id: string, values: EngineOptionValues): Engine {
   const variant = Object.create(base) as { -readonly [K in keyof Engine]: Engine[K] };
   Object.defineProperty(variant, 'id', { value: id, enumerable: true });
-  variant.load = (path, options) => base.load(path, { ...options, engineOptions: values });
-  if (base.loadGenerator) variant.loadGenerator = (path, options) => (base.loadGenerator as NonNullable<Engine['loadGenerator']>).call(base, path, { ...options, engineOptions: values });
-  if (base.loadTrainer) variant.loadTrainer = (path, options) => (base.loadTrainer as NonNullable<Engine['loadTrainer']>).call(base, path, { ...options, engineOptions: values });
+  variant.open = (path, options) => base.open(path, { ...options, engineOptions: values });
+  if (base.openGenerator) variant.openGenerator = (path, options) => (base.openGenerator as NonNullable<Engine['openGenerator']>).call(base, path, { ...options, engineOptions: values });
+  if (base.openTrainer) variant.openTrainer = (path, options) => (base.openTrainer as NonNullable<Engine['openTrainer']>).call(base, path, { ...options, engineOptions: values });
   return variant;
 }
 

@@ -7,7 +7,7 @@ export type Precision = 'fp32' | 'fp16' | 'int8' | 'int4' | 'mixed' | 'unknown';
 
 /**
  * What a session is really running on. It is read back from the engine after
- * loading, never copied from what was requested, so a silent fallback (CUDA
+ * opening, never copied from what was requested, so a silent fallback (CUDA
  * asked for, CPU used) shows up in every result row.
  */
 export interface SessionDescription {
@@ -93,8 +93,8 @@ export interface BrowserReadback {
     readonly sessionBuildMs: number;
   };
   readonly memory: {
-    /** The page's heap right after the model loaded. */
-    readonly afterLoad: PageHeapFigure | null;
+    /** The page's heap right after the model opened. */
+    readonly afterOpen: PageHeapFigure | null;
     /** Highest performance.memory.usedJSHeapSize read after each engine call (main-thread JS heap only); null where unavailable. */
     readonly peakJsHeapBytes: number | null;
   };
@@ -113,14 +113,14 @@ export interface ProviderPlacement {
 }
 
 /**
- * A load in its parts, as the engine timed them: the package import (cold
+ * An open in its parts, as the engine timed them: the package import (cold
  * only in a fresh process), an untimed placement-profiling session where
  * the engine builds one (onnxruntime-node, transformers.js), and the create
- * of the session that is measured. `load` in the reports is `createMs`, so
- * isolated, in-process and browser loads compare alike.
+ * of the session that is measured. `open` in the reports is `createMs`, so
+ * isolated, in-process and browser opens compare alike.
  */
-export interface LoadPhases {
-  /** Import of the engine's packages during this load; 0 when already imported in this process; null when not timed apart. */
+export interface OpenPhases {
+  /** Import of the engine's packages during this open; 0 when already imported in this process; null when not timed apart. */
   readonly importMs: number | null;
   /** The placement-profiling session and its dummy run; null when the engine builds none. */
   readonly placementProbeMs: number | null;
@@ -129,7 +129,7 @@ export interface LoadPhases {
 }
 
 /**
- * A loaded model on one engine. `run` resolves only once the outputs are in
+ * A model opened on one engine. `run` resolves only once the outputs are in
  * host memory, so timing it measures real work even on asynchronous engines.
  */
 export interface EngineSession {
@@ -151,11 +151,11 @@ export interface EngineSession {
   innerForwardMs?(): number | null;
   describe(): SessionDescription;
   /**
-   * How long each part of this session's load took, as the engine timed it
+   * How long each part of this session's open took, as the engine timed it
    * (import, placement probe, create). Optional: without it the reports
-   * show the whole load and say so.
+   * show the whole open and say so.
    */
-  loadPhases?(): LoadPhases;
+  openPhases?(): OpenPhases;
   dispose(): Promise<void>;
   /** Engine-reported memory, for engines that keep their own account (tfjs `tf.memory()`). */
   memory?(): { numTensors: number; numBytes: number };

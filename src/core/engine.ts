@@ -19,7 +19,7 @@ export type TfjsBackend = 'node' | 'node-gpu' | 'wasm' | 'cpu' | 'webgpu';
  * ONNX file, op by op as tfjs ops), tfjs-converter's GraphModel executor
  * (`loadGraphModel` on a model.json), or a TensorFlow session
  * (`tf.node.loadSavedModel` on a SavedModel, tfjs-node only). It decides
- * which file the engine loads.
+ * which file the engine opens.
  */
 export type TfjsExecutor = 'translator' | 'graph-model' | 'saved-model';
 
@@ -38,11 +38,11 @@ export type EngineTarget =
 export type BuiltinModelFormat = 'onnx' | 'graph-model' | 'saved-model';
 
 /**
- * The model file format an engine loads (`Engine.format`): the ONNX graph,
+ * The model file format an engine opens (`Engine.format`): the ONNX graph,
  * a tfjs GraphModel's model.json, a SavedModel's saved_model.pb, or any
  * other name a plug-in family declares (a model brings that file through
  * `nativeModelPath`). The model answers `modelFile(format)`; nothing but the
- * engine says which format it loads.
+ * engine says which format it opens.
  */
 export type ModelFormat = BuiltinModelFormat | (string & {});
 
@@ -110,7 +110,7 @@ export interface TrainStepResult {
 }
 
 /**
- * A graph loaded for training: forward, mean cross-entropy on integer labels,
+ * A graph opened for training: forward, mean cross-entropy on integer labels,
  * backward and an optimizer update per `step`.
  */
 export interface EngineTrainer {
@@ -118,7 +118,7 @@ export interface EngineTrainer {
   describe(): SessionDescription;
   /** One step on `inputs` (logits output [batch, labels]) and `labels` (one class index per row). */
   step(inputs: TensorMap, labels: Int32Array): Promise<TrainStepResult>;
-  /** Back to the weights the graph was loaded with and a fresh optimizer state (each round starts here). */
+  /** Back to the weights the graph was opened with and a fresh optimizer state (each round starts here). */
   reset(): Promise<void>;
   /** The engine's own account of live tensors, where it keeps one. */
   memory?(): { numTensors: number; numBytes: number };
@@ -127,14 +127,14 @@ export interface EngineTrainer {
 
 /**
  * The contract each engine family implements. Kept small on purpose (see
- * onnxruntime-common's Backend): probe once, then load graphs into sessions.
+ * onnxruntime-common's Backend): probe once, then open graphs into sessions.
  */
 export interface Engine {
   /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
   readonly id: string;
   /** What a built-in family runs on, in its own terms; only its folder reads it, and a plug-in family may leave it out. */
   readonly target?: EngineTarget;
-  /** The model file format `load` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `loadOn`). */
+  /** The model file format `open` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `openOn`). */
   readonly format: ModelFormat;
   /** True for an engine that runs on WebGPU (Dawn in Node, or a browser's), for `inferbench engines --explain`'s GPU note. */
   readonly webgpu?: boolean;
@@ -143,8 +143,8 @@ export interface Engine {
   /** One line for `inferbench engines`. */
   readonly description: string;
   /**
-   * Where the engine runs: `browser` engines are loaded inside a headless
-   * browser page by the browser launcher, so the run layer hands their load
+   * Where the engine runs: `browser` engines are opened inside a headless
+   * browser page by the browser launcher, so the run layer hands their open
    * groups to it; absent means this Node process (or its isolated child).
    */
   readonly runsIn?: 'node' | 'browser';
@@ -158,20 +158,20 @@ export interface Engine {
    */
   configure?(values: EngineOptionValues): void;
   /**
-   * Loads a model file into a session: the file of the engine's `format`
+   * Opens a model file into a session: the file of the engine's `format`
    * (the ONNX graph, a model.json, a saved_model.pb). Throws `CellSkip` when this graph cannot
    * run here (unsupported op, threads not controllable) and any other error
-   * when loading fails.
+   * when opening fails.
    */
-  load(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
-  /** Engines with a generation loop of their own load decoders here; the others run inferbench's greedy loop over `load`. */
-  loadGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
+  open(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineSession>;
+  /** Engines with a generation loop of their own open decoders here; the others run inferbench's greedy loop over `open`. */
+  openGenerator?(onnxPath: string, options: ResolvedSessionOptions): Promise<EngineGenerator>;
   /**
-   * Engines that can train load a graph for `inferbench train` here; an
+   * Engines that can train open a graph for `inferbench train` here; an
    * engine without it gets a skipped training cell, with `trainingUnsupported`
    * as the reason when it gives one.
    */
-  loadTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
+  openTrainer?(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer>;
   /** Why this engine cannot train (e.g. its runtime has no training API), for the skipped cell. */
   readonly trainingUnsupported?: string;
 }

@@ -1,7 +1,7 @@
 import type { CellProfile } from './op-profile.js';
-import type { LoadPhases, SessionDescription } from './engine-session.js';
+import type { OpenPhases, SessionDescription } from './engine-session.js';
 
-export type { LoadPhases } from './engine-session.js';
+export type { OpenPhases } from './engine-session.js';
 import type { SampleStatistics } from './statistics.js';
 import type { EnergyFigure, GpuMemoryFigure, Measured } from './energy.js';
 
@@ -53,8 +53,8 @@ export interface CompletedCell extends CellKey {
   readonly state: 'completed';
   /** What actually ran, read back from the engine. */
   readonly session: SessionDescription;
-  /** Time to load the model into the engine. */
-  readonly loadMs: number;
+  /** Time to open the model on the engine. */
+  readonly openMs: number;
   /** Untimed batches the first round ran before measuring (its warm pass and any extra); not in `samples.runMs`. */
   readonly warmupBatches: number;
   readonly samples: CellSamples;
@@ -82,11 +82,11 @@ export interface CompletedCell extends CellKey {
   readonly memory?: CellMemory;
   /** Energy over the timed loops. Absent in older records. */
   readonly energy?: CellEnergy;
-  /** Load time and first-batch latency of the first round, before any warmup (see `ColdStart`). */
+  /** Open time and first-batch latency of the first round, before any warmup (see `ColdStart`). */
   readonly coldStart?: ColdStart;
   /** Agreement of this cell's outputs with the reference engine's on the same rows; null when not checked. */
   readonly parity?: CellParity | null;
-  /** Why `parity` is null when it should have been checked, e.g. "reference onnx-cpu failed to load: …". */
+  /** Why `parity` is null when it should have been checked, e.g. "reference onnx-cpu failed to open: …". */
   readonly parityUnavailable?: string;
   /** Fraction of rows whose argmax equals the dataset label; null without labels, or when the engine did not see every row of a pass (`accuracyRows` says how many it saw). */
   readonly accuracy?: number | null;
@@ -121,7 +121,7 @@ export interface CompletedCell extends CellKey {
   readonly interrupted?: boolean;
 }
 
-/** One independent round: a fresh engine load (a fresh process when isolated), an untimed warm pass, then whole timed passes. */
+/** One independent round: a fresh engine open (a fresh process when isolated), an untimed warm pass, then whole timed passes. */
 export interface CellRound {
   /** Position of this round in the cell's sequence of rounds, from 0. */
   readonly index: number;
@@ -132,7 +132,7 @@ export interface CellRound {
   readonly passes: number;
   /** Mean engine time per batch over this round's timed passes (each row weighted equally across engines). */
   readonly meanMs: number;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Engine time of the untimed warm pass over every row. */
   readonly firstPassMs: number;
   /** Signs of a noisy machine around this round (see `HostNoise`). */
@@ -141,26 +141,26 @@ export interface CellRound {
   readonly forwardMs?: number[];
   /** End to end per timed batch (see `CellSamples.endToEndMs`). */
   readonly endToEndMs?: number[];
-  /** This round's load and first batch, and what ran before it on the same load (see `ColdStart`). */
+  /** This round's open and first batch, and what ran before it on the same open (see `ColdStart`). */
   readonly coldStart?: ColdStart;
 }
 
 /**
- * Where a cell's cold figures come from. A load group measures its batch
- * sizes one after another on one loaded session, so only the first batch
- * size measured after the load sees a cold engine; later ones find it warm.
+ * Where a cell's cold figures come from. An open group measures its batch
+ * sizes one after another on one opened session, so only the first batch
+ * size measured after the open sees a cold engine; later ones find it warm.
  */
 export interface ColdStart {
-  /** The session create alone when the engine reported its load phases, else everything `exportFor` did. */
-  readonly loadMs: number;
-  /** The first batch at this batch size; cold only when `afterLoad` is true. */
+  /** The session create alone when the engine reported its open phases, else everything `exportFor` did. */
+  readonly openMs: number;
+  /** The first batch at this batch size; cold only when `afterOpen` is true. */
   readonly firstBatchMs: number;
-  /** True when this batch size was the first measured after the load; absent in older records. */
-  readonly afterLoad?: boolean;
-  /** Batch sizes measured earlier on the same load, in order (empty when `afterLoad`). */
+  /** True when this batch size was the first measured after the open; absent in older records. */
+  readonly afterOpen?: boolean;
+  /** Batch sizes measured earlier on the same open, in order (empty when `afterOpen`). */
   readonly measuredBefore?: readonly number[];
-  /** The load in its parts, when the engine reported them. */
-  readonly phases?: LoadPhases;
+  /** The open in its parts, when the engine reported them. */
+  readonly phases?: OpenPhases;
 }
 
 /** Accuracy's rows: counted (labelled rows), seen and the rows of one pass. */
@@ -215,7 +215,7 @@ export interface CellVerdict {
 
 /** Memory figures of one cell. */
 export interface CellMemory {
-  /** RSS after the model loaded and warmed up, before the timed loop. */
+  /** RSS after the model opened and warmed up, before the timed loop. */
   readonly baselineRssBytes: number;
   /** Highest RSS sampled while the timed loop ran. */
   readonly peakRssBytes: number;
@@ -233,9 +233,9 @@ export interface CellMemory {
   readonly process?: { readonly label: string; readonly detail: string };
   /** Engine-reported memory (tfjs `tf.memory()`), when the engine has it. */
   readonly engine?: { readonly numTensors: number; readonly numBytes: number } | null;
-  /** How the engine was run: in a fresh child process per load, or in the measuring process beside others (`--no-isolate`, `Benchmark` default). Absent in older records. */
+  /** How the engine was run: in a fresh child process per open, or in the measuring process beside others (`--no-isolate`, `Benchmark` default). Absent in older records. */
   readonly isolation?: 'isolated' | 'in-process';
-  /** Batch sizes measured before this one on the same load, in the same process: their allocations are in `baselineRssBytes`. Absent in older records. */
+  /** Batch sizes measured before this one on the same open, in the same process: their allocations are in `baselineRssBytes`. Absent in older records. */
   readonly ranBefore?: readonly number[];
   /** GPU memory this process held when the timed loop ended (one nvidia-smi reading), when a GPU is present. */
   readonly gpuBytes?: number | null;
@@ -271,7 +271,7 @@ export interface CellParity {
 export interface ErroredCell extends CellKey {
   readonly state: 'errored';
   readonly reason: string;
-  /** Present when the session loaded before the failure. */
+  /** Present when the session opened before the failure. */
   readonly session?: SessionDescription;
 }
 
@@ -288,7 +288,7 @@ export interface ModelInfo {
   readonly name: string;
   /** Folder or file the model came from. */
   readonly source: string;
-  /** Bytes on disk of the graph file(s) the engines load. */
+  /** Bytes on disk of the graph file(s) the engines open. */
   readonly sizeBytes: number;
   /** Caveats a reader must see, e.g. "weights are seeded random". */
   readonly notes: readonly string[];

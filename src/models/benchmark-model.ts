@@ -21,15 +21,15 @@ export interface InputSpec {
   readonly shape: readonly (number | string)[];
 }
 
-/** What `loadOn` takes besides the engine and the model. */
-export interface LoadOptions {
+/** What `openOn` takes besides the engine and the model. */
+export interface OpenOptions {
   /** Intra-op threads; null or absent means the engine default. */
   readonly threads?: number | null;
 }
 
 /** Options every export method takes. */
-export interface ExportOptions extends LoadOptions {
-  /** Load on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
+export interface ExportOptions extends OpenOptions {
+  /** Open on this engine object instead of the registry's engine for the target (mock and plug-in engines). */
   readonly engine?: Engine;
   /** Registry to look engines up in; absent, a registry of the built-in engines (standalone-registry.ts: a model used on its own). */
   readonly registry?: EngineRegistry;
@@ -41,15 +41,15 @@ export interface TfjsExportOptions extends ExportOptions {
 }
 
 /**
- * Loads `model` on `engine`: the model's file of the format the engine
+ * Opens `model` on `engine`: the model's file of the format the engine
  * declares (`Engine.format`, written on first use and cached:
  * `modelFile`), with the model's precision and task options, the session
  * then adapted by the model (a feature-extraction model pools it). The one
  * way a model reaches an engine, for every scenario and the public API.
  */
-export async function loadOn(engine: Engine, model: BenchmarkModel, options: LoadOptions = {}): Promise<EngineSession> {
+export async function openOn(engine: Engine, model: BenchmarkModel, options: OpenOptions = {}): Promise<EngineSession> {
   const file = await model.modelFile(engine.format);
-  return model.adaptSession(await engine.load(file, { threads: options.threads ?? null, precision: model.precision, ...model.sessionOptions() }));
+  return model.adaptSession(await engine.open(file, { threads: options.threads ?? null, precision: model.precision, ...model.sessionOptions() }));
 }
 
 /** The engine an export method names: the one passed, else the id looked up in the registry passed, else among the built-ins. */
@@ -60,8 +60,8 @@ async function engineOf(id: string, options: ExportOptions): Promise<Engine> {
 /**
  * A model under test. Subclass it to benchmark your own model: say what the
  * inputs are, how a batch of raw dataset rows becomes those inputs, and where
- * the ONNX graph is. `loadOn(engine, model)` then gives a runnable session on
- * any engine, from the file of the format the engine loads
+ * the ONNX graph is. `openOn(engine, model)` then gives a runnable session on
+ * any engine, from the file of the format the engine opens
  * (`modelFile(format)`); bring a file of your own with `nativeModelPath`,
  * and wrap the engine's session with `adaptSession`.
  */
@@ -80,15 +80,15 @@ export abstract class BenchmarkModel {
    */
   abstract prepareBatch(rows: readonly DataRow[], columns: ResolvedColumns): TensorMap | Promise<TensorMap>;
 
-  /** Path of the ONNX graph the ONNX and translated-tfjs engines load. */
+  /** Path of the ONNX graph the ONNX and translated-tfjs engines open. */
   abstract onnxPath(): string | Promise<string>;
 
   /**
    * ONNX Runtime session on `cpu`, `cuda`, `tensorrt` (onnxruntime-node) or `wasm` (onnxruntime-web).
-   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
+   * @deprecated `openOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
    */
   async exportToOnnx(device: OnnxDevice, options: ExportOptions = {}): Promise<EngineSession> {
-    return loadOn(await engineOf(engineIdFor({ family: 'onnx', device }), options), this, options);
+    return openOn(await engineOf(engineIdFor({ family: 'onnx', device }), options), this, options);
   }
 
   /**
@@ -97,10 +97,10 @@ export abstract class BenchmarkModel {
    * executor, with 'saved-model' a SavedModel in a TensorFlow session
    * (tfjs-node), each exported from the ONNX graph unless the model brings
    * its own (`nativeModelPath`).
-   * @deprecated `loadOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
+   * @deprecated `openOn(engine, model)`: kept, as a thin wrapper, because the public API exported it; the harness never calls it, so overriding it changes no run.
    */
   async exportToTfjs(backend: TfjsBackend, options: TfjsExportOptions = {}): Promise<EngineSession> {
-    return loadOn(await engineOf(engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options), this, options);
+    return openOn(await engineOf(engineIdFor({ family: 'tfjs', backend, ...(options.executor ? { executor: options.executor } : {}) }), options), this, options);
   }
 
   /**
@@ -129,14 +129,14 @@ export abstract class BenchmarkModel {
   }
 
   /**
-   * The file an engine of `format` loads, as the format table says
+   * The file an engine of `format` opens, as the format table says
    * (core/model-formats.ts): the ONNX graph, or the model in another
    * format, the model's own (`nativeModelPath`) or written from the ONNX
    * graph by the format's writer (the tfjs formats: tf-export/tf-formats.ts,
    * into the cache). A graph the writer refuses (an op with no TensorFlow
    * mapping, a quantized graph), or a format the model has no file of and
    * nothing writes, is a CellSkip with the reason. Resolved once per format:
-   * a load group resolves it before the load's clock starts, so the export
+   * an open group resolves it before the open's clock starts, so the export
    * cache's check (a sha256 of the ONNX bytes) is not paid again inside the
    * timed load.
    */
@@ -166,12 +166,12 @@ export abstract class BenchmarkModel {
     }
   }
 
-  /** What the model's task adds to every load's options (a feature-extraction model: its pooling); none by default. */
+  /** What the model's task adds to every open's options (a feature-extraction model: its pooling); none by default. */
   sessionOptions(): Pick<ResolvedSessionOptions, 'featureExtraction'> {
     return {};
   }
 
-  /** The session `loadOn` hands back for the engine's `session` (a feature-extraction model wraps it to pool); the engine's own by default. */
+  /** The session `openOn` hands back for the engine's `session` (a feature-extraction model wraps it to pool); the engine's own by default. */
   adaptSession(session: EngineSession): EngineSession {
     return session;
   }

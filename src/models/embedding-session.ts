@@ -6,14 +6,14 @@
  * is paid alike by every engine (a transformers.js pipeline that pooled
  * itself returns its vectors as they are).
  */
-import type { EngineSession, LoadPhases, PreparedCall, SessionDescription } from '../core/engine-session.js';
+import type { EngineSession, OpenPhases, PreparedCall, SessionDescription } from '../core/engine-session.js';
 import type { TensorMap } from '../core/tensor.js';
 import { describePooling, sentenceEmbedding, type PoolingSpec } from './pooling.js';
 
 export class EmbeddingSession implements EngineSession {
   readonly prepareCall?: (inputs: TensorMap) => PreparedCall;
   readonly innerForwardMs?: () => number | null;
-  readonly loadPhases?: () => LoadPhases;
+  readonly openPhases?: () => OpenPhases;
   readonly memory?: () => { numTensors: number; numBytes: number };
   readonly residentMemory: EngineSession['residentMemory'];
 
@@ -23,7 +23,7 @@ export class EmbeddingSession implements EngineSession {
   ) {
     this.residentMemory = inner.residentMemory;
     if (inner.innerForwardMs) this.innerForwardMs = () => inner.innerForwardMs?.() ?? null;
-    if (inner.loadPhases) this.loadPhases = () => inner.loadPhases?.() as LoadPhases;
+    if (inner.openPhases) this.openPhases = () => inner.openPhases?.() as OpenPhases;
     if (inner.memory) this.memory = () => inner.memory?.() ?? { numTensors: 0, numBytes: 0 };
     const prepare = inner.prepareCall?.bind(inner);
     if (prepare) {

@@ -3,7 +3,7 @@
  * `BertModel`s): a graph that returns token vectors (`last_hidden_state`,
  * `token_embeddings`) or an already pooled `sentence_embedding`, and no
  * classification head. Tokenized and batched like a classifier; every
- * session it loads is an EmbeddingSession, so each engine returns one
+ * session it opens is an EmbeddingSession, so each engine returns one
  * pooled (and, if the model says so, normalised) vector per text.
  */
 import { existsSync } from 'node:fs';

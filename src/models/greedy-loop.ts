@@ -82,7 +82,7 @@ export function argmax(values: Float32Array, start: number, length: number): num
 }
 
 /**
- * Greedy generation on one loaded session. `generate()` takes the same
+ * Greedy generation on one opened session. `generate()` takes the same
  * arguments as transformers.js's (`input_ids`, `attention_mask`,
  * `max_new_tokens`, `min_new_tokens`, `streamer`) and returns the sequences,
  * prompt included, as an int64 HostTensor [batch, prompt + generated].

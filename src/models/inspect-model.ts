@@ -137,7 +137,7 @@ export interface InspectOptions {
  * Reads a model's graph (ops, opset, inputs, outputs) and says for every
  * registered engine (or those `options.engines` names) whether it can run
  * it here: ONNX Runtime engines by their availability, tfjs engines also by
- * the translator's op coverage. Loads no weights into any engine.
+ * the translator's op coverage. Opens no weights on any engine.
  */
 export async function inspectModel(pathOrDir: string, options: InspectOptions | EngineRegistry = {}): Promise<ModelInspection> {
   // A registry alone is the form this exported function had before `engines` existed.

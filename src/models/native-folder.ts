@@ -1,8 +1,8 @@
 /**
  * A tfjs GraphModel or TensorFlow SavedModel folder, checked before any
- * engine loads it, as ONNX folders are: a missing or short weight shard, a
+ * engine opens it, as ONNX folders are: a missing or short weight shard, a
  * SavedModel without its variables, or a `model.json` that is not a
- * GraphModel otherwise surface after loading as a bare ENOENT, "the tensor
+ * GraphModel otherwise surface after opening as a bare ENOENT, "the tensor
  * should have 65536 values but has 13682", or TensorFlow's "Could not find
  * variable" on the first batch. Each refusal names the file and what is
  * wrong with it. Every file a model names must resolve (links followed)
@@ -21,11 +21,11 @@ const REEXPORT = 'copy the model folder again whole, or re-export it (`inferbenc
 /** Bytes per element of each tfjs weights-manifest dtype (a quantized weight's stored dtype wins). */
 const DTYPE_BYTES: Readonly<Record<string, number>> = { float32: 4, int32: 4, bool: 1, uint8: 1, uint16: 2, float16: 2, int8: 1, int16: 2, complex64: 8 };
 
-/** Ops that read a SavedModel's variables/ at load time. */
+/** Ops that read a SavedModel's variables/ at open time. */
 const VARIABLE_OPS = new Set(['VarHandleOp', 'VariableV2', 'Variable', 'RestoreV2', 'ReadVariableOp']);
 
 function refuse(file: string, what: string): UserError {
-  return new UserError(`${file} ${what}; refused before loading the model`, REEXPORT);
+  return new UserError(`${file} ${what}; refused before opening the model`, REEXPORT);
 }
 
 /** True when `target` is `root` or lies under it. */
@@ -120,7 +120,7 @@ function checkSavedModel(dir: string): void {
   }
   if (nodes.length === 0) throw refuse(file, 'holds no graph');
   if (!nodes.some((n) => VARIABLE_OPS.has(n.op))) return;
-  // The graph reads variables: TensorFlow restores them from variables/variables.index and its data shards at load time.
+  // The graph reads variables: TensorFlow restores them from variables/variables.index and its data shards at open time.
   const variables = join(dir, 'variables');
   const info = statSync(variables, { throwIfNoEntry: false });
   if (!info?.isDirectory()) throw refuse(variables, `is missing, but ${file} reads variables from it`);
@@ -133,7 +133,7 @@ function checkSavedModel(dir: string): void {
   for (const shard of shards) fileInModelFolder(dir, join('variables', shard), file);
 }
 
-/** Refuses a native model folder that an engine would fail to load; see the module comment. */
+/** Refuses a native model folder that an engine would fail to open; see the module comment. */
 export function checkNativeFolder(dir: string, format: NativeFormat): void {
   FOLDER_CHECKS[format](dir);
 }

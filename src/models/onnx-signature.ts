@@ -41,7 +41,7 @@ function toSpec(v: ValueInfoProto, dtypes: Partial<Record<number, HostDType>>): 
 
 /**
  * Signatures already decoded, by path and the file's identity (device,
- * inode, size, mtime). One model load asks for the signature several times
+ * inode, size, mtime). One model open asks for the signature several times
  * (task detection, the model's inputs, feature extraction's outputs), and
  * each read decoded the whole file (every weight, 90 MB for minilm): the
  * second ask is answered from here unless the file changed in between.

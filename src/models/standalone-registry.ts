@@ -1,6 +1,6 @@
 /**
  * The engines a public API call made with no registry finds an engine id
- * among: `textGeneration.load('onnx-cpu')` and `generate()`,
+ * among: `textGeneration.open('onnx-cpu')` and `generate()`,
  * `model.exportToOnnx('cpu')`, `new Benchmark()`, `executeGenerate(config)`
  * and the like. The program itself always passes its registry down, from
  * its entry points (the CLI, the dashboard server, the child entry,

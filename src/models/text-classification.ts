@@ -52,7 +52,7 @@ export interface TextClassificationOptions {
 }
 
 /** What reading a model folder gives; set once the folder exists locally. */
-interface LoadedFolder {
+interface FolderContents {
   readonly dir: string;
   /** False for a folder that brings only a tfjs GraphModel or a SavedModel. */
   readonly hasOnnx: boolean;
@@ -111,7 +111,7 @@ export function requireModelFiles(dir: string, onnxFile: string): NativeFormat[]
   return nativeFormats;
 }
 
-function readFolder(dir: string, onnxFile: string): LoadedFolder {
+function readFolder(dir: string, onnxFile: string): FolderContents {
   const nativeFormats = requireModelFiles(dir, onnxFile);
   const hasOnnx = existsSync(join(dir, onnxFile));
   const config = readModelJson<HfConfig>(join(dir, 'config.json'));
@@ -169,7 +169,7 @@ export class TextClassification extends BenchmarkModel {
   /** The Hub id when the model comes from the Hub, else null. */
   readonly hubId: string | null;
   readonly revision: string | null;
-  private folder: LoadedFolder | null = null;
+  private folder: FolderContents | null = null;
   private readonly source: string | undefined;
   private readonly hubFiles: readonly string[];
   private initialised = false;
@@ -193,28 +193,28 @@ export class TextClassification extends BenchmarkModel {
     this.name = options.name ?? basename(local);
   }
 
-  private get loaded(): LoadedFolder {
+  private get contents(): FolderContents {
     if (!this.folder) throw new Error(`TextClassification ${this.name}: init() must be awaited before use (the Hub model is not downloaded yet)`);
     return this.folder;
   }
 
   /** The local model folder (for a Hub model, its snapshot folder once `init()` ran). */
   get dir(): string {
-    return this.loaded.dir;
+    return this.contents.dir;
   }
 
   get labels(): readonly string[] {
-    return this.loaded.labels;
+    return this.contents.labels;
   }
 
   get maxLength(): number {
-    return this.loaded.maxLength;
+    return this.contents.maxLength;
   }
 
   /** Rows of the word embedding (`vocab_size` of config.json), else the tokenizer's vocabulary size. */
   get vocabSize(): number {
-    const fromConfig = this.loaded.config.vocab_size;
-    return typeof fromConfig === 'number' && fromConfig > 0 ? fromConfig : this.loaded.tokenizer.get_vocab().size;
+    const fromConfig = this.contents.config.vocab_size;
+    return typeof fromConfig === 'number' && fromConfig > 0 ? fromConfig : this.contents.tokenizer.get_vocab().size;
   }
 
   /** Downloads a Hub model (once), then reads the graph signature; called by the benchmark before the first batch. */
@@ -225,8 +225,8 @@ export class TextClassification extends BenchmarkModel {
       const dir = await downloadModel(this.hubId, { revision: this.revision ?? 'main', onnxFiles: this.hubFiles });
       this.folder = readFolder(dir, this.onnxFile);
     }
-    const { hasOnnx, nativeFormats, dir } = this.loaded;
-    // Every format the folder brings is checked before any engine loads it (a short shard, a SavedModel without variables/).
+    const { hasOnnx, nativeFormats, dir } = this.contents;
+    // Every format the folder brings is checked before any engine opens it (a short shard, a SavedModel without variables/).
     for (const format of nativeFormats) checkNativeFolder(dir, format);
     this.inputs = hasOnnx ? (await readOnnxSignature(this.onnxPath())).inputs : [...(await readNativeSignature(dir, nativeFormats[0] as NativeFormat)).inputs];
     this.initialised = true;
@@ -235,11 +235,11 @@ export class TextClassification extends BenchmarkModel {
 
   /** The tfjs formats the folder brings itself; an engine of another format gets a CellSkip with the reason. */
   get nativeFormats(): readonly NativeFormat[] {
-    return this.loaded.nativeFormats;
+    return this.contents.nativeFormats;
   }
 
   override nativeModelPath(format: NativeFormat): string | null {
-    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    const { hasOnnx, nativeFormats, dir } = this.contents;
     if (nativeFormats.includes(format)) return join(dir, NATIVE_FILE[format]);
     if (hasOnnx) return null;
     throw new CellSkip(`${this.name} has no ${formatLabel(format)} and no ONNX graph to export one from (${dir} holds a ${nativeFormats.map((f) => formatLabel(f)).join(' and a ')})`);
@@ -259,7 +259,7 @@ export class TextClassification extends BenchmarkModel {
 
   /** The ONNX graph; a folder that brings only tfjs formats has none, and the engines that need one skip with the reason. */
   onnxPath(): string {
-    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    const { hasOnnx, nativeFormats, dir } = this.contents;
     if (!hasOnnx) {
       const engines = nativeFormats.map((f) => NATIVE_ENGINES[f]).join(' and ');
       throw new CellSkip(`${this.name} has no ONNX graph: ${dir} holds only a ${nativeFormats.map((f) => formatLabel(f)).join(' and a ')}, which ${engines} run`);
@@ -269,12 +269,12 @@ export class TextClassification extends BenchmarkModel {
 
   /** True when the folder was generated by inferbench with random weights. */
   get randomWeights(): boolean {
-    return this.loaded.config.inferbench?.randomWeights === true;
+    return this.contents.config.inferbench?.randomWeights === true;
   }
 
   /** Size on disk counts the graph file and its external-data file (`model.onnx_data`), or a native folder's graph and weight files. */
   override async info(): Promise<ModelInfo> {
-    const { hasOnnx, nativeFormats, dir } = this.loaded;
+    const { hasOnnx, nativeFormats, dir } = this.contents;
     const base = hasOnnx ? await super.info() : { name: this.name, source: dir, sizeBytes: nativeFilesSize(dir, nativeFormats[0] as NativeFormat), notes: [] };
     const external = hasOnnx ? `${this.onnxPath()}_data` : '';
     const sizeBytes = base.sizeBytes + (hasOnnx && existsSync(external) ? statSync(external).size : 0);
@@ -292,7 +292,7 @@ export class TextClassification extends BenchmarkModel {
    * row in full took seconds per batch for ids that were thrown away.
    */
   encode(text: string): { ids: number[]; typeIds: number[] } {
-    const enc = this.loaded.tokenizer.encode(cutForTokens(text, this.maxLength), { return_token_type_ids: true });
+    const enc = this.contents.tokenizer.encode(cutForTokens(text, this.maxLength), { return_token_type_ids: true });
     let ids = enc.ids;
     let typeIds = enc.token_type_ids ?? new Array<number>(ids.length).fill(0);
     if (ids.length > this.maxLength) {
@@ -314,7 +314,7 @@ export class TextClassification extends BenchmarkModel {
     const encoded = texts.map((t) => this.encode(t));
     const batch = encoded.length;
     const seq = Math.max(1, ...encoded.map((e) => e.ids.length));
-    const ids = new BigInt64Array(batch * seq).fill(BigInt(this.loaded.padId));
+    const ids = new BigInt64Array(batch * seq).fill(BigInt(this.contents.padId));
     const mask = new BigInt64Array(batch * seq);
     const types = new BigInt64Array(batch * seq);
     encoded.forEach((e, b) => {

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { BenchmarkModel, loadOn, type ExportOptions, type InputSpec } from './benchmark-model.js';
+import { BenchmarkModel, openOn, type ExportOptions, type InputSpec } from './benchmark-model.js';
 import type { EngineGenerator } from '../core/engine.js';
 import { standaloneRegistry } from './standalone-registry.js';
 import { readModelJson, requireModelFolder } from './model-folder.js';
@@ -47,9 +47,9 @@ function asList(v: number | number[] | null | undefined): number[] {
 /**
  * A causal language model in the Hugging Face / transformers.js folder layout
  * (config.json, generation_config.json, tokenizer.json, onnx/model.onnx with
- * `logits` and, usually, `present.*` cache outputs). It loads on every engine
+ * `logits` and, usually, `present.*` cache outputs). It opens on every engine
  * like a classifier does, and generates greedily through inferbench's own
- * loop (`load(engine)` or, on onnx-cpu by default, `generate()`).
+ * loop (`open(engine)` or, on onnx-cpu by default, `generate()`).
  */
 export class TextGeneration extends BenchmarkModel {
   readonly name: string;
@@ -195,32 +195,32 @@ export class TextGeneration extends BenchmarkModel {
     return out;
   }
 
-  /** Loads the decoder on one engine (by registry id) and returns a greedy generator over that session. */
-  async load(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
+  /** Opens the decoder on one engine (by registry id) and returns a greedy generator over that session. */
+  async open(engineId: string, options: ExportOptions = {}): Promise<GreedyGenerator> {
     await this.init();
     const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
-    return new GreedyGenerator(await loadOn(engine, this, options), this.decoder);
+    return new GreedyGenerator(await openOn(engine, this, options), this.decoder);
   }
 
   /**
    * What generates on `engineId` in a sweep: the engine's own loop when it
    * has one (transformers.js `AutoModelForCausalLM.generate()`, its most
-   * natural JS path), otherwise inferbench's greedy loop over `load()`.
+   * natural JS path), otherwise inferbench's greedy loop over `open()`.
    */
-  async loadGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
+  async openGenerator(engineId: string, options: ExportOptions = {}): Promise<EngineGenerator> {
     await this.init();
     const engine = options.engine ?? (await (options.registry ?? standaloneRegistry()).require(engineId));
     // An engine's own loop carries present.* back as its cache: without them it would misread every step, so it is skipped.
-    if (engine.loadGenerator && this.decoder.hasPresentOutputs === false) {
+    if (engine.openGenerator && this.decoder.hasPresentOutputs === false) {
       throw new CellSkip(`${engine.id} needs the cache outputs: ${NO_PRESENTS.replace(/;.*/, '')}; export the model with --task text-generation-with-past`);
     }
-    if (engine.loadGenerator) return engine.loadGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
-    return this.load(engineId, { ...options, engine });
+    if (engine.openGenerator) return engine.openGenerator(this.onnxPath(), { threads: options.threads ?? null, precision: this.precision });
+    return this.open(engineId, { ...options, engine });
   }
 
   /**
    * transformers.js-style `generate()` through inferbench's greedy loop on
-   * onnx-cpu, loaded on first use; call `load()` to pick another engine and
+   * onnx-cpu, opened on first use; call `open()` to pick another engine and
    * pass its generator around instead.
    */
   async generate(args: GenerateArgs): Promise<unknown> {
@@ -228,12 +228,12 @@ export class TextGeneration extends BenchmarkModel {
     return (this.generator as GreedyGenerator).generate(args);
   }
 
-  /** Loads the onnx-cpu session `generate()` uses; BenchmarkWrapper awaits this before timing, so TTFT never includes a load. */
+  /** Opens the onnx-cpu session `generate()` uses; BenchmarkWrapper awaits this before timing, so TTFT never includes an open. */
   async ready(): Promise<void> {
-    this.generator ??= await this.load('onnx-cpu');
+    this.generator ??= await this.open('onnx-cpu');
   }
 
-  /** Releases the session `generate()` loaded, if any. */
+  /** Releases the session `generate()` opened, if any. */
   async dispose(): Promise<void> {
     await this.generator?.session.dispose();
     this.generator = undefined;

@@ -71,7 +71,7 @@ export function refuseHeadless(evidence: TaskEvidence, where: string): void {
   );
 }
 
-/** Reads the evidence from a local folder; `onnxFile` is the graph the row loads. */
+/** Reads the evidence from a local folder; `onnxFile` is the graph the row opens. */
 export async function taskEvidence(dir: string, onnxFile = 'onnx/model.onnx'): Promise<TaskEvidence> {
   const configPath = join(dir, 'config.json');
   const config = existsSync(configPath) ? readModelJson<TaskEvidence['config']>(configPath) : {};

@@ -5,7 +5,7 @@
  * graphs on one engine to feed it.
  */
 export type { VariantParity } from '../core/results.js';
-import { loadOn, type BenchmarkModel } from './benchmark-model.js';
+import { openOn, type BenchmarkModel } from './benchmark-model.js';
 import type { Engine } from '../core/engine.js';
 import type { EngineSession } from '../core/engine-session.js';
 import type { HostTensor, TensorMap } from '../core/tensor.js';
@@ -107,10 +107,10 @@ export async function measureVariantParity(
   engine: Engine,
   referenceDtype = 'fp32',
 ): Promise<VariantParity> {
-  const load = (m: BenchmarkModel): Promise<EngineSession> => loadOn(engine, m);
-  const refSession = await load(reference);
+  const open = (m: BenchmarkModel): Promise<EngineSession> => openOn(engine, m);
+  const refSession = await open(reference);
   try {
-    const varSession = await load(variant);
+    const varSession = await open(variant);
     try {
       const acc = emptyParity();
       for (const rows of batches) {

@@ -70,7 +70,7 @@ export interface BenchmarkOptions {
   /** Stop rule of a whole cell, split evenly across its rounds: minimum time and batches, maximum time and batches. */
   readonly stop?: Partial<StopRule>;
   /**
-   * Independent rounds per cell, each a fresh engine load (a fresh process
+   * Independent rounds per cell, each a fresh engine open (a fresh process
    * when isolating), interleaved across engines; the 95% CI is computed
    * across round means. Default 3.
    */
@@ -85,7 +85,7 @@ export interface BenchmarkOptions {
   /**
    * Intra-op threads for engines that can set them; null means the engine
    * default. A list sweeps thread counts (core scaling): every engine is
-   * loaded once per count.
+   * opened once per count.
    */
   readonly threads?: number | null | readonly (number | null)[];
   readonly textColumn?: string;
@@ -107,7 +107,7 @@ export interface BenchmarkOptions {
   readonly onOutputs?: (cell: CellKey, reason: 'reference' | 'parity failed', outputs: RowOutputs) => void;
   readonly registry?: EngineRegistry;
   /**
-   * Run every engine load in a fresh child process, so one engine's
+   * Run every engine open in a fresh child process, so one engine's
    * allocations never inflate another's memory figures and a crash becomes
    * an errored cell. Needs the model and dataset to be re-creatable there.
    */
@@ -118,7 +118,7 @@ export interface BenchmarkOptions {
   readonly engineModules?: readonly string[];
   /**
    * `--profile`: after each cell's timed rounds, one untimed profiled pass
-   * over its rows in the last round's load, read by the engine's own
+   * over its rows in the last round's open, read by the engine's own
    * instrument into `cell.profile` (op types, one taxonomy). The timed
    * figures are the same with or without it. Default false.
    */

@@ -9,7 +9,7 @@ import { RssSampler } from '../scenarios/rss-sampler.js';
 import type { EngineSession } from '../core/engine-session.js';
 import { perRoundRule } from '../core/stop-rule.js';
 import { readHostNoise } from '../core/host-noise.js';
-import { measureContext, prepareData, prepareFn, referenceSource, type ChildSource, type IsolatedJob, type LoadGroup, type MeasureSettings, type PreparedData } from '../scenarios/classify/load-group.js';
+import { measureContext, prepareData, prepareFn, referenceSource, type ChildSource, type IsolatedJob, type OpenGroup, type MeasureSettings, type PreparedData } from '../scenarios/classify/open-group.js';
 import { batchSizeSkip } from '../scenarios/classify/batch-size-check.js';
 import type { Launch, LaunchHooks } from '../core/launch-jobs.js';
 import { inProcessLaunch } from '../launchers/in-process-launcher.js';
@@ -20,17 +20,17 @@ import { CellRounds } from './cell-rounds.js';
 import { rotated } from '../core/round-order.js';
 import { ParityReference, type ReferenceOutputs } from './parity-reference.js';
 
-export type { GroupHooks } from '../scenarios/classify/load-group.js';
+export type { GroupHooks } from '../scenarios/classify/open-group.js';
 
 const keyId = (key: CellKey): string => String(key.batchSize);
 
 /**
- * The classify job of one load group as every launcher takes it: its kind,
+ * The classify job of one open group as every launcher takes it: its kind,
  * its payload (the group itself in this process or beside a page; in a
  * child, the plain data it rebuilds the group from), and how its keys and
  * results are told apart.
  */
-export function classifyLaunch(payload: LoadGroup | IsolatedJob): Launch<CellKey, MeasuredRound> {
+export function classifyLaunch(payload: OpenGroup | IsolatedJob): Launch<CellKey, MeasuredRound> {
   return {
     kind: 'classify',
     payload,
@@ -42,16 +42,16 @@ export function classifyLaunch(payload: LoadGroup | IsolatedJob): Launch<CellKey
   };
 }
 
-/** The classify job of one load group beside a page of the browser of its engine (the browser launcher). */
-export function classifyPageLaunch(group: LoadGroup): PageLaunch<CellKey, MeasuredRound> {
+/** The classify job of one open group beside a page of the browser of its engine (the browser launcher). */
+export function classifyPageLaunch(group: OpenGroup): PageLaunch<CellKey, MeasuredRound> {
   return { ...classifyLaunch(group), engine: group.engine, registry: group.registry, threads: group.threads };
 }
 
-/** Runs one load group through a launcher, relaying its rounds to `hooks`. */
-type GroupRun = (group: LoadGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
+/** Runs one open group through a launcher, relaying its rounds to `hooks`. */
+type GroupRun = (group: OpenGroup, hooks: LaunchHooks<CellKey, MeasuredRound>) => Promise<void>;
 
-/** One engine at one thread count: loaded afresh for every round. */
-interface Load {
+/** One engine at one thread count: opened afresh for every round. */
+interface Open {
   readonly engineRef: string | Engine;
   readonly engineId: string;
   readonly threads: number | null;
@@ -76,7 +76,7 @@ export class Benchmark {
 
   /**
    * Measures one session at every batch size. `session` may be a promise
-   * (e.g. `loadOn(engine, model)`) so its load time is measured too.
+   * (e.g. `openOn(engine, model)`) so its open time is measured too.
    * Rounds here reuse the one given session (it cannot be reloaded), with
    * batch sizes interleaved. Needs `dataItemProcessCallback` unless `model` is given.
    */
@@ -91,18 +91,18 @@ export class Benchmark {
     const cells: CellResult[] = [];
     const total = keys.length;
     const started = performance.now();
-    let loaded: EngineSession;
+    let opened: EngineSession;
     try {
-      loaded = await session;
+      opened = await session;
     } catch (err) {
       for (const k of keys) book.add(failedRound(k, err));
       for (const { cell } of book.takeReady(false)) await this.record(cells, cell, total);
       return cells;
     }
-    const loadMs = performance.now() - started;
+    const openMs = performance.now() - started;
     const sampler = new RssSampler();
     const noiseBase = readHostNoise(null).cpu;
-    const phases = loaded.loadPhases?.() ?? null;
+    const phases = opened.openPhases?.() ?? null;
     // One session serves every round here, so only the very first batch size measured finds it cold.
     const measuredBefore: number[] = [];
     try {
@@ -110,8 +110,8 @@ export class Benchmark {
         for (const key of rotated(keys, round)) {
           if (!book.wants(key, round) || this.options.signal?.aborted) continue;
           this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds });
-          const run = { sampler, loadMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
-          this.roundDone(book, await measureRound(key, loaded, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
+          const run = { sampler, openMs, signal: this.options.signal, round, noiseBase, measuredBefore: [...measuredBefore], phases, isolation: 'in-process' as const, rowSet };
+          this.roundDone(book, await measureRound(key, opened, measureContext(data, prepare, this.settings(data), run)), round, cells.length, total);
           measuredBefore.push(key.batchSize);
         }
       }
@@ -128,8 +128,8 @@ export class Benchmark {
 
   /**
    * Sweeps engines × thread counts × batch sizes for one model, in rounds:
-   * each round loads every engine afresh (a fresh process when isolating)
-   * and measures every batch size on it, with the order of loads rotated by
+   * each round opens every engine afresh (a fresh process when isolating)
+   * and measures every batch size on it, with the order of opens rotated by
    * the round so drift over the sweep hits every engine alike. A cell is
    * recorded once all its rounds are done. The parity reference engine runs
    * first in the first round, whose warm passes give the outputs compared;
@@ -143,10 +143,10 @@ export class Benchmark {
     const reference = this.options.parity.reference;
     const idOf = (e: string | Engine) => (typeof e === 'string' ? e : e.id);
     const ordered = [...engines].sort((a, b) => Number(idOf(b) === reference) - Number(idOf(a) === reference));
-    const loads: Load[] = ordered.flatMap((engineRef) =>
+    const opens: Open[] = ordered.flatMap((engineRef) =>
       this.options.threads.map((threads) => ({ engineRef, engineId: idOf(engineRef), threads, keys: this.options.batchSizes.map((b) => this.key(model.name, idOf(engineRef), b, threads)) })),
     );
-    const allKeys = loads.flatMap((l) => l.keys);
+    const allKeys = opens.flatMap((l) => l.keys);
     const total = allKeys.length;
     const book = this.book(allKeys, (await data.rowSet()).rows);
     const cells: CellResult[] = [];
@@ -159,23 +159,23 @@ export class Benchmark {
     const flush = async (aborted: boolean) => {
       for (const { key, cell } of book.takeReady(aborted)) {
         const own = this.ownOutputs(book, key);
-        const checked = await parity.check(cell, own, this.referenceOutputs(book, loads, key, reference));
+        const checked = await parity.check(cell, own, this.referenceOutputs(book, opens, key, reference));
         this.keepOutputs(checked, own, reference);
         await this.record(cells, checked, total);
       }
     };
     try {
       for (let round = 0; round < this.options.rounds; round++) {
-        for (const load of rotated(loads, round)) {
+        for (const open of rotated(opens, round)) {
           if (this.options.signal?.aborted) break;
-          const keys = load.keys.filter((k) => book.wants(k, round));
+          const keys = open.keys.filter((k) => book.wants(k, round));
           if (keys.length === 0) continue;
-          const group: LoadGroup = { model, engine: load.engineRef, threads: load.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
+          const group: OpenGroup = { model, engine: open.engineRef, threads: open.threads, keys, data, prepare, settings, registry: this.options.registry, signal: this.options.signal, round };
           const hooks: LaunchHooks<CellKey, MeasuredRound> = {
             onStart: (key) => this.options.onProgress({ kind: 'cell-start', index: cells.length, total, engine: key.engine, batchSize: key.batchSize, round, rounds: this.options.rounds }),
             onResult: async (measured) => this.roundDone(book, measured, round, cells.length, total),
           };
-          if (await this.runsInBrowser(load.engineRef)) {
+          if (await this.runsInBrowser(open.engineRef)) {
             await inBrowser.run(classifyPageLaunch(group), hooks, group.signal);
           } else {
             await inNode(group, hooks);
@@ -239,8 +239,8 @@ export class Benchmark {
   }
 
   /** The reference engine's own outputs at `key`'s batch size when it is in the sweep (or why it has none); null when it is not in the sweep. */
-  private referenceOutputs(book: CellRounds, loads: readonly Load[], key: CellKey, reference: string | null): ReferenceOutputs | null {
-    const refKey = loads.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
+  private referenceOutputs(book: CellRounds, opens: readonly Open[], key: CellKey, reference: string | null): ReferenceOutputs | null {
+    const refKey = opens.find((l) => l.engineId === reference)?.keys.find((k) => k.batchSize === key.batchSize);
     return refKey ? book.firstOutputs(refKey) : null;
   }
 
@@ -252,8 +252,8 @@ export class Benchmark {
   }
 
   /**
-   * How this sweep's Node engines run a load group: a fresh child process
-   * per load group and round when isolating (the payload is the plain data
+   * How this sweep's Node engines run an open group: a fresh child process
+   * per open group and round when isolating (the payload is the plain data
    * the child rebuilds the group from), this process otherwise.
    */
   private nodeLaunch(model: BenchmarkModel): GroupRun {

@@ -8,7 +8,7 @@ import type { RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, ErroredCell, SkippedCell } from '../core/results.js';
 import type { StopRule } from '../core/stop-rule.js';
 import type { MeasuredRound, RoundFigures } from '../scenarios/classify/measure-cell.js';
-import { notRunInterrupted } from '../scenarios/classify/load-group.js';
+import { notRunInterrupted } from '../scenarios/classify/open-group.js';
 import { assembleCell } from '../scenarios/classify/round-cell.js';
 
 /** Everything known about one cell so far. */

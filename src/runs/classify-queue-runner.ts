@@ -5,8 +5,8 @@
  * job names them (the embedded default; a Hub id through this machine's own
  * Hugging Face cache; a generated architecture regenerated from its config;
  * a local folder or file fetched from the coordinator by hash), check both
- * hashes against the coordinator's, then measure the load group with a
- * Benchmark that isolates every load in a fresh child process, exactly as a
+ * hashes against the coordinator's, then measure the open group with a
+ * Benchmark that isolates every open in a fresh child process, exactly as a
  * local run does.
  */
 import { UserError } from '../core/errors.js';

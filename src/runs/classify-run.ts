@@ -38,7 +38,7 @@ export type { RunOutcome } from '../scenarios/run-driver.js';
  */
 export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promise<RunOutcome<RunRecord>> {
   const registry = hooks.registry ?? standaloneRegistry();
-  // First of all, so a folder that cannot be written fails at once rather than after the model load (or never: see output-folder.ts).
+  // First of all, so a folder that cannot be written fails at once rather than after the model open (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
   // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
   // bullmq and ioredis load only for a queue run.
@@ -51,7 +51,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
 }
 
 async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: QueueSweep | null): Promise<RunOutcome<RunRecord>> {
-  // The dataset is opened and its columns checked before the slower model load, so input mistakes fail fast.
+  // The dataset is opened and its columns checked before the slower model open, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
   const columns = resolveColumns(await dataset.columns(), { text: config.textColumn ?? undefined, label: config.labelColumn ?? undefined });
@@ -60,7 +60,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
   const calibration = config.dtypes?.includes('q8-static')
     ? await checkCalibrationRows(dataset, columns, config.calibrationRows ?? DEFAULT_CALIBRATION_ROWS, config.calibrationMethod ?? 'minmax', '--calibration-rows (calibrationRows)')
     : null;
-  // STS pairs are checked over the very rows the cells stream, before any model loads (datasets/sts-pairs.ts).
+  // STS pairs are checked over the very rows the cells stream, before any model opens (datasets/sts-pairs.ts).
   const streamed = calibration ? dataset.skip(calibration.rows) : dataset;
   const pairs = await checkPairs(config.limit !== null ? streamed.take(config.limit) : streamed, columns);
   if (pairs !== null && pairs.bad > 0 && config.skipBadRows !== true) throw badPairsError(pairs);

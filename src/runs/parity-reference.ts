@@ -2,7 +2,7 @@
  * Where a sweep's parity reference outputs come from, and why they are
  * missing when they are: the reference engine's own cell in the sweep (its
  * first round's warm pass), or an untimed pass on the reference engine when
- * it is not in the sweep. A reference that fails to load is not swallowed:
+ * it is not in the sweep. A reference that fails to open is not swallowed:
  * every cell then names the failure in `parityUnavailable`.
  */
 import { describeError } from '../core/errors.js';
@@ -10,7 +10,7 @@ import type { EngineSession } from '../core/engine-session.js';
 import { compareOutputs, type RowOutputs } from '../core/parity.js';
 import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
 import { referencePass } from '../scenarios/classify/measure-cell.js';
-import type { ReferenceSource } from '../scenarios/classify/load-group.js';
+import type { ReferenceSource } from '../scenarios/classify/open-group.js';
 
 /** Reference outputs, or the reason there are none. */
 export type ReferenceOutputs = { readonly outputs: RowOutputs } | { readonly missing: string };
@@ -51,18 +51,18 @@ export class ParityReference {
     if (cached) return cached;
     const source = this.source;
     if (source === null) return { missing: `reference ${reference} is not in the sweep and cannot run a pass of its own here` };
-    this.session ??= source.load().then(
+    this.session ??= source.open().then(
       (session) => ({ session }),
       (err: unknown) => ({ error: describeError(err) }),
     );
-    const loaded = await this.session;
+    const opened = await this.session;
     let result: ReferenceOutputs;
-    if ('error' in loaded) {
-      result = { missing: `reference ${reference} failed to load: ${loaded.error}` };
+    if ('error' in opened) {
+      result = { missing: `reference ${reference} failed to open: ${opened.error}` };
     } else {
       const key: CellKey = { model: source.modelName, engine: reference, batchSize, requestedThreads: null };
       try {
-        const pass = await referencePass(key, loaded.session, source.context(key));
+        const pass = await referencePass(key, opened.session, source.context(key));
         result = pass ? { outputs: pass.outputs } : { missing: `reference ${reference} was not run at batch ${batchSize} (interrupted)` };
       } catch (err) {
         result = { missing: `reference ${reference} failed at batch ${batchSize}: ${describeError(err)}` };
@@ -90,8 +90,8 @@ export class ParityReference {
   }
 
   async dispose(): Promise<void> {
-    const loaded = await this.session?.catch(() => null);
+    const opened = await this.session?.catch(() => null);
     this.session = undefined;
-    if (loaded && 'session' in loaded) await loaded.session.dispose().catch(() => {});
+    if (opened && 'session' in opened) await opened.session.dispose().catch(() => {});
   }
 }

@@ -1,13 +1,13 @@
 /**
  * `inferbench run --queue`: the sweep of a run spread over (or repeated on)
  * BullMQ workers. The coordinator plans the models and opens the rows as a
- * local run does, turns each load group (model × engine × threads, with
+ * local run does, turns each open group (model × engine × threads, with
  * its batch sizes and rounds) into one job per worker that should run it,
  * and records every cell as it comes back, tagged with the worker (host)
  * that measured it, so one run record holds every machine.
  *
  * Each job measures its rounds on one worker, back to back; rounds are not
- * interleaved with other engines' loads as they are locally. Within a host
+ * interleaved with other engines' opens as they are locally. Within a host
  * the CI across round means still holds; across hosts, cells differ in the
  * machine, which is the comparison asked for.
  */
@@ -185,7 +185,7 @@ export class QueueSweep {
   }
 
   /**
-   * Enqueues every load group and records each cell as it comes back;
+   * Enqueues every open group and records each cell as it comes back;
    * resolves when every job has an outcome (Ctrl-C included).
    */
   async sweep(

@@ -52,7 +52,7 @@ export interface RunConfig {
   readonly labelColumn: string | null;
   readonly limit: number | null;
   readonly warmupBatches: number;
-  /** Independent rounds per cell (fresh load each, interleaved across engines); the CI is across round means. */
+  /** Independent rounds per cell (fresh open each, interleaved across engines); the CI is across round means. */
   readonly rounds: number;
   /** Output root; the run writes `<out>/<run-id>/`. */
   readonly out: string;
@@ -63,7 +63,7 @@ export interface RunConfig {
   readonly maxCv: number;
   /** Parity reference engine (null: off) and absolute tolerance. */
   readonly parity: { readonly reference: string | null; readonly tolerance: number };
-  /** Each engine load in its own child process. */
+  /** Each engine open in its own child process. */
   readonly isolate: boolean;
   /**
    * Rows at the start of the dataset a q8-static variant is calibrated on

@@ -49,7 +49,7 @@ export function rungCount(nonDefault: number): number {
  * rounds and rows scaled alike, so each rung doubles the last. Rounds never
  * go under one, rows never under the largest batch (`minRows`): every
  * candidate of a rung streams the same first rows, so they rank alike,
- * while the fixed cost of a round (a fresh load, a warm pass over every
+ * while the fixed cost of a round (a fresh open, a warm pass over every
  * row) shrinks with the rung.
  */
 export function halvingRungs(count: number, full: { readonly stop: RungStop; readonly rounds: number; readonly limit?: number | null }, minRows = 1): Rung[] {

@@ -4,7 +4,7 @@
  * program's entry point like the CLI's, imports this once its lifeline
  * watches; the launchers themselves import no scenario.
  */
-import './classify/load-group.js';
+import './classify/open-group.js';
 import './generate/generate-child-job.js';
 import './train/train-child-job.js';
 import './load/load-child-job.js';

@@ -242,7 +242,7 @@ async function planVariants(folder: ResolvedFolder, dtypes: readonly ModelDtype[
 }
 
 /**
- * The file a variant row loads, as its source: inferbench's own file where
+ * The file a variant row opens, as its source: inferbench's own file where
  * it wrote one (the quantize cache, or beside a model it generated), else
  * the model's file, named by its Hub repo when it came from one.
  */

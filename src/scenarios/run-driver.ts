@@ -178,7 +178,7 @@ export class RunSession<C> {
 
 /**
  * The engines a run without `--engines` sweeps: every registered engine but
- * those that run in a browser. A browser engine starts Chromium per load
+ * those that run in a browser. A browser engine starts Chromium per open
  * group and, on a software renderer, can take seconds per batch, which would
  * turn the default run (README's first command) from under two minutes into
  * many; users name them (`--engines browser-onnx-wasm,…`) when they want the

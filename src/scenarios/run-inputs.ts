@@ -34,7 +34,7 @@ export async function openRunInputs(
     ...(config.textColumn !== null ? { text: config.textColumn } : {}),
     ...(config.labelColumn !== null && config.labelColumn !== undefined ? { label: config.labelColumn } : {}),
   });
-  // The text column's type, as `run` checks it: a column of integers or objects is refused here, before any engine loads (it failed each cell after loading).
+  // The text column's type, as `run` checks it: a column of integers or objects is refused here, before any engine opens (it failed each cell after opening).
   await checkTextColumn(dataset, columns.text);
   const datasetName = config.dataset === null ? `embedded default (${EMBEDDED_DATASET_NAME})` : datasetSourceString(config.dataset, {});
   return { registry, requested, dataset, available, columns, datasetName };

@@ -27,7 +27,7 @@ function probe(targetRps: number) {
 
 /** A load run of `--rates 20,50` on onnx-cpu: no peak search. */
 function ratesOnlyRun(id: string): LoadRunRecord {
-  const cell = { model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 1, probes: [probe(20), probe(50)], peak: null, serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu' } };
+  const cell = { model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 1, probes: [probe(20), probe(50)], peak: null, serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu' } };
   return { ...runOf([]), id, models: [{ name: 'm', source: '/m', sizeBytes: 1, notes: [] }], kind: 'server', cells: [cell] } as unknown as LoadRunRecord;
 }
 

@@ -5,7 +5,7 @@ import { createBrowserEngine } from '../../engines/browser/browser-engine.js';
 import { BROWSER_ENGINE_SPECS } from '../../engines/browser/browser-specs.js';
 import type { PageHost } from '../../engines/browser/page-host.js';
 import { HF_FIXTURES_DIR } from '../helpers/hf-fixtures.js';
-import type { PageCapabilities, PageLoadResult } from '../../engines/browser/page/protocol.js';
+import type { PageCapabilities, PageOpenResult } from '../../engines/browser/page/protocol.js';
 
 const CAPS: PageCapabilities = {
   userAgent: 'test',
@@ -16,9 +16,9 @@ const CAPS: PageCapabilities = {
   webgpuAdapter: 'google / swiftshader / fallback adapter',
 };
 
-const LOADED: PageLoadResult = { backend: 'webgpu', threads: null, precision: 'fp32', versions: {}, notes: [], runtimeInitMs: 1, sessionBuildMs: 1, heap: null };
+const LOADED: PageOpenResult = { backend: 'webgpu', threads: null, precision: 'fp32', versions: {}, notes: [], runtimeInitMs: 1, sessionBuildMs: 1, heap: null };
 
-/** A page that loads fine and printed `consoleText`: no browser needed to check what the engine makes of it. */
+/** A page that opens fine and printed `consoleText`: no browser needed to check what the engine makes of it. */
 function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolean } {
   const host = {
     origin: 'http://127.0.0.1:1',
@@ -30,7 +30,7 @@ function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolea
     consoleLines: (pattern: RegExp) => consoleText.filter((t) => pattern.test(t)),
     call: (async (method: string) => {
       if (method === 'capabilities') return CAPS;
-      if (method === 'load') return LOADED;
+      if (method === 'open') return LOADED;
       if (method === 'dispose') host.disposed = true;
       return undefined;
     }) as PageHost['call'],
@@ -38,7 +38,7 @@ function fakeHost(consoleText: readonly string[]): PageHost & { disposed: boolea
   return host;
 }
 
-// A Hugging Face model folder: transformers.js loads folders, not bare files.
+// A Hugging Face model folder: transformers.js opens folders, not bare files.
 const MODEL = join(HF_FIXTURES_DIR, 'bert', 'onnx', 'model.onnx');
 
 for (const id of ['browser-onnx-webgpu', 'browser-transformers-js-webgpu']) {
@@ -47,14 +47,14 @@ for (const id of ['browser-onnx-webgpu', 'browser-transformers-js-webgpu']) {
     assert.ok(spec);
     const engine = createBrowserEngine(spec);
     const host = fakeHost(['[V:onnxruntime:, session_state.cc:1383 VerifyEachNodeIsAssignedToAnEp]  Node(s) placed on [CPUExecutionProvider]. Number of nodes: 79']);
-    await assert.rejects(engine.loadIn(host, MODEL, { threads: null, precision: 'fp32' }), /WebGPU execution provider took no node \(CPUExecutionProvider 79\)/);
+    await assert.rejects(engine.openIn(host, MODEL, { threads: null, precision: 'fp32' }), /WebGPU execution provider took no node \(CPUExecutionProvider 79\)/);
     assert.equal(host.disposed, true, 'the page session is freed');
 
     const placed = fakeHost([
       ' Node(s) placed on [CPUExecutionProvider]. Number of nodes: 6',
       ' Node(s) placed on [WebGpuExecutionProvider]. Number of nodes: 73',
     ]);
-    const session = await engine.loadIn(placed, MODEL, { threads: null, precision: 'fp32' });
+    const session = await engine.openIn(placed, MODEL, { threads: null, precision: 'fp32' });
     assert.ok(session.describe().notes?.some((n) => /WebGpuExecutionProvider 73 nodes/.test(n)));
   });
 }

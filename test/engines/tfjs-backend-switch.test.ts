@@ -10,10 +10,10 @@ test('a tfjs session switches the global tfjs backend back to its own before eac
   const dir = await bertModelDir();
   const path = join(dir, 'onnx', 'model.onnx');
   const feeds = await bertBatch(dir, ['A wonderful film!', 'Loud.']);
-  const cpu = await createTfjsEngine('cpu').load(path, { threads: null, precision: 'fp32' });
-  const wasm = await createTfjsEngine('wasm').load(path, { threads: null, precision: 'fp32' });
+  const cpu = await createTfjsEngine('cpu').open(path, { threads: null, precision: 'fp32' });
+  const wasm = await createTfjsEngine('wasm').open(path, { threads: null, precision: 'fp32' });
   try {
-    assert.equal(tf.getBackend(), 'wasm', 'the last load leaves its backend active');
+    assert.equal(tf.getBackend(), 'wasm', 'the last open leaves its backend active');
     const fromCpu = toNumbers((await cpu.run(feeds))['logits']!);
     assert.equal(tf.getBackend(), 'cpu');
     const fromWasm = toNumbers((await wasm.run(feeds))['logits']!);

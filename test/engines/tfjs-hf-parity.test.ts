@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { Engine } from '../../src/core/engine.js';
-import { hfFixtureArchs, loadHfFixture, maxDiffFromReference } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture, maxDiffFromReference } from '../helpers/hf-fixtures.js';
 
 const TOLERANCE = 1e-4;
 
@@ -15,10 +15,10 @@ const engines: ReadonlyArray<readonly [string, () => Engine]> = [
 
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: onnx-cpu, tfjs-cpu and tfjs-wasm reproduce PyTorch's outputs within ${TOLERANCE}`, async (t) => {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const diffs: string[] = [];
     for (const [id, make] of engines) {
-      const session = await make().load(fixture.onnxPath, { threads: id === 'onnx-cpu' ? 1 : null, precision: 'fp32' });
+      const session = await make().open(fixture.onnxPath, { threads: id === 'onnx-cpu' ? 1 : null, precision: 'fp32' });
       try {
         // The first run records the shape-only values; the second runs with them folded away.
         for (const run of ['first', 'folded'] as const) {

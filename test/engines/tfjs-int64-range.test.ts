@@ -22,7 +22,7 @@ test('int64 values outside the int32 range fail with an error naming the tensor,
   const path = join(dir, 'int64.onnx');
   await writeFile(path, g.encode());
 
-  const session = await createTfjsEngine('cpu').load(path, { threads: null, precision: 'fp32' });
+  const session = await createTfjsEngine('cpu').open(path, { threads: null, precision: 'fp32' });
   try {
     const tensorsBefore = tf.memory().numTensors;
     const fed = (values: bigint[]) => ({ input_ids: hostTensor('int64', [1, 3], BigInt64Array.from(values)) });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
-import { hfFixtureArchs, loadHfFixture, maxDiffBetween as maxDiff, maxDiffFromReference } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture, maxDiffBetween as maxDiff, maxDiffFromReference } from '../helpers/hf-fixtures.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
 const TOLERANCE = 1e-4;
@@ -10,10 +10,10 @@ const skip = await tfjsNodeSkip();
 
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: tfjs-node (libtensorflow) matches onnx-cpu and PyTorch within ${TOLERANCE}`, { skip }, async (t) => {
-    const fixture = loadHfFixture(arch);
-    const onnx = await createOnnxNodeEngine('cpu').load(fixture.onnxPath, { threads: 1, precision: 'fp32' });
+    const fixture = readHfFixture(arch);
+    const onnx = await createOnnxNodeEngine('cpu').open(fixture.onnxPath, { threads: 1, precision: 'fp32' });
     const reference = await onnx.run(fixture.feeds).finally(() => onnx.dispose());
-    const session = await createTfjsEngine('node').load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+    const session = await createTfjsEngine('node').open(fixture.onnxPath, { threads: null, precision: 'fp32' });
     try {
       assert.equal(session.describe().backend, 'tensorflow CPU', 'the device libtensorflow took, read back');
       // The first run records the shape-only values; the second runs with them folded away.

@@ -3,16 +3,16 @@ import { test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { TensorMap } from '../../src/core/tensor.js';
-import { cutFeeds as cut, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { cutFeeds as cut, readHfFixture } from '../helpers/hf-fixtures.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
 const RUNS = 300;
 
 test(`tfjs-node keeps tf.memory() flat over ${RUNS} batches of two shapes and frees everything on dispose`, { skip: await tfjsNodeSkip() }, async () => {
-  const fixture = loadHfFixture('bert');
+  const fixture = readHfFixture('bert');
   const batches = [cut(fixture.feeds, 2, 8), cut(fixture.feeds, 1, 5)];
   const engine = createTfjsEngine('node');
-  const session = await engine.load(fixture.onnxPath, { threads: null, precision: 'fp32' });
+  const session = await engine.open(fixture.onnxPath, { threads: null, precision: 'fp32' });
   assert.equal(tf.getBackend(), 'tensorflow');
   // One run per shape records its folded plan, whose constants live until dispose.
   for (const b of batches) await session.run(b);

@@ -7,7 +7,7 @@ import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import { f32 } from '../helpers/tfjs-op-harness.js';
 import { checkQuantGraph } from '../helpers/quant-graph.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
 const skip = await tfjsNodeSkip();
@@ -35,10 +35,10 @@ test('tfjs-node: DynamicQuantizeLinear ties and a K = 1024 MatMulInteger past 2^
   }, ['node']);
 
   const path = join(packageRoot(), 'test', 'data', 'quant', 'bert-dynamic', 'model.onnx');
-  const feeds = loadHfFixture('bert').feeds;
-  const onnx = await createOnnxNodeEngine('cpu').load(path, { threads: 1, precision: 'int8' });
+  const feeds = readHfFixture('bert').feeds;
+  const onnx = await createOnnxNodeEngine('cpu').open(path, { threads: 1, precision: 'int8' });
   const reference = await onnx.run(feeds).finally(() => onnx.dispose());
-  const session = await createTfjsEngine('node').load(path, { threads: null, precision: 'int8' });
+  const session = await createTfjsEngine('node').open(path, { threads: null, precision: 'int8' });
   try {
     const got = (await session.run(feeds)) as TensorMap;
     const want = reference['logits']?.data as Float32Array;

@@ -4,7 +4,7 @@ import { attr } from '../../src/core/onnx/onnx-builder.js';
 import { f32, randomFloats } from '../helpers/tfjs-op-harness.js';
 import { checkQuantGraph, randomInts } from '../helpers/quant-graph.js';
 
-test('DequantizeLinear of constants (folded at load): per tensor, per axis, int8 and uint8, and an int32 bias', async () => {
+test('DequantizeLinear of constants (folded at open): per tensor, per axis, int8 and uint8, and an int32 bias', async () => {
   await checkQuantGraph({
     title: 'DQ constants',
     // A fixed start: the check is bit-exact, and the inputs a shared process's earlier draws left made tfjs-cpu 1.8e-6 off in one element.

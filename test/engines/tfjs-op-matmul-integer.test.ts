@@ -87,7 +87,7 @@ test('MatMulInteger with both operands computed at run time (K = 2048), and with
   });
 });
 
-test('DynamicQuantizeLinear → MatMulInteger → Cast → Mul, folded at load, stays bit-exact with 2 chunks (float sum) and 4 chunks (int32 sum), sums past 2^24', async () => {
+test('DynamicQuantizeLinear → MatMulInteger → Cast → Mul, folded at open, stays bit-exact with 2 chunks (float sum) and 4 chunks (int32 sum), sums past 2^24', async () => {
   const k = 1024;
   const x = f32([2, k], Array.from({ length: 2 * k }, (_, i) => (i % 5 === 0 ? 255 / 8 : ((i * 53) % 256) / 8)));
   // |B − zb| ≤ 128 → chunks of 512 (two); |B − zb| up to 255 → chunks of 256 (four), where summing chunk results in

@@ -7,7 +7,7 @@ import { dequantizeNBits } from '../../engines/tfjs/nbits-dequantize.js';
 
 /**
  * MatMulNBits runs on tfjs as a MatMul by its weight dequantized to fp32 at
- * load; onnxruntime's fp32 path (accuracy_level 0) sums in its own blocked
+ * open; onnxruntime's fp32 path (accuracy_level 0) sums in its own blocked
  * order, so outputs agree to float32 rounding, not bit for bit.
  */
 const TOLERANCE = 1e-5;

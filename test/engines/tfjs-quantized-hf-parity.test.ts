@@ -7,7 +7,7 @@ import { packageRoot } from '../../src/core/package-info.js';
 import * as ortNode from 'onnxruntime-node';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 
 /**
  * onnxruntime.quantization outputs of Hugging Face fixtures
@@ -58,10 +58,10 @@ async function runUnoptimized(path: string, feeds: TensorMap): Promise<TensorMap
 
 test('QDQ fixture runs on tfjs within 1e-4 of onnxruntime with graph optimizations off (Q/DQ evaluated as written)', async () => {
   const path = join(packageRoot(), 'test', 'data', 'quant', 'bert-qdq', 'model.onnx');
-  const feeds = loadHfFixture('bert').feeds;
+  const feeds = readHfFixture('bert').feeds;
   const reference = await runUnoptimized(path, feeds);
   for (const backend of ['cpu', 'wasm'] as TfjsBackend[]) {
-    const session = await createTfjsEngine(backend).load(path, { threads: null, precision: 'int8' });
+    const session = await createTfjsEngine(backend).open(path, { threads: null, precision: 'int8' });
     try {
       const diff = maxAbsDiff(await session.run(feeds), reference);
       console.log(`bert-qdq tfjs-${backend}: max |Δ| vs unoptimized onnxruntime ${diff}`);
@@ -75,12 +75,12 @@ test('QDQ fixture runs on tfjs within 1e-4 of onnxruntime with graph optimizatio
 for (const c of CASES) {
   test(`quantized HF fixture ${c.name} runs on tfjs-cpu and tfjs-wasm within ${c.tolerance} of onnx-cpu`, async () => {
     const path = join(packageRoot(), 'test', 'data', 'quant', c.name, 'model.onnx');
-    const feeds = loadHfFixture(c.arch).feeds;
-    const ort = await createOnnxNodeEngine('cpu').load(path, { threads: 1, precision: 'int8' });
+    const feeds = readHfFixture(c.arch).feeds;
+    const ort = await createOnnxNodeEngine('cpu').open(path, { threads: 1, precision: 'int8' });
     const reference = await ort.run(feeds);
     await ort.dispose();
     for (const backend of ['cpu', 'wasm'] as TfjsBackend[]) {
-      const session = await createTfjsEngine(backend).load(path, { threads: null, precision: 'int8' });
+      const session = await createTfjsEngine(backend).open(path, { threads: null, precision: 'int8' });
       try {
         const diff = maxAbsDiff(await session.run(feeds), reference);
         console.log(`${c.name} tfjs-${backend}: max |Δ| vs onnx-cpu ${diff}`);

@@ -5,12 +5,12 @@ import * as tf from '@tensorflow/tfjs-core';
 import { packageRoot } from '../../src/core/package-info.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { TensorMap } from '../../src/core/tensor.js';
-import { cutFeeds as cut, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { cutFeeds as cut, readHfFixture } from '../helpers/hf-fixtures.js';
 
 const RUNS = 200;
 
 test(`quantized graphs (MatMulInteger chunks, folded DequantizeLinear weights) keep tf.memory() flat over ${RUNS} runs and free everything on dispose`, async () => {
-  const fixture = loadHfFixture('bert');
+  const fixture = readHfFixture('bert');
   const batches = [cut(fixture.feeds, 2, 8), cut(fixture.feeds, 1, 5)];
   for (const name of ['bert-dynamic', 'bert-qdq']) {
     const path = join(packageRoot(), 'test', 'data', 'quant', name, 'model.onnx');
@@ -19,7 +19,7 @@ test(`quantized graphs (MatMulInteger chunks, folded DequantizeLinear weights) k
       assert.ok((await engine.probe()).available, `tfjs-${backend} is not available`);
       await tf.setBackend(backend); // tf.memory() needs an active backend
       const before = tf.memory().numTensors;
-      const session = await engine.load(path, { threads: null, precision: 'int8' });
+      const session = await engine.open(path, { threads: null, precision: 'int8' });
       for (const b of batches) await session.run(b);
       const loaded = tf.memory();
       for (let i = 0; i < RUNS; i++) await session.run(batches[i % 2] as TensorMap);

@@ -31,7 +31,7 @@ test('shape arithmetic (Shape, Gather, Unsqueeze, Concat, Slice, Mul, Cast) runs
   const feeds = { x: randomFloats([2, 3, 8]) };
   const want = (await runOnnxRuntime(bytes, feeds))['y'];
   for (const backend of ['cpu', 'wasm'] as const) {
-    const session = await createTfjsEngine(backend).load(path, { threads: null, precision: 'fp32' });
+    const session = await createTfjsEngine(backend).open(path, { threads: null, precision: 'fp32' });
     const proto = tf.Tensor.prototype as unknown as { dataSync: () => unknown };
     const original = proto.dataSync;
     let reads = 0;

@@ -9,13 +9,13 @@ test('tfjs-cpu and tfjs-wasm refuse thread counts other than 1 with CellSkip, an
   const path = join(await bertModelDir(), 'onnx', 'model.onnx');
   for (const backend of ['cpu', 'wasm'] as const) {
     const engine = createTfjsEngine(backend);
-    await assert.rejects(engine.load(path, { threads: 4, precision: 'fp32' }), (err: unknown) => {
+    await assert.rejects(engine.open(path, { threads: 4, precision: 'fp32' }), (err: unknown) => {
       assert.ok(err instanceof CellSkip);
       assert.equal(err.message, `tfjs-${backend} runs on one thread in Node; requested 4`);
       return true;
     });
     for (const threads of [1, null]) {
-      const session = await engine.load(path, { threads, precision: 'fp32' });
+      const session = await engine.open(path, { threads, precision: 'fp32' });
       const d = session.describe();
       assert.equal(d.engine, `tfjs-${backend}`);
       assert.equal(d.backend, backend);

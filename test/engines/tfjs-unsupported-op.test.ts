@@ -20,7 +20,7 @@ test('loading a graph with an op the tfjs translator lacks throws CellSkip namin
   await writeFile(path, g.encode());
 
   for (const backend of ['cpu', 'wasm'] as const) {
-    await assert.rejects(createTfjsEngine(backend).load(path, { threads: null, precision: 'fp32' }), (err: unknown) => {
+    await assert.rejects(createTfjsEngine(backend).open(path, { threads: null, precision: 'fp32' }), (err: unknown) => {
       assert.ok(err instanceof CellSkip, `expected CellSkip, got ${String(err)}`);
       assert.equal(err.message, 'unsupported ONNX op Hardmax (node hard_max_1)');
       return true;
@@ -32,7 +32,7 @@ test('loading a graph with an op the tfjs translator lacks throws CellSkip namin
   h.addNode({ opType: 'FastGelu', domain: 'com.microsoft', inputs: [h.addInput('x', 'float32', [4])], outputs: ['z'], name: 'ms_gelu' });
   h.addOutput('z', 'float32', [4]);
   await writeFile(path, h.encode());
-  await assert.rejects(createTfjsEngine('cpu').load(path, { threads: null, precision: 'fp32' }), {
+  await assert.rejects(createTfjsEngine('cpu').open(path, { threads: null, precision: 'fp32' }), {
     name: 'CellSkip',
     message: 'unsupported ONNX op com.microsoft.FastGelu (node ms_gelu)',
   });

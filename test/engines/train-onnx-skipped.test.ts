@@ -10,7 +10,7 @@ import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 
 const require = createRequire(import.meta.url);
 
-test('the ONNX Runtime packages in use have no training API, and their engines say so instead of offering loadTrainer', async () => {
+test('the ONNX Runtime packages in use have no training API, and their engines say so instead of offering openTrainer', async () => {
   const version = (pkg: string) => (JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version;
   assert.equal(version('onnxruntime-node'), '1.30.0', 'the reason quotes 1.30; re-check it when onnxruntime-node changes');
   // The claim quoted in the skip reason and the README, checked against the installed modules.
@@ -22,8 +22,8 @@ test('the ONNX Runtime packages in use have no training API, and their engines s
   assert.ok(!/train/i.test(common), 'onnxruntime-common declares no training types');
 
   for (const engine of [createOnnxNodeEngine('cpu'), createOnnxNodeEngine('cuda'), createOnnxWasmEngine(), createTransformersJsEngine('cpu')]) {
-    assert.equal(engine.loadTrainer, undefined, engine.id);
+    assert.equal(engine.openTrainer, undefined, engine.id);
     assert.match(engine.trainingUnsupported ?? '', /has no training API/, engine.id);
   }
-  assert.equal(typeof createTfjsEngine('wasm').loadTrainer, 'function');
+  assert.equal(typeof createTfjsEngine('wasm').openTrainer, 'function');
 });

@@ -38,7 +38,7 @@ function toHost(t: JsonTensor): HostTensor {
 }
 
 /** Reads one fixture by architecture name. */
-export function loadHfFixture(arch: string): HfFixture {
+export function readHfFixture(arch: string): HfFixture {
   const dir = join(HF_FIXTURES_DIR, arch);
   const ref = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as {
     opset: number;

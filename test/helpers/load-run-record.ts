@@ -62,7 +62,7 @@ export function buildLoadRun(shape: LoadRunShape): LoadRunRecord {
       requestedThreads: threads,
       state: 'completed',
       session: { engine, backend: 'cpu', threads: threads ?? 2, precision: 'fp32', versions: {} },
-      loadMs: 10,
+      openMs: 10,
       serviceMs: { batchOne: serviceMs, maxBatch: serviceMs },
       rounds: 1,
       probes,

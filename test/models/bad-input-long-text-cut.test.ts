@@ -26,7 +26,7 @@ test('a huge text row is cut before tokenizing; the ids are the same as tokenizi
   assert.equal(cutForTokens(huge, model.maxLength).length, model.maxLength * MAX_CHARS_PER_TOKEN);
   // What the model's tokenizer is handed: the cut is checked where it happens, not by timing the two encodes
   // (a ratio of two timings swings with the machine's load). The whole megabyte never reaches the tokenizer.
-  const modelTokenizer = (model as unknown as { loaded: { tokenizer: Tokenizer } }).loaded.tokenizer;
+  const modelTokenizer = (model as unknown as { contents: { tokenizer: Tokenizer } }).contents.tokenizer;
   const handed: number[] = [];
   const encode = modelTokenizer.encode.bind(modelTokenizer);
   modelTokenizer.encode = ((text: string, options?: Parameters<Tokenizer['encode']>[1]) => (handed.push(text.length), encode(text, options))) as Tokenizer['encode'];

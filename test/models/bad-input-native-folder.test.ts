@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import { UserError } from '../../src/core/errors.js';
 import { TextClassification } from '../../src/models/text-classification.js';
 import { decodeSavedModel, encodeSavedModel } from '../../src/models/tf-export/tf-proto.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 
 /** A copy of the fixture's `format` export, to break. */
 async function copyOf(format: 'graph-model' | 'saved-model', name: string): Promise<string> {
@@ -19,30 +19,30 @@ async function copyOf(format: 'graph-model' | 'saved-model', name: string): Prom
   return copy;
 }
 
-/** Asserts that loading `dir` is refused before any engine runs, with a message matching `why`. */
+/** Asserts that reading `dir` is refused before any engine runs, with a message matching `why`. */
 async function refused(dir: string, why: RegExp): Promise<void> {
   await assert.rejects(new TextClassification(dir).init(), (err: unknown) => {
     assert.ok(err instanceof UserError, `a UserError, got ${String(err)}`);
     assert.match(err.message, why);
-    assert.match(err.message, /refused before loading/);
+    assert.match(err.message, /refused before opening/);
     return true;
   });
 }
 
-test('a GraphModel whose weight shard is missing is refused before loading, naming the shard', async () => {
+test('a GraphModel whose weight shard is missing is refused before opening, naming the shard', async () => {
   const dir = await copyOf('graph-model', 'missing-shard');
   rmSync(join(dir, 'group1-shard1of1.bin'));
   await refused(dir, /group1-shard1of1\.bin is named by .*model\.json but cannot be read: it does not exist/);
 });
 
-test('a truncated weight shard is refused before loading as a short file, with the bytes it has and needs', async () => {
+test('a truncated weight shard is refused before opening as a short file, with the bytes it has and needs', async () => {
   const dir = await copyOf('graph-model', 'short-shard');
   const shard = join(dir, 'group1-shard1of1.bin');
   truncateSync(shard, Math.floor(statSync(shard).size / 3));
   await refused(dir, /group1-shard1of1\.bin holds \d+ bytes, but model\.json's weightsManifest needs \d+: the file is short/);
 });
 
-test('a model.json of {} is refused before loading: no format, no modelTopology', async () => {
+test('a model.json of {} is refused before opening: no format, no modelTopology', async () => {
   const dir = await copyOf('graph-model', 'empty-json');
   writeFileSync(join(dir, 'model.json'), '{}');
   await refused(dir, /model\.json has no format and no modelTopology/);
@@ -64,7 +64,7 @@ test('a weight path leading out of the model folder is refused, by ../ and by a 
   await refused(dir, /is a link leading outside the model folder/);
 });
 
-test('a SavedModel whose graph reads variables but has no variables/ is refused before loading', async () => {
+test('a SavedModel whose graph reads variables but has no variables/ is refused before opening', async () => {
   const dir = await copyOf('saved-model', 'no-variables');
   const file = join(dir, 'saved_model.pb');
   const saved = decodeSavedModel(new Uint8Array(readFileSync(file)));

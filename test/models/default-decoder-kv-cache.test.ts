@@ -11,7 +11,7 @@ const ids = (rows: bigint[][]) => ({ dtype: 'int64' as const, dims: [rows.length
 
 test('the default decoder gives the same last-token logits with its KV cache as without it', async () => {
   const model = await defaultGenerator();
-  const { session } = await model.load('onnx-cpu');
+  const { session } = await model.open('onnx-cpu');
   after(() => session.dispose());
   const [prompt] = model.promptIds(['The soundtrack made my day, honestly.'], 10) as [bigint[]];
   const emptyPast = (): TensorMap => Object.fromEntries(model.decoder.pastNames.map((n) => [n, { dtype: 'float32' as const, dims: [1, model.decoder.kvHeads, 0, model.decoder.headDim], data: new Float32Array(0) }]));

@@ -37,7 +37,7 @@ test('input wrapping and output read-back stay outside the timed region when a s
 
   // onnx-cpu: a prepared call gives the same logits as run(), readable as a host Float32Array.
   const dir = await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: REVIEW_TEXTS, cacheDir: await tempCacheRoot() });
-  const session = await createOnnxNodeEngine('cpu').load(join(dir, 'onnx', 'model.onnx'), { threads: 1, precision: 'fp32' });
+  const session = await createOnnxNodeEngine('cpu').open(join(dir, 'onnx', 'model.onnx'), { threads: 1, precision: 'fp32' });
   try {
     const ids = BigInt64Array.from([2n, 17n, 40n, 3n]);
     const inputs: TensorMap = {

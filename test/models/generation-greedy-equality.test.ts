@@ -17,7 +17,7 @@ test('the harness greedy loop on onnx-cpu generates exactly what transformers.js
   const model = await defaultGenerator();
   env.allowRemoteModels = false;
   const tjs = await AutoModelForCausalLM.from_pretrained(model.dir, { local_files_only: true });
-  const harness = await model.load('onnx-cpu');
+  const harness = await model.open('onnx-cpu');
   after(async () => {
     await tjs.dispose();
     await harness.session.dispose();

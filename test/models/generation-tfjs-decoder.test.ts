@@ -11,7 +11,7 @@ test('the translated tfjs engines decode the default decoder to the same tokens 
   const args = { input_ids: prompts, max_new_tokens: 6, min_new_tokens: 6 };
   const tokens: Record<string, number[]> = {};
   for (const engine of ['onnx-cpu', 'tfjs-cpu', 'tfjs-wasm']) {
-    const generator = await model.load(engine);
+    const generator = await model.open(engine);
     try {
       tokens[engine] = Array.from((await generator.generate(args)).data, Number);
     } finally {

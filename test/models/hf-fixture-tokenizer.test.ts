@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { TextClassification } from '../../src/models/text-classification.js';
-import { hfFixtureArchs, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture } from '../helpers/hf-fixtures.js';
 
 test('the Hugging Face fixtures load as TextClassification models whose tokenizer reproduces the ids PyTorch was fed', async () => {
   for (const arch of hfFixtureArchs()) {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     if (!Array.isArray(fixture.sentences)) continue; // the decoder-with-past fixture is fed cache tensors, not text
     const model = await new TextClassification(fixture.dir).init();
     const feeds = model.tokenizeTexts(fixture.sentences);

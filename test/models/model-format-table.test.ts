@@ -1,5 +1,5 @@
 /**
- * Issue 49: engines declare the format they load, and a model finds how to
+ * Issue 49: engines declare the format they open, and a model finds how to
  * write it in the format table (src/core/model-formats.ts), which the code
  * writing each format fills; nothing switches on a format's name. The toy
  * family (test/helpers/toy-family/) registers a format of its own with one
@@ -13,7 +13,7 @@ import { CellSkip } from '../../src/core/errors.js';
 import { aFormat, FormatRefused, formatLabel, modelFormat, registerModelFormat } from '../../src/core/model-formats.js';
 import { readOnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { packageRoot } from '../../src/core/package-info.js';
-import { loadOn } from '../../src/models/benchmark-model.js';
+import { openOn } from '../../src/models/benchmark-model.js';
 import { CharModel } from '../helpers/char-model.js';
 import { useTestCache } from '../helpers/test-cache.js';
 import { engines } from '../helpers/toy-family/toy-family.js';
@@ -34,7 +34,7 @@ test("a family's own format is written from the ONNX graph on first use, once pe
   assert.ok(toy);
   assert.equal(toy.format, TOY_FORMAT);
   const model = new BertCharModel();
-  const session = await loadOn(toy, model);
+  const session = await openOn(toy, model);
   assert.deepEqual(session.describe().notes, ['loaded toy-json written from model.onnx'], 'the engine read back a toy-json file written from the graph');
   await session.dispose();
   const file = await model.modelFile(TOY_FORMAT);

@@ -17,14 +17,14 @@ test('generated fp16, q8 and q4 variants run on onnxruntime, are smaller, stay c
   const dir = await ensureGeneratedModel(TINY_BERT_CONFIG, { texts: REVIEW_TEXTS, cacheDir: await tempCacheRoot() });
   const engine = createOnnxNodeEngine('cpu');
   const sizes = new Map<ModelDtype, number>();
-  const outputs = new Map<ModelDtype, Awaited<ReturnType<Awaited<ReturnType<typeof engine.load>>['run']>>>();
+  const outputs = new Map<ModelDtype, Awaited<ReturnType<Awaited<ReturnType<typeof engine.open>>['run']>>>();
   for (const dtype of DTYPES) {
     const made = await ensureVariantFile(dir, dtype);
     assert.ok('path' in made, `${dtype} not generated`);
     assert.match(made.path, dtype === 'fp32' ? /onnx\/model\.onnx$/ : new RegExp(`onnx/model${{ fp16: '_fp16', q8: '_quantized', q4: '_q4' }[dtype as 'fp16']}\\.onnx$`));
     sizes.set(dtype, statSync(made.path).size);
     const model = await new TextClassification(dir, { onnxFile: made.path.slice(dir.length + 1), precision: dtypePrecision(dtype) }).init();
-    const session = await engine.load(model.onnxPath(), { threads: 1, precision: model.precision });
+    const session = await engine.open(model.onnxPath(), { threads: 1, precision: model.precision });
     outputs.set(dtype, await session.run(model.tokenizeTexts(REVIEW_TEXTS.slice(0, 8))));
     await session.dispose();
   }
@@ -46,7 +46,7 @@ test('generated fp16, q8 and q4 variants run on onnxruntime, are smaller, stay c
   // fp16 only needs ops the translator has: it runs, computed in fp32.
   const fp16 = await ensureVariantFile(dir, 'fp16');
   assert.ok('path' in fp16);
-  const tfjs = await createTfjsEngine('cpu').load(fp16.path, { threads: null, precision: 'fp16' });
+  const tfjs = await createTfjsEngine('cpu').open(fp16.path, { threads: null, precision: 'fp16' });
   await tfjs.dispose();
 
   const cannot = await ensureVariantFile(dir, 'q4f16');

@@ -5,10 +5,10 @@ import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
 import { createNativeTfjsEngine } from '../../engines/tfjs/native-engine.js';
 import { CellSkip } from '../../src/core/errors.js';
 import { TextClassification } from '../../src/models/text-classification.js';
-import { HF_FIXTURES_DIR, loadHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
+import { HF_FIXTURES_DIR, readHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 const sentences = fixture.sentences as readonly string[];
 
 test('a folder with only a GraphModel is a model: inputs from its signature (int32), run by the GraphModel engines', async () => {

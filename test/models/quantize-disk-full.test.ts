@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 import { ensureQuantizedVariant, quantizedCacheRoot } from '../../src/models/quantize/quantize-cache.js';
 import { nodeWriteFs, type ModelWriteFs } from '../../src/core/onnx/onnx-file.js';
@@ -14,7 +14,7 @@ function files(dir: string): string[] {
 
 test('a full disk while writing a variant leaves no partial file in the cache, and the next run writes it whole', async () => {
   const cacheRoot = testOutputDir('quantize-disk-full');
-  const fixture = loadHfFixture('bert');
+  const fixture = readHfFixture('bert');
   let written = 0;
   const full: ModelWriteFs = {
     ...nodeWriteFs,

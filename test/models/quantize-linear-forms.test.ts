@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OnnxModelBuilder, attr } from '../../src/core/onnx/onnx-builder.js';
 import { f32 } from '../../src/models/generated/graph-writer.js';
-import { writeOnnxModel, type LoadedModel } from '../../src/core/onnx/onnx-file.js';
+import { writeOnnxModel, type DecodedModel } from '../../src/core/onnx/onnx-file.js';
 import { decodeModel } from '../../src/core/onnx/onnx-proto.js';
 import { writeVariantGraph } from '../../src/models/quantize/variant-writers.js';
 import type { WritableDtype } from '../../src/models/quantize/writable-dtypes.js';
@@ -47,24 +47,24 @@ test('MatMul with the weight on either side, Gemm with transB and a weight share
   const dir = testOutputDir('quantize-linear-forms');
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   const bytes = linearForms();
-  const load = (): LoadedModel => ({ model: decodeModel(bytes), dir, files: [] });
-  const ops = linearOps(new GraphIndex(load().model));
+  const decode = (): DecodedModel => ({ model: decodeModel(bytes), dir, files: [] });
+  const ops = linearOps(new GraphIndex(decode().model));
   assert.deepEqual(ops.map((o) => `${o.kind}:${o.weight}${o.transB ? ':T' : ''}`), ['matmul:W', 'gemm:Wt:T', 'matmul-a:A', 'matmul:W2', 'matmul:W2']);
   const engine = createOnnxNodeEngine('cpu');
   const fp32Path = join(dir, 'onnx', 'model.onnx');
-  await writeOnnxModel(load().model, fp32Path, dir);
-  const fp32 = await engine.load(fp32Path, { threads: 1, precision: 'fp32' });
+  await writeOnnxModel(decode().model, fp32Path, dir);
+  const fp32 = await engine.open(fp32Path, { threads: 1, precision: 'fp32' });
   const expected = (await fp32.run(feeds(9)))['y']?.data as Float32Array;
   await fp32.dispose();
 
-  const { ranges } = await calibrateRanges(load(), [...new Set(ops.map((o) => o.activation))], [feeds(7), feeds(8), feeds(9)], engine, 'minmax', join(dir, 'calibration.onnx'));
+  const { ranges } = await calibrateRanges(decode(), [...new Set(ops.map((o) => o.activation))], [feeds(7), feeds(8), feeds(9)], engine, 'minmax', join(dir, 'calibration.onnx'));
   // int8 weights meet uint8 activations in u8s8 kernels, whose AVX2 form saturates (onnxruntime's own quantize_dynamic with QInt8 is 0.21 off on this graph too): why q8 writes uint8.
   const tolerance: Record<WritableDtype, number> = { q8: 0.05, int8: 0.3, uint8: 0.05, 'q8-static': 0.05, q4: 0.25, fp16: 5e-3 };
   for (const dtype of ['q8', 'int8', 'q4', 'fp16', 'q8-static'] as const) {
-    const loaded = load();
-    writeVariantGraph(loaded, dtype, dtype === 'q8-static' ? { ranges, description: '3 rows (minmax)' } : undefined);
-    const inits = (loaded.model.graph?.initializer ?? []).map((t) => t.name ?? '');
-    const nodes = loaded.model.graph?.node ?? [];
+    const decoded = decode();
+    writeVariantGraph(decoded, dtype, dtype === 'q8-static' ? { ranges, description: '3 rows (minmax)' } : undefined);
+    const inits = (decoded.model.graph?.initializer ?? []).map((t) => t.name ?? '');
+    const nodes = decoded.model.graph?.node ?? [];
     if (dtype !== 'fp16') {
       assert.equal(inits.filter((n) => n.startsWith('W2_') && /quantized|Q4/.test(n)).length, 1, `${dtype}: shared W2 quantized once (${inits.join(', ')})`);
       assert.ok(!inits.includes('W2') && !inits.includes('W') && !inits.includes('Wt'), `${dtype}: fp32 weights left: ${inits.join(', ')}`);
@@ -73,8 +73,8 @@ test('MatMul with the weight on either side, Gemm with transB and a weight share
     if (dtype === 'q8' || dtype === 'int8') assert.equal(nodes.filter((n) => n.opType === 'MatMulInteger').length, 5, `${dtype}: every layer, the A-side one included`);
     if (dtype === 'q4') assert.equal(nodes.filter((n) => n.opType === 'MatMul').length, 1, 'q4 keeps the A-side MatMul (MatMulNBits takes a constant B only)');
     const path = join(dir, 'onnx', `${dtype}.onnx`);
-    await writeOnnxModel(loaded.model, path, dir);
-    const session = await engine.load(path, { threads: 1, precision: 'int8' });
+    await writeOnnxModel(decoded.model, path, dir);
+    const session = await engine.open(path, { threads: 1, precision: 'int8' });
     const got = (await session.run(feeds(9)))['y']?.data as Float32Array;
     await session.dispose();
     let maxDiff = 0;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { hfFixtureArchs, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 import { ensureQuantizedVariant } from '../../src/models/quantize/quantize-cache.js';
 import { createOnnxNodeEngine } from '../../engines/onnx/onnx-node-engine.js';
@@ -30,7 +30,7 @@ test("inferbench's q8 matches onnxruntime quantize_dynamic on every Hugging Face
   const engine = createOnnxNodeEngine('cpu');
   const cacheRoot = testOutputDir('quantize-reference');
   for (const arch of hfFixtureArchs()) {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const ref = JSON.parse(readFileSync(join(fixture.dir, 'quantize-reference.json'), 'utf8')) as QuantizeReference;
     const made = await ensureQuantizedVariant({ sourceDir: fixture.dir, dtype: 'q8', cacheRoot });
     assert.ok('dir' in made, `${arch}: ${'skip' in made ? made.skip : ''}`);
@@ -40,7 +40,7 @@ test("inferbench's q8 matches onnxruntime quantize_dynamic on every Hugging Face
     const expected = ref.sizeBytes - ref.valueInfoBytes;
     const size = statSync(path).size;
     assert.ok(Math.abs(size / expected - 1) <= 0.05, `${arch}: ${size} bytes vs quantize_dynamic's ${expected}`);
-    const session = await engine.load(path, { threads: 1, precision: 'int8' });
+    const session = await engine.open(path, { threads: 1, precision: 'int8' });
     const logits = (await session.run(fixture.feeds))[ref.output];
     await session.dispose();
     assert.ok(logits, `${arch}: no ${ref.output}`);

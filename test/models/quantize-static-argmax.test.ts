@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { hfFixtureArchs, loadHfFixture } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 import { ensureQuantizedVariant } from '../../src/models/quantize/quantize-cache.js';
 import { TextClassification } from '../../src/models/text-classification.js';
@@ -25,7 +25,7 @@ test('q8-static calibrated on the first 128 dataset rows keeps ≥ 95% argmax ag
   const engine = createOnnxNodeEngine('cpu');
   const cacheRoot = testOutputDir('quantize-static');
   for (const arch of hfFixtureArchs().filter((a) => a !== 'gpt2-past')) {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const fp32 = await new TextClassification(fixture.dir).init();
     const made = await ensureQuantizedVariant({
       sourceDir: fixture.dir,
@@ -36,8 +36,8 @@ test('q8-static calibrated on the first 128 dataset rows keeps ≥ 95% argmax ag
     assert.ok('dir' in made, `${arch}: ${'skip' in made ? made.skip : ''}`);
     assert.deepEqual(made.calibration, { rows: CALIBRATION_ROWS, method: 'minmax' });
     assert.match(made.method, /static QDQ calibrated on 128 rows \(minmax\)/);
-    const reference = await engine.load(fixture.onnxPath, { threads: 1, precision: 'fp32' });
-    const variant = await engine.load(join(made.dir, made.file), { threads: 1, precision: 'int8' });
+    const reference = await engine.open(fixture.onnxPath, { threads: 1, precision: 'fp32' });
+    const variant = await engine.open(join(made.dir, made.file), { threads: 1, precision: 'int8' });
     let agreeing = 0;
     let rows = 0;
     let maxDiff = 0;

@@ -3,10 +3,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ensureNativeExport, nativeCacheRoot } from '../../src/models/tf-export/native-export.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
-const fixture = loadHfFixture('distilbert');
+const fixture = readHfFixture('distilbert');
 
 test('an engine\'s format is written once into the content-addressed cache, as a model folder, and reused', async () => {
   const cache = testOutputDir('native-cache');
@@ -24,7 +24,7 @@ test('an engine\'s format is written once into the content-addressed cache, as a
   assert.deepEqual(readdirSync(nativeCacheRoot(cache)).filter((n) => n.includes('.partial-')), [], 'no partial folder is left behind');
 });
 
-test('two loads exporting the same graph at once both get the one complete folder', async () => {
+test('two opens exporting the same graph at once both get the one complete folder', async () => {
   const cache = testOutputDir('native-cache-race');
   const [a, b] = await Promise.all([ensureNativeExport(fixture.onnxPath, 'saved-model', cache), ensureNativeExport(fixture.onnxPath, 'saved-model', cache)]);
   assert.equal(a.dir, b.dir);

@@ -17,7 +17,7 @@ test('the default decoder exported as a GraphModel (and a SavedModel) decodes th
   const prompts = model.promptIds(['Great performances lift a fairly simple story.'], 8);
   const args = { input_ids: prompts, max_new_tokens: 5, min_new_tokens: 5 };
   const tokensOf = async (engine: string): Promise<number[]> => {
-    const generator = await model.load(engine);
+    const generator = await model.open(engine);
     try {
       return Array.from((await generator.generate(args)).data, Number);
     } finally {

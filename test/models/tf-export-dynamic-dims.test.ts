@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cutFeeds, loadHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
+import { cutFeeds, readHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
 import { nativeOutputs, onnxCpuOutputs } from '../helpers/native-exports.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
-const fixture = loadHfFixture('roberta');
+const fixture = readHfFixture('roberta');
 /** The fixture's 4 × 21 feeds and two other batch × sequence shapes, none of them the probe's. */
 const shapes = [fixture.feeds, cutFeeds(fixture.feeds, 1, 7), cutFeeds(fixture.feeds, 3, 12)];
 

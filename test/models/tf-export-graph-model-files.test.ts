@@ -6,7 +6,7 @@ import { createNativeTfjsEngine } from '../../engines/tfjs/native-engine.js';
 import { readOnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { graphModelFiles, SHARD_BYTES } from '../../src/models/tf-export/graph-model-writer.js';
 import { convertOnnxToTf } from '../../src/models/tf-export/onnx-to-tf.js';
-import { loadHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
+import { readHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
 import { onnxCpuOutputs } from '../helpers/native-exports.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
@@ -18,7 +18,7 @@ interface ModelJson {
   weightsManifest: { paths: string[]; weights: { name: string; shape: number[]; dtype: string }[] }[];
 }
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 const { graph } = await convertOnnxToTf(await readOnnxModel(fixture.onnxPath), 'graph-model', 'test');
 
 test('model.json is a graph-model whose Const nodes carry no values: every one is in weightsManifest, in shard order', () => {
@@ -55,7 +55,7 @@ test('weights cut into shards no larger than the shard size load across shard bo
   mkdirSync(dir, { recursive: true });
   for (const [name, bytes] of shards) writeFileSync(join(dir, name), bytes);
   writeFileSync(join(dir, 'model.json'), JSON.stringify(modelJson));
-  const session = await createNativeTfjsEngine('cpu', 'graph-model').load(join(dir, 'model.json'), { threads: null, precision: 'fp32' });
+  const session = await createNativeTfjsEngine('cpu', 'graph-model').open(join(dir, 'model.json'), { threads: null, precision: 'fp32' });
   try {
     const diff = maxDiffBetween(await onnxCpuOutputs(fixture.onnxPath, fixture.feeds), await session.run(fixture.feeds));
     assert.ok(diff <= 1e-4, `max |diff| ${diff}`);

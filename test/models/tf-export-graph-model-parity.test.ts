@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hfFixtureArchs, loadHfFixture, maxDiffBetween, maxDiffFromReference } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture, maxDiffBetween, maxDiffFromReference } from '../helpers/hf-fixtures.js';
 import { nativeOutputs, onnxCpuOutputs } from '../helpers/native-exports.js';
 
 const TOLERANCE = 1e-4;
 
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: the exported GraphModel on tfjs-converter's executor (tfjs-cpu, tfjs-wasm) matches onnx-cpu and PyTorch within ${TOLERANCE}`, async (t) => {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const reference = await onnxCpuOutputs(fixture.onnxPath, fixture.feeds);
     const diffs: string[] = [];
     for (const backend of ['cpu', 'wasm'] as const) {

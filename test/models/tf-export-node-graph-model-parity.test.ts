@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hfFixtureArchs, loadHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture, maxDiffBetween } from '../helpers/hf-fixtures.js';
 import { nativeOutputs, onnxCpuOutputs } from '../helpers/native-exports.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
@@ -9,7 +9,7 @@ const skip = await tfjsNodeSkip();
 
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: the exported GraphModel on tfjs-converter's executor over libtensorflow (tfjs-node) matches onnx-cpu within ${TOLERANCE}`, { skip }, async (t) => {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const reference = await onnxCpuOutputs(fixture.onnxPath, fixture.feeds);
     const { outputs } = await nativeOutputs(fixture.onnxPath, 'node', 'graph-model', fixture.feeds);
     const diff = maxDiffBetween(reference, outputs);

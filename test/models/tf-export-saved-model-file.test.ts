@@ -5,12 +5,12 @@ import { test } from 'node:test';
 import { readOnnxModel } from '../../src/core/onnx/onnx-decode.js';
 import { decodeSavedModel } from '../../src/models/tf-export/tf-proto.js';
 import { GRAPH_DEF_PRODUCER, VARIABLE_MIN_BYTES } from '../../src/models/tf-export/saved-model-writer.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { readBundle } from '../helpers/tensor-bundle-read.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
-const fixture = loadHfFixture('minilm');
+const fixture = readHfFixture('minilm');
 const saved = await exported(fixture.onnxPath, 'saved-model');
 const message = decodeSavedModel(new Uint8Array(readFileSync(saved.file)));
 

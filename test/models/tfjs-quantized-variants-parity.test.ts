@@ -40,12 +40,12 @@ test('generated q8 and q4 variants run on tfjs-cpu and tfjs-wasm within 1e-4 of 
     assert.ok('path' in made, `${dtype} not generated`);
     const model = await new TextClassification(dir, { onnxFile: made.path.slice(dir.length + 1), precision: dtypePrecision(dtype) }).init();
     const feeds = model.tokenizeTexts(REVIEW_TEXTS.slice(0, 16));
-    const ort = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: model.precision });
+    const ort = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: 1, precision: model.precision });
     const reference = await ort.run(feeds);
     await ort.dispose();
     const output = Object.keys(reference)[0] as string;
     for (const backend of ['cpu', 'wasm'] as TfjsBackend[]) {
-      const session = await createTfjsEngine(backend).load(model.onnxPath(), { threads: null, precision: model.precision });
+      const session = await createTfjsEngine(backend).open(model.onnxPath(), { threads: null, precision: model.precision });
       try {
         const diff = maxAbsDiff(await session.run(feeds), reference, output);
         assert.ok(diff <= limit.tolerance, `${dtype} on tfjs-${backend}: max |Δ| ${diff} vs onnx-cpu`);

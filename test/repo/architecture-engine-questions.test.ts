@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * Outside engines/, nothing compares an engine's family or format: the
  * program asks the engine (`Engine.format`, `webgpu`, `onnxTranslator`)
- * and the model (`modelFile(format)`, `loadOn(engine, model)`), so a new
- * engine family that loads a format of its own touches its own folder and
+ * and the model (`modelFile(format)`, `openOn(engine, model)`), so a new
+ * engine family that opens a format of its own touches its own folder and
  * one registration line, not a switch in every layer above.
  */
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -27,8 +27,8 @@ const SWITCHES: readonly { readonly pattern: RegExp; readonly instead: string; r
   { pattern: /\.family\s*[!=]==|[!=]==\s*[\w.?]*\.family\b/, instead: "an engine family comparison: ask the engine (a field on Engine) instead" },
   { pattern: /\.target\??\.(family|device|backend|executor)\b/, instead: "reading an engine target's parts: only engines/ reads a target; ask the engine" },
   { pattern: /\bformatOf\s*\(/, instead: 'formatOf(target): read engine.format, which the engine declares' },
-  { pattern: /\bengine\w*\??\.format\s*[!=]==|[!=]==\s*[\w.?]*engine\w*\??\.format\b/i, instead: "comparing an engine's format: hand it to model.modelFile(format) or loadOn(engine, model)" },
-  { pattern: /\.exportTo(Onnx|Tfjs)\s*\(/, instead: 'a call of a deprecated per-family export method: loadOn(engine, model) serves every engine' },
+  { pattern: /\bengine\w*\??\.format\s*[!=]==|[!=]==\s*[\w.?]*engine\w*\??\.format\b/i, instead: "comparing an engine's format: hand it to model.modelFile(format) or openOn(engine, model)" },
+  { pattern: /\.exportTo(Onnx|Tfjs)\s*\(/, instead: 'a call of a deprecated per-family export method: openOn(engine, model) serves every engine' },
   {
     // A name or a record's `.format` against a format's name; a tfjs model.json's own `format` field (json.format) is the file's marker, not a switch.
     pattern: /(?<![\w.])\w+\s*[!=]==\s*'(onnx|graph-model|saved-model)'|'(onnx|graph-model|saved-model)'\s*[!=]==|\b(?!json\b)\w+\??\.format\s*[!=]==\s*'(onnx|graph-model|saved-model)'/,

@@ -5,7 +5,7 @@
  *
  * How the count is taken. A path is the list of source files in which a
  * function holds the model on its way from `Benchmark.run` to the call that
- * hands an engine the model's file (`engine.load`): the BenchmarkModel
+ * hands an engine the model's file (`engine.open`): the BenchmarkModel
  * object, or, across the process boundary, the job payload with the
  * ModelSpec that stands for it. Each file counts once however many of its
  * functions hold the model in a row. A file that makes the model from its
@@ -128,14 +128,14 @@ function pathProblems(path: readonly Hop[]): string[] {
 
 const RUN = 'async run(model: BenchmarkModel';
 /** The one function that hands an engine the model's file in the format the engine declares (src/models/benchmark-model.ts). */
-const TO_MODEL = '\nexport async function loadOn(engine: Engine, model: BenchmarkModel';
-const MODEL: Hop = { file: 'src/models/benchmark-model.ts', shows: ['export async function loadOn(', 'engine.load(file'] };
+const TO_MODEL = '\nexport async function openOn(engine: Engine, model: BenchmarkModel';
+const MODEL: Hop = { file: 'src/models/benchmark-model.ts', shows: ['export async function openOn(', 'engine.open(file'] };
 
 const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   'in-process': [
     { file: 'src/runs/benchmark.ts', shows: [RUN, 'inProcessLaunch()', 'launch(classifyLaunch(group), hooks'], next: { via: 'import', to: 'export function inProcessLaunch(' } },
-    { file: 'src/launchers/in-process-launcher.ts', shows: ['jobs.job(launch.kind)(launch.payload'], next: { via: 'table', lookup: 'jobs.job(launch.kind)', register: 'registerLocalJob', to: "registerLocalJob<LoadGroup, CellKey, MeasuredRound>('classify'" } },
-    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup(group', 'loadTimed(group.model', 'loadOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
+    { file: 'src/launchers/in-process-launcher.ts', shows: ['jobs.job(launch.kind)(launch.payload'], next: { via: 'table', lookup: 'jobs.job(launch.kind)', register: 'registerLocalJob', to: "registerLocalJob<OpenGroup, CellKey, MeasuredRound>('classify'" } },
+    { file: 'src/scenarios/classify/open-group.ts', shows: ['measureOpenGroup(group', 'openTimed(group.model', 'openOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
   ],
   isolated: [
@@ -143,8 +143,8 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
     { file: 'src/launchers/isolated-launcher.ts', shows: ['payload: launch.payload', "child.send({ type: 'job', job }"], next: { via: 'process', entry: 'scenario-child.ts', to: "on('message', (message: ForkedParentMessage)" } },
     { file: 'src/launchers/scenario-child-job.ts', shows: ['childJob(job.kind)(job.payload'], next: { via: 'table', lookup: 'childJob(job.kind)', register: 'registerChildJob', to: "registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify'" } },
     {
-      file: 'src/scenarios/classify/load-group.ts',
-      shows: ['modelFromSpec(job.model)', 'measureLoadGroup(', 'loadTimed(group.model', 'loadOn(engine, model'],
+      file: 'src/scenarios/classify/open-group.ts',
+      shows: ['modelFromSpec(job.model)', 'measureOpenGroup(', 'openTimed(group.model', 'openOn(engine, model'],
       makes: { file: 'src/models/model-from-spec.ts', to: 'export async function modelFromSpec(' },
       next: { via: 'import', to: TO_MODEL },
     },
@@ -152,8 +152,8 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   ],
   browser: [
     { file: 'src/runs/benchmark.ts', shows: [RUN, 'browserLauncher()', 'inBrowser.run(classifyPageLaunch(group)'], next: { via: 'import', to: 'export function browserLauncher(' } },
-    { file: 'src/launchers/browser/browser-launcher.ts', shows: ['pageJobs.job(launch.kind)', 'job(launch.payload'], next: { via: 'table', lookup: 'pageJobs.job(launch.kind)', register: 'registerPageJob', to: "registerPageJob<LoadGroup, CellKey, MeasuredRound>('classify'" } },
-    { file: 'src/scenarios/classify/load-group.ts', shows: ['measureLoadGroup({ ...group, engine }', 'loadTimed(group.model', 'loadOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
+    { file: 'src/launchers/browser/browser-launcher.ts', shows: ['pageJobs.job(launch.kind)', 'job(launch.payload'], next: { via: 'table', lookup: 'pageJobs.job(launch.kind)', register: 'registerPageJob', to: "registerPageJob<OpenGroup, CellKey, MeasuredRound>('classify'" } },
+    { file: 'src/scenarios/classify/open-group.ts', shows: ['measureOpenGroup({ ...group, engine }', 'openTimed(group.model', 'openOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
   ],
 };
@@ -186,15 +186,15 @@ test('the check fails on a pass-through hop and on a file entered twice', () => 
   assert.ok(pathProblems(twice).some((p) => /entered twice: src\/runs\/benchmark\.ts/.test(p)), pathProblems(twice).join('\n'));
 });
 
-test('in-process, as it runs: every source file on the stack when the engine loads is on the declared path', async () => {
+test('in-process, as it runs: every source file on the stack when the engine opens is on the declared path', async () => {
   const stacks: string[] = [];
   const engine = createMockEngine({ id: 'stack-mock' });
   const registry = new EngineRegistry({});
   registry.register({
     ...engine,
-    load: (path, options) => {
-      stacks.push(new Error('where the engine is loaded from').stack ?? '');
-      return engine.load(path, options);
+    open: (path, options) => {
+      stacks.push(new Error('where the engine is opened from').stack ?? '');
+      return engine.open(path, options);
     },
   });
   const cells = await new Benchmark({ dataset: memoryDataset(4), batchSizes: [1], rounds: 1, registry, parity: { reference: null }, stop: { minTimeMs: 0, minBatches: 1 } }).run(new CharModel(), ['stack-mock']);

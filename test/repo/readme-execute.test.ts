@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../src/core/package-info.js';
 import { useTestCache } from '../helpers/test-cache.js';
 
-test('docs/api.md (linked from README) shows Benchmark.execute on a session the user loaded, with what builds its inputs, and that example runs', async () => {
+test('docs/api.md (linked from README) shows Benchmark.execute on a session the user opened, with what builds its inputs, and that example runs', async () => {
   const doc = readFileSync(join(packageRoot(), 'docs', 'api.md'), 'utf8');
   const example = readFileSync(join(packageRoot(), 'test', 'helpers', 'readme-execute-example.ts'), 'utf8').trim();
   assert.ok(doc.includes(example), 'docs/api.md must contain test/helpers/readme-execute-example.ts verbatim');

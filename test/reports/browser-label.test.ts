@@ -26,7 +26,7 @@ function page(browser: string, browserName: string, browserVersion: string, extr
     webglRenderer: null,
     webgpuAdapter: null,
     coldStart: { pageLoadMs: 1, runtimeInitMs: 1, sessionBuildMs: 1 },
-    memory: { afterLoad: null, peakJsHeapBytes: null },
+    memory: { afterOpen: null, peakJsHeapBytes: null },
     ...extra,
   };
 }

@@ -17,7 +17,7 @@ const PAGE: BrowserReadback = {
   webgpuAdapter: null,
   webgpuUnavailable: 'navigator.gpu.requestAdapter() returned null',
   coldStart: { pageLoadMs: 850, runtimeInitMs: 1200, sessionBuildMs: 550 },
-  memory: { afterLoad: { bytes: 6_000_000, source: 'measureUserAgentSpecificMemory', covers: 'page and workers' }, peakJsHeapBytes: 7_000_000 },
+  memory: { afterOpen: { bytes: 6_000_000, source: 'measureUserAgentSpecificMemory', covers: 'page and workers' }, peakJsHeapBytes: 7_000_000 },
 };
 
 /** The sweep run with its tfjs-wasm cells relabelled as a browser engine whose session carries a page read-back. */

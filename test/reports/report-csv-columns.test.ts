@@ -8,7 +8,7 @@ import { NOISY_CELL, buildSweepRun } from '../helpers/sweep-run.js';
 
 const NEW_COLUMNS = [
   'p95_ms', 'cv', 'ci95_low_ms', 'ci95_high_ms', 'verdict', 'verdict_reasons', 'baseline_rss_bytes', 'rss_growth_bytes',
-  'rss_sample_hz', 'engine_tensors', 'engine_bytes', 'gpu_bytes', 'load_ms', 'first_batch_ms', 'warmup_batches',
+  'rss_sample_hz', 'engine_tensors', 'engine_bytes', 'gpu_bytes', 'open_ms', 'first_batch_ms', 'warmup_batches',
   'warmup_mean_ms', 'parity_reference', 'max_abs_diff', 'argmax_agreement', 'parity_tolerance', 'parity_ok', 'accuracy',
   'sequence_length', 'ep_nodes', 'ep_cpu_fallback_ops', 'first_pass_ms', 'rounds', 'ci95_across', 'parity_unavailable', 'verdict_warnings',
 ];

@@ -22,7 +22,7 @@ test('CSV has one row per cell with state and reason, and parses back exactly', 
   assert.equal(col(errored, 'reason'), ERRORED_REASON);
   assert.ok(csv.includes('"wasm"'.replace(/"/gu, '""')), 'quotes are doubled');
   assert.equal(col(errored, 'mean_ms'), '');
-  assert.equal(col(errored, 'backend'), 'wasm', 'session facts are kept when the engine loaded');
+  assert.equal(col(errored, 'backend'), 'wasm', 'session facts are kept when the engine opened');
 
   const skipped = rows.find((r) => col(r, 'state') === 'skipped');
   assert.ok(skipped);

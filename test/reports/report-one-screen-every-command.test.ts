@@ -38,7 +38,7 @@ test('generate: 7 engines × 2 batch sizes × 2 prompt lengths fit one screen, a
   const cells = ENGINES.flatMap((engine, e) =>
     [1, 4].flatMap((batchSize) =>
       [32, 128].map((promptLength) => ({
-        model: 'tiny-gpt2', engine, batchSize, promptLength, newTokens: 32, requestedThreads: null, state: 'completed', session: session(engine), loadMs: 10, warmupRuns: 1, samples: [],
+        model: 'tiny-gpt2', engine, batchSize, promptLength, newTokens: 32, requestedThreads: null, state: 'completed', session: session(engine), openMs: 10, warmupRuns: 1, samples: [],
         ttft: computeStatistics([2 + e, 2.1 + e]), tpot: computeStatistics([0.4 + e / 10, 0.41 + e / 10]), decodeTokensPerSecond: 2000 / (1 + e), prefillTokensPerSecond: 100, peakRssBytes: 1 << 28, peakGpuBytes: null, earlyStops: 0,
         betweenRounds: { ttft: rounds(2 + e), tpot: rounds(0.4 + e / 10) }, verdict: { status: e % 2 === 0 ? 'VALID' : 'NOISY', reasons: e % 2 === 0 ? [] : ['rounds disagree'] },
       })),
@@ -59,7 +59,7 @@ test('train: 4 engines that train and 3 that cannot fit one screen, the 3 on one
     engine.startsWith('tfjs')
       ? {
           model: 'tiny-bert', engine, batchSize: 8, sequenceLength: null, requestedThreads: null, state: 'completed', session: session(engine), stepTime: { ...step, mean: 12 + e },
-          betweenRounds: rounds(12 + e), verdict: { status: 'VALID', reasons: [] }, loadMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step,
+          betweenRounds: rounds(12 + e), verdict: { status: 'VALID', reasons: [] }, openMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step,
           samplesPerSecond: 640, peakRssBytes: 1 << 30, peakRssScope: 'process', engineBytes: { before: 1 << 20, after: 1 << 21, peak: 1 << 22 },
           training: { optimizer: 'sgd', learningRate: 0.01, firstLoss: 0.693147, lastLoss: 0.5, stepsPerRound: 22 },
         }
@@ -78,7 +78,7 @@ test('load: a peak per engine fits one screen, best first with the call', () => 
   const cells = ENGINES.map((engine, e) => {
     const last = 400 - e * 40;
     const peak = { rounds: [{ round: 0, lastPass: last, firstFail: last + 20, probes: 7 }], acrossRounds: { mean: last, min: last, max: last, ci95: null } };
-    return { model: 'tiny-bert', engine, batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 1, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine) };
+    return { model: 'tiny-bert', engine, batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 1, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine) };
   });
   const run = { ...record, kind: 'load', config: { ...record.config, settings: { slo: { percentile: 99, limitMs: 50 } } }, cells } as unknown as LoadRunRecord;
   const text = renderLoadReport(run, { width: 100, historyId: 3 });
@@ -102,7 +102,7 @@ test('load: 10 engines at 3 rates fit one screen, a row per engine and a column 
     };
   };
   const cells = engines.map((engine, e) => ({
-    model: 'tiny-bert', engine, batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 1, peak: null, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine),
+    model: 'tiny-bert', engine, batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 1, peak: null, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine),
     probes: [50, 200, 350].map((rate) => ({ targetRps: rate, purpose: 'rate', round: 0, passed: summary(rate, e).slo.met, endedEarly: null, summary: summary(rate, e), samples: { latencyMs: [], completed: [], queueMs: [] } })),
   }));
   const run = { ...record, kind: 'load', config: { ...record.config, settings: { slo: { percentile: 99, limitMs: 50 } } }, cells } as unknown as LoadRunRecord;

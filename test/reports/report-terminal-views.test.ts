@@ -20,7 +20,7 @@ test('terminal report shows statistics with CI and verdict, core and batch scali
   assert.match(text, /tfjs-wasm +2 +skipped: tfjs-wasm is single-threaded/u);
   // Batch scaling: samples/s and p99 against batch size at the fixed thread count.
   assert.match(text, /tfjs-wasm +8 +1 +195\/s +1\.8× +41\.0 ms +42\.4 ms +✗ PARITY/u);
-  // Memory growth over the post-load baseline, the sampling rate, and tfjs's own count.
+  // Memory growth over the post-open baseline, the sampling rate, and tfjs's own count.
   assert.match(text, /tfjs-wasm +1 +32 +327 MiB +379 MiB +\+52\.0 MiB +189 Hz +212 +18\.8 MiB/u);
   // Cold start apart from the steady state, with warmup reported apart too.
   assert.match(text, /onnx-cpu +4 +32 +240 ms +145 ms +3 batches +64\.1 ms +34\.5 ms/u);

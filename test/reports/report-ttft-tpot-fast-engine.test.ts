@@ -9,7 +9,7 @@ import { buildSampleRun } from '../helpers/sample-run.js';
 function cell(engine: string, ms: number): CompletedGenerationCell {
   return {
     model: 'gpt', engine, batchSize: 1, promptLength: 8, newTokens: 4, requestedThreads: null, state: 'completed',
-    session: { engine, backend: 'cpu', threads: 2, precision: 'fp32', versions: {} }, loadMs: 10, warmupRuns: 0, samples: [],
+    session: { engine, backend: 'cpu', threads: 2, precision: 'fp32', versions: {} }, openMs: 10, warmupRuns: 0, samples: [],
     ttft: computeStatistics([ms, ms * 1.02, ms * 0.98]), tpot: computeStatistics([ms / 2, ms / 2]), decodeTokensPerSecond: 1000, prefillTokensPerSecond: 100,
     peakRssBytes: 1, peakGpuBytes: null, earlyStops: 0,
   } as CompletedGenerationCell;

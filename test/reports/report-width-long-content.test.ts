@@ -103,7 +103,7 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
     kind: 'generation',
     cells: ENGINES.flatMap((engine) => [
       {
-        model: MODELS[1], engine, batchSize: 1, promptLength: 128, newTokens: 64, requestedThreads: null, state: 'completed', session: session(engine), loadMs: 10, warmupRuns: 0, samples: [],
+        model: MODELS[1], engine, batchSize: 1, promptLength: 128, newTokens: 64, requestedThreads: null, state: 'completed', session: session(engine), openMs: 10, warmupRuns: 0, samples: [],
         ttft: computeStatistics([40, 41, 39]), tpot: computeStatistics([20, 21]), decodeTokensPerSecond: 1000, prefillTokensPerSecond: 100, peakRssBytes: 1 << 30, peakGpuBytes: null, earlyStops: 0,
         verdict: { status: 'NOISY', reasons: ['rounds disagree: 95% CI across 3 rounds ±82.8% (above ±5%)'] },
       },
@@ -122,7 +122,7 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
         model: MODELS[1], engine, batchSize: 8, sequenceLength: null, requestedThreads: null, state: 'completed', session: session(engine), stepTime: step,
         betweenRounds: { rounds: 3, means: [12, 13, 11], mean: 12, stdev: 1, ci95: { low: 9.5, high: 14.5 } },
         verdict: { status: 'NOISY', reasons: ['rounds disagree: 95% CI across 3 rounds ±82.8% (above ±5%); CV 201.9% above 100%'] },
-        loadMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step, samplesPerSecond: 640, peakRssBytes: 1 << 30, peakRssScope: 'process',
+        openMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step, samplesPerSecond: 640, peakRssBytes: 1 << 30, peakRssScope: 'process',
         engineBytes: { before: 1 << 20, after: 1 << 21, peak: 1 << 22 },
         training: { optimizer: 'sgd', learningRate: 0.01, firstLoss: 0.693147, lastLoss: 0.5, stepsPerRound: 20 },
       },
@@ -145,7 +145,7 @@ test('the generate, train and load reports fit 80, 100 and 120 columns at their 
     ...run,
     kind: 'server',
     cells: ENGINES.flatMap((engine) => [
-      { model: MODELS[1], engine, batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 3, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine) },
+      { model: MODELS[1], engine, batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 3, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: session(engine) },
       { model: MODELS[1], engine: `browser-${engine}`, batchSize: 1, requestedThreads: null, state: 'errored', reason: ERRORED },
     ]),
   } as unknown as LoadRunRecord;

@@ -5,17 +5,17 @@ import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
-import { loadHfFixture } from '../helpers/hf-fixtures.js';
+import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { tfjsNodeSkip } from '../helpers/tfjs-node.js';
 
-const fixture = loadHfFixture('bert');
+const fixture = readHfFixture('bert');
 
 test('the translator and the GraphModel executor name themselves in the row, read from the session that ran', async () => {
-  const translator = await createTfjsEngine('cpu').load(fixture.onnxPath, { threads: null, precision: 'fp32' });
-  const graph = await createNativeTfjsEngine('cpu', 'graph-model').load((await exported(fixture.onnxPath, 'graph-model')).file, { threads: null, precision: 'fp32' });
+  const translator = await createTfjsEngine('cpu').open(fixture.onnxPath, { threads: null, precision: 'fp32' });
+  const graph = await createNativeTfjsEngine('cpu', 'graph-model').open((await exported(fixture.onnxPath, 'graph-model')).file, { threads: null, precision: 'fp32' });
   try {
     assert.equal(translator.describe().executor, 'inferbench ONNX translator');
     assert.equal(graph.describe().executor, 'tfjs-converter GraphModel');
@@ -29,7 +29,7 @@ test('the translator and the GraphModel executor name themselves in the row, rea
 });
 
 test('the SavedModel row names the TensorFlow session that ran it', { skip: await tfjsNodeSkip() }, async () => {
-  const session = await createNativeTfjsEngine('node', 'saved-model').load((await exported(fixture.onnxPath, 'saved-model')).file, { threads: null, precision: 'fp32' });
+  const session = await createNativeTfjsEngine('node', 'saved-model').open((await exported(fixture.onnxPath, 'saved-model')).file, { threads: null, precision: 'fp32' });
   try {
     assert.equal(session.describe().executor, 'TensorFlow session (SavedModel)');
     assert.equal(session.describe().backend, 'tensorflow CPU');

@@ -43,6 +43,6 @@ test('aborting mid-cell keeps its timed batches as an interrupted cell, never VA
   assert.match(JSON.stringify(cells[3]), /interrupted \(Ctrl-C\)/);
   const done = cells[0];
   assert.ok(done?.state === 'completed' && done.rounds?.length === 1, 'a cell with one of its three rounds is kept with that round');
-  assert.equal(third.log.loads, 0, 'nothing loads after the abort');
+  assert.equal(third.log.opens, 0, 'nothing opens after the abort');
   assert.deepEqual(saved, [1, 2, 3, 4, 5, 6], 'every cell is handed to onCell for saving');
 });

@@ -9,7 +9,7 @@ import { memoryDataset } from '../helpers/memory-dataset.js';
 test('a failing cell is recorded with its reason and the sweep goes on', async () => {
   const oom = createMockEngine({ id: 'oom', failAtBatchSize: { size: 8, message: 'out of memory allocating 64 MiB' } });
   const skipper = createMockEngine({ id: 'skipper', skipReason: 'unsupported ONNX op Foo (node n1)' });
-  const broken = createMockEngine({ id: 'broken', loadError: 'model file is corrupt' });
+  const broken = createMockEngine({ id: 'broken', openError: 'model file is corrupt' });
   const healthy = createMockEngine({ id: 'healthy' });
   const registry = new EngineRegistry({});
   for (const e of [oom, skipper, broken, healthy]) registry.register(e);
@@ -26,6 +26,6 @@ test('a failing cell is recorded with its reason and the sweep goes on', async (
   assert.equal(state('broken', 1)?.state, 'errored');
   assert.equal(state('healthy', 8)?.state, 'completed');
   // Every round is a fresh load (3 rounds by default), and every load is disposed, even after a failure.
-  assert.equal(oom.log.loads, 3);
+  assert.equal(oom.log.opens, 3);
   assert.equal(oom.log.disposed, 3, 'the session is disposed even after a failure');
 });

@@ -21,7 +21,7 @@ test('execute warms every row untimed, then times whole passes in each round, wa
       return model.prepareBatch(rows, columns);
     },
   });
-  const cells = await bench.execute(engine.load('x.onnx', { threads: null, precision: 'fp32' }), { name: 'onnx' });
+  const cells = await bench.execute(engine.open('x.onnx', { threads: null, precision: 'fp32' }), { name: 'onnx' });
   assert.equal(cells.length, 2);
   const [b1, b8] = cells;
   assert.ok(b1?.state === 'completed' && b8?.state === 'completed');
@@ -46,7 +46,7 @@ test('execute warms every row untimed, then times whole passes in each round, wa
 test('execute without a way to build inputs says what to pass', async () => {
   const engine = createMockEngine();
   const bench = new Benchmark({ dataset: memoryDataset(4), batchSizes: [1] });
-  await assert.rejects(bench.execute(engine.load('x', { threads: null, precision: 'fp32' }), { name: 'x' }), (err: Error & { fix?: string }) => {
+  await assert.rejects(bench.execute(engine.open('x', { threads: null, precision: 'fp32' }), { name: 'x' }), (err: Error & { fix?: string }) => {
     assert.match(err.message, /no way to build model inputs/);
     assert.match(err.fix ?? '', /dataItemProcessCallback/);
     return true;

@@ -1,7 +1,7 @@
 /**
  * Point 8 of issue 22: memory is labelled by its window and its process.
  * Each batch size's RSS before its timed loop says which batch sizes ran
- * before it on the same load; rows say in-process or isolated; captions
+ * before it on the same open; rows say in-process or isolated; captions
  * say "timed loop"; a browser cell's renderer is marked in the pivot table.
  */
 import { test } from 'node:test';
@@ -22,7 +22,7 @@ test('an in-process sweep records its process and what ran before each batch siz
   assert.ok(one?.memory && four?.memory);
   assert.equal(one.memory.isolation, 'in-process', "the Benchmark API's default runs the engine in this process");
   assert.deepEqual(one.memory.ranBefore, []);
-  assert.deepEqual(four.memory.ranBefore, [1], 'batch 1 ran before batch 4 on the same load');
+  assert.deepEqual(four.memory.ranBefore, [1], 'batch 1 ran before batch 4 on the same open');
 
   // The same engine seen through a browser page: its figures are the renderer's.
   const browser: CompletedCell = { ...one, engine: 'browser-mock', memory: { ...one.memory, process: { label: 'Chromium renderer', detail: 'pid 1' } } };
@@ -34,7 +34,7 @@ test('an in-process sweep records its process and what ran before each batch siz
   assert.match(pivot, /browser-mock +1 +browser renderer /u);
   const growth = text.slice(text.indexOf('MEMORY – GROWTH'));
   assert.match(growth, /process +ran before +before loop/u);
-  assert.match(growth, /mock +1 +1 +in-process +– /u, 'batch 1 was the first on its load');
+  assert.match(growth, /mock +1 +1 +in-process +– /u, 'batch 1 was the first on its open');
   assert.match(growth, /mock +1 +4 +in-process +batch 1 /u);
-  assert.match(growth, /including what the batch sizes under "ran before" allocated earlier on the same load in the same process/u);
+  assert.match(growth, /including what the batch sizes under "ran before" allocated earlier on the same open in the same process/u);
 });

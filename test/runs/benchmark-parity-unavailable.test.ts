@@ -7,13 +7,13 @@ import { memoryDataset } from '../helpers/memory-dataset.js';
 
 const options = { dataset: memoryDataset(8), batchSizes: [1, 4], rounds: 2, stop: { minTimeMs: 0, minBatches: 1 } } as const;
 
-test('a reference engine that fails to load is named on every cell instead of swallowed', async () => {
-  const { registry } = loggedEngines([{ id: 'broken', loadError: 'model file is corrupt' }, { id: 'e' }]);
+test('a reference engine that fails to open is named on every cell instead of swallowed', async () => {
+  const { registry } = loggedEngines([{ id: 'broken', openError: 'model file is corrupt' }, { id: 'e' }]);
   const cells = await new Benchmark({ ...options, registry, parity: { reference: 'broken' } }).run(new CharModel(), ['e']);
   for (const cell of cells) {
     assert.ok(cell.state === 'completed');
     assert.equal(cell.parity, null);
-    assert.equal(cell.parityUnavailable, 'reference broken failed to load: model file is corrupt');
+    assert.equal(cell.parityUnavailable, 'reference broken failed to open: model file is corrupt');
   }
 });
 

@@ -6,8 +6,8 @@ import { CharModel } from '../helpers/char-model.js';
 import { loggedEngines } from '../helpers/logged-engines.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';
 
-test('each round loads every engine afresh, in an order rotated by the round, and the interval is across round means', async () => {
-  const { registry, loads } = loggedEngines([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+test('each round opens every engine afresh, in an order rotated by the round, and the interval is across round means', async () => {
+  const { registry, opens } = loggedEngines([{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
   const rounds: string[] = [];
   const bench = new Benchmark({
     dataset: memoryDataset(12),
@@ -21,8 +21,8 @@ test('each round loads every engine afresh, in an order rotated by the round, an
     },
   });
   const cells = await bench.run(new CharModel(), ['a', 'b', 'c']);
-  // Round r starts at load r: drift over the sweep falls on every engine alike.
-  assert.deepEqual(loads, ['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b']);
+  // Round r starts at open r: drift over the sweep falls on every engine alike.
+  assert.deepEqual(opens, ['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b']);
   assert.equal(rounds.length, 3 * 6, 'progress reports every round of every cell');
   assert.deepEqual(rounds.slice(6, 8), ['1:b/1', '1:b/4']);
   // Cells are recorded in sweep order, whatever order the last round ran in.

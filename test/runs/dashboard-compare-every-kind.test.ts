@@ -21,7 +21,7 @@ const base = runOf([]);
 
 function generation(id: string, scale: number) {
   const cells = ['onnx-cpu', 'onnx-wasm'].map((engine, e) => ({
-    model: 'tiny-gpt2', engine, batchSize: 1, promptLength: 32, newTokens: 8, requestedThreads: null, state: 'completed', session: session(engine), loadMs: 10, warmupRuns: 1, samples: [],
+    model: 'tiny-gpt2', engine, batchSize: 1, promptLength: 32, newTokens: 8, requestedThreads: null, state: 'completed', session: session(engine), openMs: 10, warmupRuns: 1, samples: [],
     ttft: computeStatistics([(2 + e) * scale, (2.1 + e) * scale]), tpot: computeStatistics([0.4 * scale, 0.41 * scale]), decodeTokensPerSecond: 2000, prefillTokensPerSecond: 100, peakRssBytes: 1, peakGpuBytes: null, earlyStops: 0,
     betweenRounds: { ttft: rounds((2 + e) * scale), tpot: rounds(0.4 * scale) }, verdict: { status: 'VALID', reasons: [] },
   }));
@@ -32,7 +32,7 @@ function training(id: string, ms: number) {
   const step = computeStatistics([ms, ms * 1.01, ms * 0.99]);
   const cell = {
     model: 'tiny-bert', engine: 'tfjs-cpu', batchSize: 8, sequenceLength: null, requestedThreads: null, state: 'completed', session: session('tfjs-cpu'), stepTime: step,
-    betweenRounds: rounds(ms), verdict: { status: 'VALID', reasons: [] }, loadMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step,
+    betweenRounds: rounds(ms), verdict: { status: 'VALID', reasons: [] }, openMs: 10, warmSteps: 2, steps: 20, rounds: 3, stepLog: [], forwardTime: step, backwardTime: step, updateTime: step,
     samplesPerSecond: 640, peakRssBytes: 1, peakRssScope: 'process', engineBytes: null, training: { optimizer: 'sgd', learningRate: 0.01, firstLoss: 0.69, lastLoss: 0.5, stepsPerRound: 22 },
   };
   return { ...base, id, kind: 'train', cells: [cell] };

@@ -12,7 +12,7 @@ test('tfjs-node decodes the default decoder to the same tokens as onnx-cpu', { s
   const args = { input_ids: prompts, max_new_tokens: 6, min_new_tokens: 6 };
   const tokens: Record<string, number[]> = {};
   for (const engine of ['onnx-cpu', 'tfjs-node']) {
-    const generator = await model.load(engine);
+    const generator = await model.open(engine);
     try {
       assert.equal(generator.session.describe().engine, engine);
       tokens[engine] = Array.from((await generator.generate(args)).data, Number);

@@ -24,14 +24,14 @@ async function profileDirs(root: string): Promise<string[]> {
 test('onnx-cpu reads its placement from ORT\'s profiler: every node of ORT\'s optimized graph on the CPU provider, trace removed', async () => {
   const model = await defaultClassifier();
   // The engine's profile folder goes to a temporary folder of this test's own: other test processes profile into the
-  // shared one at the same time, so only a private one shows whether this load removed its folder.
+  // shared one at the same time, so only a private one shows whether this open removed its folder.
   const privateTmp = await mkdtemp(join(tmpdir(), 'inferbench-test-tmp-'));
   const sharedTmp = process.env['TMPDIR'];
   process.env['TMPDIR'] = privateTmp;
   let d: ReturnType<EngineSession['describe']>;
   let left: string[];
   try {
-    const session = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+    const session = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: 1, precision: 'fp32' });
     d = session.describe();
     await session.dispose();
     left = await profileDirs(privateTmp);

@@ -19,7 +19,7 @@ test('transformers-js runs the pipeline on raw texts, matches onnx-cpu on the sa
   const model = await new TextClassification(dir).init();
   const engine = createTransformersJsEngine('cpu');
   assert.equal((await engine.probe()).available, true);
-  const session = await engine.load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+  const session = await engine.open(model.onnxPath(), { threads: 1, precision: 'fp32' });
   const d = session.describe();
   assert.equal(d.engine, 'transformers-js');
   assert.equal(d.backend, 'onnxruntime-node cpu via transformers.js');
@@ -33,7 +33,7 @@ test('transformers-js runs the pipeline on raw texts, matches onnx-cpu on the sa
   const pipelineMs = performance.now() - t0;
   const forward = session.innerForwardMs?.();
   assert.ok(typeof forward === 'number' && forward > 0 && forward <= pipelineMs, `forward ${forward} vs pipeline ${pipelineMs}`);
-  const ort = await createOnnxNodeEngine('cpu').load(model.onnxPath(), { threads: 1, precision: 'fp32' });
+  const ort = await createOnnxNodeEngine('cpu').open(model.onnxPath(), { threads: 1, precision: 'fp32' });
   const parity = compareVariantOutputs(await ort.run(inputs), out, { reference: 'onnx-cpu', engine: 'transformers-js' });
   assert.ok(parity.maxAbsDiff < 1e-4 && parity.argmaxAgreement === 1, JSON.stringify(parity));
   await ort.dispose();
@@ -45,7 +45,7 @@ test('transformers-js runs the pipeline on raw texts, matches onnx-cpu on the sa
   // A variant file is selected by transformers.js's own dtype name.
   const q8 = await ensureVariantFile(dir, 'q8');
   assert.ok('path' in q8);
-  const quantized = await engine.load(q8.path, { threads: 1, precision: 'int8' });
+  const quantized = await engine.open(q8.path, { threads: 1, precision: 'int8' });
   assert.ok(quantized.describe().notes?.includes('dtype q8 (model_quantized.onnx)'));
   await quantized.dispose();
 });

@@ -19,8 +19,8 @@ function oomEngine(oomAt: number): Engine {
     format: 'onnx',
     description: 'mock trainer',
     async probe() { return { available: true, versions: { mock: '1.0.0' } }; },
-    async load() { throw new Error('inference not used here'); },
-    async loadTrainer(): Promise<EngineTrainer> {
+    async open() { throw new Error('inference not used here'); },
+    async openTrainer(): Promise<EngineTrainer> {
       let step = 0;
       return {
         describe: () => ({ engine: 'mock-train', backend: 'mock', threads: 1, precision: 'fp32', versions: { mock: '1.0.0' } }),

@@ -13,7 +13,7 @@ import { buildSampleRun } from '../helpers/sample-run.js';
 function cell(requestedThreads: number | null, threads: number, ttftMs: number): CompletedGenerationCell {
   return {
     model: 'gpt', engine: 'onnx-cpu', batchSize: 1, promptLength: 8, newTokens: 4, requestedThreads,
-    state: 'completed', session: { engine: 'onnx-cpu', backend: 'cpu', threads, precision: 'fp32', versions: {} }, loadMs: 10, warmupRuns: 0,
+    state: 'completed', session: { engine: 'onnx-cpu', backend: 'cpu', threads, precision: 'fp32', versions: {} }, openMs: 10, warmupRuns: 0,
     samples: [], ttft: computeStatistics([ttftMs]), tpot: computeStatistics([1]), decodeTokensPerSecond: 1000, prefillTokensPerSecond: 100,
     peakRssBytes: 1, peakGpuBytes: null, earlyStops: 0,
   } as CompletedGenerationCell;

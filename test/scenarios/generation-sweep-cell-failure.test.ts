@@ -12,7 +12,7 @@ useTestCache();
 test('a failing or skipped engine is recorded on its cells and the generation sweep goes on', async () => {
   const model = await defaultGenerator();
   const registry = new EngineRegistry({ 'onnx-cpu': BUILTIN_ENGINE_FACTORIES['onnx-cpu'] as never });
-  registry.register(createMockEngine({ id: 'broken', loadError: 'out of device memory' }));
+  registry.register(createMockEngine({ id: 'broken', openError: 'out of device memory' }));
   registry.register(createMockEngine({ id: 'absent', skipReason: 'needs a GPU' }));
   const cells = await runGenerationSweep(model, {
     engines: ['broken', 'absent', 'onnx-cpu'],

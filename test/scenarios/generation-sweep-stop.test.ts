@@ -10,7 +10,7 @@ import { useTestCache } from '../helpers/test-cache.js';
 
 useTestCache();
 
-test('a stop during a cell keeps its measured calls as an interrupted cell (TTFT, TPOT), and no later engine loads', async () => {
+test('a stop during a cell keeps its measured calls as an interrupted cell (TTFT, TPOT), and no later engine opens', async () => {
   const model = await defaultGenerator();
   const real = await new EngineRegistry({ 'onnx-cpu': BUILTIN_ENGINE_FACTORIES['onnx-cpu'] as never }).require('onnx-cpu');
   const stop = new AbortController();
@@ -19,8 +19,8 @@ test('a stop during a cell keeps its measured calls as an interrupted cell (TTFT
   const stopping: Engine = {
     ...real,
     id: 'stopping',
-    async load(path, opts) {
-      const session = await real.load(path, opts);
+    async open(path, opts) {
+      const session = await real.open(path, opts);
       return { ...session, run: async (inputs) => { if (++runs === 4) stop.abort(); return session.run(inputs); }, describe: () => session.describe(), dispose: () => session.dispose() };
     },
   };
@@ -39,7 +39,7 @@ test('a stop during a cell keeps its measured calls as an interrupted cell (TTFT
     registry,
     signal: stop.signal,
   });
-  assert.equal(later.log.loads, 0, 'no engine load after the stop');
+  assert.equal(later.log.opens, 0, 'no engine open after the stop');
   const [cut, notRun] = cells;
   assert.equal(cut?.state, 'completed', JSON.stringify(cut).slice(0, 300));
   assert.ok(cut?.state === 'completed' && cut.interrupted === true && cut.samples.length >= 1 && cut.samples.length < 5, `kept ${cut?.state === 'completed' ? cut.samples.length : 0} calls`);

@@ -20,7 +20,7 @@ const call = (round: number, ttft: number, tpot: number): GenerationSample => ({
 const roundCell = (samples: GenerationSample[]): CompletedGenerationCell => ({
   state: 'completed',
   session: { engine: 'onnx-cpu' } as CompletedGenerationCell['session'],
-  loadMs: 5,
+  openMs: 5,
   warmupRuns: 0,
   ...summarizeGenerationCell(key, samples),
 });

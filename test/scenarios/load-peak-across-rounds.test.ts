@@ -22,7 +22,7 @@ test("a peak searched in three rounds reports each round's interval, the mean wi
     schemaVersion: 1, kind: 'load', id: 'r', state: 'completed', startedAt: '', finishedAt: null, config: {}, models: [],
     environment: { inferbenchVersion: '0', node: 'v20', os: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryBytes: 1, gpus: [], date: '2026-01-01T00:00:00Z', gitCommit: null },
     cells: [{
-      model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 3, probes: [], peak,
+      model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 3, probes: [], peak,
       serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu', threads: 2, precision: 'fp32', versions: {} },
     }],
   } satisfies LoadRunRecord;

@@ -14,7 +14,7 @@ test('an interrupted peak search is marked interrupted in the PEAK RATE table at
     rounds: [{ round: 0, lastPass: 400, firstFail: null, probes: 5, interrupted: true }],
     acrossRounds: { mean: 400, min: 400, max: 400, ci95: null },
   };
-  const cell = { model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', loadMs: 1, rounds: 1, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu' } };
+  const cell = { model: 'm', engine: 'onnx-cpu', batchSize: 1, requestedThreads: null, state: 'completed', openMs: 1, rounds: 1, probes: [], peak, serviceMs: { batchOne: 1, maxBatch: 1 }, session: { engine: 'onnx-cpu', backend: 'cpu' } };
   const base = runOf([]);
   const load = { ...base, models: [{ name: 'm', source: '/m', sizeBytes: 1, notes: [] }], kind: 'server', cells: [cell] } as unknown as LoadRunRecord;
   for (const width of [40, 60, 80, 120]) {

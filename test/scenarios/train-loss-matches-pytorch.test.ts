@@ -40,8 +40,8 @@ for (const arch of ['bert', 'distilbert', 'roberta', 'albert', 'electra']) {
         assert.deepEqual(Array.from(ids?.data as BigInt64Array, Number), expected?.input_ids.data, `step ${i}: input_ids`);
       });
       const engine = createTfjsEngine(backend);
-      assert.ok(engine.loadTrainer, 'tfjs engines can train');
-      const trainer = (await engine.loadTrainer(model.onnxPath(), {
+      assert.ok(engine.openTrainer, 'tfjs engines can train');
+      const trainer = (await engine.openTrainer(model.onnxPath(), {
         threads: null, precision: 'fp32', optimizer: 'sgd', learningRate: ref.learning_rate,
       })) as TfjsTrainer;
       try {

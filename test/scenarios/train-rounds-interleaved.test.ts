@@ -13,21 +13,21 @@ import { resolveColumns } from '../../datasets/columns.js';
 import { HF_FIXTURES_DIR } from '../helpers/hf-fixtures.js';
 
 /**
- * `train` measures in interleaved rounds like `run`: every round loads each
+ * `train` measures in interleaved rounds like `run`: every round opens each
  * engine afresh, in an order rotated by the round, so minute-to-minute drift
  * on a shared machine falls on every engine alike; the interval is across
  * round means, and cells are recorded in sweep order.
  */
-function loggedTrainer(id: string, loads: string[], stepMs: () => number): Engine {
+function loggedTrainer(id: string, opens: string[], stepMs: () => number): Engine {
   return {
     id,
     target: { family: 'tfjs', backend: 'cpu' },
     format: 'onnx',
     description: `logged trainer ${id}`,
     async probe() { return { available: true, versions: { mock: '1.0.0' } }; },
-    async load() { throw new Error('inference not used here'); },
-    async loadTrainer(): Promise<EngineTrainer> {
-      loads.push(id);
+    async open() { throw new Error('inference not used here'); },
+    async openTrainer(): Promise<EngineTrainer> {
+      opens.push(id);
       let step = 0;
       return {
         describe: () => ({ engine: id, backend: 'mock', threads: 1, precision: 'fp32', versions: { mock: '1.0.0' } }),
@@ -44,9 +44,9 @@ function loggedTrainer(id: string, loads: string[], stepMs: () => number): Engin
 }
 
 test('training rounds are interleaved across engines, rotated each round, with the interval across round means', async () => {
-  const loads: string[] = [];
+  const opens: string[] = [];
   const registry = new EngineRegistry({});
-  for (const id of ['a', 'b', 'c']) registry.register(loggedTrainer(id, loads, () => 1));
+  for (const id of ['a', 'b', 'c']) registry.register(loggedTrainer(id, opens, () => 1));
   const model = await new TextClassification(join(HF_FIXTURES_DIR, 'bert')).init();
   const dataset = await openDataset();
   const columns = resolveColumns(await dataset.columns());
@@ -59,7 +59,7 @@ test('training rounds are interleaved across engines, rotated each round, with t
     onProgress: (e) => { if (e.kind === 'cell-start') starts.push(`${e.round}:${e.key.engine}/${e.key.batchSize}`); },
     onCell: async (cell) => { cells.push(cell); },
   });
-  assert.deepEqual(loads, ['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b'], 'round r starts at engine r, each a fresh load');
+  assert.deepEqual(opens, ['a', 'b', 'c', 'b', 'c', 'a', 'c', 'a', 'b'], 'round r starts at engine r, each a fresh open');
   assert.deepEqual(starts.slice(6, 8), ['1:b/2', '1:b/4']);
   assert.deepEqual(cells.map((c) => `${c.engine}/${c.batchSize}`), ['a/2', 'a/4', 'b/2', 'b/4', 'c/2', 'c/4'], 'recorded in sweep order');
   for (const cell of cells) {
@@ -73,13 +73,13 @@ test('training rounds are interleaved across engines, rotated each round, with t
 });
 
 test('Ctrl-C between rounds keeps the rounds measured, flagged interrupted, and never calls the cell VALID', async () => {
-  const loads: string[] = [];
+  const opens: string[] = [];
   const controller = new AbortController();
   const registry = new EngineRegistry({});
-  registry.register(loggedTrainer('a', loads, () => 0.2));
-  // b's load in round 1 is where the user presses Ctrl-C.
-  registry.register(loggedTrainer('b', loads, () => {
-    if (loads.filter((l) => l === 'b').length === 2) controller.abort();
+  registry.register(loggedTrainer('a', opens, () => 0.2));
+  // b's open in round 1 is where the user presses Ctrl-C.
+  registry.register(loggedTrainer('b', opens, () => {
+    if (opens.filter((l) => l === 'b').length === 2) controller.abort();
     return 0.2;
   }));
   const model = await new TextClassification(join(HF_FIXTURES_DIR, 'bert')).init();
@@ -91,7 +91,7 @@ test('Ctrl-C between rounds keeps the rounds measured, flagged interrupted, and 
     rows: await firstRows(dataset, 4), columns: resolveColumns(await dataset.columns()), registry, signal: controller.signal,
     onCell: async (cell) => { cells.push(cell); },
   });
-  assert.deepEqual(loads, ['a', 'b', 'b'], 'no round starts after Ctrl-C');
+  assert.deepEqual(opens, ['a', 'b', 'b'], 'no round starts after Ctrl-C');
   assert.deepEqual(cells.map((c) => [c.engine, c.state, c.state === 'completed' ? c.rounds : null]), [['a', 'completed', 1], ['b', 'completed', 2]]);
   for (const c of cells) assert.ok(c.state === 'completed' && c.verdict.status !== 'VALID', JSON.stringify(c.state === 'completed' ? c.verdict : c));
 });

@@ -18,8 +18,8 @@ test('tfjs-node trains the BERT fixture with PyTorch\'s losses (5 SGD steps, 1e-
   const rows = await firstRows(dataset, ref.steps * ref.batch_size);
   const batches = await trainingBatches(model, rows, resolveColumns(await dataset.columns()), model.labels, ref.batch_size, ref.steps);
   const engine = createTfjsEngine('node');
-  assert.ok(engine.loadTrainer);
-  const trainer = await engine.loadTrainer(model.onnxPath(), { threads: null, precision: 'fp32', optimizer: 'sgd', learningRate: ref.learning_rate });
+  assert.ok(engine.openTrainer);
+  const trainer = await engine.openTrainer(model.onnxPath(), { threads: null, precision: 'fp32', optimizer: 'sgd', learningRate: ref.learning_rate });
   try {
     assert.equal(trainer.describe().engine, 'tfjs-node');
     for (const [i, b] of batches.entries()) {

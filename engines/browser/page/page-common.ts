@@ -5,7 +5,7 @@
  * page-transformers.ts) supplies a `PageRuntime` and calls `installPage`.
  * This file runs in Chromium, bundled by esbuild; it must not import Node.
  */
-import type { HeapFigure, PageApi, PageCapabilities, PageLoadRequest, PageLoadResult, PageRunResult, WireBatch, WireDType, WireMap, WireTensor } from './protocol.js';
+import type { HeapFigure, PageApi, PageCapabilities, PageOpenRequest, PageOpenResult, PageRunResult, WireBatch, WireDType, WireMap, WireTensor } from './protocol.js';
 
 /** A host tensor in the page: the same shape as src/core/tensor.ts's HostTensor. */
 export interface PageTensor {
@@ -24,7 +24,7 @@ export interface PageBatch {
 
 /** One runtime (ORT, tfjs, transformers.js) as the page drives it. */
 export interface PageRuntime<Prepared> {
-  load(request: PageLoadRequest, caps: PageCapabilities): Promise<Omit<PageLoadResult, 'heap'>>;
+  open(request: PageOpenRequest, caps: PageCapabilities): Promise<Omit<PageOpenResult, 'heap'>>;
   /** Turns a batch into the runtime's own inputs, outside the timed region. */
   prepare(batch: PageBatch): Prepared;
   /** The engine call; resolves once every output is readable on the CPU. */
@@ -144,7 +144,7 @@ export function usedHeapBytes(): number | null {
 }
 
 /**
- * The page's memory after loading: measureUserAgentSpecificMemory where the
+ * The page's memory after opening: measureUserAgentSpecificMemory where the
  * page is cross-origin isolated (every JS heap and wasm memory of the page
  * and its workers), else performance.memory (the main thread's JS heap only).
  * The first waits for a garbage collection, so it is bounded by a timeout.
@@ -164,7 +164,7 @@ async function heapFigure(): Promise<HeapFigure | null> {
   const used = usedHeapBytes();
   return used === null
     ? null
-    : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model loaded; ${why}` };
+    : { bytes: used, source: 'performance.memory', covers: `the main thread's JS heap only (usedJSHeapSize; wasm memory and workers not included), after the model opened; ${why}` };
 }
 
 /** A call is timed alone when it lasts at least this many steps of the page's clock, else in a group of calls. */
@@ -204,11 +204,11 @@ export function installPage<Prepared>(runtime: PageRuntime<Prepared>): void {
   let hang = false;
   const api: PageApi = {
     capabilities: () => (caps ??= readCapabilities()),
-    async load(request) {
-      if (request.simulateLoadFailure) throw new Error(request.simulateLoadFailure);
+    async open(request) {
+      if (request.simulateOpenFailure) throw new Error(request.simulateOpenFailure);
       hang = request.simulateHang === true;
-      const loaded = await runtime.load(request, await api.capabilities());
-      return { ...loaded, heap: await heapFigure() };
+      const opened = await runtime.open(request, await api.capabilities());
+      return { ...opened, heap: await heapFigure() };
     },
     upload(items: readonly (readonly [number, WireBatch])[]) {
       for (const [id, batch] of items) {

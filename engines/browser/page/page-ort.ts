@@ -4,7 +4,7 @@
  * project's node_modules and imported by URL, as a site would load them.
  */
 import { fetchBytes, installPage, type PageTensor, type PageTensorMap } from './page-common.js';
-import type { PageLoadRequest } from './protocol.js';
+import type { PageOpenRequest } from './protocol.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -42,7 +42,7 @@ async function logWebgpuPlacement(bytes: Uint8Array): Promise<void> {
 }
 
 installPage<Record<string, Any>>({
-  async load(request: PageLoadRequest, caps) {
+  async open(request: PageOpenRequest, caps) {
     backend = request.backend === 'webgpu' ? 'webgpu' : 'wasm';
     const moduleUrl = request.assets['ortModule'];
     if (!moduleUrl) throw new Error('no ORT module URL');

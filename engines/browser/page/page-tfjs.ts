@@ -13,7 +13,7 @@ import { WEBGPU_KERNELS_NOTE } from '../../tfjs/webgpu-kernels.js';
 import { parseOnnxModel } from '../../../src/core/onnx/onnx-decode.js';
 import type { TensorMap } from '../../../src/core/tensor.js';
 import { fetchBytes, installPage, type PageTensor, type PageTensorMap } from './page-common.js';
-import type { PageCapabilities, PageLoadRequest } from './protocol.js';
+import type { PageCapabilities, PageOpenRequest } from './protocol.js';
 
 /** What a backend entry adds: how to prepare the backend, and what it can say about itself once active. */
 export interface TfjsBackendSetup {
@@ -22,7 +22,7 @@ export interface TfjsBackendSetup {
   /** Version the package reports about itself; null where it exports none (the Node side adds the installed one). */
   readonly version: string | null;
   /** Before setBackend: wasm paths and thread count. */
-  before(request: PageLoadRequest, caps: PageCapabilities): void;
+  before(request: PageOpenRequest, caps: PageCapabilities): void;
   /** After setBackend: threads actually used (null on GPU backends), precision, notes. */
   after(caps: PageCapabilities): Promise<{ threads: number | null; precision: 'fp32' | 'fp16'; notes: string[] }>;
 }
@@ -62,7 +62,7 @@ export function installTfjsPage(setup: TfjsBackendSetup): void {
   let executor: TfjsGraphExecutor | undefined;
   let graph: GraphModelRun | undefined;
   installPage<TensorMap>({
-    async load(request, caps) {
+    async open(request, caps) {
       tf.enableProdMode();
       setup.before(request, caps);
       const t0 = performance.now();
@@ -97,7 +97,7 @@ export function installTfjsPage(setup: TfjsBackendSetup): void {
     prepare: (batch) => batch.tensors as unknown as TensorMap,
     async run(inputs) {
       if (graph) return { outputs: await runGraph(graph, inputs as unknown as PageTensorMap), forwardMs: null };
-      if (!executor) throw new Error('no model loaded');
+      if (!executor) throw new Error('no model opened');
       return { outputs: (await executor.run(inputs)) as unknown as PageTensorMap, forwardMs: null };
     },
     memory() {

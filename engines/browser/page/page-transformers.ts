@@ -9,14 +9,14 @@
  */
 import { env, pipeline } from '@huggingface/transformers';
 import { installPage, type PageTensor, type PageTensorMap } from './page-common.js';
-import type { PageLoadRequest } from './protocol.js';
+import type { PageOpenRequest } from './protocol.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
 let pipe: Any;
 /** The call options of a feature-extraction pipeline that pools; null: the forward's outputs are returned. */
-let pooled: NonNullable<PageLoadRequest['pipeline']>['call'] = null;
+let pooled: NonNullable<PageOpenRequest['pipeline']>['call'] = null;
 let lastForwardMs: number | null = null;
 let lastOutputs: Record<string, Any> | null = null;
 
@@ -26,7 +26,7 @@ let lastOutputs: Record<string, Any> | null = null;
  * placed on [X]. Number of nodes: N") and the Node side reads it from the
  * console, since nodes the WebGPU EP lacks go to the CPU without a word.
  */
-async function logWebgpuPlacement(spec: NonNullable<PageLoadRequest['pipeline']>, e: Any): Promise<void> {
+async function logWebgpuPlacement(spec: NonNullable<PageOpenRequest['pipeline']>, e: Any): Promise<void> {
   const onnx = e.backends.onnx;
   const level = onnx.logLevel;
   onnx.logLevel = 'verbose';
@@ -39,7 +39,7 @@ async function logWebgpuPlacement(spec: NonNullable<PageLoadRequest['pipeline']>
 }
 
 installPage<readonly string[]>({
-  async load(request, caps) {
+  async open(request, caps) {
     const spec = request.pipeline;
     if (!spec) throw new Error('transformers.js needs a model folder');
     const device = request.backend === 'webgpu' ? 'webgpu' : 'wasm';

@@ -25,7 +25,7 @@ export interface WireBatch {
 }
 
 /** Which runtime the page loads and how. */
-export interface PageLoadRequest {
+export interface PageOpenRequest {
   readonly runtime: 'ort' | 'tfjs' | 'transformers';
   readonly backend: 'wasm' | 'webgl' | 'webgpu';
   /** Threads asked for; null leaves the runtime's own default. */
@@ -51,8 +51,8 @@ export interface PageLoadRequest {
     readonly call: { readonly pooling: string; readonly normalize: boolean } | null;
     readonly note: string;
   };
-  /** Test hook: the page throws this from load as an allocation failure would. */
-  readonly simulateLoadFailure?: string;
+  /** Test hook: the page throws this from open as an allocation failure would. */
+  readonly simulateOpenFailure?: string;
   /** Test hook: the page never answers run() (a hung page). */
   readonly simulateHang?: boolean;
 }
@@ -79,8 +79,8 @@ export interface HeapFigure {
   readonly covers: string;
 }
 
-/** What the page read back after loading the model. */
-export interface PageLoadResult {
+/** What the page read back after opening the model. */
+export interface PageOpenResult {
   /** Backend actually in use, read back (tf.getBackend(), ORT's execution provider). */
   readonly backend: string;
   /** Threads actually used: crossOriginIsolated and the runtime's own count; null on GPU backends. */
@@ -115,7 +115,7 @@ export interface PageRunResult {
 /** The object every page bundle installs as `globalThis.__inferbench`. */
 export interface PageApi {
   capabilities(): Promise<PageCapabilities>;
-  load(request: PageLoadRequest): Promise<PageLoadResult>;
+  open(request: PageOpenRequest): Promise<PageOpenResult>;
   /** Keeps batches in the page under their ids, all in one call (one message, not one per batch). */
   upload(batches: readonly (readonly [number, WireBatch])[]): void;
   run(id: number): Promise<PageRunResult>;

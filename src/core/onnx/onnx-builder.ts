@@ -9,7 +9,7 @@
  * - dynamic dimensions are named (`batch`, `sequence`) with `dim_param`;
  * - values are single-assignment: every name is produced once, and a node may
  *   only read names that already exist, so mistakes fail here rather than as
- *   an opaque load error in an engine.
+ *   an opaque open error in an engine.
  */
 import type { onnx as OnnxTypes } from 'onnx-proto';
 import { elementCount, type HostDType, type HostTensor } from '../tensor.js';

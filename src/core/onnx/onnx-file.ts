@@ -45,7 +45,7 @@ export const PROTOBUF_LIMIT = 2 ** 31 - 1;
 const ALIGN = 4096;
 
 /** A decoded model and where its external tensor bytes live. */
-export interface LoadedModel {
+export interface DecodedModel {
   readonly model: ModelProto;
   /** Folder of the model file; external-data locations are relative to it. */
   readonly dir: string;
@@ -130,7 +130,7 @@ export function floatValues(t: TensorProto, dir: string): Float32Array {
  * back; its tensor bytes are views into the file buffer, external data is
  * read lazily. (onnx-decode.ts's readOnnxModel gives the typed view instead.)
  */
-export async function loadOnnxFile(path: string): Promise<LoadedModel> {
+export async function decodeOnnxFile(path: string): Promise<DecodedModel> {
   const bytes = await readRegularFile(path);
   const model = decodeModel(bytes);
   const locations = new Set<string>();

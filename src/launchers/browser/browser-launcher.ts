@@ -1,9 +1,9 @@
 /**
- * The browser launcher: runs one load of a browser engine in its browser
+ * The browser launcher: runs one open of a browser engine in its browser
  * (Chromium, Firefox or WebKit, each through its driver:
  * engines/browser/browser-driver.ts). Per engine × threads it starts a
- * loopback server with COOP/COEP and the browser once, kept across that load's rounds; each round (a fresh
- * load) gets a fresh browser context and page. It knows no scenario: it
+ * loopback server with COOP/COEP and the browser once, kept across that open's rounds; each round (a fresh
+ * open) gets a fresh browser context and page. It knows no scenario: it
  * takes the same `{ kind, payload }` job as every launcher and runs the page
  * job registered for the kind (src/core/launch-jobs.ts) with the engine
  * bound to the page, so the scenario measures the session exactly as in
@@ -25,15 +25,15 @@ import { drivePage } from './page-driver.js';
 import { rendererMemory } from './renderer-memory.js';
 
 export interface BrowserLauncherOptions {
-  /** Longest any one page call (load, one batch) may take before the page counts as hung; default 5 minutes. */
+  /** Longest any one page call (open, one batch) may take before the page counts as hung; default 5 minutes. */
   readonly timeoutMs?: number;
   /**
    * Longest one timed batch (the page's run()) may take, when it should be
-   * bounded apart from loading: a batch of a loaded model is short, a load on
+   * bounded apart from opening: a batch of an opened model is short, an open on
    * a busy machine is not. Default: `timeoutMs`.
    */
   readonly runTimeoutMs?: number;
-  /** Test hooks passed to the page: a hung run, a failed allocation at load. */
+  /** Test hooks passed to the page: a hung run, a failed allocation at open. */
   readonly testHooks?: PageHost['testHooks'];
 }
 
@@ -173,7 +173,7 @@ async function runInBrowser<Key, Result>(
   }
 }
 
-/** A launcher that runs each job of a browser engine (a round of a load) beside a fresh page of its browser, kept for the engine × threads. */
+/** A launcher that runs each job of a browser engine (a round of an open) beside a fresh page of its browser, kept for the engine × threads. */
 export function browserLauncher(options: BrowserLauncherOptions = {}): BrowserLauncher {
   const kept = new Map<string, Promise<Running>>();
   return {

@@ -3,7 +3,7 @@
  * carries COOP/COEP (and CORP), so the page is cross-origin isolated:
  * SharedArrayBuffer exists and wasm runtimes can start threads. It serves
  * only what it was given: fixed asset folders from node_modules, the page
- * bundles, and the model files registered for this load group.
+ * bundles, and the model files registered for this open group.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

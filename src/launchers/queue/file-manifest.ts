@@ -45,7 +45,7 @@ export function listHash(files: readonly { readonly path: string; readonly sha25
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
-/** Files that define a model as engines see it: the graph loaded, its config and tokenizer. */
+/** Files that define a model as engines see it: the graph opened, its config and tokenizer. */
 export async function hashModelFolder(dir: string, onnxFile: string): Promise<string> {
   const files = [];
   for (const path of ['config.json', 'tokenizer.json', onnxFile]) {

@@ -1,7 +1,7 @@
 /**
  * Materializes the generated default decoder as a Hugging Face model folder
  * (config.json, generation_config.json, tokenizer files, onnx/model.onnx), so
- * transformers.js's `AutoModelForCausalLM` and inferbench's own engines load
+ * transformers.js's `AutoModelForCausalLM` and inferbench's own engines open
  * it exactly like a downloaded GPT-2 export. Cached by content hash like the
  * default classifier.
  */

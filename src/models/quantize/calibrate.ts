@@ -14,7 +14,7 @@ import { rm } from 'node:fs/promises';
 import type { Engine } from '../../core/engine.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { ActivationRange } from './static-qdq.js';
-import { DT, writeOnnxModel, type LoadedModel } from '../../core/onnx/onnx-file.js';
+import { DT, writeOnnxModel, type DecodedModel } from '../../core/onnx/onnx-file.js';
 import type { CalibrationMethod } from './calibration-methods.js';
 
 /** Share of |x| the percentile method keeps inside the range. */
@@ -87,7 +87,7 @@ class RangeCollector {
  * for the augmented graph (removed afterwards).
  */
 export async function calibrateRanges(
-  source: LoadedModel,
+  source: DecodedModel,
   activations: readonly string[],
   batches: AsyncIterable<TensorMap> | Iterable<TensorMap>,
   engine: Engine,
@@ -105,7 +105,7 @@ export async function calibrateRanges(
   const collectors = new Map(activations.map((a) => [a, new RangeCollector(method)]));
   let rows = 0;
   try {
-    const session = await engine.load(scratch, { threads: null, precision: 'fp32' });
+    const session = await engine.open(scratch, { threads: null, precision: 'fp32' });
     try {
       for await (const feeds of batches) {
         const outputs = await session.run(feeds);

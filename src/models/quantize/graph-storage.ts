@@ -8,7 +8,7 @@
  * the 4-bit weights save.
  */
 import { formatBytes } from '../../core/units.js';
-import { loadOnnxFile, elementCount, DT } from '../../core/onnx/onnx-file.js';
+import { decodeOnnxFile, elementCount, DT } from '../../core/onnx/onnx-file.js';
 
 /** Bytes per element of the tensor types graphs store weights in (sub-byte types are packed into UINT8 by their ops). */
 const ELEMENT_BYTES: Readonly<Record<number, number>> = {
@@ -43,7 +43,7 @@ export interface GraphStorage {
 
 /** Reads the storage of the graph at `path`. */
 export async function graphStorage(path: string): Promise<GraphStorage> {
-  const { model } = await loadOnnxFile(path);
+  const { model } = await decodeOnnxFile(path);
   const graph = model.graph ?? {};
   const nodes = graph.node ?? [];
   const gathered = new Set<string | undefined>(nodes.filter((n) => n.opType === 'Gather').map((n) => n.input?.[0]));

@@ -25,7 +25,7 @@ import { calibrateRanges } from './calibrate.js';
 import type { CalibrationMethod } from './calibration-methods.js';
 import { GraphIndex } from './graph-index.js';
 import { linearOps } from './matmul-weights.js';
-import { loadOnnxFile, writeOnnxModel, type ModelWriteFs } from '../../core/onnx/onnx-file.js';
+import { decodeOnnxFile, writeOnnxModel, type ModelWriteFs } from '../../core/onnx/onnx-file.js';
 import { VariantRefused, writeVariantGraph } from './variant-writers.js';
 import type { WritableDtype } from './writable-dtypes.js';
 
@@ -169,20 +169,20 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
   if (cached && 'meta' in cached) return { dir, file, method: cached.meta.method, fromCache: true, calibration: cached.meta.calibration };
   // A damaged entry is the cache's own problem, not the user's model: it is written again, and the row says so.
   if (cached) await rm(dir, { recursive: true, force: true });
-  const loaded = await loadOnnxFile(source);
+  const decoded = await decodeOnnxFile(source);
   let calibration: { rows: number; method: CalibrationMethod } | null = null;
   let method: string;
   try {
     if (req.dtype === 'q8-static') {
       if (!req.calibration) throw new Error('q8-static needs calibration rows');
-      const activations = [...new Set(linearOps(new GraphIndex(loaded.model)).map((op) => op.activation))];
+      const activations = [...new Set(linearOps(new GraphIndex(decoded.model)).map((op) => op.activation))];
       if (activations.length === 0) throw new VariantRefused('nothing to quantize: the graph has no MatMul or Gemm with a constant float32 weight');
       await cacheFolder(dir);
-      const { ranges, rows } = await calibrateRanges(loaded, activations, req.calibration.batches, req.calibration.engine, req.calibration.method, join(dir, `calibration-${randomBytes(4).toString('hex')}.onnx`));
+      const { ranges, rows } = await calibrateRanges(decoded, activations, req.calibration.batches, req.calibration.engine, req.calibration.method, join(dir, `calibration-${randomBytes(4).toString('hex')}.onnx`));
       calibration = { rows, method: req.calibration.method };
-      method = writeVariantGraph(loaded, 'q8-static', { ranges, description: `${rows} rows (${req.calibration.method})` });
+      method = writeVariantGraph(decoded, 'q8-static', { ranges, description: `${rows} rows (${req.calibration.method})` });
     } else {
-      method = writeVariantGraph(loaded, req.dtype);
+      method = writeVariantGraph(decoded, req.dtype);
     }
   } catch (err) {
     if (err instanceof VariantRefused) return { skip: err.message };
@@ -190,7 +190,7 @@ export async function ensureQuantizedVariant(req: QuantizeRequest): Promise<Quan
   }
   await cacheFolder(dir, 'onnx');
   await copyModelFiles(req.sourceDir, dir);
-  await writeOnnxModel(loaded.model, target, loaded.dir, { ...(req.fs ? { fs: req.fs } : {}), ...(req.externalDataAbove !== undefined ? { externalDataAbove: req.externalDataAbove } : {}) });
+  await writeOnnxModel(decoded.model, target, decoded.dir, { ...(req.fs ? { fs: req.fs } : {}), ...(req.externalDataAbove !== undefined ? { externalDataAbove: req.externalDataAbove } : {}) });
   const meta: VariantMeta & Record<string, unknown> = {
     source, dtype: req.dtype, method, calibration, quantizerVersion: QUANTIZER_VERSION, writtenAt: new Date().toISOString(),
     graphBytes: (await sizeOf(target)) ?? 0, graphSha256: await sha256OfFile(target), dataBytes: await sizeOf(`${target}_data`),

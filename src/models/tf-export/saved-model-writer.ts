@@ -14,7 +14,7 @@
  *
  * Why not every weight as a Const: TensorFlow then parses and copies a
  * GraphDef as large as the model and constant-folds over it on the first
- * run; for minilm's shape (90 MB) load and first run cost 17.7 CPU-s against
+ * run; for minilm's shape (90 MB) open and first run cost 17.7 CPU-s against
  * 1.5 with the checkpoint (`npm run bench:saved-model`, docs/benchmarks.md).
  */
 import { BUNDLE_DATA_FILE, BUNDLE_INDEX_FILE, tensorBundle, type BundleTensor } from './tensor-bundle.js';
@@ -188,7 +188,7 @@ function savedModelParts(graph: TfGraph): { message: SavedModelMessage; tensors:
 /**
  * The earlier layout: one `saved_model.pb` with every weight as a Const and
  * no checkpoint. Written only by `npm run bench:saved-model`, which measures
- * what TensorFlow's load and first run cost for it against savedModelFiles.
+ * what TensorFlow's open and first run cost for it against savedModelFiles.
  */
 export function constOnlySavedModelBytes(graph: TfGraph): Uint8Array {
   const { message } = savedModelParts(graph);

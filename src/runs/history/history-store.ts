@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { RUN_FILES, writeRunFiles } from '../../../reports/write-run.js';
 import { UserError } from '../../core/errors.js';
+import { cellInCurrentWords, withCurrentWords } from '../../core/record-kind.js';
 import type { CellResult, RunRecord, RunRecordOf } from '../../core/results.js';
 import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 import { ownerColumns, ownerIsDead } from './owner.js';
@@ -32,7 +33,7 @@ const INSERT_CELL = `INSERT OR REPLACE INTO cells (run, idx, engine, batch_size,
 /** Rewrites a dead run's results.json (still saying `running`) as interrupted; best effort, the store is the record. */
 async function markFileInterrupted(dir: string): Promise<void> {
   try {
-    const record = JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecord;
+    const record = withCurrentWords(JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecord);
     if (record.state !== 'running') return;
     await writeRunFiles({ ...record, state: 'interrupted', finishedAt: new Date().toISOString() }, dir, { png: false });
   } catch {
@@ -105,7 +106,7 @@ export class HistoryStore {
     let cells: readonly HistoryCell[];
     let command: string;
     try {
-      cells = (JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecordOf<HistoryCell>).cells;
+      cells = (JSON.parse(await readFile(join(dir, RUN_FILES.json), 'utf8')) as RunRecordOf<HistoryCell>).cells.map(cellInCurrentWords);
       // The headline is the scenario's that the entry's config names, as when the cell was measured.
       command = storedCommand(JSON.parse(String(rows[0]?.['config'] ?? '{}')) as object);
     } catch {
@@ -198,7 +199,7 @@ export class HistoryStore {
       const row = rows[0];
       if (!row) return null;
       const cells = (await db.runAndReadAll('SELECT cell FROM cells WHERE run = $id ORDER BY idx', { id })).getRowObjectsJS();
-      return { ...entryFromRow(row), cells: cells.map((c) => JSON.parse(String(c['cell'])) as CellResult) };
+      return { ...entryFromRow(row), cells: cells.map((c) => cellInCurrentWords(JSON.parse(String(c['cell'])) as CellResult)) };
     });
   }
 

@@ -12,7 +12,7 @@ export function browserLines(b: BrowserReadback, threads: number | null): string
   const webgpu = b.webgpuAdapter ?? `none (${b.webgpuUnavailable ?? 'no adapter'})`;
   const webgl = b.webglRenderer ?? `none (${b.webglUnavailable ?? 'no WebGL2 context'})`;
   const cold = b.coldStart;
-  const heap = b.memory.afterLoad;
+  const heap = b.memory.afterOpen;
   const peak = b.memory.peakJsHeapBytes;
   const machine = b.machineCores !== undefined && b.machineCores !== b.hardwareConcurrency ? ` (as the browser reports them; the machine has ${b.machineCores})` : '';
   const sab = b.sharedArrayBuffer === undefined ? '' : ` · SharedArrayBuffer ${b.sharedArrayBuffer ? 'yes' : 'undefined'}`;
@@ -28,6 +28,6 @@ export function browserLines(b: BrowserReadback, threads: number | null): string
     ...timer,
     `renderer: WebGL ${webgl} · WebGPU ${webgpu}`,
     `cold start: page load ${formatDuration(cold.pageLoadMs)} · runtime init ${cold.runtimeInitMs === null ? 'inside the session build' : formatDuration(cold.runtimeInitMs)} · session build ${formatDuration(cold.sessionBuildMs)} (first inference: the cold-start table)`,
-    `page memory: ${heap ? `${formatBytes(heap.bytes)} after load (${heap.source}: ${heap.covers})` : 'not readable'}${peak !== null ? ` · peak main-thread JS heap ${formatBytes(peak)} over the timed calls` : ''}`,
+    `page memory: ${heap ? `${formatBytes(heap.bytes)} after open (${heap.source}: ${heap.covers})` : 'not readable'}${peak !== null ? ` · peak main-thread JS heap ${formatBytes(peak)} over the timed calls` : ''}`,
   ];
 }

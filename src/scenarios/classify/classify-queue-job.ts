@@ -1,5 +1,5 @@
 /**
- * The classification scenario's queue job: one load group (model × engine
+ * The classification scenario's queue job: one open group (model × engine
  * × threads, with its batch sizes and rounds) described as plain data, and
  * the checks of each of its fields. A job carries no code, no module path
  * and no shell command; the worker re-validates every field here, as the

@@ -1,7 +1,7 @@
 import { CellSkip, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { AccuracyTally, OutputRecorder, type AccuracyCount, type RowOutputs } from '../../core/parity.js';
-import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, LoadPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
+import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, OpenPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
 import type { RssSampler, RssWindow } from '../rss-sampler.js';
 import { readyCall, runTimed, type EngineSession, type ReadyCall, type ResidentMemoryProbe, type SessionDescription } from '../../core/engine-session.js';
 import { passDecision, type StopRule } from '../../core/stop-rule.js';
@@ -28,7 +28,7 @@ export interface MeasureContext {
   /** Untimed batches at least: the warm pass always covers every row once, then cycles rows untimed up to this count. */
   readonly warmupBatches: number;
   readonly sampler: RssSampler;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Label column to collect for accuracy; null when the dataset has none. */
   readonly labelColumn: string | null;
   /** Gold-score column of an STS pairs dataset, for the Spearman figure; null or absent otherwise. */
@@ -38,13 +38,13 @@ export interface MeasureContext {
   readonly signal: AbortSignal | undefined;
   /** Position of this round in the cell's rounds, from 0. */
   readonly round: number;
-  /** CPU counters read before the engine loaded, so the first "before" reading has a steal share too. */
+  /** CPU counters read before the engine opened, so the first "before" reading has a steal share too. */
   readonly noiseBase: CpuTimes | null;
-  /** Batch sizes measured earlier on this load: empty when this one is the first after it, so its first batch is cold. */
+  /** Batch sizes measured earlier on this open: empty when this one is the first after it, so its first batch is cold. */
   readonly measuredBefore: readonly number[];
-  /** The load's parts as the engine timed them; null when it did not. */
-  readonly phases: LoadPhases | null;
-  /** How the launcher ran this load. */
+  /** The open's parts as the engine timed them; null when it did not. */
+  readonly phases: OpenPhases | null;
+  /** How the launcher ran this open. */
   readonly isolation: 'isolated' | 'in-process';
   /** The rows this cell streams (count and content hash); null when not computed (a reference pass). */
   readonly rowSet: RowFingerprint | null;
@@ -165,7 +165,7 @@ export async function referencePass(key: CellKey, session: EngineSession, ctx: M
 }
 
 /**
- * Measures one round of one cell on a loaded session. First an untimed warm
+ * Measures one round of one cell on an opened session. First an untimed warm
  * pass over every row at this batch size, so every padded shape has been seen
  * (allocation plans, recorded graphs, engine builds) before timing; its
  * outputs feed parity. Then whole timed passes until the round's minimums
@@ -290,9 +290,9 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
     const profile = profileNow && !interrupted ? await profileOf(key, session, ctx) : undefined;
     const meanMs = runMs.reduce((a, b) => a + b, 0) / runMs.length;
     const coldStart: ColdStart = {
-      loadMs: ctx.loadMs,
+      openMs: ctx.openMs,
       firstBatchMs: warmupMs[0] ?? 0,
-      afterLoad: ctx.measuredBefore.length === 0,
+      afterOpen: ctx.measuredBefore.length === 0,
       measuredBefore: ctx.measuredBefore,
       ...(ctx.phases ? { phases: ctx.phases } : {}),
     };
@@ -308,7 +308,7 @@ export async function measureRound(key: CellKey, session: EngineSession, ctx: Me
           items,
           passes,
           meanMs,
-          loadMs: ctx.loadMs,
+          openMs: ctx.openMs,
           firstPassMs,
           noise: { before: before.noise, after: after.noise },
           ...(pipeline ? { forwardMs } : {}),

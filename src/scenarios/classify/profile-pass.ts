@@ -1,6 +1,6 @@
 /**
  * `run --profile`: one untimed, profiled pass over a cell's rows, after the
- * timed loop of its last round, on the same load in the same process. Each
+ * timed loop of its last round, on the same open in the same process. Each
  * batch is timed as the timed loop times it (`runTimed`), so the profiled
  * engine time sits beside the timed mean and the instrument's overhead shows;
  * the engine's own instrument says which op took what (op-profile.ts). No

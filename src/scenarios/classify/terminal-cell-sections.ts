@@ -15,7 +15,7 @@ import { type BaselineRow, baselineRows, PARITY_MARKER, parityFailures } from '.
 const dur = (v: number | null): string => (v === null ? '–' : formatDuration(v));
 const rowsWord = (n: number): string => `${n} row${n === 1 ? '' : 's'}`;
 
-/** `batch 1, 8` for the batch sizes run before on the same load; `–` for none; `?` when not recorded. */
+/** `batch 1, 8` for the batch sizes run before on the same open; `–` for none; `?` when not recorded. */
 function ranBeforeText(r: BaselineRow): string {
   if (r.ranBefore === null) return '?';
   return r.ranBefore.length === 0 ? '–' : `batch ${r.ranBefore.join(', ')}`;
@@ -52,10 +52,10 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
   return [
     ...lines,
     ...wrap(
-      'before loop: RSS once the model is loaded and this batch size\'s warm pass ran, just before the timed loop' +
-        (hasRanBefore ? ', including what the batch sizes under "ran before" allocated earlier on the same load in the same process' : '') +
+      'before loop: RSS once the model is opened and this batch size\'s warm pass ran, just before the timed loop' +
+        (hasRanBefore ? ', including what the batch sizes under "ran before" allocated earlier on the same open in the same process' : '') +
         '; growth: peak RSS during the timed loop minus that' +
-        (hasProcess ? '; process: isolated (a fresh child process per load), in-process (the measuring process, beside every other engine: --no-isolate, or the Benchmark API\'s default) or browser renderer (the Chromium renderer that ran the page, GPU process not included)' : '') +
+        (hasProcess ? '; process: isolated (a fresh child process per open), in-process (the measuring process, beside every other engine: --no-isolate, or the Benchmark API\'s default) or browser renderer (the Chromium renderer that ran the page, GPU process not included)' : '') +
         (hasEngine ? '; tensors and engine bytes: the engine\'s own count (tfjs tf.memory())' : '') +
         (hasGpu ? '; GPU: this process\'s peak GPU memory from nvidia-smi' : '') +
         '.',
@@ -65,53 +65,53 @@ export function memoryDetailSection(run: RunRecord, width: number, minWidth: num
 }
 
 /**
- * Cold start once per load: the batch size measured first after a load gets
- * its load (in parts), its cold first batch and its first pass; later batch
- * sizes on the same load get their first batch as "engine warm".
+ * Cold start once per open: the batch size measured first after an open gets
+ * its open (in parts), its cold first batch and its first pass; later batch
+ * sizes on the same open get their first batch as "engine warm".
  */
 export function coldStartSection(run: RunRecord, width: number, minWidth: number, color: boolean): string[] {
-  const loadOf = (r: BaselineRow): string => `${r.model}\u0000${r.key.host}\u0000${r.sequenceLength}\u0000${r.engine}\u0000${r.requestedThreads}`;
+  const openOf = (r: BaselineRow): string => `${r.model}\u0000${r.key.host}\u0000${r.sequenceLength}\u0000${r.engine}\u0000${r.requestedThreads}`;
   const completed = baselineRows(run).filter((r) => r.state === 'completed');
-  // Rows of one load together, in the order the load measured its batch sizes.
-  const loads = [...new Set(completed.map(loadOf))];
-  const rows = [...completed].sort((a, b) => loads.indexOf(loadOf(a)) - loads.indexOf(loadOf(b)) || a.batchSize - b.batchSize);
+  // Rows of one open together, in the order the open measured its batch sizes.
+  const opens = [...new Set(completed.map(openOf))];
+  const rows = [...completed].sort((a, b) => opens.indexOf(openOf(a)) - opens.indexOf(openOf(b)) || a.batchSize - b.batchSize);
   if (rows.length === 0) return [];
-  const perLoad = rows.some((r) => r.coldAfterLoad !== null);
-  // A row carries the load's figures when it was first after the load, or when the record cannot tell (older records).
-  const ownsLoad = (r: BaselineRow): boolean => r.coldAfterLoad !== false;
-  const onLoad = (f: (r: BaselineRow) => string) => (r: BaselineRow) => (ownsLoad(r) ? f(r) : '');
-  const whole = rows.some((r) => r.loadIsWhole && ownsLoad(r));
+  const perOpen = rows.some((r) => r.coldAfterOpen !== null);
+  // A row carries the open's figures when it was first after the open, or when the record cannot tell (older records).
+  const ownsOpen = (r: BaselineRow): boolean => r.coldAfterOpen !== false;
+  const onOpen = (f: (r: BaselineRow) => string) => (r: BaselineRow) => (ownsOpen(r) ? f(r) : '');
+  const whole = rows.some((r) => r.openIsWhole && ownsOpen(r));
   const columns: FitColumn<BaselineRow>[] = [
     ...identityColumns(run, rows),
-    ...(rows.some((r) => r.importMs !== null) ? [{ header: 'import', align: 'right' as const, dropOrder: 3, value: onLoad((r) => dur(r.importMs)) }] : []),
-    ...(rows.some((r) => r.placementProbeMs !== null) ? [{ header: 'probe', align: 'right' as const, dropOrder: 4, value: onLoad((r) => dur(r.placementProbeMs)) }] : []),
-    { header: 'load', align: 'right', dropOrder: 0, value: onLoad((r) => `${dur(r.loadMs)}${r.loadIsWhole && perLoad ? '*' : ''}`) },
+    ...(rows.some((r) => r.importMs !== null) ? [{ header: 'import', align: 'right' as const, dropOrder: 3, value: onOpen((r) => dur(r.importMs)) }] : []),
+    ...(rows.some((r) => r.placementProbeMs !== null) ? [{ header: 'probe', align: 'right' as const, dropOrder: 4, value: onOpen((r) => dur(r.placementProbeMs)) }] : []),
+    { header: 'open', align: 'right', dropOrder: 0, value: onOpen((r) => `${dur(r.openMs)}${r.openIsWhole && perOpen ? '*' : ''}`) },
     ...(rows.some((r) => r.firstBatchMs !== null)
       ? [
           {
-            header: perLoad ? 'first batch (cold)' : 'first batch',
+            header: perOpen ? 'first batch (cold)' : 'first batch',
             align: 'right' as const,
             dropOrder: 0,
-            value: (r: BaselineRow): TableCell => (ownsLoad(r) ? { text: dur(r.firstBatchMs), style: 'bold' } : ''),
+            value: (r: BaselineRow): TableCell => (ownsOpen(r) ? { text: dur(r.firstBatchMs), style: 'bold' } : ''),
           },
         ]
       : []),
-    ...(perLoad ? [{ header: 'first batch at this size (engine warm)', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (ownsLoad(r) ? '' : dur(r.firstBatchMs)) }] : []),
+    ...(perOpen ? [{ header: 'first batch at this size (engine warm)', align: 'right' as const, dropOrder: 0, value: (r: BaselineRow) => (ownsOpen(r) ? '' : dur(r.firstBatchMs)) }] : []),
     ...(rows.some((r) => r.firstPassMs !== null) ? [{ header: 'first pass', align: 'right' as const, dropOrder: 5, value: (r: BaselineRow) => dur(r.firstPassMs) }] : []),
     { header: 'warmup', align: 'right', dropOrder: 2, value: (r) => (r.warmupBatches === null ? '–' : `${r.warmupBatches} batches`) },
     ...(rows.some((r) => r.warmupMeanMs !== null) ? [{ header: 'warmup mean', align: 'right' as const, dropOrder: 1, value: (r: BaselineRow) => dur(r.warmupMeanMs) }] : []),
     { header: 'steady mean', align: 'right', dropOrder: 0, value: (r) => dur(r.meanMs) },
   ];
-  const note = perLoad
-    ? 'Each load (a fresh process per round when isolated) measures its batch sizes one after another; its figures are shown once, on the batch size measured first after it (first round). ' +
-      'load: the session create alone; import: the engine\'s package import and probe (near 0 when this process had imported it already); ' +
-      'probe: the untimed placement-profiling session and its dummy run (onnxruntime-node, transformers.js); first batch (cold): the first run after the load; ' +
-      'first batch at this size (engine warm): the first batch at a later batch size on the same loaded engine; first pass: the untimed warm pass over every row at this batch size (first round). None is in the statistics above.' +
-      (whole ? ' load*: the whole load, import and probe included (the engine did not report its parts).' : '')
+  const note = perOpen
+    ? 'Each open (a fresh process per round when isolated) measures its batch sizes one after another; its figures are shown once, on the batch size measured first after it (first round). ' +
+      'open: the session create alone; import: the engine\'s package import and probe (near 0 when this process had imported it already); ' +
+      'probe: the untimed placement-profiling session and its dummy run (onnxruntime-node, transformers.js); first batch (cold): the first run after the open; ' +
+      'first batch at this size (engine warm): the first batch at a later batch size on the same opened engine; first pass: the untimed warm pass over every row at this batch size (first round). None is in the statistics above.' +
+      (whole ? ' open*: the whole open, import and probe included (the engine did not report its parts).' : '')
     : rows.some((r) => r.firstPassMs !== null)
-      ? 'load: model into the engine; first batch: the first run at this batch size on its load (cold only for the first batch size measured after the load); first pass: the untimed warm pass over every row, of the first round; none is in the statistics above.'
-      : 'load: model into the engine; first batch: the first run at this batch size on its load, before warmup; neither is in the statistics above.';
-  return [...fittedTable({ title: 'COLD START (per load)', columns, rows, group: loadOf, width, minWidth, color }), ...wrap(note, width)];
+      ? 'open: model into the engine; first batch: the first run at this batch size on its open (cold only for the first batch size measured after the open); first pass: the untimed warm pass over every row, of the first round; none is in the statistics above.'
+      : 'open: model into the engine; first batch: the first run at this batch size on its open, before warmup; neither is in the statistics above.';
+  return [...fittedTable({ title: 'COLD START (per open)', columns, rows, group: openOf, width, minWidth, color }), ...wrap(note, width)];
 }
 
 /** A cosine similarity with enough digits to tell 0.99999 from 0.9999. */

@@ -52,8 +52,8 @@ export function memoryTable(run: RunRecord, minWidth: number, maxWidth: number, 
     ...fitNote({ dropped: [], abbreviated: table.abbreviated }, maxWidth),
     ...wrap('Peak resident set size during the timed loop of each cell, of the process the engine ran in' +
       (foreign ? ' (this Node process, or for a browser row its Chromium renderer: not comparable with whole Node processes)' : '') +
-      (withProcess ? '; process: isolated (a fresh child per load), in-process (the measuring process, beside other engines) or browser renderer' : '') +
-      '. Later batch sizes of a load run after earlier ones in the same process' +
+      (withProcess ? '; process: isolated (a fresh child per open), in-process (the measuring process, beside other engines) or browser renderer' : '') +
+      '. Later batch sizes of an open run after earlier ones in the same process' +
       (run.cells.some((c) => c.state === 'completed' && c.memory?.ranBefore !== undefined) ? ' (the growth table below says which).' : '.'),
       maxWidth,
     ),

@@ -175,7 +175,7 @@ function footnotes(run: RunRecord, width: number): string[] {
     ...extra.flatMap((line) => wrap(line, width)),
     ...wrap(`Percentiles (p50, p90, p95, p99): ${PERCENTILE_METHOD}, pooled over every batch of every round.`, width),
     ...wrap(
-      '95% CI of mean: across the round means on the log scale, mean × exp(±t·s/(mean·√rounds)) (Student t, rounds − 1 degrees of freedom; each round a fresh load), never below zero, ' +
+      '95% CI of mean: across the round means on the log scale, mean × exp(±t·s/(mean·√rounds)) (Student t, rounds − 1 degrees of freedom; each round a fresh open), never below zero, ' +
         'the spread a re-run sees. VALID or NOISY: whether the cell met its stop rule and its rounds agree within ±5%; PARTIAL: no whole pass.',
       width,
     ),
@@ -202,7 +202,7 @@ const SECTION_VIEWS: readonly ReportView[] = [
   { name: 'memory', about: 'peak RSS of the timed loop, engine × batch size', render: (c) => memoryTable(c.run, c.sectionWidth, c.width, c.color) },
   { name: 'growth', about: 'memory before the timed loop and its growth during it', render: (c) => memoryDetailSection(c.run, c.width, c.sectionWidth, c.color) },
   { name: 'energy', about: 'energy per pass where a meter read it', render: (c) => energySection(c.run, c.width, c.sectionWidth, c.color) },
-  { name: 'cold-start', about: 'load, first batch and first pass of every load', render: (c) => coldStartSection(c.run, c.width, c.sectionWidth, c.color) },
+  { name: 'cold-start', about: 'open, first batch and first pass of every open', render: (c) => coldStartSection(c.run, c.width, c.sectionWidth, c.color) },
   { name: 'parity', about: 'output parity against the reference and accuracy against labels', render: (c) => paritySection(c.run, c.width, c.sectionWidth, c.color) },
   { name: 'quantization', about: 'precision variants against fp32', render: (c) => quantizationTable(c.run, c.sectionWidth, c.width, c.color) },
   {

@@ -77,7 +77,7 @@ function maxOf(values: readonly (number | null)[]): number | null {
 
 /**
  * Wraps a generation model (a transformers.js `AutoModelForCausalLM`,
- * inferbench's `TextGeneration`, or a `GreedyGenerator` from `model.load()`)
+ * inferbench's `TextGeneration`, or a `GreedyGenerator` from `model.open()`)
  * and measures each `generate()` call. Use `generate` exactly as on the
  * model; read `last` (or `firstCost` / `restCostMean`, in seconds) after.
  */
@@ -94,7 +94,7 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
       const name = (model as { name?: unknown } | null)?.name;
       throw new UserError(
         `${typeof name === 'string' ? `model ${name}` : 'this model'} has no generation head: it has no generate() method`,
-        'wrap a text-generation model: AutoModelForCausalLM from transformers.js, TextGeneration, or the generator model.load(engine) returns',
+        'wrap a text-generation model: AutoModelForCausalLM from transformers.js, TextGeneration, or the generator model.open(engine) returns',
       );
     }
     if ((model as { can_generate?: unknown }).can_generate === false) {
@@ -149,7 +149,7 @@ export class BenchmarkWrapper<M extends GenerationModelLike = GenerationModelLik
     };
     const { maxNewTokens: _max, minNewTokens: _min, ...rest } = args as GenerateArgs & { maxNewTokens?: unknown; minNewTokens?: unknown };
     const call: GenerateArgs = { ...rest, max_new_tokens: maxNew, ...(minNew != null ? { min_new_tokens: minNew } : {}), streamer };
-    // A model that loads lazily (TextGeneration) loads now, outside the timed call.
+    // A model that opens lazily (TextGeneration) opens now, outside the timed call.
     const lazy = this.model as { ready?: () => Promise<void> };
     if (typeof lazy.ready === 'function') await lazy.ready();
     const t0 = performance.now();

@@ -4,7 +4,7 @@
  * peak memory and a crash becomes an errored cell. The parent half
  * (`generateChildRunner`) turns a group into plain data; the child half
  * (registered as 'generate') re-creates the decoder from its folder (or the
- * embedded default), loads one engine and measures every key.
+ * embedded default), opens one engine and measures every key.
  */
 import type { GenerationCell, GenerationCellKey } from './generation-results.js';
 import { defaultGenerator } from '../../models/default-generator.js';
@@ -17,7 +17,7 @@ export interface GenerationChildJob {
   /** Decoder folder; null for the embedded default decoder. */
   readonly modelDir: string | null;
   readonly engine: string;
-  /** Which round of its keys this load measures, from 0. */
+  /** Which round of its keys this open measures, from 0. */
   readonly round: number;
   readonly threads: number | null;
   readonly keys: readonly GenerationCellKey[];
@@ -27,7 +27,7 @@ export interface GenerationChildJob {
 
 const keyId = (k: GenerationCellKey): string => `${k.engine}|${k.batchSize}|${k.promptLength}|${k.newTokens}`;
 
-/** A group runner that runs one child per engine load (one per engine and round) through `launch`. */
+/** A group runner that runs one child per engine open (one per engine and round) through `launch`. */
 export function generateChildRunner(source: { readonly modelDir: string | null }, launch: Launcher): GenerationGroupRunner {
   return (group, hooks) =>
     launch<GenerationCellKey, GenerationCell>(

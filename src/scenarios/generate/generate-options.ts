@@ -20,7 +20,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'prompt-lengths', kind: 'value', range: 'promptLengths', arg: '32,128', help: 'prompt lengths in tokens (prompts are truncated or repeated to fit); default 32,128' },
     { name: 'new-tokens', kind: 'value', range: 'newTokens', arg: '32', help: 'new tokens per generate() call (max_new_tokens); default 32' },
     { name: 'runs', kind: 'value', range: 'runs', arg: 'N', help: 'measured generate() calls per cell in each round; default 3' },
-    { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds per cell, each a fresh engine load; the 95% CI and the VALID/NOISY verdict are across round means; default 3' },
+    { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds per cell, each a fresh engine open; the 95% CI and the VALID/NOISY verdict are across round means; default 3' },
     { name: 'warmup', kind: 'value', range: 'warmupRuns', arg: 'N', help: 'generate() calls at full output length before measuring; default 1' },
     THREADS_FLAG,
     { name: 'dataset', kind: 'value', arg: 'PATH', help: 'prompts as JSONL, CSV or TSV (or a folder of shards); default: the embedded default prompts' },
@@ -36,7 +36,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
     { cliFlag: 'engine-module' },
   ],
   details:
-    'Each cell runs --rounds rounds, each a fresh engine load with its own warmup and --runs timed calls, interleaved\n' +
+    'Each cell runs --rounds rounds, each a fresh engine open with its own warmup and --runs timed calls, interleaved\n' +
     "across engines as in run; TTFT and TPOT get a 95% CI across round means and a VALID/NOISY verdict by run's rule.\n" +
     'Writes results.json (config, environment, every cell with raw per-token times), results.csv, results.parquet,\n' +
     'ttft.png and tpot.png. Ctrl-C stops after the current call and still writes what was measured.',

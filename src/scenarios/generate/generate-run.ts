@@ -31,7 +31,7 @@ export interface GenerateConfig {
   readonly newTokens?: readonly number[];
   /** Measured calls per cell in each round. */
   readonly runs?: number;
-  /** Rounds per cell, each a fresh engine load (default 3, as `run`). */
+  /** Rounds per cell, each a fresh engine open (default 3, as `run`). */
   readonly rounds?: number;
   readonly warmupRuns?: number;
   readonly threads: number | null;
@@ -44,7 +44,7 @@ export interface GenerateConfig {
   readonly fixedLength: boolean;
   readonly out: string;
   readonly png: boolean;
-  /** Each engine load in its own child process (default true). */
+  /** Each engine open in its own child process (default true). */
   readonly isolate?: boolean;
 }
 
@@ -80,7 +80,7 @@ async function readPrompts(config: GenerateConfig): Promise<{ texts: string[]; n
  * `isolate` is false.
  */
 export async function executeGenerate(config: GenerateConfig, hooks: GenerateHooks = {}): Promise<GenerateOutcome> {
-  // First of all, so a folder that cannot be written fails at once rather than after the model load.
+  // First of all, so a folder that cannot be written fails at once rather than after the model open.
   await prepareOutputFolder(config.out);
   const registry = hooks.registry ?? standaloneRegistry();
   const requested = config.engines ? registry.parseNames(config.engines, '--engines') : null;

@@ -78,7 +78,7 @@ export function generationComparisonChartSpec(a: GenerationRunRecord, b: Generat
   };
   const notDrawn = pairs.filter((p) => !both(p)).length;
   const subtitle = [
-    'dot = mean of round means, whisker = its 95% interval across rounds (each round a fresh engine load); no faster/slower call is made',
+    'dot = mean of round means, whisker = its 95% interval across rounds (each round a fresh engine open); no faster/slower call is made',
     `A: ${machineLine(a)}`,
     `B: ${machineLine(b)}`,
     ...(notDrawn > 0 ? [`${notDrawn} matched cell${notDrawn === 1 ? '' : 's'} not drawn: not completed in both runs`] : []),

@@ -3,7 +3,7 @@
  * with their TTFT and TPOT means and the ratio B/A; the chart
  * (generation-comparison-chart.ts) adds each side's interval across rounds.
  * It makes no faster or slower call: records from before rounds hold one
- * load measured in one stretch of time, which carries no evidence about the
+ * open measured in one stretch of time, which carries no evidence about the
  * drift between two runs, so the ratio stands without a test.
  */
 import type { CompletedGenerationCell, GenerationCell, GenerationRunRecord } from './generation-results.js';

@@ -65,7 +65,7 @@ const COLUMNS: readonly GenerationColumn[] = [
   measured('peak_rss_bytes', 'double', (c) => c.peakRssBytes),
   measured('peak_gpu_bytes', 'double', (c) => c.peakGpuBytes),
   measured('early_stops', 'int', (c) => c.earlyStops),
-  measured('load_ms', 'double', (c) => c.loadMs),
+  measured('open_ms', 'double', (c) => c.openMs),
 ];
 
 /** Header names of the CSV and Parquet files. */

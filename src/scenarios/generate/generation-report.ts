@@ -138,7 +138,7 @@ function methodLines(run: GenerationRunRecord, prose: number): string[] {
     ...wrap(`TTFT = time to first token (prefill + first sample); TPOT = time per later output token; ${String(run.config['fixedLength']) === 'false' ? 'output length may stop at EOS' : 'output length fixed (minNewTokens = maxNewTokens)'}`, prose),
     ...wrap(
       'mean and percentiles over every measured call (TTFT) or later token (TPOT) of every round; 95% CI across rounds = interval of the mean of round means, ' +
-        "each round a fresh engine load; verdict by run's rule on both (CI within ±5% of the mean, CV within 100%)",
+        "each round a fresh engine open; verdict by run's rule on both (CI within ±5% of the mean, CV within 100%)",
       prose,
     ),
   ];

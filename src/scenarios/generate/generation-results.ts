@@ -28,7 +28,7 @@ export interface GenerationSample {
   readonly restTokenMs: readonly number[];
   /** Whole call. */
   readonly totalMs: number;
-  /** Round this call was measured in, from 0 (each round is a fresh engine load); absent in records from before rounds (one round). */
+  /** Round this call was measured in, from 0 (each round is a fresh engine open); absent in records from before rounds (one round). */
   readonly round?: number;
   /** Tokens actually generated per row (fewer than asked when every row hit EOS early). */
   readonly generatedTokens: number;
@@ -44,7 +44,7 @@ export interface GenerationSample {
 export interface CompletedGenerationCell extends GenerationCellKey {
   readonly state: 'completed';
   readonly session: SessionDescription;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** generate() calls at full output length before measuring. */
   readonly warmupRuns: number;
   readonly samples: readonly GenerationSample[];

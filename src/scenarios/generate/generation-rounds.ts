@@ -1,7 +1,7 @@
 /**
  * Generation cells measured in interleaved rounds, as `run` and `train`
- * measure theirs: each round is a fresh engine load that warms up and times
- * `runs` calls of every cell. Calls of one load share the machine's state of
+ * measure theirs: each round is a fresh engine open that warms up and times
+ * `runs` calls of every cell. Calls of one open share the machine's state of
  * that minute, so only round means are independent draws: the interval and
  * the verdict are across them, by the same functions `run` uses
  * (`betweenRoundsOf`, `verdictOfRounds`). This file holds the bookkeeping of
@@ -81,8 +81,8 @@ export function assembleGenerationCell(rounds: readonly CompletedGenerationCell[
   return {
     state: 'completed',
     session: first.session,
-    // Every round is a fresh load; the first is the cold one, as run's cold start.
-    loadMs: first.loadMs,
+    // Every round is a fresh open; the first is the cold one, as run's cold start.
+    openMs: first.openMs,
     warmupRuns: first.warmupRuns,
     ...summary,
     betweenRounds,

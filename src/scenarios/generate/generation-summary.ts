@@ -7,7 +7,7 @@ import type { CompletedGenerationCell, GenerationCellKey, GenerationSample } fro
 import { computeStatistics } from '../../core/statistics.js';
 
 /** Aggregates the calls of one cell: TTFT over calls, TPOT over every later token, rates over totals. */
-export function summarizeGenerationCell(key: GenerationCellKey, samples: readonly GenerationSample[]): Omit<CompletedGenerationCell, 'state' | 'session' | 'loadMs' | 'warmupRuns'> {
+export function summarizeGenerationCell(key: GenerationCellKey, samples: readonly GenerationSample[]): Omit<CompletedGenerationCell, 'state' | 'session' | 'openMs' | 'warmupRuns'> {
   const ttft = computeStatistics(samples.map((s) => s.firstTokenMs));
   const rest = samples.flatMap((s) => s.restTokenMs);
   const restTotal = rest.reduce((a, b) => a + b, 0);

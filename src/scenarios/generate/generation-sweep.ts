@@ -1,6 +1,6 @@
 /**
  * Sweeps a text-generation model over engines × batch sizes × prompt lengths
- * × new-token counts, in interleaved rounds as `run` does: round r loads
+ * × new-token counts, in interleaved rounds as `run` does: round r opens
  * every engine afresh, in an order rotated by r, and each of its cells warms
  * up with generate() calls at full output length, then times `runs` calls
  * through BenchmarkWrapper. A failing cell is recorded with its reason and
@@ -45,7 +45,7 @@ export interface GenerationSweepOptions {
   readonly newTokens?: readonly number[];
   /** Measured generate() calls per cell in each round. */
   readonly runs?: number;
-  /** Rounds per cell, each a fresh engine load; the interval and the verdict are across round means. Default 3, as `run`. */
+  /** Rounds per cell, each a fresh engine open; the interval and the verdict are across round means. Default 3, as `run`. */
   readonly rounds?: number;
   /** generate() calls at full output length before measuring. */
   readonly warmupRuns?: number;
@@ -77,7 +77,7 @@ export interface ResolvedGenerationSweep {
 
 /**
  * Fills the defaults and checks every list against the model's context, so a
- * prompt that cannot fit fails before any engine loads, naming both lengths.
+ * prompt that cannot fit fails before any engine opens, naming both lengths.
  */
 export function resolveGenerationSweep(
   options: Pick<GenerationSweepOptions, 'batchSizes' | 'promptLengths' | 'newTokens' | 'runs' | 'rounds' | 'warmupRuns' | 'fixedLength'>,
@@ -115,11 +115,11 @@ function sampleOf(m: GenerationMeasurement, round: number): GenerationSample {
   };
 }
 
-/** One engine load of a generation sweep: one round of every key (batch × prompt length × new tokens) on one engine. */
+/** One engine open of a generation sweep: one round of every key (batch × prompt length × new tokens) on one engine. */
 export interface GenerationGroup {
   readonly model: TextGeneration;
   readonly engine: string;
-  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  /** Which round of its cells this open measures, from 0: every round is a fresh open. */
   readonly round: number;
   readonly threads: number | null;
   readonly keys: readonly GenerationCellKey[];
@@ -139,15 +139,15 @@ export interface GenerationGroupHooks {
 export type GenerationGroupRunner = (group: GenerationGroup, hooks: GenerationGroupHooks) => Promise<void>;
 
 /**
- * Loads the model on one engine and measures every key on it: warmup calls
+ * Opens the model on one engine and measures every key on it: warmup calls
  * at full output length, then `runs` timed calls through BenchmarkWrapper.
- * A load failure fails every key; an abort skips the keys not yet started.
+ * An open failure fails every key; an abort skips the keys not yet started.
  */
 export async function measureGenerationGroup(group: GenerationGroup, hooks: GenerationGroupHooks): Promise<void> {
   const { model, sweep, engine } = group;
   let textCursor = 0;
   const nextTexts = (count: number): string[] => Array.from({ length: count }, () => group.texts[textCursor++ % group.texts.length] as string);
-  // A stop before the load starts none: the keys are recorded as not run, at once.
+  // A stop before the open starts none: the keys are recorded as not run, at once.
   if (group.signal?.aborted) {
     for (const key of group.keys) await hooks.onCell({ ...key, state: 'skipped', reason: notRunInterrupted() });
     return;
@@ -155,12 +155,12 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
   const started = performance.now();
   let generator: EngineGenerator;
   try {
-    generator = await model.loadGenerator(engine, { threads: group.threads, registry: group.registry });
+    generator = await model.openGenerator(engine, { threads: group.threads, registry: group.registry });
   } catch (err) {
     for (const key of group.keys) await hooks.onCell(failedGenerationCell(key, err));
     return;
   }
-  const loadMs = performance.now() - started;
+  const openMs = performance.now() - started;
   const wrapper = new BenchmarkWrapper(generator);
   try {
     for (const key of group.keys) {
@@ -193,7 +193,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
           continue;
         }
         const hostNoise = [{ round: group.round, before: before.noise, after: readHostNoise(before.cpu).noise }];
-        await hooks.onCell({ state: 'completed', session: generator.session.describe(), loadMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise, ...(cut ? { interrupted: true } : {}) });
+        await hooks.onCell({ state: 'completed', session: generator.session.describe(), openMs, warmupRuns: sweep.warmupRuns, ...summarizeGenerationCell(key, samples), hostNoise, ...(cut ? { interrupted: true } : {}) });
       } catch (err) {
         await hooks.onCell(err instanceof CellSkip ? failedGenerationCell(key, err) : { ...key, state: 'errored', reason: describeError(err), session: generator.session.describe() });
       }
@@ -206,7 +206,7 @@ export async function measureGenerationGroup(group: GenerationGroup, hooks: Gene
 
 /**
  * Runs the sweep in interleaved rounds through `options.runGroup` (this
- * process by default): round r loads every engine afresh, in an order
+ * process by default): round r opens every engine afresh, in an order
  * rotated by r, so minute-to-minute drift on a shared machine falls on every
  * engine alike. A cell is recorded once its last round is in, in sweep
  * order; returns every cell, completed or not.
@@ -234,7 +234,7 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
   };
   for (let round = 0; round < sweep.rounds && !options.signal?.aborted; round++) {
     for (const g of rotated(groups, round)) {
-      // After a stop, no new engine load (nor child process) starts: the cells left are recorded as not run.
+      // After a stop, no new engine open (nor child process) starts: the cells left are recorded as not run.
       if (options.signal?.aborted) break;
       const keys = g.keys.filter((k) => book.wants(k, round));
       if (keys.length === 0) continue;

@@ -4,7 +4,7 @@
  * never disturb another's latencies and a crash becomes an errored cell.
  * The parent half (`loadChildRunner`) turns a group into plain data (the
  * rows the parent read, so the child serves exactly those); the child half
- * (registered as 'load') re-creates the model from its folder, loads one
+ * (registered as 'load') re-creates the model from its folder, opens one
  * engine and sends each probe back as it is measured.
  */
 import type { LoadCellKey } from './load-results.js';

@@ -31,7 +31,7 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'max-wait', kind: 'value', range: 'maxWaitMs', arg: 'MS', help: 'dynamic batcher: longest a request waits for its batch to fill, ms from its arrival (Triton max_queue_delay); needs --max-batch; default 0' },
     { name: 'slo', kind: 'value', arg: 'pNN=LIMIT', help: 'latency goal, e.g. p99=50ms (p50, p90, p95, p99 or p99.9; limit in ms or s): goodput, share over it, pass/fail per rate' },
     { name: 'find-peak', kind: 'boolean', help: 'search the highest rate whose goal percentile stays within the limit (needs --slo): bracket by doubling or halving, then bisect to 5%' },
-    { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds, each a fresh engine load interleaved across engines, each measuring every rate and searching the peak again; default 1' },
+    { name: 'rounds', kind: 'value', range: 'rounds', arg: 'N', help: 'rounds, each a fresh engine open interleaved across engines, each measuring every rate and searching the peak again; default 1' },
     OUT_FLAG,
     { name: 'no-png', kind: 'boolean', help: 'skip hockey-stick.png and latency-cdf.png' },
     { cliFlag: 'wide' },

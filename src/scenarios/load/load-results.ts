@@ -183,7 +183,7 @@ export interface CompletedLoadCell extends LoadCellKey {
   readonly state: 'completed';
   readonly session: SessionDescription;
   /** Load time of the first round. */
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Mean engine + prepare time of one batch of 1 and one of the maximum batch in the untimed warm pass of the first round: where the peak search starts. */
   readonly serviceMs: { readonly batchOne: number; readonly maxBatch: number };
   readonly rounds: number;

@@ -1,6 +1,6 @@
 /**
  * The `inferbench load` sweep: models × engines, one cell each, measured in
- * rounds interleaved across engines as `run` and `train` do (round r loads
+ * rounds interleaved across engines as `run` and `train` do (round r opens
  * every model × engine afresh in an order rotated by r), so a machine that
  * drifts over minutes moves every engine's figures alike. Each round
  * measures the asked-for rates and, with `--find-peak`, searches the peak
@@ -67,7 +67,7 @@ function assemble(book: CellBook): LoadCell {
     ...book.key,
     state: 'completed',
     session: first.session,
-    loadMs: first.loadMs,
+    openMs: first.openMs,
     serviceMs: first.serviceMs,
     rounds: book.roundsDone,
     probes: book.probes,

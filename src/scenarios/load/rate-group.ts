@@ -13,7 +13,7 @@ import type { TensorMap } from '../../core/tensor.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow } from '../../../datasets/dataset.js';
-import { exportFor } from '../classify/load-group.js';
+import { exportFor } from '../classify/open-group.js';
 import { failedCell } from '../classify/measure-cell.js';
 import { drawSchedule } from './arrival-schedule.js';
 import { RealClock, type Clock } from './clock.js';
@@ -64,7 +64,7 @@ export type LoadGroupResult =
       readonly key: LoadCellKey;
       readonly round: number;
       readonly session: SessionDescription;
-      readonly loadMs: number;
+      readonly openMs: number;
       readonly serviceMs: { readonly batchOne: number; readonly maxBatch: number };
       readonly peak: PeakRound | null;
       readonly interrupted: boolean;
@@ -134,12 +134,12 @@ export async function measureProbe(
   return { round: group.round, targetRps: rateRps, purpose, warmupRequests: served.warmupRequests, endedEarly: served.endedEarly, samples: served.samples, summary, passed: probePassed(summary) };
 }
 
-/** Loads the engine and measures one round of the group in this process; see the module comment. */
+/** Opens the engine and measures one round of the group in this process; see the module comment. */
 export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks): Promise<void> {
   const { key, round } = group;
   const fail = (cell: ErroredLoadCell | SkippedLoadCell) => hooks.onResult({ kind: 'failed', key, round, cell });
   let session: EngineSession;
-  const loadStart = performance.now();
+  const openStart = performance.now();
   try {
     const engine = await group.registry.require(group.engine);
     if (engine.runsIn === 'browser') return fail({ ...key, state: 'skipped', reason: `${group.engine} runs in a browser page; inferbench load serves from Node only` });
@@ -147,7 +147,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
   } catch (err) {
     return fail(failedCell(key, err) as ErroredLoadCell | SkippedLoadCell);
   }
-  const loadMs = performance.now() - loadStart;
+  const openMs = performance.now() - openStart;
   const description = session.describe();
   try {
     hooks.onStart(key);
@@ -183,7 +183,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
       });
       peak = { round, lastPass: found.lastPass, firstFail: found.firstFail, probes: found.probes, ...(found.interrupted ? { interrupted: true as const } : {}) };
     }
-    await hooks.onResult({ kind: 'done', key, round, session: description, loadMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
+    await hooks.onResult({ kind: 'done', key, round, session: description, openMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
   } catch (err) {
     await fail({ ...(failedCell(key, err) as ErroredLoadCell), session: description });
   } finally {

@@ -27,7 +27,7 @@ export interface TrainingRoundPlan {
   readonly steps: number;
   /** Which round, from 0: its steps are logged with it, and a failure names the step's place in the cell. */
   readonly round: number;
-  readonly loadMs: number;
+  readonly openMs: number;
   /** Ctrl-C: the round stops after the step in progress, keeping the steps measured so far. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -42,7 +42,7 @@ export interface TrainingCellPlan {
 }
 
 /**
- * One round of one cell, from a fresh load (in this process or a child; it
+ * One round of one cell, from a fresh open (in this process or a child; it
  * is structured-cloneable): its steps, or the cell's failure with the losses
  * of the round's steps before it, or `interrupted` (Ctrl-C before it began).
  */
@@ -53,7 +53,7 @@ export type TrainingRound =
     readonly round: number;
     readonly steps: readonly TrainingStep[];
     readonly session: SessionDescription;
-    readonly loadMs: number;
+    readonly openMs: number;
     /** The kernel's peak RSS could be reset before every step of the round. */
     readonly rssResetWorked: boolean;
     /** Host load per core and CPU steal read around the round, for the verdict's warnings (as `run`). */
@@ -76,7 +76,7 @@ function statsOrNull(values: readonly (number | null)[]): SampleStatistics | nul
   return values.length > 0 && values.every((v) => v !== null) ? computeStatistics(values as number[]) : null;
 }
 
-/** Runs one round on a loaded trainer, from its initial weights; an error becomes the cell's failure, carrying the round's losses so far. */
+/** Runs one round on an opened trainer, from its initial weights; an error becomes the cell's failure, carrying the round's losses so far. */
 export async function measureTrainingRound(trainer: EngineTrainer, plan: TrainingRoundPlan): Promise<TrainingRound> {
   const { key, warmSteps, steps, round } = plan;
   const perRound = warmSteps + steps;
@@ -130,7 +130,7 @@ export async function measureTrainingRound(trainer: EngineTrainer, plan: Trainin
     };
   }
   const noise = { before: before.noise, after: readHostNoise(before.cpu).noise };
-  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), loadMs: plan.loadMs, rssResetWorked, noise, ...(cut ? { cut } : {}) };
+  return { kind: 'measured', key, round, steps: log, session: trainer.describe(), openMs: plan.openMs, rssResetWorked, noise, ...(cut ? { cut } : {}) };
 }
 
 /** The errored cell of a round's failure, its losses preceded by those of the rounds before it. */
@@ -179,8 +179,8 @@ export function assembleTrainingCell(rounds: readonly Extract<TrainingRound, { k
     state: 'completed',
     ...(interrupted ? { interrupted } : {}),
     session: first.session,
-    // Every round is a fresh load; the first is the cold one, as run's cold start.
-    loadMs: first.loadMs,
+    // Every round is a fresh open; the first is the cold one, as run's cold start.
+    openMs: first.openMs,
     warmSteps,
     steps,
     rounds: roundsDone,

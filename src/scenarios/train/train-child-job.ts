@@ -4,7 +4,7 @@
  * inflate another's peak RSS and a crash becomes an errored cell. The
  * parent half (`trainChildRunner`) turns a group into plain data (the rows
  * the parent read, so the child trains on exactly those); the child half
- * (registered as 'train') re-creates the model from its folder, loads one
+ * (registered as 'train') re-creates the model from its folder, opens one
  * engine's trainer and sends each round back.
  */
 import type { TrainingCellKey } from './training-results.js';

@@ -156,14 +156,14 @@ export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, 
 
 /**
  * The fix of a train run that measured nothing because none of its engines
- * can train: the engines that can (their objects have `loadTrainer`), each
+ * can train: the engines that can (their objects have `openTrainer`), each
  * as available here or with what it needs. Null when some cell was skipped
  * for another reason, which the general fix covers.
  */
 export async function trainingEnginesFix(record: TrainingRunRecord, registry: EngineRegistry): Promise<string | null> {
-  const trainers = await registry.idsWith('loadTrainer');
+  const trainers = await registry.idsWith('openTrainer');
   if (!record.cells.every((c) => c.state === 'skipped' && !trainers.includes(c.engine))) return null;
-  if (trainers.length === 0) return 'no engine registered here can train (none has Engine.loadTrainer)';
+  if (trainers.length === 0) return 'no engine registered here can train (none has Engine.openTrainer)';
   const statuses = await registry.statusAll(trainers);
   const ready = statuses.filter((s) => s.availability.available).map((s) => s.id);
   const not = statuses.filter((s) => !s.availability.available).map((s) => `${s.id} (${unavailableText(s)})`);

@@ -55,7 +55,7 @@ const COLUMNS: readonly TrainingColumn[] = [
   measured('first_loss', 'double', (c) => c.training.firstLoss),
   measured('last_loss', 'double', (c) => c.training.lastLoss),
   measured('losses', 'string', (c) => c.training.losses.join(';')),
-  measured('load_ms', 'double', (c) => c.loadMs),
+  measured('open_ms', 'double', (c) => c.openMs),
 ];
 
 /** Header names of the CSV and Parquet files. */

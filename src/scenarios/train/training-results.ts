@@ -59,7 +59,7 @@ export interface CompletedTrainingCell extends TrainingCellKey {
   /** Ctrl-C cut the cell short (a round stopped mid-way, or rounds missing): its figures are kept, reports show it as `interrupted`, as run's. */
   readonly interrupted?: boolean;
   readonly session: SessionDescription;
-  readonly loadMs: number;
+  readonly openMs: number;
   readonly warmSteps: number;
   /** Measured steps per round. */
   readonly steps: number;

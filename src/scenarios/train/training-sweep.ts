@@ -1,7 +1,7 @@
 /**
  * The `inferbench train` sweep: models × engines × sequence lengths × batch
  * sizes, one training cell each. Engines without a training capability
- * (`Engine.loadTrainer`) give skipped cells with the engine's reason; an
+ * (`Engine.openTrainer`) give skipped cells with the engine's reason; an
  * engine that fails or runs out of memory on one batch records it on that
  * cell and the sweep goes on. Bad input (a model whose output is not logits
  * over the labels) ends the run with its UserError.
@@ -58,12 +58,12 @@ export interface TrainingSettings {
   readonly threads: number | null;
 }
 
-/** One model on one engine: the cells one trainer load measures one round of (in this process or an isolated one). */
+/** One model on one engine: the cells one trainer open measures one round of (in this process or an isolated one). */
 export interface TrainingGroup {
   readonly model: TextClassification;
   readonly engine: string;
   readonly keys: readonly TrainingCellKey[];
-  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  /** Which round of its cells this open measures, from 0: every round is a fresh open. */
   readonly round: number;
   readonly settings: TrainingSettings;
   readonly rows: readonly DataRow[];
@@ -80,22 +80,22 @@ export interface TrainingGroupHooks {
 /** Where a group runs: this process (measureTrainingGroup) or a child process (train-child-job.ts). */
 export type TrainingGroupRunner = (group: TrainingGroup, hooks: TrainingGroupHooks) => Promise<void>;
 
-/** Loads the trainer, or says why the engine cannot train. */
-async function loadTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; loadMs: number } | { skip: string } | { error: unknown }> {
+/** Opens the trainer, or says why the engine cannot train. */
+async function openTrainer(group: TrainingGroup): Promise<{ trainer: EngineTrainer; openMs: number } | { skip: string } | { error: unknown }> {
   const { model, settings } = group;
   try {
     const engine = await group.registry.require(group.engine);
-    if (!engine.loadTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.loadTrainer)` };
+    if (!engine.openTrainer) return { skip: engine.trainingUnsupported ?? `${group.engine} has no training capability (Engine.openTrainer)` };
     const start = performance.now();
-    const trainer = await engine.loadTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
-    return { trainer, loadMs: performance.now() - start };
+    const trainer = await engine.openTrainer(model.onnxPath(), { threads: settings.threads, precision: model.precision, optimizer: settings.optimizer, learningRate: settings.learningRate });
+    return { trainer, openMs: performance.now() - start };
   } catch (err) {
     if (err instanceof CellSkip) return { skip: err.message };
     return { error: err };
   }
 }
 
-/** Loads the engine and measures one round of every cell of the group, in this process. */
+/** Opens the engine and measures one round of every cell of the group, in this process. */
 export async function measureTrainingGroup(group: TrainingGroup, hooks: TrainingGroupHooks): Promise<void> {
   const { model, settings, round } = group;
   const failAll = async (cell: (key: TrainingCellKey) => ErroredTrainingCell | SkippedTrainingCell) => {
@@ -105,11 +105,11 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
     for (const key of group.keys) await hooks.onRound({ kind: 'interrupted', key, round });
     return;
   }
-  const loaded = await loadTrainer(group);
-  if ('skip' in loaded) return failAll((key) => ({ ...key, state: 'skipped', reason: loaded.skip }));
-  if ('error' in loaded) {
-    const oom = isOutOfMemory(loaded.error);
-    return failAll((key) => ({ ...key, state: 'errored', reason: `load failed: ${describeError(loaded.error)}`, ...(oom ? { outOfMemory: true } : {}) }));
+  const opened = await openTrainer(group);
+  if ('skip' in opened) return failAll((key) => ({ ...key, state: 'skipped', reason: opened.skip }));
+  if ('error' in opened) {
+    const oom = isOutOfMemory(opened.error);
+    return failAll((key) => ({ ...key, state: 'errored', reason: `open failed: ${describeError(opened.error)}`, ...(oom ? { outOfMemory: true } : {}) }));
   }
   const cache = new Map<string, TrainingBatch[]>();
   try {
@@ -126,15 +126,15 @@ export async function measureTrainingGroup(group: TrainingGroup, hooks: Training
         batches = await trainingBatches(target, group.rows, group.columns, model.labels, key.batchSize, settings.warmSteps + settings.steps);
         cache.set(cacheKey, batches);
       }
-      await hooks.onRound(await measureTrainingRound(loaded.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, loadMs: loaded.loadMs, signal: group.signal }));
+      await hooks.onRound(await measureTrainingRound(opened.trainer, { key, batches, warmSteps: settings.warmSteps, steps: settings.steps, round, openMs: opened.openMs, signal: group.signal }));
     }
   } finally {
-    await loaded.trainer.dispose();
+    await opened.trainer.dispose();
   }
 }
 
 /**
- * Runs the sweep in interleaved rounds, as `run` does: round r loads every
+ * Runs the sweep in interleaved rounds, as `run` does: round r opens every
  * model × engine afresh, in an order rotated by r, and measures one round of
  * each of its cells, so drift on a shared machine (10–20 % from minute to
  * minute) falls on every engine alike instead of on whichever ran last.

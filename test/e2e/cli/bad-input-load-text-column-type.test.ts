@@ -14,5 +14,5 @@ test('load refuses a --text-column of integers before any engine loads: rc 2, th
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /column "score" holds integers \(row 1: 1\), not text/);
   assert.match(r.stderr, /fix: pass --text-column/);
-  assert.doesNotMatch(r.stderr, /loaded, warming up|inferbench: load /, 'refused before the run started');
+  assert.doesNotMatch(r.stderr, /opened, warming up|inferbench: load /, 'refused before the run started');
 });

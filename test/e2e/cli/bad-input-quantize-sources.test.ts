@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../../src/core/results.js';
-import { loadOnnxFile } from '../../../src/core/onnx/onnx-file.js';
+import { decodeOnnxFile } from '../../../src/core/onnx/onnx-file.js';
 import { writeVariantGraph } from '../../../src/models/quantize/variant-writers.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
@@ -16,9 +16,9 @@ function skipReason(run: RunRecord, model: string): string {
 
 test('a variant of an already quantized source is refused with the reason, and a graph with no MatMul/Gemm gets a row saying nothing to quantize', async () => {
   const quantized = copyFixture('bert', 'quantize-refused');
-  const loaded = await loadOnnxFile(join(quantized, 'onnx', 'model.onnx'));
-  writeVariantGraph(loaded, 'int8');
-  await replaceGraph(quantized, loaded);
+  const decoded = await decodeOnnxFile(join(quantized, 'onnx', 'model.onnx'));
+  writeVariantGraph(decoded, 'int8');
+  await replaceGraph(quantized, decoded);
   const plain = copyFixture('distilbert', 'quantize-nothing');
   writeFileSync(join(plain, 'onnx', 'model.onnx'), embeddingOnlyGraph());
 

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { renderInspection } from '../../../src/cli/inspect-command.js';
 import type { ModelInspection } from '../../../src/models/inspect-model.js';
 import { runCli, type CliResult } from '../../helpers/cli.js';
-import { HF_FIXTURES_DIR, loadHfFixture } from '../../helpers/hf-fixtures.js';
+import { HF_FIXTURES_DIR, readHfFixture } from '../../helpers/hf-fixtures.js';
 import { exported } from '../../helpers/native-exports.js';
 
 /**
@@ -25,8 +25,8 @@ let shared: Promise<Inspected> | undefined;
  */
 function inspectAll(): Promise<Inspected> {
   shared ??= (async () => {
-    const graphDir = (await exported(loadHfFixture('roberta').onnxPath, 'graph-model')).dir;
-    const savedDir = (await exported(loadHfFixture('gpt2').onnxPath, 'saved-model')).dir;
+    const graphDir = (await exported(readHfFixture('roberta').onnxPath, 'graph-model')).dir;
+    const savedDir = (await exported(readHfFixture('gpt2').onnxPath, 'saved-model')).dir;
     const r = await runCli(['inspect', '--model', graphDir, '--model', savedDir, '--model', join(HF_FIXTURES_DIR, 'gpt2'), '--engines', JUDGED.join(','), '--json']);
     assert.equal(r.code, 0, r.stderr);
     const [graph, saved, onnx] = JSON.parse(r.stdout) as [ModelInspection, ModelInspection, ModelInspection];

@@ -10,14 +10,14 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('Ctrl-C in the middle of a sweep writes every cell measured so far, keeps the interrupted cell\'s batches, and exits 130', { skip: process.platform !== 'linux' ? 'reads /proc' : false }, async (t) => {
   const out = testOutputDir('interrupt');
   let sent = false;
-  // One round per cell; each load group (onnx-cpu on 1 thread, then on 2) runs in its own child process and measures
+  // One round per cell; each open group (onnx-cpu on 1 thread, then on 2) runs in its own child process and measures
   // all its batch sizes; its cells are reported together once that process has ended (off a terminal nothing else
-  // reaches stderr). Ctrl-C must land among the second group's timed batches (3000 per batch size, after its load and
+  // reaches stderr). Ctrl-C must land among the second group's timed batches (3000 per batch size, after its open and
   // a warm pass of 20 rows), so it is timed by the work that process has done, its CPU time, against the first
   // process's whole CPU time: the same engine and batches, so the ratio holds on a fast machine and a slow one alike,
   // and CPU time does not stretch with the machine's load as a wall-clock delay does (one, 40% of the first group's
   // wall time, could land in the second's load when the load rose in between). Here: the first process 6-9 CPU-s,
-  // the second (its two threads spin between ops) 1.3 to load and warm, 13 in all; Ctrl-C at 60% of the first's,
+  // the second (its two threads spin between ops) 1.3 to open and warm, 13 in all; Ctrl-C at 60% of the first's,
   // 4-5.5 CPU-s, is 3 times past the one and short of the other. --min-time 0 pins the stop rule to the batch count,
   // so each completed cell has exactly 3000 on any machine.
   // 20 rows: each cell's untimed warm pass (every row once) is 5-20 batches beside its 3000 timed ones. A Ctrl-C landing in

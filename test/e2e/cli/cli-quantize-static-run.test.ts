@@ -6,7 +6,7 @@ import type { RunRecord } from '../../../src/core/results.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 import { copyFixture } from '../../helpers/quantize-folders.js';
-import { prepareData } from '../../../src/scenarios/classify/load-group.js';
+import { prepareData } from '../../../src/scenarios/classify/open-group.js';
 import { openDataset } from '../../../datasets/open-dataset.js';
 
 test('--dtype q8-static on an export with only model.onnx: calibrated on the first --calibration-rows rows, recorded in the run, and every cell measures the rows after them', async () => {

@@ -7,7 +7,7 @@ import { runCli } from '../../helpers/cli.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
-// Two load groups per host from one engine at two thread counts: each group is a job in a fresh child on its worker,
+// Two open groups per host from one engine at two thread counts: each group is a job in a fresh child on its worker,
 // and onnx-cpu's child costs about half of onnx-wasm's (whose wasm V8 recompiles in the background), for the same record.
 // One timed pass per cell (--min-time 0 --min-batches 1 --warmup 0): where the cells run is the subject, not how long.
 const SHORT = ['--engines', 'onnx-cpu', '--threads', '1,2', '--batch-sizes', '1,8', '--rounds', '1', '--limit', '16', '--min-time', '0', '--min-batches', '1', '--warmup', '0', '--max-time', '0.5', '--no-png'];

@@ -24,7 +24,7 @@ function jsonStates(run: RunRecord): Map<string, string> {
 test('after SIGINT, results.json, results.csv and `show --json` give every cell the same state', async () => {
   const out = testOutputDir('stop-sigint-states');
   let sent = false;
-  // Two load groups (threads 1 then 2): the first group's cells are reported when its process ends, so SIGINT then lands
+  // Two open groups (threads 1 then 2): the first group's cells are reported when its process ends, so SIGINT then lands
   // in the second group, whose cells end up cut short, skipped, or (one in flight) completed: the mix the files must agree on.
   const r = await runCli(['run', '--engines', 'onnx-cpu', '--threads', '1,2', '--batch-sizes', '1,2,4', '--limit', '64', '--min-batches', '400', '--rounds', '1', '--min-time', '0', '--no-png', '--out', out], {
     onStderr: (text, child) => {

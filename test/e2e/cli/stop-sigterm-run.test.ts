@@ -9,7 +9,7 @@ import { testOutputDir } from '../../helpers/test-cache.js';
 test('SIGTERM to `run` after a cell finished keeps it, records the unrun cells as interrupted (SIGTERM) and exits 143', async () => {
   const out = testOutputDir('stop-sigterm-run');
   let sent = false;
-  // Two thread counts, each its own load group: the first group's cells are recorded when it ends, and SIGTERM then lands in the second.
+  // Two thread counts, each its own open group: the first group's cells are recorded when it ends, and SIGTERM then lands in the second.
   // (onnx-cpu twice rather than onnx-cpu then onnx-wasm: an onnx-wasm child costs about twice the CPU, its wasm tiered up in the background.)
   const r = await runCli(['run', '--engines', 'onnx-cpu', '--threads', '1,2', '--batch-sizes', '1,2,4', '--limit', '64', '--min-batches', '400', '--rounds', '1', '--min-time', '0', '--no-png', '--out', out], {
     onStderr: (text, child) => {

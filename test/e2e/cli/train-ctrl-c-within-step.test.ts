@@ -11,7 +11,7 @@ test('Ctrl-C during a training round stops after the step in progress (not the w
   let sent = false;
   const r = await runCli(['train', '--engines', 'tfjs-cpu', '--steps', '150', '--warm-steps', '0', '--rounds', '1', '--batch-sizes', '8', '--no-png', '--out', out], {
     onStderr: (text, child) => {
-      // The round has begun (its trainer is loaded): Ctrl-C at once, as the round begins. The round checks
+      // The round has begun (its trainer is opened): Ctrl-C at once, as the round begins. The round checks
       // for it after each step, so it stops after the step in progress whatever the machine's speed or load (a fixed
       // delay, 1.5 s once, raced the 150 steps: a fast machine could finish them all first).
       // No warm step, so the first step is measured and the cut round is kept.

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
-test('importing the tfjs engine module loads no TensorFlow.js package until probe or load', () => {
+test('importing the tfjs engine module loads no TensorFlow.js package until probe or open', () => {
   const engineUrl = new URL('../../../engines/tfjs/tfjs-engine.js', import.meta.url).href;
   const script = `
     import { createRequire } from 'node:module';

@@ -18,7 +18,7 @@ function loadOnce(env: NodeJS.ProcessEnv): { readonly pid: number; readonly left
   const script = [
     `import { existsSync } from 'node:fs'; import { tmpdir } from 'node:os'; import { join } from 'node:path';`,
     `const { createOnnxNodeEngine } = await import(${JSON.stringify(engine)});`,
-    `const session = await createOnnxNodeEngine('cpu').load(${JSON.stringify(model)}, { threads: 1, precision: 'fp32' });`,
+    `const session = await createOnnxNodeEngine('cpu').open(${JSON.stringify(model)}, { threads: 1, precision: 'fp32' });`,
     `await session.dispose();`,
     `const files = [...new Set(['/tmp', tmpdir()])].map((d) => join(d, 'mat-debug-' + process.pid + '.log'));`,
     `console.log(JSON.stringify({ pid: process.pid, left: files.filter((f) => existsSync(f)), value: process.env.ORT_DISABLE_TELEMETRY ?? null }));`,

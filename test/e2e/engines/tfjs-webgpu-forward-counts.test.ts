@@ -30,7 +30,7 @@ const skip = probe.ok ? false : `no WebGPU adapter here: ${probe.reason} (${prob
 test('a forward of the default model on tfjs-webgpu reads back only its output, uploads only its feeds, compiles nothing, frees each step\'s temporaries and says its LayerNorm/GELU are one shader each', { skip }, async (t) => {
   const dir = await bertModelDir();
   const feeds = await bertBatch(dir, REVIEW_TEXTS.slice(0, 2));
-  const session = await createTfjsEngine('webgpu').load(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
+  const session = await createTfjsEngine('webgpu').open(`${dir}/onnx/model.onnx`, { threads: null, precision: 'fp32' });
   try {
     // The first forward records the folded plan and compiles the shaders, the second uploads the plan's folded values once; the third is what every later batch pays.
     await session.run(feeds);
@@ -41,7 +41,7 @@ test('a forward of the default model on tfjs-webgpu reads back only its output, 
     assert.ok(session.describe().notes?.includes(WEBGPU_KERNELS_NOTE), 'the row notes the WGSL LayerNorm/GELU');
     // One read-back per output the graph computes on the GPU (the logits); a shape read back mid-graph would add one.
     assert.equal(counts.reads, Object.keys(outputs).length, 'read-backs per forward');
-    // At most one upload per feed: constants, scalars and folded shape values are uploaded once per load, embedding rows are gathered on the GPU.
+    // At most one upload per feed: constants, scalars and folded shape values are uploaded once per open, embedding rows are gathered on the GPU.
     // Before the kept scalars and the GPU gather: 16 (LayerNorm/GELU scalars, three [batch, seq, hidden] embedding lookups, an index).
     assert.ok(counts.uploads <= Object.keys(feeds).length, `uploads per forward: ${counts.uploads}`);
     assert.equal(counts.pipelinesCompiled, 0, 'shader pipelines compiled by a repeated forward');

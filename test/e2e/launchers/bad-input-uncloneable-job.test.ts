@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { IsolatedJob } from '../../../src/scenarios/classify/load-group.js';
+import type { IsolatedJob } from '../../../src/scenarios/classify/open-group.js';
 import { isolatedLaunch } from '../../../src/launchers/isolated-launcher.js';
 import type { Launch } from '../../../src/core/launch-jobs.js';
 import type { CellKey } from '../../../src/core/results.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { packageRoot } from '../../../src/core/package-info.js';
 import type { HostTensor, TensorMap } from '../../../src/core/tensor.js';
-import { hfFixtureArchs, loadHfFixture } from '../../helpers/hf-fixtures.js';
+import { hfFixtureArchs, readHfFixture } from '../../helpers/hf-fixtures.js';
 import { exported, onnxCpuOutputs } from '../../helpers/native-exports.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
@@ -38,7 +38,7 @@ test(`Python TensorFlow loads every fixture's exported SavedModel (tf.saved_mode
   const dir = testOutputDir('python-saved-model');
   const cases: string[] = [];
   for (const arch of hfFixtureArchs()) {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     const saved = await exported(fixture.onnxPath, 'saved-model');
     const outputs = await onnxCpuOutputs(fixture.onnxPath, fixture.feeds);
     const file = join(dir, `${arch}.json`);

@@ -25,7 +25,7 @@ import type { EngineSession } from '../../../src/core/engine-session.js';
 import type { TensorMap } from '../../../src/core/tensor.js';
 import { TextClassification } from '../../../src/models/text-classification.js';
 import { REVIEW_TEXTS } from '../../helpers/default-model-fixtures.js';
-import { cutFeeds, hfFixtureArchs, loadHfFixture, maxDiffBetween } from '../../helpers/hf-fixtures.js';
+import { cutFeeds, hfFixtureArchs, readHfFixture, maxDiffBetween } from '../../helpers/hf-fixtures.js';
 import { exported, onnxCpuOutputs } from '../../helpers/native-exports.js';
 import { bertModelDir } from '../../helpers/tfjs-bert.js';
 import { createNativeTfjsEngine } from '../../../engines/tfjs/native-engine.js';
@@ -48,9 +48,9 @@ after(async () => {
   await keepContext?.release();
 });
 
-/** Runs `feeds` on `engine` (loading `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
+/** Runs `feeds` on `engine` (opening `file`), checks the row's adapter is read back and labelled, and returns the outputs. */
 async function outputsOn(engine: Engine, file: string, feeds: TensorMap): Promise<TensorMap> {
-  const session: EngineSession = await engine.load(file, { threads: null, precision: 'fp32' });
+  const session: EngineSession = await engine.open(file, { threads: null, precision: 'fp32' });
   try {
     const d = session.describe();
     assert.ok(d.adapter !== undefined, `${engine.id} records its adapter`);
@@ -90,7 +90,7 @@ test(`the default model on onnx-webgpu, transformers-js-webgpu, tfjs-webgpu and 
 // an open defect of that engine, not hidden here.
 for (const arch of hfFixtureArchs()) {
   test(`${arch}: onnx-webgpu and tfjs-webgpu match onnx-cpu within ${TOLERANCE}`, { skip }, async (t) => {
-    const fixture = loadHfFixture(arch);
+    const fixture = readHfFixture(arch);
     // Token feeds are cut to their first row; a decoder's past key/values are not token feeds and stay whole.
     const tokenFeeds = Object.values(fixture.feeds).every((f) => f.dtype === 'int64' && f.dims.length === 2);
     const feeds = tokenFeeds ? cutFeeds(fixture.feeds, 1, Object.values(fixture.feeds)[0]?.dims[1] as number) : fixture.feeds;

@@ -6,7 +6,7 @@ import { chromiumChildren, collect, NO_CHROMIUM, tinyBrowserGroup } from '../../
 import { commandOf, descendantsOf } from '../../helpers/process-tree.js';
 import { DISABLED_FEATURES } from '../../../engines/browser/chromium.js';
 
-test('rounds of one load group share one Chromium, each in a fresh page; close() ends it', { skip: NO_CHROMIUM }, async () => {
+test('rounds of one open group share one Chromium, each in a fresh page; close() ends it', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const launcher = browserLauncher();
   const { rounds, hooks } = collect();
@@ -27,7 +27,7 @@ test('rounds of one load group share one Chromium, each in a fresh page; close()
     await launcher.close();
   }
   assert.deepEqual(rounds.map((r) => r.kind), ['measured', 'measured']);
-  // Each round loaded its own session: a fresh page, so a fresh runtime start-up and session build.
+  // Each round opened its own session: a fresh page, so a fresh runtime start-up and session build.
   const builds = rounds.map((r) => (r.kind === 'measured' ? r.figures.session.browser?.coldStart.sessionBuildMs : undefined));
   assert.ok(builds.every((b) => typeof b === 'number' && b > 0));
   assert.deepEqual(await chromiumChildren(), []);

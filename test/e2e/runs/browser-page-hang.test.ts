@@ -8,8 +8,8 @@ test('a page that hangs is an errored cell after the timeout, the browser is clo
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const hung = collect();
   // No close(): a hung page's browser is closed by the launcher itself, at once.
-  // Loading keeps the default 5-minute bound, which a busy 2-core machine never reaches (a shared 15 s bound did, and failed
-  // the test at load()); only the hung run() meets its own 2 s bound, so the test waits 2 s for the hang, not 15.
+  // Opening keeps the default 5-minute bound, which a busy 2-core machine never reaches (a shared 15 s bound did, and failed
+  // the test at open()); only the hung run() meets its own 2 s bound, so the test waits 2 s for the hang, not 15.
   await browserLauncher({ runTimeoutMs: 2_000, testHooks: { simulateHang: true } }).run(classifyPageLaunch(group), hung.hooks, undefined);
   assert.equal(hung.rounds.length, 1);
   const [round] = hung.rounds;

@@ -8,7 +8,7 @@ import { collect, NO_CHROMIUM, tinyBrowserGroup } from '../../helpers/browser.js
 test('a model too large for the page memory is an errored cell that says so', { skip: NO_CHROMIUM }, async () => {
   const group = await tinyBrowserGroup('browser-onnx-wasm');
   const { rounds, hooks } = collect();
-  const launcher = browserLauncher({ testHooks: { simulateLoadFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } });
+  const launcher = browserLauncher({ testHooks: { simulateOpenFailure: 'RangeError: WebAssembly.Memory(): could not allocate memory' } });
   try {
     await launcher.run(classifyPageLaunch(group), hooks, undefined);
   } finally {

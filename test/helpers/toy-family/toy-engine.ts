@@ -1,8 +1,8 @@
 /**
- * The toy engine: loads a `toy-json` file (toy-format.ts) and answers each
+ * The toy engine: opens a `toy-json` file (toy-format.ts) and answers each
  * output of the graph with a tensor of its declared shape, the dynamic axes
  * taken from the batch it is given. It measures nothing real; it is the
- * docs' example of an engine family that loads a format of its own, and
+ * docs' example of an engine family that opens a format of its own, and
  * runs wherever an engine runs (in process, in an isolated child, on a
  * queue worker).
  */
@@ -29,7 +29,7 @@ export function toyEngine(): Engine {
     async probe() {
       return { available: true, versions: VERSIONS };
     },
-    async load(file: string, options: ResolvedSessionOptions): Promise<EngineSession> {
+    async open(file: string, options: ResolvedSessionOptions): Promise<EngineSession> {
       const graph = JSON.parse(await readFile(file, 'utf8')) as ToyGraph;
       if (graph.format !== TOY_FORMAT) throw new CellSkip(`${file} is not a toy-json file`);
       const description: SessionDescription = {

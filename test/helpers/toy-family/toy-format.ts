@@ -1,7 +1,7 @@
 /**
  * The toy family's own model format, `toy-json`: a small JSON written from
  * a model's ONNX graph (its inputs and outputs with their shapes), which
- * the toy engine loads. The docs' example of a format a family brings
+ * the toy engine opens. The docs' example of a format a family brings
  * (docs/development.md, "Adding an engine family"): registered in the
  * format table (src/core/model-formats.ts) when the family's module is
  * imported, so `model.modelFile('toy-json')` writes it on first use, in

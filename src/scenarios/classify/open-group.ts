@@ -1,5 +1,5 @@
 /**
- * The classification scenario's unit of work: load one engine at one thread
+ * The classification scenario's unit of work: open one engine at one thread
  * count and measure every batch size on it, and the job that runs it on
  * every launcher (in this process, beside a browser page, in a fresh child
  * process, registered at the end of this file), so every launcher runs
@@ -13,13 +13,13 @@ import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineSession } from '../../core/engine-session.js';
 import { UserError } from '../../core/errors.js';
-import type { CellKey, LoadPhases, RowFingerprint } from '../../core/results.js';
-import { withImportBefore } from '../../core/load-phases.js';
+import type { CellKey, OpenPhases, RowFingerprint } from '../../core/results.js';
+import { withImportBefore } from '../../core/open-phases.js';
 import { readHostNoise } from '../../core/host-noise.js';
 import { registerChildJob, registerLocalJob, registerPageJob } from '../../core/launch-jobs.js';
 import type { StopRule } from '../../core/stop-rule.js';
 import type { TensorMap } from '../../core/tensor.js';
-import { loadOn, type BenchmarkModel } from '../../models/benchmark-model.js';
+import { openOn, type BenchmarkModel } from '../../models/benchmark-model.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import { LABEL_COLUMN_CANDIDATES, resolveColumns, type ResolvedColumns } from '../../../datasets/columns.js';
@@ -29,7 +29,7 @@ import { rowFingerprint } from '../../../datasets/row-fingerprint.js';
 import { RssSampler } from '../rss-sampler.js';
 import { failedRound, measureRound, type MeasureContext, type MeasuredRound, type Prepare } from './measure-cell.js';
 
-/** Receives one round of each cell of a load group as it is measured. */
+/** Receives one round of each cell of an open group as it is measured. */
 export interface GroupHooks {
   readonly onStart: (key: CellKey) => void;
   readonly onMeasured: (measured: MeasuredRound) => Promise<void>;
@@ -66,8 +66,8 @@ export interface MeasureSettings {
   readonly profileRound?: number | null;
 }
 
-/** One load group: a model on one engine at one thread count, at every key's batch size. */
-export interface LoadGroup {
+/** One open group: a model on one engine at one thread count, at every key's batch size. */
+export interface OpenGroup {
   readonly model: BenchmarkModel;
   readonly engine: string | Engine;
   readonly threads: number | null;
@@ -77,9 +77,9 @@ export interface LoadGroup {
   readonly settings: MeasureSettings;
   readonly registry: EngineRegistry;
   readonly signal: AbortSignal | undefined;
-  /** Which round of its cells this load measures, from 0: every round is a fresh load. */
+  /** Which round of its cells this open measures, from 0: every round is a fresh open. */
   readonly round: number;
-  /** Set by the launcher: a fresh child process for this load, or this process beside others. Absent: in-process. */
+  /** Set by the launcher: a fresh child process for this open, or this process beside others. Absent: in-process. */
   readonly isolation?: 'isolated' | 'in-process';
 }
 
@@ -102,7 +102,7 @@ export async function prepareData(source: DataSource, needTextColumn: boolean): 
         // Accuracy still needs the label column when the user builds inputs themselves.
         label: source.labelColumn ?? LABEL_COLUMN_CANDIDATES.find((c) => columnNames.includes(c)) ?? null,
       };
-  // STS pairs that cannot be scored never reach an engine: the run refused them before loading, or noted them as skipped (--skip-bad-rows).
+  // STS pairs that cannot be scored never reach an engine: the run refused them before opening, or noted them as skipped (--skip-bad-rows).
   dataset = validPairs(dataset, columns);
   let rowSet: Promise<RowFingerprint> | undefined;
   const text = columns.text;
@@ -128,13 +128,13 @@ export function measureContext(
   settings: MeasureSettings,
   run: {
     readonly sampler: RssSampler;
-    readonly loadMs: number;
+    readonly openMs: number;
     readonly signal: AbortSignal | undefined;
     readonly round: number;
     readonly noiseBase: MeasureContext['noiseBase'];
-    /** Batch sizes measured before on the same load (empty for the first one after it). */
+    /** Batch sizes measured before on the same open (empty for the first one after it). */
     readonly measuredBefore?: readonly number[];
-    readonly phases?: LoadPhases | null;
+    readonly phases?: OpenPhases | null;
     readonly isolation?: 'isolated' | 'in-process';
     readonly rowSet?: RowFingerprint | null;
   },
@@ -145,7 +145,7 @@ export function measureContext(
     stop: settings.stop,
     warmupBatches: settings.warmupBatches,
     sampler: run.sampler,
-    loadMs: run.loadMs,
+    openMs: run.openMs,
     labelColumn: data.columns.label,
     stsScoreColumn: data.columns.pair?.score ?? null,
     parityRows: settings.parityRows,
@@ -160,43 +160,43 @@ export function measureContext(
   };
 }
 
-/** Loads `model` on one engine (`loadOn`: the model's file of the format the engine loads). */
+/** Opens `model` on one engine (`openOn`: the model's file of the format the engine opens). */
 export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
-  return (await loadTimed(model, engineRef, threads, registry)).session;
+  return (await openTimed(model, engineRef, threads, registry)).session;
 }
 
 /**
  * `exportFor` with its parts timed: the engine's probe (which imports its
- * package, cold only in a fresh process) apart from the session load, whose
- * own parts the session reports (`loadPhases`). `loadMs` is the whole.
+ * package, cold only in a fresh process) apart from the session open, whose
+ * own parts the session reports (`openPhases`). `openMs` is the whole.
  */
-export async function loadTimed(
+export async function openTimed(
   model: BenchmarkModel,
   engineRef: string | Engine,
   threads: number | null,
   registry: EngineRegistry,
-): Promise<{ readonly session: EngineSession; readonly loadMs: number; readonly phases: LoadPhases | null }> {
+): Promise<{ readonly session: EngineSession; readonly openMs: number; readonly phases: OpenPhases | null }> {
   const started = performance.now();
   const engine = typeof engineRef === 'string' ? await registry.require(engineRef) : engineRef;
-  // A tfjs format exported into the cache on first use is one-time work, not this load: it is done before the load's clock.
+  // A tfjs format exported into the cache on first use is one-time work, not this open: it is done before the open's clock.
   const exportStarted = performance.now();
   await model.modelFile(engine.format);
   const exportMs = performance.now() - exportStarted;
-  const session = await loadOn(engine, model, { threads });
-  const phases = session.loadPhases?.() ?? null;
-  return { session, loadMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
+  const session = await openOn(engine, model, { threads });
+  const phases = session.openPhases?.() ?? null;
+  return { session, openMs: performance.now() - started - exportMs, phases: phases === null ? null : withImportBefore(phases, exportStarted - started) };
 }
 
 /** What the parity reference engine needs to run its own untimed pass when it is not in the sweep. */
 export interface ReferenceSource {
-  readonly load: () => Promise<EngineSession>;
+  readonly open: () => Promise<EngineSession>;
   readonly context: (key: CellKey) => MeasureContext;
   readonly modelName: string;
 }
 
 /**
- * How `reference` runs a pass of its own over the sweep's rows: loaded in
- * this process on first use (no load group: it is never timed), fed by the
+ * How `reference` runs a pass of its own over the sweep's rows: opened in
+ * this process on first use (no open group: it is never timed), fed by the
  * same rows and input builder as every cell.
  */
 export function referenceSource(
@@ -208,30 +208,30 @@ export function referenceSource(
   run: { readonly registry: EngineRegistry; readonly sampler: RssSampler; readonly signal: AbortSignal | undefined },
 ): ReferenceSource {
   return {
-    load: () => exportFor(model, reference, null, run.registry),
-    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, loadMs: 0, signal: run.signal, round: 0, noiseBase: null }),
+    open: () => exportFor(model, reference, null, run.registry),
+    context: () => measureContext(data, prepare, settings, { sampler: run.sampler, openMs: 0, signal: run.signal, round: 0, noiseBase: null }),
     modelName: model.name,
   };
 }
 
 /**
- * Loads one engine at one thread count and measures one round of every key
- * (batch size) on it, handing each round to `hooks`. A load failure becomes
+ * Opens one engine at one thread count and measures one round of every key
+ * (batch size) on it, handing each round to `hooks`. An open failure becomes
  * a failed round for every key; an abort reports the keys not yet started
  * as interrupted.
  */
-export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Promise<void> {
+export async function measureOpenGroup(group: OpenGroup, hooks: GroupHooks): Promise<void> {
   const noiseBase = readHostNoise(null).cpu;
-  let loaded: Awaited<ReturnType<typeof loadTimed>>;
+  let opened: Awaited<ReturnType<typeof openTimed>>;
   try {
-    loaded = await loadTimed(group.model, group.engine, group.threads, group.registry);
+    opened = await openTimed(group.model, group.engine, group.threads, group.registry);
   } catch (err) {
     for (const k of group.keys) await hooks.onMeasured(failedRound(k, err));
     return;
   }
-  const { session, loadMs, phases } = loaded;
+  const { session, openMs, phases } = opened;
   const sampler = new RssSampler();
-  // Read once per load, before any timing: the rows every key of the group streams.
+  // Read once per open, before any timing: the rows every key of the group streams.
   const rowSet = await group.data.rowSet();
   const measuredBefore: number[] = [];
   try {
@@ -243,7 +243,7 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
       hooks.onStart(key);
       const context = measureContext(group.data, group.prepare, group.settings, {
         sampler,
-        loadMs,
+        openMs,
         signal: group.signal,
         round: group.round,
         noiseBase,
@@ -266,15 +266,15 @@ export async function measureLoadGroup(group: LoadGroup, hooks: GroupHooks): Pro
  * its launcher's table (src/core/launch-jobs.ts): in this process and
  * beside a browser page the group itself is the payload; in a child process
  * the plain data the child rebuilds the group from. They sit beside
- * `measureLoadGroup` so that a model passes through this one file of the
+ * `measureOpenGroup` so that a model passes through this one file of the
  * scenario on every path (test/repo/architecture-model-path.test.ts).
  */
 
 /** The classify job in this process (the in-process launcher): the group itself is the payload. */
-registerLocalJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io) => measureLoadGroup(group, { onStart: io.start, onMeasured: io.result }));
+registerLocalJob<OpenGroup, CellKey, MeasuredRound>('classify', (group, io) => measureOpenGroup(group, { onStart: io.start, onMeasured: io.result }));
 
 /** The classify job beside a browser page (the browser launcher): the group, on the engine bound to the page. */
-registerPageJob<LoadGroup, CellKey, MeasuredRound>('classify', (group, io, engine) => measureLoadGroup({ ...group, engine }, { onStart: io.start, onMeasured: io.result }));
+registerPageJob<OpenGroup, CellKey, MeasuredRound>('classify', (group, io, engine) => measureOpenGroup({ ...group, engine }, { onStart: io.start, onMeasured: io.result }));
 
 /** What a child needs to rebuild a group's model and rows, since functions and objects cannot cross. */
 export interface ChildSource {
@@ -288,7 +288,7 @@ export interface ChildSource {
   readonly skipRows: number;
 }
 
-/** One load of one engine at one thread count, measuring one round at every batch size, in a child process. */
+/** One open of one engine at one thread count, measuring one round at every batch size, in a child process. */
 export interface IsolatedJob extends ChildSource {
   readonly engine: string;
   readonly threads: number | null;
@@ -310,7 +310,7 @@ registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify', async (job, io
     { dataset: job.dataset ?? undefined, limit: job.limit, skipRows: job.skipRows, textColumn: job.textColumn ?? undefined, labelColumn: job.labelColumn ?? undefined },
     true,
   );
-  await measureLoadGroup(
+  await measureOpenGroup(
     {
       model,
       engine: job.engine,

@@ -15,7 +15,7 @@ import { isCliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
 import { registeredScenarios, type Scenario } from '../scenarios/scenario-registry.js';
-import '../runs/builtin-scenarios.js';
+import '../scenarios/builtin-scenarios.js';
 
 /** The CLI's definition of each flag a scenario's options table names by slot. */
 

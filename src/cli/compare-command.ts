@@ -28,7 +28,7 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
     import('../../reports/read-run.js'),
     import('../scenarios/scenario-registry.js'),
     import('../../reports/run-comparison.js'),
-    import('../runs/builtin-scenarios.js'),
+    import('../scenarios/builtin-scenarios.js'),
   ]);
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
   // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).

@@ -1,7 +1,7 @@
-import type { ProgressEvent } from '../runs/benchmark-options.js';
+import type { ProgressEvent } from '../scenarios/classify/benchmark-options.js';
 import type { RunOutcome } from '../scenarios/run-driver.js';
-import type { RunConfig } from '../runs/run-config.js';
-import { resolveRunConfig } from '../runs/resolve-run-config.js';
+import type { RunConfig } from '../scenarios/classify/run-config.js';
+import { resolveRunConfig } from '../scenarios/classify/resolve-run-config.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
@@ -13,7 +13,7 @@ import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import type { VaryingKeys } from '../../reports/run-views.js';
-import type { QueueRunOptions } from '../runs/queue-sweep.js';
+import type { QueueRun, QueueRunOptions } from '../scenarios/classify/classify-queue.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
@@ -24,7 +24,7 @@ import type { EngineRegistry } from '../core/engine-registry.js';
 async function runStack() {
   const [recorded, classify, terminal, table, writeRun, cellFiles, views] = await Promise.all([
     import('../runs/history/recorded-run.js'),
-    import('../runs/classify-scenario.js'),
+    import('../scenarios/classify/classify-scenario.js'),
     import('../scenarios/classify/terminal-report.js'),
     import('../../reports/text-table.js'),
     import('../../reports/write-run.js'),
@@ -199,9 +199,11 @@ export async function runAndReport(
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: async ({ progress, ...hooks }, record) => {
+      // The queue sweep speaks to Redis (bullmq and ioredis load only for a queue run); the run is handed its opener.
+      const queueRun: QueueRun | undefined = queue && { options: queue, open: async (options) => (await import('../runs/queue-sweep.js')).QueueSweep.open(options) };
       const recorded = await executeRecorded(CLASSIFY_SCENARIO, config, {
         ...hooks,
-        ...(queue ? { queue } : {}),
+        ...(queueRun ? { queue: queueRun } : {}),
         onStart: (r) => {
           varying = plannedKeys({ models: r.models.length, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
           const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;

@@ -28,7 +28,7 @@ export async function tuneCommand(args: ParsedArgs, registry: EngineRegistry): P
     if (!shown.quiet) process.stderr.write(`inferbench tune: ${line}\n`);
   };
   say(`${candidates.length} candidates: ${engines.map((e) => `${e} ${candidates.filter((c) => c.engine === e).length}`).join(', ')}`);
-  const { executeRun } = await import('../runs/classify-run.js');
+  const [{ executeRun }, { BUILTIN_LAUNCHERS }] = await Promise.all([import('../scenarios/classify/classify-run.js'), import('../runs/builtin-launchers.js')]);
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   process.once('SIGINT', stop);
@@ -37,7 +37,7 @@ export async function tuneCommand(args: ParsedArgs, registry: EngineRegistry): P
     search = await searchRungs(base, candidates, {
       signal: controller.signal,
       onRung: say,
-      execute: async (config) => (await executeRun(config, { signal: controller.signal, registry })).record,
+      execute: async (config) => (await executeRun(config, { signal: controller.signal, registry, launchers: BUILTIN_LAUNCHERS })).record,
     });
   } finally {
     process.removeListener('SIGINT', stop);

@@ -78,6 +78,35 @@ export interface LaunchHooks<Key, Result> {
  */
 export type Launcher = <Key, Result>(launch: Launch<Key, Result>, hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined) => Promise<void>;
 
+/** One job a run hands the browser launcher: a kind with a registered page job, its payload, and the engine and threads whose browser runs it. */
+export interface PageLaunch<Key, Result> extends Launch<Key, Result> {
+  readonly engine: string | Engine;
+  readonly registry: EngineRegistry;
+  readonly threads: number | null;
+}
+
+/** Runs jobs beside pages of a browser kept per engine × threads until `close()` (src/launchers/browser/browser-launcher.ts). */
+export interface PageLauncher {
+  /** Resolves once every key has a result; never rejects for a page's failure. */
+  run<Key, Result>(launch: PageLaunch<Key, Result>, hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The launchers a run may choose among, given to it as a value: launchers
+ * sit above scenarios (src/launchers/), so a scenario's run that picks
+ * where each group runs (a classify sweep: this process, a child process,
+ * a browser page) is handed them by its caller, never imports them.
+ */
+export interface Launchers {
+  /** This process, by the in-process job table. */
+  readonly inProcess: () => Launcher;
+  /** A fresh child process per launch, `engineModules` (plug-in engine modules) registered in each child first. */
+  readonly isolated: (engineModules: readonly string[]) => Launcher;
+  /** Beside a browser page; closed when the sweep ends. */
+  readonly page: () => PageLauncher;
+}
+
 /** The io a registered job gets from a launcher's hooks: keys and results pass through untouched, typed by the job that made them. */
 export function jobIo<Key, Result>(hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined): JobIo<unknown, unknown> {
   return { signal, start: hooks.onStart, result: hooks.onResult } as unknown as JobIo<unknown, unknown>;

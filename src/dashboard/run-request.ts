@@ -8,7 +8,7 @@
 import { UserError } from '../core/errors.js';
 import type { StoredConfig } from '../runs/history/history-entry.js';
 import { checkFields, requestFieldKinds } from '../scenarios/request-fields.js';
-import '../runs/builtin-scenarios.js';
+import '../scenarios/builtin-scenarios.js';
 import { scenarioOfConfig, type RequestContext, type Scenario, type ScenarioApi, type ScenarioConfig } from '../scenarios/scenario-registry.js';
 
 /** A validated request to add a benchmark: the config of its scenario. */

@@ -21,7 +21,7 @@ import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../scenarios/classif
 import { FixedLengthModel } from '../models/fixed-length-model.js';
 import { Benchmark } from './benchmark.js';
 import { planModels } from '../scenarios/model-plan.js';
-import { withSequenceLength } from './classify-sweep.js';
+import { withSequenceLength } from '../scenarios/classify/classify-sweep.js';
 import { registerQueueJobRunner, type JobRunnerContext } from './queue-runners.js';
 
 /** The dataset source string this worker opens for a job, fetching served files first. */

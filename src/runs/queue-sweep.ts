@@ -25,38 +25,14 @@ import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
 import { UserError } from '../core/errors.js';
 import { isHubRepoId } from '../hub/hub-id.js';
 import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
-import type { ProgressEvent } from './benchmark-options.js';
-import type { RunConfig } from './run-config.js';
+import type { ProgressEvent } from '../scenarios/classify/benchmark-options.js';
+import type { ClassifyQueue, QueueRunOptions, QueueSweepConfig } from '../scenarios/classify/classify-queue.js';
 import { DEFAULT_MODEL_ROW, type PlannedModel } from '../scenarios/model-plan.js';
 
-/** `run --queue` options; `url` may hold a password, so it is never recorded (the record gets the masked form). */
-export interface QueueRunOptions {
-  readonly url: string;
-  /** Run the whole sweep on every worker (or on `workers`), for a cross-hardware table. */
-  readonly onEachWorker: boolean;
-  /** Only these workers (by `--name`); null: every live worker. */
-  readonly workers: readonly string[] | null;
-  /** `HOST:PORT` to serve local model folders and dataset files on; null when none is needed. */
-  readonly serveModels: string | null;
-  /** How long to wait for workers to register; default 10 s. */
-  readonly waitForWorkersMs?: number;
-  /** How long Ctrl-C waits for jobs running on workers; default 60 s. */
-  readonly drainTimeoutMs?: number;
-  /** How long jobs wait for a worker that may run them to be alive (`--worker-timeout`); default DEFAULT_WORKER_TIMEOUT_MS. */
-  readonly workerTimeoutMs?: number;
-  /** Lines for the user while the sweep waits (no worker alive, and for how long). */
-  readonly onNotice?: (line: string) => void;
-}
+export type { QueueRunOptions, QueueSweepConfig } from '../scenarios/classify/classify-queue.js';
 
 /** Default of `--worker-timeout`: time for a worker to be restarted (a pod rescheduled) before its cells are given up. */
 export const DEFAULT_WORKER_TIMEOUT_MS = 300_000;
-
-/** The run options a queue sweep reads. */
-export type QueueSweepConfig = Pick<
-  RunConfig,
-  | 'architectures' | 'sequenceLengths' | 'batchSizes' | 'threads' | 'dataset' | 'datasetConfig' | 'split' | 'textColumn'
-  | 'labelColumn' | 'limit' | 'warmupBatches' | 'rounds' | 'stop' | 'maxCv' | 'parity'
->;
 
 const hostOf = (w: WorkerInfo): CellHost => ({ name: w.name, id: w.id });
 
@@ -76,7 +52,7 @@ function sendableHubId(id: string, what: string): string {
 }
 
 /** A connected queue with its workers, for one run. */
-export class QueueSweep {
+export class QueueSweep implements ClassifyQueue {
   private server: FileServer | null = null;
   private readonly manifests = new Map<string, FileManifest>();
   /** The fingerprints the record keeps: the workers present at the start, and any that joined and sent cells (a replacement). */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { baseEngineId, canonicalOptions, engineOptionsOf, optionCombinations, parseEngineOptions, tuneGrid, variantId } from '../core/engine-options.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import { acrossRounds } from '../../reports/run-comparison.js';
-import type { RunConfig } from './run-config.js';
+import type { RunConfig } from '../scenarios/classify/run-config.js';
 import { halvingRungs, keepFaster, rungCount, survivorsAfter, type Rung, type RungScore } from './tune-schedule.js';
 
 /** One candidate configuration of one engine, and how far it got. */

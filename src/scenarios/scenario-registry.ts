@@ -4,7 +4,7 @@
  * look a scenario up here by the word its config (`command`) and its record
  * (`kind`) carry, and never name one. A new scenario is one folder,
  * src/scenarios/<name>/, whose `<name>-scenario.ts` calls `registerScenario`,
- * and one import line in src/runs/builtin-scenarios.ts (or, for a plug-in or
+ * and one import line in src/scenarios/builtin-scenarios.ts (or, for a plug-in or
  * a test, one `registerScenario` call of its own).
  *
  * The registry lives in src/scenarios/, the layer of the scenarios
@@ -22,7 +22,7 @@ import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { isFileUrl } from '../core/launch-jobs.js';
-import type { Launcher } from '../core/launch-jobs.js';
+import type { Launcher, Launchers } from '../core/launch-jobs.js';
 import type { DriverHooks, RunOutcome } from './run-driver.js';
 import { registerCellHeadline, storedCommand, type CellHeadline } from './cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
@@ -138,6 +138,8 @@ export interface ScenarioRunHooks<R extends ScenarioRecord = ScenarioRecord, P =
    * this process unasked.
    */
   readonly isolated?: Launcher;
+  /** Every launcher, for a run that picks where each of its groups runs (the classification sweep: this process, a child process, a browser page). */
+  readonly launchers?: Launchers;
   /** How the run's own checks name an option in an error: `--flag` on the command line, the JSON field on the dashboard (default). */
   readonly names?: 'flag' | 'field';
 }
@@ -146,6 +148,12 @@ export interface ScenarioRunHooks<R extends ScenarioRecord = ScenarioRecord, P =
 export interface ScenarioProgress {
   readonly kind: string;
   readonly total: number;
+}
+
+/** The launchers a run that chooses among them must have been given; a programming error when its caller gave none. */
+export function launchersOf(hooks: { readonly launchers?: Launchers }): Launchers {
+  if (!hooks.launchers) throw new Error('this run picks where its groups run, but its caller gave it no launchers (hooks.launchers)');
+  return hooks.launchers;
 }
 
 /** The cell type of a record type. */

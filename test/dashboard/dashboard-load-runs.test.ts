@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/runs/builtin-scenarios.js';
+import '../../src/scenarios/builtin-scenarios.js';
 import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
 import { compareServerRuns } from '../../src/scenarios/load/load-comparison.js';
 import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';

@@ -52,7 +52,13 @@ type Link =
   /** `lookup` (in this file) finds the job of the launch's kind in a table; the next file's `to` is the registration by `register`. */
   | { readonly via: 'table'; readonly lookup: string; readonly register: string }
   /** This file forks `entry` (relative to it), and the entry imports the next file. */
-  | { readonly via: 'process'; readonly entry: string };
+  | { readonly via: 'process'; readonly entry: string }
+  /**
+   * This file calls a launcher it was given as a value (`call`, on its
+   * `Launchers`): `giver` (off the model's path) builds that value with
+   * `gives`, a call of the next file's launcher, which it imports.
+   */
+  | { readonly via: 'value'; readonly call: string; readonly giver: string; readonly gives: string };
 
 interface Hop {
   readonly file: string;
@@ -117,6 +123,12 @@ function pathProblems(path: readonly Hop[]): string[] {
       if (!source.includes(link.lookup)) problems.push(`${hop.file} no longer looks the job up by \`${link.lookup}\``);
       if (!link.to.startsWith(`${link.register}<`) && !link.to.startsWith(`${link.register}(`)) problems.push(`\`${link.to}\` is not a registration by ${link.register}`);
     }
+    if (link.via === 'value') {
+      if (!source.includes(link.call)) problems.push(`${hop.file} no longer calls the launcher it is given by \`${link.call}\``);
+      if (!(SOURCES.get(link.giver) ?? '').includes(link.gives)) problems.push(`${link.giver} no longer gives the launcher by \`${link.gives}\``);
+      if (!importsOf(link.giver).includes(after.file)) problems.push(`${link.giver} does not import ${after.file}`);
+      if (importsOf(hop.file).includes(after.file)) problems.push(`${hop.file} imports ${after.file}: a launcher it is given is not imported`);
+    }
     if (link.via === 'process') {
       const entry = normalize(join(dirname(hop.file), link.entry)).split(sep).join('/');
       if (!source.includes(`new URL('./${link.entry.replace(/\.ts$/, '.js')}'`)) problems.push(`${hop.file} does not fork ${link.entry}`);
@@ -127,19 +139,23 @@ function pathProblems(path: readonly Hop[]): string[] {
 }
 
 const RUN = 'async run(model: BenchmarkModel';
+/** Where `Benchmark.run` is: the classification sweep's class, which src/runs/benchmark.ts's Benchmark gives the built-in launchers. */
+const BENCHMARK = 'src/scenarios/classify/classify-benchmark.ts';
+/** The file that builds the launchers the sweep is given (off the model's path: the model never passes through it). */
+const GIVER = 'src/runs/builtin-launchers.ts';
 /** The one function that hands an engine the model's file in the format the engine declares (src/models/benchmark-model.ts). */
 const TO_MODEL = '\nexport async function openOn(engine: Engine, model: BenchmarkModel';
 const MODEL: Hop = { file: 'src/models/benchmark-model.ts', shows: ['export async function openOn(', 'engine.open(file'] };
 
 const PATHS: Readonly<Record<string, readonly Hop[]>> = {
   'in-process': [
-    { file: 'src/runs/benchmark.ts', shows: [RUN, 'inProcessLaunch()', 'launch(classifyLaunch(group), hooks'], next: { via: 'import', to: 'export function inProcessLaunch(' } },
+    { file: BENCHMARK, shows: [RUN, 'launch(classifyLaunch(group), hooks'], next: { via: 'value', call: 'this.launchers.inProcess()', giver: GIVER, gives: 'inProcess: () => inProcessLaunch()', to: 'export function inProcessLaunch(' } },
     { file: 'src/launchers/in-process-launcher.ts', shows: ['jobs.job(launch.kind)(launch.payload'], next: { via: 'table', lookup: 'jobs.job(launch.kind)', register: 'registerLocalJob', to: "registerLocalJob<OpenGroup, CellKey, MeasuredRound>('classify'" } },
     { file: 'src/scenarios/classify/open-group.ts', shows: ['measureOpenGroup(group', 'openTimed(group.model', 'openOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
   ],
   isolated: [
-    { file: 'src/runs/benchmark.ts', shows: [RUN, 'model: this.isolationSpec(model)', 'isolatedLaunch(o.engineModules)', 'launch(classifyLaunch(job), hooks'], next: { via: 'import', to: 'export function isolatedLaunch(' } },
+    { file: BENCHMARK, shows: [RUN, 'model: this.isolationSpec(model)', 'launch(classifyLaunch(job), hooks'], next: { via: 'value', call: 'this.launchers.isolated(o.engineModules)', giver: GIVER, gives: 'isolatedLaunch(engineModules)', to: 'export function isolatedLaunch(' } },
     { file: 'src/launchers/isolated-launcher.ts', shows: ['payload: launch.payload', "child.send({ type: 'job', job }"], next: { via: 'process', entry: 'scenario-child.ts', to: "on('message', (message: ForkedParentMessage)" } },
     { file: 'src/launchers/scenario-child-job.ts', shows: ['childJob(job.kind)(job.payload'], next: { via: 'table', lookup: 'childJob(job.kind)', register: 'registerChildJob', to: "registerChildJob<IsolatedJob, CellKey, MeasuredRound>('classify'" } },
     {
@@ -151,7 +167,7 @@ const PATHS: Readonly<Record<string, readonly Hop[]>> = {
     MODEL,
   ],
   browser: [
-    { file: 'src/runs/benchmark.ts', shows: [RUN, 'browserLauncher()', 'inBrowser.run(classifyPageLaunch(group)'], next: { via: 'import', to: 'export function browserLauncher(' } },
+    { file: BENCHMARK, shows: [RUN, 'inBrowser.run(classifyPageLaunch(group)'], next: { via: 'value', call: 'this.launchers.page()', giver: GIVER, gives: 'page: () => browserLauncher()', to: 'export function browserLauncher(' } },
     { file: 'src/launchers/browser/browser-launcher.ts', shows: ['pageJobs.job(launch.kind)', 'job(launch.payload'], next: { via: 'table', lookup: 'pageJobs.job(launch.kind)', register: 'registerPageJob', to: "registerPageJob<OpenGroup, CellKey, MeasuredRound>('classify'" } },
     { file: 'src/scenarios/classify/open-group.ts', shows: ['measureOpenGroup({ ...group, engine }', 'openTimed(group.model', 'openOn(engine, model'], next: { via: 'import', to: TO_MODEL } },
     MODEL,
@@ -183,7 +199,7 @@ test('the check fails on a pass-through hop and on a file entered twice', () => 
   const long = [...(PATHS['isolated'] ?? []).slice(0, -1), { file: 'src/models/fixed-length-model.ts', shows: [] }, MODEL];
   assert.ok(pathProblems(long).some((p) => /more than 6/.test(p)), pathProblems(long).join('\n'));
   const twice = [...inProcess.slice(0, -1), { ...first, next: undefined }];
-  assert.ok(pathProblems(twice).some((p) => /entered twice: src\/runs\/benchmark\.ts/.test(p)), pathProblems(twice).join('\n'));
+  assert.ok(pathProblems(twice).some((p) => /entered twice: src\/scenarios\/classify\/classify-benchmark\.ts/.test(p)), pathProblems(twice).join('\n'));
 });
 
 test('in-process, as it runs: every source file on the stack when the engine opens is on the declared path', async () => {
@@ -210,6 +226,6 @@ test('in-process, as it runs: every source file on the stack when the engine ope
         .map((f) => relative(dist, f).split(sep).join('/').replace(/\.js$/, '.ts')),
     ),
   );
-  assert.ok(onStack.has('src/runs/benchmark.ts'), [...onStack].join(', '));
+  assert.ok(onStack.has(BENCHMARK), [...onStack].join(', '));
   assert.deepEqual([...onStack].filter((f) => !declared.has(f)), [], `on the stack but not on the declared path: ${[...onStack].join(', ')}`);
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { requestFieldKinds } from '../../src/scenarios/request-fields.js';
 import { registeredScenarios } from '../../src/scenarios/scenario-registry.js';
-import '../../src/runs/builtin-scenarios.js';
+import '../../src/scenarios/builtin-scenarios.js';
 
 const DOC = readFileSync(new URL('../../../docs/dashboard.md', import.meta.url), 'utf8');
 

@@ -13,7 +13,7 @@ import { batchScalingChartSpec } from '../../reports/view-charts.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
 import { colorScale, ENGINE_COLORS, engineOfLabel } from '../../reports/engine-palette.js';
 import { scenarioOfRecord } from '../../src/scenarios/scenario-registry.js';
-import '../../src/runs/builtin-scenarios.js';
+import '../../src/scenarios/builtin-scenarios.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';
 import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../src/scenarios/load/load-charts.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES } from '../../src/runs/benchmark-options.js';
+import { resolveBenchmarkOptions, DEFAULT_BATCH_SIZES } from '../../src/scenarios/classify/benchmark-options.js';
 import { UserError } from '../../src/core/errors.js';
 
 test('defaults are filled in one place', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resolveRunConfig } from '../../src/runs/resolve-run-config.js';
+import { resolveRunConfig } from '../../src/scenarios/classify/resolve-run-config.js';
 import { UserError } from '../../src/core/errors.js';
 import { defaultRegistry } from '../../engines/registry.js';
 

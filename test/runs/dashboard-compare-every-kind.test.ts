@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeStatistics } from '../../src/core/statistics.js';
 import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
-import '../../src/runs/builtin-scenarios.js';
+import '../../src/scenarios/builtin-scenarios.js';
 import { runOf } from '../helpers/round-cells.js';
 
 const session = (engine: string) => ({ engine, backend: 'cpu', threads: 2, precision: 'fp32', versions: {} });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolveRunConfig } from '../../src/runs/classify-run.js';
+import { resolveRunConfig } from '../../src/scenarios/classify/classify-run.js';
 import { defaultRegistry } from '../../engines/registry.js';
 
 test('--profile is kept in the resolved config, so a rerun of the stored config profiles again; absent without it', () => {

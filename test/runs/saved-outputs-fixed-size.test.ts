@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { MessageReader, Type, type FixedSizeList } from 'apache-arrow';
-import { SavedOutputs, rowTextHash } from '../../src/runs/saved-outputs.js';
+import { SavedOutputs, rowTextHash } from '../../src/scenarios/classify/saved-outputs.js';
 import type { RowOutputs } from '../../src/core/parity.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';
 import { testOutputDir } from '../helpers/test-cache.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { SavedOutputs, nothingSavedReason } from '../../src/runs/saved-outputs.js';
+import { SavedOutputs, nothingSavedReason } from '../../src/scenarios/classify/saved-outputs.js';
 import type { RowOutputs } from '../../src/core/parity.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';
 import { testOutputDir } from '../helpers/test-cache.js';

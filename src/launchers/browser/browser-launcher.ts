@@ -18,7 +18,7 @@
 import type { Engine } from '../../core/engine.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import { CellSkip, describeError } from '../../core/errors.js';
-import { jobIo, pageJobs, type Launch, type LaunchHooks } from '../../core/launch-jobs.js';
+import { jobIo, pageJobs, type Launch, type LaunchHooks, type PageLaunch, type PageLauncher } from '../../core/launch-jobs.js';
 import { bindToPage, isBrowserEngine, pageBrowser, type LaunchedBrowser, type PageContext, type PageHost, type PageLike } from '../../../engines/browser/driver-api.js';
 import { startLoopbackServer, type Generated, type LoopbackServer } from './loopback-server.js';
 import { drivePage } from './page-driver.js';
@@ -40,19 +40,11 @@ export interface BrowserLauncherOptions {
 const DEFAULT_TIMEOUT_MS = 300_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** One job a run hands the browser launcher: a kind with a registered page job, its payload, and the engine and threads whose browser runs it. */
-export interface PageLaunch<Key, Result> extends Launch<Key, Result> {
-  readonly engine: string | Engine;
-  readonly registry: EngineRegistry;
-  readonly threads: number | null;
-}
+export type { PageLaunch } from '../../core/launch-jobs.js';
 
 /** Runs jobs beside pages of a browser kept per engine × threads until `close()`. */
-export interface BrowserLauncher {
+export interface BrowserLauncher extends PageLauncher {
   readonly name: 'browser';
-  /** Resolves once every key has a result; never rejects for a page's failure. */
-  run<Key, Result>(launch: PageLaunch<Key, Result>, hooks: LaunchHooks<Key, Result>, signal: AbortSignal | undefined): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Opens the page and waits for its bundle to install the API; a bundle error is the reason when it never does. */

@@ -5,7 +5,7 @@
  * scenarios' recorders, which import the store).
  */
 import { scenarioOfConfig } from '../../scenarios/scenario-registry.js';
-import '../builtin-scenarios.js';
+import '../../scenarios/builtin-scenarios.js';
 import type { AnyRunRecord, HistoryDetail, HistoryEntry, StoredConfig } from './history-entry.js';
 
 /** The command an entry ran, for lists and `show`: its scenario's word (scenario-registry.ts). */

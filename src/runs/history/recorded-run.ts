@@ -13,6 +13,7 @@ import type { HistoryCell } from './store-schema.js';
 import { storedCommand } from '../../scenarios/cell-headline.js';
 import { cellProgress, scenarioOfConfig, type CellProgress, type Scenario, type ScenarioConfig, type ScenarioRecord, type ScenarioRunHooks } from '../../scenarios/scenario-registry.js';
 import { scenarioLaunch } from '../scenario-launch.js';
+import { BUILTIN_LAUNCHERS } from '../builtin-launchers.js';
 import { OWNER_TOKEN } from './owner.js';
 import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 
@@ -112,7 +113,8 @@ export interface StoredRunHooks {
  * scenario alike, so every run is in the history. A run that fails is
  * recorded as `failed` with the message and the error rethrown. The
  * scenario is given the isolated launcher (told its `childModule`, and the
- * plug-in engine modules its registry was given), since it cannot import one.
+ * plug-in engine modules its registry was given) and every launcher, since
+ * it cannot import one.
  */
 export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConfig, P extends { readonly total: number }>(scenario: Scenario<R, C, P>, input: C, hooks: ScenarioRunHooks<R, P>, opts: RecordOptions): Promise<RecordedOutcome<R>> {
   const execute = scenario.execute;
@@ -123,7 +125,7 @@ export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConf
   // One recorder for every scenario: its cell and record types are the scenario's own, unknown here.
   type Cell = { readonly state: string };
   const recorded = recordRun<Cell, RunRecordOf<Cell>, P>(stored as unknown as StoredConfig, config.out, hooks as unknown as RecordableHooks<Cell, RunRecordOf<Cell>, P>, opts, (own) =>
-    execute(config, { isolated: scenarioLaunch(scenario, hooks.registry?.engineModules() ?? []), ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
+    execute(config, { isolated: scenarioLaunch(scenario, hooks.registry?.engineModules() ?? []), launchers: BUILTIN_LAUNCHERS, ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
   );
   return recorded as unknown as Promise<RecordedOutcome<R>>;
 }

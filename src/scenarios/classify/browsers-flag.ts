@@ -1,4 +1,4 @@
-/** `run --browsers`: the browsers each browser engine runs in (src/runs/browser-expansion.ts), apart so the options table gains one line. */
+/** `run --browsers`: the browsers each browser engine runs in (src/scenarios/classify/browser-expansion.ts), apart so the options table gains one line. */
 import type { FlagSpec } from '../../core/flag-spec.js';
 
 export const BROWSERS_FLAG: FlagSpec = {

@@ -2,7 +2,7 @@
  * The options of `inferbench run`: its flags with their help and ranges
  * (the ranges themselves are in core/option-ranges.ts, the one table the
  * CLI and the dashboard API both check). The run scenario carries this
- * table (src/runs/classify-scenario.ts) and the CLI builds the
+ * table (src/scenarios/classify/classify-scenario.ts) and the CLI builds the
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */

@@ -1,6 +1,6 @@
 /**
  * Bookkeeping of a training sweep measured in interleaved rounds (the
- * training twin of src/runs/cell-rounds.ts): which rounds each cell has,
+ * training twin of src/scenarios/classify/cell-rounds.ts): which rounds each cell has,
  * whether it wants the next one, and its record once it has them all, or
  * once Ctrl-C ended the sweep. Cells are handed on in the sweep's own order,
  * so results files read the same however rounds rotate.

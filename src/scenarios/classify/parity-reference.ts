@@ -5,12 +5,12 @@
  * it is not in the sweep. A reference that fails to open is not swallowed:
  * every cell then names the failure in `parityUnavailable`.
  */
-import { describeError } from '../core/errors.js';
-import type { EngineSession } from '../core/engine-session.js';
-import { compareOutputs, type RowOutputs } from '../core/parity.js';
-import type { CellKey, CellResult, CompletedCell } from '../core/results.js';
-import { referencePass } from '../scenarios/classify/measure-cell.js';
-import type { ReferenceSource } from '../scenarios/classify/open-group.js';
+import { describeError } from '../../core/errors.js';
+import type { EngineSession } from '../../core/engine-session.js';
+import { compareOutputs, type RowOutputs } from '../../core/parity.js';
+import type { CellKey, CellResult, CompletedCell } from '../../core/results.js';
+import { referencePass } from './measure-cell.js';
+import type { ReferenceSource } from './open-group.js';
 
 /** Reference outputs, or the reason there are none. */
 export type ReferenceOutputs = { readonly outputs: RowOutputs } | { readonly missing: string };

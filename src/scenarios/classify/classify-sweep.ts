@@ -1,15 +1,16 @@
 /**
- * Drives one Benchmark over several models (variants, architectures, Hub
+ * Drives one ClassifyBenchmark over several models (variants, architectures, Hub
  * and local folders) and, with `--sequence-lengths`, over a grid of fixed
  * sequence lengths: `Benchmark.run(model, engines)` once per model and
  * length, cells concatenated in that order. Rows that cannot run are recorded
  * as skipped cells with their reason, so every table shows them.
  */
-import { Benchmark } from './benchmark.js';
+import { ClassifyBenchmark } from './classify-benchmark.js';
+import type { Launchers } from '../../core/launch-jobs.js';
 import type { BenchmarkOptions, ProgressEvent } from './benchmark-options.js';
-import { FixedLengthModel } from '../models/fixed-length-model.js';
-import type { CellKey, CellResult } from '../core/results.js';
-import type { PlannedModel } from '../scenarios/model-plan.js';
+import { FixedLengthModel } from '../../models/fixed-length-model.js';
+import type { CellKey, CellResult } from '../../core/results.js';
+import type { PlannedModel } from '../model-plan.js';
 
 export interface SweepOptions {
   /** Options shared by every model; `onCell` and `onProgress` are set by the sweep. */
@@ -21,6 +22,8 @@ export interface SweepOptions {
   readonly record: (cell: CellResult) => void | Promise<void>;
   /** Progress with indexes over the whole sweep, not per model. */
   readonly onProgress?: (event: ProgressEvent) => void;
+  /** Where each open group runs, given by the run's caller (see ClassifyBenchmark). */
+  readonly launchers: Launchers;
 }
 
 /** A cell with its fixed sequence length, or unchanged when inputs come from text. */
@@ -39,11 +42,14 @@ export async function sweepModels(plan: readonly PlannedModel[], options: SweepO
   let offset = 0;
   let currentSeq: number | null = null;
   const lengths: readonly (number | null)[] = options.sequenceLengths ?? [null];
-  const benchmark = new Benchmark({
-    ...options.benchmark,
-    onProgress: (event) => options.onProgress?.(withSequenceLengthEvent({ ...event, index: offset + event.index, total }, currentSeq)),
-    onCell: async (cell) => options.record(withSequenceLength(cell, currentSeq)),
-  });
+  const benchmark = new ClassifyBenchmark(
+    {
+      ...options.benchmark,
+      onProgress: (event) => options.onProgress?.(withSequenceLengthEvent({ ...event, index: offset + event.index, total }, currentSeq)),
+      onCell: async (cell) => options.record(withSequenceLength(cell, currentSeq)),
+    },
+    options.launchers,
+  );
   const { threads, batchSizes } = benchmark.options;
   const perModel = options.engines.length * threads.length * batchSizes.length;
   const total = plan.length * lengths.length * perModel;

@@ -3,11 +3,11 @@
  * it (classify-run.ts), so the queue sweep can name its fields without an
  * import cycle.
  */
-import type { ModelDtype } from '../core/dtypes.js';
-import { expandEngineVariants } from '../core/engine-options.js';
-import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
-import type { TextTask } from '../models/text-task.js';
-import type { CalibrationMethod } from '../models/quantize/calibration-methods.js';
+import type { ModelDtype } from '../../core/dtypes.js';
+import { expandEngineVariants } from '../../core/engine-options.js';
+import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
+import type { TextTask } from '../../models/text-task.js';
+import type { CalibrationMethod } from '../../models/quantize/calibration-methods.js';
 
 /**
  * Everything that defines a run, as plain JSON. It is what a results file

@@ -4,12 +4,12 @@
  * them all (or once Ctrl-C ended the sweep). Cells are handed on in the
  * sweep's own order, so results files read the same however rounds rotate.
  */
-import type { RowOutputs } from '../core/parity.js';
-import type { CellKey, CellResult, ErroredCell, SkippedCell } from '../core/results.js';
-import type { StopRule } from '../core/stop-rule.js';
-import type { MeasuredRound, RoundFigures } from '../scenarios/classify/measure-cell.js';
-import { notRunInterrupted } from '../scenarios/classify/open-group.js';
-import { assembleCell } from '../scenarios/classify/round-cell.js';
+import type { RowOutputs } from '../../core/parity.js';
+import type { CellKey, CellResult, ErroredCell, SkippedCell } from '../../core/results.js';
+import type { StopRule } from '../../core/stop-rule.js';
+import type { MeasuredRound, RoundFigures } from './measure-cell.js';
+import { notRunInterrupted } from './open-group.js';
+import { assembleCell } from './round-cell.js';
 
 /** Everything known about one cell so far. */
 interface CellState {

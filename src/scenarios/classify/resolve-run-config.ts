@@ -5,19 +5,19 @@
  * report, so `inferbench run` refuses a bad flag before it loads its run
  * stack, at the cost of `--help`.
  */
-import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
+import { DEFAULT_OUT_DIR } from '../../core/output-folder.js';
 import { requirePositiveInteger, resolveBenchmarkOptions } from './benchmark-options.js';
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { parseDtypes } from '../core/dtypes.js';
-import { TEXT_TASKS, type TextTask } from '../models/task-names.js';
-import { parseArchitectures } from '../models/generated/arch-parse.js';
-import type { ArchitectureSpec } from '../models/generated/arch-presets.js';
-import { checkRange, type RangedOption } from '../core/option-ranges.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { parseDtypes } from '../../core/dtypes.js';
+import { TEXT_TASKS, type TextTask } from '../../models/task-names.js';
+import { parseArchitectures } from '../../models/generated/arch-parse.js';
+import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
+import { checkRange, type RangedOption } from '../../core/option-ranges.js';
 import type { RunConfig } from './run-config.js';
-import { UserError } from '../core/errors.js';
+import { UserError } from '../../core/errors.js';
 import { expandBrowsers, parseBrowsers } from './browser-expansion.js';
-import { expandEngineVariants } from '../core/engine-options.js';
-import { CALIBRATION_METHODS, type CalibrationMethod } from '../models/quantize/calibration-methods.js';
+import { expandEngineVariants } from '../../core/engine-options.js';
+import { CALIBRATION_METHODS, type CalibrationMethod } from '../../models/quantize/calibration-methods.js';
 
 /** Rows a q8-static variant is calibrated on by default. */
 export const DEFAULT_CALIBRATION_ROWS = 128;

@@ -5,12 +5,12 @@
  * then the whole config is resolved. Loaded by the dashboard only when a
  * request comes (see ../scenario-registry.ts `api`).
  */
-import { DEFAULT_PARITY_TOLERANCE } from '../core/parity.js';
+import { DEFAULT_PARITY_TOLERANCE } from '../../core/parity.js';
 import { resolveRunConfig, type OptionNames, type RunConfig } from './classify-run.js';
-import { checkRunCells } from '../scenarios/request-caps.js';
+import { checkRunCells } from '../request-caps.js';
 import { runEngines } from './run-config.js';
-import { asField, checkFieldRanges, type PathCheck } from '../scenarios/request-fields.js';
-import type { RequestContext, ScenarioApi } from '../scenarios/scenario-registry.js';
+import { asField, checkFieldRanges, type PathCheck } from '../request-fields.js';
+import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 
 /** Names resolveRunConfig puts in its messages, so they match the JSON fields. */
 const NAMES: OptionNames = {

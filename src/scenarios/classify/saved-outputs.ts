@@ -10,11 +10,11 @@
 import { createHash } from 'node:crypto';
 import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomically } from '../../reports/write-run.js';
-import type { RowOutputs } from '../core/parity.js';
-import type { CellKey } from '../core/results.js';
-import type { Dataset } from '../../datasets/dataset.js';
-import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
+import { writeFileAtomically } from '../../../reports/write-run.js';
+import type { RowOutputs } from '../../core/parity.js';
+import type { CellKey } from '../../core/results.js';
+import type { Dataset } from '../../../datasets/dataset.js';
+import { textOf, type ResolvedColumns } from '../../../datasets/columns.js';
 
 export const OUTPUTS_FILE = 'outputs.parquet';
 
@@ -163,7 +163,7 @@ async function writeOutputsFile(path: string, entries: readonly Entry[], hashes:
     { name: 'list', repetition_type: 'REPEATED' as const, num_children: 1 },
     { name: 'element', type: 'FLOAT' as const, repetition_type: 'REQUIRED' as const },
   ];
-  const { parquetWriteBuffer } = await (await import('../../reports/parquet-report.js')).parquetWriter();
+  const { parquetWriteBuffer } = await (await import('../../../reports/parquet-report.js')).parquetWriter();
   const columnData = Object.entries(cols).map(([name, data]) => ({ name, data }));
   const kvMetadata = [{ key: 'ARROW:schema', value: await arrowSchemaBase64(width) }];
   await writeFileAtomically(path, new Uint8Array(parquetWriteBuffer({ schema, columnData, codec: 'SNAPPY', createdBy: 'inferbench', kvMetadata })));
@@ -176,7 +176,7 @@ async function writeOutputsFile(path: string, entries: readonly Entry[], hashes:
  * flatbuffer), which is how the vector column's fixed size reaches readers.
  */
 export async function arrowSchemaBase64(width: number): Promise<string> {
-  const { Field, FixedSizeList, Float32, Int64, Schema, Table, Utf8, tableToIPC } = (await import('../core/arrow-require.cjs')).default;
+  const { Field, FixedSizeList, Float32, Int64, Schema, Table, Utf8, tableToIPC } = (await import('../../core/arrow-require.cjs')).default;
   const text = (name: string) => new Field(name, new Utf8(), false);
   const schema = new Schema([
     text('model'), text('engine'), new Field('batch_size', new Int64(), false), new Field('requested_threads', new Int64(), true), text('reason'),

@@ -6,28 +6,28 @@
  * of reports/run-comparison.ts). Its stored config carries no `command` and
  * its records no `kind`, as they always have.
  */
-import { UserError } from '../core/errors.js';
-import type { RunRecord } from '../core/results.js';
-import { formatTimestamp } from '../core/units.js';
-import { renderRunComparison } from '../scenarios/classify/compare-report.js';
-import { profileComparisonText } from '../scenarios/classify/profile-comparison.js';
-import { profileView } from '../scenarios/classify/profile-dashboard-view.js';
-import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
-import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../reports/run-comparison.js';
-import { batchSizes } from '../../reports/run-summary.js';
-import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../reports/run-views.js';
-import { renderReportView, renderTerminalReport, viewNames } from '../scenarios/classify/terminal-report.js';
-import { scalingSections, statisticsSection } from '../scenarios/classify/terminal-views.js';
-import { batchScalingChartSpec, coreScalingChartSpec } from '../../reports/view-charts.js';
-import { runComparisonChartSpec } from '../../reports/run-comparison-chart.js';
-import { DASHBOARD_LISTS } from '../../reports/chart-width.js';
+import { UserError } from '../../core/errors.js';
+import type { RunRecord } from '../../core/results.js';
+import { formatTimestamp } from '../../core/units.js';
+import { renderRunComparison } from './compare-report.js';
+import { profileComparisonText } from './profile-comparison.js';
+import { profileView } from './profile-dashboard-view.js';
+import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
+import { acrossRounds, callWords, cellMatchKey, compareRuns, describeDifference } from '../../../reports/run-comparison.js';
+import { batchSizes } from '../../../reports/run-summary.js';
+import { baselineRows, batchScalingView, coreScalingView, keyColumns, latencyDistributionView, threadSettings } from '../../../reports/run-views.js';
+import { renderReportView, renderTerminalReport, viewNames } from './terminal-report.js';
+import { scalingSections, statisticsSection } from './terminal-views.js';
+import { batchScalingChartSpec, coreScalingChartSpec } from '../../../reports/view-charts.js';
+import { runComparisonChartSpec } from '../../../reports/run-comparison-chart.js';
+import { DASHBOARD_LISTS } from '../../../reports/chart-width.js';
 import type { RunConfig } from './run-config.js';
 import type { ProgressEvent } from './benchmark-options.js';
-import { CLASSIFY_OPTIONS } from '../scenarios/classify/classify-options.js';
-import { cellFigures } from '../../reports/cell-figures.js';
-import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, type Scenario } from '../scenarios/scenario-registry.js';
-import { CLASSIFY_TABS, classifyPanels } from '../scenarios/classify/classify-dashboard-panels.js';
-import { listSetting, threadsSetting } from '../../reports/dashboard-panels.js';
+import { CLASSIFY_OPTIONS } from './classify-options.js';
+import { cellFigures } from '../../../reports/cell-figures.js';
+import { registerScenario, ViewParamError, type ReportOptions, type TerminalComparison, type CompareOptions, type Scenario } from '../scenario-registry.js';
+import { CLASSIFY_TABS, classifyPanels } from './classify-dashboard-panels.js';
+import { listSetting, threadsSetting } from '../../../reports/dashboard-panels.js';
 
 /** `show --view`: the whole report (all), core or batch scaling alone with their fixed values, and every named view of src/scenarios/classify/report-views.ts; baseline is the old name of latency. */
 function viewChoices(): string[] {

@@ -1,15 +1,15 @@
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { UserError } from '../core/errors.js';
-import { requirePositiveInteger } from '../core/number-checks.js';
-import { checkRange } from '../core/option-ranges.js';
-export { requirePositiveInteger } from '../core/number-checks.js';
-import type { CellKey, CellResult } from '../core/results.js';
-import type { TensorMap } from '../core/tensor.js';
-import type { ModelSpec } from '../models/model-spec.js';
-import type { Dataset, DataRow } from '../../datasets/dataset.js';
-import type { ResolvedColumns } from '../../datasets/columns.js';
-import { DEFAULT_MAX_CV, DEFAULT_ROUNDS, DEFAULT_STOP_RULE, MIN_ROUND_TIME_MS, type StopRule } from '../core/stop-rule.js';
-import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE, type RowOutputs } from '../core/parity.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { UserError } from '../../core/errors.js';
+import { requirePositiveInteger } from '../../core/number-checks.js';
+import { checkRange } from '../../core/option-ranges.js';
+export { requirePositiveInteger } from '../../core/number-checks.js';
+import type { CellKey, CellResult } from '../../core/results.js';
+import type { TensorMap } from '../../core/tensor.js';
+import type { ModelSpec } from '../../models/model-spec.js';
+import type { Dataset, DataRow } from '../../../datasets/dataset.js';
+import type { ResolvedColumns } from '../../../datasets/columns.js';
+import { DEFAULT_MAX_CV, DEFAULT_ROUNDS, DEFAULT_STOP_RULE, MIN_ROUND_TIME_MS, type StopRule } from '../../core/stop-rule.js';
+import { DEFAULT_PARITY_ROWS, DEFAULT_PARITY_TOLERANCE, type RowOutputs } from '../../core/parity.js';
 
 /** Progress of a sweep, for a CLI line or a web page. */
 export type ProgressEvent =
@@ -154,9 +154,9 @@ export interface ResolvedBenchmarkOptions {
   readonly profile: boolean;
 }
 
-export { DEFAULT_BATCH_SIZES } from '../core/stop-rule.js';
-import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS } from '../core/stop-rule.js';
-import { standaloneRegistry } from '../models/standalone-registry.js';
+export { DEFAULT_BATCH_SIZES } from '../../core/stop-rule.js';
+import { DEFAULT_BATCH_SIZES, DEFAULT_ROWS } from '../../core/stop-rule.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 /** Rows per cell when none are asked for (DEFAULT_ROWS says why so few). */
 export const DEFAULT_LIMIT = DEFAULT_ROWS;
 export const DEFAULT_WARMUP_BATCHES = 2;

@@ -1,34 +1,33 @@
-import { badPairsError, checkPairs, skippedPairsNote } from '../../datasets/sts-pairs.js';
+import { badPairsError, checkPairs, skippedPairsNote } from '../../../datasets/sts-pairs.js';
 import type { ProgressEvent } from './benchmark-options.js';
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { driveRun, type DriverHooks, type RunOutcome } from '../run-driver.js';
 import { nothingSavedReason, SavedOutputs } from './saved-outputs.js';
-import { planModels } from '../scenarios/model-plan.js';
+import { planModels } from '../model-plan.js';
 import { sweepModels } from './classify-sweep.js';
-import { prepareOutputFolder } from '../core/output-folder.js';
-import type { CellResult, RunRecord } from '../core/results.js';
-import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../datasets/open-dataset.js';
-import { checkTextColumn, resolveColumns } from '../../datasets/columns.js';
-import { writeRunFiles } from '../../reports/write-run.js';
-import type { QueueSweep, QueueRunOptions } from './queue-sweep.js';
+import { prepareOutputFolder } from '../../core/output-folder.js';
+import type { CellResult, RunRecord } from '../../core/results.js';
+import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../../datasets/open-dataset.js';
+import { checkTextColumn, resolveColumns } from '../../../datasets/columns.js';
+import { writeRunFiles } from '../../../reports/write-run.js';
+import type { ClassifyQueue, QueueRun } from './classify-queue.js';
+import { launchersOf, type ScenarioRunHooks } from '../scenario-registry.js';
 import { runEngines, type RunConfig } from './run-config.js';
 
 export type { RunConfig } from './run-config.js';
 // The config's resolution lives apart so the CLI checks flags without loading the run stack; callers still find it here.
 export { DEFAULT_CALIBRATION_ROWS, resolveRunConfig, type OptionNames, type RunConfigInput } from './resolve-run-config.js';
 import { DEFAULT_CALIBRATION_ROWS } from './resolve-run-config.js';
-import { checkCalibrationRows } from '../scenarios/calibration-rows.js';
-import { standaloneRegistry } from '../models/standalone-registry.js';
+import { checkCalibrationRows } from '../calibration-rows.js';
+import { standaloneRegistry } from '../../models/standalone-registry.js';
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
-export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
-  readonly onProgress?: (event: ProgressEvent) => void;
-  readonly registry?: EngineRegistry;
-  /** Run the sweep on queue workers (`run --queue`) instead of this machine. */
-  readonly queue?: QueueRunOptions;
+export interface RunHooks extends ScenarioRunHooks<RunRecord, ProgressEvent> {
+  /** Run the sweep on queue workers (`run --queue`) instead of this machine: the options and the caller's opener (it speaks to Redis). */
+  readonly queue?: QueueRun;
 }
 
-export type { RunOutcome } from '../scenarios/run-driver.js';
+export type { RunOutcome } from '../run-driver.js';
 
 /**
  * Runs one benchmark from a config: checks the dataset and model, then
@@ -41,8 +40,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   // First of all, so a folder that cannot be written fails at once rather than after the model open (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
   // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
-  // bullmq and ioredis load only for a queue run.
-  const queue = hooks.queue ? await (await import('./queue-sweep.js')).QueueSweep.open(hooks.queue) : null;
+  const queue = hooks.queue ? await hooks.queue.open(hooks.queue.options) : null;
   try {
     return await executeSweep(config, hooks, registry, queue);
   } finally {
@@ -50,7 +48,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   }
 }
 
-async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: QueueSweep | null): Promise<RunOutcome<RunRecord>> {
+async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: ClassifyQueue | null): Promise<RunOutcome<RunRecord>> {
   // The dataset is opened and its columns checked before the slower model open, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);
@@ -126,6 +124,7 @@ async function executeSweep(config: RunConfig, hooks: RunHooks, registry: Engine
             ...(saved ? { onOutputs: (key, reason, outputs) => saved.add(key, reason, outputs) } : {}),
           },
           ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+          launchers: launchersOf(hooks),
           record,
         }),
       write: async (record, dir, options) => {

@@ -6,9 +6,9 @@
  * of their own. Node engines are left as they are. Without `--browsers`
  * nothing changes (Chromium, the bare ids).
  */
-import { BROWSER_VARIANTS, browserEngineId, browserVariant, splitBrowserEngineId } from '../../engines/browser/browser-variants.js';
-import type { EngineRegistry } from '../core/engine-registry.js';
-import { UserError } from '../core/errors.js';
+import { BROWSER_VARIANTS, browserEngineId, browserVariant, splitBrowserEngineId } from '../../../engines/browser/browser-variants.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
+import { UserError } from '../../core/errors.js';
 
 /** Checks the browser names: each known, none twice. */
 export function parseBrowsers(names: readonly string[], flag: string): string[] {

@@ -10,7 +10,6 @@ import type { RunRecordOf } from '../src/core/results.js';
 import { nothingMeasured } from '../src/core/nothing-measured.js';
 import { formatBytes } from '../src/core/units.js';
 import { paint, wrap } from './text-table.js';
-import { unavailableSummary } from './classify/summary-lines.js';
 
 /** Any command's record, as the header reads it. */
 type AnyRecord = RunRecordOf<{ readonly state: string; readonly reason?: string }>;
@@ -120,4 +119,17 @@ export function reasonsInFull<C extends { readonly state: string; readonly reaso
     const [state = '', reason = ''] = key.split('\u0000');
     return [...wrap(`${state} (${names.join(', ')}):`, width), ...wrap(reason, width - 4).map((l) => `    ${l}`)];
   });
+}
+
+/** "11 engines not available here: `inferbench engines`", or nothing when every engine could run. */
+export function unavailableSummary(run: { readonly config: Readonly<Record<string, unknown>> }, width: number): string[] {
+  const listed = run.config['unavailableEngines'];
+  const n = Array.isArray(listed) ? listed.length : 0;
+  if (n === 0) return [];
+  return wrap(`${count(n, 'engine')} not available here (why, and how to enable each: \`inferbench engines\`)`, width);
+}
+
+/** `1 engine`, `3 cells`: a count with its word. */
+export function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -30,6 +30,8 @@ export type { EngineFactory, EngineStatus } from './core/engine-registry.js';
 /** @deprecated An engine declares its format (`Engine.format`); these read a built-in target and stay because the public API exported them. */
 export { engineIdFor, formatOf } from '../engines/engine-target.js';
 export type { Engine, EngineId, EngineTarget, OnnxDevice, TfjsBackend, TfjsExecutor, ModelFormat, BuiltinModelFormat, Availability, ResolvedSessionOptions } from './core/engine.js';
+export { registerModelFormat, modelFormat, formatLabel, FormatRefused } from './core/model-formats.js';
+export type { ModelFormatSpec } from './core/model-formats.js';
 export type { EngineSession, SessionDescription, Precision, ProviderPlacement } from './core/engine-session.js';
 export type { HostTensor, HostDType, TensorMap } from './core/tensor.js';
 export { hostTensor } from './core/tensor.js';
@@ -49,7 +51,7 @@ export { resolveHubEnv } from './hub/hub-env.js';
 export type { HubEnv } from './hub/hub-env.js';
 export { resolveColumns } from '../datasets/columns.js';
 export type { ResolvedColumns } from '../datasets/columns.js';
-export { renderTerminalReport } from '../reports/classify/terminal-report.js';
+export { renderTerminalReport } from './scenarios/classify/terminal-report.js';
 export { writeRunFiles } from '../reports/write-run.js';
 export {
   baselineRows,
@@ -85,7 +87,12 @@ export type { RunComparison, CellComparison, ComparisonCall, DifferenceCall } fr
 export { readRunRecord } from '../reports/read-run.js';
 export { renderPng, renderSvg } from '../reports/png-chart.js';
 export { HistoryStore, HISTORY_FILE } from './runs/history/history-store.js';
-export { executeRecordedRun } from './runs/history/recorded-run.js';
+export { executeRecorded } from './runs/history/recorded-run.js';
+export { CLASSIFY_SCENARIO } from './runs/classify-scenario.js';
+export { GENERATE_SCENARIO } from './scenarios/generate/generate-scenario.js';
+export { TRAIN_SCENARIO } from './scenarios/train/train-scenario.js';
+export { LOAD_SCENARIO } from './scenarios/load/load-scenario.js';
+export type { Scenario, ScenarioRunHooks } from './scenarios/scenario-registry.js';
 export type { RecordOptions, RecordedOutcome } from './runs/history/recorded-run.js';
 export type { QueueRunOptions } from './runs/queue-sweep.js';
 export { recordOf } from './runs/history/entry-record.js';
@@ -101,8 +108,8 @@ export type { GenerateArgs, GenerationModelLike, TokenStreamer, TokenTensorLike 
 export { defaultGenerator } from './models/default-generator.js';
 export { runGenerationSweep, resolveGenerationSweep } from './scenarios/generate/generation-sweep.js';
 export type { GenerationSweepOptions, GenerationProgress } from './scenarios/generate/generation-sweep.js';
-export { executeGenerate, generateConfig } from './runs/generate-run.js';
-export type { GenerateConfig, GenerateOutcome } from './runs/generate-run.js';
+export { executeGenerate, generateConfig } from './scenarios/generate/generate-run.js';
+export type { GenerateConfig, GenerateOutcome } from './scenarios/generate/generate-run.js';
 export type {
   GenerationRunRecord,
   GenerationCell,
@@ -111,11 +118,11 @@ export type {
   SkippedGenerationCell,
   GenerationCellKey,
   GenerationSample,
-} from './core/generation-results.js';
-export { renderGenerationReport } from '../reports/generate/generation-report.js';
-export { writeGenerationFiles } from '../reports/generate/generation-files.js';
-export { executeTrain, trainConfig, checkTrainConfig } from './runs/train-run.js';
-export type { TrainConfig, TrainOutcome, TrainHooks } from './runs/train-run.js';
+} from './scenarios/generate/generation-results.js';
+export { renderGenerationReport } from './scenarios/generate/generation-report.js';
+export { writeGenerationFiles } from './scenarios/generate/generation-files.js';
+export { executeTrain, trainConfig, checkTrainConfig } from './scenarios/train/train-run.js';
+export type { TrainConfig, TrainOutcome, TrainHooks } from './scenarios/train/train-run.js';
 export { runTrainingSweep } from './scenarios/train/training-sweep.js';
 export type { TrainingSweepOptions, TrainingProgress } from './scenarios/train/training-sweep.js';
 export type { EngineTrainer, TrainerOptions, TrainOptimizer, TrainStepResult } from './core/engine.js';
@@ -128,11 +135,11 @@ export type {
   TrainingCellKey,
   TrainingStep,
   TrainingLosses,
-} from './core/training-results.js';
-export { renderTrainingReport } from '../reports/train/training-report.js';
-export { writeTrainingFiles } from '../reports/train/training-files.js';
-export { executeLoad, loadConfig, checkLoadConfig } from './runs/load-run.js';
-export type { LoadConfig, LoadOutcome, LoadHooks } from './runs/load-run.js';
+} from './scenarios/train/training-results.js';
+export { renderTrainingReport } from './scenarios/train/training-report.js';
+export { writeTrainingFiles } from './scenarios/train/training-files.js';
+export { executeLoad, loadConfig, checkLoadConfig } from './scenarios/load/load-run.js';
+export type { LoadConfig, LoadOutcome, LoadHooks } from './scenarios/load/load-run.js';
 export { runLoadSweep } from './scenarios/load/load-sweep.js';
 export type { LoadSweepOptions, LoadProgress } from './scenarios/load/load-sweep.js';
 export { serveSchedule } from './scenarios/load/serve-loop.js';
@@ -140,8 +147,8 @@ export type { BatchHandler, BatcherSettings, ServedProbe } from './scenarios/loa
 export { drawSchedule } from './scenarios/load/arrival-schedule.js';
 export { RealClock, VirtualClock } from './scenarios/load/clock.js';
 export type { Clock } from './scenarios/load/clock.js';
-export { parseLatencyGoal } from './core/latency-goal.js';
-export { summarizeRequests } from './core/load-summary.js';
+export { parseLatencyGoal } from './scenarios/load/latency-goal.js';
+export { summarizeRequests } from './scenarios/load/load-summary.js';
 export type {
   LoadRunRecord,
   LoadCell,
@@ -152,10 +159,10 @@ export type {
   LatencyGoal,
   RequestSamples,
   ArrivalProcess,
-} from './core/load-results.js';
-export { renderLoadReport } from '../reports/load/load-report.js';
-export { writeLoadFiles } from '../reports/load/load-files.js';
+} from './scenarios/load/load-results.js';
+export { renderLoadReport } from './scenarios/load/load-report.js';
+export { writeLoadFiles } from './scenarios/load/load-files.js';
 /** The names these had while the load test was called `server`; kept so code written against them still runs. */
-export { renderLoadReport as renderServerReport } from '../reports/load/load-report.js';
-export { writeLoadFiles as writeServerFiles } from '../reports/load/load-files.js';
-export { loadRateRows, loadPeakRows, hockeyStickView, latencyCdfView } from '../reports/load/load-views.js';
+export { renderLoadReport as renderServerReport } from './scenarios/load/load-report.js';
+export { writeLoadFiles as writeServerFiles } from './scenarios/load/load-files.js';
+export { loadRateRows, loadPeakRows, hockeyStickView, latencyCdfView } from './scenarios/load/load-views.js';

@@ -32,7 +32,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/core/package-info.js';
 import type { CellResult, RunRecord } from '../src/core/results.js';
 import { computeStatistics } from '../src/core/statistics.js';
-import { renderRunComparison } from '../reports/classify/compare-report.js';
+import { renderRunComparison } from '../src/scenarios/classify/compare-report.js';
 import { readRunRecord } from '../reports/read-run.js';
 import { cellMatchKey, compareRuns, roundMeansOf, type RunComparison } from '../reports/run-comparison.js';
 

@@ -12,7 +12,7 @@
  * Target: p99 lateness under 1 ms at 2,000 requests/s.
  */
 import { cpus, loadavg } from 'node:os';
-import { summarizeRequests } from '../src/core/load-summary.js';
+import { summarizeRequests } from '../src/scenarios/load/load-summary.js';
 import { percentileOfSorted } from '../src/core/statistics.js';
 import { drawSchedule } from '../src/scenarios/load/arrival-schedule.js';
 import { RealClock } from '../src/scenarios/load/clock.js';

@@ -4,7 +4,7 @@
  * src/scenarios/<name>/<name>-options.ts, tune's and the other commands'),
  * with each flag's default (the `default …` clause of its help), its range
  * (src/core/option-ranges.ts) and the dashboard API field that takes it
- * (src/runs/request-fields.ts), so the page cannot drift from the code:
+ * (src/scenarios/request-fields.ts), so the page cannot drift from the code:
  * `node dist/tools/cli-doc.js` rewrites the parts between the page's
  * markers; test/tools/cli-doc.test.ts fails when they are stale. The prose
  * around them is written by hand.
@@ -16,8 +16,8 @@ import { isCliFlagSlot, type FlagSpec } from '../src/core/flag-spec.js';
 import { lookupName } from '../src/core/name-lookup.js';
 import { OPTION_RANGES, type OptionRange, type RangedOption } from '../src/core/option-ranges.js';
 import { packageRoot } from '../src/core/package-info.js';
-import { CLI_ONLY_FLAGS, requestFieldsOfFlags } from '../src/runs/request-fields.js';
-import { registeredScenarios } from '../src/runs/scenario-registry.js';
+import { CLI_ONLY_FLAGS, requestFieldsOfFlags } from '../src/scenarios/request-fields.js';
+import { registeredScenarios } from '../src/scenarios/scenario-registry.js';
 
 export const CLI_DOC_PATH = join(packageRoot(), 'docs', 'cli.md');
 const MARKERS = {

@@ -15,11 +15,19 @@ export const QUIET_FLAG: FlagSpec = { name: 'quiet', kind: 'boolean', help: 'no 
  */
 export const VERBOSE_FLAG: FlagSpec = { name: 'verbose', kind: 'boolean', help: "also print the engines' native libraries' own log lines (libtensorflow's start-up and INFO lines), which are left out otherwise" };
 
+/**
+ * `--engine-module` on the commands that run engines: a plug-in family's
+ * module, whose engines the CLI registers before the command runs
+ * (dispatch.ts), and whose path every isolated child and queue worker of
+ * the run is given, so its engines and its model format are known there.
+ */
+export const ENGINE_MODULE_FLAG: FlagSpec = { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-in engine families and test engines), and the model format it registers' };
+
 /** Every command's `--help`, listed last. */
 export const HELP_FLAG: FlagSpec = { name: 'help', kind: 'boolean', help: 'show this help' };
 
 /** The CLI-wide flag each slot of an options table names (`{ cliFlag: 'wide' }`): one table for every command built from one. */
-export const CLI_SLOT_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG };
+export const CLI_SLOT_FLAGS: Readonly<Record<CliFlagSlot['cliFlag'], FlagSpec>> = { wide: WIDE_FLAG, quiet: QUIET_FLAG, verbose: VERBOSE_FLAG, details: DETAILS_FLAG, 'engine-module': ENGINE_MODULE_FLAG };
 
 /** Parsed command line: flag values by name and the positional arguments. */
 export interface ParsedArgs {

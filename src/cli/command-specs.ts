@@ -7,15 +7,15 @@
  * CLI-wide flags a table names by slot. The commands that are no scenario
  * (compare, engines, worker, inspect, export, the history) are defined here.
  */
-import { CLI_SLOT_FLAGS, DETAILS_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
+import { CLI_SLOT_FLAGS, DETAILS_FLAG, ENGINE_MODULE_FLAG, HELP_FLAG as HELP, QUIET_FLAG, VERBOSE_FLAG, WIDE_FLAG, type CommandSpec, type FlagSpec } from './args.js';
 export type { CommandSpec } from './args.js';
 import { HISTORY_COMMANDS } from './history-specs.js';
 import { TUNE_COMMAND } from './tune-specs.js';
 import { isCliFlagSlot } from '../core/flag-spec.js';
 import { flagRangeHelp } from '../core/option-ranges.js';
 import { CONFIG_FLAG, MODEL_FLAG, REVISION_FLAG } from '../models/model-flags.js';
-import { registeredScenarios, type Scenario } from '../runs/scenario-registry.js';
-import '../runs/scenarios/builtin-scenarios.js';
+import { registeredScenarios, type Scenario } from '../scenarios/scenario-registry.js';
+import '../runs/builtin-scenarios.js';
 
 /** The CLI's definition of each flag a scenario's options table names by slot. */
 
@@ -41,7 +41,7 @@ export const WORKER_COMMAND: CommandSpec = {
     { name: 'concurrency', kind: 'value', arg: 'N', help: 'jobs run at once; default 1 (one open at a time keeps timings clean)' },
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines this worker offers; the others show as unavailable on it; default: every available engine' },
     { name: 'stall-timeout', kind: 'value', arg: 'S', help: 'seconds a job of a worker that stopped answering (killed, cut off) waits before another worker takes it; default 30' },
-    { name: 'engine-module', kind: 'value', arg: 'PATH', repeatable: true, help: 'also register the engines a module exports as `engines` (plug-ins and test engines); never taken from a job' },
+    { ...ENGINE_MODULE_FLAG, help: `${ENGINE_MODULE_FLAG.help}; never taken from a job` },
     VERBOSE_FLAG,
     HELP,
   ],
@@ -60,6 +60,7 @@ export const ENGINES_COMMAND: CommandSpec = {
     { name: 'json', kind: 'boolean', help: 'print JSON (every field, every reason in full)' },
     { name: 'options', kind: 'value', arg: 'ID', help: "print the engine's option table for --engine-options: key, allowed values, default, what it does, how it is applied and read back" },
     WIDE_FLAG,
+    ENGINE_MODULE_FLAG,
     HELP,
   ],
 };
@@ -74,6 +75,7 @@ export const INSPECT_COMMAND: CommandSpec = {
     CONFIG_FLAG,
     { name: 'engines', kind: 'value', arg: 'a,b', help: 'engines to judge (see `inferbench engines`); only these are probed; default: every engine' },
     { name: 'json', kind: 'boolean', help: 'print JSON (an array when several models are given)' },
+    ENGINE_MODULE_FLAG,
     HELP,
   ],
   details:

@@ -26,9 +26,9 @@ export async function compareCommand(args: ParsedArgs): Promise<number> {
   const [{ resolveRunPath }, { readRunRecord }, { scenarioOfRecord }, { DEFAULT_MIN_EFFECT }] = await Promise.all([
     import('../runs/history/entry-ref.js'),
     import('../../reports/read-run.js'),
-    import('../runs/scenario-registry.js'),
+    import('../scenarios/scenario-registry.js'),
     import('../../reports/run-comparison.js'),
-    import('../runs/scenarios/builtin-scenarios.js'),
+    import('../runs/builtin-scenarios.js'),
   ]);
   const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
   // Both sides are read at once, but every rejection is awaited: with Promise.all a failing side would leave the other's rejection unhandled (a crash dump after the message).

@@ -11,7 +11,7 @@
  */
 import { UserError } from '../core/errors.js';
 import { VERBOSE_ENV } from '../core/library-logs.js';
-import { parseArgs, type ParsedArgs } from './args.js';
+import { parseArgs, repeatedFlag, type ParsedArgs } from './args.js';
 import { commandHelp, commands, mainHelp } from './command-specs.js';
 import { isScenarioCommand, runScenarioCommand } from './scenario-commands.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -56,6 +56,9 @@ export async function dispatch(argv: readonly string[], engines?: EngineRegistry
   // Before any engine loads, in this process and (inherited) every child it starts.
   if (args.flags['verbose'] === true) process.env[VERBOSE_ENV] = '1';
   const registry = engines ?? (await import('../../engines/registry.js')).defaultRegistry;
+  // A plug-in family's engines (and the model format its module registers) join the registry before the command reads its --engines.
+  const modules = repeatedFlag(args, 'engine-module');
+  if (modules !== undefined) await (await import('../launchers/engine-modules.js')).registerEngineModules(modules, registry);
   if (isScenarioCommand(spec.name)) return runScenarioCommand(spec.name, args, registry);
   const handler = Object.hasOwn(OTHER_COMMANDS, spec.name) ? OTHER_COMMANDS[spec.name] : undefined;
   if (!handler) throw new Error(`command ${spec.name} has no handler`);

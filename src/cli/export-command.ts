@@ -4,7 +4,7 @@ import { readOnnxModel } from '../core/onnx/onnx-decode.js';
 import { CellSkip, UserError } from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';
 import { stopOnSignals } from './stop-signals.js';
-import { FORMAT_LABEL } from '../models/benchmark-model.js';
+import { aFormat } from '../core/model-formats.js';
 import { TextClassification } from '../models/text-classification.js';
 import { hasSentenceTransformersFiles, readSentenceTransformersFolder } from '../models/sentence-transformers-folder.js';
 import { ExportRefused } from '../models/tf-export/lower-context.js';
@@ -81,7 +81,7 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
     written = await writeModelFolder(onnxPath, format, target);
   } catch (err) {
     if (err instanceof ExportRefused) {
-      throw new UserError(`cannot export ${model.name} as a ${FORMAT_LABEL[format]}: ${err.message}`, await refusalFix(onnxPath));
+      throw new UserError(`cannot export ${model.name} as ${aFormat(format)}: ${err.message}`, await refusalFix(onnxPath));
     }
     throw fileSystemError(err, 'write', target, '--out');
   } finally {
@@ -89,7 +89,7 @@ export async function exportCommand(args: ParsedArgs): Promise<number> {
   }
   process.stdout.write(
     [
-      `wrote a ${FORMAT_LABEL[format]} of ${model.name} to ${written.dir}`,
+      `wrote ${aFormat(format)} of ${model.name} to ${written.dir}`,
       `  ${written.file} (${written.nodes} TensorFlow nodes), from ${onnxPath}`,
       ...written.notes.map((n) => `  note: ${n}`),
       `run it: inferbench run --model ${written.dir} --engines ${ENGINES[format]}`,

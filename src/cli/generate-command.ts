@@ -1,10 +1,9 @@
-import type { GenerateConfig } from '../runs/generate-run.js';
+import type { GenerateConfig, StoredGenerateConfig } from '../scenarios/generate/generate-run.js';
 import { enginesWithOptions } from './engine-options-flag.js';
-import type { StoredGenerateConfig } from '../runs/history/history-entry.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import type { GenerationProgress } from '../scenarios/generate/generation-sweep.js';
-import type { GenerationCellKey } from '../core/generation-results.js';
+import type { GenerationCellKey } from '../scenarios/generate/generation-results.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth, screenLayout, type ScreenLayout } from './terminal-width.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
@@ -55,7 +54,7 @@ export async function generateCommand(args: ParsedArgs, registry: EngineRegistry
     isolate: args.flags['no-isolate'] !== true,
   };
   // The run stack loads only now, every flag read: a refused command costs what `--help` costs.
-  const { generateConfig } = await import('../runs/generate-run.js');
+  const { generateConfig } = await import('../scenarios/generate/generate-run.js');
   const config = generateConfig(input);
 
   return generateAndReport(config, {}, registry, screenLayout(args));
@@ -66,7 +65,7 @@ export const scenarioCli: ScenarioCli = {
   run: generateCommand,
   rerun: async (stored, { out, rerunOf }, args, registry) => {
     const { command: _command, ...config } = stored as StoredGenerateConfig;
-    const { generateConfig } = await import('../runs/generate-run.js');
+    const { generateConfig } = await import('../scenarios/generate/generate-run.js');
     return generateAndReport(generateConfig({ ...config, out }), { rerunOf }, registry, screenLayout(args));
   },
 };
@@ -76,10 +75,11 @@ export const scenarioCli: ScenarioCli = {
  * report, recorded in the history like `run`. Shared by `generate` and `rerun`.
  */
 async function generateAndReport(config: GenerateConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
-  const [{ executeRecordedGenerate }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
+  const [{ executeRecorded }, { GENERATE_SCENARIO }, { renderGenerationReport }, { generationCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
-    import('../../reports/generate/generation-report.js'),
-    import('../../reports/generate/generation-files.js'),
+    import('../scenarios/generate/generate-scenario.js'),
+    import('../scenarios/generate/generation-report.js'),
+    import('../scenarios/generate/generation-files.js'),
     import('../../reports/cell-files.js'),
   ]);
   return reportRecordedCommand({
@@ -88,7 +88,7 @@ async function generateAndReport(config: GenerateConfig, links: { readonly rerun
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
-      executeRecordedGenerate(config, {
+      executeRecorded(GENERATE_SCENARIO, config, {
         ...hooks,
         onStart: (r) => {
           progress.line(startLine(`inferbench: generate ${r.id}: ${r.models[0]?.name}`, r.config['enginesResolved'] as string[], '', progress.width));

@@ -5,7 +5,7 @@ import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
 import { HistoryStore } from '../runs/history/history-store.js';
 import { entryEngines, type HistoryEntry } from '../runs/history/history-entry.js';
 import { entryCommand, entryModelName, recordOf } from '../runs/history/entry-record.js';
-import { scenarioOfConfig } from '../runs/scenario-registry.js';
+import { scenarioOfConfig } from '../scenarios/scenario-registry.js';
 import { headlineText, progressText } from '../runs/history/entry-summary.js';
 import { removeEntry } from '../runs/history/remove-entry.js';
 import { requirePositionals, resolveEntryId } from '../runs/history/entry-ref.js';

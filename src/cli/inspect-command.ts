@@ -1,5 +1,5 @@
 import { inspectModel, type InspectedValue, type ModelInspection } from '../models/inspect-model.js';
-import { formatLabel } from '../models/benchmark-model.js';
+import { formatLabel } from '../core/model-formats.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
@@ -33,7 +33,8 @@ export function renderInspection(r: ModelInspection): string {
   const engines = r.engines.map((e) => `  ${e.engine.padEnd(width)}  ${e.canRun ? 'yes' : `no: ${e.reason}`}`);
   return [
     `model    ${r.path} (${(r.sizeBytes / 1024).toFixed(1)} KiB)`,
-    r.format === 'onnx'
+    // An ONNX graph has an opset; the other formats name themselves.
+    r.opset !== null
       ? `opset    ${r.opset} (IR ${r.irVersion}${r.producer ? `, produced by ${r.producer}` : ''})`
       : `format   ${formatLabel(r.format)}${r.producer ? ` (${r.producer})` : ''}`,
     `inputs   ${values(r.inputs)}`,
@@ -59,7 +60,7 @@ export async function inspectCommand(args: ParsedArgs, registry: EngineRegistry)
     if (engines.length === 0) throw new UserError('--engines names no engine', 'e.g. --engines onnx-cpu,tfjs-wasm, or leave it out to judge every engine');
     registry.parseNames(engines, '--engines');
   }
-  const { modelFolders } = await import('../runs/model-plan.js');
+  const { modelFolders } = await import('../scenarios/model-plan.js');
   const folders = await modelFolders({
     models: repeatedFlag(args, 'model') ?? [],
     architectures: parseArchitectures(repeatedFlag(args, 'config') ?? []),

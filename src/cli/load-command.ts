@@ -1,13 +1,13 @@
 import { UserError } from '../core/errors.js';
 import { enginesWithOptions } from './engine-options-flag.js';
 import { interruptedBy, stopCause } from '../core/stop-cause.js';
-import { parseLatencyGoal } from '../core/latency-goal.js';
-import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../core/load-results.js';
+import { parseLatencyGoal } from '../scenarios/load/latency-goal.js';
+import { ARRIVAL_PROCESSES, type ArrivalProcess, type LoadRunRecord, type PeakRound } from '../scenarios/load/load-results.js';
 import { checkRange } from '../core/option-ranges.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration, formatRate } from '../core/units.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import type { LoadConfig } from '../runs/load-run.js';
+import type { LoadConfig } from '../scenarios/load/load-run.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import type { LoadProgress } from '../scenarios/load/load-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -96,7 +96,7 @@ export async function loadCommand(args: ParsedArgs, registry: EngineRegistry): P
   };
   const defined = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) as Partial<LoadConfig>;
   // The run stack loads only now, every flag checked: a refused command costs what `--help` costs.
-  const { loadConfig } = await import('../runs/load-run.js');
+  const { loadConfig } = await import('../scenarios/load/load-run.js');
   return loadAndReport(loadConfig(defined), {}, registry, screenLayout(args));
 }
 
@@ -105,18 +105,19 @@ export const scenarioCli: ScenarioCli = {
   run: loadCommand,
   rerun: async (stored, { out, rerunOf }, args, registry) => {
     // The same seed: the same arrival schedules, so the two runs differ by the machine only.
-    const { loadConfig } = await import('../runs/load-run.js');
+    const { loadConfig } = await import('../scenarios/load/load-run.js');
     return loadAndReport(loadConfig({ ...(stored as LoadConfig), out }), { rerunOf }, registry, screenLayout(args));
   },
 };
 
 /** Runs a load config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `load` and `rerun`. */
 async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
-  const [{ executeRecordedLoad }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
+  const [{ executeRecorded }, { LOAD_SCENARIO }, { renderLoadReport }, { notDrawnLines }, { loadCharts }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
-    import('../../reports/load/load-report.js'),
+    import('../scenarios/load/load-scenario.js'),
+    import('../scenarios/load/load-report.js'),
     import('../../reports/cell-files.js'),
-    import('../../reports/load/load-files.js'),
+    import('../scenarios/load/load-files.js'),
   ]);
   return reportRecordedCommand({
     unit: 'engine call',
@@ -124,12 +125,13 @@ async function loadAndReport(config: LoadConfig, links: { readonly rerunOf?: num
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
-      executeRecordedLoad(config, {
+      executeRecorded(LOAD_SCENARIO, config, {
         ...hooks,
+        names: 'flag',
         onStart: (r) => {
           progress.line(startLine(`inferbench: load ${r.id}: ${r.models.map((m) => m.name).join(', ')}`, r.config['enginesResolved'] as string[], '', progress.width));
         },
-      }, record, 'flag'),
+      }, record),
     progressLine,
     wide: layout.wide,
     render: (record: LoadRunRecord, color, entryId) => renderLoadReport(record, { color, ...layout, historyId: entryId }),

@@ -1,5 +1,5 @@
 import type { ProgressEvent } from '../runs/benchmark-options.js';
-import type { RunOutcome } from '../runs/run-driver.js';
+import type { RunOutcome } from '../scenarios/run-driver.js';
 import type { RunConfig } from '../runs/run-config.js';
 import { resolveRunConfig } from '../runs/resolve-run-config.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
@@ -22,15 +22,16 @@ import type { EngineRegistry } from '../core/engine-registry.js';
  * every flag has been checked: a refused command costs what `--help` costs.
  */
 async function runStack() {
-  const [recorded, terminal, table, writeRun, cellFiles, views] = await Promise.all([
+  const [recorded, classify, terminal, table, writeRun, cellFiles, views] = await Promise.all([
     import('../runs/history/recorded-run.js'),
-    import('../../reports/classify/terminal-report.js'),
+    import('../runs/classify-scenario.js'),
+    import('../scenarios/classify/terminal-report.js'),
     import('../../reports/text-table.js'),
     import('../../reports/write-run.js'),
     import('../../reports/cell-files.js'),
     import('../../reports/run-views.js'),
   ]);
-  return { ...recorded, ...terminal, ...table, ...writeRun, ...cellFiles, ...views };
+  return { ...recorded, ...classify, ...terminal, ...table, ...writeRun, ...cellFiles, ...views };
 }
 
 /** The report helpers the progress lines use (reports/run-views.ts). */
@@ -190,7 +191,7 @@ export async function runAndReport(
   extra?: { readonly finished?: (outcome: RunOutcome<RunRecord>) => Promise<void>; readonly lines?: (record: RunRecord) => readonly string[] },
 ): Promise<number> {
   const stack = await runStack();
-  const { executeRecordedRun, renderTerminalReport, fitLines, runCharts, notDrawnLines, plannedKeys } = stack;
+  const { executeRecorded, CLASSIFY_SCENARIO, renderTerminalReport, fitLines, runCharts, notDrawnLines, plannedKeys } = stack;
   let varying = plannedKeys({ models: 1, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
   return reportRecordedCommand<RunRecord, ProgressEvent>({
     unit: 'batch',
@@ -198,7 +199,7 @@ export async function runAndReport(
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: async ({ progress, ...hooks }, record) => {
-      const recorded = await executeRecordedRun(config, {
+      const recorded = await executeRecorded(CLASSIFY_SCENARIO, config, {
         ...hooks,
         ...(queue ? { queue } : {}),
         onStart: (r) => {

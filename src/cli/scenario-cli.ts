@@ -11,7 +11,7 @@ import { UserError } from '../core/errors.js';
 import { DEFAULT_OUT_DIR, prepareOutputFolder } from '../core/output-folder.js';
 import type { RangedOption } from '../core/option-ranges.js';
 import { isCliFlagSlot, type FlagSpec } from '../core/flag-spec.js';
-import type { CellProgress, Scenario, ScenarioConfig, ScenarioFlags } from '../runs/scenario-registry.js';
+import type { CellProgress, Scenario, ScenarioConfig, ScenarioFlags } from '../scenarios/scenario-registry.js';
 import { listFlag, positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { reportRecordedCommand } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
@@ -49,13 +49,12 @@ function cellLine(event: CellProgress): string | { readonly status: string } {
 }
 
 /**
- * Runs a config of a registered scenario through its `executeRecorded`,
+ * Runs a config of a registered scenario through its `execute` into the history,
  * with the CLI's stop signals, progress area and history lines, then
  * prints its `report` (the one `show` prints).
  */
 function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, rerunOf: number | undefined, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
-  const execute = scenario.executeRecorded;
-  if (!execute) {
+  if (!scenario.execute) {
     throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, `load the module that registers ${scenario.command} with a way to run it, or run another scenario`);
   }
   const layout = reportWidth(args);
@@ -64,7 +63,7 @@ function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, re
     out,
     ...(rerunOf !== undefined ? { rerunOf } : {}),
     registry,
-    execute: ({ signal, registry: engines, onProgress }, record) => execute(config, { signal, registry: engines, onCell: onProgress }, record),
+    execute: async ({ signal, registry: engines, onProgress }, record) => (await import('../runs/history/recorded-run.js')).executeStored(config, { signal, registry: engines, onCell: onProgress }, record),
     progressLine: cellLine,
     quiet: args.flags['quiet'] === true,
     wide: layout.wide,
@@ -75,7 +74,7 @@ function runRecorded(scenario: Scenario, config: ScenarioConfig, out: string, re
 
 /**
  * The CLI of a scenario that brings no command module: its config from its
- * flags (`configFromFlags`), run and rerun through `executeRecorded`, and
+ * flags (`configFromFlags`), run and rerun through `execute` (into the history), and
  * its `report`. A scenario without `configFromFlags` is refused on the
  * command line with the reason; its stored configs still rerun.
  */

@@ -7,8 +7,8 @@
  * scenario registered anywhere else (a plug-in, a test) needs no line
  * here: it runs and reruns from its registration (scenario-cli.ts).
  */
-import { registeredScenarios, scenarioByCommand, scenarioOfConfig, type Scenario, type ScenarioConfig } from '../runs/scenario-registry.js';
-import '../runs/scenarios/builtin-scenarios.js';
+import { registeredScenarios, scenarioByCommand, scenarioOfConfig, type Scenario, type ScenarioConfig } from '../scenarios/scenario-registry.js';
+import '../runs/builtin-scenarios.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
 import { registeredScenarioCli, type Replay, type ScenarioCli } from './scenario-cli.js';

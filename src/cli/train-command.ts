@@ -5,7 +5,7 @@ import { prepareOutputFolder } from '../core/output-folder.js';
 import { formatDuration } from '../core/units.js';
 import { parseArchitectures } from '../models/generated/arch-parse.js';
 import { DEFAULT_OUT_DIR } from '../core/output-folder.js';
-import type { TrainConfig } from '../runs/train-run.js';
+import type { TrainConfig } from '../scenarios/train/train-run.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import type { TrainingProgress } from '../scenarios/train/training-sweep.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
@@ -52,7 +52,7 @@ export async function trainCommand(args: ParsedArgs, registry: EngineRegistry): 
   const sequenceLengths = positiveIntListFlag(args, 'sequence-lengths', 'sequenceLengths');
   const architectures = parseArchitectures(repeatedFlag(args, 'config') ?? []);
   // The run stack loads only now, every flag read: a refused command costs what `--help` costs.
-  const { trainConfig } = await import('../runs/train-run.js');
+  const { trainConfig } = await import('../scenarios/train/train-run.js');
   const config = trainConfig({
     models: repeatedFlag(args, 'model') ?? [],
     architectures,
@@ -79,18 +79,19 @@ export async function trainCommand(args: ParsedArgs, registry: EngineRegistry): 
 export const scenarioCli: ScenarioCli = {
   run: trainCommand,
   rerun: async (stored, { out, rerunOf }, args, registry) => {
-    const { trainConfig } = await import('../runs/train-run.js');
+    const { trainConfig } = await import('../scenarios/train/train-run.js');
     return trainAndReport(trainConfig({ ...(stored as TrainConfig), out }), { rerunOf }, registry, screenLayout(args));
   },
 };
 
 /** Runs a train config with progress lines, Ctrl-C handling and the report, recorded in the history. Shared by `train` and `rerun`. */
 async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: number }, registry: EngineRegistry, layout: ScreenLayout = reportWidth(null)): Promise<number> {
-  const [{ executeRecordedTrain }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
+  const [{ executeRecorded }, { TRAIN_SCENARIO }, { trainingEnginesFix }, { renderTrainingReport }, { trainingCharts }, { notDrawnLines }] = await Promise.all([
     import('../runs/history/recorded-run.js'),
-    import('../runs/train-run.js'),
-    import('../../reports/train/training-report.js'),
-    import('../../reports/train/training-files.js'),
+    import('../scenarios/train/train-scenario.js'),
+    import('../scenarios/train/train-run.js'),
+    import('../scenarios/train/training-report.js'),
+    import('../scenarios/train/training-files.js'),
     import('../../reports/cell-files.js'),
   ]);
   return reportRecordedCommand({
@@ -99,12 +100,13 @@ async function trainAndReport(config: TrainConfig, links: { readonly rerunOf?: n
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: ({ progress, ...hooks }, record) =>
-      executeRecordedTrain(config, {
+      executeRecorded(TRAIN_SCENARIO, config, {
         ...hooks,
+        names: 'flag',
         onStart: (r) => {
           progress.line(startLine(`inferbench: train ${r.id}: ${r.models.map((m) => m.name).join(', ')}`, r.config['enginesResolved'] as string[], '', progress.width));
         },
-      }, record, 'flag'),
+      }, record),
     progressLine,
     wide: layout.wide,
     render: (record, color, entryId) => renderTrainingReport(record, { color, ...layout, historyId: entryId }),

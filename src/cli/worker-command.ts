@@ -3,10 +3,9 @@ import { unavailableText } from '../core/engine-registry.js';
 import { collectEnvironment } from '../core/environment.js';
 import { UserError } from '../core/errors.js';
 import { defaultCacheRoot } from '../core/cache-root.js';
-import { registerEngineModules } from '../launchers/engine-modules.js';
 import { parseRedisUrl, probeRedis } from '../launchers/queue/redis-url.js';
 import { fingerprintId, type WorkerEngine } from '../launchers/queue/worker-registry.js';
-import { listFlag, numberFlag, positiveIntFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
+import { listFlag, numberFlag, positiveIntFlag, stringFlag, type ParsedArgs } from './args.js';
 import { stopExitCode } from './stop-signals.js';
 import { STOP_SIGNALS, type StopSignal } from '../core/stop-cause.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
@@ -30,8 +29,8 @@ export async function workerCommand(args: ParsedArgs, registry: EngineRegistry):
   const concurrency = positiveIntFlag(args, 'concurrency') ?? 1;
   const stallS = numberFlag(args, 'stall-timeout') ?? DEFAULT_STALL_TIMEOUT_S;
   if (!(stallS >= 1 && stallS <= 3600)) throw new UserError(`--stall-timeout must be between 1 and 3600 seconds, got ${stallS}`, `pass --stall-timeout ${DEFAULT_STALL_TIMEOUT_S} (the default)`);
-  const engineModules = repeatedFlag(args, 'engine-module') ?? [];
-  await registerEngineModules(engineModules, registry);
+  // Registered by dispatch.ts before this command ran; each job's child is given them too.
+  const engineModules = registry.engineModules();
   const offered = listFlag(args, 'engines');
   if (offered) registry.parseNames(offered, '--engines');
   await probeRedis(address);

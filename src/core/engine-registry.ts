@@ -58,6 +58,23 @@ export class EngineRegistry {
     this.statuses.delete(engine.id);
   }
 
+  private readonly modules: string[] = [];
+
+  /**
+   * Notes the plug-in module (its path) whose engines were registered here
+   * (`registerEngineModules`, launchers/engine-modules.ts), so an isolated
+   * child of a run with this registry registers them too: a module path,
+   * unlike an engine object, can be sent to another process.
+   */
+  addEngineModule(path: string): void {
+    if (!this.modules.includes(path)) this.modules.push(path);
+  }
+
+  /** The plug-in modules registered here, in order (`addEngineModule`). */
+  engineModules(): readonly string[] {
+    return [...this.modules];
+  }
+
   /** Every registered id, built-ins first in table order. */
   ids(): string[] {
     const builtins = registeredEngineIds().filter((id) => this.factories.has(id));

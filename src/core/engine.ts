@@ -132,7 +132,8 @@ export interface EngineTrainer {
 export interface Engine {
   /** Registry id; built-in engines use an EngineId, test and plug-in engines any other name. */
   readonly id: string;
-  readonly target: EngineTarget;
+  /** What a built-in family runs on, in its own terms; only its folder reads it, and a plug-in family may leave it out. */
+  readonly target?: EngineTarget;
   /** The model file format `open` takes, declared by the engine: the one thing a model is asked for (`modelFile(format)`, `openOn`). */
   readonly format: ModelFormat;
   /** True for an engine that runs on WebGPU (Dawn in Node, or a browser's), for `inferbench engines --explain`'s GPU note. */

@@ -38,7 +38,7 @@ export interface CommandSpec {
  * written once. `--help` is every command's, always last, and added by the CLI.
  */
 export interface CliFlagSlot {
-  readonly cliFlag: 'wide' | 'quiet' | 'verbose' | 'details';
+  readonly cliFlag: 'wide' | 'quiet' | 'verbose' | 'details' | 'engine-module';
 }
 
 /**

@@ -13,9 +13,10 @@ import { removeEntry } from '../runs/history/remove-entry.js';
 import { FieldError } from '../core/field-error.js';
 import { HttpError, parseId, readJson, sendJson } from './http-util.js';
 import type { PathGuard } from './path-guard.js';
-import { scenarioByRoute, type Scenario } from '../runs/scenario-registry.js';
+import { scenarioByRoute, type Scenario } from '../scenarios/scenario-registry.js';
 import { checkStoredConfig, parseStartRequest } from './run-request.js';
 import type { RunQueue } from './run-queue.js';
+import { entryView } from './entry-view.js';
 
 /** What every handler needs; built once by the server. */
 export interface ApiContext {
@@ -67,13 +68,14 @@ export async function getInfo(ctx: ApiContext, res: ServerResponse): Promise<voi
 
 /** Every entry newest first, with the live progress of the one being measured. */
 export async function listRuns(ctx: ApiContext, res: ServerResponse): Promise<void> {
-  // The names `inferbench list` prints, so the page labels entries and their best figure the same way.
-  const entries = (await ctx.store.list()).map((e) => ({ ...e, modelName: entryModelName(e), headlineText: headlineText(e) }));
+  // The names `inferbench list` prints, so the page labels entries and their best figure the same way; the tabs and settings line its scenario gives.
+  const entries = (await ctx.store.list()).map((e) => ({ ...e, modelName: entryModelName(e), headlineText: headlineText(e), ...entryView(e.config) }));
   sendJson(res, 200, { entries, current: ctx.queue.current() });
 }
 
 export async function getRun(ctx: ApiContext, res: ServerResponse, id: number): Promise<void> {
-  sendJson(res, 200, { entry: await requireEntry(ctx, id), live: ctx.queue.current()?.id === id ? ctx.queue.current() : null });
+  const entry = await requireEntry(ctx, id);
+  sendJson(res, 200, { entry: { ...entry, ...entryView(entry.config) }, live: ctx.queue.current()?.id === id ? ctx.queue.current() : null });
 }
 
 /** Adds a benchmark of `scenario` to the queue after validating it as its CLI command would. */

@@ -5,7 +5,8 @@ import { describeError, UserError } from '../core/errors.js';
 import type { RunConfig } from '../runs/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
-import { scenarioOfConfig, type CellProgress, type Scenario } from '../runs/scenario-registry.js';
+import { scenarioOfConfig, type CellProgress } from '../scenarios/scenario-registry.js';
+import { executeStored } from '../runs/history/recorded-run.js';
 import type { StoredConfig } from '../runs/history/history-entry.js';
 
 /** Progress of the run being measured, as the page shows it. */
@@ -37,7 +38,7 @@ interface Job {
  * Runs dashboard benchmarks one at a time, in the order they were added.
  * Two benchmarks on one machine compete for cores and memory bandwidth, so
  * running them together would corrupt both measurements. Each run goes
- * through executeRecordedRun, so the history sees it like a CLI run.
+ * through the history's recorder (executeStored), so the history sees it like a CLI run.
  */
 export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
   private readonly waiting: Job[] = [];
@@ -149,12 +150,10 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
       return;
     }
     let config: StoredConfig;
-    let execute: NonNullable<Scenario['executeRecorded']>;
     try {
       config = await this.beforeRun(job.config);
       const scenario = scenarioOfConfig(config);
-      if (!scenario.executeRecorded) throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, 'run it with its own command');
-      execute = scenario.executeRecorded;
+      if (!scenario.execute) throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, 'run it with its own command');
     } catch (err) {
       const error = describeError(err);
       await this.store.finish(job.id, 'failed', error).catch(() => undefined);
@@ -167,7 +166,7 @@ export class RunQueue extends EventEmitter<{ event: [QueueEvent] }> {
         else this.setProgress({ ...base(), total: event.total, done: event.index + 1, current: event.index + 1 < event.total ? base().current : null });
       };
       const recording = { store: this.store, source: job.source, entryId: job.id, onWarning: (message: string) => this.emit('event', { type: 'warning', message }) };
-      const { outcome, nothingMeasured } = await execute(config, { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}), onCell }, recording);
+      const { outcome, nothingMeasured } = await executeStored(config, { signal: controller.signal, ...(this.registry ? { registry: this.registry } : {}), onCell }, recording);
       if (nothingMeasured) this.emit('event', { type: 'finished', id: job.id, state: 'failed', error: nothingMeasured.message });
       else this.emit('event', { type: 'finished', id: job.id, state: outcome.record.state, error: null });
     } catch (err) {

@@ -1,15 +1,15 @@
 /**
  * A request to start a benchmark, and a stored config made runnable again,
  * for any scenario: the dashboard checks the body's JSON kinds against the
- * fields the scenario's registration gives (runs/request-fields.ts derives
+ * fields the scenario's registration gives (scenarios/request-fields.ts derives
  * them from its options) and leaves the config to the scenario's own part
- * (src/runs/scenarios/<name>-request.ts), so no scenario is named here.
+ * (src/scenarios/<name>/<name>-request.ts), so no scenario is named here.
  */
 import { UserError } from '../core/errors.js';
 import type { StoredConfig } from '../runs/history/history-entry.js';
-import { checkFields, requestFieldKinds } from '../runs/request-fields.js';
-import '../runs/scenarios/builtin-scenarios.js';
-import { scenarioOfConfig, type RequestContext, type Scenario, type ScenarioApi, type ScenarioConfig } from '../runs/scenario-registry.js';
+import { checkFields, requestFieldKinds } from '../scenarios/request-fields.js';
+import '../runs/builtin-scenarios.js';
+import { scenarioOfConfig, type RequestContext, type Scenario, type ScenarioApi, type ScenarioConfig } from '../scenarios/scenario-registry.js';
 
 /** A validated request to add a benchmark: the config of its scenario. */
 export interface RunRequest {

@@ -41,7 +41,7 @@ const VENDOR: Readonly<Record<string, () => string>> = {
 };
 
 /** The page's own files, in `web/` at the package root. */
-const PAGE_FILES = ['dashboard.html', 'app.js', 'app-style.css', 'api.js', 'form.js', 'views.js', 'scenario-views.js', 'profile-view.js', 'format.js', 'load-tables.js', 'form-errors.js', 'toasts.js', 'icon.svg'] as const;
+const PAGE_FILES = ['dashboard.html', 'app.js', 'app-style.css', 'api.js', 'form.js', 'views.js', 'panels.js', 'format.js', 'form-errors.js', 'toasts.js', 'icon.svg'] as const;
 
 /**
  * A fixed table of files, read once and kept in memory: no path from the

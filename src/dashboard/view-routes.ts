@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HistoryDetail } from '../runs/history/history-entry.js';
 import { entryCommand, recordOf } from '../runs/history/entry-record.js';
-import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../runs/scenario-registry.js';
+import { registeredScenarios, scenarioOfConfig, ViewParamError, type Scenario } from '../scenarios/scenario-registry.js';
 import type { ApiContext } from './api-routes.js';
 import { HttpError, parseId, sendJson } from './http-util.js';
 import { wrapSpecTitles } from '../../reports/chart-width.js';
+import { withDefaultPanel } from './entry-view.js';
 
 type AnyRecord = NonNullable<ReturnType<typeof recordOf>>;
 
@@ -30,7 +31,7 @@ async function getViews(ctx: ApiContext, res: ServerResponse, id: number, url: U
   }
   let views: Record<string, unknown>;
   try {
-    views = scenario.views(record, url.searchParams);
+    views = withDefaultPanel(scenario, record, scenario.views(record, url.searchParams));
   } catch (err) {
     if (err instanceof ViewParamError) throw new HttpError(400, err.message, err.fix, err.field);
     throw err;

@@ -1,6 +1,9 @@
 import { stat } from 'node:fs/promises';
-import type { BuiltinModelFormat, Engine, ModelFormat, OnnxDevice, ResolvedSessionOptions, TfjsBackend, TfjsExecutor } from '../core/engine.js';
+import type { Engine, ModelFormat, OnnxDevice, ResolvedSessionOptions, TfjsBackend, TfjsExecutor } from '../core/engine.js';
+import { aFormat, formatLabel, FormatRefused, modelFormat } from '../core/model-formats.js';
 import { engineIdFor } from '../../engines/engine-target.js';
+// The tfjs formats' entries in the format table (their exporter loads on first use).
+import './tf-export/tf-formats.js';
 import { type EngineRegistry } from '../core/engine-registry.js';
 import { standaloneRegistry } from './standalone-registry.js';
 import { CellSkip } from '../core/errors.js';
@@ -36,17 +39,6 @@ export interface ExportOptions extends OpenOptions {
 export interface TfjsExportOptions extends ExportOptions {
   readonly executor?: TfjsExecutor;
 }
-
-/** Format names as sentences say them. */
-export const FORMAT_LABEL: Readonly<Record<BuiltinModelFormat, string>> = { onnx: 'ONNX graph', 'graph-model': 'tfjs GraphModel', 'saved-model': 'TensorFlow SavedModel' };
-
-/** `format` as a sentence says it: a built-in format's label, a plug-in's own name otherwise. */
-export function formatLabel(format: ModelFormat): string {
-  return Object.hasOwn(FORMAT_LABEL, format) ? FORMAT_LABEL[format as BuiltinModelFormat] : `${format} file`;
-}
-
-/** The formats inferbench's exporter writes from the ONNX graph when a model brings no file of its own (tf-export/native-export.ts). */
-const EXPORTED: ReadonlySet<ModelFormat> = new Set<ModelFormat>(['graph-model', 'saved-model']);
 
 /**
  * Opens `model` on `engine`: the model's file of the format the engine
@@ -129,25 +121,27 @@ export abstract class BenchmarkModel {
   /**
    * A tfjs GraphModel's model.json or a SavedModel's saved_model.pb (or the
    * file of a plug-in family's format) that the model brings itself; null
-   * (the default) has the tfjs formats exported from the ONNX graph when an
-   * engine needs one.
+   * (the default) has the format written from the ONNX graph when an engine
+   * needs one, where the format table has a writer for it.
    */
   nativeModelPath(_format: ModelFormat): string | null | Promise<string | null> {
     return null;
   }
 
   /**
-   * The file an engine of `format` opens: the ONNX graph, or the model in
-   * another format, the model's own (`nativeModelPath`) or, for a tfjs
-   * format, exported from the ONNX graph into the cache
-   * (tf-export/native-export.ts). A graph the exporter refuses (an op with
-   * no TensorFlow mapping, a quantized graph), or a format the model has no
-   * file of, is a CellSkip with the reason. Resolved once per format: an open group
-   * resolves it before the open's clock starts, so the export cache's check
-   * (a sha256 of the ONNX bytes) is not paid again inside the timed open.
+   * The file an engine of `format` opens, as the format table says
+   * (core/model-formats.ts): the ONNX graph, or the model in another
+   * format, the model's own (`nativeModelPath`) or written from the ONNX
+   * graph by the format's writer (the tfjs formats: tf-export/tf-formats.ts,
+   * into the cache). A graph the writer refuses (an op with no TensorFlow
+   * mapping, a quantized graph), or a format the model has no file of and
+   * nothing writes, is a CellSkip with the reason. Resolved once per format:
+   * an open group resolves it before the open's clock starts, so the export
+   * cache's check (a sha256 of the ONNX bytes) is not paid again inside the
+   * timed open.
    */
   modelFile(format: ModelFormat): Promise<string> {
-    if (format === 'onnx') return Promise.resolve(this.onnxPath());
+    if (modelFormat(format)?.fromOnnx === 'itself') return Promise.resolve(this.onnxPath());
     const known = this.modelFiles.get(format);
     if (known !== undefined) return known;
     const found = this.findModelFile(format);
@@ -162,13 +156,12 @@ export abstract class BenchmarkModel {
   private async findModelFile(format: ModelFormat): Promise<string> {
     const own = await this.nativeModelPath(format);
     if (own !== null) return own;
-    if (!EXPORTED.has(format)) throw new CellSkip(`${this.name} has no ${formatLabel(format)} (a model brings one through nativeModelPath)`);
-    const exported = format as 'graph-model' | 'saved-model';
-    const [{ ensureNativeExport }, { ExportRefused }] = await Promise.all([import('./tf-export/native-export.js'), import('./tf-export/lower-context.js')]);
+    const write = modelFormat(format)?.fromOnnx;
+    if (typeof write !== 'function') throw new CellSkip(`${this.name} has no ${formatLabel(format)} (a model brings one through nativeModelPath)`);
     try {
-      return (await ensureNativeExport(await this.onnxPath(), exported)).file;
+      return await write(await this.onnxPath());
     } catch (err) {
-      if (err instanceof ExportRefused) throw new CellSkip(`${this.name} cannot be exported as a ${FORMAT_LABEL[exported]}: ${err.message}`);
+      if (err instanceof FormatRefused) throw new CellSkip(`${this.name} cannot be exported as ${aFormat(format)}: ${err.message}`);
       throw err;
     }
   }

@@ -4,8 +4,10 @@ import { join, resolve } from 'node:path';
 import type { ModelFormat } from '../core/engine.js';
 import { EngineRegistry, unavailableText, type EngineStatus } from '../core/engine-registry.js';
 import { UserError } from '../core/errors.js';
-import { FORMAT_LABEL, formatLabel } from './benchmark-model.js';
+import { aFormat, formatLabel, modelFormat } from '../core/model-formats.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
+// The tfjs formats' entries in the format table: their labels and the exporter's refusal.
+import './tf-export/tf-formats.js';
 import { standaloneRegistry } from './standalone-registry.js';
 
 /** A graph input or output as `inspect` reports it. */
@@ -100,7 +102,7 @@ async function inspectNative(path: string, registry: EngineRegistry, engineIds: 
   const engines: EngineVerdict[] = [];
   for (const status of await registry.statusAll(engineIds)) {
     const format = status.engine?.format ?? 'onnx';
-    const problem = formats.includes(format as never) ? null : `needs ${format === 'onnx' ? 'an ONNX graph' : `a ${formatLabel(format)}`}; ${path} holds a ${formats.map((f) => FORMAT_LABEL[f]).join(' and a ')}`;
+    const problem = formats.includes(format as never) ? null : `needs ${aFormat(format)}; ${path} holds a ${formats.map((f) => formatLabel(f)).join(' and a ')}`;
     engines.push(verdict(status, problem));
   }
   const value = (v: (typeof sig.inputs)[number]): InspectedValue => ({ name: v.name, dtype: v.dtype, dims: v.shape.map((d) => (typeof d === 'number' ? d : d)) });
@@ -146,11 +148,7 @@ export async function inspectModel(pathOrDir: string, options: InspectOptions | 
   const onnx = findOnnx(resolved);
   if (onnx === null) return inspectNative(resolved, registry, engineIds);
   const path = onnx;
-  const [{ readOnnxModel, listOps }, { tfjsCoverage }, { exportRefusal }] = await Promise.all([
-    import('../core/onnx/onnx-decode.js'),
-    import('../../engines/tfjs/op-table.js'),
-    import('./tf-export/onnx-to-tf.js'),
-  ]);
+  const [{ readOnnxModel, listOps }, { tfjsCoverage }] = await Promise.all([import('../core/onnx/onnx-decode.js'), import('../../engines/tfjs/op-table.js')]);
   let model: Awaited<ReturnType<typeof readOnnxModel>>;
   try {
     model = await readOnnxModel(path);
@@ -162,17 +160,25 @@ export async function inspectModel(pathOrDir: string, options: InspectOptions | 
     ...coverage.unsupported.map((u) => `unsupported ONNX op ${u.op}${u.count > 1 ? ` ×${u.count}` : ''} (node ${u.firstNode})`),
     ...coverage.dtypeProblems,
   ];
-  // The native engines run an export of the graph: the exporter's own refusal is their verdict.
-  const exportProblems = new Map<ModelFormat, string | null>([
-    ['graph-model', exportRefusal(model, 'graph-model')],
-    ['saved-model', exportRefusal(model, 'saved-model')],
-  ]);
+  // An engine of a format written from the graph runs that writer's output: the writer's own refusal is its verdict (asked once per format).
+  const exportProblems = new Map<ModelFormat, Promise<string | null>>();
+  const exportProblem = (format: ModelFormat): Promise<string | null> => {
+    let known = exportProblems.get(format);
+    if (known === undefined) {
+      const refusal = modelFormat(format)?.refusal;
+      known = refusal ? refusal(model) : Promise.resolve(null);
+      exportProblems.set(format, known);
+    }
+    return known;
+  };
   const engines: EngineVerdict[] = [];
   for (const status of await registry.statusAll(engineIds)) {
     const format = status.engine?.format ?? 'onnx';
-    const exported = exportProblems.get(format);
     if (status.engine?.onnxTranslator === true) engines.push(verdict(status, tfjsProblems.length > 0 ? tfjsProblems.join('; ') : null, { unsupportedOps: coverage.unsupported.map((u) => `${u.op} ×${u.count}`) }));
-    else engines.push(verdict(status, exported ? `cannot be exported as a ${formatLabel(format)}: ${exported}` : null));
+    else {
+      const exported = await exportProblem(format);
+      engines.push(verdict(status, exported ? `cannot be exported as ${aFormat(format)}: ${exported}` : null));
+    }
   }
   return {
     format: 'onnx',

@@ -135,6 +135,8 @@ function checkSavedModel(dir: string): void {
 
 /** Refuses a native model folder that an engine would fail to open; see the module comment. */
 export function checkNativeFolder(dir: string, format: NativeFormat): void {
-  if (format === 'graph-model') checkGraphModel(dir);
-  else checkSavedModel(dir);
+  FOLDER_CHECKS[format](dir);
 }
+
+/** Each format's folder check, by format: a table, so no caller switches on a format's name. */
+const FOLDER_CHECKS: Readonly<Record<NativeFormat, (dir: string) => void>> = { 'graph-model': checkGraphModel, 'saved-model': checkSavedModel };

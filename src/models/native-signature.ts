@@ -105,5 +105,8 @@ async function savedModelSignature(file: string): Promise<NativeSignature> {
 export async function readNativeSignature(dir: string, format: NativeFormat): Promise<NativeSignature> {
   checkNativeFolder(dir, format);
   const file = join(dir, NATIVE_FILE[format]);
-  return format === 'graph-model' ? graphModelSignature(file) : savedModelSignature(file);
+  return SIGNATURE_READERS[format](file);
 }
+
+/** Each format's signature reader, by format: a table, so no caller switches on a format's name. */
+const SIGNATURE_READERS: Readonly<Record<NativeFormat, (file: string) => NativeSignature | Promise<NativeSignature>>> = { 'graph-model': graphModelSignature, 'saved-model': savedModelSignature };

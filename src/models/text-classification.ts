@@ -2,7 +2,8 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { readModelJson, requireModelFolder } from './model-folder.js';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { BenchmarkModel, FORMAT_LABEL, type InputSpec } from './benchmark-model.js';
+import { BenchmarkModel, type InputSpec } from './benchmark-model.js';
+import { formatLabel } from '../core/model-formats.js';
 import { UserError } from '../core/errors.js';
 import { isHubName } from '../hub/hub-id.js';
 import type { ModelInfo } from '../core/results.js';
@@ -12,7 +13,7 @@ import { attachTexts } from '../core/raw-texts.js';
 import { readOnnxSignature } from './onnx-signature.js';
 import { nativeFormatsIn, readNativeSignature } from './native-signature.js';
 import { checkNativeFolder } from './native-folder.js';
-import { NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
+import { NATIVE_ENGINES, NATIVE_FILE, type NativeFormat } from './tf-export/native-formats.js';
 import { CellSkip } from '../core/errors.js';
 import type { DataRow } from '../../datasets/dataset.js';
 import { textOf, type ResolvedColumns } from '../../datasets/columns.js';
@@ -139,15 +140,14 @@ function readFolder(dir: string, onnxFile: string): FolderContents {
 /** Bytes of a native model's files: model.json and its shards, or saved_model.pb and variables/. */
 function nativeFilesSize(dir: string, format: NativeFormat): number {
   const file = join(dir, NATIVE_FILE[format]);
-  let total = statSync(file).size;
-  if (format === 'graph-model') {
-    const manifest = (JSON.parse(readFileSync(file, 'utf8')) as { weightsManifest?: { paths: string[] }[] }).weightsManifest ?? [];
-    for (const p of manifest.flatMap((g) => g.paths)) total += existsSync(join(dir, p)) ? statSync(join(dir, p)).size : 0;
-  } else if (existsSync(join(dir, 'variables'))) {
-    for (const f of readdirSync(join(dir, 'variables'))) total += statSync(join(dir, 'variables', f)).size;
-  }
-  return total;
+  return statSync(file).size + WEIGHT_FILES[format](dir, file).reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0);
 }
+
+/** Each format's weight files beside its graph file: a GraphModel's manifest shards, a SavedModel's variables/. */
+const WEIGHT_FILES: Readonly<Record<NativeFormat, (dir: string, file: string) => string[]>> = {
+  'graph-model': (dir, file) => ((JSON.parse(readFileSync(file, 'utf8')) as { weightsManifest?: { paths: string[] }[] }).weightsManifest ?? []).flatMap((g) => g.paths.map((p) => join(dir, p))),
+  'saved-model': (dir) => (existsSync(join(dir, 'variables')) ? readdirSync(join(dir, 'variables')).map((f) => join(dir, 'variables', f)) : []),
+};
 
 /**
  * A sequence classifier in the Hugging Face folder layout (config.json,
@@ -242,7 +242,7 @@ export class TextClassification extends BenchmarkModel {
     const { hasOnnx, nativeFormats, dir } = this.contents;
     if (nativeFormats.includes(format)) return join(dir, NATIVE_FILE[format]);
     if (hasOnnx) return null;
-    throw new CellSkip(`${this.name} has no ${FORMAT_LABEL[format]} and no ONNX graph to export one from (${dir} holds a ${nativeFormats.map((f) => FORMAT_LABEL[f]).join(' and a ')})`);
+    throw new CellSkip(`${this.name} has no ${formatLabel(format)} and no ONNX graph to export one from (${dir} holds a ${nativeFormats.map((f) => formatLabel(f)).join(' and a ')})`);
   }
 
   /** Lets an isolated child process re-create this model (and graph variant) from its folder. */
@@ -261,8 +261,8 @@ export class TextClassification extends BenchmarkModel {
   onnxPath(): string {
     const { hasOnnx, nativeFormats, dir } = this.contents;
     if (!hasOnnx) {
-      const engines = nativeFormats.map((f) => (f === 'graph-model' ? 'tfjs-<backend>-graph-model' : 'tfjs-node-saved-model')).join(' and ');
-      throw new CellSkip(`${this.name} has no ONNX graph: ${dir} holds only a ${nativeFormats.map((f) => FORMAT_LABEL[f]).join(' and a ')}, which ${engines} run`);
+      const engines = nativeFormats.map((f) => NATIVE_ENGINES[f]).join(' and ');
+      throw new CellSkip(`${this.name} has no ONNX graph: ${dir} holds only a ${nativeFormats.map((f) => formatLabel(f)).join(' and a ')}, which ${engines} run`);
     }
     return join(dir, this.onnxFile);
   }

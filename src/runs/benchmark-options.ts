@@ -114,7 +114,7 @@ export interface BenchmarkOptions {
   readonly isolate?: boolean;
   /** How an isolated child re-creates the model; defaults to the model's own `isolationSpec()`. */
   readonly modelSpec?: ModelSpec;
-  /** Modules exporting `engines: Engine[]` to register (also in isolated children). */
+  /** Modules exporting `engines: Engine[]` to register in isolated children, besides those registered in `registry` (`registerEngineModules`). */
   readonly engineModules?: readonly string[];
   /**
    * `--profile`: after each cell's timed rounds, one untimed profiled pass
@@ -237,7 +237,8 @@ export function resolveBenchmarkOptions(
     registry: options.registry ?? standaloneRegistry(),
     isolate: options.isolate ?? false,
     modelSpec: options.modelSpec,
-    engineModules: options.engineModules ?? [],
+    // The registry's plug-in modules too (`--engine-module`), so an isolated child knows the engines this process was given.
+    engineModules: [...new Set([...(options.engineModules ?? []), ...(options.registry?.engineModules() ?? [])])],
     profile: options.profile === true,
   };
 }

@@ -20,7 +20,7 @@ import { hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
 import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../scenarios/classify/classify-queue-job.js';
 import { FixedLengthModel } from '../models/fixed-length-model.js';
 import { Benchmark } from './benchmark.js';
-import { planModels } from './model-plan.js';
+import { planModels } from '../scenarios/model-plan.js';
 import { withSequenceLength } from './classify-sweep.js';
 import { registerQueueJobRunner, type JobRunnerContext } from './queue-runners.js';
 

@@ -1,9 +1,9 @@
 import { badPairsError, checkPairs, skippedPairsNote } from '../../datasets/sts-pairs.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
-import { driveRun, type DriverHooks, type RunOutcome } from './run-driver.js';
+import { driveRun, type DriverHooks, type RunOutcome } from '../scenarios/run-driver.js';
 import { nothingSavedReason, SavedOutputs } from './saved-outputs.js';
-import { planModels } from './model-plan.js';
+import { planModels } from '../scenarios/model-plan.js';
 import { sweepModels } from './classify-sweep.js';
 import { prepareOutputFolder } from '../core/output-folder.js';
 import type { CellResult, RunRecord } from '../core/results.js';
@@ -17,7 +17,7 @@ export type { RunConfig } from './run-config.js';
 // The config's resolution lives apart so the CLI checks flags without loading the run stack; callers still find it here.
 export { DEFAULT_CALIBRATION_ROWS, resolveRunConfig, type OptionNames, type RunConfigInput } from './resolve-run-config.js';
 import { DEFAULT_CALIBRATION_ROWS } from './resolve-run-config.js';
-import { checkCalibrationRows } from './calibration-rows.js';
+import { checkCalibrationRows } from '../scenarios/calibration-rows.js';
 import { standaloneRegistry } from '../models/standalone-registry.js';
 
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
@@ -28,7 +28,7 @@ export interface RunHooks extends DriverHooks<CellResult, RunRecord> {
   readonly queue?: QueueRunOptions;
 }
 
-export type { RunOutcome } from './run-driver.js';
+export type { RunOutcome } from '../scenarios/run-driver.js';
 
 /**
  * Runs one benchmark from a config: checks the dataset and model, then

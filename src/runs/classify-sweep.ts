@@ -9,7 +9,7 @@ import { Benchmark } from './benchmark.js';
 import type { BenchmarkOptions, ProgressEvent } from './benchmark-options.js';
 import { FixedLengthModel } from '../models/fixed-length-model.js';
 import type { CellKey, CellResult } from '../core/results.js';
-import type { PlannedModel } from './model-plan.js';
+import type { PlannedModel } from '../scenarios/model-plan.js';
 
 export interface SweepOptions {
   /** Options shared by every model; `onCell` and `onProgress` are set by the sweep. */

@@ -27,7 +27,7 @@ import { isHubRepoId } from '../hub/hub-id.js';
 import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { RunConfig } from './run-config.js';
-import { DEFAULT_MODEL_ROW, type PlannedModel } from './model-plan.js';
+import { DEFAULT_MODEL_ROW, type PlannedModel } from '../scenarios/model-plan.js';
 
 /** `run --queue` options; `url` may hold a password, so it is never recorded (the record gets the masked form). */
 export interface QueueRunOptions {

@@ -9,12 +9,12 @@
  */
 import { isolatedLaunch } from '../launchers/isolated-launcher.js';
 import type { Launcher } from '../core/launch-jobs.js';
-import { scenarioByCommand } from './scenario-registry.js';
+import type { Scenario } from '../scenarios/scenario-registry.js';
 
-/** The isolated launch for the scenario registered as `command`; `engineModules` are registered in each child first, as a local run's are. */
-export function scenarioLaunch(command: string, engineModules: readonly string[] = []): Launcher {
+/** The isolated launch for `scenario`; `engineModules` are registered in each child first, as a local run's are. */
+export function scenarioLaunch(scenario: { readonly childModule?: Scenario['childModule'] }, engineModules: readonly string[] = []): Launcher {
   const launch = isolatedLaunch(engineModules);
-  const module = scenarioByCommand(command).childModule;
+  const module = scenario.childModule;
   // A launch that names its own module keeps it; the registration fills in the rest.
   return (one, hooks, signal) => launch(module === undefined || one.module !== undefined ? one : { ...one, module }, hooks, signal);
 }

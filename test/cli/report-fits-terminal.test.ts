@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { dropToFit, fitNote } from '../../reports/fitted-table.js';
 import { renderTable, type TableRow, visibleLength } from '../../reports/text-table.js';
 import { ProgressArea, reportWidth } from '../../src/cli/terminal-width.js';

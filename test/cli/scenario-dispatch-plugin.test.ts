@@ -7,8 +7,8 @@ import { frozenOptions } from '../../src/core/flag-spec.js';
 import { UserError } from '../../src/core/errors.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { registerScenario, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
+import type { RunOutcome } from '../../src/scenarios/run-driver.js';
+import { registerScenario, type ScenarioProgress, type ScenarioRunHooks } from '../../src/scenarios/scenario-registry.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 import { executeWordRun, type WordRecord as WordRecordOf } from '../helpers/word-run.js';
 import { defaultRegistry } from '../../engines/registry.js';
@@ -26,8 +26,8 @@ interface WordConfig {
   readonly words: readonly string[];
 }
 
-function executeWords(config: WordConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<WordRecord>> {
-  return executeWordRun('word-length-test', 'word-model', config, hooks, opts);
+function executeWords(config: WordConfig, hooks: ScenarioRunHooks<WordRecord, ScenarioProgress>): Promise<RunOutcome<WordRecord>> {
+  return executeWordRun('word-length-test', 'word-model', config, hooks);
 }
 
 const WORD_OPTIONS = frozenOptions({
@@ -49,7 +49,7 @@ registerScenario<WordRecord, WordConfig>({
   settingLines: (c) => [`  words:        ${c.words.join(', ')}`],
   report: (r, o) => `WORD REPORT${o.wide === true ? ' (wide)' : ''}: ${r.cells.map((c) => `${c.word}=${c.length}`).join(' ')}`,
   views: (r) => ({ words: r.cells.map((c) => c.word) }),
-  executeRecorded: executeWords,
+  execute: executeWords,
   configFromFlags: (flags) => ({ command: 'word-length-test', out: flags.out, words: flags.list('words') ?? [] }),
 });
 
@@ -62,7 +62,7 @@ registerScenario<WordRecord, WordConfig>({
   settingLines: () => [],
   report: () => 'STORED ONLY',
   views: () => ({}),
-  executeRecorded: executeWords,
+  execute: executeWords,
 });
 
 /**

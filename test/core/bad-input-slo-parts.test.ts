@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { UserError } from '../../src/core/errors.js';
-import { parseLatencyGoal } from '../../src/core/latency-goal.js';
+import { parseLatencyGoal } from '../../src/scenarios/load/latency-goal.js';
 
 test('--slo names the bad part: a negative limit, an unknown unit (listing the units), a percentile that is no number', () => {
   const cases: [string, RegExp][] = [

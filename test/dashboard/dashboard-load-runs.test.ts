@@ -8,12 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../src/runs/scenarios/builtin-scenarios.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
-import { compareServerRuns } from '../../reports/load/load-comparison.js';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import '../../src/runs/builtin-scenarios.js';
+import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
+import { compareServerRuns } from '../../src/scenarios/load/load-comparison.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { runOf } from '../helpers/round-cells.js';
-import { loadViewsJson } from '../../reports/load/load-dashboard-views.js';
+import { loadViewsJson } from '../../src/scenarios/load/load-dashboard-views.js';
 
 function probe(targetRps: number) {
   const latency = { mean: 5, p50: 5, p90: 6, p95: 7, p99: 8, p999: 9, max: 9, censoredFromMs: null };
@@ -44,10 +44,11 @@ test('two load runs of --rates alone share as many keys on the dashboard as `inf
 });
 
 test('the dashboard\'s load rate table shows the rate asked, offered and achieved side by side', async () => {
-  const web = new URL('../../../src/dashboard/web/load-tables.js', import.meta.url).href;
-  const { loadRateTable } = (await import(web)) as { loadRateTable: (rows: unknown) => string };
-  const views = loadViewsJson(ratesOnlyRun('a')) as { load: { rows: unknown[] } };
-  const html = loadRateTable(views.load.rows);
+  const web = new URL('../../../src/dashboard/web/panels.js', import.meta.url).href;
+  const { belowHtml } = (await import(web)) as { belowHtml: (blocks: unknown) => string };
+  const views = loadViewsJson(ratesOnlyRun('a')) as { panels: { load: { below: unknown[] } } };
+  const html = belowHtml(views.panels.load.below);
+  assert.equal((html.match(/<table/g) ?? []).length, 1, 'no peak table for a run of --rates alone');
   const headers = [...html.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
   assert.deepEqual(headers.slice(0, 4), ['engine', 'rate', 'offered', 'achieved']);
   const first = [...(/<tr><td>.*?<\/tr>/.exec(html)?.[0] ?? '').matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);

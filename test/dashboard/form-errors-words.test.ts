@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { FieldError } from '../../src/core/field-error.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
 import { startRequest } from '../../src/dashboard/run-request.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
-import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
+import '../../src/runs/builtin-scenarios.js';
+import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
+import { CLASSIFY_API } from '../../src/runs/classify-request.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 import { defaultRegistry } from '../../engines/registry.js';
 

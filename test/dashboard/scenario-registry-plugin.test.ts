@@ -10,10 +10,10 @@ import { UserError } from '../../src/core/errors.js';
 import { flagRangeHelp } from '../../src/core/option-ranges.js';
 import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import type { RecordedOutcome, RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { registerScenario, scenarioByCommand, type StoredRunHooks } from '../../src/runs/scenario-registry.js';
+import { executeStored, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
+import { registerScenario, scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
 import { RunQueue, type QueueEvent } from '../../src/dashboard/run-queue.js';
-import { checkFieldRanges } from '../../src/runs/request-fields.js';
+import { checkFieldRanges } from '../../src/scenarios/request-fields.js';
 import { call, startTestDashboard, waitForEnd } from '../helpers/dashboard.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 import { executeWordRun, type WordRecord } from '../helpers/word-run.js';
@@ -58,7 +58,7 @@ registerScenario<EchoRecord, EchoConfig>({
     json: (a, b) => ({ a: { id: a.id }, b: { id: b.id }, echo: [a.record.cells.length, b.record.cells.length] }),
     keys: (r) => new Set(r.cells.map((c) => c.word)),
   },
-  executeRecorded: (config, hooks, opts) => executeEcho(config, hooks, opts),
+  execute: (config, hooks) => executeWordRun('echo-test', 'echo-model', config, hooks),
   // Its dashboard part: `POST /api/echo-test` takes the JSON fields its options table gives (`words`, `limit`), checked as a built-in's are.
   api: {
     route: 'echo-test',
@@ -79,17 +79,17 @@ registerScenario<EchoRecord, EchoConfig>({
 
 /**
  * The trivial measure function, run by the one run driver and recorded in
- * the history like any scenario's run: the scenario's `executeRecorded`,
- * which the dashboard's queue finds by the stored config's command.
+ * the history like any scenario's run: the scenario's `execute`, which the
+ * dashboard's queue finds by the stored config's command.
  */
-function executeEcho(config: EchoConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
-  return executeWordRun('echo-test', 'echo-model', config, hooks, opts);
+function executeEcho(config: EchoConfig, opts: RecordOptions): Promise<RecordedOutcome<EchoRecord>> {
+  return executeStored(config, { signal: new AbortController().signal, onCell: () => undefined }, opts) as Promise<RecordedOutcome<EchoRecord>>;
 }
 
 const echoConfig = (out: string, words: readonly string[]): EchoConfig => ({ command: 'echo-test', out, model: 'echo-model', engines: ['onnx-cpu'], words });
 
 async function runEcho(out: string, store: HistoryStore, words: readonly string[]): Promise<number> {
-  const { entryId } = await executeEcho(echoConfig(out, words), { signal: new AbortController().signal, onCell: () => undefined }, { store, source: 'cli' });
+  const { entryId } = await executeEcho(echoConfig(out, words), { store, source: 'cli' });
   assert.notEqual(entryId, null);
   return entryId as number;
 }
@@ -171,6 +171,21 @@ test('a scenario defined in a test file runs through the run driver, and is list
   assert.equal(views.body.kind, 'echo-test');
   assert.equal(views.body.available, true);
   assert.deepEqual(views.body.echo, [{ word: 'ab', length: 2 }, { word: 'abc', length: 3 }]);
+  // What the page draws before the views come, as the registry says it: a scenario without tabs of its own gets one, and Compare
+  // since it compares; without a settings line of its own, its `show` setting lines on one line.
+  const listed = (await call(dash.url, 'GET', '/api/runs')).body.entries.find((e: { id: number }) => e.id === first);
+  assert.deepEqual(listed.tabs, [{ id: 'views', title: 'Views' }, { id: 'compare', title: 'Compare' }]);
+  assert.equal(listed.settingsText, 'words: ab, abc');
+  assert.equal(listed.route, 'echo-test');
+  // Its one tab's panel, which it does not describe: a row per cell naming it and how it ended, drawn as any table is.
+  const { belowHtml } = (await import(new URL('../../../src/dashboard/web/panels.js', import.meta.url).href)) as { belowHtml: (blocks: unknown) => string };
+  const html = belowHtml(views.body.panels.views.below);
+  const drawn = [...html.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...(m[1] ?? '').matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]));
+  assert.deepEqual(drawn, [
+    ['model', 'engine', 'batch', 'threads', 'state', 'mean', 'p95', 'rate'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+    ['echo-model', 'onnx-cpu', '1', 'default', 'completed', '–', '–', '–'],
+  ]);
   const comparable = await call(dash.url, 'GET', `/api/runs/${first}/comparable`);
   assert.deepEqual(comparable.body.candidates, [{ id: second, common: 1, cells: 3 }]);
   const pair = await call(dash.url, 'GET', `/api/compare?a=${first}&b=${second}`);

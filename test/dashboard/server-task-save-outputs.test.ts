@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startRequest } from '../../src/dashboard/run-request.js';
-import { scenarioByCommand, type RequestContext } from '../../src/runs/scenario-registry.js';
-import { CLASSIFY_API } from '../../src/runs/scenarios/classify-request.js';
+import { scenarioByCommand, type RequestContext } from '../../src/scenarios/scenario-registry.js';
+import { CLASSIFY_API } from '../../src/runs/classify-request.js';
 import { PathGuard } from '../../src/dashboard/path-guard.js';
 import { defaultRegistry } from '../../engines/registry.js';
 

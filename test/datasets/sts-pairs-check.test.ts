@@ -4,7 +4,7 @@ import { Dataset, type DataRow } from '../../datasets/dataset.js';
 import { resolveColumns } from '../../datasets/columns.js';
 import { badPairsError, checkPairs, pairProblem, skippedPairsNote, validPairs } from '../../datasets/sts-pairs.js';
 import { spearman, StsTally, stsFigure } from '../../src/core/sts-score.js';
-import { stsText } from '../../reports/classify/sts-table.js';
+import { stsText } from '../../src/scenarios/classify/sts-table.js';
 
 const COLS = { text: 'sentence1', second: 'sentence2', score: 'score' };
 

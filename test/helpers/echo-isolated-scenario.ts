@@ -6,14 +6,13 @@
  * run in a fresh child process through the one isolated launcher and child
  * entry (runs/scenario-launch.ts), as a built-in scenario's do; with it
  * off, in this process. It records through the one run driver and the
- * history, like any scenario (word-run.ts's `recordTestRun`).
+ * history, like any scenario (word-run.ts's `driveTestRun`).
  */
 import { frozenOptions } from '../../src/core/flag-spec.js';
 import type { RunRecordOf } from '../../src/core/results.js';
-import { scenarioLaunch } from '../../src/runs/scenario-launch.js';
-import { registerScenario } from '../../src/runs/scenario-registry.js';
+import { isolatedOf, registerScenario } from '../../src/scenarios/scenario-registry.js';
 import { echoLaunch, type EchoResult } from './echo-child-job.js';
-import { recordTestRun } from './word-run.js';
+import { driveTestRun } from './word-run.js';
 
 export const ECHO_ISOLATED = 'echo-isolated';
 
@@ -46,13 +45,13 @@ registerScenario<EchoIsolatedRecord, EchoIsolatedConfig>({
   settingLines: (c) => [`  words:        ${c.words.join(', ')}`],
   report: (r) => r.cells.map((c) => `${c.word}=${c.echoed ?? c.reason ?? ''}`).join(' '),
   views: (r) => ({ cells: r.cells.length }),
-  executeRecorded: (config, hooks, opts) =>
-    recordTestRun<EchoIsolatedCell, typeof ECHO_ISOLATED>(ECHO_ISOLATED, config, opts, async (_engines, record) => {
+  execute: (config, hooks) =>
+    driveTestRun<EchoIsolatedCell, typeof ECHO_ISOLATED>(ECHO_ISOLATED, config, hooks, async (_engines, record) => {
       if (!config.isolate) {
         for (const word of config.words) await record(cellOf(word === config.crashOn ? { word, echoed: null, pid: process.pid, reason: 'crashed' } : { word, echoed: word.toUpperCase(), pid: process.pid }));
         return;
       }
-      // The launch names no module: the scenario's registration supplies it.
-      await scenarioLaunch(ECHO_ISOLATED)(echoLaunch({ words: config.words, crashOn: config.crashOn }, null), { onStart: () => undefined, onResult: (result) => record(cellOf(result)) }, hooks.signal);
+      // The launch names no module: the history's recorder gives the isolated launcher, told the registration's module.
+      await isolatedOf(hooks)(echoLaunch({ words: config.words, crashOn: config.crashOn }, null), { onStart: () => undefined, onResult: (result) => record(cellOf(result)) }, hooks.signal);
     }),
 });

@@ -5,8 +5,8 @@
  * capacity, every figure summarised by the scenario's own summarizeRequests,
  * so views read it as they read a real run.
  */
-import type { CompletedLoadCell, LatencyGoal, LoadProbe, LoadRunRecord, RequestSamples } from '../../src/core/load-results.js';
-import { probePassed, summarizeRequests } from '../../src/core/load-summary.js';
+import type { CompletedLoadCell, LatencyGoal, LoadProbe, LoadRunRecord, RequestSamples } from '../../src/scenarios/load/load-results.js';
+import { probePassed, summarizeRequests } from '../../src/scenarios/load/load-summary.js';
 import { buildSampleRun } from './sample-run.js';
 
 export interface LoadRunShape {

@@ -4,17 +4,15 @@
  * built-in scenario's run goes. Shared by the tests that prove a scenario
  * defined outside src/ is served by the CLI and the dashboard
  * (test/dashboard/scenario-registry-plugin, test/cli/scenario-dispatch-plugin),
- * and, through `recordTestRun`, by the scenario that runs isolated
+ * and, through `driveTestRun`, by the scenario that runs isolated
  * (test/helpers/echo-isolated-scenario.ts).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultRegistry } from '../../engines/registry.js';
 import type { RunRecordOf } from '../../src/core/results.js';
-import type { StoredConfig } from '../../src/runs/history/history-entry.js';
-import { recordRun, type RecordedOutcome, type RecordOptions } from '../../src/runs/history/recorded-run.js';
-import { driveRun, type ScenarioRun } from '../../src/runs/run-driver.js';
-import type { StoredRunHooks } from '../../src/runs/scenario-registry.js';
+import { driveRun, type RunOutcome, type ScenarioRun } from '../../src/scenarios/run-driver.js';
+import type { ScenarioProgress, ScenarioRunHooks } from '../../src/scenarios/scenario-registry.js';
 
 /** One word's cell. */
 export interface WordCell {
@@ -37,49 +35,48 @@ export interface WordRunConfig {
   readonly engines?: readonly string[];
 }
 
-/** Records one run of `kind`: a cell per word on the first engine, with cell progress told to `hooks`. */
-export function executeWordRun<K extends string>(kind: K, model: string, config: WordRunConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<WordRecord<K>>> {
-  return recordTestRun<WordCell, K>(kind, config, opts, async (engines, record) => {
+/** A scenario's `execute` for a word run of `kind`: a cell per word on the first engine, with cell progress told to `hooks`. */
+export function executeWordRun<K extends string>(kind: K, model: string, config: WordRunConfig, hooks: ScenarioRunHooks<WordRecord<K>, ScenarioProgress>): Promise<RunOutcome<WordRecord<K>>> {
+  return driveTestRun<WordCell, K>(kind, config, hooks, async (engines, record) => {
     const total = config.words.length;
     for (const [index, word] of config.words.entries()) {
-      hooks.onCell({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 });
+      hooks.onProgress?.({ kind: 'cell-start', total, engine: engines[0] ?? 'none', batchSize: 1 } as ScenarioProgress);
       await record({ state: 'completed', engine: engines[0] ?? 'none', model, batchSize: 1, requestedThreads: null, word, length: word.length });
-      hooks.onCell({ kind: 'cell-done', total, index });
+      hooks.onProgress?.({ kind: 'cell-done', total, index } as ScenarioProgress);
     }
   });
 }
 
 /**
- * Records one run of a test-defined scenario of `kind` through the one run
- * driver and the history, its record written as results.json: the part
- * every test scenario's run shares, whatever its cells (the word run's
- * above; echo-isolated-scenario.ts's, measured in a child).
+ * One run of a test-defined scenario of `kind` through the one run driver,
+ * its record written as results.json: the part every test scenario's run
+ * shares, whatever its cells (the word run's above;
+ * echo-isolated-scenario.ts's, measured in a child). The history records it
+ * as any scenario's (src/runs/history/recorded-run.ts `executeRecorded`).
  */
-export function recordTestRun<C extends { readonly state: string }, K extends string>(
+export function driveTestRun<C extends { readonly state: string }, K extends string>(
   kind: K,
   config: { readonly out: string; readonly engines?: readonly string[] },
-  opts: RecordOptions,
+  hooks: ScenarioRunHooks<RunRecordOf<C> & { readonly kind: K }, ScenarioProgress>,
   sweep: ScenarioRun<C, RunRecordOf<C> & { readonly kind: K }>['sweep'],
-): Promise<RecordedOutcome<RunRecordOf<C> & { readonly kind: K }>> {
-  return recordRun<C, RunRecordOf<C> & { readonly kind: K }, { total: number }>(config as unknown as StoredConfig, config.out, {}, opts, (recorded) =>
-    driveRun<C, RunRecordOf<C> & { readonly kind: K }>(
-      {
-        kind,
-        out: config.out,
-        png: false,
-        registry: defaultRegistry,
-        // The run driver selects engines; a test scenario that uses none still names one that is always there.
-        engines: config.engines ?? ['onnx-cpu'],
-        recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
-        models: [],
-        sweep,
-        write: async (record, dir) => {
-          const file = join(dir, 'results.json');
-          await writeFile(file, JSON.stringify(record));
-          return { paths: [file], warnings: [] };
-        },
+): Promise<RunOutcome<RunRecordOf<C> & { readonly kind: K }>> {
+  return driveRun<C, RunRecordOf<C> & { readonly kind: K }>(
+    {
+      kind,
+      out: config.out,
+      png: false,
+      registry: defaultRegistry,
+      // The run driver selects engines; a test scenario that uses none still names one that is always there.
+      engines: config.engines ?? ['onnx-cpu'],
+      recordedConfig: (engines) => ({ ...config, enginesResolved: engines }),
+      models: [],
+      sweep,
+      write: async (record, dir) => {
+        const file = join(dir, 'results.json');
+        await writeFile(file, JSON.stringify(record));
+        return { paths: [file], warnings: [] };
       },
-      recorded,
-    ),
+    },
+    hooks,
   );
 }

@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { requestFieldKinds } from '../../src/runs/request-fields.js';
-import { registeredScenarios } from '../../src/runs/scenario-registry.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import { requestFieldKinds } from '../../src/scenarios/request-fields.js';
+import { registeredScenarios } from '../../src/scenarios/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
 
 const DOC = readFileSync(new URL('../../../docs/dashboard.md', import.meta.url), 'utf8');
 

@@ -17,7 +17,7 @@ import { intersects, type Box } from '../../reports/chart-labels.js';
 import { batchScalingChartSpec, coreScalingChartSpec } from '../../reports/view-charts.js';
 import { comparisonChartSpec } from '../../reports/chart-spec.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
-import { hockeyStickChartSpec } from '../../reports/load/load-charts.js';
+import { hockeyStickChartSpec } from '../../src/scenarios/load/load-charts.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedCell, RunRecord } from '../../src/core/results.js';
 import { compareRuns } from '../../reports/run-comparison.js';
-import { renderRunComparison } from '../../reports/classify/compare-report.js';
+import { renderRunComparison } from '../../src/scenarios/classify/compare-report.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 

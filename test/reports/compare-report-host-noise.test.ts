@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderRunComparison } from '../../reports/classify/compare-report.js';
+import { renderRunComparison } from '../../src/scenarios/classify/compare-report.js';
 import { compareRuns } from '../../reports/run-comparison.js';
 import { buildSweepRun } from '../helpers/sweep-run.js';
 

@@ -12,11 +12,11 @@ import { comparisonChartSpec } from '../../reports/chart-spec.js';
 import { batchScalingChartSpec } from '../../reports/view-charts.js';
 import { latencyDistributionChartSpec } from '../../reports/latency-chart.js';
 import { colorScale, ENGINE_COLORS, engineOfLabel } from '../../reports/engine-palette.js';
-import { scenarioOfRecord } from '../../src/runs/scenario-registry.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import { scenarioOfRecord } from '../../src/scenarios/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
 import { buildWideSweep } from '../helpers/wide-sweep.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/load/load-charts.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../src/scenarios/load/load-charts.js';
 
 /** Every colour scale with a domain and a range anywhere in a spec, as label → colour. */
 function colours(spec: unknown, into = new Map<string, string>()): Map<string, string> {

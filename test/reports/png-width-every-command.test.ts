@@ -7,14 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TopLevelSpec } from 'vega-lite';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { CompletedTrainingCell, TrainingRunRecord } from '../../src/core/training-results.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
+import type { CompletedTrainingCell, TrainingRunRecord } from '../../src/scenarios/train/training-results.js';
 import { betweenRoundsOf, computeStatistics } from '../../src/core/statistics.js';
 import { renderPng } from '../../reports/png-chart.js';
 import { MAX_PNG_WIDTH } from '../../reports/chart-width.js';
-import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../reports/load/load-charts.js';
-import { generationChartSpec } from '../../reports/generate/generation-files.js';
-import { trainingChartSpec } from '../../reports/train/training-files.js';
+import { hockeyStickChartSpec, latencyCdfChartSpec } from '../../src/scenarios/load/load-charts.js';
+import { generationChartSpec } from '../../src/scenarios/generate/generation-files.js';
+import { trainingChartSpec } from '../../src/scenarios/train/training-files.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { buildLoadRun } from '../helpers/load-run-record.js';
 

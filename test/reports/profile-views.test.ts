@@ -2,10 +2,10 @@ import { ENGINE_COLORS } from '../../reports/engine-palette.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { profileCsvColumns, profileCallsTable, renderProfileCsv, timeBreakdownSpec } from '../../reports/profile-files.js';
-import { profileSection } from '../../reports/classify/terminal-profile-section.js';
-import { profileChanges, profileComparisonLines } from '../../reports/classify/profile-comparison.js';
+import { profileSection } from '../../src/scenarios/classify/terminal-profile-section.js';
+import { profileChanges, profileComparisonLines } from '../../src/scenarios/classify/profile-comparison.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
-import { profileView } from '../../reports/profile-dashboard-view.js';
+import { profileView } from '../../src/scenarios/classify/profile-dashboard-view.js';
 import { profiledRun } from '../helpers/profile-traces.js';
 
 test('profile.csv: the columns, one outside-kernels or unattributed row per engine × batch size, shares summing to 1', () => {

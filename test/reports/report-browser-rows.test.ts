@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderCsv } from '../../reports/csv-report.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { comparisonChartSpec } from '../../reports/chart-spec.js';
 import type { BrowserReadback } from '../../src/core/engine-session.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';

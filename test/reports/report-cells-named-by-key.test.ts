@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CellResult, CompletedCell, RunRecord } from '../../src/core/results.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { cellName, cellNamer, plannedKeys, varyingKeys } from '../../reports/run-views.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 test('a default run names its batch sizes and rows and how to get the full sweep; an explicit one does not', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CSV_COLUMNS, renderCsv } from '../../reports/csv-report.js';
 import { resultsTable } from '../../reports/result-tables.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import type { CellResult, CompletedCell, RunRecord } from '../../src/core/results.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { buildSampleRun } from '../helpers/sample-run.js';

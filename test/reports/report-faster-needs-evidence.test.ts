@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedCell } from '../../src/core/results.js';
 import { betweenRoundsOf } from '../../src/core/statistics.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 test('"X× faster" is printed only where the round means support it; a mean ratio the rounds do not support says so', () => {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { comparisonChartSpec } from '../../reports/chart-spec.js';
-import { renderRunComparison } from '../../reports/classify/compare-report.js';
+import { renderRunComparison } from '../../src/scenarios/classify/compare-report.js';
 import { renderCsv } from '../../reports/csv-report.js';
 import { compareRuns } from '../../reports/run-comparison.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { runComparisonChartSpec } from '../../reports/run-comparison-chart.js';
 import { baselineRows } from '../../reports/run-views.js';
 import { parseCsv } from '../helpers/parse-csv.js';

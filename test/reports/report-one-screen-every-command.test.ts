@@ -7,13 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderGenerationReport } from '../../reports/generate/generation-report.js';
-import { renderTrainingReport } from '../../reports/train/training-report.js';
-import { renderLoadReport } from '../../reports/load/load-report.js';
+import { renderGenerationReport } from '../../src/scenarios/generate/generation-report.js';
+import { renderTrainingReport } from '../../src/scenarios/train/training-report.js';
+import { renderLoadReport } from '../../src/scenarios/load/load-report.js';
 import { computeStatistics } from '../../src/core/statistics.js';
-import type { GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { TrainingRunRecord } from '../../src/core/training-results.js';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import type { GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
+import type { TrainingRunRecord } from '../../src/scenarios/train/training-results.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { runOf } from '../helpers/round-cells.js';
 
 const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model', 'transformers-js'];

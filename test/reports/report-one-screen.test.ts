@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedCell, RunRecord } from '../../src/core/results.js';
-import { renderReportView, renderTerminalReport, viewNames } from '../../reports/classify/terminal-report.js';
+import { renderReportView, renderTerminalReport, viewNames } from '../../src/scenarios/classify/terminal-report.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 
 const ENGINES = ['onnx-cpu', 'onnx-wasm', 'tfjs-wasm', 'tfjs-cpu', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model', 'transformers-js'];

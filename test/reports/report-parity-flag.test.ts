@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CSV_COLUMNS, renderCsv } from '../../reports/csv-report.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { PARITY_FAILURE, buildSweepRun } from '../helpers/sweep-run.js';
 

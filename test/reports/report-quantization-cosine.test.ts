@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CellResult, CompletedCell, ModelInfo, RunRecord } from '../../src/core/results.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 
 /** The sample run's onnx-cpu cells as an embedding model's fp32 and q8 rows: no labels, q8's vectors within cosine 0.99997 of fp32's. */
 function embeddingVariantRun(): RunRecord {

@@ -4,7 +4,7 @@ import type { CellResult, CompletedCell, ModelInfo, RunRecord } from '../../src/
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { betweenRoundsOf, computeStatistics } from '../../src/core/statistics.js';
 import { variantComparison } from '../../reports/variant-summary.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { quantizationChartSpec } from '../../reports/quantization-chart.js';
 import { runCharts } from '../../reports/write-run.js';
 import { renderPng } from '../../reports/png-chart.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletedTrainingCell, TrainingRunRecord } from '../../src/core/training-results.js';
+import type { CompletedTrainingCell, TrainingRunRecord } from '../../src/scenarios/train/training-results.js';
 import { betweenRoundsOf, computeStatistics } from '../../src/core/statistics.js';
 import { renderSvg } from '../../reports/png-chart.js';
-import { trainingChartSpec } from '../../reports/train/training-files.js';
+import { trainingChartSpec } from '../../src/scenarios/train/training-files.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 function cell(engine: string, means: number[], noisy: boolean): CompletedTrainingCell {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import type { CompletedCell } from '../../src/core/results.js';
 import { buildSweepRun } from '../helpers/sweep-run.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { NOISY_CELL, buildSweepRun } from '../helpers/sweep-run.js';
 

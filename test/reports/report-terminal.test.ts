@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompletedCell } from '../../src/core/results.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { ERRORED_REASON, SKIPPED_REASON, buildSampleRun } from '../helpers/sample-run.js';
 
 test('terminal report shows every table, engine, failure reason and the fastest engine per batch', () => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 
 // onnx-cpu was asked for 4 threads and reported 2; onnx-wasm ran on 1.

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderCsv } from '../../reports/csv-report.js';
 import { comparisonChartSpec } from '../../reports/chart-spec.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { cellFromRounds, runOf } from '../helpers/round-cells.js';
 

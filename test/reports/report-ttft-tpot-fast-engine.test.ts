@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/core/generation-results.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
 import { computeStatistics } from '../../src/core/statistics.js';
-import { generationChartSpec } from '../../reports/generate/generation-files.js';
+import { generationChartSpec } from '../../src/scenarios/generate/generation-files.js';
 import { renderSvg } from '../../reports/png-chart.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 

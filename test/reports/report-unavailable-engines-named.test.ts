@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 test('the report names the engines a sweep could not run here, grouped by reason, instead of leaving them out without a word', () => {

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderGenerationReport } from '../../reports/generate/generation-report.js';
-import { renderTrainingReport } from '../../reports/train/training-report.js';
-import { renderLoadReport } from '../../reports/load/load-report.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
-import type { GenerationRunRecord } from '../../src/core/generation-results.js';
-import type { TrainingRunRecord } from '../../src/core/training-results.js';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import { renderGenerationReport } from '../../src/scenarios/generate/generation-report.js';
+import { renderTrainingReport } from '../../src/scenarios/train/training-report.js';
+import { renderLoadReport } from '../../src/scenarios/load/load-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
+import type { GenerationRunRecord } from '../../src/scenarios/generate/generation-results.js';
+import type { TrainingRunRecord } from '../../src/scenarios/train/training-results.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 
 test('generate, train and load print the "not run here" lines that run prints, the same text from the same function', () => {

@@ -11,10 +11,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UserError } from '../../src/core/errors.js';
 import { chooseReport, ReportViewRegistry } from '../../reports/report-view-registry.js';
-import { LOAD_VIEWS } from '../../reports/load/load-report.js';
-import { GENERATE_VIEWS } from '../../reports/generate/generation-report.js';
-import { TRAIN_VIEWS } from '../../reports/train/training-report.js';
-import { viewNames } from '../../reports/classify/terminal-report.js';
+import { LOAD_VIEWS } from '../../src/scenarios/load/load-report.js';
+import { GENERATE_VIEWS } from '../../src/scenarios/generate/generation-report.js';
+import { TRAIN_VIEWS } from '../../src/scenarios/train/training-report.js';
+import { viewNames } from '../../src/scenarios/classify/terminal-report.js';
 
 const context = { run: { id: 'r' }, width: 80, sectionWidth: 60, color: false };
 

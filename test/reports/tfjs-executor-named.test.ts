@@ -4,7 +4,7 @@ import { createNativeTfjsEngine } from '../../engines/tfjs/native-engine.js';
 import { createTfjsEngine } from '../../engines/tfjs/tfjs-engine.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { renderCsv } from '../../reports/csv-report.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { readHfFixture } from '../helpers/hf-fixtures.js';
 import { exported } from '../helpers/native-exports.js';
 import { parseCsv } from '../helpers/parse-csv.js';

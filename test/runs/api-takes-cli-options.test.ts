@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { isCliFlagSlot, type FlagSpec } from '../../src/core/flag-spec.js';
 import { lookupName } from '../../src/core/name-lookup.js';
 import { FieldError } from '../../src/core/field-error.js';
-import { CLI_ONLY_FLAGS, requestFieldKinds, requestFieldsOfFlags } from '../../src/runs/request-fields.js';
-import { registeredScenarios, scenarioByCommand, type RequestContext, type ScenarioApi } from '../../src/runs/scenario-registry.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import { CLI_ONLY_FLAGS, requestFieldKinds, requestFieldsOfFlags } from '../../src/scenarios/request-fields.js';
+import { registeredScenarios, scenarioByCommand, type RequestContext, type ScenarioApi } from '../../src/scenarios/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
 import { defaultRegistry } from '../../engines/registry.js';
 
 const ctx: RequestContext = { guard: { check: (_field, path) => path, checkModel: (_field, path) => path }, out: '/tmp/api-takes-cli-options', registry: defaultRegistry };

@@ -10,7 +10,7 @@ import { Benchmark } from '../../src/runs/benchmark.js';
 import type { CompletedCell, RunRecord } from '../../src/core/results.js';
 import type { Engine } from '../../src/core/engine.js';
 import { EngineRegistry } from '../../src/core/engine-registry.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { CharModel } from '../helpers/char-model.js';
 import { createMockEngine } from '../helpers/mock-engine.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Benchmark } from '../../src/runs/benchmark.js';
 import type { CompletedCell, RunRecord } from '../../src/core/results.js';
-import { renderTerminalReport } from '../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../src/scenarios/classify/terminal-report.js';
 import { CharModel } from '../helpers/char-model.js';
 import { loggedEngines } from '../helpers/logged-engines.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';

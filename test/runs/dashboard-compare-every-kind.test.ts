@@ -11,8 +11,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeStatistics } from '../../src/core/statistics.js';
-import { scenarioByCommand } from '../../src/runs/scenario-registry.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import { scenarioByCommand } from '../../src/scenarios/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
 import { runOf } from '../helpers/round-cells.js';
 
 const session = (engine: string) => ({ engine, backend: 'cpu', threads: 2, precision: 'fp32', versions: {} });

@@ -4,8 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunRecord } from '../../reports/read-run.js';
 import { recordKindOf } from '../../src/core/record-kind.js';
-import { scenarioOfRecord } from '../../src/runs/scenario-registry.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import { scenarioOfRecord } from '../../src/scenarios/scenario-registry.js';
+import '../../src/runs/builtin-scenarios.js';
 import { testOutputDir } from '../helpers/test-cache.js';
 
 const record = (kind: string | undefined) => ({

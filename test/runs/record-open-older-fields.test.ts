@@ -15,7 +15,7 @@ import { renderCsv } from '../../reports/csv-report.js';
 import { cellInCurrentWords } from '../../src/core/record-kind.js';
 import type { CellResult, RunRecord } from '../../src/core/results.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
-import '../../src/runs/scenarios/builtin-scenarios.js';
+import '../../src/runs/builtin-scenarios.js';
 import { buildSampleRun } from '../helpers/sample-run.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { testOutputDir } from '../helpers/test-cache.js';

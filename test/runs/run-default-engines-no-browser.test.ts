@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineRegistry } from '../../src/core/engine-registry.js';
-import { defaultEngineIds } from '../../src/runs/run-driver.js';
+import { defaultEngineIds } from '../../src/scenarios/run-driver.js';
 import { createMockEngine } from '../helpers/mock-engine.js';
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BUILTIN_ENGINE_FACTORIES, ENGINE_IDS, defaultRegistry } from '../../engines/registry.js';
 import { engineIdFor, formatOf } from '../../engines/engine-target.js';
-import { defaultEngineIds } from '../../src/runs/run-driver.js';
+import { defaultEngineIds } from '../../src/scenarios/run-driver.js';
 
 const NATIVE = ['tfjs-node-saved-model', 'tfjs-node-gpu-saved-model', 'tfjs-node-graph-model', 'tfjs-node-gpu-graph-model', 'tfjs-wasm-graph-model', 'tfjs-cpu-graph-model'];
 
@@ -15,6 +15,7 @@ test('tfjs engine ids say their executor: the backend, then graph-model or saved
     assert.ok(ENGINE_IDS.includes(id), `${id} is registered`);
     const engine = await (BUILTIN_ENGINE_FACTORIES[id] as () => Promise<import('../../src/core/engine.js').Engine>)();
     const format = engine.format;
+    assert.ok(engine.target, `${id}, a built-in family's engine, says its target`);
     assert.equal(format, formatOf(engine.target), `${id} declares the format of its target`);
     assert.equal(format, id.endsWith('-saved-model') ? 'saved-model' : id.endsWith('-graph-model') ? 'graph-model' : 'onnx', id);
     assert.match(engine.description, format === 'graph-model' ? /GraphModel \(model\.json\) with tfjs-converter's executor/ : format === 'saved-model' ? /SavedModel as one TensorFlow session call/ : /ONNX graph translated to tfjs ops/, id);

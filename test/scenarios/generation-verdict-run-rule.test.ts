@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompletedGenerationCell, GenerationCellKey, GenerationSample } from '../../src/core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCellKey, GenerationSample } from '../../src/scenarios/generate/generation-results.js';
 import { betweenRoundsOf, computeStatistics } from '../../src/core/statistics.js';
 import { DEFAULT_MAX_CV, verdictOfRounds } from '../../src/core/stop-rule.js';
 import { assembleGenerationCell } from '../../src/scenarios/generate/generation-rounds.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { summarizeRequests } from '../../src/core/load-summary.js';
+import { summarizeRequests } from '../../src/scenarios/load/load-summary.js';
 import { VirtualClock } from '../../src/scenarios/load/clock.js';
 import { earlyStopRule, failsEarly } from '../../src/scenarios/load/early-stop.js';
 import { serveSchedule } from '../../src/scenarios/load/serve-loop.js';

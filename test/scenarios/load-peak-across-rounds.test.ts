@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LoadRunRecord } from '../../src/core/load-results.js';
+import type { LoadRunRecord } from '../../src/scenarios/load/load-results.js';
 import { peakAcrossRounds } from '../../src/scenarios/load/load-sweep.js';
-import { loadPeakRows } from '../../reports/load/load-views.js';
+import { loadPeakRows } from '../../src/scenarios/load/load-views.js';
 
 test("a peak searched in three rounds reports each round's interval, the mean with a 95% CI across rounds (Student t on the log scale), and the interval holding them all", () => {
   const peak = peakAcrossRounds([

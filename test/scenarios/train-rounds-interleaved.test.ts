@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Engine, EngineTrainer } from '../../src/core/engine.js';
 import { EngineRegistry } from '../../src/core/engine-registry.js';
 import { betweenRoundsOf, computeStatistics } from '../../src/core/statistics.js';
-import type { TrainingCell } from '../../src/core/training-results.js';
+import type { TrainingCell } from '../../src/scenarios/train/training-results.js';
 import { TextClassification } from '../../src/models/text-classification.js';
 import { runTrainingSweep } from '../../src/scenarios/train/training-sweep.js';
 import { firstRows } from '../../src/scenarios/train/training-batches.js';

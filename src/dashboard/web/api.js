@@ -52,26 +52,3 @@ export function entryTitle(entry) {
   const engines = Array.isArray(resolved) ? resolved : (entry.config.engines ?? ['every available engine']);
   return { model, engines: engines.join(', ') };
 }
-
-/** `1, 2` for thread settings, with null as the engine default; a `run` has a list, `generate` and `train` one setting. */
-export function threadsText(threads) {
-  return (Array.isArray(threads) ? threads : [threads ?? null]).map((t) => (t === null ? 'default' : String(t))).join(', ');
-}
-
-/** The command an entry ran: `run`, `generate` or `train`, as the history stores it. */
-export function entryKind(entry) {
-  return entry.config?.command ?? 'run';
-}
-
-/** Bytes as `812 KiB`, `1.20 MiB`. */
-export function bytes(value) {
-  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
-  const units = ['B', 'KiB', 'MiB', 'GiB'];
-  let v = value;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toPrecision(3)} ${units[i]}`;
-}

@@ -2,7 +2,10 @@
 // against, several core counts and batch sizes, and the advanced options of
 // `inferbench run`. The server validates everything; its 400 answers name the
 // field, which is highlighted here.
-import { api, entryKind, entryTitle, esc } from './api.js';
+import { api, entryTitle, esc } from './api.js';
+
+/** The route this form starts a benchmark at (`POST /api/<route>`); each entry says the route its own scenario starts at. */
+const ROUTE = 'runs';
 import { formErrorText } from './form-errors.js';
 
 const BATCH_CHOICES = [1, 2, 4, 8, 16, 32, 64, 128];
@@ -130,8 +133,8 @@ function showError(data) {
 export function openAddDialog(entries) {
   clearErrors();
   const select = document.getElementById('compare-with');
-  // A new `run` benchmark compares only with other `run` benchmarks (not train or generate runs).
-  const runs = entries.filter((e) => entryKind(e) === 'run');
+  // A new benchmark compares only with benchmarks this form would start (not train or generate runs).
+  const runs = entries.filter((e) => e.route === ROUTE);
   select.innerHTML = ['<option value="">None</option>', ...runs.map((e) => `<option value="${e.id}">#${e.id} · ${esc(entryTitle(e).model)} · ${esc(e.state)}</option>`)].join('');
   dialog.showModal();
 }
@@ -144,7 +147,7 @@ export function initForm(onAdded) {
     clearErrors();
     const submit = document.getElementById('add-submit');
     submit.disabled = true;
-    const { ok, data } = await api('POST', '/api/runs', requestBody());
+    const { ok, data } = await api('POST', `/api/${ROUTE}`, requestBody());
     submit.disabled = false;
     if (!ok) {
       showError(data);

@@ -21,3 +21,16 @@ export function duration(ms) {
   if (ms < 1000) return `${ms.toPrecision(3)} ms`;
   return `${(ms / 1000).toPrecision(3)} s`;
 }
+
+/** Bytes as `812 KiB`, `1.20 MiB`. */
+export function bytes(value) {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let v = value;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toPrecision(3)} ${units[i]}`;
+}

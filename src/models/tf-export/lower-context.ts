@@ -6,6 +6,7 @@
  */
 import type { OnnxNode, OnnxTensor } from '../../core/onnx/onnx-decode.js';
 import type { NodeAttributes } from '../../core/onnx/onnx-graph.js';
+import { FormatRefused } from '../../core/model-formats.js';
 import { type TfDataType, type TfExportTarget, type TfGraphBuilder } from './tf-graph.js';
 
 /** An ONNX value once lowered: the TF tensor holding it. */
@@ -22,10 +23,11 @@ export interface TfValue {
 /**
  * Why a graph cannot be exported: an op with no TF mapping (naming op and
  * node), a quantized graph, a dtype TF formats here do not hold. Callers
- * show it as the reason; it is never a crash.
+ * show it as the reason; it is never a crash. A `FormatRefused`, so a
+ * model asked for a tfjs format skips the cell with it.
  */
-export class ExportRefused extends Error {
-  override readonly name = 'ExportRefused';
+export class ExportRefused extends FormatRefused {
+  override readonly name: string = 'ExportRefused';
 }
 
 export interface LowerContext {

@@ -4,8 +4,8 @@
  * reads, so that the store never imports the registry (and through it the
  * scenarios' recorders, which import the store).
  */
-import { scenarioOfConfig } from '../scenario-registry.js';
-import '../scenarios/builtin-scenarios.js';
+import { scenarioOfConfig } from '../../scenarios/scenario-registry.js';
+import '../builtin-scenarios.js';
 import type { AnyRunRecord, HistoryDetail, HistoryEntry, StoredConfig } from './history-entry.js';
 
 /** The command an entry ran, for lists and `show`: its scenario's word (scenario-registry.ts). */

@@ -1,7 +1,7 @@
 import { formatRate } from '../../core/units.js';
 import type { HistoryEntry } from './history-entry.js';
-import { scenarioOfConfig } from '../scenario-registry.js';
-import '../scenarios/builtin-scenarios.js';
+import { scenarioOfConfig } from '../../scenarios/scenario-registry.js';
+import '../builtin-scenarios.js';
 
 /**
  * The best completed cell as one phrase with its whole key:

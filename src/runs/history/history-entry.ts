@@ -1,17 +1,26 @@
-import type { CellResult, EnvironmentInfo, ModelInfo, RunRecord } from '../../core/results.js';
-import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
-import type { RunConfig } from '../classify-run.js';
-import type { GenerateConfig } from '../generate-run.js';
-import type { TrainConfig } from '../train-run.js';
-import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
-import type { LoadConfig } from '../load-run.js';
-import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
+import type { EnvironmentInfo, ModelInfo } from '../../core/results.js';
+import type { ScenarioRecord } from '../../scenarios/scenario-registry.js';
 
-/** The replayable config of an `inferbench generate` entry; `command` tells it from a `run` config. */
-export type StoredGenerateConfig = GenerateConfig & { readonly command: 'generate' };
+/** What the history keeps of any scenario's cell: its key columns, its state and reason; the rest is its JSON. */
+export interface HistoryCell {
+  readonly engine: string;
+  readonly batchSize: number;
+  readonly requestedThreads: number | null;
+  readonly state: string;
+  readonly reason?: string;
+}
 
-/** What an entry replays: a `run`, `generate`, `train` or `load` config (all but `run` say so in `command`). */
-export type StoredConfig = RunConfig | StoredGenerateConfig | TrainConfig | LoadConfig;
+/**
+ * What an entry replays: any scenario's config, as its scenario wrote it
+ * (`command` names the scenario; a `run`'s names none, as older entries
+ * do). The history reads no other field of it, so a scenario it does not
+ * know stores its config as well as a built-in.
+ */
+export interface StoredConfig {
+  readonly command?: string;
+  readonly out?: string;
+  readonly engines?: readonly string[] | null;
+}
 
 /**
  * Life of a history entry. `queued` waits in a dashboard's queue; `failed`
@@ -75,11 +84,12 @@ export interface HistoryEntry {
 
 /** A history entry with its cells, enough to rebuild the RunRecord. */
 export interface HistoryDetail extends HistoryEntry {
-  readonly cells: readonly (CellResult | GenerationCell | TrainingCell | LoadCell)[];
+  /** Each cell as its scenario recorded it (its JSON), keyed as every scenario's cells are. */
+  readonly cells: readonly HistoryCell[];
 }
 
-/** Any kind of run record the history rebuilds. */
-export type AnyRunRecord = RunRecord | GenerationRunRecord | TrainingRunRecord | LoadRunRecord;
+/** The run record the history rebuilds, of whichever scenario its kind names. */
+export type AnyRunRecord = ScenarioRecord;
 
 
 /** Engines of an entry for lists: the resolved ones once started, else the requested ones. */

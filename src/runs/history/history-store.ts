@@ -6,11 +6,10 @@ import { RUN_FILES, writeRunFiles } from '../../../reports/write-run.js';
 import { UserError } from '../../core/errors.js';
 import { cellInCurrentWords, withCurrentWords } from '../../core/record-kind.js';
 import type { CellResult, RunRecord, RunRecordOf } from '../../core/results.js';
-import type { RunConfig } from '../classify-run.js';
 import type { HistoryDetail, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 import { ownerColumns, ownerIsDead } from './owner.js';
 import { cellColumns, ENTRY_SELECT, ensureSchema, entryFromRow, type HistoryCell } from './store-schema.js';
-import { cellHeadline, storedCommand } from './cell-headline.js';
+import { cellHeadline, storedCommand } from '../../scenarios/cell-headline.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, withStore } from './store-access.js';
 
 /** File name of the store inside the output folder. */

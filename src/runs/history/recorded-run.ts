@@ -2,23 +2,17 @@ import { isDiskFull } from '../../core/fs-errors.js';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { describeError } from '../../core/errors.js';
-import type { RunConfig, RunHooks } from '../classify-run.js';
-import type { GenerateConfig, GenerateHooks } from '../generate-run.js';
-import type { TrainConfig, TrainHooks, TrainOptionAudience } from '../train-run.js';
-import type { TrainingCell, TrainingRunRecord } from '../../core/training-results.js';
-import type { TrainingProgress } from '../../scenarios/train/training-sweep.js';
-import type { LoadConfig, LoadHooks, LoadOptionAudience } from '../load-run.js';
-import type { LoadCell, LoadRunRecord } from '../../core/load-results.js';
-import type { LoadProgress } from '../../scenarios/load/load-sweep.js';
-import type { DriverHooks, RunOutcome } from '../run-driver.js';
+import { describeError, UserError } from '../../core/errors.js';
+import type { DriverHooks, RunOutcome } from '../../scenarios/run-driver.js';
+import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { RunRecordOf } from '../../core/results.js';
-import type { GenerationCell, GenerationRunRecord } from '../../core/generation-results.js';
-import type { CellResult, RunRecord } from '../../core/results.js';
+import type { RunRecord } from '../../core/results.js';
 import type { HistorySource, StoredConfig } from './history-entry.js';
 import { HistoryStore } from './history-store.js';
 import type { HistoryCell } from './store-schema.js';
-import { storedCommand } from './cell-headline.js';
+import { storedCommand } from '../../scenarios/cell-headline.js';
+import { cellProgress, scenarioOfConfig, type CellProgress, type Scenario, type ScenarioConfig, type ScenarioRecord, type ScenarioRunHooks } from '../../scenarios/scenario-registry.js';
+import { scenarioLaunch } from '../scenario-launch.js';
 import { OWNER_TOKEN } from './owner.js';
 import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 
@@ -82,7 +76,7 @@ function absoluteIfExists(path: string | null): string | null {
 /** The folders a stored config may name: every scenario's has `out` and `dataset`, and `model` (run, generate) or `models` (train, load). */
 interface ConfigFolders {
   readonly out: string;
-  readonly dataset: string | null;
+  readonly dataset?: string | null;
   readonly model?: string | null;
   readonly models?: readonly string[];
 }
@@ -97,44 +91,54 @@ interface ConfigFolders {
  */
 export function replayable<T extends ConfigFolders>(config: T): T {
   const named = config.model !== undefined ? { model: absoluteIfExists(config.model) } : config.models !== undefined ? { models: config.models.map((m) => absoluteIfExists(m) ?? m) } : {};
-  return { ...config, out: resolve(config.out), ...named, dataset: absoluteIfExists(config.dataset) };
+  return { ...config, out: resolve(config.out), ...named, ...(config.dataset !== undefined ? { dataset: absoluteIfExists(config.dataset) } : {}) };
 }
 
 /** Hooks the recorder needs from any scenario's run. */
 type RecordableHooks<C, R, P> = DriverHooks<C, R> & { readonly onProgress?: (event: P) => void };
 
+/** What a run of a stored config is given: the stop signal, the engines, and where its cells' progress goes. */
+export interface StoredRunHooks {
+  readonly signal: AbortSignal;
+  readonly registry?: EngineRegistry;
+  readonly onCell: (event: CellProgress) => void;
+}
+
 /**
- * `executeRun` plus a history entry: created (or taken from the queue) when
- * the run folder exists, one row per cell as it is measured, and the final
- * state. Every caller that runs a benchmark (CLI `run`, `rerun`, the
- * dashboard) goes through here, so every run is in the history. A run that
- * fails is recorded as `failed` with the message and the error rethrown.
+ * A scenario's run plus a history entry: created (or taken from the queue)
+ * when the run folder exists, one row per cell as it is measured, and the
+ * final state. Every caller that runs a benchmark (the CLI's commands,
+ * `rerun`, the dashboard's queue, the API) goes through here, for every
+ * scenario alike, so every run is in the history. A run that fails is
+ * recorded as `failed` with the message and the error rethrown. The
+ * scenario is given the isolated launcher (told its `childModule`, and the
+ * plug-in engine modules its registry was given), since it cannot import one.
  */
-export function executeRecordedRun(input: RunConfig, hooks: RunHooks, opts: RecordOptions): Promise<RecordedOutcome> {
-  const config = replayable(input);
-  return recordRun(config, config.out, hooks, opts, async (recorded) => (await import('../classify-run.js')).executeRun(config, { ...hooks, ...recorded }));
+export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConfig, P extends { readonly total: number }>(scenario: Scenario<R, C, P>, input: C, hooks: ScenarioRunHooks<R, P>, opts: RecordOptions): Promise<RecordedOutcome<R>> {
+  const execute = scenario.execute;
+  if (!execute) throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, `load the module that registers ${scenario.command} with a way to run it, or run another scenario`);
+  const config = replayable(input as C & ConfigFolders);
+  // The stored config names its scenario (a `run`'s names none: older readers expect none).
+  const stored = storedCommand(config) === scenario.command ? config : { ...config, command: scenario.command };
+  // One recorder for every scenario: its cell and record types are the scenario's own, unknown here.
+  type Cell = { readonly state: string };
+  const recorded = recordRun<Cell, RunRecordOf<Cell>, P>(stored as unknown as StoredConfig, config.out, hooks as unknown as RecordableHooks<Cell, RunRecordOf<Cell>, P>, opts, (own) =>
+    execute(config, { isolated: scenarioLaunch(scenario, hooks.registry?.engineModules() ?? []), ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
+  );
+  return recorded as unknown as Promise<RecordedOutcome<R>>;
 }
 
-/** `executeGenerate` plus a history entry, as `executeRecordedRun` does for `run`. */
-export function executeRecordedGenerate(input: GenerateConfig, hooks: GenerateHooks, opts: RecordOptions): Promise<RecordedOutcome<GenerationRunRecord>> {
-  const config = replayable(input);
-  return recordRun({ ...config, command: 'generate' }, config.out, hooks, opts, async (recorded) => (await import('../generate-run.js')).executeGenerate(config, { ...hooks, ...recorded }));
-}
-
-/** `executeTrain` plus a history entry, as `executeRecordedRun` does for `run`. */
-export function executeRecordedTrain(input: TrainConfig, hooks: TrainHooks, opts: RecordOptions, audience: TrainOptionAudience = 'field'): Promise<RecordedOutcome<TrainingRunRecord>> {
-  const config = replayable(input);
-  return recordRun<TrainingCell, TrainingRunRecord, TrainingProgress>(config, config.out, hooks, opts, async (recorded) => (await import('../train-run.js')).executeTrain(config, { ...hooks, ...recorded }, audience));
-}
-
-/** `executeLoad` plus a history entry, as `executeRecordedRun` does for `run`. */
-export function executeRecordedLoad(input: LoadConfig, hooks: LoadHooks, opts: RecordOptions, audience: LoadOptionAudience = 'field'): Promise<RecordedOutcome<LoadRunRecord>> {
-  const config = replayable(input);
-  return recordRun<LoadCell, LoadRunRecord, LoadProgress>(config, config.out, hooks, opts, async (recorded) => (await import('../load-run.js')).executeLoad(config, { ...hooks, ...recorded }, audience));
+/** A stored config of any registered scenario, run into the history, its cells' progress told as CellProgress (the dashboard's queue, `rerun`). */
+export function executeStored(config: ScenarioConfig, hooks: StoredRunHooks, opts: RecordOptions): Promise<RecordedOutcome<ScenarioRecord>> {
+  const onProgress = (event: { readonly kind: string; readonly total: number }): void => {
+    const cell = cellProgress(event);
+    if (cell) hooks.onCell(cell);
+  };
+  return executeRecorded(scenarioOfConfig(config), config, { signal: hooks.signal, ...(hooks.registry ? { registry: hooks.registry } : {}), onProgress }, opts);
 }
 
 /**
- * Ties any scenario's run into the history store (see `executeRecordedRun`):
+ * Ties any scenario's run into the history store (see `executeRecorded`):
  * a registered scenario (scenario-registry.ts) records its runs through here.
  */
 export async function recordRun<C extends { readonly state: string }, R extends RunRecordOf<C>, P extends { readonly total: number }>(

@@ -1,15 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellHeadline } from './cell-headline.js';
-import type { HeadlineFigure, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
+import type { CellHeadline } from '../../scenarios/cell-headline.js';
+import type { HeadlineFigure, HistoryCell, HistoryEntry, HistorySource, HistoryState, StoredConfig } from './history-entry.js';
 
-/** What the history keeps of any scenario's cell: its key columns, its state and reason; the rest is its JSON. */
-export interface HistoryCell {
-  readonly engine: string;
-  readonly batchSize: number;
-  readonly requestedThreads: number | null;
-  readonly state: string;
-  readonly reason?: string;
-}
+export type { HistoryCell } from './history-entry.js';
 
 /** Bumped when a table changes shape; a newer store is refused rather than misread. */
 export const STORE_SCHEMA_VERSION = 1;

@@ -2,7 +2,7 @@
  * The options of `inferbench run`: its flags with their help and ranges
  * (the ranges themselves are in core/option-ranges.ts, the one table the
  * CLI and the dashboard API both check). The run scenario carries this
- * table (src/runs/scenarios/classify-scenario.ts) and the CLI builds the
+ * table (src/runs/classify-scenario.ts) and the CLI builds the
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
@@ -57,6 +57,7 @@ export const CLASSIFY_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'workers', kind: 'value', arg: 'NAME,NAME', help: 'with --queue: only these workers (their --name); default: every live worker' },
     { name: 'serve-models', kind: 'value', arg: 'HOST:PORT', help: 'with --queue: serve local model folders and dataset files to the workers on this address, read-only and by sha256' },
     { cliFlag: 'verbose' },
+    { cliFlag: 'engine-module' },
     { name: 'worker-timeout', kind: 'value', arg: 'S', help: 'with --queue: seconds jobs wait for a worker to be alive (one died mid-job, none is left) before their cells are recorded as errored; default 300', range: 'workerTimeoutMs' },
   ],
   details:

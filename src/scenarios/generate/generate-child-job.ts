@@ -6,7 +6,7 @@
  * (registered as 'generate') re-creates the decoder from its folder (or the
  * embedded default), opens one engine and measures every key.
  */
-import type { GenerationCell, GenerationCellKey } from '../../core/generation-results.js';
+import type { GenerationCell, GenerationCellKey } from './generation-results.js';
 import { defaultGenerator } from '../../models/default-generator.js';
 import { TextGeneration } from '../../models/text-generation.js';
 import { registerChildJob, type Launcher } from '../../core/launch-jobs.js';

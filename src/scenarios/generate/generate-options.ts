@@ -2,7 +2,7 @@
  * The options of `inferbench generate`: its flags with their help and ranges
  * (the ranges themselves are in core/option-ranges.ts, the one table the
  * CLI and the dashboard API both check). The generate scenario carries this
- * table (src/runs/scenarios/generate-scenario.ts) and the CLI builds the
+ * table (src/scenarios/generate/generate-scenario.ts) and the CLI builds the
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
@@ -33,6 +33,7 @@ export const GENERATE_OPTIONS: ScenarioOptions = frozenOptions({
     { cliFlag: 'details' },
     NO_ISOLATE_FLAG,
     { cliFlag: 'verbose' },
+    { cliFlag: 'engine-module' },
   ],
   details:
     'Each cell runs --rounds rounds, each a fresh engine open with its own warmup and --runs timed calls, interleaved\n' +

@@ -11,7 +11,7 @@ import { hostNoiseWarnings } from '../../core/host-noise.js';
 import { notRunInterrupted } from '../../core/results.js';
 import { isInterruptedReason } from '../../core/stop-cause.js';
 import type { CellVerdict } from '../../core/results.js';
-import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from './generation-results.js';
 import { betweenRoundsOf, computeStatistics, type SampleStatistics } from '../../core/statistics.js';
 import { DEFAULT_MAX_CV, verdictOfRounds } from '../../core/stop-rule.js';
 import { summarizeGenerationCell } from './generation-summary.js';

@@ -3,7 +3,7 @@
  * over every later token, rates over totals, peak memory. Pure, so a cell of
  * one round and a cell of all its rounds are summarized alike.
  */
-import type { CompletedGenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCellKey, GenerationSample } from './generation-results.js';
 import { computeStatistics } from '../../core/statistics.js';
 
 /** Aggregates the calls of one cell: TTFT over calls, TPOT over every later token, rates over totals. */

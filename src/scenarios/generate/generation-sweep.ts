@@ -18,7 +18,7 @@ import { summarizeGenerationCell } from './generation-summary.js';
 import { requirePositiveInteger } from '../../core/number-checks.js';
 import { BenchmarkWrapper, type GenerationMeasurement } from './benchmark-wrapper.js';
 import { requireNewTokens } from '../../core/generate-args.js';
-import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from '../../core/generation-results.js';
+import type { CompletedGenerationCell, GenerationCell, GenerationCellKey, GenerationSample } from './generation-results.js';
 import { checkContext } from '../../models/greedy-loop.js';
 import type { EngineGenerator } from '../../core/engine.js';
 import type { TextGeneration } from '../../models/text-generation.js';

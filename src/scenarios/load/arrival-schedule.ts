@@ -18,7 +18,7 @@
  * random numbers: neighbouring rates of a peak search differ by their rate,
  * not by their luck), and every engine sees the same arrivals.
  */
-import type { ArrivalProcess } from '../../core/load-results.js';
+import type { ArrivalProcess } from './load-results.js';
 
 /** splitmix32: spreads a seed over the generator's state. */
 function splitmix32(state: number): () => number {

@@ -16,7 +16,7 @@
  * ends as failing. For a p99 goal that takes 2 requests over of the first
  * 2, 5 of 100, 19 of 1,000.
  */
-import type { LatencyGoal } from '../../core/load-results.js';
+import type { LatencyGoal } from './load-results.js';
 import { binomialTailAtLeast } from '../../core/statistics.js';
 import type { ProbeStopRule } from './serve-loop.js';
 

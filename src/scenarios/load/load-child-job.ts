@@ -7,7 +7,7 @@
  * (registered as 'load') re-creates the model from its folder, opens one
  * engine and sends each probe back as it is measured.
  */
-import type { LoadCellKey } from '../../core/load-results.js';
+import type { LoadCellKey } from './load-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import { modelFromSpec } from '../../models/model-from-spec.js';

@@ -2,7 +2,7 @@
  * The options of `inferbench load`: its flags with their help and ranges
  * (the ranges themselves are in core/option-ranges.ts, the one table the
  * CLI and the dashboard API both check). The load scenario carries this
- * table (src/runs/scenarios/load-scenario.ts) and the CLI builds the
+ * table (src/scenarios/load/load-scenario.ts) and the CLI builds the
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
@@ -36,6 +36,7 @@ export const LOAD_OPTIONS: ScenarioOptions = frozenOptions({
     { name: 'no-png', kind: 'boolean', help: 'skip hockey-stick.png and latency-cdf.png' },
     { cliFlag: 'wide' },
     { cliFlag: 'details' },
+    { cliFlag: 'engine-module' },
     NO_ISOLATE_FLAG,
   ],
   details:

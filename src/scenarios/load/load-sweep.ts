@@ -7,7 +7,7 @@
  * again; the cell keeps every probe and each round's peak interval.
  */
 import type { EngineRegistry } from '../../core/engine-registry.js';
-import type { CompletedLoadCell, LoadCell, LoadCellKey, LoadPeak, LoadProbe, PeakRound } from '../../core/load-results.js';
+import type { CompletedLoadCell, LoadCell, LoadCellKey, LoadPeak, LoadProbe, PeakRound } from './load-results.js';
 import { notRunInterrupted } from '../../core/results.js';
 import { rotated } from '../../core/round-order.js';
 import { betweenRoundsOf } from '../../core/statistics.js';

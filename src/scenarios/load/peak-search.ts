@@ -9,7 +9,7 @@
  * (Ctrl-C, SIGTERM) cut it short: a cut probe is no evidence, so it moves
  * neither bound and the search ends.
  */
-import type { ProbePurpose } from '../../core/load-results.js';
+import type { ProbePurpose } from './load-results.js';
 
 export interface PeakSearchOptions {
   /** First rate to try when no measured rate brackets the peak yet. */

@@ -7,8 +7,8 @@
  */
 import type { EngineRegistry } from '../../core/engine-registry.js';
 import { readyCall, type EngineSession, type ReadyCall, type SessionDescription } from '../../core/engine-session.js';
-import type { ErroredLoadCell, LoadCellKey, LoadProbe, LoadSettings, PeakRound, ProbePurpose, SkippedLoadCell } from '../../core/load-results.js';
-import { probePassed, summarizeRequests } from '../../core/load-summary.js';
+import type { ErroredLoadCell, LoadCellKey, LoadProbe, LoadSettings, PeakRound, ProbePurpose, SkippedLoadCell } from './load-results.js';
+import { probePassed, summarizeRequests } from './load-summary.js';
 import type { TensorMap } from '../../core/tensor.js';
 import type { BenchmarkModel } from '../../models/benchmark-model.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';

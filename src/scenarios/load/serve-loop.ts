@@ -18,7 +18,7 @@
  * are taken in only after it returns, exactly as a Node server would see
  * them, and their latency counts the wait (no coordinated omission).
  */
-import type { RequestSamples } from '../../core/load-results.js';
+import type { RequestSamples } from './load-results.js';
 import type { ArrivalSchedule } from './arrival-schedule.js';
 import type { Clock } from './clock.js';
 import { interruptedBy } from '../../core/stop-cause.js';

@@ -13,7 +13,7 @@ import { hostNoiseWarnings, readHostNoise } from '../../core/host-noise.js';
 import type { HostNoise } from '../../core/results.js';
 import { betweenRoundsOf, computeStatistics, type SampleStatistics } from '../../core/statistics.js';
 import { DEFAULT_MAX_CV, verdictOfRounds } from '../../core/stop-rule.js';
-import type { CompletedTrainingCell, ErroredTrainingCell, SkippedTrainingCell, TrainingCellKey, TrainingStep } from '../../core/training-results.js';
+import type { CompletedTrainingCell, ErroredTrainingCell, SkippedTrainingCell, TrainingCellKey, TrainingStep } from './training-results.js';
 import type { SessionDescription } from '../../core/engine-session.js';
 import type { TrainOptimizer } from '../../core/engine.js';
 import type { TrainingBatch } from './training-batches.js';

@@ -7,7 +7,7 @@
  * (registered as 'train') re-creates the model from its folder, opens one
  * engine's trainer and sends each round back.
  */
-import type { TrainingCellKey } from '../../core/training-results.js';
+import type { TrainingCellKey } from './training-results.js';
 import type { ModelSpec } from '../../models/model-spec.js';
 import { TextClassification } from '../../models/text-classification.js';
 import { registerChildJob, type Launcher } from '../../core/launch-jobs.js';

@@ -2,7 +2,7 @@
  * The options of `inferbench train`: its flags with their help and ranges
  * (the ranges themselves are in core/option-ranges.ts, the one table the
  * CLI and the dashboard API both check). The train scenario carries this
- * table (src/runs/scenarios/train-scenario.ts) and the CLI builds the
+ * table (src/scenarios/train/train-scenario.ts) and the CLI builds the
  * command from the scenario registry, adding `--help` and the definitions
  * of the CLI-wide flags named here by slot.
  */
@@ -34,6 +34,7 @@ export const TRAIN_OPTIONS: ScenarioOptions = frozenOptions({
     { cliFlag: 'details' },
     { name: 'no-isolate', kind: 'boolean', help: 'run every engine in this process instead of one child process per model × engine' },
     { cliFlag: 'verbose' },
+    { cliFlag: 'engine-module' },
   ],
   details:
     'Prints TRAIN – SPEED (time per step, samples/s), TRAIN – MEMORY (peak RSS, tfjs tensor bytes) and TRAIN – LOSS (first\n' +

@@ -6,7 +6,7 @@
  * so results files read the same however rounds rotate.
  */
 import { notRunInterrupted } from '../../core/results.js';
-import type { TrainingCell, TrainingCellKey } from '../../core/training-results.js';
+import type { TrainingCell, TrainingCellKey } from './training-results.js';
 import { assembleTrainingCell, failedTrainingCell, type TrainingCellPlan, type TrainingRound } from './measure-training-cell.js';
 
 type MeasuredRound = Extract<TrainingRound, { kind: 'measured' }>;

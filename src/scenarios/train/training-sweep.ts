@@ -10,7 +10,7 @@ import type { EngineRegistry } from '../../core/engine-registry.js';
 import type { EngineTrainer, TrainOptimizer } from '../../core/engine.js';
 import { CellSkip, describeError } from '../../core/errors.js';
 import { rotated } from '../../core/round-order.js';
-import type { ErroredTrainingCell, SkippedTrainingCell, TrainingCell, TrainingCellKey } from '../../core/training-results.js';
+import type { ErroredTrainingCell, SkippedTrainingCell, TrainingCell, TrainingCellKey } from './training-results.js';
 import { FixedLengthModel } from '../../models/fixed-length-model.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import type { DataRow } from '../../../datasets/dataset.js';

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
-import type { GenerationRunRecord } from '../../../src/core/generation-results.js';
+import type { GenerationRunRecord } from '../../../src/scenarios/generate/generation-results.js';
 
 test('compare on two generate runs writes a PNG of TTFT and TPOT per matched cell, A beside B with intervals, and says where', async () => {
   const out = testOutputDir('compare-generation-png');
@@ -28,8 +28,8 @@ test('compare on two generate runs writes a PNG of TTFT and TPOT per matched cel
   // What it draws: both panels, one point per run per matched cell, with its interval.
   const [{ readRunRecord }, { pairGenerationCells }, { generationComparisonChartSpec }] = await Promise.all([
     import('../../../reports/read-run.js'),
-    import('../../../reports/generate/generation-comparison.js'),
-    import('../../../reports/generate/generation-comparison-chart.js'),
+    import('../../../src/scenarios/generate/generation-comparison.js'),
+    import('../../../src/scenarios/generate/generation-comparison-chart.js'),
   ]);
   const runs = readdirSync(out, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
   const [a, b] = (await Promise.all(runs.map(async (id) => (await readRunRecord(join(out, id))).record))) as unknown as [GenerationRunRecord, GenerationRunRecord];

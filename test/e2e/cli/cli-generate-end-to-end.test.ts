@@ -3,8 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
-import type { GenerationRunRecord } from '../../../src/core/generation-results.js';
-import { GENERATION_COLUMNS } from '../../../reports/generate/generation-files.js';
+import type { GenerationRunRecord } from '../../../src/scenarios/generate/generation-results.js';
+import { GENERATION_COLUMNS } from '../../../src/scenarios/generate/generation-files.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 

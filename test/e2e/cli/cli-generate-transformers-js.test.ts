@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { GenerationRunRecord } from '../../../src/core/generation-results.js';
+import type { GenerationRunRecord } from '../../../src/scenarios/generate/generation-results.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 

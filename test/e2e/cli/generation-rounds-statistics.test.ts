@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 import { betweenRoundsOf } from '../../../src/core/statistics.js';
-import type { CompletedGenerationCell, GenerationRunRecord } from '../../../src/core/generation-results.js';
-import { generationChartSpec } from '../../../reports/generate/generation-files.js';
+import type { CompletedGenerationCell, GenerationRunRecord } from '../../../src/scenarios/generate/generation-results.js';
+import { generationChartSpec } from '../../../src/scenarios/generate/generation-files.js';
 
 /** The one run folder a CLI run wrote under `out`. */
 function runFolder(out: string): string {

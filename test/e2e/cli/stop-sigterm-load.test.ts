@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { LoadRunRecord } from '../../../src/core/load-results.js';
+import type { LoadRunRecord } from '../../../src/scenarios/load/load-results.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 

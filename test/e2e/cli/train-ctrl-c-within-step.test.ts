@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrainingRunRecord } from '../../../src/core/training-results.js';
+import type { TrainingRunRecord } from '../../../src/scenarios/train/training-results.js';
 import { runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 

@@ -155,7 +155,7 @@ test('every tab of every kind of run fits its panel at 1366×768 and 1920×1080 
     await page.locator('.detail-head h1', { hasText: `#${sweep.id} ` }).waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: 'Baseline', exact: true }).click();
     await settled(page);
-    await page.locator('.below-chart a[data-noisy]').click();
+    await page.locator('.below-chart a[data-filter="NOISY"]').click();
     assert.equal(await page.locator('.below-chart tbody tr:visible').count(), noisy, 'only the NOISY cells are listed');
 
     // Compare on the load re-run: the run it re-ran is picked, and both rates are matched cells.

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { describeAdapter } from '../../../src/core/gpu-adapter.js';
 import type { CellResult } from '../../../src/core/results.js';
 import { renderCsv } from '../../../reports/csv-report.js';
-import { renderTerminalReport } from '../../../reports/classify/terminal-report.js';
+import { renderTerminalReport } from '../../../src/scenarios/classify/terminal-report.js';
 import { latencyDistributionChartSpec } from '../../../reports/latency-chart.js';
 import { batchScalingChartSpec } from '../../../reports/view-charts.js';
 import { comparisonChartSpec } from '../../../reports/chart-spec.js';

@@ -1,7 +1,7 @@
 /**
  * Issue 31: one child entry point serves every scenario. A scenario defined
  * in a test helper (test/helpers/echo-isolated-scenario.ts), run through
- * its `executeRecorded` (the run driver and the history, as the dashboard's
+ * its `execute` through the history's `executeRecorded` (the run driver and the history, as the dashboard's
  * queue runs any scenario) with isolation on, measures its cells in another
  * process: the child learns the scenario's kind from the module its
  * registration names, with no launcher edit.
@@ -9,7 +9,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { HistoryStore } from '../../../src/runs/history/history-store.js';
-import { registerScenario, scenarioByCommand, type Scenario } from '../../../src/runs/scenario-registry.js';
+import { executeRecorded } from '../../../src/runs/history/recorded-run.js';
+import { registerScenario, scenarioByCommand, type Scenario } from '../../../src/scenarios/scenario-registry.js';
 import { ECHO_ISOLATED, type EchoIsolatedConfig, type EchoIsolatedRecord } from '../../helpers/echo-isolated-scenario.js';
 import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
 
@@ -18,8 +19,8 @@ async function runEcho(name: string, config: Omit<EchoIsolatedConfig, 'command' 
   const out = testOutputDir(name);
   const store = new HistoryStore(out);
   const scenario = scenarioByCommand(ECHO_ISOLATED) as unknown as Scenario<EchoIsolatedRecord, EchoIsolatedConfig>;
-  assert.ok(scenario.executeRecorded, 'the helper registered its scenario');
-  const { outcome, entryId } = await scenario.executeRecorded({ command: ECHO_ISOLATED, out, ...config }, { signal: new AbortController().signal, onCell: () => undefined }, { store, source: 'cli' });
+  assert.ok(scenario.execute, 'the helper registered its scenario');
+  const { outcome, entryId } = await executeRecorded(scenario, { command: ECHO_ISOLATED, out, ...config } as EchoIsolatedConfig, { signal: new AbortController().signal }, { store, source: 'cli' });
   return { record: outcome.record, cellsDone: (await store.get(entryId ?? -1))?.cellsDone };
 }
 

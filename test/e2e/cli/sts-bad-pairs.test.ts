@@ -1,6 +1,6 @@
 /**
  * STS input is validated, never silently thinned: a bad pair is refused
- * with exit 2 before any engine loads, naming row and field;
+ * with exit 2 before any engine opens, naming row and field;
  * `--skip-bad-rows` makes it a note with the count; under 3 pairs the
  * Spearman is `n/a: <why>`, in the table and in results.json, never NaN.
  */

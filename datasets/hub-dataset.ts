@@ -38,7 +38,7 @@ export interface HubDatasetOptions {
 
 /**
  * Opens a Hub dataset for streaming: finds the Parquet shards of the config
- * and split (failing here, before any engine loads, on an unknown dataset,
+ * and split (failing here, before any engine opens, on an unknown dataset,
  * config or split), and returns a Dataset that streams them row group by row
  * group over range requests. Nothing else is downloaded until rows are read;
  * a pass that stops early (`take`) reads no further groups or shards.

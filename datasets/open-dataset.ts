@@ -40,7 +40,7 @@ export function embeddedDatasetPath(): string {
  * Hub dataset (`options.config`, `options.split`, default split `train`).
  * Problems the user can fix (missing path, unsupported or mixed formats,
  * empty file, unknown dataset, config or split) are reported here, before
- * any engine loads.
+ * any engine opens.
  */
 export async function openDataset(source?: string, options: OpenDatasetOptions = {}): Promise<Dataset> {
   if (source !== undefined) {

@@ -72,7 +72,7 @@ function listed(check: PairCheck): string {
   return `${check.first.map((b) => `row ${b.row} ${b.field} ${b.why}`).join('; ')}${check.bad > check.first.length ? `; …${check.bad - check.first.length} more` : ''}`;
 }
 
-/** The refusal of a check that found bad pairs (exit 2, before any engine loads). */
+/** The refusal of a check that found bad pairs (exit 2, before any engine opens). */
 export function badPairsError(check: PairCheck): UserError {
   return new UserError(
     `${check.bad} of ${check.rows} STS pairs cannot be scored: ${listed(check)}`,

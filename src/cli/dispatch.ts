@@ -53,7 +53,7 @@ export async function dispatch(argv: readonly string[], engines?: EngineRegistry
     process.stdout.write(commandHelp(spec));
     return 0;
   }
-  // Before any engine loads, in this process and (inherited) every child it starts.
+  // Before any engine opens, in this process and (inherited) every child it starts.
   if (args.flags['verbose'] === true) process.env[VERBOSE_ENV] = '1';
   const registry = engines ?? (await import('../../engines/registry.js')).defaultRegistry;
   // A plug-in family's engines (and the model format its module registers) join the registry before the command reads its --engines.

@@ -16,7 +16,7 @@
  * they can be tested with fixed text.
  *
  * Why the exited children: each tfjs-node round's isolated child imports
- * libtensorflow in a probe child (native-probe-child.ts) during its load,
+ * libtensorflow in a probe child (native-probe-child.ts) during its open,
  * ~1.7 s of CPU that is gone from /proc when the round's reading is taken.
  * Counted by utime + stime alone, those ticks were "other processes" and
  * every tfjs-node round on a quiet machine got a host-busy note (34%). The

@@ -2,11 +2,11 @@ import type { ModelFormat } from './engine.js';
 import type { OnnxModel } from './onnx/onnx-decode.js';
 
 /**
- * The model file formats engines load, each registered once by the code
+ * The model file formats engines open, each registered once by the code
  * that writes it: the ONNX graph here (every model has one, `onnxPath`),
  * the tfjs GraphModel and TensorFlow SavedModel by inferbench's exporter
  * (src/models/tf-export/tf-formats.ts), a plug-in family's format by its
- * own module. An engine declares which one it loads (`Engine.format`);
+ * own module. An engine declares which one it opens (`Engine.format`);
  * a model looks the format up here (`BenchmarkModel.modelFile`) instead of
  * switching on its name, so a family with a format of its own touches no
  * file outside its folder. A frozen table, as engine ids are

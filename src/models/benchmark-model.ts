@@ -138,7 +138,7 @@ export abstract class BenchmarkModel {
    * nothing writes, is a CellSkip with the reason. Resolved once per format:
    * an open group resolves it before the open's clock starts, so the export
    * cache's check (a sha256 of the ONNX bytes) is not paid again inside the
-   * timed load.
+   * timed open.
    */
   modelFile(format: ModelFormat): Promise<string> {
     if (modelFormat(format)?.fromOnnx === 'itself') return Promise.resolve(this.onnxPath());

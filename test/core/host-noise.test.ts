@@ -34,9 +34,9 @@ test("/proc/PID/stat's ticks include cutime + cstime: the CPU time of the proces
   assert.deepEqual(parseProcessStat(PROC(42, 7, 40, 300, 25, 160, 10)), { pid: 42, ppid: 7, pgrp: 40, ticks: 495 });
 });
 
-test('a tfjs-node round on a quiet machine: the probe child its load started and reaped is inferbench\'s own work, not a host-busy note', () => {
+test('a tfjs-node round on a quiet machine: the probe child its open started and reaped is inferbench\'s own work, not a host-busy note', () => {
   // Readings as /proc gave them around a round of tfjs-node, 3 s on 2 cores (600 ticks). The isolated child (41) imports
-  // libtensorflow in a probe child (42, 170 ticks) during its load, which exits before the round's reading; the child
+  // libtensorflow in a probe child (42, 170 ticks) during its open, which exits before the round's reading; the child
   // itself takes 150 ticks; others take 8.
   const own = (lines: string[]) => ownProcessTicks(lines.map((l) => parseProcessStat(l)).filter((p) => p !== null), 40);
   const before: CpuTimes = { ...(parseProcStatCpu(STAT(1000, 0, 5000)) as Omit<CpuTimes, 'own'>), own: own([PROC(40, 1, 40, 10, 0), PROC(41, 40, 40, 50, 0)]) };

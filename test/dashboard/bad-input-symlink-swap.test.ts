@@ -14,7 +14,7 @@ test('a folder swapped for a symlink to outside --root between queueing and runn
   mkdirSync(outside);
   writeFileSync(join(root, 'data', 'rows.jsonl'), '{"text": "fine", "label": 1}\n');
   writeFileSync(join(outside, 'rows.jsonl'), '{"secret_column_name": "secret value"}\n');
-  // The first run's engine loads only once the test says so: the queue stays busy, for as long as the swap takes, at no CPU.
+  // The first run's engine opens only once the test says so: the queue stays busy, for as long as the swap takes, at no CPU.
   const { engine: held, release } = createHeldEngine('held-mock');
   const dash = await startTestDashboard(join(base, 'out'), { root, engines: ['onnx-cpu'], extraEngines: [held] });
   t.after(() => dash.close());

@@ -1,6 +1,6 @@
 /**
- * In an isolated child (one engine load per process), tfjs-node's probe
- * starts no probe child: the load's own import with the requested threads
+ * In an isolated child (one engine open per process), tfjs-node's probe
+ * starts no probe child: the open's own import with the requested threads
  * is the probe. The probe child cost ~1.7 s of CPU per round there.
  */
 import assert from 'node:assert/strict';

@@ -28,14 +28,14 @@ class BertCharModel extends CharModel {
   }
 }
 
-test("a family's own format is written from the ONNX graph on first use, once per model, and is the file its engine loads", async () => {
+test("a family's own format is written from the ONNX graph on first use, once per model, and is the file its engine opens", async () => {
   useTestCache();
   const toy = engines[0];
   assert.ok(toy);
   assert.equal(toy.format, TOY_FORMAT);
   const model = new BertCharModel();
   const session = await openOn(toy, model);
-  assert.deepEqual(session.describe().notes, ['loaded toy-json written from model.onnx'], 'the engine read back a toy-json file written from the graph');
+  assert.deepEqual(session.describe().notes, ['opened toy-json written from model.onnx'], 'the engine read back a toy-json file written from the graph');
   await session.dispose();
   const file = await model.modelFile(TOY_FORMAT);
   assert.equal(await model.modelFile(TOY_FORMAT), file, 'resolved once per model');

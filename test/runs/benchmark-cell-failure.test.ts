@@ -25,7 +25,7 @@ test('a failing cell is recorded with its reason and the sweep goes on', async (
   assert.match(JSON.stringify(state('skipper', 1)), /unsupported ONNX op Foo \(node n1\)/);
   assert.equal(state('broken', 1)?.state, 'errored');
   assert.equal(state('healthy', 8)?.state, 'completed');
-  // Every round is a fresh load (3 rounds by default), and every load is disposed, even after a failure.
+  // Every round is a fresh open (3 rounds by default), and every open is disposed, even after a failure.
   assert.equal(oom.log.opens, 3);
   assert.equal(oom.log.disposed, 3, 'the session is disposed even after a failure');
 });

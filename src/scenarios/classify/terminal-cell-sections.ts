@@ -1,6 +1,6 @@
 /**
  * The per-cell terminal tables besides the statistics: memory growth with
- * the window and process each figure covers, cold start once per load, and
+ * the window and process each figure covers, cold start once per open, and
  * output parity and accuracy with the rows each was computed on. Each reads
  * the rows of views.ts.
  */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { isCleanUserError, runCli } from '../../helpers/cli.js';
 import { testOutputDir } from '../../helpers/test-cache.js';
 
-test('load refuses a --text-column of integers before any engine loads: rc 2, the column and what it holds', async () => {
+test('load refuses a --text-column of integers before any engine opens: rc 2, the column and what it holds', async () => {
   const base = testOutputDir('bad-input-load-text-column');
   const jsonl = join(base, 'rows.jsonl');
   writeFileSync(jsonl, ['{"text": "good", "score": 1}', '{"text": "bad", "score": 0}'].join('\n'));

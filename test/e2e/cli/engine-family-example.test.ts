@@ -1,13 +1,13 @@
 /**
  * The engine-family example of docs/development.md ("Adding an engine
  * family"), run through every path: the toy family (test/helpers/toy-family/)
- * loads a format of its own, `toy-json`, which its module registers in the
+ * opens a format of its own, `toy-json`, which its module registers in the
  * format table, and is given to inferbench the way plug-in engines are,
  * `--engine-module` (one line: the module's path). Its cells run in an
  * isolated child (a run's default) and in process (`--no-isolate`), are in
  * the history (`list`, `show`) and the dashboard, which runs it too, and
- * run on a queue worker; `inspect` and `engines` list it. Each cell says it loaded a toy-json file written
- * from the model's ONNX graph: read back from the file the engine loaded.
+ * run on a queue worker; `inspect` and `engines` list it. Each cell says it opened a toy-json file written
+ * from the model's ONNX graph: read back from the file the engine opened.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
 const FAMILY = join(packageRoot(), 'dist', 'test', 'helpers', 'toy-family', 'toy-family.js');
 /** One timed batch per cell: where the cells run is the subject, not how long they take. */
 const TINY = ['--engines', 'toy', '--engine-module', FAMILY, '--batch-sizes', '1,2', '--limit', '8', '--min-time', '0', '--min-batches', '1', '--max-time', '5', '--rounds', '1', '--warmup', '0', '--reference', 'none', '--no-png'];
-const LOADED = 'loaded toy-json written from model.onnx';
+const OPENED = 'opened toy-json written from model.onnx';
 
 function runs(out: string): RunRecord[] {
   return readdirSync(out)
@@ -43,7 +43,7 @@ function assertToyCells(cells: readonly CellResult[], what: string): void {
     assert.equal(c.state, 'completed', `${what}: ${JSON.stringify(c).slice(0, 300)}`);
     if (c.state !== 'completed') continue;
     assert.equal(c.engine, 'toy');
-    assert.deepEqual(c.session.notes, [LOADED], `${what}: the engine loaded its own format`);
+    assert.deepEqual(c.session.notes, [OPENED], `${what}: the engine opened its own format`);
   }
 }
 
@@ -74,7 +74,7 @@ test('the toy engine family runs from the CLI in an isolated child (run and load
   assert.equal(load.code, 0, load.stderr);
   const [loadRun] = runs(loadOut);
   assert.equal(loadRun?.config['isolate'], true);
-  assert.deepEqual(loadRun?.cells.map((c) => [c.engine, c.state, c.state === 'completed' ? c.session.notes : null]), [['toy', 'completed', [LOADED]]]);
+  assert.deepEqual(loadRun?.cells.map((c) => [c.engine, c.state, c.state === 'completed' ? c.session.notes : null]), [['toy', 'completed', [OPENED]]]);
 
   // inspect and engines know the family from its module too: the verdict asks the format table why the graph would be refused.
   const inspected = JSON.parse((await runCli(['inspect', '--engines', 'toy', '--engine-module', FAMILY, '--json'])).stdout) as { engines: { engine: string; canRun: boolean; reason: string | null }[] };

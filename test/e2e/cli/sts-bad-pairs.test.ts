@@ -1,6 +1,6 @@
 /**
  * STS input is validated, never silently thinned: a bad pair is refused
- * with exit 2 before any engine loads, naming row and field;
+ * with exit 2 before any engine opens, naming row and field;
  * `--skip-bad-rows` makes it a note with the count; under 3 pairs the
  * Spearman is `n/a: <why>`, in the table and in results.json, never NaN.
  */
@@ -23,7 +23,7 @@ function pairsFile(dir: string, lines: readonly object[]): string {
   return file;
 }
 
-test('a bad STS pair is refused before loading naming row and field; --skip-bad-rows runs the rest and notes how many it left out', async () => {
+test('a bad STS pair is refused before opening naming row and field; --skip-bad-rows runs the rest and notes how many it left out', async () => {
   const dir = testOutputDir('sts-bad-pairs');
   const good = (i: number) => ({ sentence1: `the tablet ${i} is fine`, sentence2: `a phone ${i} broke`, score: i % 5 });
   const file = pairsFile(dir, [good(0), good(1), { sentence1: 'x', sentence2: 'y', score: 'high' }, good(3), { sentence1: '', sentence2: 'y', score: 1 }, good(5), good(6)]);

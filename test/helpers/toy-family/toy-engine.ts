@@ -39,8 +39,8 @@ export function toyEngine(): Engine {
         threads: 1,
         precision: options.precision,
         versions: VERSIONS,
-        // Read back from the file the engine loaded: which format, written from which graph.
-        notes: [`loaded ${graph.format} written from ${basename(graph.source)}`],
+        // Read back from the file the engine opened: which format, written from which graph.
+        notes: [`opened ${graph.format} written from ${basename(graph.source)}`],
       };
       return {
         async run(inputs: TensorMap): Promise<TensorMap> {

@@ -1,35 +1,33 @@
 /**
  * The scenario example of docs/development.md ("Adding a scenario"), run
  * through every path: `startup` (test/helpers/example-scenario/), a
- * built-in-shaped scenario registered by one import line, runs from the
- * CLI's dispatch (in this process, where it is registered: the binary
- * loads no scenario module) with its cells in isolated children by
- * default and in process with `--no-isolate`, is in the history (`list`,
- * `show`), is started and drawn by the dashboard, and runs on a queue
- * worker, each job's starts timed in children there. Where each start was
+ * built-in-shaped scenario registered by one line (`--scenario-module` on
+ * the command line, an import in this process), runs from the `inferbench`
+ * binary with its cells in isolated children by default and in process
+ * with `--no-isolate`, is in the history (`list`, `show`), is started and
+ * drawn by the dashboard, and runs on an `inferbench worker` given the
+ * module, each job's starts timed in children there. Where each start was
  * timed is read back from the process that timed it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dispatch } from '../../../src/cli/dispatch.js';
-import { collectEnvironment } from '../../../src/core/environment.js';
-import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
-import { startWorkerLoop } from '../../../src/launchers/queue/worker-loop.js';
-import { runQueueJob, type JobRunnerContext } from '../../../src/runs/queue-job-runner.js';
+import { packageRoot } from '../../../src/core/package-info.js';
 import { HistoryStore } from '../../../src/runs/history/history-store.js';
-// The one registration line: importing the scenario's module registers it (and its queue job).
+// The one registration line in this process (for the dashboard below): importing the scenario's module registers it.
 import '../../helpers/example-scenario/startup-scenario.js';
 import { STARTUP_JOB_SCHEMA } from '../../helpers/example-scenario/startup-queue-job.js';
 import type { StartupCell, StartupRecord } from '../../helpers/example-scenario/startup-results.js';
-import { call, startTestDashboard, testEngineRegistry, waitForEnd } from '../../helpers/dashboard.js';
-import { captured } from '../../helpers/in-process-cli.js';
+import { runCli } from '../../helpers/cli.js';
+import { call, startTestDashboard, waitForEnd } from '../../helpers/dashboard.js';
 import { QueueWatch } from '../../helpers/queue-inject.js';
-import { REDIS_SKIP, startRedis } from '../../helpers/redis-server.js';
-import { testOutputDir, useTestCache } from '../../helpers/test-cache.js';
+import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
+import { testOutputDir } from '../../helpers/test-cache.js';
 
-const registry = testEngineRegistry(['onnx-cpu']);
+/** The scenario's module, as built: the one registration line on the command line is `--scenario-module` naming it. */
+const MODULE = join(packageRoot(), 'dist', 'test', 'helpers', 'example-scenario', 'startup-scenario.js');
+const WITH = ['--scenario-module', MODULE];
 
 /** The cells of the run that entry `id` recorded, from its results.json. */
 async function cellsOf(out: string, id: number): Promise<readonly StartupCell[]> {
@@ -38,7 +36,7 @@ async function cellsOf(out: string, id: number): Promise<readonly StartupCell[]>
   return (JSON.parse(readFileSync(join(entry.dir, 'results.json'), 'utf8')) as StartupRecord).cells;
 }
 
-/** One onnx-cpu cell of `rounds` starts, each timed in a fresh child (isolated) or in this process. */
+/** One onnx-cpu cell of `rounds` starts, each timed in a fresh child (isolated) or in the run's process. */
 function assertStarts(cells: readonly StartupCell[], rounds: number, isolated: boolean, what: string): void {
   assert.equal(cells.length, 1, what);
   const [cell] = cells;
@@ -51,25 +49,26 @@ function assertStarts(cells: readonly StartupCell[], rounds: number, isolated: b
   if (isolated) {
     assert.ok(!pids.has(process.pid), `${what}: timed in other processes`);
     assert.equal(pids.size, rounds, `${what}: a fresh process per round`);
-  } else assert.deepEqual([...pids], [process.pid], `${what}: timed in this process`);
+  } else assert.equal(pids.size, 1, `${what}: timed in the run's own process (not cold: its pid is the run's)`);
 }
 
 test('the example scenario runs from the CLI (isolated and in process), is listed and shown, and the dashboard starts and draws it', async (t) => {
-  useTestCache();
   const out = testOutputDir('scenario-example');
-  const isolated = await captured(() => dispatch(['startup', '--engines', 'onnx-cpu', '--rounds', '2', '--out', out, '--quiet'], registry));
+  const isolated = await runCli(['startup', ...WITH, '--engines', 'onnx-cpu', '--rounds', '2', '--out', out, '--quiet']);
   assert.equal(isolated.code, 0, isolated.stderr);
   assert.match(isolated.stdout, /^ {2}onnx-cpu +mean .+, p95 .+ over 2 rounds \(cold, fresh processes\)$/m);
   assertStarts(await cellsOf(out, 1), 2, true, 'CLI, isolated');
-  const inProcess = await captured(() => dispatch(['startup', '--engines', 'onnx-cpu', '--rounds', '1', '--no-isolate', '--out', out, '--quiet'], registry));
+  const inProcess = await runCli(['startup', ...WITH, '--engines', 'onnx-cpu', '--rounds', '1', '--no-isolate', '--out', out, '--quiet']);
   assert.equal(inProcess.code, 0, inProcess.stderr);
   assertStarts(await cellsOf(out, 2), 1, false, 'CLI, in process');
   // A bad flag is the CLI's one-line user error naming it, from the options table's range.
-  await assert.rejects(dispatch(['startup', '--rounds', '0', '--out', out], registry), /--rounds/);
+  const bad = await runCli(['startup', ...WITH, '--rounds', '0', '--out', out]);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /^inferbench: error: --rounds /m);
 
-  const listed = JSON.parse((await captured(() => dispatch(['list', '--out', out, '--json'], registry))).stdout) as { id: number; config: { command: string }; state: string; cellsDone: number }[];
+  const listed = JSON.parse((await runCli(['list', ...WITH, '--out', out, '--json'])).stdout) as { id: number; config: { command: string }; state: string; cellsDone: number }[];
   assert.deepEqual(listed.map((e) => [e.id, e.config.command, e.state, e.cellsDone]), [[2, 'startup', 'completed', 1], [1, 'startup', 'completed', 1]]);
-  const shown = await captured(() => dispatch(['show', '1', '--out', out], registry));
+  const shown = await runCli(['show', '1', ...WITH, '--out', out]);
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^ {2}rounds: +2, each in a fresh child process$/m);
   assert.match(shown.stdout, /^ {2}onnx-cpu +mean .+ over 2 rounds \(cold, fresh processes\)$/m);
@@ -94,33 +93,38 @@ test('the example scenario runs from the CLI (isolated and in process), is liste
   assertStarts(await cellsOf(out, started.body.id as number), 1, true, 'dashboard, isolated');
 });
 
-test("the example scenario's queue job runs on a worker, each start timed in a child there; a payload its kind refuses never runs", { skip: REDIS_SKIP }, async () => {
-  useTestCache();
+test("the example scenario's queue job runs on an inferbench worker given its module, each start timed in a child there; a payload its kind refuses never runs", { skip: REDIS_SKIP }, async () => {
   const redis = await startRedis();
-  const ctx: JobRunnerContext = { registry, engineModules: [], cacheRoot: '/nonexistent', host: { name: 'startup-worker', id: 'test' } };
-  const worker = await startWorkerLoop({
-    address: parseRedisUrl(redis.url),
-    info: { name: 'startup-worker', id: 'test', environment: collectEnvironment(), engines: [{ id: 'onnx-cpu', available: true }], concurrency: 1 },
-    concurrency: 1,
-    stallMs: 30_000,
-    // What `inferbench worker` hands the loop, word for word.
-    run: (accepted, retries) => runQueueJob(accepted, retries, ctx),
-    log: () => undefined,
-  });
+  const worker = await startWorker(redis.url, 'startup-box', ['--engines', 'onnx-cpu', ...WITH]);
   const watch = await QueueWatch.open(redis.url);
   try {
     const job = (rounds: number) => ({ schema: STARTUP_JOB_SCHEMA, runId: 'r1', engine: 'onnx-cpu', rounds, workers: null, refused: {} });
     const done = await watch.add('startup-ok', job(2));
     assert.equal(done.kind, 'completed', JSON.stringify(done));
     const value = (done as { value: { kind: string; worker: string; cells: (StartupCell & { host: { name: string } })[] } }).value;
-    assert.equal(value.worker, 'startup-worker');
+    assert.equal(value.worker, 'startup-box');
     assertStarts(value.cells, 2, true, 'queue worker');
-    assert.equal(value.cells[0]?.host.name, 'startup-worker');
+    assert.ok(value.cells.every((c) => c.samples.every((s) => s.pid !== worker.child.pid)), 'timed in children of the worker, not the worker');
+    assert.equal(value.cells[0]?.host.name, 'startup-box');
     const bad = await watch.add('startup-bad', job(0));
-    assert.deepEqual(bad, { kind: 'failed', reason: 'refused by worker startup-worker: not an inferbench job (field "rounds" must be a whole number from 1 to 100)' });
+    assert.deepEqual(bad, { kind: 'failed', reason: 'refused by worker startup-box: not an inferbench job (field "rounds" must be a whole number from 1 to 100)' });
   } finally {
     await watch.close();
-    await worker.close();
+    await worker.stop();
     await redis.stop();
   }
+});
+
+test('--scenario-module refuses a module that does not exist or registers no scenario, naming it; without it the command is unknown', async () => {
+  const missing = await runCli(['list', '--scenario-module', '/nonexistent/startup-scenario.js']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /^inferbench: error: scenario module \/nonexistent\/startup-scenario\.js does not exist\n {2}fix: pass --scenario-module the path of a JavaScript module that calls registerScenario/);
+  const toy = join(packageRoot(), 'dist', 'test', 'helpers', 'toy-family', 'toy-family.js');
+  const none = await runCli(['list', '--scenario-module', toy]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, new RegExp(`^inferbench: error: scenario module ${toy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} registered no scenario$`, 'm'));
+  const unknown = await runCli(['startup', '--rounds', '1']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^inferbench: error: unknown command "startup"$/m);
+  assert.match((await runCli(['--help', ...WITH])).stdout, /^ {2}startup +time each engine's start/m);
 });

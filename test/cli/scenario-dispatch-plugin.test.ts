@@ -9,7 +9,6 @@ import type { StoredConfig } from '../../src/runs/history/history-entry.js';
 import { HistoryStore } from '../../src/runs/history/history-store.js';
 import type { RunOutcome } from '../../src/scenarios/run-driver.js';
 import { registerScenario, type ScenarioProgress, type ScenarioRunHooks } from '../../src/scenarios/scenario-registry.js';
-import { captured } from '../helpers/in-process-cli.js';
 import { testOutputDir, useTestCache } from '../helpers/test-cache.js';
 import { executeWordRun, type WordRecord as WordRecordOf } from '../helpers/word-run.js';
 import { defaultRegistry } from '../../engines/registry.js';
@@ -65,6 +64,31 @@ registerScenario<WordRecord, WordConfig>({
   views: () => ({}),
   execute: executeWords,
 });
+
+/**
+ * Runs a CLI function in this process, where the scenarios above are
+ * registered, and answers its code and the text it printed. The CLI writes
+ * text; bytes (the test runner's own messages to its parent) pass through.
+ */
+async function captured(command: () => Promise<number>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const writes = { stdout: process.stdout.write.bind(process.stdout), stderr: process.stderr.write.bind(process.stderr) };
+  const text = { stdout: '', stderr: '' };
+  const into = (key: 'stdout' | 'stderr') =>
+    ((chunk: string | Uint8Array, ...rest: never[]) => {
+      if (typeof chunk !== 'string') return writes[key](chunk, ...rest);
+      text[key] += chunk;
+      return true;
+    }) as typeof process.stdout.write;
+  process.stdout.write = into('stdout');
+  process.stderr.write = into('stderr');
+  try {
+    const code = await command();
+    return { code, ...text };
+  } finally {
+    process.stdout.write = writes.stdout;
+    process.stderr.write = writes.stderr;
+  }
+}
 
 test("the CLI's dispatch runs a test-defined scenario from its flags, and rerun repeats it as a new entry linked to the first", async () => {
   useTestCache();

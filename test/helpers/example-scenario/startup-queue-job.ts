@@ -8,7 +8,7 @@
  * and its runner one of src/runs/queue-job-runner.ts; a plug-in's (this
  * one) registers both when its module is imported.
  */
-import { integer, text } from '../../../src/core/job-checks.js';
+import { ranged, text } from '../../../src/core/job-checks.js';
 import { registerQueueJob, type QueueJob } from '../../../src/core/queue-jobs.js';
 import { registerQueueJobRunner } from '../../../src/runs/queue-runners.js';
 import { scenarioLaunch } from '../../../src/runs/scenario-launch.js';
@@ -27,7 +27,8 @@ export interface StartupQueueJob extends QueueJob {
 registerQueueJob<StartupQueueJob>({
   schema: STARTUP_JOB_SCHEMA,
   name: 'startup',
-  fields: { engine: text(64), rounds: integer(1, 100) },
+  // A job may ask for nothing the command line could not: rounds in the CLI's own range.
+  fields: { engine: text(64), rounds: ranged('rounds') },
   engine: (job) => job.engine,
   summary: (job) => `startup of ${job.engine}, ${job.rounds} round${job.rounds === 1 ? '' : 's'}`,
 });

@@ -4,7 +4,7 @@
  * built-in-shaped scenario registered by one line (`--scenario-module` on
  * the command line, an import in this process), runs from the `inferbench`
  * binary with its cells in isolated children by default and in process
- * with `--no-isolate`, is in the history (`list`, `show`), is started and
+ * with `--no-isolate`, is in the history (`list`, `show`, `rerun`), is started and
  * drawn by the dashboard, and runs on an `inferbench worker` given the
  * module, each job's starts timed in children there. Where each start was
  * timed is read back from the process that timed it.
@@ -72,6 +72,11 @@ test('the example scenario runs from the CLI (isolated and in process), is liste
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /^ {2}rounds: +2, each in a fresh child process$/m);
   assert.match(shown.stdout, /^ {2}onnx-cpu +mean .+ over 2 rounds \(cold, fresh processes\)$/m);
+  // rerun repeats the stored config through the scenario's registration: a new entry, linked to the first, isolated again.
+  const again = await runCli(['rerun', '1', ...WITH, '--out', out, '--quiet']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal((await new HistoryStore(out).require(3)).rerunOf, 1);
+  assertStarts(await cellsOf(out, 3), 2, true, 'rerun');
 
   const dash = await startTestDashboard(out, { engines: ['onnx-cpu'] });
   t.after(() => dash.close());

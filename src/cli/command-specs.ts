@@ -154,6 +154,7 @@ export function mainHelp(): string {
     'inferbench: run one transformer model on every inference engine you have and report what was measured.\n\n' +
     'Usage: inferbench <command> [options]\n\nCommands:\n' +
     all.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n') +
-    '\n\nRun `inferbench <command> --help` for its options. With no command, `inferbench` shows this help.\n'
+    '\n\nRun `inferbench <command> --help` for its options. With no command, `inferbench` shows this help.\n' +
+    'Any command takes `--scenario-module PATH` (repeatable): a module that registers a scenario of its own (a plug-in\'s).\n'
   );
 }

@@ -14,6 +14,7 @@ import { VERBOSE_ENV } from '../core/library-logs.js';
 import { parseArgs, repeatedFlag, type ParsedArgs } from './args.js';
 import { commandHelp, commands, mainHelp } from './command-specs.js';
 import { isScenarioCommand, runScenarioCommand } from './scenario-commands.js';
+import { registerScenarioModules, takeScenarioModules } from './scenario-modules.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** The commands that are no scenario, by name; a scenario's command is found in the registry (scenario-commands.ts). */
@@ -33,7 +34,10 @@ const OTHER_COMMANDS: Readonly<Record<string, (args: ParsedArgs, registry: Engin
 
 /** Runs one command line (argv without node and the script) and answers its exit code; a user's mistake is thrown as a UserError. */
 export async function dispatch(argv: readonly string[], engines?: EngineRegistry): Promise<number> {
-  const [name, ...rest] = argv;
+  // A plug-in scenario's module registers its command before the command word is looked up (scenario-modules.ts).
+  const taken = takeScenarioModules(argv);
+  if (taken.modules.length > 0) await registerScenarioModules(taken.modules);
+  const [name, ...rest] = taken.argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(mainHelp());
     return 0;

@@ -3,7 +3,7 @@
  * the history (`list`, `show`), the dashboard and the isolated launcher
  * see it, one `registerScenario` call from the parts of this folder.
  * Importing this module is the one registration line (a built-in's is one
- * import line in src/runs/builtin-scenarios.ts); its queue job kind and
+ * import line in src/scenarios/builtin-scenarios.ts); its queue job kind and
  * runner register with it, and its child job kind is imported by the
  * child itself, from `childModule`.
  */

@@ -108,7 +108,8 @@ export type { GenerateArgs, GenerationModelLike, TokenStreamer, TokenTensorLike 
 export { defaultGenerator } from './models/default-generator.js';
 export { runGenerationSweep, resolveGenerationSweep } from './scenarios/generate/generation-sweep.js';
 export type { GenerationSweepOptions, GenerationProgress } from './scenarios/generate/generation-sweep.js';
-export { executeGenerate, generateConfig } from './scenarios/generate/generate-run.js';
+export { generateConfig } from './scenarios/generate/generate-run.js';
+export { executeGenerate, executeTrain, executeLoad } from './runs/library-runs.js';
 export type { GenerateConfig, GenerateOutcome } from './scenarios/generate/generate-run.js';
 export type {
   GenerationRunRecord,
@@ -121,7 +122,7 @@ export type {
 } from './scenarios/generate/generation-results.js';
 export { renderGenerationReport } from './scenarios/generate/generation-report.js';
 export { writeGenerationFiles } from './scenarios/generate/generation-files.js';
-export { executeTrain, trainConfig, checkTrainConfig } from './scenarios/train/train-run.js';
+export { trainConfig, checkTrainConfig } from './scenarios/train/train-run.js';
 export type { TrainConfig, TrainOutcome, TrainHooks } from './scenarios/train/train-run.js';
 export { runTrainingSweep } from './scenarios/train/training-sweep.js';
 export type { TrainingSweepOptions, TrainingProgress } from './scenarios/train/training-sweep.js';
@@ -138,7 +139,7 @@ export type {
 } from './scenarios/train/training-results.js';
 export { renderTrainingReport } from './scenarios/train/training-report.js';
 export { writeTrainingFiles } from './scenarios/train/training-files.js';
-export { executeLoad, loadConfig, checkLoadConfig } from './scenarios/load/load-run.js';
+export { loadConfig, checkLoadConfig } from './scenarios/load/load-run.js';
 export type { LoadConfig, LoadOutcome, LoadHooks } from './scenarios/load/load-run.js';
 export { runLoadSweep } from './scenarios/load/load-sweep.js';
 export type { LoadSweepOptions, LoadProgress } from './scenarios/load/load-sweep.js';

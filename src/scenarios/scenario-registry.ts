@@ -17,6 +17,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { ScenarioOptions } from '../core/flag-spec.js';
+import type { RangeAudience } from '../core/option-ranges.js';
 import { UserError } from '../core/errors.js';
 import { recordKindOf } from '../core/record-kind.js';
 import type { RunRecordOf } from '../core/results.js';
@@ -141,7 +142,7 @@ export interface ScenarioRunHooks<R extends ScenarioRecord = ScenarioRecord, P =
   /** Every launcher, for a run that picks where each of its groups runs (the classification sweep: this process, a child process, a browser page). */
   readonly launchers?: Launchers;
   /** How the run's own checks name an option in an error: `--flag` on the command line, the JSON field on the dashboard (default). */
-  readonly names?: 'flag' | 'field';
+  readonly names?: RangeAudience;
 }
 
 /** The progress events every scenario's run tells: each carries the sweep's cell count. */

@@ -12,8 +12,7 @@ import { HistoryStore } from './history-store.js';
 import type { HistoryCell } from './store-schema.js';
 import { storedCommand } from '../../scenarios/cell-headline.js';
 import { cellProgress, scenarioOfConfig, type CellProgress, type Scenario, type ScenarioConfig, type ScenarioRecord, type ScenarioRunHooks } from '../../scenarios/scenario-registry.js';
-import { scenarioLaunch } from '../scenario-launch.js';
-import { BUILTIN_LAUNCHERS } from '../builtin-launchers.js';
+import { withBuiltinLaunchers } from '../builtin-launchers.js';
 import { OWNER_TOKEN } from './owner.js';
 import { nothingMeasured, type NothingMeasured } from '../../core/nothing-measured.js';
 
@@ -125,7 +124,7 @@ export function executeRecorded<R extends ScenarioRecord, C extends ScenarioConf
   // One recorder for every scenario: its cell and record types are the scenario's own, unknown here.
   type Cell = { readonly state: string };
   const recorded = recordRun<Cell, RunRecordOf<Cell>, P>(stored as unknown as StoredConfig, config.out, hooks as unknown as RecordableHooks<Cell, RunRecordOf<Cell>, P>, opts, (own) =>
-    execute(config, { isolated: scenarioLaunch(scenario, hooks.registry?.engineModules() ?? []), launchers: BUILTIN_LAUNCHERS, ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) }) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
+    execute(config, withBuiltinLaunchers(scenario, { ...hooks, ...(own as unknown as ScenarioRunHooks<R, P>) })) as unknown as Promise<RunOutcome<RunRecordOf<Cell>>>,
   );
   return recorded as unknown as Promise<RecordedOutcome<R>>;
 }

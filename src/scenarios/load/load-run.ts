@@ -9,7 +9,7 @@ import { UserError } from '../../core/errors.js';
 import { goalText } from './latency-goal.js';
 import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from './load-results.js';
 import { ARRIVAL_PROCESSES } from './load-results.js';
-import { checkRange } from '../../core/option-ranges.js';
+import { checkRange, type RangeAudience } from '../../core/option-ranges.js';
 import type { TextClassification } from '../../models/text-classification.js';
 import type { DataRow } from '../../../datasets/dataset.js';
 import { writeLoadFiles } from './load-files.js';
@@ -74,9 +74,6 @@ export const LOAD_DEFAULTS = {
  */
 export const MAX_PROBE_REQUESTS = 2_000_000;
 
-/** Flag names for messages, so CLI users see `--rates` and API users `rates`. */
-export type LoadOptionAudience = 'flag' | 'field';
-
 /** What a load run is given by its caller: the driver's hooks, the engines, its progress events and the isolated launcher (see ScenarioRunHooks). */
 export type LoadHooks = ScenarioRunHooks<LoadRunRecord, LoadProgress>;
 
@@ -132,7 +129,7 @@ export function maxProbeRate(config: Pick<LoadConfig, 'durationMs' | 'warmupMs'>
 }
 
 /** Checks every number and choice before anything loads; messages name flags or fields as the caller speaks. */
-export function checkLoadConfig(config: LoadConfig, audience: LoadOptionAudience = 'field'): void {
+export function checkLoadConfig(config: LoadConfig, audience: RangeAudience = 'field'): void {
   const name = (flag: string, field: string) => (audience === 'flag' ? flag : field);
   for (const r of config.rates) checkRange('rates', r, audience);
   if (!ARRIVAL_PROCESSES.includes(config.arrival)) {
@@ -174,7 +171,7 @@ export function checkLoadConfig(config: LoadConfig, audience: LoadOptionAudience
 }
 
 /** Runs the load benchmark described by `config` through the run driver; each model × engine round in a child process unless `isolate` is false. */
-export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, audience: LoadOptionAudience = 'field'): Promise<LoadOutcome> {
+export async function executeLoad(config: LoadConfig, hooks: LoadHooks = {}, audience: RangeAudience = 'field'): Promise<LoadOutcome> {
   checkLoadConfig(config, audience);
   const { registry, requested, dataset, columns, datasetName } = await openRunInputs(config, hooks.registry ?? standaloneRegistry());
   const rows: DataRow[] = [];

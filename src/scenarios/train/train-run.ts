@@ -7,7 +7,7 @@
 import { unavailableText, type EngineRegistry } from '../../core/engine-registry.js';
 import type { TrainOptimizer } from '../../core/engine.js';
 import { UserError } from '../../core/errors.js';
-import { checkRange } from '../../core/option-ranges.js';
+import { checkRange, type RangeAudience } from '../../core/option-ranges.js';
 import type { TrainingCell, TrainingRunRecord } from './training-results.js';
 import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
 import type { TextClassification } from '../../models/text-classification.js';
@@ -54,9 +54,6 @@ export interface TrainConfig {
   readonly isolate: boolean;
 }
 
-/** Flag names for messages, so CLI users see `--steps` and API users `steps`. */
-export type TrainOptionAudience = 'flag' | 'field';
-
 /** What a train run is given by its caller: the driver's hooks, the engines, its progress events and the isolated launcher (see ScenarioRunHooks). */
 export type TrainHooks = ScenarioRunHooks<TrainingRunRecord, TrainingProgress>;
 
@@ -87,7 +84,7 @@ export function trainConfig(partial: Partial<TrainConfig>): TrainConfig {
 }
 
 /** Checks every number and choice before anything loads; messages name flags or fields as the caller speaks. */
-export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudience = 'field'): void {
+export function checkTrainConfig(config: TrainConfig, audience: RangeAudience = 'field'): void {
   if (config.batchSizes.length === 0) throw new UserError('no batch size given', 'pass --batch-sizes with at least one value, e.g. 8');
   for (const b of config.batchSizes) checkRange('batchSizes', b, audience);
   for (const s of config.sequenceLengths ?? []) checkRange('sequenceLengths', s, audience);
@@ -102,7 +99,7 @@ export function checkTrainConfig(config: TrainConfig, audience: TrainOptionAudie
 }
 
 /** Runs the training benchmark described by `config` through the run driver; each model × engine in a child process unless `isolate` is false. */
-export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: TrainOptionAudience = 'field'): Promise<TrainOutcome> {
+export async function executeTrain(config: TrainConfig, hooks: TrainHooks = {}, audience: RangeAudience = 'field'): Promise<TrainOutcome> {
   checkTrainConfig(config, audience);
   const { registry, requested, dataset, available, columns, datasetName } = await openRunInputs(config, hooks.registry ?? standaloneRegistry());
   const labelColumn = requireLabelColumn(columns, datasetName, available);

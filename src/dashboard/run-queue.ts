@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import { OWNER_TOKEN } from '../runs/history/owner.js';
 import { describeError, UserError } from '../core/errors.js';
-import type { RunConfig } from '../scenarios/classify/classify-run.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 import type { HistoryStore } from '../runs/history/history-store.js';
 import { scenarioOfConfig, type CellProgress } from '../scenarios/scenario-registry.js';

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { listFlag, parseArgs, positiveIntFlag, WIDE_FLAG } from '../../src/cli/args.js';
 import { commandHelp, commands, mainHelp, scenarioCommand } from '../../src/cli/command-specs.js';
 import { compareCommand } from '../../src/cli/compare-command.js';

@@ -1,7 +1,7 @@
 import { badPairsError, checkPairs, skippedPairsNote } from '../../../datasets/sts-pairs.js';
 import type { ProgressEvent } from './benchmark-options.js';
 import type { EngineRegistry } from '../../core/engine-registry.js';
-import { driveRun, type DriverHooks, type RunOutcome } from '../run-driver.js';
+import { driveRun, type RunOutcome } from '../run-driver.js';
 import { nothingSavedReason, SavedOutputs } from './saved-outputs.js';
 import { planModels } from '../model-plan.js';
 import { sweepModels } from './classify-sweep.js';

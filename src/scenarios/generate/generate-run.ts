@@ -4,7 +4,6 @@
  * mistakes fail before anything is measured; an abort keeps every measured
  * cell.
  */
-import type { EngineRegistry } from '../../core/engine-registry.js';
 import { driveRun, type RunOutcome } from '../run-driver.js';
 import { isolatedOf, type ScenarioRunHooks } from '../scenario-registry.js';
 import { generateChildRunner } from './generate-child-job.js';

@@ -4,7 +4,6 @@
  * driver (run folder, save after every cell, Ctrl-C), write the files.
  * Input mistakes fail before anything is loaded.
  */
-import type { EngineRegistry } from '../../core/engine-registry.js';
 import { UserError } from '../../core/errors.js';
 import { goalText } from './latency-goal.js';
 import type { ArrivalProcess, LoadCell, LoadRunRecord, LoadSettings } from './load-results.js';

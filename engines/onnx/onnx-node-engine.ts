@@ -1,4 +1,3 @@
-import { ORT_NODE_NO_TRAINING } from './ort-training.js';
 import { ortLogSeverity, quietOrtTelemetry } from '../../src/core/library-logs.js';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -165,6 +164,20 @@ class OrtNodeSession implements EngineSession {
     await this.session.release();
   }
 }
+
+/**
+ * Why this engine gives skipped `inferbench train` cells. Checked
+ * against the installed packages (test/engines/train-onnx-skipped.test.ts): the
+ * onnxruntime-node 1.30.0 module exports InferenceSession, Tensor, env,
+ * listSupportedBackends, registerBackend and the TRACE helpers and nothing
+ * else; onnxruntime-common 1.30.0 declares no TrainingSession (its index
+ * re-exports backend, env, inference-session, tensor, tensor-conversion,
+ * tensor-factory, trace, onnx-model and onnx-value only); and the native
+ * libonnxruntime it ships contains no TrainingSession symbol.
+ */
+const ORT_NODE_NO_TRAINING =
+  'onnxruntime-node has no training API: onnxruntime-node 1.30 exports only InferenceSession, Tensor, env, ' +
+  'listSupportedBackends, registerBackend and TRACE helpers, and onnxruntime-common declares no TrainingSession';
 
 /**
  * onnxruntime-node with one execution provider. Providers are requested

@@ -1,4 +1,3 @@
-import { ORT_WEB_NO_TRAINING } from './ort-training.js';
 import { ortLogSeverity } from '../../src/core/library-logs.js';
 import { readFile } from 'node:fs/promises';
 import type { Availability, Engine, ResolvedSessionOptions } from '../../src/core/engine.js';
@@ -14,6 +13,17 @@ import { fromOrtOutputs, preparedOrtCall, toOrtFeeds, type OrtRunner, type OrtTe
 
 /** Threads the wasm runtime was initialised with; fixed for the life of the process. */
 let initialisedThreads: number | undefined;
+
+/**
+ * Why this engine gives skipped `inferbench train` cells, checked against
+ * the installed packages (test/engines/train-onnx-skipped.test.ts):
+ * onnxruntime-web 1.30.0 exports the same inference-only API as
+ * onnxruntime-node (see ORT_NODE_NO_TRAINING in ./onnx-node-engine.ts), and
+ * onnxruntime-common 1.30.0 declares no TrainingSession.
+ */
+const ORT_WEB_NO_TRAINING =
+  'onnxruntime-web has no training API: onnxruntime-web 1.30 exports only InferenceSession, Tensor, env, registerBackend ' +
+  'and TRACE helpers, and onnxruntime-common declares no TrainingSession';
 
 /**
  * onnxruntime-web's WebAssembly build running inside Node. Its thread count

@@ -17,7 +17,7 @@ import { webGpuKernels } from './webgpu-kernels.js';
  * copy each way instead of a dozen dispatches. On tfjs-webgpu the same
  * kernel names run one WGSL shader each, at every size (webgpu-kernels.ts).
  */
-/** Kernel names; training-kernels.ts registers their gradients. */
+/** Kernel names; gradient-kernels.ts registers their gradients. */
 export const LAYER_NORM = 'InferbenchLayerNorm';
 export const GELU = 'InferbenchGelu';
 const CUSTOM_BACKENDS = ['wasm', 'cpu', 'tensorflow'] as const;

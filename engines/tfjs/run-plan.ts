@@ -16,7 +16,7 @@ export interface Step {
 /**
  * Runs one node on the values `lookup` finds and returns its outputs; a
  * missing input or a failing op is an error naming the node. One body for
- * inference (graph-executor.ts) and training (trainable-graph.ts), so both
+ * inference (graph-executor.ts) and training (tfjs-trainer.ts), so both
  * read inputs and report failures alike.
  */
 export function runStep(step: Pick<Step, 'node' | 'handler' | 'attrs' | 'ctx'>, lookup: (name: string) => Value | undefined): Value[] {

@@ -94,11 +94,11 @@ class TfjsEngine implements Engine {
 
   /**
    * The graph for `inferbench train`: float initializers become tf.Variables
-   * and tfjs's autodiff computes their gradients (trainable-graph.ts).
+   * and tfjs's autodiff computes their gradients (tfjs-trainer.ts).
    */
   async openTrainer(onnxPath: string, options: ResolvedSessionOptions & TrainerOptions): Promise<EngineTrainer> {
     const { tf, description, backend, model } = await this.prepare(onnxPath, options);
-    const [{ TrainableGraph }, { TfjsTrainer }] = await Promise.all([import('./trainable-graph.js'), import('./tfjs-trainer.js')]);
+    const { TrainableGraph, TfjsTrainer } = await import('./tfjs-trainer.js');
     await activate(tf, backend);
     const graph = new TrainableGraph(model);
     const notes = [...(withPrecision(description, [], options).notes ?? []), `trained with tfjs autodiff (tf.variableGrads), ${graph.variables.size} float initializers as tf.Variables, graph unfused`];

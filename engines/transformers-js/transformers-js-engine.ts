@@ -160,7 +160,7 @@ export function createTransformersJsEngine(device: Device): Engine {
     id,
     target: { family: 'onnx', device },
     ...declaredBy({ family: 'onnx', device }),
-    // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see engines/onnx/ort-training.ts).
+    // transformers.js runs on onnxruntime-node, whose 1.30 API is inference only (see ORT_NODE_NO_TRAINING in engines/onnx/onnx-node-engine.ts).
     trainingUnsupported: 'transformers.js has no training API: it runs inference on onnxruntime-node, and onnxruntime-node has no training API (1.30 exports only InferenceSession, Tensor, env and helpers)',
     description: `transformers.js text-classification pipeline (${PACKAGE}) on onnxruntime-node ${DEVICE_NAMES[device]}, engine time: its own ONNX forward; end to end: the whole pipeline call, tokenization and post-processing included`,
 

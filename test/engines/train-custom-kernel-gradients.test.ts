@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import '@tensorflow/tfjs-backend-wasm';
 import { gelu, layerNormLastAxis } from '../../engines/tfjs/custom-kernels.js';
-import { embeddingGather, ensureTrainingKernels } from '../../engines/tfjs/training-kernels.js';
+import { embeddingGather, ensureGradientKernels } from '../../engines/tfjs/gradient-kernels.js';
 
 /** The same maths from tfjs ops, whose gradients tfjs itself defines. */
 function layerNormOps(x: tf.Tensor, g: tf.Tensor, b: tf.Tensor, eps: number): tf.Tensor {
@@ -23,7 +23,7 @@ function maxDiff(a: tf.Tensor, b: tf.Tensor): number {
 for (const backend of ['cpu', 'wasm']) {
   test(`on tfjs-${backend} the registered gradients of inferbench's LayerNorm, GELU and embedding-gather kernels equal tfjs's own`, async () => {
     await tf.setBackend(backend);
-    await ensureTrainingKernels();
+    await ensureGradientKernels();
     tf.tidy(() => {
       const x = tf.randomNormal([3, 5, 16], 0, 1, 'float32', 7);
       const g = tf.randomNormal([16], 1, 0.2, 'float32', 8);

@@ -21,7 +21,7 @@ let registered: Promise<void> | undefined;
  * tfjs-core is ours), and its ES-module files cannot be loaded by Node one
  * by one. Only training imports it, so inference never pays for it.
  */
-export function ensureTrainingKernels(): Promise<void> {
+export function ensureGradientKernels(): Promise<void> {
   registered ??= import('@tensorflow/tfjs').then(() => registerOwnGradients());
   return registered;
 }

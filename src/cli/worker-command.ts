@@ -9,6 +9,7 @@ import { listFlag, numberFlag, positiveIntFlag, stringFlag, type ParsedArgs } fr
 import { stopExitCode } from './stop-signals.js';
 import { STOP_SIGNALS, type StopSignal } from '../core/stop-cause.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import type { FileManifest } from '../core/queue-jobs.js';
 
 /** Default seconds a silent worker keeps a job before another worker takes it (BullMQ's lock). */
 export const DEFAULT_STALL_TIMEOUT_S = 30;
@@ -53,14 +54,29 @@ export async function workerCommand(args: ParsedArgs, registry: EngineRegistry):
   probe.disconnect();
   if (taken) throw new UserError(`a worker named "${name}" is already registered on ${address.masked}`, 'give each worker its own --name');
   // BullMQ and the job runner load once the flags are checked and Redis answered: a refused flag costs no queue stack.
-  // The built-in queue job kinds are this entry's to import: the queue launcher names no scenario.
-  const [{ startWorkerLoop }, { runQueueJob }] = await Promise.all([import('../launchers/queue/worker-loop.js'), import('../runs/queue-job-runner.js'), import('../scenarios/builtin-queue-jobs.js')]);
+  // Every registered scenario's queue job kinds and runners are this entry's to import: the queue launcher names no scenario.
+  const [{ startWorkerLoop }, { runQueueJob }, { loadQueueJobs }, { fetchManifest }, { BUILTIN_LAUNCHERS }] = await Promise.all([
+    import('../launchers/queue/worker-loop.js'),
+    import('../core/queue-runners.js'),
+    import('../scenarios/scenario-jobs.js'),
+    import('../launchers/queue/file-fetch.js'),
+    import('../runs/builtin-launchers.js'),
+  ]);
+  await loadQueueJobs();
+  const cacheRoot = defaultCacheRoot();
+  const context = {
+    registry,
+    engineModules,
+    host: { name, id },
+    launchers: BUILTIN_LAUNCHERS,
+    fetchFiles: (manifest: FileManifest, field: string) => fetchManifest(manifest, cacheRoot, field),
+  };
   const worker = await startWorkerLoop({
     address,
     info: { name, id, environment, engines, concurrency },
     concurrency,
     stallMs: stallS * 1000,
-    run: (job, retries) => runQueueJob(job, retries, { registry, engineModules, cacheRoot: defaultCacheRoot(), host: { name, id } }),
+    run: (job, retries) => runQueueJob(job, retries, context),
     log,
   });
   const have = engines.filter((e) => e.available).map((e) => e.id);

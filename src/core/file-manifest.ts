@@ -1,16 +1,18 @@
 /**
  * Content addressing of the files a run sends to its workers without a
  * shared disk: a manifest lists each file by sha256, the coordinator serves
- * exactly those files (file-server.ts) and a worker keeps a copy only once
- * every byte matches (file-fetch.ts). The same hashes check that workers
- * regenerate the generated models byte for byte and stream the same rows.
+ * exactly those files (src/launchers/queue/file-server.ts) and a worker keeps a copy only once
+ * every byte matches (src/launchers/queue/file-fetch.ts). The same hashes check that workers
+ * regenerate the generated models byte for byte and stream the same rows;
+ * both the coordinator and a scenario's queue runner use them, so they sit
+ * in the core.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { sha256OfFile } from '../../core/regular-file.js';
+import { sha256OfFile } from './regular-file.js';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import type { FileManifest } from '../../core/queue-jobs.js';
+import type { FileManifest } from './queue-jobs.js';
 
 /** sha256 of one regular file, streamed (anything else, a FIFO say, is refused before reading). */
 export const hashFile = sha256OfFile;

@@ -13,7 +13,7 @@ import { integer, list, record, SHA256, text, type Check } from './job-checks.js
 
 /** The fields every queue job has, whatever its kind. */
 export interface QueueJob {
-  /** The kind's versioned schema name (`inferbench.load-group/1`): it picks the checks of the other fields. */
+  /** The kind's versioned schema name (`inferbench.open-group/2`): it picks the checks of the other fields. */
   readonly schema: string;
   /** The coordinator's run id: results of another run's jobs are never mixed in. */
   readonly runId: string;
@@ -34,6 +34,8 @@ export interface QueueJobKind<Job extends QueueJob = QueueJob> {
   readonly engine: (job: Job) => string;
   /** One line for the worker's log: what the job measures. */
   readonly summary: (job: Job) => string;
+  /** Schemas an older inferbench sent for this kind: a job of one is refused saying so, since coordinator and workers then run different versions. */
+  readonly formerly?: readonly string[];
 }
 
 const kinds = new Map<string, QueueJobKind>();
@@ -59,6 +61,11 @@ export function kindOfJob(job: QueueJob): QueueJobKind {
   const kind = kinds.get(job.schema);
   if (kind === undefined) throw new Error(`no queue job kind is registered for schema '${job.schema}'`);
   return kind;
+}
+
+/** The kind that replaced `schema`, a schema an older inferbench used, or undefined. */
+export function kindFormerly(schema: unknown): QueueJobKind | undefined {
+  return [...kinds.values()].find((k) => typeof schema === 'string' && (k.formerly ?? []).includes(schema));
 }
 
 /** Every registered schema, in registration order (named when a job's schema is none of them). */

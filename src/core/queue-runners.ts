@@ -3,28 +3,33 @@
  * an accepted job, `{ kind, payload }` as every launcher takes it (the kind
  * is the job's schema, the payload the checked job), looked up by its
  * kind, so the worker runs the jobs of any registered kind and names no
- * scenario. It sits beside the kinds' registry (src/core/queue-jobs.ts),
- * not in it, because a runner measures through the run layer (Benchmark,
- * isolated children), which the core may not import; the kind keeps what the queue needs
- * (its payload checks, engine and log line), the runner what the worker does.
+ * scenario. A runner measures through the launchers and fetches the files
+ * a job names through the queue's file server, both handed to it as values
+ * in its context (the worker builds them), so a scenario's runner lives in
+ * its own folder and the registry in the core, beside the kinds'
+ * (./queue-jobs.ts): the kind keeps what the queue needs (its payload
+ * checks, engine and log line), the runner what the worker does.
  *
  * A runner is registered only for a schema whose kind is registered: the
  * worker runs nothing whose every field its kind did not check first
  * (src/launchers/queue/worker-loop.ts parses the job before it runs it).
  */
-import { UserError } from '../core/errors.js';
-import type { CellHost } from '../core/results.js';
-import type { EngineRegistry } from '../core/engine-registry.js';
-import type { Job } from '../core/launch-jobs.js';
-import { queueJobKind, type QueueJob } from '../core/queue-jobs.js';
+import { UserError } from './errors.js';
+import type { CellHost } from './results.js';
+import type { EngineRegistry } from './engine-registry.js';
+import type { Job, Launchers } from './launch-jobs.js';
+import { queueJobKind, type FileManifest, type QueueJob } from './queue-jobs.js';
 
-/** What a worker gives every runner: its engines and plug-ins, its cache and its name. */
+/** What a worker gives every runner: its engines and plug-ins, its name, its launchers and its way to fetch served files. */
 export interface JobRunnerContext {
   readonly registry: EngineRegistry;
   /** The worker's own `--engine-module` plug-ins (never taken from a job). */
   readonly engineModules: readonly string[];
-  readonly cacheRoot: string;
   readonly host: Omit<CellHost, 'retries'>;
+  /** Where the job's groups run on this worker: the worker's launchers (an open in a fresh child process, as a local run isolates). */
+  readonly launchers: Launchers;
+  /** The local path of a served folder or file a job names, fetched from the coordinator into this worker's cache and checked by hash; `field` names the job's field in errors. */
+  readonly fetchFiles: (manifest: FileManifest, field: string) => Promise<string>;
 }
 
 /** Measures one accepted job of its kind into the cells posted back; throws (a refusal) when this worker cannot run it. `retries` counts the workers that took it before and died. */

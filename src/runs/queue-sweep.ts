@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import type { CellHost, CellKey, CellResult } from '../core/results.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { QueueCoordinator, type CoordinatorOutcome } from '../launchers/queue/coordinator.js';
-import { buildManifest, hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
+import { buildManifest, hashModelFolder, hashRows } from '../core/file-manifest.js';
 import { startFileServer, type FileServer } from '../launchers/queue/file-server.js';
 import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob, type DatasetRequest, type ModelRequest } from '../scenarios/classify/classify-queue-job.js';
 import type { FileManifest } from '../core/queue-jobs.js';

@@ -288,10 +288,25 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    * not build in (a plug-in's or a test's): the isolated launch of the
    * scenario (runs/scenario-launch.ts) names it on each launch, so the
    * child imports it and the scenario's cells run in a fresh process from
-   * its registration alone. The built-ins leave it out: the child entry
-   * registers their kinds itself.
+   * its registration alone. The built-ins give `childJobs` instead: a
+   * module path would not survive the bundled offline pack.
    */
   readonly childModule?: string;
+  /**
+   * Imports the module(s) registering a built-in's child job kinds, as a
+   * literal `() => import('./<name>-child-job.js')`: the child entry calls
+   * every registered scenario's (scenario-jobs.ts), so a new built-in edits
+   * no list of child jobs, the import stays lazy for every other program,
+   * and esbuild still bundles the module into the offline pack.
+   */
+  readonly childJobs?: () => Promise<unknown>;
+  /**
+   * Imports the module(s) registering this scenario's queue job kind and
+   * its runner (src/core/queue-jobs.ts, src/core/queue-runners.ts), as
+   * `childJobs` does for child jobs: `inferbench worker` calls every
+   * registered scenario's before it takes a job.
+   */
+  readonly queueJobs?: () => Promise<unknown>;
   readonly compare?: {
     /** `inferbench compare` of two records of this scenario; throws a UserError when nothing matches. */
     readonly terminal?: (a: R, b: R, options: CompareOptions) => TerminalComparison;

@@ -8,8 +8,11 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { list, text } from '../../src/core/job-checks.js';
 import { parseQueueJob } from '../../src/launchers/queue/job-schema.js';
-import '../../src/scenarios/builtin-queue-jobs.js';
+import { loadQueueJobs } from '../../src/scenarios/scenario-jobs.js';
 import { kindOfJob, registerQueueJob, type QueueJob } from '../../src/core/queue-jobs.js';
+
+// The built-in kinds, as `inferbench worker` registers them.
+await loadQueueJobs();
 
 const ECHO_SCHEMA = 'inferbench.echo-test/1';
 
@@ -45,7 +48,14 @@ test("the kind's own checks validate every payload field; the envelope is checke
   const { runId: _runId, ...noRun } = echo;
   assert.deepEqual(parseQueueJob(noRun), { ok: false, reason: 'field "runId" is missing' });
   assert.deepEqual(parseQueueJob({ ...echo, workers: ['a b'] }), { ok: false, reason: 'field "workers[0]" must be letters, digits, ".", "_" or "-"' });
-  assert.deepEqual(parseQueueJob({ ...echo, schema: 'inferbench.echo-test/2' }), { ok: false, reason: `job schema is not inferbench.load-group/1 or ${ECHO_SCHEMA}` });
+  assert.deepEqual(parseQueueJob({ ...echo, schema: 'inferbench.echo-test/2' }), { ok: false, reason: `job schema is not inferbench.open-group/2 or ${ECHO_SCHEMA}` });
+});
+
+test("a job of the classify kind's former schema (an older inferbench's coordinator) is refused saying the versions differ", () => {
+  assert.deepEqual(parseQueueJob({ ...echo, schema: 'inferbench.load-group/1' }), {
+    ok: false,
+    reason: 'job schema inferbench.load-group/1 is an older inferbench\'s (this worker runs inferbench.open-group/2): run the same inferbench version on the coordinator and every worker',
+  });
 });
 
 test('a kind may not list an envelope field (it would loosen what the queue checks), nor take a schema twice', () => {

@@ -181,8 +181,8 @@ for (const [name, path] of Object.entries(PATHS)) {
 }
 
 test('queue: a worker runs its job through Benchmark.run on the isolated path, so the model crosses the same files there', () => {
-  const runner = SOURCES.get('src/runs/classify-queue-runner.ts') ?? '';
-  assert.match(runner, /new Benchmark\(\{[\s\S]*?\bisolate: true,[\s\S]*?\}\);/);
+  const runner = SOURCES.get('src/scenarios/classify/classify-queue-runner.ts') ?? '';
+  assert.match(runner, /new ClassifyBenchmark\(\{[\s\S]*?\bisolate: true,[\s\S]*?\}, ctx\.launchers\);/);
   assert.match(runner, /await benchmark\.run\(model, /);
   assert.deepEqual(pathProblems(PATHS['isolated'] ?? []), []);
 });

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { childJob, registerChildJob } from '../../src/core/launch-jobs.js';
-import '../../src/scenarios/builtin-child-jobs.js';
+import { loadChildJobs } from '../../src/scenarios/scenario-jobs.js';
+
+// As the child entry does: every registered scenario's child jobs, imported as its registration says.
+await loadChildJobs();
 
 test('every built-in scenario registers its child job, so the one child entry can run any of them by kind', () => {
   for (const kind of ['classify', 'generate', 'train', 'load']) assert.equal(typeof childJob(kind), 'function', kind);

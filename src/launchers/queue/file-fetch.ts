@@ -14,7 +14,7 @@ import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cacheFolder, pathInCache } from '../../core/cache-root.js';
 import { makeFolders } from '../../core/folders.js';
-import { hashFile } from './file-manifest.js';
+import { hashFile } from '../../core/file-manifest.js';
 import type { FileManifest } from '../../core/queue-jobs.js';
 
 /** A download that sends nothing for this long is abandoned (the job is refused). */

@@ -9,7 +9,7 @@
  * built to run. The queue names no scenario.
  */
 import { isPlainRecord, list, literal, map, NAME, nullable, record, text, type Check } from '../../core/job-checks.js';
-import { queueJobKind, queueJobSchemas, type QueueJob, type QueueJobKind } from '../../core/queue-jobs.js';
+import { kindFormerly, queueJobKind, queueJobSchemas, type QueueJob, type QueueJobKind } from '../../core/queue-jobs.js';
 
 /** The check of a whole job of `kind`: the envelope's fields around the kind's, each field checked, no other field allowed. */
 function jobCheck(kind: QueueJobKind): Check {
@@ -30,7 +30,11 @@ function jobCheck(kind: QueueJobKind): Check {
 export function parseQueueJob(data: unknown): { readonly ok: true; readonly job: QueueJob } | { readonly ok: false; readonly reason: string } {
   if (!isPlainRecord(data)) return { ok: false, reason: 'job data is not an object' };
   const kind = queueJobKind(data['schema']);
-  if (kind === undefined) return { ok: false, reason: `job schema is not ${queueJobSchemas().join(' or ') || 'any registered one'}` };
+  if (kind === undefined) {
+    const newer = kindFormerly(data['schema']);
+    if (newer !== undefined) return { ok: false, reason: `job schema ${String(data['schema'])} is an older inferbench's (this worker runs ${newer.schema}): run the same inferbench version on the coordinator and every worker` };
+    return { ok: false, reason: `job schema is not ${queueJobSchemas().join(' or ') || 'any registered one'}` };
+  }
   const reason = jobCheck(kind)(data, '');
   return reason === null ? { ok: true, job: data as unknown as QueueJob } : { ok: false, reason };
 }

@@ -15,7 +15,8 @@ import type { ArchitectureSpec } from '../../models/generated/arch-presets.js';
 import { validateBertConfig, type BertLikeConfig } from '../../models/generated/bert-config.js';
 import { fileManifest, registerQueueJob, type FileManifest, type QueueJob } from '../../core/queue-jobs.js';
 
-export const CLASSIFY_JOB_SCHEMA = 'inferbench.load-group/1';
+/** The classify open group's schema; version 2 renamed it from `inferbench.load-group/1` when an engine's load became its open ("load" is the scenario). */
+export const CLASSIFY_JOB_SCHEMA = 'inferbench.open-group/2';
 
 /** Where a worker gets the model of a job. */
 export type ModelRequest =
@@ -103,7 +104,8 @@ const dataset: Check = tagged({
 
 registerQueueJob<ClassifyQueueJob>({
   schema: CLASSIFY_JOB_SCHEMA,
-  name: 'load-group',
+  name: 'open-group',
+  formerly: ['inferbench.load-group/1'],
   fields: {
     row: text(256),
     model,

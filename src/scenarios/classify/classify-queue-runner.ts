@@ -1,41 +1,41 @@
 /**
  * What an `inferbench worker` does with one accepted classify job (schema
- * `inferbench.load-group/1`, its runner registered in queue-runners.ts when
- * queue-job-runner.ts imports this): get the rows and the model the way the
+ * CLASSIFY_JOB_SCHEMA, its runner registered in src/core/queue-runners.ts
+ * when the worker loads the scenario's queue jobs, `queueJobs` in
+ * classify-scenario.ts): get the rows and the model the way the
  * job names them (the embedded default; a Hub id through this machine's own
  * Hugging Face cache; a generated architecture regenerated from its config;
  * a local folder or file fetched from the coordinator by hash), check both
- * hashes against the coordinator's, then measure the open group with a
- * Benchmark that isolates every open in a fresh child process, exactly as a
- * local run does.
+ * hashes against the coordinator's, then measure the open group with the
+ * sweep that isolates every open in a fresh child process, through the
+ * worker's launchers, exactly as a local run does.
  */
-import { UserError } from '../core/errors.js';
-import type { CellHost, CellResult } from '../core/results.js';
-import { parseDtypes } from '../core/dtypes.js';
-import { datasetSourceString, openDataset } from '../../datasets/open-dataset.js';
-import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
-import { resolveColumns } from '../../datasets/columns.js';
-import { fetchManifest } from '../launchers/queue/file-fetch.js';
-import { hashModelFolder, hashRows } from '../launchers/queue/file-manifest.js';
-import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../scenarios/classify/classify-queue-job.js';
-import { FixedLengthModel } from '../models/fixed-length-model.js';
-import { Benchmark } from './benchmark.js';
-import { planModels } from '../scenarios/model-plan.js';
-import { withSequenceLength } from '../scenarios/classify/classify-sweep.js';
-import { registerQueueJobRunner, type JobRunnerContext } from './queue-runners.js';
+import { UserError } from '../../core/errors.js';
+import type { CellHost, CellResult } from '../../core/results.js';
+import { parseDtypes } from '../../core/dtypes.js';
+import { datasetSourceString, openDataset } from '../../../datasets/open-dataset.js';
+import { HUB_PREFIX } from '../../../datasets/hub-dataset.js';
+import { resolveColumns } from '../../../datasets/columns.js';
+import { hashModelFolder, hashRows } from '../../core/file-manifest.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from './classify-queue-job.js';
+import { FixedLengthModel } from '../../models/fixed-length-model.js';
+import { ClassifyBenchmark } from './classify-benchmark.js';
+import { planModels } from '../model-plan.js';
+import { withSequenceLength } from './classify-sweep.js';
+import { registerQueueJobRunner, type JobRunnerContext } from '../../core/queue-runners.js';
 
 /** The dataset source string this worker opens for a job, fetching served files first. */
-async function datasetSource(job: ClassifyQueueJob, cacheRoot: string): Promise<string | undefined> {
+async function datasetSource(job: ClassifyQueueJob, fetchFiles: JobRunnerContext['fetchFiles']): Promise<string | undefined> {
   const options = { ...(job.datasetConfig !== null ? { config: job.datasetConfig } : {}), ...(job.split !== null ? { split: job.split } : {}) };
   if (job.dataset.kind === 'embedded') return undefined;
   // A Hub id goes to the Hub as one (the hf:// prefix), never to a path of this disk.
-  const source = job.dataset.kind === 'hub' ? `${HUB_PREFIX}${job.dataset.id}` : await fetchManifest(job.dataset.manifest, cacheRoot, 'dataset.manifest');
+  const source = job.dataset.kind === 'hub' ? `${HUB_PREFIX}${job.dataset.id}` : await fetchFiles(job.dataset.manifest, 'dataset.manifest');
   return datasetSourceString(source, options);
 }
 
 /** Measures one job; throws (a refusal) when the rows or the model differ from the coordinator's. */
 async function runClassifyJob(job: ClassifyQueueJob, retries: number, ctx: JobRunnerContext): Promise<CellResult[]> {
-  const source = await datasetSource(job, ctx.cacheRoot);
+  const source = await datasetSource(job, ctx.fetchFiles);
   const opened = await openDataset(source);
   const dataset = job.limit === null ? opened : opened.take(job.limit);
   const rowsHash = await hashRows(dataset);
@@ -44,7 +44,7 @@ async function runClassifyJob(job: ClassifyQueueJob, retries: number, ctx: JobRu
   }
   const columns = resolveColumns(await opened.columns(), { text: job.textColumn ?? undefined, label: job.labelColumn ?? undefined });
   const m = job.model;
-  const models = m.kind === 'hub' ? [m.id] : m.kind === 'files' ? [await fetchManifest(m.manifest, ctx.cacheRoot, 'model.manifest')] : [];
+  const models = m.kind === 'hub' ? [m.id] : m.kind === 'files' ? [await ctx.fetchFiles(m.manifest, 'model.manifest')] : [];
   const plan = await planModels({
     models,
     hubOnly: m.kind === 'hub',
@@ -64,7 +64,7 @@ async function runClassifyJob(job: ClassifyQueueJob, retries: number, ctx: JobRu
   const seq = job.sequenceLength;
   const model = seq === null ? row.model : new FixedLengthModel(row.model, seq, row.model.vocabSize, row.model.maxLength);
   const cells: CellResult[] = [];
-  const benchmark = new Benchmark({
+  const benchmark = new ClassifyBenchmark({
     ...(source !== undefined ? { dataset: source } : {}),
     batchSizes: job.batchSizes,
     threads: [job.threads],
@@ -80,7 +80,7 @@ async function runClassifyJob(job: ClassifyQueueJob, retries: number, ctx: JobRu
     registry: ctx.registry,
     engineModules: ctx.engineModules,
     onCell: (cell) => void cells.push(cell),
-  });
+  }, ctx.launchers);
   await benchmark.run(model, [job.engine]);
   const host: CellHost = retries > 0 ? { ...ctx.host, retries } : ctx.host;
   return cells.map((cell) => ({ ...withSequenceLength(cell, seq), model: job.row, host }));

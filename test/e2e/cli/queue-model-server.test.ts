@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunRecord } from '../../../src/core/results.js';
-import { buildManifest } from '../../../src/launchers/queue/file-manifest.js';
+import { buildManifest } from '../../../src/core/file-manifest.js';
 import { startFileServer } from '../../../src/launchers/queue/file-server.js';
 import { ensureGeneratedModel } from '../../../src/models/generated/generated-model.js';
 import { TINY_BERT_CONFIG } from '../../../src/models/generated/bert-config.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { embeddedTexts } from '../../../datasets/open-dataset.js';
-import { hashModelFolder } from '../../../src/launchers/queue/file-manifest.js';
+import { hashModelFolder } from '../../../src/core/file-manifest.js';
 import { TINY_BERT_CONFIG } from '../../../src/models/generated/bert-config.js';
 import { ensureGeneratedModel } from '../../../src/models/generated/generated-model.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';

@@ -14,7 +14,7 @@ test('a job whose stored data or opts is not JSON (written with plain Redis comm
       { id: 'bad-opts', fields: { data: '{}', opts: 'attempts=5' }, reason: /its stored opts is not JSON/ },
     ];
     for (const job of jobs) {
-      await watch.redis.hset(`bull:inferbench:${job.id}`, { name: 'load-group', ...job.fields, timestamp: Date.now(), delay: 0, priority: 0 });
+      await watch.redis.hset(`bull:inferbench:${job.id}`, { name: 'open-group', ...job.fields, timestamp: Date.now(), delay: 0, priority: 0 });
       await watch.redis.lpush('bull:inferbench:wait', job.id);
       await watch.redis.zadd('bull:inferbench:marker', 0, '0');
     }

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { startFileServer } from '../../../src/launchers/queue/file-server.js';
-import { listHash } from '../../../src/launchers/queue/file-manifest.js';
+import { listHash } from '../../../src/core/file-manifest.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 import { baseJob, outcomeText, QueueWatch } from '../../helpers/queue-inject.js';
 import { testOutputDir } from '../../helpers/test-cache.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { embeddedTexts } from '../../../datasets/open-dataset.js';
-import { hashModelFolder, listHash } from '../../../src/launchers/queue/file-manifest.js';
+import { hashModelFolder, listHash } from '../../../src/core/file-manifest.js';
 import { startFileServer } from '../../../src/launchers/queue/file-server.js';
 import { TINY_BERT_CONFIG } from '../../../src/models/generated/bert-config.js';
 import { ensureGeneratedModel } from '../../../src/models/generated/generated-model.js';
@@ -68,7 +68,7 @@ test(`${PAYLOADS} seeded mutated job payloads against a real worker: no file out
       const data = mutateJob(templates[i % templates.length] as never, random, targets);
       const id = `fuzz-${i}`;
       ids.push(id);
-      await watch.queue.add('load-group', data, { jobId: id, removeOnComplete: true, removeOnFail: true });
+      await watch.queue.add('open-group', data, { jobId: id, removeOnComplete: true, removeOnFail: true });
     }
     const said: string[] = [];
     const kinds = new Map<string, number>();

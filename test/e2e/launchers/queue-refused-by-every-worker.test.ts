@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Queue, QueueEvents } from 'bullmq';
 import { openDataset } from '../../../datasets/open-dataset.js';
-import { hashRows } from '../../../src/launchers/queue/file-manifest.js';
+import { hashRows } from '../../../src/core/file-manifest.js';
 import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../../../src/scenarios/classify/classify-queue-job.js';
 import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
 import type { JobOutcome } from '../../../src/launchers/queue/worker-loop.js';
@@ -24,7 +24,7 @@ test('a job that no worker can run is refused by each in turn, offered to the ne
       stop: { minTimeMs: 100, minBatches: 1, maxTimeMs: 1000 }, maxCv: 1, parity: { reference: null, tolerance: 1e-4 }, workers: null, refused: {},
     };
     const done = new Promise<JobOutcome>((resolve) => events.on('completed', ({ returnvalue }) => resolve((typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue) as JobOutcome)));
-    await queue.add('load-group', job, { jobId: 'mismatch.g0' });
+    await queue.add('open-group', job, { jobId: 'mismatch.g0' });
     const outcome = await done;
     assert.equal(outcome.kind, 'refused');
     assert.ok(outcome.kind === 'refused' && !outcome.skip, 'a mismatch is an error, not a missing engine');

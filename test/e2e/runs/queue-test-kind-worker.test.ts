@@ -14,8 +14,8 @@ import { collectEnvironment } from '../../../src/core/environment.js';
 import { list, text } from '../../../src/core/job-checks.js';
 import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
 import { startWorkerLoop } from '../../../src/launchers/queue/worker-loop.js';
-import { runQueueJob, type JobRunnerContext } from '../../../src/runs/queue-job-runner.js';
-import { registerQueueJobRunner } from '../../../src/runs/queue-runners.js';
+import { registerQueueJobRunner, runQueueJob, type JobRunnerContext } from '../../../src/core/queue-runners.js';
+import { BUILTIN_LAUNCHERS } from '../../../src/runs/builtin-launchers.js';
 import { registerQueueJob, type QueueJob } from '../../../src/core/queue-jobs.js';
 import { QueueWatch } from '../../helpers/queue-inject.js';
 import { REDIS_SKIP, startRedis } from '../../helpers/redis-server.js';
@@ -43,7 +43,7 @@ const job = (schema: string, words: readonly string[]) => ({ schema, runId: 'r1'
 
 test("a test-defined kind's jobs run on a worker through its registered runner; payloads are checked by the kind first", { skip: REDIS_SKIP }, async () => {
   const redis = await startRedis();
-  const ctx: JobRunnerContext = { registry: defaultRegistry, engineModules: [], cacheRoot: '/nonexistent', host: { name: 'echo-worker', id: 'test' } };
+  const ctx: JobRunnerContext = { registry: defaultRegistry, engineModules: [], host: { name: 'echo-worker', id: 'test' }, launchers: BUILTIN_LAUNCHERS, fetchFiles: () => Promise.reject(new Error('echo jobs name no files')) };
   const worker = await startWorkerLoop({
     address: parseRedisUrl(redis.url),
     info: { name: 'echo-worker', id: 'test', environment: collectEnvironment(), engines: [{ id: 'echo-engine', available: true }], concurrency: 1 },

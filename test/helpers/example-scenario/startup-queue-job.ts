@@ -1,16 +1,16 @@
 /**
  * The example scenario on `inferbench worker`s: its queue job kind (the
  * fields a worker checks before anything runs, src/core/queue-jobs.ts) and
- * the runner a worker hands each accepted job to (src/runs/queue-runners.ts),
+ * the runner a worker hands each accepted job to (src/core/queue-runners.ts),
  * which times the engine's starts in fresh child processes on the worker,
  * through the same isolated launcher and child job as a local run. A
- * built-in scenario's kind is one line of src/scenarios/builtin-queue-jobs.ts
- * and its runner one of src/runs/queue-job-runner.ts; a plug-in's (this
+ * built-in scenario's module is named by its registration's `queueJobs`,
+ * which `inferbench worker` calls; a plug-in's (this
  * one) registers both when its module is imported.
  */
 import { ranged, text } from '../../../src/core/job-checks.js';
 import { registerQueueJob, type QueueJob } from '../../../src/core/queue-jobs.js';
-import { registerQueueJobRunner } from '../../../src/runs/queue-runners.js';
+import { registerQueueJobRunner } from '../../../src/core/queue-runners.js';
 import { scenarioLaunch } from '../../../src/runs/scenario-launch.js';
 import { STARTUP_CHILD_MODULE } from './startup-child-job.js';
 import { measureStarts } from './startup-run.js';

@@ -37,3 +37,12 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
   return String(err);
 }
+
+/**
+ * How a cell whose work threw ends, in every scenario: skipped with the
+ * CellSkip's reason (it cannot run here, which is no fault), else errored
+ * with the error described.
+ */
+export function cellFailure(err: unknown): { readonly state: 'skipped'; readonly reason: string } | { readonly state: 'errored'; readonly reason: string } {
+  return err instanceof CellSkip ? { state: 'skipped', reason: err.message } : { state: 'errored', reason: describeError(err) };
+}

@@ -151,7 +151,7 @@ export interface CellRound {
  * size measured after the open sees a cold engine; later ones find it warm.
  */
 export interface ColdStart {
-  /** The session create alone when the engine reported its open phases, else everything `exportFor` did. */
+  /** The session create alone when the engine reported its open phases, else everything the timed open did (`openTimed`, src/scenarios/classify/open-group.ts). */
   readonly openMs: number;
   /** The first batch at this batch size; cold only when `afterOpen` is true. */
   readonly firstBatchMs: number;

@@ -3,7 +3,7 @@
  * src/launchers/ imports src/scenarios/ (the job tables they run are the
  * core's, src/core/launch-jobs.ts, filled by the scenarios and imported
  * where a program starts) but the child process's entry, a program's entry
- * point like the CLI's main, which imports the built-in child job list and
+ * point like the CLI's main, which imports the scenarios' child jobs (src/scenarios/scenario-jobs.ts) and
  * nothing else of src/scenarios/; no launcher spells a built-in scenario's kind,
  * and the browser launcher knows engines/browser only through its public
  * driver API (engines/browser/driver-api.ts), never a page, driver or

@@ -1,4 +1,4 @@
-import { CellSkip, describeError } from '../../core/errors.js';
+import { CellSkip, cellFailure, describeError } from '../../core/errors.js';
 import { readHostNoise, type CpuTimes } from '../../core/host-noise.js';
 import { AccuracyTally, OutputRecorder, type AccuracyCount, type RowOutputs } from '../../core/parity.js';
 import type { CellEnergy, CellKey, CellMemory, CellRound, ColdStart, ErroredCell, OpenPhases, RowFingerprint, SkippedCell } from '../../core/results.js';
@@ -98,8 +98,7 @@ export type MeasuredRound =
 
 /** A cell that could not run: skipped when the engine cannot serve it, errored otherwise. */
 export function failedCell(key: CellKey, err: unknown): ErroredCell | SkippedCell {
-  if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
-  return { ...key, state: 'errored', reason: describeError(err) };
+  return { ...key, ...cellFailure(err) };
 }
 
 /** A failed round as the launchers hand it on. */

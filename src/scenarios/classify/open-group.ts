@@ -160,13 +160,9 @@ export function measureContext(
   };
 }
 
-/** Opens `model` on one engine (`openOn`: the model's file of the format the engine opens). */
-export async function exportFor(model: BenchmarkModel, engineRef: string | Engine, threads: number | null, registry: EngineRegistry): Promise<EngineSession> {
-  return (await openTimed(model, engineRef, threads, registry)).session;
-}
-
 /**
- * `exportFor` with its parts timed: the engine's probe (which imports its
+ * Opens `model` on one engine (`openOn`: the model's file of the format the
+ * engine opens) with its parts timed: the engine's probe (which imports its
  * package, cold only in a fresh process) apart from the session open, whose
  * own parts the session reports (`openPhases`). `openMs` is the whole.
  */
@@ -208,7 +204,7 @@ export function referenceSource(
   run: { readonly registry: EngineRegistry; readonly sampler: RssSampler; readonly signal: AbortSignal | undefined },
 ): ReferenceSource {
   return {
-    open: () => exportFor(model, reference, null, run.registry),
+    open: async () => (await openTimed(model, reference, null, run.registry)).session,
     context: () => measureContext(data, prepare, settings, { sampler: run.sampler, openMs: 0, signal: run.signal, round: 0, noiseBase: null }),
     modelName: model.name,
   };

@@ -9,7 +9,7 @@ import { generationMatchKey, pairGenerationCells, renderGenerationComparison } f
 import { generationComparisonJson } from './generation-comparison-chart.js';
 import { renderGenerationReport, renderGenerationView } from './generation-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { GENERATION_TABS, generationViews } from '../scenario-dashboard-views.js';
+import { GENERATION_TABS, generationViews } from './generation-dashboard-views.js';
 import { listSetting, threadsSetting } from '../../../reports/dashboard-panels.js';
 import type { GenerateConfig } from './generate-run.js';
 import { GENERATE_OPTIONS } from './generate-options.js';

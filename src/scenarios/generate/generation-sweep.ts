@@ -7,7 +7,7 @@
  * the sweep goes on, as in the classification sweep.
  */
 import { type EngineRegistry } from '../../core/engine-registry.js';
-import { CellSkip, describeError, UserError } from '../../core/errors.js';
+import { CellSkip, cellFailure, describeError, UserError } from '../../core/errors.js';
 import { notRunInterrupted } from '../../core/results.js';
 import { interruptedBy } from '../../core/stop-cause.js';
 import { readHostNoise } from '../../core/host-noise.js';
@@ -253,6 +253,5 @@ export async function runGenerationSweep(model: TextGeneration, options: Generat
 }
 
 export function failedGenerationCell(key: GenerationCellKey, err: unknown): GenerationCell {
-  if (err instanceof CellSkip) return { ...key, state: 'skipped', reason: err.message };
-  return { ...key, state: 'errored', reason: describeError(err) };
+  return { ...key, ...cellFailure(err) };
 }

@@ -2,7 +2,7 @@
  * `POST /api/load`: an `inferbench load` run from JSON, validated by the
  * same code as the CLI (LoadConfig's field names, the OPTION_RANGES table,
  * checkLoadConfig, the latency-goal parser), with every path through the
- * dashboard's guard, and capped (../request-caps.ts). Loaded by the
+ * dashboard's guard, and capped (./load-caps.ts). Loaded by the
  * dashboard only when a request comes (see ../scenario-registry.ts `api`).
  */
 import { UserError } from '../../core/errors.js';
@@ -10,7 +10,7 @@ import { FieldError } from '../../core/field-error.js';
 import { parseLatencyGoal } from './latency-goal.js';
 import { LOAD_OPTIONS } from './load-options.js';
 import { checkLoadConfig, loadConfig, type LoadConfig } from './load-run.js';
-import { checkLoadCaps } from '../request-caps.js';
+import { checkLoadCaps } from './load-caps.js';
 import { asField, checkFieldRanges, enginesWithOptionFields, recheckModelPaths, requestFieldKinds, type RequestField } from '../request-fields.js';
 import type { RequestContext, ScenarioApi } from '../scenario-registry.js';
 

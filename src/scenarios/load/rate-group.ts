@@ -10,11 +10,10 @@ import { readyCall, type EngineSession, type ReadyCall, type SessionDescription 
 import type { ErroredLoadCell, LoadCellKey, LoadProbe, LoadSettings, PeakRound, ProbePurpose, SkippedLoadCell } from './load-results.js';
 import { probePassed, summarizeRequests } from './load-summary.js';
 import type { TensorMap } from '../../core/tensor.js';
-import type { BenchmarkModel } from '../../models/benchmark-model.js';
+import { cellFailure } from '../../core/errors.js';
+import { openOn, type BenchmarkModel } from '../../models/benchmark-model.js';
 import type { ResolvedColumns } from '../../../datasets/columns.js';
 import type { DataRow } from '../../../datasets/dataset.js';
-import { exportFor } from '../classify/open-group.js';
-import { failedCell } from '../classify/measure-cell.js';
 import { drawSchedule } from './arrival-schedule.js';
 import { RealClock, type Clock } from './clock.js';
 import { earlyStopRule } from './early-stop.js';
@@ -143,9 +142,9 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
   try {
     const engine = await group.registry.require(group.engine);
     if (engine.runsIn === 'browser') return fail({ ...key, state: 'skipped', reason: `${group.engine} runs in a browser page; inferbench load serves from Node only` });
-    session = await exportFor(group.model, engine, group.threads, group.registry);
+    session = await openOn(engine, group.model, { threads: group.threads });
   } catch (err) {
-    return fail(failedCell(key, err) as ErroredLoadCell | SkippedLoadCell);
+    return fail({ ...key, ...cellFailure(err) });
   }
   const openMs = performance.now() - openStart;
   const description = session.describe();
@@ -185,7 +184,7 @@ export async function measureServerGroup(group: LoadGroup, hooks: LoadGroupHooks
     }
     await hooks.onResult({ kind: 'done', key, round, session: description, openMs, serviceMs: { batchOne, maxBatch }, peak, interrupted: group.signal?.aborted === true });
   } catch (err) {
-    await fail({ ...(failedCell(key, err) as ErroredLoadCell), session: description });
+    await fail({ ...(({ ...key, ...cellFailure(err) }) as ErroredLoadCell), session: description });
   } finally {
     await session.dispose().catch(() => {});
   }

@@ -9,7 +9,7 @@ import { UserError } from '../../core/errors.js';
 import type { TrainingRunRecord } from './training-results.js';
 import { renderTrainingReport, renderTrainingView } from './training-report.js';
 import { chooseReport } from '../../../reports/report-view-registry.js';
-import { TRAINING_TABS, trainingViews } from '../scenario-dashboard-views.js';
+import { TRAINING_TABS, trainingViews } from './training-dashboard-views.js';
 import { listSetting, threadsSetting } from '../../../reports/dashboard-panels.js';
 import type { TrainConfig } from './train-run.js';
 import { TRAIN_OPTIONS } from './train-options.js';

@@ -13,7 +13,7 @@ import { reportRecordedCommand, startLine } from './run-exit.js';
 import { reportWidth } from './terminal-width.js';
 import type { CompletedCell, RunRecord } from '../core/results.js';
 import type { VaryingKeys } from '../../reports/run-views.js';
-import type { QueueRun, QueueRunOptions } from '../scenarios/classify/classify-queue.js';
+import type { QueueRunOptions } from '../scenarios/classify/classify-queue.js';
 import type { ScenarioCli } from './scenario-cli.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
@@ -199,11 +199,9 @@ export async function runAndReport(
     registry,
     ...(links.rerunOf !== undefined ? { rerunOf: links.rerunOf } : {}),
     execute: async ({ progress, ...hooks }, record) => {
-      // The queue sweep speaks to Redis (bullmq and ioredis load only for a queue run); the run is handed its opener.
-      const queueRun: QueueRun | undefined = queue && { options: queue, open: async (options) => (await import('../runs/queue-sweep.js')).QueueSweep.open(options) };
       const recorded = await executeRecorded(CLASSIFY_SCENARIO, config, {
         ...hooks,
-        ...(queueRun ? { queue: queueRun } : {}),
+        ...(queue ? { queue } : {}),
         onStart: (r) => {
           varying = plannedKeys({ models: r.models.length, threads: config.threads.length, sequenceLengths: config.sequenceLengths?.length ?? 1, queue: queue !== undefined });
           const models = r.models.length === 1 ? r.models[0]?.name : `${r.models.length} models (${r.models.map((m) => m.name).join(', ')})`;

@@ -11,6 +11,7 @@
  */
 import type { Engine } from './engine.js';
 import type { EngineRegistry } from './engine-registry.js';
+import type { QueueConnectOptions, WorkerQueue } from './queue-launch.js';
 
 /** The one job shape every launcher takes: the kind of a registered job and its payload. */
 export interface Job {
@@ -105,6 +106,8 @@ export interface Launchers {
   readonly isolated: (engineModules: readonly string[]) => Launcher;
   /** Beside a browser page; closed when the sweep ends. */
   readonly page: () => PageLauncher;
+  /** A queue of `inferbench worker`s (`--queue`), connected once its workers registered; the run builds its jobs (./queue-jobs.ts) and closes it. */
+  readonly queue: (options: QueueConnectOptions) => Promise<WorkerQueue>;
 }
 
 /** The io a registered job gets from a launcher's hooks: keys and results pass through untouched, typed by the job that made them. */

@@ -6,6 +6,7 @@
  * imports them.
  */
 import type { Launcher, Launchers } from '../core/launch-jobs.js';
+import type { QueueConnectOptions } from '../core/queue-launch.js';
 import type { Scenario, ScenarioRunHooks } from '../scenarios/scenario-registry.js';
 import { scenarioLaunch } from './scenario-launch.js';
 import { inProcessLaunch } from '../launchers/in-process-launcher.js';
@@ -16,6 +17,8 @@ export const BUILTIN_LAUNCHERS: Launchers = Object.freeze({
   inProcess: () => inProcessLaunch(),
   isolated: (engineModules: readonly string[]) => isolatedLaunch(engineModules),
   page: () => browserLauncher(),
+  // BullMQ and ioredis load only for a queue run.
+  queue: async (options: QueueConnectOptions) => (await import('../launchers/queue/queue-connection.js')).connectQueue(options),
 });
 
 /**

@@ -2,7 +2,7 @@
  * The coordinator's side of a distributed sweep: connect (failing fast with
  * the masked address when Redis is unreachable), wait for the workers, add
  * one BullMQ job per group (of any kind registered in
- * src/scenarios/queue-jobs.ts), and hand each outcome back as it arrives.
+ * src/core/queue-jobs.ts), and hand each outcome back as it arrives.
  * Jobs carry the run id in their id, so two coordinators on one queue never
  * see each other's results, and a job re-offered after a worker died is
  * still one job, counted once. Ctrl-C removes the run's waiting jobs and
@@ -16,33 +16,14 @@ import { notRunInterrupted } from '../../core/results.js';
 import { kindOfJob, type QueueJob } from '../../core/queue-jobs.js';
 import { queueJobId } from './job-schema.js';
 import { liveConnectionOptions, probeRedis, redisLost, type RedisAddress } from './redis-url.js';
-import type { JobOutcome } from './worker-loop.js';
-import { liveWorkers, QUEUE_NAME, registeredWorkers, STALE_AFTER_MS, type WorkerInfo } from './worker-registry.js';
+import type { CoordinatorOutcome, JobHooks, JobOutcome, WorkerInfo } from '../../core/queue-launch.js';
+import { liveWorkers, QUEUE_NAME, registeredWorkers, STALE_AFTER_MS } from './worker-registry.js';
 
 /** Loaded when this module is: a coordinator needs both at once. */
 const { bullmq, ioredis } = queuePackages;
 
 /** How often the coordinator looks for jobs whose workers are gone. */
 const WATCHDOG_MS = 5000;
-
-/** What became of one job, from the coordinator's point of view. */
-export type CoordinatorOutcome =
-  | JobOutcome
-  /** BullMQ failed it (e.g. its workers kept dying: stalled more than allowed). */
-  | { readonly kind: 'failed'; readonly reason: string }
-  /** Ctrl-C: removed before any worker took it, or still running when the wait ran out. */
-  | { readonly kind: 'interrupted'; readonly reason: string };
-
-export interface JobHooks<Job extends QueueJob = QueueJob> {
-  readonly onOutcome: (job: Job, outcome: CoordinatorOutcome) => Promise<void>;
-  readonly signal?: AbortSignal | undefined;
-  /** How long Ctrl-C waits for jobs already running on workers. */
-  readonly drainTimeoutMs: number;
-  /** How long jobs wait for a worker that may run them to be alive (`--worker-timeout`); then their cells are errored. */
-  readonly workerTimeoutMs: number;
-  /** A line for the user while jobs wait: no worker is alive (and how long it waits), or one is back. */
-  readonly onNotice?: (line: string) => void;
-}
 
 /** Whether the coordinator is waiting for a worker to come back, and since when. */
 interface Stranding {

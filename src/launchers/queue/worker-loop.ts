@@ -23,16 +23,12 @@ import type { Job as LaunchJob } from '../../core/launch-jobs.js';
 import { kindOfJob, type QueueJob } from '../../core/queue-jobs.js';
 import { parseQueueJob } from './job-schema.js';
 import { liveConnectionOptions, redisLost, type RedisAddress } from './redis-url.js';
-import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker, type WorkerInfo } from './worker-registry.js';
+import { HEARTBEAT_MS, liveWorkers, QUEUE_NAME, registerWorker, unregisterWorker } from './worker-registry.js';
+import type { JobOutcome, WorkerInfo } from '../../core/queue-launch.js';
 
 /** Loaded when this module is: a worker needs both at once. */
 const { bullmq, ioredis } = queuePackages;
 
-/** What a job returns through the queue to the coordinator. */
-export type JobOutcome =
-  | { readonly kind: 'cells'; readonly worker: string; readonly cells: readonly unknown[] }
-  /** Every live worker (or the target) refused: reasons by worker; `skip` when each reason is a missing engine. */
-  | { readonly kind: 'refused'; readonly refused: Readonly<Record<string, string>>; readonly skip: boolean };
 
 /** A refusal the runner raises: the engine is not on this worker (the cell becomes skipped, not errored, if nobody has it). */
 export class EngineMissing extends Error {

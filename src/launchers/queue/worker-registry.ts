@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { EnvironmentInfo } from '../../core/results.js';
+import type { WorkerEngine, WorkerInfo } from '../../core/queue-launch.js';
 
 /** BullMQ queue that carries inferbench jobs. */
 export const QUEUE_NAME = 'inferbench';
@@ -16,26 +17,6 @@ const REGISTRY_KEY = 'inferbench:workers';
 /** How often a worker refreshes its heartbeat, and how old one may be before the worker counts as gone. */
 export const HEARTBEAT_MS = 2000;
 export const STALE_AFTER_MS = 15_000;
-
-export interface WorkerEngine {
-  readonly id: string;
-  readonly available: boolean;
-  /** Why not, with how to enable it; absent when available. */
-  readonly reason?: string;
-  /** Runtime versions the engine reported (onnxruntime-node, tfjs-core…), when available. */
-  readonly versions?: Readonly<Record<string, string>>;
-}
-
-/** What a worker registers. */
-export interface WorkerInfo {
-  readonly name: string;
-  /** Short hash of the hardware and software facts: two workers with equal ids ran on alike machines. */
-  readonly id: string;
-  readonly environment: EnvironmentInfo;
-  readonly engines: readonly WorkerEngine[];
-  readonly concurrency: number;
-  readonly heartbeat: number;
-}
 
 /** The fingerprint id: a hash of the environment without its date and commit (they change between runs, not machines). */
 export function fingerprintId(environment: EnvironmentInfo): string {

@@ -10,7 +10,8 @@ import type { CellResult, RunRecord } from '../../core/results.js';
 import { datasetSourceString, openDataset, EMBEDDED_DATASET_NAME } from '../../../datasets/open-dataset.js';
 import { checkTextColumn, resolveColumns } from '../../../datasets/columns.js';
 import { writeRunFiles } from '../../../reports/write-run.js';
-import type { ClassifyQueue, QueueRun } from './classify-queue.js';
+import type { QueueRunOptions } from './classify-queue.js';
+import { ClassifyQueueSweep } from './classify-queue-sweep.js';
 import { launchersOf, type ScenarioRunHooks } from '../scenario-registry.js';
 import { runEngines, type RunConfig } from './run-config.js';
 
@@ -24,7 +25,7 @@ import { standaloneRegistry } from '../../models/standalone-registry.js';
 /** Callbacks of a run in progress, for a CLI, a web page or a history store. */
 export interface RunHooks extends ScenarioRunHooks<RunRecord, ProgressEvent> {
   /** Run the sweep on queue workers (`run --queue`) instead of this machine: the options and the caller's opener (it speaks to Redis). */
-  readonly queue?: QueueRun;
+  readonly queue?: QueueRunOptions;
 }
 
 export type { RunOutcome } from '../run-driver.js';
@@ -40,7 +41,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   // First of all, so a folder that cannot be written fails at once rather than after the model open (or never: see output-folder.ts).
   await prepareOutputFolder(config.out);
   // Next the queue: an unreachable Redis, or no worker, fails before any model is generated.
-  const queue = hooks.queue ? await hooks.queue.open(hooks.queue.options) : null;
+  const queue = hooks.queue ? await ClassifyQueueSweep.open(launchersOf(hooks), hooks.queue) : null;
   try {
     return await executeSweep(config, hooks, registry, queue);
   } finally {
@@ -48,7 +49,7 @@ export async function executeRun(config: RunConfig, hooks: RunHooks = {}): Promi
   }
 }
 
-async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: ClassifyQueue | null): Promise<RunOutcome<RunRecord>> {
+async function executeSweep(config: RunConfig, hooks: RunHooks, registry: EngineRegistry, queue: ClassifyQueueSweep | null): Promise<RunOutcome<RunRecord>> {
   // The dataset is opened and its columns checked before the slower model open, so input mistakes fail fast.
   const datasetOptions = { config: config.datasetConfig ?? undefined, split: config.split ?? undefined };
   const dataset = await openDataset(config.dataset ?? undefined, datasetOptions);

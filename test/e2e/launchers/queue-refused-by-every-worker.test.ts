@@ -5,7 +5,7 @@ import { openDataset } from '../../../datasets/open-dataset.js';
 import { hashRows } from '../../../src/core/file-manifest.js';
 import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob } from '../../../src/scenarios/classify/classify-queue-job.js';
 import { parseRedisUrl } from '../../../src/launchers/queue/redis-url.js';
-import type { JobOutcome } from '../../../src/launchers/queue/worker-loop.js';
+import type { JobOutcome } from '../../../src/core/queue-launch.js';
 import { REDIS_SKIP, startRedis, startWorker } from '../../helpers/redis-server.js';
 
 test('a job that no worker can run is refused by each in turn, offered to the next, and comes back with every worker\'s reason', { skip: REDIS_SKIP }, async () => {

@@ -10,26 +10,27 @@
  * interleaved with other engines' opens as they are locally. Within a host
  * the CI across round means still holds; across hosts, cells differ in the
  * machine, which is the comparison asked for.
+ *
+ * The queue itself (Redis, the workers, the file server) is the queue
+ * launcher's (core/queue-launch.ts `WorkerQueue`), handed to the run as
+ * `Launchers.queue`; what is classify's is here: the jobs an open group
+ * becomes (./classify-queue-job.ts), the rows' and models' hashes, and the
+ * cells each outcome stands for.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CellHost, CellKey, CellResult } from '../core/results.js';
-import type { Dataset } from '../../datasets/dataset.js';
-import { QueueCoordinator, type CoordinatorOutcome } from '../launchers/queue/coordinator.js';
-import { buildManifest, hashModelFolder, hashRows } from '../core/file-manifest.js';
-import { startFileServer, type FileServer } from '../launchers/queue/file-server.js';
-import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob, type DatasetRequest, type ModelRequest } from '../scenarios/classify/classify-queue-job.js';
-import type { FileManifest } from '../core/queue-jobs.js';
-import { parseRedisUrl } from '../launchers/queue/redis-url.js';
-import type { WorkerInfo } from '../launchers/queue/worker-registry.js';
-import { UserError } from '../core/errors.js';
-import { isHubRepoId } from '../hub/hub-id.js';
-import { HUB_PREFIX } from '../../datasets/hub-dataset.js';
-import type { ProgressEvent } from '../scenarios/classify/benchmark-options.js';
-import type { ClassifyQueue, QueueRunOptions, QueueSweepConfig } from '../scenarios/classify/classify-queue.js';
-import { DEFAULT_MODEL_ROW, type PlannedModel } from '../scenarios/model-plan.js';
-
-export type { QueueRunOptions, QueueSweepConfig } from '../scenarios/classify/classify-queue.js';
+import type { CellHost, CellKey, CellResult } from '../../core/results.js';
+import type { Dataset } from '../../../datasets/dataset.js';
+import { hashModelFolder, hashRows } from '../../core/file-manifest.js';
+import { CLASSIFY_JOB_SCHEMA, type ClassifyQueueJob, type DatasetRequest, type ModelRequest } from './classify-queue-job.js';
+import type { CoordinatorOutcome, WorkerInfo, WorkerQueue } from '../../core/queue-launch.js';
+import type { Launchers } from '../../core/launch-jobs.js';
+import { UserError } from '../../core/errors.js';
+import { isHubRepoId } from '../../hub/hub-id.js';
+import { HUB_PREFIX } from '../../../datasets/hub-dataset.js';
+import type { ProgressEvent } from './benchmark-options.js';
+import type { QueueRunOptions, QueueSweepConfig } from './classify-queue.js';
+import { DEFAULT_MODEL_ROW, type PlannedModel } from '../model-plan.js';
 
 /** Default of `--worker-timeout`: time for a worker to be restarted (a pod rescheduled) before its cells are given up. */
 export const DEFAULT_WORKER_TIMEOUT_MS = 300_000;
@@ -51,33 +52,26 @@ function sendableHubId(id: string, what: string): string {
   throw new UserError(`${what} ${id} cannot be sent to workers: they accept a Hub id only as org/name`, `pass the ${what}'s full Hub id with its organisation (e.g. openai-community/gpt2)`);
 }
 
-/** A connected queue with its workers, for one run. */
-export class QueueSweep implements ClassifyQueue {
-  private server: FileServer | null = null;
-  private readonly manifests = new Map<string, FileManifest>();
+/** A classification run's sweep on a connected queue of workers. */
+export class ClassifyQueueSweep {
   /** The fingerprints the record keeps: the workers present at the start, and any that joined and sent cells (a replacement). */
   private readonly recordedWorkers: Record<string, unknown>[];
 
   private constructor(
-    private readonly coordinator: QueueCoordinator,
-    readonly workers: readonly WorkerInfo[],
+    private readonly queue: WorkerQueue,
     private readonly options: QueueRunOptions,
   ) {
-    this.recordedWorkers = workers.map(fingerprint);
+    this.recordedWorkers = queue.workers.map(fingerprint);
   }
 
-  /** Connects (a UserError naming the masked URL when Redis is unreachable) and waits for the workers. */
-  static async open(options: QueueRunOptions): Promise<QueueSweep> {
-    const coordinator = await QueueCoordinator.connect(parseRedisUrl(options.url));
-    try {
-      const workers = await coordinator.waitForWorkers(options.workers, options.waitForWorkersMs ?? 10_000);
-      const sweep = new QueueSweep(coordinator, workers, options);
-      if (options.serveModels !== null) sweep.server = await startFileServer(options.serveModels);
-      return sweep;
-    } catch (err) {
-      await coordinator.close();
-      throw err;
-    }
+  /** Connects through the queue launcher (a UserError naming the masked URL when Redis is unreachable) and waits for the workers. */
+  static async open(launchers: Launchers, options: QueueRunOptions): Promise<ClassifyQueueSweep> {
+    return new ClassifyQueueSweep(await launchers.queue(options), options);
+  }
+
+  /** The workers asked for, as they registered. */
+  get workers(): readonly WorkerInfo[] {
+    return this.queue.workers;
   }
 
   /** The engines asked for, else every engine available on at least one worker. */
@@ -89,7 +83,7 @@ export class QueueSweep implements ClassifyQueue {
   /** What the run record keeps of the queue: the masked address and every worker's fingerprint. */
   recorded(): Record<string, unknown> {
     return {
-      url: this.coordinator.address.masked,
+      url: this.queue.masked,
       onEachWorker: this.options.onEachWorker,
       // The same list the sweep extends when a worker that joined later sends cells, so its HOSTS row has its machine.
       workers: this.recordedWorkers,
@@ -100,7 +94,7 @@ export class QueueSweep implements ClassifyQueue {
   private async recordHost(cell: CellResult): Promise<void> {
     const name = cell.host?.name;
     if (name === undefined || this.recordedWorkers.some((w) => w['name'] === name)) return;
-    const joined = await this.coordinator.registered().then((all) => all.find((w) => w.name === name), () => undefined);
+    const joined = await this.queue.registered().then((all) => all.find((w) => w.name === name), () => undefined);
     if (joined) this.recordedWorkers.push(fingerprint(joined));
   }
 
@@ -110,17 +104,6 @@ export class QueueSweep implements ClassifyQueue {
       const why = engineReason(w, id);
       return why === null ? [] : [{ id, reason: `on worker ${w.name}: ${why}` }];
     }));
-  }
-
-  /** A local folder or file as workers fetch it: needs `--serve-models`. */
-  private async manifest(path: string, what: string): Promise<FileManifest> {
-    const known = this.manifests.get(path);
-    if (known) return known;
-    if (!this.server) throw new UserError(`${what} ${path} is on this machine's disk, and workers have no shared disk`, 'pass --serve-models HOST:PORT (an address of this machine the workers can reach) so they fetch it by hash');
-    const { manifest, absolute } = await buildManifest(path, this.server.url);
-    this.server.add(absolute);
-    this.manifests.set(path, manifest);
-    return manifest;
   }
 
   private async modelRequest(row: PlannedModel, config: QueueSweepConfig): Promise<ModelRequest> {
@@ -134,12 +117,12 @@ export class QueueSweep implements ClassifyQueue {
     const spec = config.architectures.find((a) => source === `generated: ${a.name}`);
     if (spec) return { kind: 'architecture', spec };
     if (base === DEFAULT_MODEL_ROW) return { kind: 'default' };
-    return { kind: 'files', manifest: await this.manifest(row.model?.dir ?? source, 'model folder') };
+    return { kind: 'files', manifest: await this.queue.serve(row.model?.dir ?? source, 'model folder') };
   }
 
   private async datasetRequest(config: QueueSweepConfig): Promise<DatasetRequest> {
     if (config.dataset === null) return { kind: 'embedded' };
-    if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.manifest(resolve(config.dataset), 'dataset') };
+    if (existsSync(resolve(config.dataset))) return { kind: 'files', manifest: await this.queue.serve(resolve(config.dataset), 'dataset') };
     return { kind: 'hub', id: sendableHubId(config.dataset.startsWith(HUB_PREFIX) ? config.dataset.slice(HUB_PREFIX.length).replace(/\/+$/u, '') : config.dataset, 'dataset') };
   }
 
@@ -224,7 +207,7 @@ export class QueueSweep implements ClassifyQueue {
       onProgress?.({ kind: 'cell-done', index: index++, total, cell });
     };
     for (const cell of immediate) await save(cell);
-    await this.coordinator.runJobs(jobs, {
+    await this.queue.runJobs(jobs, {
       signal: run.signal,
       drainTimeoutMs: this.options.drainTimeoutMs ?? 60_000,
       workerTimeoutMs: this.options.workerTimeoutMs ?? DEFAULT_WORKER_TIMEOUT_MS,
@@ -235,9 +218,8 @@ export class QueueSweep implements ClassifyQueue {
     });
   }
 
-  async close(): Promise<void> {
-    await this.server?.close();
-    await this.coordinator.close();
+  close(): Promise<void> {
+    return this.queue.close();
   }
 }
 

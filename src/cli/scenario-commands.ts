@@ -11,15 +11,12 @@ import { registeredScenarios, scenarioByCommand, scenarioOfConfig, type Scenario
 import '../scenarios/builtin-scenarios.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
-import { registeredScenarioCli, type Replay, type ScenarioCli } from './scenario-cli.js';
+import { scenarioCli, type Replay, type ScenarioCli } from './scenario-cli.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 /** The built-in scenarios' command modules, by command; each exports its `scenarioCli`. */
 const COMMAND_MODULES: Readonly<Record<string, () => Promise<{ readonly scenarioCli: ScenarioCli }>>> = {
   run: () => import('./run-command.js'),
-  generate: () => import('./generate-command.js'),
-  train: () => import('./train-command.js'),
-  load: () => import('./load-command.js'),
 };
 
 /** True when `command` is a registered scenario's (so `main` hands it to `runScenarioCommand`). */
@@ -30,7 +27,7 @@ export function isScenarioCommand(command: string): boolean {
 /** The CLI of a scenario: its command module's, or the one its registration makes. */
 async function cliOf(scenario: Scenario): Promise<ScenarioCli> {
   const load = Object.hasOwn(COMMAND_MODULES, scenario.command) ? COMMAND_MODULES[scenario.command] : undefined;
-  return load ? (await load()).scenarioCli : registeredScenarioCli(scenario);
+  return load ? (await load()).scenarioCli : scenarioCli(scenario);
 }
 
 /** `inferbench <command>` of a registered scenario, with its parsed flags. */

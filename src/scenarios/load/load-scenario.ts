@@ -73,6 +73,7 @@ export const LOAD_SCENARIO: Scenario<LoadRunRecord, LoadConfig, LoadProgress> = 
   settingsText,
   execute: async (c, h) => (await import('./load-run.js')).executeLoad(c, h, h.names ?? 'field'),
   api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },
+  cli: () => import('./load-cli.js'),
   viewsWithoutCells: true,
   compare: {
     terminal,

@@ -14,12 +14,16 @@ import { UserError } from '../core/errors.js';
 import { DEFAULT_OUT_DIR, prepareOutputFolder } from '../core/output-folder.js';
 import type { RangedOption } from '../core/option-ranges.js';
 import { isCliFlagSlot, type FlagSpec } from '../core/flag-spec.js';
-import { cellProgress, type CellProgress, type Scenario, type ScenarioCommandLine, type ScenarioConfig, type ScenarioFlags, type ScenarioProgress, type ScenarioRecord } from '../scenarios/scenario-registry.js';
+import { cellProgress, type CellProgress, type CommandOpeners, type Scenario, type ScenarioCommandLine, type ScenarioConfig, type ScenarioFlags, type ScenarioProgress, type ScenarioRecord } from '../scenarios/scenario-registry.js';
 import { countFlag, listFlag, numberFlag, positiveIntFlag, positiveIntListFlag, repeatedFlag, stringFlag, type ParsedArgs } from './args.js';
 import { enginesWithOptions } from './engine-options-flag.js';
 import { reportRecordedCommand, startLine } from './run-exit.js';
 import { screenLayout } from './terminal-width.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
+import type { RunOutcome } from '../scenarios/run-driver.js';
+
+/** A command line of any scenario, as the CLI runs it. */
+type AnyCommandLine = ScenarioCommandLine<ScenarioRecord, ScenarioConfig, ScenarioProgress>;
 
 /** Where a rerun writes and which entry it repeats. */
 export interface Replay {
@@ -39,18 +43,18 @@ export interface ScenarioCli {
  * checked against the range its options table names, and each reader fails
  * with a UserError naming the flag, as the CLI's own do.
  */
-export function scenarioFlags(scenario: Scenario, args: ParsedArgs, out: string, registry: EngineRegistry): ScenarioFlags {
+export function scenarioFlags(scenario: Pick<Scenario, 'options'>, args: ParsedArgs, out: string, registry: EngineRegistry): ScenarioFlags {
   const rangeOf = (name: string): RangedOption | undefined => scenario.options.flags.find((f): f is FlagSpec => !isCliFlagSlot(f) && f.name === name)?.range;
   return {
     out,
     text: (name) => stringFlag(args, name),
     list: (name) => listFlag(args, name),
-    positiveInt: (name) => positiveIntFlag(args, name, rangeOf(name)),
+    positiveInt: (name, range) => positiveIntFlag(args, name, rangeOf(name) ?? range),
     given: (name) => args.flags[name] === true,
     repeated: (name) => repeatedFlag(args, name),
-    positiveIntList: (name) => positiveIntListFlag(args, name, rangeOf(name)),
-    count: (name) => countFlag(args, name, rangeOf(name)),
-    number: (name) => numberFlag(args, name, rangeOf(name)),
+    positiveIntList: (name, range) => positiveIntListFlag(args, name, rangeOf(name) ?? range),
+    count: (name, range) => countFlag(args, name, rangeOf(name) ?? range),
+    number: (name, range) => numberFlag(args, name, rangeOf(name) ?? range),
     engines: () => enginesWithOptions(args, registry),
   };
 }
@@ -67,7 +71,7 @@ function cellLine(event: CellProgress): string | { readonly status: string } {
  * progress in the words every scenario shares, and its `report` (the one
  * `show` prints).
  */
-function registrationCli(scenario: Scenario, args: ParsedArgs): ScenarioCommandLine {
+function registrationCli(scenario: Scenario, args: ParsedArgs): AnyCommandLine {
   return {
     unit: 'cell',
     fromFlags: async (flags) => {
@@ -86,8 +90,27 @@ function registrationCli(scenario: Scenario, args: ParsedArgs): ScenarioCommandL
 }
 
 /** A scenario's command line: its own `cli`, imported now, or the one its registration makes. */
-async function commandLineOf(scenario: Scenario, args: ParsedArgs): Promise<ScenarioCommandLine> {
+export async function commandLineOf(scenario: Scenario, args: ParsedArgs): Promise<AnyCommandLine> {
   return scenario.cli ? (await scenario.cli()).commandLine : registrationCli(scenario, args);
+}
+
+/** The CLI's openers of what sits above src/scenarios, for a command line's run hooks; each module loads only when called. */
+const OPENERS: CommandOpeners = {
+  // bullmq and ioredis load only for a queue run.
+  queueSweep: async <O, Q>(options: O): Promise<Q> => (await (await import('../runs/queue-sweep.js')).QueueSweep.open(options as never)) as Q,
+};
+
+/** How a run of a config is started, and `tune`'s additions. */
+export interface RecordedRun<R> {
+  readonly out: string;
+  /** The history entry a rerun repeats. */
+  readonly rerunOf?: number;
+  /** Run hooks of the command's own (`ScenarioCommandLine.runHooks`). */
+  readonly hooks?: Readonly<Record<string, unknown>>;
+  /** Called with the run's outcome once it ends, before the report (`tune` writes tune.csv beside the run's files). */
+  readonly finished?: (outcome: RunOutcome<R>) => Promise<void>;
+  /** Lines printed under the report. */
+  readonly lines?: (record: R) => readonly string[];
 }
 
 /**
@@ -95,36 +118,42 @@ async function commandLineOf(scenario: Scenario, args: ParsedArgs): Promise<Scen
  * (src/runs/history/recorded-run.ts), with the CLI's stop signals, progress
  * area and history lines, then prints what its command line prints.
  */
-async function runRecorded(scenario: Scenario, cli: ScenarioCommandLine, config: ScenarioConfig, out: string, rerunOf: number | undefined, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
+export async function runRecorded<R extends ScenarioRecord, C extends ScenarioConfig, P extends ScenarioProgress>(scenario: Scenario<R, C, P>, cli: ScenarioCommandLine<R, C, P>, config: C, run: RecordedRun<R>, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
   if (!scenario.execute) {
     throw new UserError(`the ${scenario.command} scenario cannot run a stored config in this inferbench`, `load the module that registers ${scenario.command} with a way to run it, or run another scenario`);
   }
   const layout = screenLayout(args);
-  const [{ executeRecorded }, printer] = await Promise.all([import('../runs/history/recorded-run.js'), cli.printer(config, registry)]);
+  const own = run.hooks ?? {};
+  const [{ executeRecorded }, printer] = await Promise.all([import('../runs/history/recorded-run.js'), cli.printer(config, registry, own)]);
   const { start, after, nothingMeasuredFix } = printer;
-  return reportRecordedCommand<ScenarioRecord, ScenarioProgress>({
+  const lines = run.lines;
+  return reportRecordedCommand<R, P>({
     unit: cli.unit,
-    out,
-    ...(rerunOf !== undefined ? { rerunOf } : {}),
+    out: run.out,
+    ...(run.rerunOf !== undefined ? { rerunOf: run.rerunOf } : {}),
     registry,
-    execute: ({ progress, ...hooks }, record) =>
-      executeRecorded(scenario, config, {
+    execute: async ({ progress, ...hooks }, record) => {
+      const recorded = await executeRecorded(scenario, config, {
         ...hooks,
+        ...own,
         names: 'flag',
         ...(start
           ? {
-              onStart: (r: ScenarioRecord) => {
+              onStart: (r: R) => {
                 const line = start(r);
                 progress.line(startLine(line.head, r.config['enginesResolved'] as string[], line.tail ?? '', progress.width));
               },
             }
           : {}),
-      }, record),
+      }, record);
+      await run.finished?.(recorded.outcome);
+      return recorded;
+    },
     progressLine: printer.progress,
     quiet: args.flags['quiet'] === true,
     wide: layout.wide,
-    render: (record, color, entryId) => printer.report(record, { color, width: layout.width, wide: layout.wide, details: layout.details === true, historyId: entryId }),
-    ...(after ? { after: (record: ScenarioRecord) => after(record, layout) } : {}),
+    render: (record, color, entryId) => printer.report(record, { color, width: layout.width, wide: layout.wide, details: layout.details === true, historyId: entryId }) + (lines ? `\n${lines(record).join('\n')}\n` : ''),
+    ...(after ? { after: (record: R) => after(record, layout) } : {}),
     ...(nothingMeasuredFix ? { nothingMeasuredFix } : {}),
   });
 }
@@ -146,12 +175,14 @@ export function scenarioCli(scenario: Scenario): ScenarioCli {
       const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
       await prepareOutputFolder(out);
       const cli = await commandLineOf(scenario, args);
-      const config = await cli.fromFlags(scenarioFlags(scenario, args, out, registry), registry);
-      return runRecorded(scenario, cli, config, out, undefined, args, registry);
+      const flags = scenarioFlags(scenario, args, out, registry);
+      const config = await cli.fromFlags(flags, registry);
+      const hooks = cli.runHooks?.(flags, OPENERS);
+      return runRecorded(scenario, cli, config, { out, ...(hooks ? { hooks } : {}) }, args, registry);
     },
     rerun: async (stored, replay, args, registry) => {
       const cli = await commandLineOf(scenario, args);
-      return runRecorded(scenario, cli, await cli.fromStored(stored, replay.out, registry), replay.out, replay.rerunOf, args, registry);
+      return runRecorded(scenario, cli, await cli.fromStored(stored, replay.out, registry), { out: replay.out, rerunOf: replay.rerunOf }, args, registry);
     },
   };
 }

@@ -28,6 +28,8 @@ import type { DriverHooks, RunOutcome } from './run-driver.js';
 import { registerCellHeadline, storedCommand, type CellHeadline } from './cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
 import type { DashboardTab } from '../../reports/dashboard-panels.js';
+import type { ScenarioCommandLine, ScenarioFlags } from './scenario-command-line.js';
+export type { CommandOpeners, CommandPrinter, CommandReportOptions, ScenarioCommandLine, ScenarioFlags } from './scenario-command-line.js';
 
 /** The completed cells of a record type. */
 export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
@@ -164,84 +166,6 @@ export type CellOf<R> = R extends RunRecordOf<infer Cell> ? Cell : never;
 export function isolatedOf(hooks: { readonly isolated?: Launcher }): Launcher {
   if (!hooks.isolated) throw new Error('this run isolates its cells, but its caller gave it no isolated launcher (hooks.isolated)');
   return hooks.isolated;
-}
-
-/**
- * The command line's flags as `configFromFlags` reads them: plain readers
- * the CLI gives the scenario (the registry cannot import src/cli), each
- * failing with a UserError that names the flag, as the CLI's own do.
- */
-export interface ScenarioFlags {
-  /** The folder the run writes to and records in: `--out`, or the CLI's default. */
-  readonly out: string;
-  /** The flag `name` as text, undefined when not given. */
-  readonly text: (name: string) => string | undefined;
-  /** The flag `name` as comma-separated names, empty items dropped; undefined when not given. */
-  readonly list: (name: string) => string[] | undefined;
-  /** The flag `name` as a positive whole number, checked against the range its options table names; undefined when not given. */
-  readonly positiveInt: (name: string) => number | undefined;
-  /** Whether the boolean flag `name` was given. */
-  readonly given: (name: string) => boolean;
-  /** Every value of the repeatable flag `name` in order; undefined when not given. */
-  readonly repeated: (name: string) => string[] | undefined;
-  /** The flag `name` as comma-separated positive whole numbers, each checked against its range; undefined when not given. */
-  readonly positiveIntList: (name: string) => number[] | undefined;
-  /** The flag `name` as a whole number ≥ 0, checked against its range; undefined when not given. */
-  readonly count: (name: string) => number | undefined;
-  /** The flag `name` as a number ≥ 0 in the flag's unit, checked against its range; undefined when not given. */
-  readonly number: (name: string) => number | undefined;
-  /** `--engines` with `--engine-options` applied (each engine given options becomes its variants); null (every engine) when neither is given. */
-  readonly engines: () => string[] | null;
-}
-
-/** How the command line shows a run's report: the width, `--wide`, `--details`, and the history entry, for the report's `inferbench show ID` hints. */
-export interface CommandReportOptions {
-  readonly color: boolean;
-  readonly width: number;
-  readonly wide: boolean;
-  readonly details: boolean;
-  readonly historyId: number | null;
-}
-
-/**
- * What the command line prints of one run, made once its config is read
- * (so the modules it needs load only then, as the run's do): its start
- * line, its progress lines, its report and the lines after it. Made per
- * run, so a line may depend on what the run learnt as it started.
- */
-export interface CommandPrinter<R, P> {
-  /** The start line's words, `<head> on <engines><tail>`: the CLI names the engines the run resolved, as many as fit the width. */
-  readonly start?: (record: R) => { readonly head: string; readonly tail?: string };
-  /** A progress line that stays, a `status` the next one overwrites on a terminal, or nothing. */
-  readonly progress: (event: P) => string | { readonly status: string } | null;
-  /** The report printed once the run ends. */
-  readonly report: (record: R, options: CommandReportOptions) => string;
-  /** Lines after the history line (the charts not drawn, and why). */
-  readonly after?: (record: R, layout: { readonly width: number; readonly wide: boolean }) => readonly string[];
-  /** A fix of the scenario's own for a run that measured nothing; null for the general one. */
-  readonly nothingMeasuredFix?: (record: R) => Promise<string | null>;
-}
-
-/**
- * A scenario's command line (src/scenarios/<name>/<name>-cli.ts for the
- * built-ins, imported only when its command or a rerun of it runs): its
- * config from the flags and from a stored config, and what it prints. The
- * CLI (src/cli/scenario-cli.ts) does the rest for every scenario alike:
- * the output folder, stop signals, progress area, history and exit code.
- */
-export interface ScenarioCommandLine<R extends ScenarioRecord = ScenarioRecord, C extends ScenarioConfig = ScenarioConfig, P = ScenarioProgress> {
-  /** What a stop signal lets finish first (`training step`, `engine call`). */
-  readonly unit: string;
-  /**
-   * The config of the command's flags: every flag read (and refused with
-   * its fix) before the run's modules load, so a refused command costs
-   * what `--help` costs.
-   */
-  readonly fromFlags: (flags: ScenarioFlags, registry: EngineRegistry) => Promise<C>;
-  /** A stored config (`inferbench rerun`) written to `out`, checked again as the flags are (an engine or option accepted then may be gone). */
-  readonly fromStored: (stored: C, out: string, registry: EngineRegistry) => Promise<C>;
-  /** What is printed of a run of `config`. */
-  readonly printer: (config: C, registry: EngineRegistry) => Promise<CommandPrinter<R, P>>;
 }
 
 /** What a scenario's request part is given by the dashboard: its path guard, its output folder and its engines. */

@@ -198,6 +198,7 @@ export const CLASSIFY_SCENARIO: Scenario<RunRecord, RunConfig, ProgressEvent> = 
   settingsText,
   execute: async (c, h) => (await import('./classify-run.js')).executeRun(c, h),
   api: { route: 'runs', load: async () => (await import('./classify-request.js')).CLASSIFY_API },
+  cli: () => import('./classify-cli.js'),
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },
 };
 

@@ -49,12 +49,12 @@ export function scenarioFlags(scenario: Pick<Scenario, 'options'>, args: ParsedA
     out,
     text: (name) => stringFlag(args, name),
     list: (name) => listFlag(args, name),
-    positiveInt: (name, range) => positiveIntFlag(args, name, rangeOf(name) ?? range),
+    positiveInt: (name) => positiveIntFlag(args, name, rangeOf(name)),
     given: (name) => args.flags[name] === true,
     repeated: (name) => repeatedFlag(args, name),
-    positiveIntList: (name, range) => positiveIntListFlag(args, name, rangeOf(name) ?? range),
-    count: (name, range) => countFlag(args, name, rangeOf(name) ?? range),
-    number: (name, range) => numberFlag(args, name, rangeOf(name) ?? range),
+    positiveIntList: (name) => positiveIntListFlag(args, name, rangeOf(name)),
+    count: (name) => countFlag(args, name, rangeOf(name)),
+    number: (name) => numberFlag(args, name, rangeOf(name)),
     engines: () => enginesWithOptions(args, registry),
   };
 }

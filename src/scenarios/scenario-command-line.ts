@@ -9,14 +9,13 @@
  * src/launchers reaches it here as values (flag readers, openers), since it
  * cannot import them (test/repo/architecture-import-direction.test.ts).
  */
-import type { RangedOption } from '../core/option-ranges.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 /**
  * The command line's flags as a scenario reads them: plain readers the CLI
  * gives the scenario, each failing with a UserError that names the flag, as
  * the CLI's own do. A number is checked against the range its options
- * table names, or `range` where the table names none.
+ * table names.
  */
 export interface ScenarioFlags {
   /** The folder the run writes to and records in: `--out`, or the CLI's default. */
@@ -26,17 +25,17 @@ export interface ScenarioFlags {
   /** The flag `name` as comma-separated names, empty items dropped; undefined when not given. */
   readonly list: (name: string) => string[] | undefined;
   /** The flag `name` as a positive whole number, checked against its range; undefined when not given. */
-  readonly positiveInt: (name: string, range?: RangedOption) => number | undefined;
+  readonly positiveInt: (name: string) => number | undefined;
   /** Whether the boolean flag `name` was given. */
   readonly given: (name: string) => boolean;
   /** Every value of the repeatable flag `name` in order; undefined when not given. */
   readonly repeated: (name: string) => string[] | undefined;
   /** The flag `name` as comma-separated positive whole numbers, each checked against its range; undefined when not given. */
-  readonly positiveIntList: (name: string, range?: RangedOption) => number[] | undefined;
+  readonly positiveIntList: (name: string) => number[] | undefined;
   /** The flag `name` as a whole number ≥ 0, checked against its range; undefined when not given. */
-  readonly count: (name: string, range?: RangedOption) => number | undefined;
+  readonly count: (name: string) => number | undefined;
   /** The flag `name` as a number ≥ 0 in the flag's unit, checked against its range; undefined when not given. */
-  readonly number: (name: string, range?: RangedOption) => number | undefined;
+  readonly number: (name: string) => number | undefined;
   /** `--engines` with `--engine-options` applied (each engine given options becomes its variants); null (every engine) when neither is given. */
   readonly engines: () => string[] | null;
 }

@@ -112,7 +112,7 @@ function queueOptions(flags: ScenarioFlags): QueueRunOptions | undefined {
   const onEach = flags.given('on-each-worker');
   const workers = flags.list('workers');
   const serve = flags.text('serve-models');
-  const workerTimeout = flags.number('worker-timeout', 'workerTimeoutMs');
+  const workerTimeout = flags.number('worker-timeout');
   if (url === undefined) {
     if (onEach || workers || serve || workerTimeout !== undefined) throw new UserError('--on-each-worker, --workers, --serve-models and --worker-timeout need --queue', 'add --queue redis://HOST:PORT, or drop them for a local run');
     return undefined;

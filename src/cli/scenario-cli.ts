@@ -3,7 +3,7 @@
  * command's flags (`inferbench <command>`) and repeat a stored config of it
  * (`inferbench rerun <id>`). src/cli/scenario-commands.ts finds the
  * scenario by its command, so neither `main` nor `rerun` names one. Its
- * command line (`ScenarioCommandLine`, src/scenarios/scenario-registry.ts)
+ * command line (`ScenarioCommandLine`, src/scenarios/scenario-command-line.ts)
  * is the scenario's own `cli` (a built-in's `<name>-cli.ts`: its flags,
  * progress lines and report), or one made from its registration
  * (`configFromFlags`, `execute`, `report`); this module does the rest: the
@@ -90,7 +90,7 @@ function registrationCli(scenario: Scenario, args: ParsedArgs): AnyCommandLine {
 }
 
 /** A scenario's command line: its own `cli`, imported now, or the one its registration makes. */
-export async function commandLineOf(scenario: Scenario, args: ParsedArgs): Promise<AnyCommandLine> {
+async function commandLineOf(scenario: Scenario, args: ParsedArgs): Promise<AnyCommandLine> {
   return scenario.cli ? (await scenario.cli()).commandLine : registrationCli(scenario, args);
 }
 

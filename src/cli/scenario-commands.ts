@@ -1,41 +1,28 @@
 /**
  * The scenarios' commands, looked up by the scenario's word: `main`
  * dispatches `inferbench <command>` and `rerun` repeats a stored config
- * through here, and neither names a scenario. A built-in scenario's
- * command module (its flags, progress lines and report) is imported only
- * when its command runs, so `--help`, `list` and `show` load no engine; a
- * scenario registered anywhere else (a plug-in, a test) needs no line
- * here: it runs and reruns from its registration (scenario-cli.ts).
+ * through here, and neither names a scenario. Every scenario, built-in or
+ * not, runs through the one path of scenario-cli.ts; a built-in's command
+ * line (its flags, progress lines and report, src/scenarios/<name>/<name>-cli.ts)
+ * is imported only when its command runs, so `--help`, `list` and `show`
+ * load no engine, and a scenario registered anywhere else (a plug-in, a
+ * test) runs and reruns from its registration alone.
  */
-import { registeredScenarios, scenarioByCommand, scenarioOfConfig, type Scenario, type ScenarioConfig } from '../scenarios/scenario-registry.js';
+import { registeredScenarios, scenarioByCommand, scenarioOfConfig, type ScenarioConfig } from '../scenarios/scenario-registry.js';
 import '../scenarios/builtin-scenarios.js';
 import { UserError } from '../core/errors.js';
 import type { ParsedArgs } from './args.js';
-import { registeredScenarioCli, type Replay, type ScenarioCli } from './scenario-cli.js';
+import { scenarioCli, type Replay } from './scenario-cli.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
-
-/** The built-in scenarios' command modules, by command; each exports its `scenarioCli`. */
-const COMMAND_MODULES: Readonly<Record<string, () => Promise<{ readonly scenarioCli: ScenarioCli }>>> = {
-  run: () => import('./run-command.js'),
-  generate: () => import('./generate-command.js'),
-  train: () => import('./train-command.js'),
-  load: () => import('./load-command.js'),
-};
 
 /** True when `command` is a registered scenario's (so `main` hands it to `runScenarioCommand`). */
 export function isScenarioCommand(command: string): boolean {
   return registeredScenarios().some((s) => s.command === command);
 }
 
-/** The CLI of a scenario: its command module's, or the one its registration makes. */
-async function cliOf(scenario: Scenario): Promise<ScenarioCli> {
-  const load = Object.hasOwn(COMMAND_MODULES, scenario.command) ? COMMAND_MODULES[scenario.command] : undefined;
-  return load ? (await load()).scenarioCli : registeredScenarioCli(scenario);
-}
-
 /** `inferbench <command>` of a registered scenario, with its parsed flags. */
 export async function runScenarioCommand(command: string, args: ParsedArgs, registry: EngineRegistry): Promise<number> {
-  return (await cliOf(scenarioByCommand(command))).run(args, registry);
+  return scenarioCli(scenarioByCommand(command)).run(args, registry);
 }
 
 /**
@@ -49,5 +36,5 @@ export async function rerunStoredConfig(stored: ScenarioConfig, replay: Replay, 
   if (!isScenarioCommand(scenario.command)) {
     throw new UserError(`benchmark ${replay.rerunOf} is a ${scenario.command} run, and the ${scenario.command} scenario is not registered in this inferbench`, 'rerun it with the inferbench (and plug-ins) that recorded it');
   }
-  return (await cliOf(scenario)).rerun(stored, replay, args, registry);
+  return scenarioCli(scenario).rerun(stored, replay, args, registry);
 }

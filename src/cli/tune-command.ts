@@ -11,21 +11,25 @@ import { DEFAULT_OUT_DIR, prepareOutputFolder } from '../core/output-folder.js';
 import { replaceFile } from '../core/temporaries.js';
 import { UserError } from '../core/errors.js';
 import { stringFlag, type ParsedArgs } from './args.js';
-import { display, runAndReport, runConfigFromArgs } from './run-command.js';
+import { runRecorded, scenarioFlags } from './scenario-cli.js';
+import { screenLayout } from './terminal-width.js';
+import { CLASSIFY_SCENARIO } from '../scenarios/classify/classify-scenario.js';
+import { classifyConfigFromFlags, commandLine } from '../scenarios/classify/classify-cli.js';
 import { finishSearch, searchRungs, tuneCandidates, type TuneSearch } from '../runs/tune-search.js';
 import { renderTuneCsv, tuneBest, tuneLines } from '../../reports/tune-report.js';
 import type { RunRecord } from '../core/results.js';
 import type { EngineRegistry } from '../core/engine-registry.js';
 
 export async function tuneCommand(args: ParsedArgs, registry: EngineRegistry): Promise<number> {
-  await prepareOutputFolder(stringFlag(args, 'out') ?? DEFAULT_OUT_DIR);
+  const out = stringFlag(args, 'out') ?? DEFAULT_OUT_DIR;
+  await prepareOutputFolder(out);
   if (stringFlag(args, 'engines') === undefined) throw new UserError('tune needs --engines: the engines whose options to search', 'add --engines onnx-cpu,onnx-wasm (see `inferbench engines --options ID` for what each takes)');
-  const base = runConfigFromArgs(args, registry);
+  const base = classifyConfigFromFlags(scenarioFlags(CLASSIFY_SCENARIO, args, out, registry), registry);
   const engines = base.engines ?? [];
   const candidates = tuneCandidates(engines, base.engineOptions ?? []);
-  const shown = display(args);
+  const layout = screenLayout(args);
   const say = (line: string): void => {
-    if (!shown.quiet) process.stderr.write(`inferbench tune: ${line}\n`);
+    if (args.flags['quiet'] !== true) process.stderr.write(`inferbench tune: ${line}\n`);
   };
   say(`${candidates.length} candidates: ${engines.map((e) => `${e} ${candidates.filter((c) => c.engine === e).length}`).join(', ')}`);
   const [{ executeRun }, { BUILTIN_LAUNCHERS }] = await Promise.all([import('../scenarios/classify/classify-run.js'), import('../runs/builtin-launchers.js')]);
@@ -50,10 +54,12 @@ export async function tuneCommand(args: ParsedArgs, registry: EngineRegistry): P
     finishSearch(search, record);
     return tuneBest(record, search.candidates);
   };
-  return runAndReport(final, {}, registry, undefined, shown, {
+  // The last rung is a run like any other, through the one path every scenario's command takes, with tune.csv and the answer added.
+  return runRecorded(CLASSIFY_SCENARIO, commandLine, final, {
+    out: final.out,
     finished: async (outcome) => {
       await replaceFile(join(outcome.dir, 'tune.csv'), renderTuneCsv(search.candidates, answer(outcome.record)));
     },
-    lines: (record) => [...tuneLines(answer(record), search, shown.width), `Wrote tune.csv beside results.json (every candidate and the rung it was dropped in).`],
-  });
+    lines: (record) => [...tuneLines(answer(record), search, layout.width), `Wrote tune.csv beside results.json (every candidate and the rung it was dropped in).`],
+  }, args, registry);
 }

@@ -28,6 +28,8 @@ import type { DriverHooks, RunOutcome } from './run-driver.js';
 import { registerCellHeadline, storedCommand, type CellHeadline } from './cell-headline.js';
 import type { PathCheck, RequestField } from './request-fields.js';
 import type { DashboardTab } from '../../reports/dashboard-panels.js';
+import type { ScenarioCommandLine, ScenarioFlags } from './scenario-command-line.js';
+export type { CommandPrinter, CommandReportOptions, ScenarioCommandLine, ScenarioFlags } from './scenario-command-line.js';
 
 /** The completed cells of a record type. */
 export type CompletedCellOf<R> = R extends RunRecordOf<infer Cell> ? Extract<Cell, { readonly state: 'completed' }> : never;
@@ -166,24 +168,6 @@ export function isolatedOf(hooks: { readonly isolated?: Launcher }): Launcher {
   return hooks.isolated;
 }
 
-/**
- * The command line's flags as `configFromFlags` reads them: plain readers
- * the CLI gives the scenario (the registry cannot import src/cli), each
- * failing with a UserError that names the flag, as the CLI's own do.
- */
-export interface ScenarioFlags {
-  /** The folder the run writes to and records in: `--out`, or the CLI's default. */
-  readonly out: string;
-  /** The flag `name` as text, undefined when not given. */
-  readonly text: (name: string) => string | undefined;
-  /** The flag `name` as comma-separated names, empty items dropped; undefined when not given. */
-  readonly list: (name: string) => string[] | undefined;
-  /** The flag `name` as a positive whole number, checked against the range its options table names; undefined when not given. */
-  readonly positiveInt: (name: string) => number | undefined;
-  /** Whether the boolean flag `name` was given. */
-  readonly given: (name: string) => boolean;
-}
-
 /** What a scenario's request part is given by the dashboard: its path guard, its output folder and its engines. */
 export interface RequestContext {
   readonly guard: PathCheck;
@@ -274,14 +258,22 @@ export interface Scenario<R extends ScenarioRecord = ScenarioRecord, C extends S
    */
   readonly api?: { readonly route: string | null; readonly load: () => Promise<ScenarioApi<C>> };
   /**
-   * Its config from its command's flags, for a scenario the CLI has no
-   * module of its own for (src/cli/scenario-commands.ts): with it and
-   * `execute`, `inferbench <command>` runs the scenario and
-   * `inferbench rerun` repeats it, printing its `report`, with no edit in
-   * src/cli. The built-in scenarios leave it out: their CLI modules read
-   * their flags and print their own progress lines.
+   * Its config from its command's flags, for a scenario without a `cli`
+   * of its own (src/cli/scenario-cli.ts): with it and `execute`,
+   * `inferbench <command>` runs the scenario and `inferbench rerun`
+   * repeats it, printing its `report`, with no edit in src/cli. The
+   * built-in scenarios leave it out: their `cli` reads their flags and
+   * prints their own progress lines.
    */
   readonly configFromFlags?: (flags: ScenarioFlags) => C;
+  /**
+   * Its command line, imported when its command or a rerun of it runs (a
+   * literal `() => import('./<name>-cli.js')`, so `--help`, `list` and
+   * `show` do not load it and the offline pack's bundler finds it); the
+   * module exports it as `commandLine`. Without it, the command line is
+   * made from `configFromFlags`, `execute` and `report`.
+   */
+  readonly cli?: () => Promise<{ readonly commandLine: ScenarioCommandLine<R, C, P> }>;
   /**
    * `file:` URL of the module that registers this scenario's child job kind
    * (src/core/launch-jobs.ts), for a scenario the one child entry does

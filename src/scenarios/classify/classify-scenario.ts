@@ -200,6 +200,7 @@ export const CLASSIFY_SCENARIO: Scenario<RunRecord, RunConfig, ProgressEvent> = 
   api: { route: 'runs', load: async () => (await import('./classify-request.js')).CLASSIFY_API },
   childJobs: () => import('./open-group.js'),
   queueJobs: () => import('./classify-queue-runner.js'),
+  cli: () => import('./classify-cli.js'),
   compare: { terminal, json, keys: (r) => new Set(r.cells.map(cellMatchKey)), hint: 'pick a `run` benchmark' },
 };
 

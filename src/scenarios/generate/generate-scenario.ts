@@ -68,6 +68,7 @@ export const GENERATE_SCENARIO: Scenario<GenerationRunRecord, GenerateConfig, Ge
   execute: async (c, h) => (await import('./generate-run.js')).executeGenerate(c, h),
   api: { route: 'generate', load: async () => (await import('./generate-request.js')).GENERATE_API },
   childJobs: () => import('./generate-child-job.js'),
+  cli: () => import('./generate-cli.js'),
   compare: {
     terminal,
     // The dashboard's Compare: each cell's TTFT and both ratios, matched as `inferbench compare` matches them.

@@ -74,6 +74,7 @@ export const LOAD_SCENARIO: Scenario<LoadRunRecord, LoadConfig, LoadProgress> = 
   execute: async (c, h) => (await import('./load-run.js')).executeLoad(c, h, h.names ?? 'field'),
   api: { route: 'load', load: async () => (await import('./load-request.js')).LOAD_API },
   childJobs: () => import('./load-child-job.js'),
+  cli: () => import('./load-cli.js'),
   viewsWithoutCells: true,
   compare: {
     terminal,

@@ -53,6 +53,7 @@ export const TRAIN_SCENARIO: Scenario<TrainingRunRecord, TrainConfig, TrainingPr
   execute: async (c, h) => (await import('./train-run.js')).executeTrain(c, h, h.names ?? 'field'),
   api: { route: 'train', load: async () => (await import('./train-request.js')).TRAIN_API },
   childJobs: () => import('./train-child-job.js'),
+  cli: () => import('./train-cli.js'),
   compare: {
     terminal: (a, b, o) => {
       const cells = compareTrainingRuns(a, b, o.minEffect());

@@ -11,29 +11,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { relativeImports, ROOT, sourceFiles } from '../helpers/repo-sources.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const IMPORT = /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.c?ts$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** Each relative import of `file`, as a path from the repository root. */
 function importsOf(file: string): string[] {
-  const out: string[] = [];
-  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3];
-    if (spec) out.push(relative(ROOT, normalize(join(dirname(file), spec.replace(/\.c?js$/, '.ts')))).split(sep).join('/'));
-  }
-  return out;
+  return relativeImports(relative(ROOT, file), readFileSync(file, 'utf8'));
 }
 
 const launchers = sourceFiles(join(ROOT, 'src', 'launchers'));

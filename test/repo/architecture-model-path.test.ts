@@ -33,18 +33,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { relativeImports, ROOT, sourceFiles } from '../helpers/repo-sources.js';
 import { Benchmark } from '../../src/runs/benchmark.js';
 import { EngineRegistry } from '../../src/core/engine-registry.js';
 import { createMockEngine } from '../helpers/mock-engine.js';
 import { CharModel } from '../helpers/char-model.js';
 import { memoryDataset } from '../helpers/memory-dataset.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const MAX_FILES = 6;
-const IMPORT = /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
 
 /** How the model gets from one hop's file to the next. */
 type Link =
@@ -70,23 +68,10 @@ interface Hop {
   readonly next?: Link & { readonly to: string };
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.c?ts$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
 const SOURCES = new Map(['src', 'engines', 'datasets', 'reports'].flatMap((d) => sourceFiles(join(ROOT, d))).map((f) => [relative(ROOT, f).split(sep).join('/'), readFileSync(f, 'utf8')]));
 
 function importsOf(file: string): string[] {
-  const out: string[] = [];
-  for (const match of (SOURCES.get(file) ?? '').matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3];
-    if (spec) out.push(normalize(join(dirname(file), spec.replace(/\.c?js$/, '.ts'))).split(sep).join('/'));
-  }
-  return out;
+  return relativeImports(file, SOURCES.get(file) ?? '');
 }
 
 /** The files `text` stands in. */

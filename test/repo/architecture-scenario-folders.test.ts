@@ -11,32 +11,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { relativeImports, ROOT, sourceFiles } from '../helpers/repo-sources.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const SCENARIOS = join(ROOT, 'src', 'scenarios');
-const IMPORT = /(?:^|[\s;])(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.c?ts$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The relative imports of `file` that land in src/scenarios/, as paths below it. */
 function scenarioImports(file: string): string[] {
-  const out: string[] = [];
-  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
-    const spec = match[1] ?? match[2] ?? match[3];
-    if (!spec) continue;
-    const target = relative(SCENARIOS, normalize(join(dirname(file), spec.replace(/\.c?js$/, '.ts')))).split(sep).join('/');
-    if (!target.startsWith('..')) out.push(target);
-  }
-  return out;
+  return relativeImports(relative(SCENARIOS, file), readFileSync(file, 'utf8')).filter((target) => !target.startsWith('..'));
 }
 
 /** The scenario folder a path below src/scenarios/ is in, or null for the run kit beside the folders. */

@@ -6,9 +6,8 @@
  * *-dashboard-views.ts) give the keys and figures; the panel draws it
  * (reports/dashboard-panels.ts).
  */
-import type { BetweenRounds } from '../core/results.js';
 import type { SampleStatistics } from '../core/statistics.js';
-import { figure, left, right, type Cell, type Piece, type Table } from '../../reports/dashboard-panels.js';
+import { left, right, type Cell, type Table } from '../../reports/dashboard-panels.js';
 
 /** What the table reads of any scenario's cell to name it and say how it ended. */
 export interface IdentityCell {
@@ -31,10 +30,6 @@ export interface Figures {
 
 export function figures(s: SampleStatistics | null): Figures | null {
   return s === null ? null : { mean: s.mean, p50: s.p50, p90: s.p90, p99: s.p99 };
-}
-
-export function interval(rounds: BetweenRounds | null | undefined): { readonly low: number; readonly high: number } | null {
-  return rounds?.ci95 ? { low: rounds.ci95.low, high: rounds.ci95.high } : null;
 }
 
 /** What every row says about its cell: which one it is, what ran, and how it ended. */
@@ -72,15 +67,4 @@ export function cellTable<T extends Identity>(rows: readonly T[], keys: readonly
       return r.state === 'completed' ? { cells: [...named, ...figures.map(([, f]) => f(r))] } : { cells: named, reason: `${r.state}: ${r.reason ?? ''}` };
     }),
   };
-}
-
-/**
- * The 95% interval of the mean across rounds, `low – high`; '–' with one
- * round. It may break only after its dash (each figure is kept whole), so
- * the generate table's two interval columns take two short lines and the
- * table fits its panel at 1366×768.
- */
-export function ciCell(ci: { readonly low: number; readonly high: number } | null): Cell {
-  const pieces: Piece[] = ci === null ? ['–'] : [{ ...figure(ci.low, 'ms'), whole: true }, '\u00a0– ', { ...figure(ci.high, 'ms'), whole: true }];
-  return { parts: pieces };
 }

@@ -9,8 +9,25 @@
 import type { GenerationCell, GenerationRunRecord } from './generation-results.js';
 import { generationChartSpec } from './generation-files.js';
 import { orderedGenerationCells } from './generation-report.js';
-import { figure, type DashboardTab, type Panel, type Table } from '../../../reports/dashboard-panels.js';
-import { cellTable, ciCell, cores, figures, identity, interval } from '../dashboard-cell-table.js';
+import { figure, type Cell, type DashboardTab, type Panel, type Piece, type Table } from '../../../reports/dashboard-panels.js';
+import type { BetweenRounds } from '../../core/results.js';
+import { cellTable, cores, figures, identity } from '../dashboard-cell-table.js';
+
+/** The bounds of a 95% interval across rounds, for `ciCell`. */
+function interval(rounds: BetweenRounds | null | undefined): { readonly low: number; readonly high: number } | null {
+  return rounds?.ci95 ? { low: rounds.ci95.low, high: rounds.ci95.high } : null;
+}
+
+/**
+ * The 95% interval of the mean across rounds, `low – high`; '–' with one
+ * round. It may break only after its dash (each figure is kept whole), so
+ * the generate table's two interval columns take two short lines and the
+ * table fits its panel at 1366×768.
+ */
+function ciCell(ci: { readonly low: number; readonly high: number } | null): Cell {
+  const pieces: Piece[] = ci === null ? ['–'] : [{ ...figure(ci.low, 'ms'), whole: true }, '\u00a0– ', { ...figure(ci.high, 'ms'), whole: true }];
+  return { parts: pieces };
+}
 
 /** A generate cell's row: TTFT and TPOT with their intervals across rounds, decode tokens/s, peak RSS. */
 function generationRow(c: GenerationCell) {
